@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/* The table of back ends, in the order they run by default. */
+#include "rackc.h"
+#include "backend.h"
+
+extern const struct backend backend_ir;
+
+const struct backend *const backend_table[] = {
+	&backend_ir,
+};
+
+const unsigned backend_table_len = ARRAY_SIZE(backend_table);
+
+const struct backend *backend_find(const char *name)
+{
+	for (unsigned i = 0; i < backend_table_len; i++)
+		if (streq(backend_table[i]->name, name))
+			return backend_table[i];
+	return NULL;
+}

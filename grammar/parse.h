@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The only entry point of the front end that the rest of rackc sees:
+ * parse_file() turns one loaded source file into an AST.  The lexer and the
+ * parser share a struct parse_ctx; nothing is global, so several files (and
+ * several compilations) can be parsed in one process.
+ */
+#ifndef RACKC_PARSE_H
+#define RACKC_PARSE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ast.h"
+#include "diag.h"
+#include "srcfile.h"
+
+struct arena;
+
+/**
+ * struct parse_ctx - state shared by the lexer and the parser
+ * @arena:       where AST nodes and strings go
+ * @diag:        where syntax errors go
+ * @file:        id of the file being parsed
+ * @result:      the statements of the file, set by the start rule
+ * @nesting:     current depth of open '{', '(' and '['
+ * @parens:      open '(' and '[' only: newlines inside them end nothing
+ * @last_tok:    last token returned, for automatic statement ends
+ * @pending:     a token to return before reading more input (0: none)
+ * @pending_loc: its location
+ * @fatal:       a limit was hit: stop, and report nothing more
+ * @comment_begin, @string_begin: where an open comment or string started
+ * @comment_nl:  the open block comment spans a newline
+ * @sbuf, @slen, @scap: string literal being built (malloc'ed, freed at end)
+ * @errors:      syntax and lexical errors reported in this file
+ */
+struct parse_ctx {
+	struct arena *arena;
+	struct diag_engine *diag;
+	uint32_t file;
+	struct ast *result;
+	uint32_t nesting;
+	uint32_t parens;
+	int last_tok;
+	int pending;
+	struct srcloc pending_loc;
+	bool fatal;
+	uint32_t comment_begin, string_begin;
+	bool comment_nl;
+	char *sbuf;
+	uint32_t slen, scap;
+	uint32_t errors;
+	uint32_t offset;
+};
+
+/* Longest identifier and string literal accepted, in bytes. */
+#define RK_MAX_IDENT 256
+#define RK_MAX_STRING 4096
+
+/*
+ * Parse file @file of @sm.  Returns the number of syntax errors; *out gets
+ * the statement list (possibly partial when there were errors).
+ */
+uint32_t parse_file(struct arena *a, struct diag_engine *d,
+		    const struct srcmgr *sm, uint32_t file, struct ast **out);
+
+/* Report a syntax or lexical error at @loc (used by lexer and parser). */
+void parse_error(struct parse_ctx *ctx, const struct srcloc *loc,
+		 const char *fmt, ...) PRINTF(3, 4);
+
+#endif

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: MIT */
+/* Bump allocator and string interning (FNV-1a, open addressing). */
+#include "rackc.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct arena_chunk {
+	struct arena_chunk *next;
+	size_t size;
+	/* followed by payload, max-aligned */
+	max_align_t data[];
+};
+
+#define CHUNK_MIN (256u * 1024u)
+
+void arena_init(struct arena *a)
+{
+	memset(a, 0, sizeof(*a));
+	/* id 0 is the empty string */
+	intern(a, "", 0);
+}
+
+void arena_destroy(struct arena *a)
+{
+	struct arena_chunk *c = a->chunks;
+
+	/* owned slots may live in arena memory: free them first */
+	for (uint32_t i = 0; i < a->nowned; i++) {
+		void **slot = a->owned[i];
+		free(*slot);
+		*slot = NULL;
+	}
+	while (c) {
+		struct arena_chunk *n = c->next;
+		free(c);
+		c = n;
+	}
+	free(a->owned);
+	free(a->strs);
+	free(a->str_len);
+	free(a->htab);
+	memset(a, 0, sizeof(*a));
+}
+
+void *arena_alloc(struct arena *a, size_t n)
+{
+	const size_t align = _Alignof(max_align_t);
+	size_t need = (n + align - 1) & ~(align - 1);
+	char *p;
+
+	if (need < n)
+		die("allocation too large");
+	if (need > a->left) {
+		size_t size = need > CHUNK_MIN ? need : CHUNK_MIN;
+		struct arena_chunk *c = xmalloc(sizeof(*c) + size);
+
+		c->size = size;
+		c->next = a->chunks;
+		a->chunks = c;
+		a->cur = (char *)c->data;
+		a->left = size;
+	}
+	p = a->cur;
+	a->cur += need;
+	a->left -= need;
+	a->total += need;
+	return p;
+}
+
+void *arena_zalloc(struct arena *a, size_t n)
+{
+	return memset(arena_alloc(a, n), 0, n);
+}
+
+char *arena_strndup(struct arena *a, const char *s, size_t n)
+{
+	char *p = arena_alloc(a, n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *arena_printf(struct arena *a, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	char *p;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		BUG("vsnprintf failed");
+	p = arena_alloc(a, (size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+void arena_own(struct arena *a, void **slot)
+{
+	*VEC_PUSH(a->owned, a->nowned, a->owned_cap) = slot;
+}
+
+static uint32_t hash_bytes(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+static void rehash(struct arena *a)
+{
+	uint32_t ncap = a->hcap ? a->hcap * 2 : 1024;
+	uint32_t *t = xcalloc(ncap, sizeof(*t));
+
+	for (uint32_t id = 0; id < a->nstrs; id++) {
+		uint32_t h = hash_bytes(a->strs[id], a->str_len[id]);
+		uint32_t i = h & (ncap - 1);
+
+		while (t[i])
+			i = (i + 1) & (ncap - 1);
+		t[i] = id + 1;
+	}
+	free(a->htab);
+	a->htab = t;
+	a->hcap = ncap;
+}
+
+static uint32_t lookup_slot(const struct arena *a, const char *s, size_t n,
+			    uint32_t h)
+{
+	uint32_t i = h & (a->hcap - 1);
+
+	while (a->htab[i]) {
+		uint32_t id = a->htab[i] - 1;
+		if (a->str_len[id] == n && memcmp(a->strs[id], s, n) == 0)
+			return i;
+		i = (i + 1) & (a->hcap - 1);
+	}
+	return i;
+}
+
+uint32_t intern_find(const struct arena *a, const char *s, size_t n)
+{
+	uint32_t i;
+
+	if (!a->hcap)
+		return 0;
+	i = lookup_slot(a, s, n, hash_bytes(s, n));
+	return a->htab[i] ? a->htab[i] - 1 : 0;
+}
+
+uint32_t intern(struct arena *a, const char *s, size_t n)
+{
+	uint32_t h, i, id;
+
+	if (n > UINT32_MAX / 2)
+		die("string too long");
+	if ((uint64_t)(a->nstrs + 1) * 2 > a->hcap)
+		rehash(a);
+	h = hash_bytes(s, n);
+	i = lookup_slot(a, s, n, h);
+	if (a->htab[i])
+		return a->htab[i] - 1;
+	if (a->nstrs == a->strs_cap) {
+		uint32_t cap = a->strs_cap;
+		vec_grow((void **)&a->strs, &cap, a->nstrs + 1,
+			 sizeof(*a->strs));
+		a->str_len = xrealloc(a->str_len, cap * sizeof(*a->str_len));
+		a->strs_cap = cap;
+	}
+	id = a->nstrs++;
+	a->strs[id] = arena_strndup(a, s, n);
+	a->str_len[id] = (uint32_t)n;
+	a->htab[i] = id + 1;
+	return id;
+}
+
+uint32_t intern_cstr(struct arena *a, const char *s)
+{
+	return intern(a, s, strlen(s));
+}

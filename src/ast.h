@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The abstract syntax tree: a faithful, untyped image of one source file.
+ * The grammar is generic (see doc/language.md): besides a handful of
+ * keywords (import, param, let, for, if, module, require), every statement
+ * is "WORD [ARGS] [: TYPE] [{ BODY }]" and its meaning comes from the schema
+ * tables during elaboration.  All nodes live in the compilation's arena.
+ */
+#ifndef RACKC_AST_H
+#define RACKC_AST_H
+
+#include <stdint.h>
+
+#include "srcfile.h"
+#include "units.h"
+
+enum ast_kind {
+	/* expressions */
+	AST_NUM,      /* quantity literal: num */
+	AST_STR,      /* string literal: str */
+	AST_RATIO,    /* a:b literal: num (a), num2 (b) */
+	AST_IDENT,    /* identifier: str */
+	AST_WILD,     /* '*' inside an index */
+	AST_BINARY,   /* op, lhs, rhs */
+	AST_UNARY,    /* op, lhs */
+	AST_MEMBER,   /* lhs '.' str */
+	AST_INDEX,    /* lhs '[' rhs ']' */
+	AST_CALL,     /* str '(' list ')' */
+	AST_LIST,     /* '[' list ']' */
+	AST_NAMED,    /* str '=' lhs (call argument or module parameter) */
+	/* statements */
+	AST_IMPORT,   /* str */
+	AST_PARAM,    /* str '=' lhs */
+	AST_LET,      /* str '=' lhs */
+	AST_FOR,      /* 'for' str 'in' lhs body */
+	AST_IF,       /* 'if' lhs body ['else' list (one statement or block)] */
+	AST_MODULE,   /* 'module' str '(' list ')' body */
+	AST_REQUIRE,  /* 'require' lhs [',' rhs] */
+	AST_STMT,     /* generic: str list [':' rhs] [body] */
+};
+
+/* Binary and unary operators (op field). */
+enum ast_op {
+	OP_NONE,
+	OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD,
+	OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
+	OP_AND, OP_OR, OP_NOT, OP_NEG,
+	OP_RANGE, /* a .. b */
+	OP_ARROW, /* a -> b */
+	OP_LINK,  /* a -- b */
+};
+
+/**
+ * struct ast - one node
+ * @kind:     what the node is
+ * @op:       operator for AST_BINARY / AST_UNARY
+ * @has_body: AST_STMT/AST_IF/...: a '{...}' block was given (even if empty)
+ * @depth:    expression nesting depth, bounded by RK_MAX_EXPR_DEPTH
+ * @loc:      source range of the whole construct
+ * @wloc:     AST_STMT: range of the leading word; AST_NAMED: of the name
+ * @str:      interned identifier, string, or statement word
+ * @num:      literal value (with @num.dim)
+ * @num2:     second ratio term
+ * @lhs, @rhs: operands / value / condition / type
+ * @list:     arguments, list items, parameters (linked through @next)
+ * @body:     statements of a block (linked through @next)
+ * @else_body: AST_IF else branch
+ * @next:     next sibling in a list
+ */
+struct ast {
+	enum ast_kind kind;
+	enum ast_op op;
+	uint8_t has_body;
+	uint32_t depth;
+	struct srcloc loc;
+	struct srcloc wloc;
+	uint32_t str;
+	struct quantity num;
+	int64_t num2;
+	struct ast *lhs, *rhs;
+	struct ast *list;
+	struct ast *body;
+	struct ast *else_body;
+	struct ast *next;
+};
+
+/* Deepest expression nesting accepted; deeper is an error, not a crash. */
+#define RK_MAX_EXPR_DEPTH 256
+/* Deepest nesting of brackets and blocks accepted by the lexer. */
+#define RK_MAX_NESTING 256
+
+const char *ast_op_str(enum ast_op op);
+/* Number of elements in a sibling list. */
+uint32_t ast_list_len(const struct ast *l);
+
+#endif

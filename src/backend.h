@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Back ends turn the checked, read-only IR into artifacts.  Each back end is
+ * one file under backends/ and one row of the table in backends/registry.c.
+ *
+ * Every artifact is written through out_open()/out_close(): the bytes go to
+ * a temporary file in the output directory, and only when every selected
+ * back end has succeeded are all of them renamed into place.  A failed run
+ * (a back end error, a full disk, an unwritable directory) leaves the
+ * previous artifacts untouched.
+ */
+#ifndef RACKC_BACKEND_H
+#define RACKC_BACKEND_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "diag.h"
+#include "ir.h"
+
+struct outfile {
+	char *tmp;   /* temporary path (malloc'ed) */
+	char *final; /* destination path (malloc'ed) */
+	FILE *fp;
+};
+
+/**
+ * struct backend_ctx - what a back end gets
+ * @d:      the design (read-only)
+ * @diag:   for "cannot express" diagnostics and I/O errors
+ * @arena:  scratch allocations
+ * @outdir: the -o directory
+ * @input:  the design file's base name, for headers
+ * @files:  artifacts opened so far (committed or discarded together)
+ * @failed: an I/O error happened
+ */
+struct backend_ctx {
+	const struct rk_design *d;
+	struct diag_engine *diag;
+	struct arena *arena;
+	const char *outdir;
+	const char *input;
+	struct outfile *files;
+	uint32_t nfiles, files_cap;
+	bool failed;
+};
+
+/**
+ * struct backend - one back end
+ * @name:    the -O name
+ * @summary: one line for --list-backends
+ * @emit:    writes its artifacts; returns false on failure (after a
+ *           diagnostic)
+ */
+struct backend {
+	const char *name;
+	const char *summary;
+	bool (*emit)(struct backend_ctx *ctx);
+};
+
+extern const struct backend *const backend_table[];
+extern const unsigned backend_table_len;
+const struct backend *backend_find(const char *name);
+
+/* Open artifact @rel (may contain '/') under the output directory. */
+FILE *out_open(struct backend_ctx *ctx, const char *rel);
+/* Rename every artifact into place (true) or remove the temporaries. */
+bool out_commit(struct backend_ctx *ctx);
+void out_discard(struct backend_ctx *ctx);
+
+/* Print a string as a rackc string literal (quotes and escapes). */
+void out_rack_string(FILE *fp, const char *s);
+
+#endif

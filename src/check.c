@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The check registry and runner: effective levels from -W/-E options,
+ * prerequisites first, waivers, and "[name]" on every finding.
+ */
+#include "rackc.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "checks.h"
+#include "driver.h"
+#include "schema.h"
+#include "suggest.h"
+
+const struct check *const check_table[] = {
+#define CHECK(id) &check_##id,
+#include "checks.def"
+#undef CHECK
+};
+
+const unsigned check_table_len = ARRAY_SIZE(check_table);
+
+const struct check *check_find(const char *name)
+{
+	for (unsigned i = 0; i < check_table_len; i++)
+		if (streq(check_table[i]->name, name))
+			return check_table[i];
+	return NULL;
+}
+
+static unsigned check_index(const struct check *c)
+{
+	for (unsigned i = 0; i < check_table_len; i++)
+		if (check_table[i] == c)
+			return i;
+	BUG("check not in table");
+}
+
+enum run_status { ST_UNCHECKED, ST_RUNNING, ST_PASSED, ST_FAILED,
+		  ST_SKIPPED };
+
+struct check_run {
+	enum check_level level[ARRAY_SIZE(check_table)];
+	enum run_status status[ARRAY_SIZE(check_table)];
+	struct check_ctx ctx;
+};
+
+static void raise_level(struct check_run *r, unsigned i, enum check_level l)
+{
+	const struct check *c = check_table[i];
+
+	if (r->level[i] < l)
+		r->level[i] = l;
+	for (const struct check *const *p = c->prereqs; p && *p; p++)
+		raise_level(r, check_index(*p), CHECK_WARN > r->level[check_index(*p)]
+						       ? CHECK_WARN
+						       : r->level[check_index(*p)]);
+}
+
+static void disable(struct check_run *r, unsigned i)
+{
+	r->level[i] = CHECK_OFF;
+	/* checks that depend on it go too */
+	for (unsigned k = 0; k < check_table_len; k++)
+		for (const struct check *const *p = check_table[k]->prereqs;
+		     p && *p; p++)
+			if (*p == check_table[i] && r->level[k] != CHECK_OFF)
+				disable(r, k);
+}
+
+bool checks_validate(const struct check_setting *s, uint32_t n, FILE *err)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		struct suggest sg;
+
+		if (streq(s[i].name, "error") || check_find(s[i].name))
+			continue;
+		suggest_init(&sg, s[i].name);
+		for (unsigned k = 0; k < check_table_len; k++)
+			suggest_offer(&sg, check_table[k]->name);
+		if (suggest_result(&sg))
+			fprintf(err,
+				"rackc: error: unknown check '%s'; did you "
+				"mean '%s'?\n",
+				s[i].name, suggest_result(&sg));
+		else
+			fprintf(err,
+				"rackc: error: unknown check '%s' (see "
+				"--list-checks)\n",
+				s[i].name);
+		return false;
+	}
+	return true;
+}
+
+/* Is there a waiver for @check on @obj or an object enclosing it? */
+static bool waived(struct check_ctx *c, uint32_t obj)
+{
+	const struct rk_design *d = c->d;
+	uint32_t hops = 0;
+
+	while (obj != RK_NONE && hops++ < 256) {
+		const struct rk_obj *o = &d->objs[obj];
+
+		for (uint32_t k = 0; k < o->attr_count; k++) {
+			const struct rk_attr *at = &d->attrs[o->attr_first + k];
+
+			if (at->key != A_WAIVE)
+				continue;
+			if (streq(str_of(c->arena, d->vals[at->val.a].a),
+				  c->check->name)) {
+				c->used_waivers[o->attr_first + k] = 1;
+				return true;
+			}
+		}
+		if (o->kind == K_DEVICE) {
+			const struct rk_value *r = ir_attr(d, obj, A_RACK);
+
+			if (r && r->type == VT_OBJ && o->parent == RK_NONE) {
+				obj = r->a;
+				continue;
+			}
+		}
+		obj = o->parent;
+	}
+	return false;
+}
+
+void check_fail(struct check_ctx *c, uint32_t obj, const struct srcloc *loc,
+		const char *fmt, ...)
+{
+	va_list ap;
+	bool *printed = &c->last_printed;
+
+	if (obj != RK_NONE && waived(c, obj)) {
+		c->waived++;
+		*printed = false;
+		return;
+	}
+	c->findings++;
+	*printed = true;
+	va_start(ap, fmt);
+	diag_vemit(c->diag,
+		   c->level == CHECK_ERROR ? DIAG_ERROR : DIAG_WARNING, loc,
+		   c->check->name, fmt, ap);
+	va_end(ap);
+}
+
+void check_note(struct check_ctx *c, const struct srcloc *loc,
+		const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!c->last_printed)
+		return;
+	va_start(ap, fmt);
+	diag_vemit(c->diag, DIAG_NOTE, loc, NULL, fmt, ap);
+	va_end(ap);
+}
+
+static void run_one(struct check_run *r, unsigned i)
+{
+	const struct check *c = check_table[i];
+	uint32_t errors_before;
+
+	if (r->status[i] != ST_UNCHECKED)
+		return;
+	r->status[i] = ST_RUNNING;
+	for (const struct check *const *p = c->prereqs; p && *p; p++) {
+		unsigned k = check_index(*p);
+
+		run_one(r, k);
+		if (r->status[k] == ST_FAILED || r->status[k] == ST_SKIPPED) {
+			r->status[i] = ST_SKIPPED;
+			diag_emit(r->ctx.diag, DIAG_NOTE, NULL, NULL,
+				  "check '%s' skipped: prerequisite '%s' "
+				  "failed",
+				  c->name, (*p)->name);
+			return;
+		}
+	}
+	r->ctx.check = c;
+	r->ctx.level = r->level[i];
+	r->ctx.findings = 0;
+	r->ctx.last_printed = false;
+	errors_before = r->ctx.diag->errors;
+	c->run(&r->ctx);
+	r->status[i] = r->ctx.diag->errors > errors_before ? ST_FAILED
+							    : ST_PASSED;
+}
+
+static void check_waivers(struct check_run *r)
+{
+	const struct rk_design *d = r->ctx.d;
+
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		const struct rk_obj *o = &d->objs[i];
+
+		for (uint32_t k = 0; k < o->attr_count; k++) {
+			const struct rk_attr *at = &d->attrs[o->attr_first + k];
+			const char *name;
+
+			if (at->key != A_WAIVE)
+				continue;
+			name = str_of(r->ctx.arena, d->vals[at->val.a].a);
+			if (!check_find(name)) {
+				struct suggest sg;
+
+				suggest_init(&sg, name);
+				for (unsigned c = 0; c < check_table_len; c++)
+					suggest_offer(&sg,
+						      check_table[c]->name);
+				diag_emit(r->ctx.diag, DIAG_ERROR,
+					  &d->vals[at->val.a].loc, "waiver",
+					  "waiver names unknown check "
+					  "'%s'%s%s%s",
+					  name,
+					  suggest_result(&sg) ? "; did you "
+								"mean '"
+							      : "",
+					  suggest_result(&sg)
+						  ? suggest_result(&sg)
+						  : "",
+					  suggest_result(&sg) ? "'?" : "");
+			} else if (!r->ctx.used_waivers[o->attr_first + k]) {
+				unsigned ci = check_index(check_find(name));
+
+				if (r->level[ci] != CHECK_OFF)
+					diag_emit(r->ctx.diag, DIAG_WARNING,
+						  &at->val.loc, "unused-waiver",
+						  "waiver for '%s' silences "
+						  "nothing",
+						  name);
+			}
+		}
+	}
+}
+
+bool checks_run(const struct rk_design *d, struct diag_engine *diag,
+		struct arena *a, const struct check_setting *settings,
+		uint32_t nsettings, bool *usage_error)
+{
+	struct check_run *r = xcalloc(1, sizeof(*r));
+
+	*usage_error = false;
+	if (!checks_validate(settings, nsettings, diag->out)) {
+		*usage_error = true;
+		free(r);
+		return false;
+	}
+	for (unsigned i = 0; i < check_table_len; i++)
+		r->level[i] = check_table[i]->level;
+	for (uint32_t s = 0; s < nsettings; s++) {
+		const struct check *c = check_find(settings[s].name);
+		unsigned i;
+
+		if (!c)
+			continue; /* -Werror */
+		i = check_index(c);
+		switch (settings[s].level) {
+		case 0:
+			disable(r, i);
+			break;
+		case 1:
+			raise_level(r, i, CHECK_WARN);
+			break;
+		case 2:
+			raise_level(r, i, CHECK_ERROR);
+			break;
+		default:
+			if (r->level[i] == CHECK_ERROR)
+				r->level[i] = CHECK_WARN;
+			break;
+		}
+	}
+	r->ctx.d = d;
+	r->ctx.diag = diag;
+	r->ctx.arena = a;
+	r->ctx.used_waivers = xcalloc(d->nattrs + 1, sizeof(uint32_t));
+	for (unsigned i = 0; i < check_table_len; i++)
+		if (r->level[i] != CHECK_OFF)
+			run_one(r, i);
+	check_waivers(r);
+	free(r->ctx.used_waivers);
+	free(r);
+	return true;
+}
+
+void checks_list(FILE *fp)
+{
+	static const char *const lv[] = { "off", "warning", "error" };
+
+	for (unsigned i = 0; i < check_table_len; i++) {
+		const struct check *c = check_table[i];
+
+		if (c->hidden)
+			continue;
+		fprintf(fp, "%-24s %-8s %s", c->name, lv[c->level],
+			c->summary);
+		if (c->prereqs && c->prereqs[0]) {
+			fputs(" (after", fp);
+			for (const struct check *const *p = c->prereqs; *p;
+			     p++)
+				fprintf(fp, " %s", (*p)->name);
+			fputc(')', fp);
+		}
+		fputc('\n', fp);
+	}
+}

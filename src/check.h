@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Named checks (the dtc model).  A check is an immutable descriptor: a
+ * kebab-case name, a default level, prerequisites and a function that reads
+ * the IR and reports findings.  The table in check.c lists them in run
+ * order; -W/-E options adjust levels per run (struct check_run), never the
+ * descriptors, so several compilations can run in one process.
+ *
+ * Checks never modify the design.  A finding names the construct
+ * responsible; an object can silence one finding with
+ *     waive "check-name", "reason"
+ * on itself or on any enclosing object (rack, row, site, group).
+ */
+#ifndef RACKC_CHECK_H
+#define RACKC_CHECK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "ir.h"
+
+enum check_level {
+	CHECK_OFF,
+	CHECK_WARN,
+	CHECK_ERROR,
+};
+
+struct check_ctx;
+
+/**
+ * struct check - one check
+ * @name:     kebab-case, shown as [name] after each finding
+ * @summary:  one line for --list-checks
+ * @level:    default level
+ * @run:      the body
+ * @prereqs:  checks that must pass first (NULL-terminated), or NULL
+ * @hidden:   not listed (test hooks)
+ */
+struct check {
+	const char *name;
+	const char *summary;
+	enum check_level level;
+	void (*run)(struct check_ctx *c);
+	const struct check *const *prereqs;
+	bool hidden;
+};
+
+/* Define check_ID; CHECK_AFTER also lists prerequisites. */
+#define CHECK_DEFINE(id, cname, lvl, sum, fn)                                 \
+	const struct check check_##id = {                                     \
+		.name = cname,                                                \
+		.summary = sum,                                               \
+		.level = lvl,                                                 \
+		.run = fn,                                                    \
+	}
+#define CHECK_AFTER(id, cname, lvl, sum, fn, ...)                             \
+	static const struct check *const id##_prereqs[] = { __VA_ARGS__,     \
+							     NULL };          \
+	const struct check check_##id = {                                     \
+		.name = cname,                                                \
+		.summary = sum,                                               \
+		.level = lvl,                                                 \
+		.run = fn,                                                    \
+		.prereqs = id##_prereqs,                                      \
+	}
+
+/**
+ * struct check_ctx - what a running check sees
+ * @d:        the design (read-only)
+ * @diag:     diagnostics
+ * @arena:    scratch
+ * @check:    the running check
+ * @level:    its effective level
+ * @findings: reported (not waived) findings of this check
+ * @waived:   findings silenced by waivers
+ */
+struct check_ctx {
+	const struct rk_design *d;
+	struct diag_engine *diag;
+	struct arena *arena;
+	const struct check *check;
+	enum check_level level;
+	uint32_t findings;
+	uint32_t waived;
+	uint32_t *used_waivers; /* per attr index: waiver was used */
+	bool last_printed;	/* the last finding was not waived */
+};
+
+/* Report a finding about @obj (RK_NONE: none) at @loc. */
+void check_fail(struct check_ctx *c, uint32_t obj, const struct srcloc *loc,
+		const char *fmt, ...) PRINTF(4, 5);
+/* A note for the last finding (printed only if it was). */
+void check_note(struct check_ctx *c, const struct srcloc *loc,
+		const char *fmt, ...) PRINTF(3, 4);
+
+struct check_setting;
+
+extern const struct check *const check_table[];
+extern const unsigned check_table_len;
+const struct check *check_find(const char *name);
+
+/*
+ * Run every enabled check.  Returns false after printing a usage error for
+ * an unknown check name in @settings.
+ */
+bool checks_run(const struct rk_design *d, struct diag_engine *diag,
+		struct arena *a, const struct check_setting *settings,
+		uint32_t nsettings, bool *usage_error);
+/* --list-checks */
+void checks_list(FILE *fp);
+/* Validate -W/-E names before compiling; false (after a message) if bad. */
+bool checks_validate(const struct check_setting *s, uint32_t n, FILE *err);
+
+#endif

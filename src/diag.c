@@ -1,0 +1,524 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The diagnostic engine.  In text format each diagnostic is printed as it is
+ * emitted, gcc style: the include chain when the file changes, the
+ * "file:line:col: level: message [check]" header, and the source line with a
+ * caret and tildes under the range (control bytes shown as '?', tabs copied
+ * so the marker lines up, UTF-8 continuation bytes taking no column, long
+ * lines cut to a window around the caret).  In json and sarif format the
+ * diagnostics are only recorded, and diag_finish() writes one document.
+ * -Werror promotion happens before counting and recording, so every output
+ * agrees on the level.  Output goes only to the engine's stream.
+ */
+#include "rackc.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "diag.h"
+
+/* Lines longer than this are shown as a window of this many bytes. */
+#define SNIPPET_MAX 200u
+/* Bytes of context kept before the caret in such a window. */
+#define SNIPPET_LEAD 80u
+/* The line-number field is at least this wide. */
+#define GUTTER_MIN 4
+
+/* A location resolved against its file. */
+struct where {
+	const struct srcfile *f;
+	uint32_t begin, end;
+	uint32_t line, col;
+	uint32_t end_line, end_col;
+};
+
+void diag_init(struct diag_engine *d, FILE *out, const struct srcmgr *sm,
+	       struct arena *a)
+{
+	memset(d, 0, sizeof(*d));
+	d->out = out;
+	d->sm = sm;
+	d->arena = a;
+	d->format = DIAG_TEXT;
+	d->show_source = true;
+}
+
+bool diag_stop(const struct diag_engine *d)
+{
+	return d->max_errors > 0 && d->errors >= d->max_errors;
+}
+
+static const char *level_name(enum diag_level level)
+{
+	switch (level) {
+	case DIAG_NOTE:
+		return "note";
+	case DIAG_WARNING:
+		return "warning";
+	case DIAG_ERROR:
+		break;
+	}
+	return "error";
+}
+
+static bool is_cont(unsigned char c)
+{
+	return c >= 0x80 && c <= 0xbf;
+}
+
+/*
+ * Resolve @loc: false when it names no file.  Offsets past the end of the
+ * file are clamped to it, and end is never before begin.
+ */
+static bool resolve(const struct srcmgr *sm, const struct srcloc *loc,
+		    struct where *w)
+{
+	memset(w, 0, sizeof(*w));
+	if (!loc || loc->file == 0)
+		return false;
+	w->f = srcmgr_file(sm, loc->file);
+	if (!w->f)
+		return false;
+	w->begin = loc->begin < w->f->len ? loc->begin : w->f->len;
+	w->end = loc->end < w->f->len ? loc->end : w->f->len;
+	if (w->end < w->begin)
+		w->end = w->begin;
+	srcmgr_linecol(sm, loc->file, w->begin, &w->line, &w->col);
+	srcmgr_linecol(sm, loc->file, w->end, &w->end_line, &w->end_col);
+	return true;
+}
+
+static PRINTF(2, 0) char *vformat(struct arena *a, const char *fmt,
+				  va_list ap)
+{
+	va_list aq;
+	char *p;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return arena_strndup(a, fmt, strlen(fmt));
+	p = arena_alloc(a, (size_t)n + 1);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	return p;
+}
+
+/* ---- text format ---- */
+
+static void print_includes(struct diag_engine *d, const struct srcfile *f)
+{
+	const char *lead = "In file included from ";
+	struct srcloc at = f->included_from;
+	uint32_t guard = d->sm->nfiles;	/* an import cycle must not hang */
+
+	while (at.file && guard--) {
+		const struct srcfile *g = srcmgr_file(d->sm, at.file);
+		uint32_t line, col;
+
+		if (!g)
+			break;
+		srcmgr_linecol(d->sm, at.file, at.begin, &line, &col);
+		fprintf(d->out, "%s%s:%" PRIu32 ":%" PRIu32 ":\n", lead,
+			g->path, line, col);
+		lead = "                 from ";
+		at = g->included_from;
+	}
+}
+
+/* Print one source byte so that it cannot upset a terminal. */
+static void put_safe(FILE *out, unsigned char c)
+{
+	if ((c < 0x20 && c != '\t') || c == 0x7f)
+		c = '?';
+	putc(c, out);
+}
+
+static int digits(uint32_t n)
+{
+	int k = 1;
+
+	while (n >= 10) {
+		n /= 10;
+		k++;
+	}
+	return k;
+}
+
+static void print_snippet(struct diag_engine *d, const struct where *w)
+{
+	const struct srcfile *f = w->f;
+	const unsigned char *text;
+	uint32_t start = f->lines[w->line - 1];
+	uint32_t stop = w->line < f->nlines ? f->lines[w->line] : f->len;
+	uint32_t len, bc, ec, ws, we, i;
+	int width = digits(w->line);
+	FILE *out = d->out;
+
+	if (width < GUTTER_MIN)
+		width = GUTTER_MIN;
+	text = (const unsigned char *)f->text + start;
+	len = stop - start;
+	if (len && text[len - 1] == '\n') {
+		len--;
+		if (len && text[len - 1] == '\r')
+			len--;
+	}
+
+	/* Caret and range end as byte indexes into the line. */
+	bc = w->col - 1;
+	if (bc > len)
+		bc = len;
+	ec = w->end - w->begin < len - bc ? bc + (w->end - w->begin) : len;
+
+	/* Window [ws, we) of a long line, not splitting UTF-8 sequences. */
+	ws = 0;
+	we = len;
+	if (len > SNIPPET_MAX) {
+		ws = bc > SNIPPET_LEAD ? bc - SNIPPET_LEAD : 0;
+		while (ws < bc && is_cont(text[ws]))
+			ws++;
+		we = len - ws > SNIPPET_MAX ? ws + SNIPPET_MAX : len;
+		while (we < len && we > bc && is_cont(text[we]))
+			we--;
+		if (ec > we)
+			ec = we;
+	}
+
+	fprintf(out, " %*" PRIu32 " | ", width, w->line);
+	if (ws)
+		fputs("...", out);
+	for (i = ws; i < we; i++)
+		put_safe(out, text[i]);
+	if (we < len)
+		fputs("...", out);
+	putc('\n', out);
+
+	fprintf(out, " %*s | ", width, "");
+	if (ws)
+		fputs("   ", out);
+	for (i = ws; i < bc; i++) {
+		if (text[i] == '\t')
+			putc('\t', out);
+		else if (!is_cont(text[i]))
+			putc(' ', out);
+	}
+	putc('^', out);
+	for (i = bc + 1; i < ec; i++)
+		if (!is_cont(text[i]))
+			putc('~', out);
+	putc('\n', out);
+}
+
+static void print_text(struct diag_engine *d, enum diag_level level,
+		       const struct where *w, const char *check,
+		       const char *msg)
+{
+	FILE *out = d->out;
+
+	if (w->f)
+		fprintf(out, "%s:%" PRIu32 ":%" PRIu32 ": ", w->f->path,
+			w->line, w->col);
+	else
+		fputs("rackc: ", out);
+	fprintf(out, "%s: %s", level_name(level), msg);
+	if (check)
+		fprintf(out, " [%s]", check);
+	putc('\n', out);
+	if (w->f && d->show_source)
+		print_snippet(d, w);
+}
+
+void diag_vemit(struct diag_engine *d, enum diag_level level,
+		const struct srcloc *loc, const char *check, const char *fmt,
+		va_list ap)
+{
+	struct where w;
+	bool located;
+	char *msg;
+
+	if (level == DIAG_WARNING && d->werror)
+		level = DIAG_ERROR;
+	if (level == DIAG_ERROR && d->errors < UINT32_MAX)
+		d->errors++;
+	else if (level == DIAG_WARNING && d->warnings < UINT32_MAX)
+		d->warnings++;
+
+	located = resolve(d->sm, loc, &w);
+	msg = vformat(d->arena, fmt, ap);
+
+	if (d->format != DIAG_TEXT) {
+		bool first = d->recs == NULL;
+		struct diag_record *r = VEC_PUSH(d->recs, d->nrecs,
+						 d->recs_cap);
+
+		if (first)
+			arena_own(d->arena, (void **)&d->recs);
+		r->level = level;
+		r->loc.file = located ? loc->file : 0;
+		r->loc.begin = w.begin;
+		r->loc.end = w.end;
+		r->check = check ? arena_strndup(d->arena, check,
+						 strlen(check)) : NULL;
+		r->message = msg;
+		return;
+	}
+
+	if (level != DIAG_NOTE) {
+		uint32_t file = located ? loc->file : 0;
+
+		if (file && w.f->included_from.file && file != d->last_file)
+			print_includes(d, w.f);
+		d->last_file = file;
+	}
+	print_text(d, level, &w, check, msg);
+}
+
+void diag_emit(struct diag_engine *d, enum diag_level level,
+	       const struct srcloc *loc, const char *check, const char *fmt,
+	       ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vemit(d, level, loc, check, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- json and sarif ---- */
+
+/* Length of the valid UTF-8 sequence at @p, or 0 if there is none. */
+static size_t utf8_len(const unsigned char *p)
+{
+	unsigned char c = p[0];
+
+	if (c >= 0xc2 && c <= 0xdf)
+		return is_cont(p[1]) ? 2 : 0;
+	if (c >= 0xe0 && c <= 0xef) {
+		unsigned char lo = c == 0xe0 ? 0xa0 : 0x80;
+		unsigned char hi = c == 0xed ? 0x9f : 0xbf;
+
+		return p[1] >= lo && p[1] <= hi && is_cont(p[2]) ? 3 : 0;
+	}
+	if (c >= 0xf0 && c <= 0xf4) {
+		unsigned char lo = c == 0xf0 ? 0x90 : 0x80;
+		unsigned char hi = c == 0xf4 ? 0x8f : 0xbf;
+
+		return p[1] >= lo && p[1] <= hi && is_cont(p[2]) &&
+		       is_cont(p[3]) ? 4 : 0;
+	}
+	return 0;
+}
+
+static void json_str(FILE *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	putc('"', out);
+	while (*p) {
+		unsigned char c = *p;
+		size_t n;
+
+		if (c == '"' || c == '\\') {
+			putc('\\', out);
+			putc(c, out);
+			p++;
+		} else if (c == '\n') {
+			fputs("\\n", out);
+			p++;
+		} else if (c == '\t') {
+			fputs("\\t", out);
+			p++;
+		} else if (c < 0x20 || c == 0x7f) {
+			fprintf(out, "\\u%04x", c);
+			p++;
+		} else if (c < 0x80) {
+			putc(c, out);
+			p++;
+		} else if ((n = utf8_len(p)) > 0) {
+			fwrite(p, 1, n, out);
+			p += n;
+		} else {
+			fputs("\\ufffd", out);
+			p++;
+		}
+	}
+	putc('"', out);
+}
+
+static void json_doc(struct diag_engine *d)
+{
+	FILE *out = d->out;
+
+	fputs("{\"version\":1,\"diagnostics\":[", out);
+	for (uint32_t i = 0; i < d->nrecs; i++) {
+		const struct diag_record *r = &d->recs[i];
+		struct where w;
+
+		if (i)
+			putc(',', out);
+		fprintf(out, "{\"level\":\"%s\"", level_name(r->level));
+		if (resolve(d->sm, &r->loc, &w)) {
+			fputs(",\"file\":", out);
+			json_str(out, w.f->path);
+			fprintf(out, ",\"line\":%" PRIu32 ",\"column\":%" PRIu32
+				",\"end_line\":%" PRIu32
+				",\"end_column\":%" PRIu32,
+				w.line, w.col, w.end_line, w.end_col);
+		}
+		fputs(",\"check\":", out);
+		if (r->check)
+			json_str(out, r->check);
+		else
+			fputs("null", out);
+		fputs(",\"message\":", out);
+		json_str(out, r->message);
+		putc('}', out);
+	}
+	fprintf(out, "],\"errors\":%" PRIu32 ",\"warnings\":%" PRIu32 "}\n",
+		d->errors, d->warnings);
+}
+
+/* A path as a URI reference: bytes outside RFC 3986 pchar and '/' escaped. */
+static void uri_str(FILE *out, const char *s)
+{
+	static const char keep[] = "-._~/!$&'()*+,;=:@";
+
+	putc('"', out);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr(keep, *p))
+			putc(*p, out);
+		else
+			fprintf(out, "%%%02X", *p);
+	}
+	putc('"', out);
+}
+
+static void sarif_message(FILE *out, const char *msg)
+{
+	fputs("\"message\":{\"text\":", out);
+	json_str(out, msg);
+	putc('}', out);
+}
+
+/* The physicalLocation member of a location, if @loc has a file. */
+static bool sarif_physical(struct diag_engine *d, const struct srcloc *loc)
+{
+	FILE *out = d->out;
+	struct where w;
+
+	if (!resolve(d->sm, loc, &w))
+		return false;
+	fputs("\"physicalLocation\":{\"artifactLocation\":{\"uri\":", out);
+	uri_str(out, w.f->path);
+	fprintf(out, "},\"region\":{\"startLine\":%" PRIu32
+		",\"startColumn\":%" PRIu32 ",\"endLine\":%" PRIu32
+		",\"endColumn\":%" PRIu32 "}}",
+		w.line, w.col, w.end_line, w.end_col);
+	return true;
+}
+
+static const char *rule_of(const struct diag_record *r)
+{
+	return r->check ? r->check : "rackc";
+}
+
+static void sarif_rules(struct diag_engine *d)
+{
+	const char **seen;
+	uint32_t nseen = 0;
+
+	seen = arena_alloc(d->arena, (d->nrecs + 1) * sizeof(*seen));
+	for (uint32_t i = 0; i < d->nrecs; i++) {
+		const struct diag_record *r = &d->recs[i];
+		const char *id = rule_of(r);
+		uint32_t k;
+
+		/* Notes after a result are not results of their own. */
+		if (r->level == DIAG_NOTE && i > 0)
+			continue;
+		for (k = 0; k < nseen && !streq(seen[k], id); k++)
+			;
+		if (k < nseen)
+			continue;
+		seen[nseen] = id;
+		fputs(nseen++ ? ",{\"id\":" : "{\"id\":", d->out);
+		json_str(d->out, id);
+		putc('}', d->out);
+	}
+}
+
+static void sarif_doc(struct diag_engine *d)
+{
+	FILE *out = d->out;
+	bool related = false;
+
+	fputs("{\"version\":\"2.1.0\",\"$schema\":"
+	      "\"https://json.schemastore.org/sarif-2.1.0.json\","
+	      "\"runs\":[{\"tool\":{\"driver\":{\"name\":\"rackc\","
+	      "\"rules\":[", out);
+	sarif_rules(d);
+	fputs("]}},\"results\":[", out);
+	for (uint32_t i = 0; i < d->nrecs; i++) {
+		const struct diag_record *r = &d->recs[i];
+
+		if (r->level == DIAG_NOTE && i > 0) {
+			/* Attach to the result before it. */
+			fputs(related ? ",{" : ",\"relatedLocations\":[{",
+			      out);
+			if (sarif_physical(d, &r->loc))
+				putc(',', out);
+			sarif_message(out, r->message);
+			putc('}', out);
+			related = true;
+			continue;
+		}
+		if (i)
+			fputs(related ? "]}," : "},", out);
+		related = false;
+		fputs("{\"ruleId\":", out);
+		json_str(out, rule_of(r));
+		fprintf(out, ",\"level\":\"%s\",", level_name(r->level));
+		sarif_message(out, r->message);
+		if (r->loc.file) {
+			fputs(",\"locations\":[{", out);
+			sarif_physical(d, &r->loc);
+			fputs("}]", out);
+		}
+	}
+	if (d->nrecs)
+		fputs(related ? "]}" : "}", out);
+	fputs("]}]}\n", out);
+}
+
+void diag_finish(struct diag_engine *d)
+{
+	FILE *out = d->out;
+
+	switch (d->format) {
+	case DIAG_JSON:
+		json_doc(d);
+		break;
+	case DIAG_SARIF:
+		sarif_doc(d);
+		break;
+	case DIAG_TEXT:
+		if (!d->errors && !d->warnings)
+			break;
+		if (d->errors)
+			fprintf(out, "%" PRIu32 " error%s", d->errors,
+				d->errors == 1 ? "" : "s");
+		if (d->errors && d->warnings)
+			fputs(" and ", out);
+		if (d->warnings)
+			fprintf(out, "%" PRIu32 " warning%s", d->warnings,
+				d->warnings == 1 ? "" : "s");
+		fputs(" generated.\n", out);
+		break;
+	}
+	fflush(out);
+}

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The diagnostic engine.  Every message rackc prints about a design goes
+ * through diag_emit(): GNU format "file:line:col: level: message [name]",
+ * then the source line and a caret/tilde marker, "In file included from"
+ * lines for imported files, and "note:" lines for related places.  With
+ * --diagnostics-format=json or sarif the same records are collected and
+ * written as one document by diag_finish().
+ *
+ * Diagnostics print in the order they are emitted, which is deterministic:
+ * parse order, then elaboration order, then check-table order.
+ */
+#ifndef RACKC_DIAG_H
+#define RACKC_DIAG_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "srcfile.h"
+#include "util.h"
+
+enum diag_level {
+	DIAG_NOTE,
+	DIAG_WARNING,
+	DIAG_ERROR,
+};
+
+enum diag_format {
+	DIAG_TEXT,
+	DIAG_JSON,
+	DIAG_SARIF,
+};
+
+/**
+ * struct diag_record - one diagnostic, kept for json and sarif output
+ * @level:   note, warning or error (after -Werror promotion)
+ * @loc:     primary location (file 0: none)
+ * @check:   check or error-class name, or NULL
+ * @message: the text, without location or name
+ */
+struct diag_record {
+	enum diag_level level;
+	struct srcloc loc;
+	const char *check;
+	const char *message;
+};
+
+/**
+ * struct diag_engine - per-compilation diagnostic state
+ * @out:         where text diagnostics and documents go (stderr normally)
+ * @sm:          source manager, for file names, lines and include chains
+ * @arena:       the compilation's arena (messages are copied into it)
+ * @format:      text, json or sarif
+ * @show_source: print the source line and marker (text format only)
+ * @werror:      report warnings as errors
+ * @max_errors:  stop asking for more work after this many errors (0: no cap)
+ * @errors, @warnings: counts so far
+ * @last_file:   file of the last include chain printed (text format)
+ * @recs, @nrecs, @recs_cap: records for json and sarif
+ */
+struct diag_engine {
+	FILE *out;
+	const struct srcmgr *sm;
+	struct arena *arena;
+	enum diag_format format;
+	bool show_source;
+	bool werror;
+	uint32_t max_errors;
+	uint32_t errors, warnings;
+	uint32_t last_file;
+	struct diag_record *recs;
+	uint32_t nrecs, recs_cap;
+};
+
+void diag_init(struct diag_engine *d, FILE *out, const struct srcmgr *sm,
+	       struct arena *a);
+void diag_emit(struct diag_engine *d, enum diag_level level,
+	       const struct srcloc *loc, const char *check, const char *fmt,
+	       ...) PRINTF(5, 6);
+void diag_vemit(struct diag_engine *d, enum diag_level level,
+		const struct srcloc *loc, const char *check, const char *fmt,
+		va_list ap) PRINTF(5, 0);
+#define diag_error(d, loc, check, ...)                                        \
+	diag_emit(d, DIAG_ERROR, loc, check, __VA_ARGS__)
+#define diag_warning(d, loc, check, ...)                                      \
+	diag_emit(d, DIAG_WARNING, loc, check, __VA_ARGS__)
+#define diag_note(d, loc, ...) diag_emit(d, DIAG_NOTE, loc, NULL, __VA_ARGS__)
+/* True once max_errors errors have been reported. */
+bool diag_stop(const struct diag_engine *d);
+/*
+ * Finish: for text, print "N errors and M warnings generated." when
+ * anything was reported; for json and sarif, write the document.
+ */
+void diag_finish(struct diag_engine *d);
+
+#endif

@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The pipeline: load -> parse -> elaborate -> resolve -> checks -> back
+ * ends, and the stop rules between them.  Syntax and name errors stop
+ * before the checks (a half-resolved design only produces cascades), and
+ * --force never overrides them; check errors stop before the back ends
+ * unless --force.
+ */
+#include "rackc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "backend.h"
+#include "check.h"
+#include "driver.h"
+#include "suggest.h"
+
+void compilation_init(struct compilation *c, const struct rackc_options *o,
+		      FILE *diag_out)
+{
+	memset(c, 0, sizeof(*c));
+	c->opts = o;
+	arena_init(&c->arena);
+	srcmgr_init(&c->sm, &c->arena);
+	diag_init(&c->diag, diag_out, &c->sm, &c->arena);
+	c->diag.format = o->diag_format;
+	c->diag.max_errors = o->max_errors;
+	c->diag.werror = o->werror;
+	c->diag.show_source = o->show_source;
+	ir_init(&c->design, &c->arena);
+}
+
+void compilation_fini(struct compilation *c)
+{
+	arena_destroy(&c->arena);
+}
+
+const char *rackc_default_stddir(void)
+{
+#ifdef RACKC_SRCDIR
+	/* an uninstalled build uses the source tree's library */
+	static const char *const dirs[] = { RACKC_STDDIR, RACKC_SRCDIR };
+	struct stat st;
+
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		char probe[4096];
+
+		snprintf(probe, sizeof(probe), "%s/std", dirs[i]);
+		if (stat(probe, &st) == 0 && S_ISDIR(st.st_mode))
+			return dirs[i];
+	}
+	return RACKC_STDDIR;
+#elif defined(RACKC_STDDIR)
+	return RACKC_STDDIR;
+#else
+	return ".";
+#endif
+}
+
+static bool mkdir_p(const char *dir)
+{
+	char *p = xstrdup(dir);
+	bool ok = true;
+
+	for (char *s = p + 1; *s && ok; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0777) != 0 && errno != EEXIST)
+			ok = false;
+		*s = '/';
+	}
+	if (ok && mkdir(p, 0777) != 0 && errno != EEXIST)
+		ok = false;
+	free(p);
+	return ok;
+}
+
+/* Split the -O list; returns false (after a message) on an unknown name. */
+static bool select_backends(struct compilation *c, const char *list,
+			    const struct backend **sel, unsigned *nsel)
+{
+	char *copy, *tok, *save = NULL;
+	bool ok = true;
+
+	*nsel = 0;
+	if (!list) {
+		for (unsigned i = 0; i < backend_table_len; i++)
+			sel[(*nsel)++] = backend_table[i];
+		return true;
+	}
+	copy = xstrdup(list);
+	for (tok = strtok_r(copy, ",", &save); tok && ok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		const struct backend *b = backend_find(tok);
+		bool dup = false;
+
+		if (!b) {
+			struct suggest sg;
+
+			suggest_init(&sg, tok);
+			for (unsigned i = 0; i < backend_table_len; i++)
+				suggest_offer(&sg, backend_table[i]->name);
+			if (suggest_result(&sg))
+				diag_error(&c->diag, NULL, "usage",
+					   "unknown back end '%s'; did you "
+					   "mean '%s'?",
+					   tok, suggest_result(&sg));
+			else
+				diag_error(&c->diag, NULL, "usage",
+					   "unknown back end '%s' (see "
+					   "--list-backends)",
+					   tok);
+			ok = false;
+			break;
+		}
+		for (unsigned i = 0; i < *nsel; i++)
+			dup |= sel[i] == b;
+		if (!dup)
+			sel[(*nsel)++] = b;
+	}
+	free(copy);
+	return ok;
+}
+
+static int run_backends(struct compilation *c)
+{
+	const struct rackc_options *o = c->opts;
+	const struct backend **sel =
+		xcalloc(backend_table_len + 1, sizeof(*sel));
+	struct backend_ctx ctx;
+	unsigned nsel;
+	int rc = RK_EXIT_OK;
+	const char *base = strrchr(o->input, '/');
+
+	if (!select_backends(c, o->backends, sel, &nsel)) {
+		free(sel);
+		return RK_EXIT_USAGE;
+	}
+	if (!mkdir_p(o->outdir)) {
+		diag_error(&c->diag, NULL, "io",
+			   "cannot create output directory '%s': %s",
+			   o->outdir, strerror(errno));
+		free(sel);
+		return RK_EXIT_USAGE;
+	}
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.d = &c->design;
+	ctx.diag = &c->diag;
+	ctx.arena = &c->arena;
+	ctx.outdir = o->outdir;
+	ctx.input = base ? base + 1 : o->input;
+	for (unsigned i = 0; i < nsel; i++) {
+		uint32_t before = c->diag.errors;
+
+		if (!sel[i]->emit(&ctx) || ctx.failed) {
+			/* an error that names the design is the design's */
+			rc = c->diag.errors > before && !ctx.failed
+				     ? RK_EXIT_ERRORS
+				     : RK_EXIT_USAGE;
+			break;
+		}
+	}
+	if (rc == RK_EXIT_OK && !out_commit(&ctx))
+		rc = RK_EXIT_USAGE;
+	else if (rc != RK_EXIT_OK)
+		out_discard(&ctx);
+	free(sel);
+	return rc;
+}
+
+int rackc_run(const struct rackc_options *o)
+{
+	struct compilation c;
+	int rc;
+	bool usage = false;
+
+	compilation_init(&c, o, stderr);
+	rc = elaborate(&c);
+	if (rc == RK_EXIT_OK) {
+		checks_run(&c.design, &c.diag, &c.arena, o->checks,
+			   o->nchecks, &usage);
+		if (usage) {
+			rc = RK_EXIT_USAGE;
+		} else if (c.diag.errors && !o->force) {
+			rc = RK_EXIT_ERRORS;
+		} else if (!o->check_only) {
+			if (c.diag.errors)
+				diag_warning(&c.diag, NULL, "force",
+					     "writing artifacts despite "
+					     "errors (--force)");
+			rc = run_backends(&c);
+			if (rc == RK_EXIT_OK && c.diag.errors)
+				rc = RK_EXIT_ERRORS;
+		} else if (c.diag.errors) {
+			rc = RK_EXIT_ERRORS;
+		}
+	}
+	diag_finish(&c.diag);
+	compilation_fini(&c);
+	return rc;
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The compilation pipeline: options, the per-compilation state, and the
+ * stages in order (load -> parse -> elaborate -> resolve -> checks -> back
+ * ends).  There is no global state: everything a compilation owns hangs off
+ * struct compilation and is released with its arena.
+ */
+#ifndef RACKC_DRIVER_H
+#define RACKC_DRIVER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "arena.h"
+#include "diag.h"
+#include "ir.h"
+#include "srcfile.h"
+
+/**
+ * struct rackc_define - one -D NAME=VALUE
+ */
+struct rackc_define {
+	const char *name;
+	const char *value;
+};
+
+/**
+ * struct check_setting - one -W/-E option, in command-line order
+ * @name:  check name, or "error" for -Werror
+ * @level: requested level: 0 off, 1 warning, 2 error; -1 for -Eno-NAME
+ */
+struct check_setting {
+	const char *name;
+	int level;
+};
+
+/**
+ * struct rackc_options - everything the command line says
+ */
+struct rackc_options {
+	const char *input;
+	const char *outdir;
+	const char *backends;	/* comma-separated -O list, NULL: default */
+	bool check_only;
+	bool force;
+	struct rackc_define *defines;
+	uint32_t ndefines;
+	const char **incdirs;
+	uint32_t nincdirs;
+	const char *stddir;	/* --stdlib DIR, NULL: built-in default */
+	enum diag_format diag_format;
+	uint32_t max_errors;
+	bool werror;
+	bool show_source;
+	struct check_setting *checks;
+	uint32_t nchecks;
+};
+
+/**
+ * struct compilation - one compilation's state
+ */
+struct compilation {
+	struct arena arena;
+	struct srcmgr sm;
+	struct diag_engine diag;
+	struct rk_design design;
+	const struct rackc_options *opts;
+	uint32_t root_file;
+	bool syntax_errors;  /* stop before checks, even with --force */
+	bool resolve_errors; /* likewise */
+};
+
+void compilation_init(struct compilation *c, const struct rackc_options *o,
+		      FILE *diag_out);
+void compilation_fini(struct compilation *c);
+
+/*
+ * Front end: load, parse and elaborate the input into c->design.  Returns
+ * RK_EXIT_OK, RK_EXIT_ERRORS (syntax or name errors) or RK_EXIT_USAGE
+ * (the input could not be read).
+ */
+int elaborate(struct compilation *c);
+/* Same, from a string (unit tests). */
+int elaborate_string(struct compilation *c, const char *name,
+		     const char *text);
+
+/* The whole pipeline for the command line; returns the exit status. */
+int rackc_run(const struct rackc_options *o);
+
+/* Directory of the bundled standard library (std/...). */
+const char *rackc_default_stddir(void);
+
+#endif

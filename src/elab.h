@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Elaboration: AST -> IR.  Private interface shared by elab.c (statements,
+ * imports, modules), eval.c (expressions) and resolve.c (names).
+ *
+ * Evaluation values (struct val) are richer than IR values: they include
+ * ranges, unresolved paths with ranges and wildcards, and link pairs.  They
+ * live in the arena and exist only while a statement is elaborated.
+ */
+#ifndef RACKC_ELAB_H
+#define RACKC_ELAB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ast.h"
+#include "diag.h"
+#include "ir.h"
+#include "schema.h"
+#include "srcfile.h"
+
+struct rackc_options;
+
+/* Limits, reported as errors with the location that hit them. */
+#define RK_MAX_LOOP 10000000u	    /* iterations of one for loop */
+#define RK_MAX_STEPS 50000000u	    /* statements and iterations per compile */
+#define RK_MAX_OBJECTS 20000000u    /* objects, links and attributes each */
+#define RK_MAX_EXPAND 1000000u	    /* names from one ranged path */
+#define RK_MAX_IMPORT_DEPTH 16u	    /* nested imports */
+#define RK_MAX_MODULE_DEPTH 64u	    /* nested module instances */
+#define RK_MAX_PATH 512u	    /* bytes in one hierarchical name */
+
+enum vkind {
+	V_NONE,
+	V_NUM,	 /* q */
+	V_BOOL,	 /* n */
+	V_STR,	 /* s */
+	V_RATIO, /* n : n2 */
+	V_RANGE, /* n .. n2 (dimensionless, inclusive) */
+	V_LIST,	 /* items[0..count) */
+	V_PAIR,	 /* items[0] -> items[1] */
+	V_LINK,	 /* items[0] -- items[1] */
+	V_PATH,	 /* segs[0..count): a name or reference */
+};
+
+/* One segment of a path: name, and an optional index. */
+enum seg_index { SEG_NONE, SEG_INT, SEG_RANGE, SEG_WILD };
+
+struct seg {
+	uint32_t name;
+	enum seg_index ix;
+	int64_t lo, hi;
+};
+
+struct val {
+	enum vkind kind;
+	enum dim dim;
+	int64_t n, n2;
+	uint32_t s;
+	uint32_t count;
+	struct val *items;
+	struct seg *segs;
+	struct srcloc loc;
+};
+
+struct var {
+	uint32_t name;
+	struct val v;
+	struct srcloc loc;
+};
+
+struct module_def {
+	uint32_t name;
+	const struct ast *def;
+};
+
+struct part_body {
+	uint32_t part;
+	const struct ast *body;
+};
+
+struct import_rec {
+	uint32_t path;	/* interned resolved path */
+	uint32_t file;	/* file id */
+	bool done;
+};
+
+struct define {
+	const char *name;
+	const char *value;
+	bool used;
+};
+
+enum elab_mode {
+	MODE_NORMAL,   /* declarations and attributes */
+	MODE_TEMPLATE, /* instantiating a rack part: only instance kinds */
+};
+
+/**
+ * struct elab - state of one elaboration
+ * @obj:     object whose body is being elaborated (RK_NONE at top level)
+ * @ctx:     context bit of that body (X_TOP, X_PART, ...)
+ * @prefix:  full name of the innermost naming scope (0: none)
+ * @group:   innermost group or module instance (RK_NONE: top level)
+ * @vars:    variable stack; @frame is where the current frame starts and
+ *           @nglobals how many entries are file-level params
+ * @scratch: attributes of the objects being elaborated (a stack: nested
+ *           bodies push above and take theirs off when they finish)
+ */
+struct elab {
+	struct arena *a;
+	struct diag_engine *diag;
+	struct srcmgr *sm;
+	struct rk_design *d;
+	const struct rackc_options *opts;
+
+	uint32_t obj;
+	uint32_t ctx;
+	uint32_t prefix;
+	uint32_t group;
+	enum elab_mode mode;
+
+	struct var *vars;
+	uint32_t nvars, vars_cap, frame, nglobals;
+
+	struct rk_attr *scratch;
+	uint32_t nscratch, scratch_cap;
+
+	struct module_def *mods;
+	uint32_t nmods, mods_cap;
+	const struct module_def *mod_stack[RK_MAX_MODULE_DEPTH];
+	uint32_t mod_depth;
+
+	struct part_body *bodies;
+	uint32_t nbodies, bodies_cap;
+
+	struct import_rec *imports;
+	uint32_t nimports, imports_cap;
+	uint32_t import_depth;
+
+	struct define *defines;
+	uint32_t ndefines;
+
+	/* word id -> kind_table index + 1, and attribute id */
+	uint32_t max_word;
+	uint16_t *word_kind;
+	uint16_t *word_attr;
+	uint32_t w_true, w_false, w_psu;
+
+	uint64_t *seen; /* hashes of errors already reported */
+	uint32_t nseen, seen_cap;
+
+	uint64_t steps;
+	bool stopped; /* a limit was hit: unwind without more work */
+	uint32_t errors;
+};
+
+/* eval.c */
+bool eval(struct elab *e, const struct ast *x, struct val *out);
+bool eval_bool(struct elab *e, const struct ast *x, bool *out);
+/* Expand a path value with ranges into concrete names (interned). */
+bool path_expand(struct elab *e, const struct val *p, uint32_t **names,
+		 uint32_t *count);
+/* Render a path (ranges and wildcards kept) as text; arena string. */
+const char *path_text(struct elab *e, const struct val *p);
+bool path_has_wild(const struct val *p);
+const char *val_kind_name(const struct val *v);
+/* Copy of an expression with bound variables replaced by values. */
+struct ast *ast_subst(struct elab *e, const struct ast *x);
+/* Variable lookup: NULL when unbound. */
+const struct var *var_find(const struct elab *e, uint32_t name);
+
+/* elab.c */
+void elab_error(struct elab *e, const struct srcloc *loc, const char *check,
+		const char *fmt, ...) PRINTF(4, 5);
+bool elab_step(struct elab *e, const struct srcloc *loc);
+
+/* resolve.c */
+void resolve_design(struct elab *e);
+
+#endif

@@ -1,0 +1,801 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Expression evaluation during elaboration: exact integer arithmetic with
+ * dimension checking, ranges, lists, and paths (names with indices, ranges
+ * and wildcards).  Every failure is reported at the sub-expression that
+ * caused it and makes eval() return false; callers skip the statement.
+ */
+#include "rackc.h"
+
+#include <stdio.h>
+
+#include "elab.h"
+#include "suggest.h"
+
+const struct var *var_find(const struct elab *e, uint32_t name)
+{
+	/* innermost first: the current frame, then the file-level params */
+	for (uint32_t i = e->nvars; i > e->frame; i--)
+		if (e->vars[i - 1].name == name)
+			return &e->vars[i - 1];
+	for (uint32_t i = e->nglobals; i > 0; i--)
+		if (e->vars[i - 1].name == name)
+			return &e->vars[i - 1];
+	return NULL;
+}
+
+const char *val_kind_name(const struct val *v)
+{
+	switch (v->kind) {
+	case V_NUM:
+		return v->dim == DIM_NONE ? "a number" : dim_name(v->dim);
+	case V_BOOL:
+		return "a boolean";
+	case V_STR:
+		return "a string";
+	case V_RATIO:
+		return "a ratio";
+	case V_RANGE:
+		return "a range";
+	case V_LIST:
+		return "a list";
+	case V_PAIR:
+		return "a '->' pair";
+	case V_LINK:
+		return "a '--' link";
+	case V_PATH:
+		return "a name";
+	default:
+		return "nothing";
+	}
+}
+
+/* "a power", "a length": article + dimension for messages. */
+static const char *dim_phrase(struct elab *e, const struct val *v)
+{
+	if (v->kind != V_NUM)
+		return val_kind_name(v);
+	if (v->dim == DIM_NONE)
+		return "a plain number";
+	return arena_printf(e->a, "%s %s",
+			    strchr("aeiou", dim_name(v->dim)[0]) ? "an" : "a",
+			    dim_name(v->dim));
+}
+
+static bool overflow(struct elab *e, const struct ast *x)
+{
+	elab_error(e, &x->loc, "overflow",
+		   "arithmetic overflow (quantities are 64-bit integers in "
+		   "base units)");
+	return false;
+}
+
+static void set_num(struct val *out, enum dim dim, int64_t v,
+		    const struct srcloc *loc)
+{
+	memset(out, 0, sizeof(*out));
+	out->kind = V_NUM;
+	out->dim = dim;
+	out->n = v;
+	out->loc = *loc;
+}
+
+static bool need_int(struct elab *e, const struct val *v, const char *what)
+{
+	if (v->kind == V_NUM && v->dim == DIM_NONE)
+		return true;
+	elab_error(e, &v->loc, "type-mismatch", "%s must be a plain number, "
+		   "not %s", what, dim_phrase(e, v));
+	return false;
+}
+
+static bool arith(struct elab *e, const struct ast *x, struct val *l,
+		  struct val *r, struct val *out)
+{
+	int64_t res;
+	enum dim dim = l->dim;
+
+	if (l->kind != V_NUM || r->kind != V_NUM) {
+		const struct val *bad = l->kind != V_NUM ? l : r;
+
+		elab_error(e, &bad->loc, "type-mismatch",
+			   "operator '%s' needs numbers, not %s",
+			   ast_op_str(x->op), val_kind_name(bad));
+		return false;
+	}
+	switch (x->op) {
+	case OP_ADD:
+	case OP_SUB:
+		if (l->dim != r->dim) {
+			elab_error(e, &x->loc, "unit-mismatch",
+				   "cannot %s %s and %s",
+				   x->op == OP_ADD ? "add" : "subtract",
+				   dim_phrase(e, l), dim_phrase(e, r));
+			return false;
+		}
+		if (!(x->op == OP_ADD ? q_add(l->n, r->n, &res)
+				      : q_sub(l->n, r->n, &res)))
+			return overflow(e, x);
+		break;
+	case OP_MUL:
+		if (l->dim != DIM_NONE && r->dim != DIM_NONE) {
+			const struct val *q = l->dim == DIM_RATIO ? r : l;
+			const struct val *p = l->dim == DIM_RATIO ? l : r;
+
+			if (p->dim != DIM_RATIO) {
+				elab_error(e, &x->loc, "unit-mismatch",
+					   "cannot multiply %s by %s",
+					   dim_phrase(e, l), dim_phrase(e, r));
+				return false;
+			}
+			/* a percentage of a quantity, truncated */
+			dim = q->dim;
+			if (!q_muldiv(q->n, p->n, RK_RATIO_ONE, &res))
+				return overflow(e, x);
+			break;
+		}
+		dim = l->dim != DIM_NONE ? l->dim : r->dim;
+		if (!q_mul(l->n, r->n, &res))
+			return overflow(e, x);
+		break;
+	case OP_DIV:
+	case OP_MOD:
+		if (r->n == 0) {
+			elab_error(e, &x->rhs->loc, "value", "division by zero");
+			return false;
+		}
+		if (x->op == OP_DIV && l->dim == r->dim && l->dim != DIM_NONE) {
+			dim = DIM_RATIO;
+			if (!q_muldiv(l->n, RK_RATIO_ONE, r->n, &res))
+				return overflow(e, x);
+			break;
+		}
+		if (r->dim != DIM_NONE && !(x->op == OP_MOD && r->dim == l->dim)) {
+			elab_error(e, &x->loc, "unit-mismatch",
+				   "cannot divide %s by %s", dim_phrase(e, l),
+				   dim_phrase(e, r));
+			return false;
+		}
+		if (!(x->op == OP_DIV ? q_div(l->n, r->n, &res)
+				      : q_mod(l->n, r->n, &res)))
+			return overflow(e, x);
+		break;
+	default:
+		BUG("not an arithmetic operator");
+	}
+	set_num(out, dim, res, &x->loc);
+	return true;
+}
+
+static bool compare(struct elab *e, const struct ast *x, struct val *l,
+		    struct val *r, struct val *out)
+{
+	int c;
+
+	if (l->kind == V_STR && r->kind == V_STR &&
+	    (x->op == OP_EQ || x->op == OP_NE)) {
+		c = l->s == r->s ? 0 : 1;
+	} else if (l->kind == V_BOOL && r->kind == V_BOOL &&
+		   (x->op == OP_EQ || x->op == OP_NE)) {
+		c = l->n == r->n ? 0 : 1;
+	} else if (l->kind == V_NUM && r->kind == V_NUM) {
+		if (l->dim != r->dim) {
+			elab_error(e, &x->loc, "unit-mismatch",
+				   "cannot compare %s with %s",
+				   dim_phrase(e, l), dim_phrase(e, r));
+			return false;
+		}
+		c = l->n < r->n ? -1 : l->n > r->n;
+	} else {
+		elab_error(e, &x->loc, "type-mismatch",
+			   "cannot compare %s with %s", val_kind_name(l),
+			   val_kind_name(r));
+		return false;
+	}
+	memset(out, 0, sizeof(*out));
+	out->kind = V_BOOL;
+	out->loc = x->loc;
+	switch (x->op) {
+	case OP_EQ:
+		out->n = c == 0;
+		break;
+	case OP_NE:
+		out->n = c != 0;
+		break;
+	case OP_LT:
+		out->n = c < 0;
+		break;
+	case OP_LE:
+		out->n = c <= 0;
+		break;
+	case OP_GT:
+		out->n = c > 0;
+		break;
+	case OP_GE:
+		out->n = c >= 0;
+		break;
+	default:
+		BUG("not a comparison");
+	}
+	return true;
+}
+
+static bool eval_binary(struct elab *e, const struct ast *x, struct val *out)
+{
+	struct val l, r;
+
+	if (x->op == OP_AND || x->op == OP_OR) {
+		bool a, b;
+
+		if (!eval_bool(e, x->lhs, &a))
+			return false;
+		if ((x->op == OP_AND && !a) || (x->op == OP_OR && a)) {
+			b = a;
+		} else if (!eval_bool(e, x->rhs, &b)) {
+			return false;
+		}
+		memset(out, 0, sizeof(*out));
+		out->kind = V_BOOL;
+		out->n = b;
+		out->loc = x->loc;
+		return true;
+	}
+	if (!eval(e, x->lhs, &l) || !eval(e, x->rhs, &r))
+		return false;
+	switch (x->op) {
+	case OP_ADD:
+	case OP_SUB:
+	case OP_MUL:
+	case OP_DIV:
+	case OP_MOD:
+		return arith(e, x, &l, &r, out);
+	case OP_EQ:
+	case OP_NE:
+	case OP_LT:
+	case OP_LE:
+	case OP_GT:
+	case OP_GE:
+		return compare(e, x, &l, &r, out);
+	case OP_RANGE:
+		if (!need_int(e, &l, "a range bound") ||
+		    !need_int(e, &r, "a range bound"))
+			return false;
+		memset(out, 0, sizeof(*out));
+		out->kind = V_RANGE;
+		out->n = l.n;
+		out->n2 = r.n;
+		out->loc = x->loc;
+		return true;
+	case OP_ARROW:
+	case OP_LINK:
+		memset(out, 0, sizeof(*out));
+		out->kind = x->op == OP_ARROW ? V_PAIR : V_LINK;
+		out->count = 2;
+		out->items = arena_alloc(e->a, 2 * sizeof(struct val));
+		out->items[0] = l;
+		out->items[1] = r;
+		out->loc = x->loc;
+		return true;
+	default:
+		BUG("unknown binary operator");
+	}
+}
+
+static struct seg *copy_segs(struct elab *e, const struct val *p,
+			     uint32_t extra)
+{
+	struct seg *s = arena_alloc(e->a, (p->count + extra) * sizeof(*s));
+
+	if (p->count)
+		memcpy(s, p->segs, p->count * sizeof(*s));
+	return s;
+}
+
+static bool eval_index(struct elab *e, const struct ast *x, struct val *out)
+{
+	struct val base, ix;
+	struct seg *last;
+
+	if (!eval(e, x->lhs, &base))
+		return false;
+	if (base.kind == V_LIST) {
+		if (x->rhs->kind == AST_WILD || !eval(e, x->rhs, &ix) ||
+		    !need_int(e, &ix, "a list index")) {
+			if (x->rhs->kind == AST_WILD)
+				elab_error(e, &x->rhs->loc, "type-mismatch",
+					   "'*' selects names, not list "
+					   "elements");
+			return false;
+		}
+		if (ix.n < 0 || ix.n >= base.count) {
+			elab_error(e, &x->rhs->loc, "value",
+				   "index %lld is out of range for a list of "
+				   "%u",
+				   (long long)ix.n, base.count);
+			return false;
+		}
+		*out = base.items[ix.n];
+		return true;
+	}
+	if (base.kind != V_PATH) {
+		elab_error(e, &x->lhs->loc, "type-mismatch",
+			   "cannot index %s", val_kind_name(&base));
+		return false;
+	}
+	*out = base;
+	out->segs = copy_segs(e, &base, 0);
+	out->loc = x->loc;
+	last = &out->segs[out->count - 1];
+	if (last->ix != SEG_NONE) {
+		elab_error(e, &x->rhs->loc, "value",
+			   "a name takes one index per segment");
+		return false;
+	}
+	if (x->rhs->kind == AST_WILD) {
+		last->ix = SEG_WILD;
+		return true;
+	}
+	if (!eval(e, x->rhs, &ix))
+		return false;
+	if (ix.kind == V_RANGE) {
+		if (ix.n < 0 || ix.n2 < ix.n) {
+			elab_error(e, &x->rhs->loc, "value",
+				   "index range %lld..%lld is empty or "
+				   "negative",
+				   (long long)ix.n, (long long)ix.n2);
+			return false;
+		}
+		last->ix = SEG_RANGE;
+		last->lo = ix.n;
+		last->hi = ix.n2;
+		return true;
+	}
+	if (!need_int(e, &ix, "an index"))
+		return false;
+	if (ix.n < 0) {
+		elab_error(e, &x->rhs->loc, "value",
+			   "index %lld is negative", (long long)ix.n);
+		return false;
+	}
+	last->ix = SEG_INT;
+	last->lo = last->hi = ix.n;
+	return true;
+}
+
+static bool eval_call(struct elab *e, const struct ast *x, struct val *out)
+{
+	const char *fn = str_of(e->a, x->str);
+	uint32_t argc = ast_list_len(x->list);
+	struct val args[2];
+	const struct ast *a = x->list;
+
+	if (streq(fn, "len")) {
+		struct val v;
+
+		if (argc != 1) {
+			elab_error(e, &x->loc, "value",
+				   "len() takes one argument");
+			return false;
+		}
+		if (!eval(e, a, &v))
+			return false;
+		if (v.kind == V_LIST) {
+			set_num(out, DIM_NONE, v.count, &x->loc);
+		} else if (v.kind == V_RANGE) {
+			set_num(out, DIM_NONE,
+				v.n2 >= v.n ? v.n2 - v.n + 1 : 0, &x->loc);
+		} else {
+			elab_error(e, &a->loc, "type-mismatch",
+				   "len() needs a list or a range, not %s",
+				   val_kind_name(&v));
+			return false;
+		}
+		return true;
+	}
+	if (streq(fn, "min") || streq(fn, "max") || streq(fn, "ceil_div")) {
+		int64_t r;
+
+		if (argc != 2) {
+			elab_error(e, &x->loc, "value",
+				   "%s() takes two arguments", fn);
+			return false;
+		}
+		if (!eval(e, a, &args[0]) || !eval(e, a->next, &args[1]))
+			return false;
+		if (args[0].kind != V_NUM || args[1].kind != V_NUM) {
+			elab_error(e, &x->loc, "type-mismatch",
+				   "%s() needs numbers", fn);
+			return false;
+		}
+		if (streq(fn, "ceil_div")) {
+			if (args[1].dim != DIM_NONE) {
+				elab_error(e, &a->next->loc, "unit-mismatch",
+					   "ceil_div() divides by a plain "
+					   "number");
+				return false;
+			}
+			if (args[1].n <= 0 || args[0].n < 0) {
+				elab_error(e, &x->loc, "value",
+					   "ceil_div() needs a non-negative "
+					   "dividend and a positive divisor");
+				return false;
+			}
+			r = args[0].n / args[1].n +
+			    (args[0].n % args[1].n != 0);
+			set_num(out, args[0].dim, r, &x->loc);
+			return true;
+		}
+		if (args[0].dim != args[1].dim) {
+			elab_error(e, &x->loc, "unit-mismatch",
+				   "%s() of %s and %s", fn,
+				   dim_phrase(e, &args[0]),
+				   dim_phrase(e, &args[1]));
+			return false;
+		}
+		r = streq(fn, "min") ? (args[0].n < args[1].n ? args[0].n
+							    : args[1].n)
+				     : (args[0].n > args[1].n ? args[0].n
+							      : args[1].n);
+		set_num(out, args[0].dim, r, &x->loc);
+		return true;
+	}
+	{
+		static const char *const fns[] = { "len", "min", "max",
+						   "ceil_div" };
+		struct suggest sg;
+
+		suggest_init(&sg, fn);
+		for (size_t i = 0; i < ARRAY_SIZE(fns); i++)
+			suggest_offer(&sg, fns[i]);
+		if (suggest_result(&sg))
+			elab_error(e, &x->wloc, "undefined-name",
+				   "unknown function '%s'; did you mean "
+				   "'%s'?",
+				   fn, suggest_result(&sg));
+		else
+			elab_error(e, &x->wloc, "undefined-name",
+				   "unknown function '%s'", fn);
+	}
+	return false;
+}
+
+bool eval(struct elab *e, const struct ast *x, struct val *out)
+{
+	if (e->stopped)
+		return false;
+	switch (x->kind) {
+	case AST_NUM:
+		set_num(out, x->num.dim, x->num.v, &x->loc);
+		return true;
+	case AST_STR:
+		memset(out, 0, sizeof(*out));
+		out->kind = V_STR;
+		out->s = x->str;
+		out->loc = x->loc;
+		return true;
+	case AST_RATIO:
+		memset(out, 0, sizeof(*out));
+		out->kind = V_RATIO;
+		out->n = x->num.v;
+		out->n2 = x->num2;
+		out->loc = x->loc;
+		return true;
+	case AST_IDENT: {
+		const struct var *v = var_find(e, x->str);
+
+		if (v) {
+			*out = v->v;
+			out->loc = x->loc;
+			return true;
+		}
+		memset(out, 0, sizeof(*out));
+		out->loc = x->loc;
+		if (x->str == e->w_true || x->str == e->w_false) {
+			out->kind = V_BOOL;
+			out->n = x->str == e->w_true;
+			return true;
+		}
+		out->kind = V_PATH;
+		out->count = 1;
+		out->segs = arena_zalloc(e->a, sizeof(struct seg));
+		out->segs[0].name = x->str;
+		return true;
+	}
+	case AST_WILD:
+		elab_error(e, &x->loc, "value", "'*' is only valid as an index");
+		return false;
+	case AST_BINARY:
+		return eval_binary(e, x, out);
+	case AST_UNARY: {
+		struct val v;
+
+		if (!eval(e, x->lhs, &v))
+			return false;
+		if (x->op == OP_NOT) {
+			if (v.kind != V_BOOL) {
+				elab_error(e, &x->lhs->loc, "type-mismatch",
+					   "'!' needs a boolean, not %s",
+					   val_kind_name(&v));
+				return false;
+			}
+			v.n = !v.n;
+		} else {
+			if (v.kind != V_NUM) {
+				elab_error(e, &x->lhs->loc, "type-mismatch",
+					   "'-' needs a number, not %s",
+					   val_kind_name(&v));
+				return false;
+			}
+			if (!q_sub(0, v.n, &v.n))
+				return overflow(e, x);
+		}
+		v.loc = x->loc;
+		*out = v;
+		return true;
+	}
+	case AST_MEMBER: {
+		struct val base;
+
+		if (!eval(e, x->lhs, &base))
+			return false;
+		if (base.kind != V_PATH) {
+			elab_error(e, &x->lhs->loc, "type-mismatch",
+				   "'.' needs a name on its left, not %s",
+				   val_kind_name(&base));
+			return false;
+		}
+		*out = base;
+		out->segs = copy_segs(e, &base, 1);
+		memset(&out->segs[out->count], 0, sizeof(struct seg));
+		out->segs[out->count].name = x->str;
+		out->count++;
+		out->loc = x->loc;
+		return true;
+	}
+	case AST_INDEX:
+		return eval_index(e, x, out);
+	case AST_CALL:
+		return eval_call(e, x, out);
+	case AST_LIST: {
+		uint32_t n = ast_list_len(x->list), i = 0;
+
+		memset(out, 0, sizeof(*out));
+		out->kind = V_LIST;
+		out->loc = x->loc;
+		out->count = n;
+		out->items = arena_alloc(e->a, (n ? n : 1) * sizeof(struct val));
+		for (const struct ast *it = x->list; it; it = it->next)
+			if (!eval(e, it, &out->items[i++]))
+				return false;
+		return true;
+	}
+	case AST_NAMED:
+		elab_error(e, &x->loc, "value",
+			   "'name = value' is only valid in a module call");
+		return false;
+	default:
+		elab_error(e, &x->loc, "value", "not an expression");
+		return false;
+	}
+}
+
+bool eval_bool(struct elab *e, const struct ast *x, bool *out)
+{
+	struct val v;
+
+	if (!eval(e, x, &v))
+		return false;
+	if (v.kind != V_BOOL) {
+		elab_error(e, &x->loc, "type-mismatch",
+			   "condition must be a boolean, not %s",
+			   val_kind_name(&v));
+		return false;
+	}
+	*out = v.n != 0;
+	return true;
+}
+
+bool path_has_wild(const struct val *p)
+{
+	for (uint32_t i = 0; i < p->count; i++)
+		if (p->segs[i].ix == SEG_WILD)
+			return true;
+	return false;
+}
+
+/* Append text to a bounded buffer; false when it would not fit. */
+static bool put(char *buf, size_t *len, const char *s, size_t n)
+{
+	if (*len + n >= RK_MAX_PATH)
+		return false;
+	memcpy(buf + *len, s, n);
+	*len += n;
+	buf[*len] = '\0';
+	return true;
+}
+
+const char *path_text(struct elab *e, const struct val *p)
+{
+	char buf[RK_MAX_PATH];
+	size_t len = 0;
+	char num[64];
+
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < p->count; i++) {
+		const struct seg *s = &p->segs[i];
+		int n = 0;
+
+		if (i && !put(buf, &len, ".", 1))
+			break;
+		if (!put(buf, &len, str_of(e->a, s->name),
+			 strlen_of(e->a, s->name)))
+			break;
+		if (s->ix == SEG_INT)
+			n = snprintf(num, sizeof(num), "[%lld]",
+				     (long long)s->lo);
+		else if (s->ix == SEG_RANGE)
+			n = snprintf(num, sizeof(num), "[%lld..%lld]",
+				     (long long)s->lo, (long long)s->hi);
+		else if (s->ix == SEG_WILD)
+			n = snprintf(num, sizeof(num), "[*]");
+		if (n > 0 && !put(buf, &len, num, (size_t)n))
+			break;
+	}
+	return arena_strndup(e->a, buf, len);
+}
+
+bool path_expand(struct elab *e, const struct val *p, uint32_t **names,
+		 uint32_t *count)
+{
+	uint64_t total = 1;
+	uint32_t n, k;
+	int64_t idx[64];
+	char buf[RK_MAX_PATH];
+
+	if (p->count > ARRAY_SIZE(idx)) {
+		elab_error(e, &p->loc, "limit", "name has more than %zu "
+			   "segments", ARRAY_SIZE(idx));
+		return false;
+	}
+	for (uint32_t i = 0; i < p->count; i++) {
+		const struct seg *s = &p->segs[i];
+
+		if (s->ix == SEG_WILD) {
+			elab_error(e, &p->loc, "value",
+				   "'*' is not allowed in '%s' here",
+				   path_text(e, p));
+			return false;
+		}
+		if (s->ix == SEG_RANGE) {
+			total *= (uint64_t)(s->hi - s->lo) + 1;
+			if (total > RK_MAX_EXPAND) {
+				elab_error(e, &p->loc, "limit",
+					   "'%s' names more than %u objects "
+					   "(the expansion limit)",
+					   path_text(e, p), RK_MAX_EXPAND);
+				return false;
+			}
+		}
+		idx[i] = s->lo;
+	}
+	n = (uint32_t)total;
+	*names = arena_alloc(e->a, n * sizeof(uint32_t));
+	*count = n;
+	for (k = 0; k < n; k++) {
+		size_t len = 0;
+		char num[32];
+
+		for (uint32_t i = 0; i < p->count; i++) {
+			const struct seg *s = &p->segs[i];
+			bool ok = true;
+
+			if (i)
+				ok = put(buf, &len, ".", 1);
+			ok = ok && put(buf, &len, str_of(e->a, s->name),
+				       strlen_of(e->a, s->name));
+			if (ok && s->ix != SEG_NONE) {
+				int m = snprintf(num, sizeof(num), "[%lld]",
+						 (long long)idx[i]);
+				ok = put(buf, &len, num, (size_t)m);
+			}
+			if (!ok) {
+				elab_error(e, &p->loc, "limit",
+					   "name longer than %u bytes",
+					   RK_MAX_PATH);
+				return false;
+			}
+		}
+		(*names)[k] = intern(e->a, buf, len);
+		/* odometer: the last ranged segment turns fastest */
+		for (uint32_t i = p->count; i > 0; i--) {
+			const struct seg *s = &p->segs[i - 1];
+
+			if (s->ix != SEG_RANGE)
+				continue;
+			if (idx[i - 1] < s->hi) {
+				idx[i - 1]++;
+				break;
+			}
+			idx[i - 1] = s->lo;
+		}
+	}
+	return true;
+}
+
+/* Copy of @x with every bound variable replaced by its value (requires). */
+struct ast *ast_subst(struct elab *e, const struct ast *x)
+{
+	struct ast *n;
+
+	if (!x)
+		return NULL;
+	if (x->kind == AST_IDENT) {
+		const struct var *v = var_find(e, x->str);
+
+		n = arena_alloc(e->a, sizeof(*n));
+		*n = *x;
+		n->next = NULL;
+		if (!v)
+			return n;
+		switch (v->v.kind) {
+		case V_NUM:
+			n->kind = AST_NUM;
+			n->num.dim = v->v.dim;
+			n->num.v = v->v.n;
+			break;
+		case V_STR:
+			n->kind = AST_STR;
+			n->str = v->v.s;
+			break;
+		case V_BOOL:
+			n->str = v->v.n ? e->w_true : e->w_false;
+			break;
+		case V_RATIO:
+			n->kind = AST_RATIO;
+			n->num.v = v->v.n;
+			n->num2 = v->v.n2;
+			break;
+		case V_PATH:
+			n->str = intern_cstr(e->a, path_text(e, &v->v));
+			break;
+		default:
+			elab_error(e, &x->loc, "type-mismatch",
+				   "'%s' is %s, which a require cannot use",
+				   str_of(e->a, x->str), val_kind_name(&v->v));
+			break;
+		}
+		return n;
+	}
+	n = arena_alloc(e->a, sizeof(*n));
+	*n = *x;
+	n->next = NULL;
+	switch (x->kind) {
+	case AST_BINARY:
+	case AST_UNARY:
+	case AST_MEMBER:
+	case AST_INDEX:
+	case AST_NAMED:
+		n->lhs = ast_subst(e, x->lhs);
+		n->rhs = ast_subst(e, x->rhs);
+		break;
+	case AST_CALL:
+	case AST_LIST: {
+		struct ast *head = NULL, *tail = NULL;
+
+		for (const struct ast *a = x->list; a; a = a->next) {
+			struct ast *c = ast_subst(e, a);
+
+			if (tail)
+				tail->next = c;
+			else
+				head = c;
+			tail = c;
+		}
+		n->list = head;
+		break;
+	}
+	default:
+		break;
+	}
+	return n;
+}

@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: MIT */
+/* IR tables: object creation, name tables and attribute lookup. */
+#include "rackc.h"
+#include <stdlib.h>
+
+#include "ir.h"
+
+void ir_init(struct rk_design *d, struct arena *a)
+{
+	memset(d, 0, sizeof(*d));
+	d->arena = a;
+	d->first_root = d->last_root = RK_NONE;
+	arena_own(a, (void **)&d->objs);
+	arena_own(a, (void **)&d->attrs);
+	arena_own(a, (void **)&d->vals);
+	arena_own(a, (void **)&d->links);
+	arena_own(a, (void **)&d->reqs);
+	arena_own(a, (void **)&d->name_tab);
+	arena_own(a, (void **)&d->part_tab);
+}
+
+uint32_t ir_add_obj(struct rk_design *d, enum rk_kind kind, uint32_t parent,
+		    uint32_t local, uint32_t name, const struct srcloc *loc)
+{
+	uint32_t id = d->nobjs;
+	struct rk_obj *o = VEC_PUSH(d->objs, d->nobjs, d->objs_cap);
+
+	memset(o, 0, sizeof(*o));
+	o->kind = (uint16_t)kind;
+	o->name = name;
+	o->local = local;
+	o->parent = parent;
+	o->part = RK_NONE;
+	o->first_child = o->last_child = o->next_sibling = RK_NONE;
+	o->loc = *loc;
+	o->tloc = *loc;
+	if (parent == RK_NONE) {
+		if (d->last_root == RK_NONE)
+			d->first_root = id;
+		else
+			d->objs[d->last_root].next_sibling = id;
+		d->last_root = id;
+	} else {
+		struct rk_obj *p = &d->objs[parent];
+
+		if (p->last_child == RK_NONE)
+			p->first_child = id;
+		else
+			d->objs[p->last_child].next_sibling = id;
+		p->last_child = id;
+	}
+	return id;
+}
+
+static uint32_t hash_id(uint32_t x)
+{
+	x ^= x >> 16;
+	x *= 0x7feb352dU;
+	x ^= x >> 15;
+	x *= 0x846ca68bU;
+	x ^= x >> 16;
+	return x;
+}
+
+/* Open addressing over pairs (name, obj) stored as two uint32 per slot. */
+static uint32_t tab_find(const uint32_t *tab, uint32_t cap, uint32_t name)
+{
+	uint32_t i;
+
+	if (!cap)
+		return RK_NONE;
+	for (i = hash_id(name) & (cap - 1); tab[2 * i] != RK_NONE;
+	     i = (i + 1) & (cap - 1))
+		if (tab[2 * i] == name)
+			return tab[2 * i + 1];
+	return RK_NONE;
+}
+
+static uint32_t tab_bind(uint32_t **tabp, uint32_t *capp, uint32_t *countp,
+			 uint32_t name, uint32_t obj)
+{
+	uint32_t *tab = *tabp, cap = *capp, i;
+
+	if ((uint64_t)(*countp + 1) * 2 > cap) {
+		uint32_t ncap = cap ? cap * 2 : 1024;
+		uint32_t *nt = xmalloc((size_t)ncap * 2 * sizeof(*nt));
+
+		memset(nt, 0xff, (size_t)ncap * 2 * sizeof(*nt));
+		for (i = 0; i < cap; i++) {
+			uint32_t j;
+
+			if (tab[2 * i] == RK_NONE)
+				continue;
+			for (j = hash_id(tab[2 * i]) & (ncap - 1);
+			     nt[2 * j] != RK_NONE; j = (j + 1) & (ncap - 1))
+				;
+			nt[2 * j] = tab[2 * i];
+			nt[2 * j + 1] = tab[2 * i + 1];
+		}
+		free(tab);
+		*tabp = tab = nt;
+		*capp = cap = ncap;
+	}
+	for (i = hash_id(name) & (cap - 1); tab[2 * i] != RK_NONE;
+	     i = (i + 1) & (cap - 1))
+		if (tab[2 * i] == name)
+			return tab[2 * i + 1];
+	tab[2 * i] = name;
+	tab[2 * i + 1] = obj;
+	(*countp)++;
+	return RK_NONE;
+}
+
+uint32_t ir_bind_name(struct rk_design *d, uint32_t name, uint32_t obj)
+{
+	return tab_bind(&d->name_tab, &d->name_cap, &d->name_count, name,
+			obj);
+}
+
+uint32_t ir_find_name(const struct rk_design *d, uint32_t name)
+{
+	return tab_find(d->name_tab, d->name_cap, name);
+}
+
+uint32_t ir_bind_part(struct rk_design *d, uint32_t name, uint32_t obj)
+{
+	return tab_bind(&d->part_tab, &d->part_cap, &d->part_count, name,
+			obj);
+}
+
+uint32_t ir_find_part(const struct rk_design *d, uint32_t name)
+{
+	return tab_find(d->part_tab, d->part_cap, name);
+}
+
+const char *ir_name(const struct rk_design *d, uint32_t id)
+{
+	return str_of(d->arena, d->objs[id].name);
+}
+
+const struct rk_value *ir_attr(const struct rk_design *d, uint32_t obj,
+			       uint32_t key)
+{
+	const struct rk_obj *o = &d->objs[obj];
+
+	/* attributes are few per object and sorted by key */
+	for (uint32_t i = 0; i < o->attr_count; i++) {
+		const struct rk_attr *at = &d->attrs[o->attr_first + i];
+
+		if (at->key == key)
+			return &at->val;
+		if (at->key > key)
+			break;
+	}
+	return NULL;
+}
+
+const struct rk_value *ir_attr_inh(const struct rk_design *d, uint32_t obj,
+				   uint32_t key)
+{
+	/* bounded: part bases cannot form cycles (checked at elaboration) */
+	while (obj != RK_NONE) {
+		const struct rk_value *v = ir_attr(d, obj, key);
+
+		if (v)
+			return v;
+		obj = d->objs[obj].part;
+	}
+	return NULL;
+}
+
+int64_t ir_num(const struct rk_design *d, uint32_t obj, uint32_t key,
+	       int64_t dflt)
+{
+	const struct rk_value *v = ir_attr_inh(d, obj, key);
+
+	return v && (v->type == VT_NUM || v->type == VT_BOOL) ? v->n : dflt;
+}
+
+const char *ir_str(const struct rk_design *d, uint32_t obj, uint32_t key)
+{
+	const struct rk_value *v = ir_attr_inh(d, obj, key);
+
+	return v && (v->type == VT_STR || v->type == VT_WORD)
+		       ? str_of(d->arena, v->a)
+		       : NULL;
+}
+
+uint32_t ir_part_port(const struct rk_design *d, uint32_t part,
+		      uint32_t local_name)
+{
+	const char *ln = str_of(d->arena, local_name);
+
+	while (part != RK_NONE) {
+		const char *pn = str_of(d->arena, d->objs[part].name);
+		size_t a = strlen(pn), b = strlen(ln);
+		char buf[2 * 300];
+		uint32_t id, port;
+
+		if (a + b + 2 <= sizeof(buf)) {
+			memcpy(buf, pn, a);
+			buf[a] = '.';
+			memcpy(buf + a + 1, ln, b);
+			id = intern_find(d->arena, buf, a + b + 1);
+			if (id) {
+				port = ir_find_part(d, id);
+				if (port != RK_NONE &&
+				    d->objs[port].kind == K_PORT)
+					return port;
+			}
+		}
+		part = d->objs[part].part;
+	}
+	return RK_NONE;
+}

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Atomic artifact output: temporary files in the output directory, renamed
+ * into place only when the whole run succeeds (see backend.h).
+ */
+#include "rackc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "backend.h"
+
+/* mkdir -p for the directory part of @path (which is not created). */
+static bool make_parents(char *path)
+{
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+			*p = '/';
+			return false;
+		}
+		*p = '/';
+	}
+	return true;
+}
+
+FILE *out_open(struct backend_ctx *ctx, const char *rel)
+{
+	size_t n = strlen(ctx->outdir) + strlen(rel) + 2;
+	char *final = xmalloc(n), *tmp;
+	struct outfile *of;
+	const char *base;
+	int fd;
+
+	snprintf(final, n, "%s/%s", ctx->outdir, rel);
+	base = strrchr(final, '/') + 1;
+	tmp = xmalloc(n + 16);
+	snprintf(tmp, n + 16, "%.*s.%s.XXXXXX", (int)(base - final), final,
+		 base);
+	if (!make_parents(tmp) || (fd = mkstemp(tmp)) < 0) {
+		diag_error(ctx->diag, NULL, "io", "cannot create '%s': %s",
+			   final, strerror(errno));
+		free(final);
+		free(tmp);
+		ctx->failed = true;
+		return NULL;
+	}
+	/* mkstemp makes 0600; artifacts are ordinary files */
+	fchmod(fd, 0644);
+	of = VEC_PUSH(ctx->files, ctx->nfiles, ctx->files_cap);
+	of->tmp = tmp;
+	of->final = final;
+	of->fp = fdopen(fd, "w");
+	if (!of->fp) {
+		close(fd);
+		diag_error(ctx->diag, NULL, "io", "cannot open '%s': %s", tmp,
+			   strerror(errno));
+		ctx->failed = true;
+		return NULL;
+	}
+	return of->fp;
+}
+
+static bool close_one(struct backend_ctx *ctx, struct outfile *of)
+{
+	bool ok = true;
+
+	if (!of->fp)
+		return true;
+	if (ferror(of->fp) || fflush(of->fp) != 0)
+		ok = false;
+	if (fclose(of->fp) != 0)
+		ok = false;
+	of->fp = NULL;
+	if (!ok) {
+		diag_error(ctx->diag, NULL, "io", "cannot write '%s': %s",
+			   of->final, strerror(errno));
+		ctx->failed = true;
+	}
+	return ok;
+}
+
+bool out_commit(struct backend_ctx *ctx)
+{
+	bool ok = !ctx->failed;
+
+	for (uint32_t i = 0; i < ctx->nfiles; i++)
+		if (!close_one(ctx, &ctx->files[i]))
+			ok = false;
+	if (!ok) {
+		out_discard(ctx);
+		return false;
+	}
+	for (uint32_t i = 0; i < ctx->nfiles; i++) {
+		if (rename(ctx->files[i].tmp, ctx->files[i].final) != 0) {
+			diag_error(ctx->diag, NULL, "io",
+				   "cannot rename '%s' to '%s': %s",
+				   ctx->files[i].tmp, ctx->files[i].final,
+				   strerror(errno));
+			ok = false;
+			unlink(ctx->files[i].tmp);
+		}
+		free(ctx->files[i].tmp);
+		free(ctx->files[i].final);
+	}
+	free(ctx->files);
+	ctx->files = NULL;
+	ctx->nfiles = ctx->files_cap = 0;
+	return ok;
+}
+
+void out_discard(struct backend_ctx *ctx)
+{
+	for (uint32_t i = 0; i < ctx->nfiles; i++) {
+		if (ctx->files[i].fp)
+			fclose(ctx->files[i].fp);
+		unlink(ctx->files[i].tmp);
+		free(ctx->files[i].tmp);
+		free(ctx->files[i].final);
+	}
+	free(ctx->files);
+	ctx->files = NULL;
+	ctx->nfiles = ctx->files_cap = 0;
+}
+
+void out_rack_string(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; *s; s++) {
+		switch (*s) {
+		case '"':
+			fputs("\\\"", fp);
+			break;
+		case '\\':
+			fputs("\\\\", fp);
+			break;
+		case '\n':
+			fputs("\\n", fp);
+			break;
+		case '\t':
+			fputs("\\t", fp);
+			break;
+		default:
+			fputc(*s, fp);
+		}
+	}
+	fputc('"', fp);
+}

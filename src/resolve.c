@@ -1,0 +1,492 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Name resolution: binds every reference recorded during elaboration to an
+ * object or a port, once all objects exist.  A relative name is looked up
+ * from the referring object outwards: the object itself, then (for a
+ * device) the rack it is mounted in and that rack's ancestors, then its own
+ * ancestors, then the top level; the first hit wins.  Names inside a part
+ * (ports, components) are looked up in the part and its bases.  Patterns
+ * with [*] match every name of the right kind, in declaration order.
+ */
+#include "rackc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "elab.h"
+#include "suggest.h"
+
+#define MAX_SCOPES 80
+
+struct scopes {
+	uint32_t name[MAX_SCOPES]; /* prefix names; 0 = top level */
+	uint32_t n;
+	bool part_ns;		   /* look in the part namespace */
+};
+
+static void add_chain(const struct rk_design *d, struct scopes *s,
+		      uint32_t obj)
+{
+	for (; obj != RK_NONE && s->n < MAX_SCOPES - 1;
+	     obj = d->objs[obj].parent)
+		s->name[s->n++] = d->objs[obj].name;
+}
+
+static void scopes_for(struct elab *e, uint32_t obj, struct scopes *s)
+{
+	const struct rk_design *d = e->d;
+
+	s->n = 0;
+	s->part_ns = false;
+	if (obj == RK_NONE) {
+		s->name[s->n++] = 0;
+		return;
+	}
+	if (d->objs[obj].kind == K_PORT || d->objs[obj].kind == K_COMP) {
+		/* members of a part: the part, then its bases */
+		uint32_t p = d->objs[obj].parent;
+
+		s->part_ns = true;
+		for (uint32_t k = 0; p != RK_NONE && k < MAX_SCOPES; k++) {
+			s->name[s->n++] = d->objs[p].name;
+			p = d->objs[p].part;
+		}
+		return;
+	}
+	s->name[s->n++] = d->objs[obj].name;
+	if (d->objs[obj].kind == K_DEVICE) {
+		const struct rk_value *r = ir_attr(d, obj, A_RACK);
+
+		if (r && r->type == VT_OBJ)
+			add_chain(d, s, r->a);
+	}
+	add_chain(d, s, d->objs[obj].parent);
+	s->name[s->n++] = 0;
+}
+
+static uint32_t lookup_in(struct elab *e, uint32_t prefix, const char *path,
+			  size_t plen, bool part_ns)
+{
+	char buf[2 * RK_MAX_PATH + 2];
+	size_t a = prefix ? strlen_of(e->a, prefix) : 0;
+	uint32_t id;
+
+	if (a + plen + 1 >= sizeof(buf))
+		return RK_NONE;
+	if (a) {
+		memcpy(buf, str_of(e->a, prefix), a);
+		buf[a++] = '.';
+	}
+	memcpy(buf + a, path, plen);
+	id = intern_find(e->a, buf, a + plen);
+	if (!id)
+		return RK_NONE;
+	return part_ns ? ir_find_part(e->d, id) : ir_find_name(e->d, id);
+}
+
+static const char *kind_phrase(enum rk_kind k)
+{
+	switch (k) {
+	case K_RACK:
+		return "a rack";
+	case K_DEVICE:
+		return "a device";
+	case K_FEED:
+		return "a feed";
+	case K_AIR:
+		return "an air zone";
+	case K_LOOP:
+		return "a liquid loop";
+	case K_COMP:
+		return "a component";
+	default:
+		return "an object";
+	}
+}
+
+static void report_undefined(struct elab *e, const char *path,
+			     enum rk_kind want, const struct scopes *s,
+			     const struct srcloc *loc, const char *what)
+{
+	const struct rk_design *d = e->d;
+	struct suggest sg;
+	uint32_t scanned = 0;
+
+	suggest_init(&sg, path);
+	for (uint32_t i = 0; i < d->nobjs && scanned < 200000; i++) {
+		const struct rk_obj *o = &d->objs[i];
+		const char *full;
+
+		if (want != K_NONE ? o->kind != want
+				   : (o->kind == K_PART || o->kind == K_PORT))
+			continue;
+		if ((o->kind == K_COMP) != s->part_ns)
+			continue;
+		scanned++;
+		full = str_of(e->a, o->name);
+		suggest_offer(&sg, full);
+		/* the name relative to each scope the reference looked in */
+		for (uint32_t k = 0; k < s->n; k++) {
+			size_t pl;
+
+			if (!s->name[k])
+				continue;
+			pl = strlen_of(e->a, s->name[k]);
+			if (strncmp(full, str_of(e->a, s->name[k]), pl) == 0 &&
+			    full[pl] == '.')
+				suggest_offer(&sg, full + pl + 1);
+		}
+	}
+	if (suggest_result(&sg))
+		elab_error(e, loc, "undefined-name",
+			   "%s '%s' is not defined; did you mean '%s'?", what,
+			   path, suggest_result(&sg));
+	else
+		elab_error(e, loc, "undefined-name", "%s '%s' is not defined",
+			   what, path);
+}
+
+/* Resolve an object reference; RK_NONE after reporting. */
+static uint32_t resolve_obj(struct elab *e, uint32_t path, uint32_t from,
+			    enum rk_kind want, const struct srcloc *loc)
+{
+	struct scopes s;
+	const char *p = str_of(e->a, path);
+	size_t plen = strlen_of(e->a, path);
+
+	scopes_for(e, from, &s);
+	for (uint32_t k = 0; k < s.n; k++) {
+		uint32_t id = lookup_in(e, s.name[k], p, plen, s.part_ns);
+
+		if (id == RK_NONE)
+			continue;
+		if (want != K_NONE && e->d->objs[id].kind != want) {
+			elab_error(e, loc, "type-mismatch",
+				   "'%s' is a %s, not %s", p,
+				   rk_kind_name(e->d->objs[id].kind),
+				   kind_phrase(want));
+			return RK_NONE;
+		}
+		return id;
+	}
+	report_undefined(e, p, want, &s, loc,
+			 want == K_NONE ? "name" : rk_kind_name(want));
+	return RK_NONE;
+}
+
+/* Split "a.b[1].ib[3]" at its last '.' (outside brackets). */
+static bool split_port(const char *p, size_t n, size_t *dot)
+{
+	int depth = 0;
+
+	for (size_t i = n; i > 0; i--) {
+		char c = p[i - 1];
+
+		if (c == ']')
+			depth++;
+		else if (c == '[')
+			depth--;
+		else if (c == '.' && depth == 0) {
+			*dot = i - 1;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool resolve_port(struct elab *e, uint32_t path, uint32_t from,
+			 const struct srcloc *loc, uint32_t *dev,
+			 uint32_t *port)
+{
+	const struct rk_design *d = e->d;
+	const char *p = str_of(e->a, path);
+	size_t n = strlen_of(e->a, path), dot;
+	uint32_t dpath, pname, part;
+
+	if (from != RK_NONE && d->objs[from].kind == K_COMP) {
+		/* a NIC's ports: ports of the enclosing part */
+		uint32_t owner = d->objs[from].parent;
+
+		*port = ir_part_port(d, owner, path);
+		if (*port == RK_NONE) {
+			elab_error(e, loc, "undefined-name",
+				   "part '%s' has no port '%s'",
+				   ir_name(d, owner), p);
+			return false;
+		}
+		*dev = owner;
+		return true;
+	}
+	if (!split_port(p, n, &dot)) {
+		elab_error(e, loc, "value",
+			   "'%s' is not a port; write DEVICE.PORT", p);
+		return false;
+	}
+	dpath = intern(e->a, p, dot);
+	pname = intern(e->a, p + dot + 1, n - dot - 1);
+	*dev = resolve_obj(e, dpath, from, K_DEVICE, loc);
+	if (*dev == RK_NONE)
+		return false;
+	part = d->objs[*dev].part;
+	*port = ir_part_port(d, part, pname);
+	if (*port == RK_NONE) {
+		struct suggest sg;
+		const char *pn = str_of(e->a, pname);
+
+		suggest_init(&sg, pn);
+		for (uint32_t q = part; q != RK_NONE; q = d->objs[q].part)
+			for_each_child(d, q, c)
+				if (d->objs[c].kind == K_PORT)
+					suggest_offer(&sg,
+						      str_of(e->a,
+							     d->objs[c].local));
+		if (suggest_result(&sg))
+			elab_error(e, loc, "undefined-name",
+				   "%s '%s' (%s) has no port '%s'; did you "
+				   "mean '%s'?",
+				   rk_kind_name(d->objs[*dev].kind),
+				   ir_name(d, *dev), ir_name(d, part), pn,
+				   suggest_result(&sg));
+		else
+			elab_error(e, loc, "undefined-name",
+				   "%s '%s' (%s) has no port '%s'",
+				   rk_kind_name(d->objs[*dev].kind),
+				   ir_name(d, *dev), ir_name(d, part), pn);
+		return false;
+	}
+	return true;
+}
+
+/* Does name match pattern, where "[*]" matches any "[digits]"? */
+static bool glob_match(const char *pat, const char *name)
+{
+	while (*pat) {
+		if (pat[0] == '[' && pat[1] == '*' && pat[2] == ']') {
+			if (*name != '[' || name[1] < '0' || name[1] > '9')
+				return false;
+			name++;
+			while (*name >= '0' && *name <= '9')
+				name++;
+			if (*name != ']')
+				return false;
+			name++;
+			pat += 3;
+			continue;
+		}
+		if (*pat != *name)
+			return false;
+		pat++;
+		name++;
+	}
+	return *name == '\0';
+}
+
+static void push_tmp(struct rk_value **tmp, uint32_t *n, uint32_t *cap,
+		     uint8_t type, uint32_t a, int64_t v,
+		     const struct srcloc *loc)
+{
+	struct rk_value *r = VEC_PUSH(*tmp, *n, *cap);
+
+	memset(r, 0, sizeof(*r));
+	r->type = type;
+	r->a = a;
+	r->n = v;
+	r->loc = *loc;
+}
+
+/* Expand a [*] pattern into objects (or ports) in declaration order. */
+static bool resolve_pattern(struct elab *e, const struct rk_value *ref,
+			    uint32_t from, enum rk_kind want, bool ports,
+			    struct rk_value **tmp, uint32_t *n, uint32_t *cap)
+{
+	const struct rk_design *d = e->d;
+	const char *p = str_of(e->a, ref->a);
+	size_t plen = strlen_of(e->a, ref->a), dot = plen;
+	uint32_t pname = 0, before = *n;
+	struct scopes s;
+
+	if (ports) {
+		if (!split_port(p, plen, &dot)) {
+			elab_error(e, &ref->loc, "value",
+				   "'%s' is not a port pattern; write "
+				   "DEVICE.PORT",
+				   p);
+			return false;
+		}
+		pname = intern(e->a, p + dot + 1, plen - dot - 1);
+		want = K_DEVICE;
+	}
+	scopes_for(e, from, &s);
+	for (uint32_t k = 0; k < s.n && *n == before; k++) {
+		const char *pre = s.name[k] ? str_of(e->a, s.name[k]) : "";
+		char *full = arena_printf(e->a, "%s%s%.*s", pre,
+					  s.name[k] ? "." : "", (int)dot, p);
+
+		for (uint32_t i = 0; i < d->nobjs; i++) {
+			const struct rk_obj *o = &d->objs[i];
+
+			if (want != K_NONE ? o->kind != want
+					   : o->kind == K_PART ||
+						     o->kind == K_PORT ||
+						     o->kind == K_COMP)
+				continue;
+			if (!glob_match(full, str_of(e->a, o->name)))
+				continue;
+			if (ports) {
+				uint32_t port = ir_part_port(d, o->part, pname);
+
+				if (port != RK_NONE)
+					push_tmp(tmp, n, cap, VT_PORT, i, port,
+						 &ref->loc);
+			} else {
+				push_tmp(tmp, n, cap, VT_OBJ, i, 0,
+					 &ref->loc);
+			}
+		}
+	}
+	if (*n == before) {
+		elab_error(e, &ref->loc, "undefined-name",
+			   "'%s' matches no %s", p,
+			   ports ? "port" : rk_kind_name(want));
+		return false;
+	}
+	return true;
+}
+
+static bool resolve_one(struct elab *e, const struct attr_info *ai,
+			struct rk_value *v, uint32_t from, bool ports)
+{
+	if (v->type != VT_REF)
+		return true;
+	if (ports) {
+		uint32_t dev, port;
+
+		if (!resolve_port(e, v->a, from, &v->loc, &dev, &port))
+			return false;
+		v->type = VT_PORT;
+		v->a = dev;
+		v->n = port;
+		return true;
+	}
+	v->a = resolve_obj(e, v->a, from, ai->ref_kind, &v->loc);
+	if (v->a == RK_NONE)
+		return false;
+	v->type = VT_OBJ;
+	v->n = 0;
+	return true;
+}
+
+static void resolve_attr(struct elab *e, uint32_t obj, struct rk_attr *at)
+{
+	const struct attr_info *ai = &attr_table[at->key];
+	struct rk_design *d = e->d;
+	bool ports = ai->type == T_PORTS;
+
+	switch (ai->type) {
+	case T_REF:
+		resolve_one(e, ai, &at->val, obj, false);
+		break;
+	case T_REFS:
+	case T_PORTS: {
+		struct rk_value *tmp = NULL;
+		uint32_t n = 0, cap = 0, cnt = (uint32_t)at->val.n;
+		bool any_pattern = false, ok = true;
+
+		for (uint32_t i = 0; i < cnt; i++)
+			if (d->vals[at->val.a + i].n &&
+			    d->vals[at->val.a + i].type == VT_REF)
+				any_pattern = true;
+		if (!any_pattern) {
+			for (uint32_t i = 0; i < cnt && !e->stopped; i++)
+				resolve_one(e, ai, &d->vals[at->val.a + i], obj,
+					    ports);
+			break;
+		}
+		for (uint32_t i = 0; i < cnt && ok && !e->stopped; i++) {
+			struct rk_value v = d->vals[at->val.a + i];
+
+			if (v.type == VT_REF && v.n) {
+				ok = resolve_pattern(e, &v, obj, ai->ref_kind,
+						     ports, &tmp, &n, &cap);
+			} else {
+				ok = resolve_one(e, ai, &v, obj, ports);
+				*VEC_PUSH(tmp, n, cap) = v;
+			}
+		}
+		if (ok) {
+			at->val.a = d->nvals;
+			at->val.n = n;
+			for (uint32_t i = 0; i < n; i++)
+				*VEC_PUSH(d->vals, d->nvals, d->vals_cap) =
+					tmp[i];
+		}
+		free(tmp);
+		break;
+	}
+	case T_PSUMAP: {
+		struct rk_value *pdu = &d->vals[at->val.a + 1];
+
+		if (pdu->type == VT_REF) {
+			pdu->a = resolve_obj(e, pdu->a, obj, K_DEVICE,
+					     &pdu->loc);
+			if (pdu->a != RK_NONE) {
+				pdu->type = VT_OBJ;
+				if (d->objs[pdu->a].cls != C_PDU &&
+				    d->objs[pdu->a].cls != C_POWER_SHELF)
+					elab_error(e, &pdu->loc,
+						   "type-mismatch",
+						   "'%s' is a %s, not a PDU "
+						   "or power shelf",
+						   ir_name(d, pdu->a),
+						   rk_class_name(
+							   d->objs[pdu->a].cls));
+			}
+		}
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+void resolve_design(struct elab *e)
+{
+	struct rk_design *d = e->d;
+
+	/* racks first: they widen the scope of the devices mounted in them */
+	for (uint32_t i = 0; i < d->nobjs && !e->stopped; i++) {
+		struct rk_obj *o = &d->objs[i];
+
+		for (uint32_t k = 0; k < o->attr_count; k++) {
+			struct rk_attr *at = &d->attrs[o->attr_first + k];
+
+			if (at->key == A_RACK)
+				resolve_attr(e, i, at);
+		}
+	}
+	for (uint32_t i = 0; i < d->nobjs && !e->stopped; i++) {
+		struct rk_obj *o = &d->objs[i];
+
+		for (uint32_t k = 0; k < o->attr_count && !e->stopped; k++) {
+			struct rk_attr *at = &d->attrs[o->attr_first + k];
+
+			if (at->key != A_RACK)
+				resolve_attr(e, i, at);
+		}
+	}
+	for (uint32_t i = 0; i < d->nlinks && !e->stopped; i++) {
+		struct rk_link *l = &d->links[i];
+		uint32_t from = l->scope;
+		struct srcloc loc = l->loc;
+
+		if (l->a_port != RK_NONE)
+			continue;
+		if (!resolve_port(e, l->a_dev, from, &loc, &l->a_dev,
+				  &l->a_port) ||
+		    !resolve_port(e, l->b_dev, from, &loc, &l->b_dev,
+				  &l->b_port)) {
+			l->a_port = l->b_port = RK_NONE;
+			continue;
+		}
+	}
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/* Allocation wrappers and fatal-error helpers. */
+#include "rackc.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+NORETURN void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("rackc: fatal: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(RK_EXIT_USAGE);
+}
+
+NORETURN void bug(const char *file, int line, const char *what)
+{
+	fprintf(stderr, "rackc: internal error at %s:%d: %s\n", file, line,
+		what);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		die("out of memory allocating %zu bytes", n);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t m)
+{
+	void *p = calloc(n ? n : 1, m ? m : 1);
+
+	if (!p)
+		die("out of memory allocating %zu x %zu bytes", n, m);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (!q)
+		die("out of memory allocating %zu bytes", n);
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(xmalloc(n), s, n);
+}
+
+void vec_grow(void **pp, uint32_t *cap, uint32_t need, size_t elem)
+{
+	uint64_t ncap = *cap ? *cap : 8;
+
+	while (ncap < need)
+		ncap *= 2;
+	if (ncap > UINT32_MAX || ncap * elem / elem != ncap)
+		die("table too large");
+	*pp = xrealloc(*pp, (size_t)ncap * elem);
+	*cap = (uint32_t)ncap;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Small helpers shared by every stage: allocation that dies on exhaustion,
+ * attribute macros and string predicates.  rackc is a batch compiler, so
+ * running out of memory ends the process with a message (exit 2).
+ */
+#ifndef RACKC_UTIL_H
+#define RACKC_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define NORETURN __attribute__((noreturn))
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Sentinel for "no object" in every id-indexed table. */
+#define RK_NONE UINT32_MAX
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t m);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+NORETURN void die(const char *fmt, ...) PRINTF(1, 2);
+NORETURN void bug(const char *file, int line, const char *what);
+#define BUG(what) bug(__FILE__, __LINE__, what)
+
+static inline bool streq(const char *a, const char *b)
+{
+	return strcmp(a, b) == 0;
+}
+
+/*
+ * Grow *pp (an array of elem bytes per item, *cap items) so that it holds at
+ * least need items.  Capacities double, so appends are amortised O(1).
+ */
+void vec_grow(void **pp, uint32_t *cap, uint32_t need, size_t elem);
+#define VEC_PUSH(arr, len, cap)                                               \
+	(((len) >= (cap) ? vec_grow((void **)&(arr), &(cap), (len) + 1,      \
+				    sizeof(*(arr)))                           \
+			 : (void)0),                                          \
+	 &(arr)[(len)++])
+
+#endif
