@@ -11,6 +11,7 @@
 #include "rackc.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "backend.h"
 #include "schema.h"
@@ -264,13 +265,114 @@ static const char *const fabric_words[] = { "?", "fat_tree", "nvlink",
 
 static void print_links(struct dump *x, uint32_t scope, unsigned depth);
 
-static void print_obj(struct dump *x, uint32_t id, unsigned depth)
+/*
+ * Ports and components declared as a range come back as a range: a run of
+ * siblings named base[i], base[i+1], ... of the same kind and part, with no
+ * children and identical attributes, prints as one base[i..j] declaration.
+ */
+static bool split_index(const char *name, size_t *base_len, long long *ix)
+{
+	size_t n = strlen(name);
+	char *end;
+
+	if (n < 4 || name[n - 1] != ']')
+		return false;
+	for (size_t i = n - 1; i > 0; i--) {
+		if (name[i - 1] == '[') {
+			if (memchr(name, '.', i - 1) || name[i] == ']')
+				return false;
+			*ix = strtoll(name + i, &end, 10);
+			*base_len = i - 1;
+			return end == name + n - 1 && name[i] >= '0' &&
+			       name[i] <= '9';
+		}
+		if (name[i - 1] < '0' || name[i - 1] > '9')
+			return false;
+	}
+	return false;
+}
+
+static bool same_shape(const struct rk_design *d, uint32_t a, uint32_t b)
+{
+	const struct rk_obj *x = &d->objs[a], *y = &d->objs[b];
+
+	if (x->kind != y->kind || x->cls != y->cls || x->part != y->part ||
+	    x->attr_count != y->attr_count ||
+	    x->first_child != RK_NONE || y->first_child != RK_NONE)
+		return false;
+	for (uint32_t i = 0; i < x->attr_count; i++) {
+		const struct rk_attr *p = &d->attrs[x->attr_first + i];
+		const struct rk_attr *q = &d->attrs[y->attr_first + i];
+
+		if (p->key != q->key || p->val.type != q->val.type ||
+		    p->val.dim != q->val.dim || p->val.a != q->val.a ||
+		    p->val.n != q->val.n ||
+		    p->val.type == VT_LIST || p->val.type == VT_PAIR)
+			return false;
+	}
+	return true;
+}
+
+/* Length of the range run starting at @id (1 when none). */
+static uint32_t run_length(struct dump *x, uint32_t id, long long *lo)
+{
+	const struct rk_design *d = x->d;
+	const struct rk_obj *o = &d->objs[id];
+	size_t blen, blen2;
+	long long ix, ix2;
+	uint32_t n = 1;
+
+	if ((o->kind != K_PORT && o->kind != K_COMP) ||
+	    !split_index(S(x, o->local), &blen, &ix))
+		return 1;
+	*lo = ix;
+	for (uint32_t c = o->next_sibling; c != RK_NONE;
+	     c = d->objs[c].next_sibling) {
+		const char *nm = S(x, d->objs[c].local);
+
+		if (!split_index(nm, &blen2, &ix2) || blen2 != blen ||
+		    memcmp(nm, S(x, o->local), blen) != 0 ||
+		    ix2 != ix + (long long)n || !same_shape(d, id, c))
+			break;
+		n++;
+	}
+	return n;
+}
+
+static void print_obj_named(struct dump *x, uint32_t id, unsigned depth,
+			    uint32_t run, long long lo);
+
+static void print_children(struct dump *x, uint32_t id, unsigned depth)
+{
+	const struct rk_design *d = x->d;
+	uint32_t c = id == RK_NONE ? d->first_root : d->objs[id].first_child;
+
+	while (c != RK_NONE) {
+		long long lo = 0;
+		uint32_t run = run_length(x, c, &lo);
+
+		print_obj_named(x, c, depth, run, lo);
+		while (run--)
+			c = d->objs[c].next_sibling;
+	}
+}
+
+static void print_obj_named(struct dump *x, uint32_t id, unsigned depth,
+			    uint32_t run, long long lo)
 {
 	const struct rk_design *d = x->d;
 	const struct rk_obj *o = &d->objs[id];
 
 	indent(x, depth);
-	fprintf(x->fp, "%s %s", decl_word(o), S(x, o->local));
+	if (run > 1) {
+		const char *nm = S(x, o->local);
+
+		fprintf(x->fp, "%s %.*s[%lld..%lld]", decl_word(o),
+			(int)(strchr(nm, '[') - nm), nm, lo,
+			lo + (long long)run - 1);
+	} else {
+		fprintf(x->fp, "%s %s", decl_word(o), S(x, o->local));
+	}
 	if (o->kind == K_PART)
 		fprintf(x->fp, " : %s",
 			o->part != RK_NONE ? ir_name(d, o->part)
@@ -283,8 +385,7 @@ static void print_obj(struct dump *x, uint32_t id, unsigned depth)
 		fprintf(x->fp, " : %s", ir_name(d, o->part));
 	fputs(" {\n", x->fp);
 	print_attrs(x, o->attr_first, o->attr_count, depth + 1);
-	for_each_child(d, id, c)
-		print_obj(x, c, depth + 1);
+	print_children(x, id, depth + 1);
 	if (o->kind == K_GROUP) {
 		print_links(x, id, depth + 1);
 		print_reqs(x, id, depth + 1);
@@ -324,8 +425,7 @@ static bool emit_ir(struct backend_ctx *ctx)
 	if (!x.fp)
 		return false;
 	fputs("# rackc elaborated design (canonical form)\n", x.fp);
-	for_each_child(ctx->d, RK_NONE, c)
-		print_obj(&x, c, 0);
+	print_children(&x, RK_NONE, 0);
 	print_links(&x, RK_NONE, 0);
 	print_reqs(&x, RK_NONE, 0);
 	return true;
