@@ -347,6 +347,9 @@ static void print_children(struct dump *x, uint32_t id, unsigned depth)
 	const struct rk_design *d = x->d;
 	uint32_t c = id == RK_NONE ? d->first_root : d->objs[id].first_child;
 
+	/* what a fabric generated is generated again from the fabric */
+	if (id != RK_NONE && d->objs[id].kind == K_FABRIC)
+		return;
 	while (c != RK_NONE) {
 		long long lo = 0;
 		uint32_t run = run_length(x, c, &lo);

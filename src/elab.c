@@ -18,6 +18,7 @@
 
 #include "driver.h"
 #include "elab.h"
+#include "fabric.h"
 #include "parse.h"
 #include "suggest.h"
 
@@ -1814,6 +1815,8 @@ static int elaborate_file(struct compilation *c, uint32_t file)
 					     "of the design",
 					     e.defines[i].name);
 		resolve_design(&e);
+		if (!e.errors)
+			fabric_expand(&e);
 	}
 	if (e.errors)
 		c->resolve_errors = true;

@@ -1,0 +1,623 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Fabric generators: expand each `fabric` into switches and explicit links
+ * in the IR, once names are resolved and before any check runs.  Generated
+ * switches are children of their fabric (named FABRIC.leaf[i], .spine[i],
+ * .core[i], .sw[i]) and generated links carry the fabric's id, so checks
+ * and back ends treat them exactly like hand-written ones.
+ *
+ * fat_tree: rail-optimised Clos.  Endpoint ports are grouped by node (the
+ * device) and rail (the port's name: ib[0] is rail 0 ...).  With a switch of
+ * R fabric ports and leaf oversubscription d:u, a leaf has D = R*d/(d+u)
+ * ports down and U = R-D up.  Nodes form scalable units of su_size (default
+ * D); every SU has one leaf per rail, and node k of an SU uses down port k
+ * of its rail's leaf.  Two tiers: S = ceil(L*U/R) spines, leaf uplinks dealt
+ * round-robin over the spines.  Three tiers: leaves are grouped rail-major
+ * into pods of R/2, each pod gets ceil(pod_leaves*U/(R/2)) spines with R/2
+ * ports down and R/2 up, and C = ceil(spine_uplinks/R) cores take the
+ * spine uplinks round-robin.  This reproduces the NVIDIA DGX SuperPOD
+ * tables (8 leaves + 4 spines per SU; 128/128/64 at 16 SUs).
+ *
+ * nvlink: each endpoint port goes to the member switch (i mod M), on its
+ * next free NVLink port.  star: endpoints fill the down ports of as many
+ * switches as needed, in order.
+ */
+#include "rackc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "elab.h"
+#include "fabric.h"
+#include "layout.h"
+
+struct swport_list {
+	uint32_t *ports;
+	uint32_t n;
+};
+
+struct placer {
+	const struct rk_value *racks; /* VT_LIST of racks, or NULL */
+	const struct rk_value *where; /* the attribute, for messages */
+	uint32_t next;		      /* rack index to try first */
+	uint8_t **used;		      /* per listed rack: U bitmap */
+	int64_t *units;
+};
+
+static const char *S(struct elab *e, uint32_t id)
+{
+	return str_of(e->a, id);
+}
+
+/* Fabric-capable ports of a switch part (and its bases), in order. */
+static void switch_ports(struct elab *e, uint32_t part, uint32_t proto,
+			 struct swport_list *out)
+{
+	const struct rk_design *d = e->d;
+	uint32_t chain[64], n = 0;
+
+	out->ports = NULL;
+	out->n = 0;
+	for (uint32_t p = part; p != RK_NONE && n < 64; p = d->objs[p].part)
+		chain[n++] = p;
+	/* base ports first, as a derived part extends its base */
+	while (n--) {
+		uint32_t cap = 0;
+
+		for_each_child(d, chain[n], c) {
+			const char *role, *pr;
+
+			if (d->objs[c].kind != K_PORT)
+				continue;
+			role = ir_str(d, c, A_ROLE);
+			pr = ir_str(d, c, A_PROTOCOL);
+			if (role && (streq(role, "mgmt") ||
+				     streq(role, "console") ||
+				     streq(role, "oob")))
+				continue;
+			if (proto && pr && !streq(pr, S(e, proto)))
+				continue;
+			cap = out->n + 1;
+			out->ports = xrealloc(out->ports,
+					      cap * sizeof(*out->ports));
+			out->ports[out->n++] = c;
+		}
+	}
+}
+
+static void add_attr(struct elab *e, uint32_t obj, uint32_t key, uint8_t type,
+		     uint8_t dim, uint32_t a, int64_t n,
+		     const struct srcloc *loc)
+{
+	struct rk_design *d = e->d;
+	struct rk_attr *at = VEC_PUSH(d->attrs, d->nattrs, d->attrs_cap);
+
+	memset(at, 0, sizeof(*at));
+	at->key = key;
+	at->val.type = type;
+	at->val.dim = dim;
+	at->val.a = a;
+	at->val.n = n;
+	at->val.loc = *loc;
+	d->objs[obj].attr_count++;
+}
+
+static void placer_init(struct elab *e, struct placer *p, uint32_t fab,
+			uint32_t key)
+{
+	const struct rk_design *d = e->d;
+	const struct rk_value *v = ir_attr(d, fab, key);
+
+	memset(p, 0, sizeof(*p));
+	if (!v || v->type != VT_LIST || !v->n)
+		return;
+	p->racks = v;
+	p->where = v;
+	p->used = xcalloc((size_t)v->n, sizeof(*p->used));
+	p->units = xcalloc((size_t)v->n, sizeof(*p->units));
+	for (uint32_t i = 0; i < (uint32_t)v->n; i++) {
+		uint32_t r = d->vals[v->a + i].a;
+
+		p->units[i] = layout_rack_units(d, r);
+		p->used[i] = xcalloc((size_t)p->units[i] + 2, 1);
+	}
+	/* mark what is already mounted (one pass over the devices) */
+	for (uint32_t dev = 0; dev < d->nobjs; dev++) {
+		uint32_t r;
+		int64_t at, h;
+
+		if (d->objs[dev].kind != K_DEVICE)
+			continue;
+		at = layout_at(d, dev);
+		if (at < 1)
+			continue;
+		r = layout_rack_of(d, dev);
+		h = layout_height_u(d, dev);
+		for (uint32_t i = 0; i < (uint32_t)v->n; i++) {
+			if (d->vals[v->a + i].a != r)
+				continue;
+			for (int64_t u = at; u < at + h && u <= p->units[i];
+			     u++)
+				p->used[i][u] = 1;
+		}
+	}
+}
+
+static void placer_fini(struct placer *p)
+{
+	if (p->racks)
+		for (uint32_t i = 0; i < (uint32_t)p->racks->n; i++)
+			free(p->used[i]);
+	free(p->used);
+	free(p->units);
+}
+
+/* Place @dev (height h) in the first listed rack with room, top down. */
+static bool place(struct elab *e, struct placer *p, uint32_t dev, int64_t h)
+{
+	const struct rk_design *d = e->d;
+	uint32_t n;
+
+	if (!p->racks)
+		return true;
+	n = (uint32_t)p->racks->n;
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t i = (p->next + k) % n;
+
+		for (int64_t top = p->units[i]; top >= h && h > 0; top--) {
+			int64_t lo = top - h + 1, u;
+
+			for (u = lo; u <= top && !p->used[i][u]; u++)
+				;
+			if (u <= top)
+				continue;
+			for (u = lo; u <= top; u++)
+				p->used[i][u] = 1;
+			add_attr(e, dev, A_RACK, VT_OBJ, 0,
+				 d->vals[p->racks->a + i].a, 0,
+				 &p->where->loc);
+			add_attr(e, dev, A_AT, VT_NUM, DIM_RACKU, 0, lo,
+				 &p->where->loc);
+			p->next = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+static uint32_t new_switch(struct elab *e, uint32_t fab, const char *tier,
+			   uint32_t idx, uint32_t part, uint32_t role,
+			   struct placer *pl)
+{
+	struct rk_design *d = e->d;
+	char local[64];
+	uint32_t lid, full, id;
+	const struct srcloc *loc = &d->objs[fab].loc;
+
+	snprintf(local, sizeof(local), "%s[%u]", tier, idx);
+	lid = intern_cstr(e->a, local);
+	full = intern_cstr(e->a,
+			   arena_printf(e->a, "%s.%s", ir_name(d, fab), local));
+	id = ir_add_obj(d, K_DEVICE, fab, lid, full, loc);
+	d->objs[id].cls = C_SWITCH;
+	d->objs[id].part = part;
+	d->objs[id].attr_first = d->nattrs;
+	if (ir_bind_name(d, full, id) != RK_NONE)
+		elab_error(e, loc, "duplicate-name",
+			   "generated switch '%s' clashes with an existing "
+			   "name",
+			   S(e, full));
+	add_attr(e, id, A_ROLE, VT_WORD, 0, role, 0, loc);
+	if (!place(e, pl, id, layout_height_u(d, id) ? layout_height_u(d, id)
+						      : 1)) {
+		elab_error(e, &pl->where->loc, "fabric-placement",
+			   "no room left in the listed racks for %s (%s %u "
+			   "of fabric '%s')",
+			   S(e, full), tier, idx, ir_name(d, fab));
+		return RK_NONE;
+	}
+	return id;
+}
+
+static void add_link(struct elab *e, uint32_t fab, uint32_t ad, uint32_t ap,
+		     uint32_t bd, uint32_t bp)
+{
+	struct rk_design *d = e->d;
+	struct rk_link *l = VEC_PUSH(d->links, d->nlinks, d->links_cap);
+
+	memset(l, 0, sizeof(*l));
+	l->a_dev = ad;
+	l->a_port = ap;
+	l->b_dev = bd;
+	l->b_port = bp;
+	l->attr_first = d->nattrs;
+	l->scope = RK_NONE;
+	l->fabric = fab;
+	l->loc = d->objs[fab].loc;
+}
+
+/* Gather the endpoint ports of a fabric in order. */
+static uint32_t endpoints(struct elab *e, uint32_t fab, uint32_t **devs,
+			  uint32_t **ports)
+{
+	const struct rk_design *d = e->d;
+	const struct rk_obj *o = &d->objs[fab];
+	uint32_t n = 0, cap = 0;
+
+	*devs = NULL;
+	*ports = NULL;
+	for (uint32_t k = 0; k < o->attr_count; k++) {
+		const struct rk_attr *at = &d->attrs[o->attr_first + k];
+
+		if (at->key != A_ENDPOINTS)
+			continue;
+		for (uint32_t i = 0; i < (uint32_t)at->val.n; i++) {
+			const struct rk_value *v = &d->vals[at->val.a + i];
+
+			if (v->type != VT_PORT)
+				continue;
+			if (n == cap) {
+				cap = cap ? cap * 2 : 64;
+				*devs = xrealloc(*devs, cap * sizeof(**devs));
+				*ports = xrealloc(*ports,
+						  cap * sizeof(**ports));
+			}
+			(*devs)[n] = v->a;
+			(*ports)[n] = (uint32_t)v->n;
+			n++;
+		}
+	}
+	return n;
+}
+
+static uint32_t fabric_switch_part(struct elab *e, uint32_t fab, uint32_t key)
+{
+	const struct rk_value *v = ir_attr(e->d, fab, key);
+
+	return v && v->type == VT_OBJ ? v->a : RK_NONE;
+}
+
+static void gen_fat_tree(struct elab *e, uint32_t fab)
+{
+	struct rk_design *d = e->d;
+	const struct srcloc *loc = &d->objs[fab].loc;
+	uint32_t *ed, *ep, ne = endpoints(e, fab, &ed, &ep);
+	uint32_t sw = fabric_switch_part(e, fab, A_SWITCH);
+	uint32_t spw = fabric_switch_part(e, fab, A_SPINE_SWITCH);
+	uint32_t *node_of = NULL, *rail_of_name = NULL, nnodes = 0, nrails = 0;
+	uint32_t *rail_names = NULL, proto = 0;
+	struct swport_list lp, sp;
+	const struct rk_value *ov = ir_attr(d, fab, A_OVERSUB);
+	int64_t od = ov ? ov->n : 1, ou = ov ? ov->a : 1;
+	uint32_t R, D, U, su_size, nsu, L, tiers;
+	uint32_t *leaf = NULL, *spine = NULL, *core = NULL;
+	uint32_t *leaf_next = NULL, *spine_next = NULL, *core_next = NULL;
+	uint8_t *seen = NULL;
+	struct placer pl_leaf, pl_spine, pl_core;
+	uint32_t w_leaf = intern_cstr(e->a, "leaf");
+	uint32_t w_spine = intern_cstr(e->a, "spine");
+	uint32_t w_core = intern_cstr(e->a, "core");
+
+	memset(&lp, 0, sizeof(lp));
+	memset(&sp, 0, sizeof(sp));
+	if (!ne || sw == RK_NONE) {
+		elab_error(e, loc, "fabric",
+			   "fat_tree '%s' needs endpoints and a switch part",
+			   ir_name(d, fab));
+		goto out;
+	}
+	if (spw == RK_NONE)
+		spw = sw;
+	{
+		const char *pr = ir_str(d, ep[0], A_PROTOCOL);
+
+		proto = pr ? intern_cstr(e->a, pr) : 0;
+	}
+	switch_ports(e, sw, proto, &lp);
+	switch_ports(e, spw, proto, &sp);
+	R = lp.n;
+	if (R < 2 || sp.n < 2) {
+		elab_error(e, loc, "fabric",
+			   "switch part '%s' has no fabric ports for "
+			   "protocol '%s'",
+			   ir_name(d, sw), proto ? S(e, proto) : "any");
+		goto out;
+	}
+	D = (uint32_t)((int64_t)R * od / (od + ou));
+	U = R - D;
+	if (!D || !U) {
+		elab_error(e, loc, "fabric",
+			   "oversubscription %lld:%lld leaves a %u-port leaf "
+			   "without %s ports",
+			   (long long)od, (long long)ou, R, D ? "up" : "down");
+		goto out;
+	}
+	/* nodes and rails in order of first appearance */
+	node_of = xmalloc(d->nobjs * sizeof(*node_of));
+	memset(node_of, 0xff, d->nobjs * sizeof(*node_of));
+	rail_of_name = NULL;
+	for (uint32_t i = 0; i < ne; i++) {
+		uint32_t nm = d->objs[ep[i]].local, r;
+
+		if (node_of[ed[i]] == RK_NONE)
+			node_of[ed[i]] = nnodes++;
+		for (r = 0; r < nrails && rail_names[r] != nm; r++)
+			;
+		if (r == nrails) {
+			rail_names = xrealloc(rail_names,
+					      (nrails + 1) * sizeof(*rail_names));
+			rail_names[nrails++] = nm;
+		}
+	}
+	su_size = (uint32_t)ir_num(d, fab, A_SU_SIZE, D);
+	if (su_size < 1 || su_size > D) {
+		elab_error(e, loc, "fabric",
+			   "su_size %u does not fit the %u down ports of a "
+			   "leaf",
+			   su_size, D);
+		goto out;
+	}
+	nsu = (nnodes + su_size - 1) / su_size;
+	L = nsu * nrails;
+	tiers = (uint32_t)ir_num(d, fab, A_TIERS, L <= (sp.n) ? 2 : 3);
+	if (L == 1 && !ir_attr(d, fab, A_TIERS))
+		tiers = 1;
+	if (tiers < 1 || tiers > 3) {
+		elab_error(e, loc, "fabric", "tiers must be 1, 2 or 3");
+		goto out;
+	}
+	if (tiers == 1 && L > 1) {
+		elab_error(e, loc, "fabric",
+			   "a 1-tier fabric has one leaf, but %u nodes on %u "
+			   "rails need %u",
+			   nnodes, nrails, L);
+		goto out;
+	}
+	if (tiers == 2 && L > sp.n) {
+		elab_error(e, loc, "fabric",
+			   "a 2-tier fabric of %u leaves needs spines with at "
+			   "least %u ports ('%s' has %u); use tiers 3",
+			   L, L, ir_name(d, spw), sp.n);
+		goto out;
+	}
+	placer_init(e, &pl_leaf, fab, A_PLACE_LEAVES);
+	placer_init(e, &pl_spine, fab, A_PLACE_SPINES);
+	placer_init(e, &pl_core, fab, A_PLACE_CORES);
+	leaf = xcalloc(L, sizeof(*leaf));
+	leaf_next = xcalloc(L, sizeof(*leaf_next));
+	for (uint32_t i = 0; i < L && !e->stopped; i++)
+		if ((leaf[i] = new_switch(e, fab, "leaf", i, sw, w_leaf,
+					  &pl_leaf)) == RK_NONE)
+			goto done;
+	/* nodes to leaves: node k of SU s, rail r -> leaf s*rails+r, port k */
+	seen = xcalloc((size_t)nnodes * nrails, 1);
+	for (uint32_t i = 0; i < ne; i++) {
+		uint32_t n = node_of[ed[i]], r, l;
+
+		for (r = 0; rail_names[r] != d->objs[ep[i]].local; r++)
+			;
+		if (seen[(size_t)n * nrails + r]++) {
+			elab_error(e, loc, "fabric",
+				   "device '%s' has two endpoints on rail %u",
+				   ir_name(d, ed[i]), r);
+			goto done;
+		}
+		l = (n / su_size) * nrails + r;
+		add_link(e, fab, ed[i], ep[i], leaf[l],
+			 lp.ports[n % su_size]);
+	}
+	if (tiers == 2) {
+		uint32_t S = (uint32_t)(((uint64_t)L * U + sp.n - 1) / sp.n);
+
+		spine = xcalloc(S, sizeof(*spine));
+		spine_next = xcalloc(S, sizeof(*spine_next));
+		for (uint32_t s = 0; s < S; s++)
+			if ((spine[s] = new_switch(e, fab, "spine", s, spw,
+						   w_spine, &pl_spine)) ==
+			    RK_NONE)
+				goto done;
+		for (uint32_t l = 0; l < L; l++)
+			for (uint32_t j = 0; j < U; j++) {
+				uint32_t s = (uint32_t)(((uint64_t)l * U + j) % S);
+
+				add_link(e, fab, leaf[l], lp.ports[D + j],
+					 spine[s], sp.ports[spine_next[s]++]);
+			}
+	} else if (tiers == 3) {
+		uint32_t half = sp.n / 2, pods = (L + half - 1) / half;
+		uint32_t S = 0, C, cu = 0;
+		uint32_t *pod_first = xcalloc(pods + 1, sizeof(*pod_first));
+		uint32_t *order = xcalloc(L, sizeof(*order));
+
+		/* rail-major leaf order: same-rail leaves share a pod */
+		for (uint32_t r = 0, k = 0; r < nrails; r++)
+			for (uint32_t s = 0; s < nsu; s++)
+				order[k++] = s * nrails + r;
+		for (uint32_t p = 0; p < pods; p++) {
+			uint32_t nl = L - p * half < half ? L - p * half : half;
+
+			pod_first[p] = S;
+			S += (uint32_t)(((uint64_t)nl * U + half - 1) / half);
+		}
+		pod_first[pods] = S;
+		C = (uint32_t)(((uint64_t)S * half + sp.n - 1) / sp.n);
+		spine = xcalloc(S, sizeof(*spine));
+		spine_next = xcalloc(S, sizeof(*spine_next));
+		core = xcalloc(C, sizeof(*core));
+		core_next = xcalloc(C, sizeof(*core_next));
+		for (uint32_t s = 0; s < S && !e->stopped; s++)
+			if ((spine[s] = new_switch(e, fab, "spine", s, spw,
+						   w_spine, &pl_spine)) ==
+			    RK_NONE)
+				break;
+		for (uint32_t c = 0; c < C && !e->stopped; c++)
+			if ((core[c] = new_switch(e, fab, "core", c, spw,
+						  w_core, &pl_core)) == RK_NONE)
+				break;
+		for (uint32_t p = 0; p < pods && !e->stopped; p++) {
+			uint32_t ns = pod_first[p + 1] - pod_first[p];
+			uint32_t nl = L - p * half < half ? L - p * half : half;
+
+			for (uint32_t k = 0; k < nl; k++)
+				for (uint32_t j = 0; j < U; j++) {
+					uint32_t s = pod_first[p] +
+						     (uint32_t)(((uint64_t)k * U + j) % ns);
+					uint32_t l = order[p * half + k];
+
+					add_link(e, fab, leaf[l],
+						 lp.ports[D + j], spine[s],
+						 sp.ports[spine_next[s]++]);
+				}
+			for (uint32_t s = pod_first[p]; s < pod_first[p + 1];
+			     s++)
+				for (uint32_t j = 0; j < half; j++) {
+					uint32_t c = cu++ % C;
+
+					add_link(e, fab, spine[s],
+						 sp.ports[half + j], core[c],
+						 sp.ports[core_next[c]++]);
+				}
+		}
+		free(pod_first);
+		free(order);
+	}
+done:
+	placer_fini(&pl_leaf);
+	placer_fini(&pl_spine);
+	placer_fini(&pl_core);
+out:
+	free(ed);
+	free(ep);
+	free(node_of);
+	free(rail_of_name);
+	free(rail_names);
+	free(lp.ports);
+	free(sp.ports);
+	free(leaf);
+	free(leaf_next);
+	free(spine);
+	free(spine_next);
+	free(core);
+	free(core_next);
+	free(seen);
+}
+
+static void gen_nvlink(struct elab *e, uint32_t fab)
+{
+	struct rk_design *d = e->d;
+	const struct srcloc *loc = &d->objs[fab].loc;
+	const struct rk_value *mv = ir_attr(d, fab, A_MEMBERS);
+	uint32_t *ed, *ep, ne = endpoints(e, fab, &ed, &ep), m;
+	uint32_t nvl = intern_cstr(e->a, "nvlink");
+	struct swport_list *pl = NULL;
+	uint32_t *next = NULL;
+
+	if (!mv || mv->type != VT_LIST || !mv->n || !ne) {
+		elab_error(e, loc, "fabric",
+			   "nvlink '%s' needs endpoints and member switches",
+			   ir_name(d, fab));
+		goto out;
+	}
+	m = (uint32_t)mv->n;
+	pl = xcalloc(m, sizeof(*pl));
+	next = xcalloc(m, sizeof(*next));
+	for (uint32_t i = 0; i < m; i++)
+		switch_ports(e, d->objs[d->vals[mv->a + i].a].part, nvl,
+			     &pl[i]);
+	for (uint32_t i = 0; i < ne; i++) {
+		uint32_t s = i % m;
+		uint32_t sw = d->vals[mv->a + s].a;
+
+		if (next[s] >= pl[s].n) {
+			elab_error(e, loc, "fabric",
+				   "member '%s' of nvlink '%s' runs out of "
+				   "NVLink ports at endpoint %u of %u",
+				   ir_name(d, sw), ir_name(d, fab), i + 1, ne);
+			break;
+		}
+		add_link(e, fab, ed[i], ep[i], sw, pl[s].ports[next[s]++]);
+	}
+out:
+	for (uint32_t i = 0; pl && i < (uint32_t)mv->n; i++)
+		free(pl[i].ports);
+	free(pl);
+	free(next);
+	free(ed);
+	free(ep);
+}
+
+static void gen_star(struct elab *e, uint32_t fab)
+{
+	struct rk_design *d = e->d;
+	const struct srcloc *loc = &d->objs[fab].loc;
+	uint32_t *ed, *ep, ne = endpoints(e, fab, &ed, &ep);
+	uint32_t sw = fabric_switch_part(e, fab, A_SWITCH);
+	struct swport_list lp = { NULL, 0 };
+	uint32_t *down = NULL, nd = 0, cur = RK_NONE, nsw = 0;
+	const char *form;
+	struct placer pl;
+
+	if (!ne || sw == RK_NONE) {
+		elab_error(e, loc, "fabric",
+			   "star '%s' needs endpoints and a switch part",
+			   ir_name(d, fab));
+		goto out;
+	}
+	/* down ports: the switch ports of the endpoints' form factor */
+	form = ir_str(d, ep[0], A_FORM);
+	switch_ports(e, sw, 0, &lp);
+	down = xcalloc(lp.n + 1, sizeof(*down));
+	for (uint32_t i = 0; i < lp.n; i++) {
+		const char *f = ir_str(d, lp.ports[i], A_FORM);
+
+		if (!form || !f || streq(f, form))
+			down[nd++] = lp.ports[i];
+	}
+	if (!nd) {
+		elab_error(e, loc, "fabric",
+			   "switch part '%s' has no %s ports for star '%s'",
+			   ir_name(d, sw), form ? form : "", ir_name(d, fab));
+		goto out;
+	}
+	placer_init(e, &pl, fab, A_PLACE_LEAVES);
+	for (uint32_t i = 0; i < ne && !e->stopped; i++) {
+		if (i % nd == 0) {
+			cur = new_switch(e, fab, "sw", nsw++, sw,
+					 intern_cstr(e->a, "leaf"), &pl);
+			if (cur == RK_NONE)
+				break;
+		}
+		add_link(e, fab, ed[i], ep[i], cur, down[i % nd]);
+	}
+	placer_fini(&pl);
+out:
+	free(lp.ports);
+	free(down);
+	free(ed);
+	free(ep);
+}
+
+void fabric_expand(struct elab *e)
+{
+	uint32_t n = e->d->nobjs;
+
+	for (uint32_t i = 0; i < n && !e->stopped; i++) {
+		const struct rk_obj *o = &e->d->objs[i];
+
+		if (o->kind != K_FABRIC)
+			continue;
+		switch (o->cls) {
+		case FAB_FAT_TREE:
+			gen_fat_tree(e, i);
+			break;
+		case FAB_NVLINK:
+			gen_nvlink(e, i);
+			break;
+		case FAB_STAR:
+			gen_star(e, i);
+			break;
+		default:
+			break;
+		}
+	}
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Physical layout queries shared by the fabric generators, the checks and
+ * the back ends: which rack a device is in, where, how tall it is, where a
+ * rack stands in the hall, and how long a cable between two ports must be.
+ * All lengths are micrometres (the length base unit).
+ */
+#ifndef RACKC_LAYOUT_H
+#define RACKC_LAYOUT_H
+
+#include <stdint.h>
+
+#include "ir.h"
+
+/* One rack unit: 1.75 in = 44.45 mm (EIA-310). */
+#define RK_U_UM 44450
+
+/* Rack a device is mounted in: its rack attribute, or an enclosing rack. */
+uint32_t layout_rack_of(const struct rk_design *d, uint32_t dev);
+/* Height of a device's part in U (0 for 0U parts such as vertical PDUs). */
+int64_t layout_height_u(const struct rk_design *d, uint32_t dev);
+/* Lowest U a device occupies, or -1 when it has no 'at'. */
+int64_t layout_at(const struct rk_design *d, uint32_t dev);
+/* Usable height of a rack in U (from its part), 0 if unknown. */
+int64_t layout_rack_units(const struct rk_design *d, uint32_t rack);
+
+/**
+ * struct rack_pos - where a rack stands
+ * @row:  the row object, or RK_NONE
+ * @x, @y: floor position of the rack's front-left corner, micrometres
+ * @tray: overhead tray height above the rack top, micrometres
+ */
+struct rack_pos {
+	uint32_t row;
+	int64_t x, y;
+	int64_t tray;
+};
+void layout_rack_pos(const struct rk_design *d, uint32_t rack,
+		     struct rack_pos *out);
+
+/**
+ * struct cable_run - a computed cable length and how it was made up
+ * @known:      both ends are placed, so the length is computed
+ * @same_rack:  both ends are in one rack
+ * @vertical:   vertical runs inside the racks (to the tray and back)
+ * @horizontal: along the overhead trays between the racks
+ * @slack:      slack added
+ * @total:      the sum, micrometres
+ */
+struct cable_run {
+	int known;
+	int same_rack;
+	int64_t vertical, horizontal, slack, total;
+};
+void layout_cable_run(const struct rk_design *d, uint32_t dev_a,
+		      uint32_t dev_b, struct cable_run *out);
+
+#endif
