@@ -4,9 +4,11 @@
 #include "backend.h"
 
 extern const struct backend backend_ir;
+extern const struct backend backend_report;
 
 const struct backend *const backend_table[] = {
 	&backend_ir,
+	&backend_report,
 };
 
 const unsigned backend_table_len = ARRAY_SIZE(backend_table);

@@ -34,8 +34,11 @@ struct outfile {
  * @files:  artifacts opened so far (committed or discarded together)
  * @failed: an I/O error happened
  */
+struct derived;
+
 struct backend_ctx {
 	const struct rk_design *d;
+	struct derived *dv; /* shared derived figures (metrics.h) */
 	struct diag_engine *diag;
 	struct arena *arena;
 	const char *outdir;

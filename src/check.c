@@ -239,8 +239,9 @@ static void check_waivers(struct check_run *r)
 	}
 }
 
-bool checks_run(const struct rk_design *d, struct diag_engine *diag,
-		struct arena *a, const struct check_setting *settings,
+bool checks_run(const struct rk_design *d, struct derived *dv,
+		struct diag_engine *diag, struct arena *a,
+		const struct check_setting *settings,
 		uint32_t nsettings, bool *usage_error)
 {
 	struct check_run *r = xcalloc(1, sizeof(*r));
@@ -277,6 +278,7 @@ bool checks_run(const struct rk_design *d, struct diag_engine *diag,
 		}
 	}
 	r->ctx.d = d;
+	r->ctx.dv = dv;
 	r->ctx.diag = diag;
 	r->ctx.arena = a;
 	r->ctx.used_waivers = xcalloc(d->nattrs + 1, sizeof(uint32_t));

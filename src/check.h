@@ -75,8 +75,11 @@ struct check {
  * @findings: reported (not waived) findings of this check
  * @waived:   findings silenced by waivers
  */
+struct derived;
+
 struct check_ctx {
 	const struct rk_design *d;
+	struct derived *dv;	/* shared derived figures (metrics.h) */
 	struct diag_engine *diag;
 	struct arena *arena;
 	const struct check *check;
@@ -104,8 +107,9 @@ const struct check *check_find(const char *name);
  * Run every enabled check.  Returns false after printing a usage error for
  * an unknown check name in @settings.
  */
-bool checks_run(const struct rk_design *d, struct diag_engine *diag,
-		struct arena *a, const struct check_setting *settings,
+bool checks_run(const struct rk_design *d, struct derived *dv,
+		struct diag_engine *diag, struct arena *a,
+		const struct check_setting *settings,
 		uint32_t nsettings, bool *usage_error);
 /* --list-checks */
 void checks_list(FILE *fp);

@@ -16,6 +16,7 @@
 #include "backend.h"
 #include "check.h"
 #include "driver.h"
+#include "metrics.h"
 #include "suggest.h"
 
 void compilation_init(struct compilation *c, const struct rackc_options *o,
@@ -126,7 +127,7 @@ static bool select_backends(struct compilation *c, const char *list,
 	return ok;
 }
 
-static int run_backends(struct compilation *c)
+static int run_backends(struct compilation *c, struct derived *dv)
 {
 	const struct rackc_options *o = c->opts;
 	const struct backend **sel =
@@ -149,6 +150,7 @@ static int run_backends(struct compilation *c)
 	}
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.d = &c->design;
+	ctx.dv = dv;
 	ctx.diag = &c->diag;
 	ctx.arena = &c->arena;
 	ctx.outdir = o->outdir;
@@ -175,13 +177,15 @@ static int run_backends(struct compilation *c)
 int rackc_run(const struct rackc_options *o)
 {
 	struct compilation c;
+	struct derived dv;
 	int rc;
 	bool usage = false;
 
 	compilation_init(&c, o, stderr);
 	rc = elaborate(&c);
+	derived_init(&dv, &c.design);
 	if (rc == RK_EXIT_OK) {
-		checks_run(&c.design, &c.diag, &c.arena, o->checks,
+		checks_run(&c.design, &dv, &c.diag, &c.arena, o->checks,
 			   o->nchecks, &usage);
 		if (usage) {
 			rc = RK_EXIT_USAGE;
@@ -192,13 +196,14 @@ int rackc_run(const struct rackc_options *o)
 				diag_warning(&c.diag, NULL, "force",
 					     "writing artifacts despite "
 					     "errors (--force)");
-			rc = run_backends(&c);
+			rc = run_backends(&c, &dv);
 			if (rc == RK_EXIT_OK && c.diag.errors)
 				rc = RK_EXIT_ERRORS;
 		} else if (c.diag.errors) {
 			rc = RK_EXIT_ERRORS;
 		}
 	}
+	derived_free(&dv);
 	diag_finish(&c.diag);
 	compilation_fini(&c);
 	return rc;

@@ -37,8 +37,10 @@ struct swport_list {
 };
 
 struct placer {
-	const struct rk_value *racks; /* VT_LIST of racks, or NULL */
-	const struct rk_value *where; /* the attribute, for messages */
+	/* copies: the attribute table grows while switches are placed */
+	struct rk_value list;	      /* VT_LIST of racks */
+	const struct rk_value *racks; /* &list, or NULL */
+	const struct rk_value *where; /* &list, for messages */
 	uint32_t next;		      /* rack index to try first */
 	uint8_t **used;		      /* per listed rack: U bitmap */
 	int64_t *units;
@@ -111,8 +113,10 @@ static void placer_init(struct elab *e, struct placer *p, uint32_t fab,
 	memset(p, 0, sizeof(*p));
 	if (!v || v->type != VT_LIST || !v->n)
 		return;
-	p->racks = v;
-	p->where = v;
+	p->list = *v;
+	p->racks = &p->list;
+	p->where = &p->list;
+	v = &p->list;
 	p->used = xcalloc((size_t)v->n, sizeof(*p->used));
 	p->units = xcalloc((size_t)v->n, sizeof(*p->units));
 	for (uint32_t i = 0; i < (uint32_t)v->n; i++) {

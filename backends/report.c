@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The "report" back end: report.json, the machine-readable summary of a
+ * design for CI pipelines (documented in README.md, "Machine-readable
+ * results").  Powers are watts and rates bits per second, as exact
+ * decimal numbers.
+ */
+#include "rackc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "backend.h"
+#include "fabric.h"
+#include "layout.h"
+#include "metrics.h"
+#include "schema.h"
+
+static void json_str(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(fp, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", fp);
+		else if (c == '\t')
+			fputs("\\t", fp);
+		else if (c < 0x20)
+			fprintf(fp, "\\u%04x", c);
+		else
+			fputc(c, fp);
+	}
+	fputc('"', fp);
+}
+
+/* milliwatts as an exact number of watts */
+static void json_watts(FILE *fp, int64_t mw)
+{
+	if (mw % 1000 == 0)
+		fprintf(fp, "%lld", (long long)(mw / 1000));
+	else {
+		char buf[32];
+		size_t n;
+
+		snprintf(buf, sizeof(buf), "%lld.%03lld",
+			 (long long)(mw / 1000),
+			 (long long)(mw < 0 ? -(mw % 1000) : mw % 1000));
+		n = strlen(buf);
+		while (buf[n - 1] == '0')
+			buf[--n] = '\0';
+		fputs(buf, fp);
+	}
+}
+
+static const char *rack_cooling(const struct rk_design *d, uint32_t r)
+{
+	if (ir_attr(d, r, A_LOOP))
+		return "liquid";
+	if (ir_attr(d, r, A_RDHX))
+		return "rdhx";
+	if (ir_attr(d, r, A_AIR))
+		return "air";
+	return "none";
+}
+
+/* Capacity a rack keeps when its weakest feed fails (see README). */
+static int64_t rack_capacity(const struct rk_design *d, uint32_t rack)
+{
+	uint32_t feeds[16], nf = 0;
+	int64_t per[16] = { 0 }, total = 0, worst = -1;
+
+	for_each_child(d, rack, c) {
+		const struct rk_value *f;
+		int64_t cap;
+		uint32_t k;
+
+		if (d->objs[c].kind != K_DEVICE || d->objs[c].cls != C_PDU)
+			continue;
+		cap = supply_capacity_mw(d, c);
+		f = ir_attr(d, c, A_FEED);
+		total += cap;
+		if (!f || f->type != VT_OBJ)
+			continue;
+		for (k = 0; k < nf && feeds[k] != f->a; k++)
+			;
+		if (k == nf && nf < ARRAY_SIZE(feeds))
+			feeds[nf++] = f->a;
+		if (k < ARRAY_SIZE(feeds))
+			per[k] += cap;
+	}
+	if (nf < 2)
+		return total;
+	for (uint32_t k = 0; k < nf; k++)
+		if (worst < 0 || total - per[k] < worst)
+			worst = total - per[k];
+	return worst;
+}
+
+static bool emit_report(struct backend_ctx *ctx)
+{
+	const struct rk_design *d = ctx->d;
+	const struct rack_totals *t = derived_racks(ctx->dv);
+	FILE *fp = out_open(ctx, "report.json");
+	int64_t power = 0, heat = 0;
+	uint32_t servers = 0, switches = 0, racks = 0, gpus = 0, links = 0;
+	uint32_t *gpus_of;
+	bool first;
+
+	if (!fp)
+		return false;
+	gpus_of = xcalloc(d->nobjs + 1, sizeof(*gpus_of));
+	for (uint32_t i = 0; i < d->nobjs; i++)
+		if (d->objs[i].kind == K_COMP && d->objs[i].cls == COMP_GPU)
+			gpus_of[d->objs[i].parent]++;
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		const struct rk_obj *o = &d->objs[i];
+
+		if (o->kind == K_RACK) {
+			racks++;
+			power += t->power[i];
+			heat += t->heat[i];
+		}
+		if (o->kind != K_DEVICE)
+			continue;
+		servers += o->cls == C_SERVER;
+		switches += o->cls == C_SWITCH;
+		for (uint32_t p = o->part; p != RK_NONE; p = d->objs[p].part)
+			gpus += gpus_of[p];
+	}
+	free(gpus_of);
+	for (uint32_t i = 0; i < d->nlinks; i++)
+		links += d->links[i].a_port != RK_NONE;
+	fputs("{\n  \"design\": ", fp);
+	json_str(fp, ctx->input);
+	fprintf(fp,
+		",\n  \"totals\": {\"gpus\": %u, \"servers\": %u, "
+		"\"switches\": %u, \"racks\": %u, \"cables\": %u, "
+		"\"power_max_w\": ",
+		gpus, servers, switches, racks, links);
+	json_watts(fp, power);
+	fputs(", \"heat_w\": ", fp);
+	json_watts(fp, heat);
+	fputs("},\n  \"racks\": [", fp);
+	first = true;
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		if (d->objs[i].kind != K_RACK)
+			continue;
+		fputs(first ? "\n    {\"name\": " : ",\n    {\"name\": ", fp);
+		first = false;
+		json_str(fp, ir_name(d, i));
+		fputs(", \"power_max_w\": ", fp);
+		json_watts(fp, t->power[i]);
+		fputs(", \"power_capacity_w\": ", fp);
+		json_watts(fp, rack_capacity(d, i));
+		fputs(", \"heat_w\": ", fp);
+		json_watts(fp, t->heat[i]);
+		fputs(", \"heat_liquid_w\": ", fp);
+		json_watts(fp, t->heat_liquid[i]);
+		fprintf(fp, ", \"devices\": %u, \"cooling\": \"%s\"}",
+			t->devices[i], rack_cooling(d, i));
+	}
+	fputs(first ? "],\n  \"fabrics\": [" : "\n  ],\n  \"fabrics\": [", fp);
+	first = true;
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		static const char *const types[] = { "", "fat_tree", "nvlink",
+						     "star" };
+		const struct fabric_metrics *m;
+		int64_t dn, up, g;
+
+		if (d->objs[i].kind != K_FABRIC)
+			continue;
+		m = derived_fabric(ctx->dv, i);
+		fputs(first ? "\n    {\"name\": " : ",\n    {\"name\": ", fp);
+		first = false;
+		json_str(fp, ir_name(d, i));
+		fprintf(fp,
+			", \"type\": \"%s\", \"endpoints\": %u, "
+			"\"switches\": %u, \"links\": %u, \"tiers\": %u, "
+			"\"injection_bps\": %lld, \"bisection_bps\": %lld, "
+			"\"bisection_method\": \"%s\", \"oversubscription\": ",
+			d->objs[i].cls < 4 ? types[d->objs[i].cls] : "",
+			m->endpoints, m->switches, m->links, m->tiers,
+			(long long)m->injection, (long long)m->bisection,
+			bisect_method_name(m->method));
+		dn = m->leaf_worst_down;
+		up = m->leaf_worst_up;
+		if (!dn || !up) {
+			fputs("null", fp);
+		} else {
+			int64_t a = dn, b = up;
+
+			while (b) {
+				g = a % b;
+				a = b;
+				b = g;
+			}
+			fprintf(fp, "\"%lld:%lld\"", (long long)(dn / a),
+				(long long)(up / a));
+		}
+		fputs(", \"tier_bps\": [", fp);
+		for (uint32_t k = 0; k < m->tiers && k < 4; k++)
+			fprintf(fp, "%s{\"down\": %lld, \"up\": %lld}",
+				k ? ", " : "", (long long)m->tier_down[k],
+				(long long)m->tier_up[k]);
+		fputs("]}", fp);
+	}
+	fprintf(fp,
+		"%s],\n  \"checks\": {\"errors\": %u, \"warnings\": %u}\n}\n",
+		first ? "" : "\n  ", ctx->diag->errors, ctx->diag->warnings);
+	return true;
+}
+
+const struct backend backend_report = {
+	.name = "report",
+	.summary = "report.json: totals, racks, fabrics (bisection), checks",
+	.emit = emit_report,
+};

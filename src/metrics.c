@@ -1,0 +1,728 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Fabric graphs, max-flow (Dinic, iterative) and the derived figures that
+ * checks, requirements and the report share (see metrics.h).
+ */
+#include "rackc.h"
+
+#include <stdlib.h>
+
+#include "fabric.h"
+#include "layout.h"
+#include "metrics.h"
+#include "schema.h"
+
+#define INF_CAP (INT64_MAX / 4)
+
+/* ---- max-flow ---- */
+
+struct arc {
+	uint32_t to, next;
+	int64_t cap;
+};
+
+struct flow {
+	uint32_t n;
+	uint32_t *head;
+	struct arc *arcs;
+	uint32_t narcs, cap;
+	int32_t *level;
+	uint32_t *it, *queue, *stack;
+};
+
+static void flow_init(struct flow *f, uint32_t n, uint32_t edges)
+{
+	memset(f, 0, sizeof(*f));
+	f->n = n;
+	f->head = xmalloc(n * sizeof(*f->head));
+	memset(f->head, 0xff, n * sizeof(*f->head));
+	f->cap = 2 * edges + 2;
+	f->arcs = xmalloc(f->cap * sizeof(*f->arcs));
+	f->level = xmalloc(n * sizeof(*f->level));
+	f->it = xmalloc(n * sizeof(*f->it));
+	f->queue = xmalloc(n * sizeof(*f->queue));
+	f->stack = xmalloc((n + 1) * sizeof(*f->stack));
+}
+
+static void flow_free(struct flow *f)
+{
+	free(f->head);
+	free(f->arcs);
+	free(f->level);
+	free(f->it);
+	free(f->queue);
+	free(f->stack);
+}
+
+/* Undirected edge: two arcs, each the other's reverse, both with cap c. */
+static void flow_edge(struct flow *f, uint32_t u, uint32_t v, int64_t c,
+		      int64_t c_back)
+{
+	if (f->narcs + 2 > f->cap) {
+		f->cap = f->cap * 2 + 2;
+		f->arcs = xrealloc(f->arcs, f->cap * sizeof(*f->arcs));
+	}
+	f->arcs[f->narcs] = (struct arc){ v, f->head[u], c };
+	f->head[u] = f->narcs++;
+	f->arcs[f->narcs] = (struct arc){ u, f->head[v], c_back };
+	f->head[v] = f->narcs++;
+}
+
+static bool flow_bfs(struct flow *f, uint32_t s, uint32_t t)
+{
+	uint32_t qh = 0, qt = 0;
+
+	for (uint32_t i = 0; i < f->n; i++)
+		f->level[i] = -1;
+	f->level[s] = 0;
+	f->queue[qt++] = s;
+	while (qh < qt) {
+		uint32_t v = f->queue[qh++];
+
+		for (uint32_t a = f->head[v]; a != RK_NONE; a = f->arcs[a].next)
+			if (f->arcs[a].cap > 0 && f->level[f->arcs[a].to] < 0) {
+				f->level[f->arcs[a].to] = f->level[v] + 1;
+				f->queue[qt++] = f->arcs[a].to;
+			}
+	}
+	return f->level[t] >= 0;
+}
+
+/* Blocking flow by iterative DFS over the level graph. */
+static int64_t flow_dfs(struct flow *f, uint32_t s, uint32_t t)
+{
+	int64_t total = 0;
+
+	for (;;) {
+		uint32_t depth = 0, v = s;
+
+		while (v != t) {
+			uint32_t a;
+
+			for (a = f->it[v]; a != RK_NONE; a = f->arcs[a].next)
+				if (f->arcs[a].cap > 0 &&
+				    f->level[f->arcs[a].to] == f->level[v] + 1)
+					break;
+			f->it[v] = a;
+			if (a == RK_NONE) {
+				if (depth == 0)
+					return total;
+				f->level[v] = -1; /* dead end */
+				v = f->arcs[f->stack[--depth] ^ 1].to;
+				continue;
+			}
+			f->stack[depth++] = a;
+			v = f->arcs[a].to;
+		}
+		{
+			int64_t b = INF_CAP;
+
+			for (uint32_t i = 0; i < depth; i++)
+				if (f->arcs[f->stack[i]].cap < b)
+					b = f->arcs[f->stack[i]].cap;
+			for (uint32_t i = 0; i < depth; i++) {
+				f->arcs[f->stack[i]].cap -= b;
+				f->arcs[f->stack[i] ^ 1].cap += b;
+			}
+			total += b;
+		}
+	}
+}
+
+static int64_t flow_run(struct flow *f, uint32_t s, uint32_t t)
+{
+	int64_t total = 0;
+
+	while (flow_bfs(f, s, t)) {
+		memcpy(f->it, f->head, f->n * sizeof(*f->it));
+		total += flow_dfs(f, s, t);
+		if (total >= INF_CAP)
+			break;
+	}
+	return total;
+}
+
+int64_t maxflow_bipartition(uint32_t nv, uint32_t ne, const uint32_t *u,
+			    const uint32_t *v, const int64_t *cap,
+			    const uint8_t *side)
+{
+	struct flow f;
+	uint32_t s = nv, t = nv + 1;
+	int64_t r;
+
+	flow_init(&f, nv + 2, ne + nv);
+	for (uint32_t i = 0; i < ne; i++)
+		flow_edge(&f, u[i], v[i], cap[i], cap[i]);
+	for (uint32_t x = 0; x < nv; x++) {
+		if (side[x] == 1)
+			flow_edge(&f, s, x, INF_CAP, 0);
+		else if (side[x] == 2)
+			flow_edge(&f, x, t, INF_CAP, 0);
+	}
+	r = flow_run(&f, s, t);
+	flow_free(&f);
+	return r;
+}
+
+/* ---- fabric graphs ---- */
+
+int64_t link_rate(const struct rk_design *d, const struct rk_link *l)
+{
+	int64_t a = ir_num(d, l->a_port, A_SPEED, 0);
+	int64_t b = ir_num(d, l->b_port, A_SPEED, 0);
+
+	if (!a)
+		return b;
+	if (!b)
+		return a;
+	return a < b ? a : b;
+}
+
+const char *bisect_method_name(enum bisect_method m)
+{
+	switch (m) {
+	case BISECT_CLOS_EXACT:
+		return "clos-exact";
+	case BISECT_CANDIDATES:
+		return "max-flow over 4 candidate bipartitions";
+	default:
+		return "none";
+	}
+}
+
+/* (dev, port) -> endpoint index: open addressing on 64-bit keys */
+struct ephash {
+	uint64_t *keys;
+	uint32_t *vals;
+	uint32_t cap;
+};
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	return x;
+}
+
+static void eph_init(struct ephash *h, uint32_t n)
+{
+	h->cap = 16;
+	while (h->cap < 2 * n + 2)
+		h->cap *= 2;
+	h->keys = xcalloc(h->cap, sizeof(*h->keys));
+	h->vals = xcalloc(h->cap, sizeof(*h->vals));
+}
+
+static uint32_t eph_get(const struct ephash *h, uint32_t dev, uint32_t port)
+{
+	uint64_t k = ((uint64_t)dev << 32 | port) + 1;
+
+	for (uint32_t i = (uint32_t)mix64(k) & (h->cap - 1); h->keys[i];
+	     i = (i + 1) & (h->cap - 1))
+		if (h->keys[i] == k)
+			return h->vals[i];
+	return RK_NONE;
+}
+
+static bool eph_put(struct ephash *h, uint32_t dev, uint32_t port,
+		    uint32_t val)
+{
+	uint64_t k = ((uint64_t)dev << 32 | port) + 1;
+	uint32_t i;
+
+	for (i = (uint32_t)mix64(k) & (h->cap - 1); h->keys[i];
+	     i = (i + 1) & (h->cap - 1))
+		if (h->keys[i] == k)
+			return false;
+	h->keys[i] = k;
+	h->vals[i] = val;
+	return true;
+}
+
+struct fgraph {
+	uint32_t ne;	   /* endpoint vertices 0..ne-1 */
+	uint32_t nv;	   /* all vertices */
+	uint32_t *ep_dev, *ep_port;
+	uint32_t *vdev;	   /* vertex -> device (switches) */
+	uint32_t *u, *v;   /* edges */
+	int64_t *cap;
+	uint32_t *elink;   /* edge -> link */
+	uint32_t nedges, ecap;
+	uint32_t *tier;	   /* per vertex: 0 endpoint, 1 leaf, ... */
+	uint32_t *first_sw; /* per endpoint: vertex of its switch */
+	bool generated_only;
+};
+
+static void fg_edge(struct fgraph *g, uint32_t a, uint32_t b, int64_t c,
+		    uint32_t link)
+{
+	if (g->nedges == g->ecap) {
+		g->ecap = g->ecap ? g->ecap * 2 : 256;
+		g->u = xrealloc(g->u, g->ecap * sizeof(*g->u));
+		g->v = xrealloc(g->v, g->ecap * sizeof(*g->v));
+		g->cap = xrealloc(g->cap, g->ecap * sizeof(*g->cap));
+		g->elink = xrealloc(g->elink, g->ecap * sizeof(*g->elink));
+	}
+	g->u[g->nedges] = a;
+	g->v[g->nedges] = b;
+	g->cap[g->nedges] = c;
+	g->elink[g->nedges] = link;
+	g->nedges++;
+}
+
+static void fg_free(struct fgraph *g)
+{
+	free(g->ep_dev);
+	free(g->ep_port);
+	free(g->vdev);
+	free(g->u);
+	free(g->v);
+	free(g->cap);
+	free(g->elink);
+	free(g->tier);
+	free(g->first_sw);
+}
+
+static void fg_build(const struct rk_design *d, uint32_t fab,
+		     struct fgraph *g, uint32_t *declared)
+{
+	const struct rk_obj *o = &d->objs[fab];
+	uint32_t *adj_off = xcalloc(d->nobjs + 2, sizeof(*adj_off));
+	uint32_t *adj, *vert_of = xmalloc(d->nobjs * sizeof(*vert_of));
+	uint8_t *used = xcalloc(d->nlinks + 1, 1);
+	uint32_t *queue, qh = 0, qt = 0, vcap;
+	struct ephash h;
+
+	memset(g, 0, sizeof(*g));
+	memset(vert_of, 0xff, d->nobjs * sizeof(*vert_of));
+	*declared = 0;
+	g->generated_only = true;
+	/* links per device (CSR) */
+	for (uint32_t i = 0; i < d->nlinks; i++) {
+		if (d->links[i].a_port == RK_NONE)
+			continue;
+		adj_off[d->links[i].a_dev + 2]++;
+		adj_off[d->links[i].b_dev + 2]++;
+	}
+	for (uint32_t i = 2; i < d->nobjs + 2; i++)
+		adj_off[i] += adj_off[i - 1];
+	adj = xmalloc((adj_off[d->nobjs + 1] + 1) * sizeof(*adj));
+	for (uint32_t i = 0; i < d->nlinks; i++) {
+		if (d->links[i].a_port == RK_NONE)
+			continue;
+		adj[adj_off[d->links[i].a_dev + 1]++] = i;
+		adj[adj_off[d->links[i].b_dev + 1]++] = i;
+	}
+	/* endpoints */
+	for (uint32_t k = 0; k < o->attr_count; k++) {
+		const struct rk_attr *at = &d->attrs[o->attr_first + k];
+
+		if (at->key == A_ENDPOINTS)
+			*declared += (uint32_t)at->val.n;
+	}
+	eph_init(&h, *declared);
+	g->ep_dev = xmalloc((*declared + 1) * sizeof(*g->ep_dev));
+	g->ep_port = xmalloc((*declared + 1) * sizeof(*g->ep_port));
+	for (uint32_t k = 0; k < o->attr_count; k++) {
+		const struct rk_attr *at = &d->attrs[o->attr_first + k];
+
+		if (at->key != A_ENDPOINTS)
+			continue;
+		for (uint32_t i = 0; i < (uint32_t)at->val.n; i++) {
+			const struct rk_value *v = &d->vals[at->val.a + i];
+
+			if (v->type != VT_PORT ||
+			    !eph_put(&h, v->a, (uint32_t)v->n, g->ne))
+				continue;
+			g->ep_dev[g->ne] = v->a;
+			g->ep_port[g->ne] = (uint32_t)v->n;
+			g->ne++;
+		}
+	}
+	vcap = g->ne + 16;
+	g->vdev = xmalloc(vcap * sizeof(*g->vdev));
+	g->tier = xcalloc(vcap, sizeof(*g->tier));
+	g->first_sw = xmalloc((g->ne + 1) * sizeof(*g->first_sw));
+	memset(g->first_sw, 0xff, (g->ne + 1) * sizeof(*g->first_sw));
+	for (uint32_t i = 0; i < g->ne; i++)
+		g->vdev[i] = g->ep_dev[i];
+	g->nv = g->ne;
+	queue = xmalloc((d->nobjs + 1) * sizeof(*queue));
+	/* endpoint links, then BFS through switches */
+	for (uint32_t e = 0; e < g->ne; e++) {
+		uint32_t dev = g->ep_dev[e];
+
+		for (uint32_t k = adj_off[dev]; k < adj_off[dev + 1]; k++) {
+			const struct rk_link *l = &d->links[adj[k]];
+			bool a_side = l->a_dev == dev && l->a_port == g->ep_port[e];
+			bool b_side = l->b_dev == dev && l->b_port == g->ep_port[e];
+			uint32_t od, op, ov;
+
+			if ((!a_side && !b_side) || used[adj[k]])
+				continue;
+			used[adj[k]] = 1;
+			if (l->fabric != fab)
+				g->generated_only = false;
+			od = a_side ? l->b_dev : l->a_dev;
+			op = a_side ? l->b_port : l->a_port;
+			ov = eph_get(&h, od, op);
+			if (ov == RK_NONE) {
+				if (d->objs[od].cls != C_SWITCH)
+					continue;
+				if (vert_of[od] == RK_NONE) {
+					if (g->nv == vcap) {
+						vcap *= 2;
+						g->vdev = xrealloc(g->vdev, vcap * sizeof(*g->vdev));
+						g->tier = xrealloc(g->tier, vcap * sizeof(*g->tier));
+					}
+					vert_of[od] = g->nv;
+					g->vdev[g->nv] = od;
+					g->tier[g->nv] = 1;
+					g->nv++;
+					queue[qt++] = od;
+				}
+				ov = vert_of[od];
+				if (g->first_sw[e] == RK_NONE)
+					g->first_sw[e] = ov;
+			}
+			fg_edge(g, e, ov, link_rate(d, l), adj[k]);
+		}
+	}
+	while (qh < qt) {
+		uint32_t sw = queue[qh++], sv = vert_of[sw];
+
+		for (uint32_t k = adj_off[sw]; k < adj_off[sw + 1]; k++) {
+			const struct rk_link *l = &d->links[adj[k]];
+			uint32_t od = l->a_dev == sw ? l->b_dev : l->a_dev;
+			uint32_t op = l->a_dev == sw ? l->b_port : l->a_port;
+			uint32_t ov;
+
+			if (used[adj[k]])
+				continue;
+			if (eph_get(&h, od, op) != RK_NONE)
+				continue; /* endpoint link, added above */
+			if (d->objs[od].cls != C_SWITCH)
+				continue;
+			used[adj[k]] = 1;
+			if (l->fabric != fab)
+				g->generated_only = false;
+			if (vert_of[od] == RK_NONE) {
+				if (g->nv == vcap) {
+					vcap *= 2;
+					g->vdev = xrealloc(g->vdev, vcap * sizeof(*g->vdev));
+					g->tier = xrealloc(g->tier, vcap * sizeof(*g->tier));
+				}
+				vert_of[od] = g->nv;
+				g->vdev[g->nv] = od;
+				g->tier[g->nv] = g->tier[sv] + 1;
+				g->nv++;
+				queue[qt++] = od;
+			}
+			ov = vert_of[od];
+			fg_edge(g, sv, ov, link_rate(d, l), adj[k]);
+		}
+	}
+	free(queue);
+	free(adj_off);
+	free(adj);
+	free(vert_of);
+	free(used);
+	free(h.keys);
+	free(h.vals);
+}
+
+static int64_t cut_of_order(const struct fgraph *g, const uint32_t *order)
+{
+	uint8_t *side = xcalloc(g->nv + 1, 1);
+	int64_t r;
+
+	for (uint32_t i = 0; i < g->ne; i++)
+		side[order[i]] = i < g->ne / 2 ? 1 : 2;
+	r = maxflow_bipartition(g->nv, g->nedges, g->u, g->v, g->cap, side);
+	free(side);
+	return r;
+}
+
+/* sort keys for the candidate orders */
+struct key_ix {
+	uint64_t k;
+	uint32_t i;
+};
+
+static int cmp_key(const void *pa, const void *pb)
+{
+	const struct key_ix *a = pa, *b = pb;
+
+	if (a->k != b->k)
+		return a->k < b->k ? -1 : 1;
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+static uint32_t *order_by(const struct fgraph *g, const uint64_t *keys)
+{
+	struct key_ix *t = xmalloc((g->ne + 1) * sizeof(*t));
+	uint32_t *o = xmalloc((g->ne + 1) * sizeof(*o));
+
+	for (uint32_t i = 0; i < g->ne; i++)
+		t[i] = (struct key_ix){ keys[i], i };
+	qsort(t, g->ne, sizeof(*t), cmp_key);
+	for (uint32_t i = 0; i < g->ne; i++)
+		o[i] = t[i].i;
+	free(t);
+	return o;
+}
+
+static int64_t bisection(const struct rk_design *d, uint32_t fab,
+			 const struct fgraph *g, enum bisect_method *method)
+{
+	uint64_t *keys = xmalloc((g->ne + 1) * sizeof(*keys));
+	uint32_t *o;
+	int64_t best, c;
+	bool clos = d->objs[fab].cls == FAB_FAT_TREE && g->generated_only &&
+		    ir_attr(d, fab, A_SWITCH);
+
+	/* attachment-switch order: leaf order of a generated fat tree */
+	for (uint32_t i = 0; i < g->ne; i++) {
+		uint32_t sw = g->first_sw[i];
+		uint64_t leafkey = sw == RK_NONE ? UINT32_MAX : g->vdev[sw];
+
+		keys[i] = leafkey << 32 | i;
+	}
+	if (clos) {
+		/*
+		 * A generated tree's leaves were created in index order
+		 * (SU-major); for three tiers the pods are rail-major, so cut
+		 * between pods: order by (rail, SU) = the pod order.
+		 */
+		if (ir_num(d, fab, A_TIERS, 0) == 3 || g->tier[g->nv - 1] >= 3) {
+			for (uint32_t i = 0; i < g->ne; i++)
+				keys[i] = (uint64_t)d->objs[g->ep_port[i]].local
+						  << 32 |
+					  (keys[i] >> 32);
+		}
+		o = order_by(g, keys);
+		best = cut_of_order(g, o);
+		free(o);
+		free(keys);
+		*method = BISECT_CLOS_EXACT;
+		return best;
+	}
+	*method = BISECT_CANDIDATES;
+	o = order_by(g, keys);
+	best = cut_of_order(g, o);
+	free(o);
+	/* declaration order */
+	for (uint32_t i = 0; i < g->ne; i++)
+		keys[i] = i;
+	o = order_by(g, keys);
+	c = cut_of_order(g, o);
+	best = c < best ? c : best;
+	free(o);
+	/* interleaved */
+	for (uint32_t i = 0; i < g->ne; i++)
+		keys[i] = (uint64_t)(i & 1) << 32 | i;
+	o = order_by(g, keys);
+	c = cut_of_order(g, o);
+	best = c < best ? c : best;
+	free(o);
+	/* rack order */
+	for (uint32_t i = 0; i < g->ne; i++) {
+		uint32_t r = layout_rack_of(d, g->ep_dev[i]);
+		int64_t at = layout_at(d, g->ep_dev[i]);
+
+		keys[i] = (uint64_t)r << 32 | (uint32_t)(at < 0 ? 0 : at);
+	}
+	o = order_by(g, keys);
+	c = cut_of_order(g, o);
+	best = c < best ? c : best;
+	free(o);
+	free(keys);
+	return best;
+}
+
+void fabric_compute(const struct rk_design *d, uint32_t fab,
+		    struct fabric_metrics *m)
+{
+	struct fgraph g;
+	int64_t *down, *up;
+	uint32_t **rail = NULL;
+
+	memset(m, 0, sizeof(*m));
+	m->fabric = fab;
+	m->leaf_worst = RK_NONE;
+	m->rail_mixed = RK_NONE;
+	fg_build(d, fab, &g, &m->declared);
+	down = xcalloc(g.nv + 1, sizeof(*down));
+	up = xcalloc(g.nv + 1, sizeof(*up));
+	rail = xcalloc(g.nv + 1, sizeof(*rail));
+	for (uint32_t i = 0; i < g.nedges; i++) {
+		uint32_t a = g.u[i], b = g.v[i];
+		uint32_t ta = a < g.ne ? 0 : g.tier[a];
+		uint32_t tb = b < g.ne ? 0 : g.tier[b];
+
+		if (ta == 0 && tb > 0) {
+			m->injection += g.cap[i];
+			m->endpoints++;
+			down[b] += g.cap[i];
+			/* rail = the endpoint port's name */
+			if (!rail[b])
+				rail[b] = xcalloc(1, sizeof(uint32_t));
+			if (!rail[b][0])
+				rail[b][0] = d->objs[g.ep_port[a]].local;
+			else if (rail[b][0] != d->objs[g.ep_port[a]].local &&
+				 m->rail_mixed == RK_NONE &&
+				 d->objs[m->fabric].cls == FAB_FAT_TREE)
+				m->rail_mixed = g.vdev[b];
+		} else if (ta == 0 && tb == 0) {
+			m->injection += 2 * g.cap[i];
+			m->endpoints += 2;
+		} else if (ta != tb) {
+			uint32_t lo = ta < tb ? a : b, hi = ta < tb ? b : a;
+
+			up[lo] += g.cap[i];
+			down[hi] += g.cap[i];
+		}
+	}
+	m->switches = g.nv - g.ne;
+	m->links = g.nedges;
+	for (uint32_t v = g.ne; v < g.nv; v++) {
+		uint32_t t = g.tier[v];
+
+		if (t > m->tiers)
+			m->tiers = t;
+		if (t < 4) {
+			m->tier_down[t - 1] += down[v];
+			m->tier_up[t - 1] += up[v];
+		}
+		if (t == 1 && up[v]) {
+			/* worst leaf: largest down/up */
+			if (m->leaf_worst == RK_NONE ||
+			    (__int128)down[v] * m->leaf_worst_up >
+				    (__int128)m->leaf_worst_down * up[v]) {
+				m->leaf_worst = g.vdev[v];
+				m->leaf_worst_down = down[v];
+				m->leaf_worst_up = up[v];
+			}
+		}
+		free(rail[v]);
+	}
+	if (g.ne >= 2)
+		m->bisection = bisection(d, fab, &g, &m->method);
+	free(down);
+	free(up);
+	free(rail);
+	fg_free(&g);
+}
+
+/* ---- racks ---- */
+
+void rack_totals_compute(const struct rk_design *d, struct rack_totals *t)
+{
+	t->power = xcalloc(d->nobjs + 1, sizeof(*t->power));
+	t->heat = xcalloc(d->nobjs + 1, sizeof(*t->heat));
+	t->heat_liquid = xcalloc(d->nobjs + 1, sizeof(*t->heat_liquid));
+	t->devices = xcalloc(d->nobjs + 1, sizeof(*t->devices));
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		uint32_t r;
+		int64_t p, h, frac;
+		const char *cool;
+
+		if (d->objs[i].kind != K_DEVICE)
+			continue;
+		r = layout_rack_of(d, i);
+		if (r == RK_NONE)
+			continue;
+		p = ir_num(d, i, A_POWER_MAX, 0);
+		h = ir_num(d, i, A_HEAT, 0);
+		if (h < p)
+			h = p;
+		cool = ir_str(d, i, A_COOLING);
+		frac = ir_num(d, i, A_LIQUID_FRACTION,
+			      cool && streq(cool, "liquid") ? RK_RATIO_ONE : 0);
+		t->power[r] += p;
+		t->heat[r] += h;
+		t->heat_liquid[r] += (int64_t)((__int128)h * frac / RK_RATIO_ONE);
+		t->devices[r]++;
+	}
+}
+
+void rack_totals_free(struct rack_totals *t)
+{
+	free(t->power);
+	free(t->heat);
+	free(t->heat_liquid);
+	free(t->devices);
+}
+
+void derived_init(struct derived *dv, const struct rk_design *d)
+{
+	memset(dv, 0, sizeof(*dv));
+	dv->d = d;
+}
+
+void derived_free(struct derived *dv)
+{
+	free(dv->fab);
+	free(dv->fab_done);
+	if (dv->racks_done)
+		rack_totals_free(&dv->racks);
+	memset(dv, 0, sizeof(*dv));
+}
+
+const struct fabric_metrics *derived_fabric(struct derived *dv, uint32_t fab)
+{
+	if (!dv->fab) {
+		dv->fab = xcalloc(dv->d->nobjs + 1, sizeof(*dv->fab));
+		dv->fab_done = xcalloc(dv->d->nobjs + 1, 1);
+	}
+	if (!dv->fab_done[fab]) {
+		fabric_compute(dv->d, fab, &dv->fab[fab]);
+		dv->fab_done[fab] = 1;
+	}
+	return &dv->fab[fab];
+}
+
+const struct rack_totals *derived_racks(struct derived *dv)
+{
+	if (!dv->racks_done) {
+		rack_totals_compute(dv->d, &dv->racks);
+		dv->racks_done = true;
+	}
+	return &dv->racks;
+}
+
+uint64_t isqrt_u128(unsigned __int128 x)
+{
+	unsigned __int128 r = 0, bit = (unsigned __int128)1 << 126;
+
+	while (bit > x)
+		bit >>= 2;
+	while (bit) {
+		if (x >= r + bit) {
+			x -= r + bit;
+			r = (r >> 1) + bit;
+		} else {
+			r >>= 1;
+		}
+		bit >>= 2;
+	}
+	return (uint64_t)r;
+}
+
+int64_t supply_capacity_mw(const struct rk_design *d, uint32_t obj)
+{
+	int64_t v = ir_num(d, obj, A_VOLTAGE, 0), i = ir_num(d, obj, A_CURRENT, 0);
+	int64_t phases = ir_num(d, obj, A_PHASES, 1);
+	int64_t derate = ir_num(d, obj, A_DERATE, RK_RATIO_ONE);
+	unsigned __int128 va;
+
+	if (v <= 0 || i <= 0)
+		return 0;
+	va = (unsigned __int128)v * (uint64_t)i; /* mV x mA = uW x 1000 */
+	if (phases == 3)
+		va = isqrt_u128(3 * va * va);
+	/* mV*mA/1000 = mW; then the derating */
+	va = va * (uint64_t)derate / RK_RATIO_ONE / 1000;
+	return va > INT64_MAX ? INT64_MAX : (int64_t)va;
+}

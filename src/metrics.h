@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Derived figures of a design, computed from the read-only IR and shared by
+ * the checks, the requirements and the report back end: per-fabric graphs,
+ * injection and bisection bandwidth, per-tier oversubscription, and per-rack
+ * power and heat.
+ *
+ * Bisection bandwidth is the minimum, over balanced bipartitions of a
+ * fabric's endpoint ports, of the capacity crossing the cut; switches may
+ * sit on either side (so the cut value of one bipartition is a max-flow
+ * between its halves).  For a generated fat tree the halves are taken along
+ * the leaf order (rail-major for three tiers), which for a uniform Clos is
+ * the minimum ("clos-exact").  For any other fabric (hand-wired, degraded,
+ * irregular) rackc runs max-flow over a fixed family of candidate
+ * bipartitions and reports the smallest ("max-flow over 4 candidate
+ * bipartitions"): declaration order halves, attachment-switch order halves,
+ * interleaved, and rack order halves.  That value is an upper bound on the
+ * true bisection; the method is reported with the figure.
+ */
+#ifndef RACKC_METRICS_H
+#define RACKC_METRICS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ir.h"
+
+enum bisect_method {
+	BISECT_NONE,	   /* fewer than two endpoints */
+	BISECT_CLOS_EXACT, /* generated fat tree: leaf-order halves */
+	BISECT_CANDIDATES, /* min over the candidate family */
+};
+
+/**
+ * struct fabric_metrics - figures of one fabric
+ * @fabric:      the fabric object
+ * @endpoints:   endpoint ports that are connected
+ * @declared:    endpoint ports listed (connected or not)
+ * @switches:    switches reached from the endpoints
+ * @links:       links in the fabric graph
+ * @tiers:       switch tiers (longest switch path from an endpoint)
+ * @injection:   sum of the endpoints' link rates, b/s
+ * @bisection:   bisection bandwidth, b/s
+ * @method:      how @bisection was computed
+ * @tier_down, @tier_up: per tier (0 = leaf), capacity towards the
+ *               endpoints and away from them, b/s
+ * @leaf_worst_down, @leaf_worst_up: the most oversubscribed leaf
+ * @leaf_worst:  that leaf (RK_NONE when none)
+ * @rail_mixed:  a leaf that serves more than one rail (RK_NONE: none)
+ */
+struct fabric_metrics {
+	uint32_t fabric;
+	uint32_t endpoints, declared, switches, links, tiers;
+	int64_t injection, bisection;
+	enum bisect_method method;
+	int64_t tier_down[4], tier_up[4];
+	int64_t leaf_worst_down, leaf_worst_up;
+	uint32_t leaf_worst;
+	uint32_t rail_mixed;
+};
+
+void fabric_compute(const struct rk_design *d, uint32_t fabric,
+		    struct fabric_metrics *m);
+const char *bisect_method_name(enum bisect_method m);
+
+/* Rate of a link: the lower of its two ports' speeds (0 if unknown). */
+int64_t link_rate(const struct rk_design *d, const struct rk_link *l);
+
+/*
+ * Max-flow between two vertex sets of an undirected capacitated graph
+ * (exposed for the unit tests' brute-force comparison).  Edges are
+ * (u[i], v[i], cap[i]); side[x] is 1 for sources, 2 for sinks, 0 free.
+ */
+int64_t maxflow_bipartition(uint32_t nv, uint32_t ne, const uint32_t *u,
+			    const uint32_t *v, const int64_t *cap,
+			    const uint8_t *side);
+
+/*
+ * Capacity of a PDU (or feed) from its voltage, current, phases and
+ * derating, in mW, rounded down: V x I for one phase, V(line-line) x I x
+ * sqrt(3) for three (sqrt(3) exact to the milliwatt via an integer square
+ * root), times `derate` when given.  0 when voltage or current is missing.
+ */
+int64_t supply_capacity_mw(const struct rk_design *d, uint32_t obj);
+/* floor(sqrt(x)) */
+uint64_t isqrt_u128(unsigned __int128 x);
+
+/* Power and heat of the devices in each rack, indexed by object id. */
+struct rack_totals {
+	int64_t *power; /* sum of power_max, mW */
+	int64_t *heat;	/* sum of max(heat, power_max), mW */
+	int64_t *heat_liquid;
+	uint32_t *devices;
+};
+void rack_totals_compute(const struct rk_design *d, struct rack_totals *t);
+void rack_totals_free(struct rack_totals *t);
+
+/**
+ * struct derived - lazily computed figures shared by the checks and the
+ * back ends of one compilation (never part of the IR, which stays const)
+ */
+struct derived {
+	const struct rk_design *d;
+	struct fabric_metrics *fab; /* indexed by object id, sparse */
+	uint8_t *fab_done;
+	struct rack_totals racks;
+	bool racks_done;
+};
+
+void derived_init(struct derived *dv, const struct rk_design *d);
+void derived_free(struct derived *dv);
+const struct fabric_metrics *derived_fabric(struct derived *dv, uint32_t fab);
+const struct rack_totals *derived_racks(struct derived *dv);
+
+#endif
