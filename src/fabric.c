@@ -6,7 +6,8 @@
  * .core[i], .sw[i]) and generated links carry the fabric's id, so checks
  * and back ends treat them exactly like hand-written ones.
  *
- * fat_tree: rail-optimised Clos.  Endpoint ports are grouped by node (the
+ * fat_tree: rail-optimised Clos (without a `switch` part the fabric is
+ * hand-wired: nothing is generated and its metrics use the written links).  Endpoint ports are grouped by node (the
  * device) and rail (the port's name: ib[0] is rail 0 ...).  With a switch of
  * R fabric ports and leaf oversubscription d:u, a leaf has D = R*d/(d+u)
  * ports down and U = R-D up.  Nodes form scalable units of su_size (default
@@ -304,9 +305,11 @@ static void gen_fat_tree(struct elab *e, uint32_t fab)
 
 	memset(&lp, 0, sizeof(lp));
 	memset(&sp, 0, sizeof(sp));
-	if (!ne || sw == RK_NONE) {
+	if (sw == RK_NONE)
+		goto out; /* hand-wired: the links are written out */
+	if (!ne) {
 		elab_error(e, loc, "fabric",
-			   "fat_tree '%s' needs endpoints and a switch part",
+			   "fat_tree '%s' has a switch part but no endpoints",
 			   ir_name(d, fab));
 		goto out;
 	}
@@ -433,6 +436,16 @@ static void gen_fat_tree(struct elab *e, uint32_t fab)
 		uint32_t *pod_first = xcalloc(pods + 1, sizeof(*pod_first));
 		uint32_t *order = xcalloc(L, sizeof(*order));
 
+		if (pods > sp.n) {
+			elab_error(e, loc, "fabric",
+				   "%u leaves make %u pods, more than a "
+				   "%u-port core can reach: the fabric is "
+				   "beyond three tiers of '%s'",
+				   L, pods, sp.n, ir_name(d, spw));
+			free(pod_first);
+			free(order);
+			goto done;
+		}
 		/* rail-major leaf order: same-rail leaves share a pod */
 		for (uint32_t r = 0, k = 0; r < nrails; r++)
 			for (uint32_t s = 0; s < nsu; s++)

@@ -615,6 +615,32 @@ void fabric_compute(const struct rk_design *d, uint32_t fab,
 	fg_free(&g);
 }
 
+void fabric_graph_export(const struct rk_design *d, uint32_t fab,
+			 struct fabric_graph_view *out)
+{
+	struct fgraph g;
+	uint32_t declared;
+
+	fg_build(d, fab, &g, &declared);
+	out->ne = g.ne;
+	out->nv = g.nv;
+	out->nedges = g.nedges;
+	out->u = g.u;
+	out->v = g.v;
+	out->cap = g.cap;
+	g.u = g.v = NULL;
+	g.cap = NULL;
+	fg_free(&g);
+}
+
+void fabric_graph_view_free(struct fabric_graph_view *g)
+{
+	free(g->u);
+	free(g->v);
+	free(g->cap);
+	memset(g, 0, sizeof(*g));
+}
+
 /* ---- racks ---- */
 
 void rack_totals_compute(const struct rk_design *d, struct rack_totals *t)

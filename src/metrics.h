@@ -63,6 +63,21 @@ void fabric_compute(const struct rk_design *d, uint32_t fabric,
 		    struct fabric_metrics *m);
 const char *bisect_method_name(enum bisect_method m);
 
+/**
+ * struct fabric_graph_view - a fabric's graph, for tests and tools
+ * @ne:     endpoint vertices are 0..ne-1; switches follow
+ * @nv:     vertices
+ * @nedges: edges (u[i], v[i], cap[i])
+ */
+struct fabric_graph_view {
+	uint32_t ne, nv, nedges;
+	uint32_t *u, *v;
+	int64_t *cap;
+};
+void fabric_graph_export(const struct rk_design *d, uint32_t fabric,
+			 struct fabric_graph_view *out);
+void fabric_graph_view_free(struct fabric_graph_view *g);
+
 /* Rate of a link: the lower of its two ports' speeds (0 if unknown). */
 int64_t link_rate(const struct rk_design *d, const struct rk_link *l);
 

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Fabric metrics: bisection bandwidth against brute force.  For small
+ * fabrics every balanced bipartition of the endpoints is enumerated and its
+ * cut computed by max-flow; the minimum is the true bisection.  A generated
+ * fat tree must match it exactly ("clos-exact"); for irregular fabrics the
+ * candidate method must never report less than the truth (it is an upper
+ * bound) and must report the truth on the shapes its candidates cover.
+ */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+
+#include "helpers.h"
+#include "metrics.h"
+
+/* Minimum over all balanced bipartitions (ne <= 20). */
+static int64_t brute_bisection(const struct fabric_graph_view *g)
+{
+	uint8_t *side = calloc(g->nv + 1, 1);
+	int64_t best = -1;
+	uint32_t half = g->ne / 2;
+
+	cr_assert(g->ne <= 20);
+	for (uint32_t mask = 0; mask < (1u << g->ne); mask++) {
+		int64_t c;
+
+		if ((uint32_t)__builtin_popcount(mask) != half)
+			continue;
+		/* fix endpoint 0 on the sink side to halve the work */
+		if (mask & 1)
+			continue;
+		for (uint32_t i = 0; i < g->ne; i++)
+			side[i] = (mask >> i & 1) ? 1 : 2;
+		c = maxflow_bipartition(g->nv, g->nedges, g->u, g->v, g->cap,
+					side);
+		if (best < 0 || c < best)
+			best = c;
+	}
+	free(side);
+	return best;
+}
+
+static const char *parts =
+	"part srv : server { height 1U; port ib[0..3] { speed 100Gb/s; "
+	"protocol ib } }\n"
+	"part sw4 : switch { height 1U; port p[0..3] { speed 100Gb/s; "
+	"protocol ib } }\n"
+	"part sw8 : switch { height 1U; port p[0..7] { speed 100Gb/s; "
+	"protocol ib } }\n";
+
+static void check_fabric(const char *body, enum bisect_method want_method,
+			 bool exact)
+{
+	char *src;
+	struct unit *u;
+	uint32_t fab;
+	struct fabric_metrics m;
+	struct fabric_graph_view g;
+	int64_t truth;
+
+	cr_assert(asprintf(&src, "%s%s", parts, body) > 0);
+	u = compile(src);
+	cr_assert_eq(u->rc, 0, "%s", u->err);
+	fab = find_obj(u, "f");
+	cr_assert_neq(fab, RK_NONE);
+	fabric_compute(u->d, fab, &m);
+	fabric_graph_export(u->d, fab, &g);
+	truth = brute_bisection(&g);
+	cr_assert_eq(m.method, want_method);
+	if (exact)
+		cr_assert_eq(m.bisection, truth, "rackc %lld, brute force %lld",
+			     (long long)m.bisection, (long long)truth);
+	else
+		cr_assert_geq(m.bisection, truth, "below the true bisection");
+	fabric_graph_view_free(&g);
+	unit_free(u);
+	free(src);
+}
+
+Test(bisection, two_tier_full)
+{
+	/* 4 nodes x 2 rails, 4-port switches 1:1: 4 leaves, 2 spines */
+	check_fabric("for n in 0..3 { node s[n] : srv {} }\n"
+		     "fabric f : fat_tree { endpoints s[*].ib[0..1]; switch sw4; "
+		     "su_size 2 }\n",
+		     BISECT_CLOS_EXACT, true);
+}
+
+Test(bisection, two_tier_oversubscribed)
+{
+	/* 3:1 on 8-port switches: 6 down, 2 up */
+	check_fabric("for n in 0..11 { node s[n] : srv {} }\n"
+		     "fabric f : fat_tree { endpoints s[*].ib[0]; switch sw8; "
+		     "oversubscription 3:1 }\n",
+		     BISECT_CLOS_EXACT, true);
+}
+
+Test(bisection, two_tier_partial_su)
+{
+	/* 7 nodes in SUs of 4: the last SU is short */
+	check_fabric("for n in 0..6 { node s[n] : srv {} }\n"
+		     "fabric f : fat_tree { endpoints s[*].ib[0..1]; switch sw8; "
+		     "su_size 4 }\n",
+		     BISECT_CLOS_EXACT, true);
+}
+
+Test(bisection, three_tier)
+{
+	/* 4-port switches: pods of 2 leaves; 8 leaves -> 3 tiers */
+	check_fabric("for n in 0..7 { node s[n] : srv {} }\n"
+		     "fabric f : fat_tree { endpoints s[*].ib[0..1]; switch sw4; "
+		     "su_size 2; tiers 3 }\n",
+		     BISECT_CLOS_EXACT, true);
+}
+
+Test(bisection, hand_wired_ring_is_upper_bound)
+{
+	/* a ring of 4 switches with 2 nodes each */
+	check_fabric("for n in 0..7 { node s[n] : srv {} }\n"
+		     "for k in 0..3 { switch x[k] : sw8 {} }\n"
+		     "for n in 0..7 { link s[n].ib[0] -- x[n / 2].p[n % 2] }\n"
+		     "for k in 0..3 { link x[k].p[2] -- x[(k + 1) % 4].p[3] }\n"
+		     "fabric f : fat_tree { endpoints s[*].ib[0] }\n",
+		     BISECT_CANDIDATES, true);
+}
+
+Test(bisection, degraded_tree_is_upper_bound)
+{
+	/* a leaf with one of its two uplinks missing */
+	check_fabric("for n in 0..5 { node s[n] : srv {} }\n"
+		     "for k in 0..2 { switch l[k] : sw4 {} }\n"
+		     "switch sp : sw8 {}\n"
+		     "for n in 0..5 { link s[n].ib[0] -- l[n / 2].p[n % 2] }\n"
+		     "link l[0].p[2] -- sp.p[0]\n"
+		     "link l[0].p[3] -- sp.p[1]\n"
+		     "link l[1].p[2] -- sp.p[2]\n"
+		     "link l[2].p[2] -- sp.p[3]\n"
+		     "link l[2].p[3] -- sp.p[4]\n"
+		     "fabric f : fat_tree { endpoints s[*].ib[0] }\n",
+		     BISECT_CANDIDATES, false);
+}
+
+Test(maxflow, parallel_paths)
+{
+	/* s0 - a - t0 and s0 - b - t0, caps 3 and 4: flow 7 */
+	uint32_t u[] = { 0, 2, 0, 3 }, v[] = { 2, 1, 3, 1 };
+	int64_t cap[] = { 3, 5, 4, 4 };
+	uint8_t side[] = { 1, 2, 0, 0 };
+
+	cr_assert_eq(maxflow_bipartition(4, 4, u, v, cap, side), 7);
+}
+
+Test(maxflow, undirected_edges_carry_both_ways)
+{
+	uint32_t u[] = { 1, 2 }, v[] = { 0, 0 };
+	int64_t cap[] = { 5, 2 };
+	uint8_t side[] = { 0, 1, 2 };
+
+	/* 1 -> 0 -> 2 uses both edges against their written direction */
+	cr_assert_eq(maxflow_bipartition(3, 2, u, v, cap, side), 2);
+}
+
+Test(capacity, three_phase_nec)
+{
+	struct unit *u = compile(
+		"part p : pdu { voltage 415V; current 32A; phases 3; derate 80% }\n"
+		"part q : pdu { voltage 208V; current 30A; phases 3; derate 80% }\n"
+		"part s : pdu { voltage 230V; current 16A; phases 1 }\n");
+	uint32_t p = find_part(u, "p"), q = find_part(u, "q"),
+		 s = find_part(u, "s");
+
+	/* 415 x 32 x sqrt(3) x 0.8 = 18,401.307 W; 208 x 30 x sqrt(3) x 0.8 =
+	 * 8,646.397 W (the worked example in the reference); 230 x 16 */
+	cr_assert_eq(supply_capacity_mw(u->d, p), 18401307);
+	cr_assert_eq(supply_capacity_mw(u->d, q), 8646397);
+	cr_assert_eq(supply_capacity_mw(u->d, s), 3680000);
+	unit_free(u);
+}
+
+Test(capacity, isqrt)
+{
+	cr_assert_eq(isqrt_u128(0), 0);
+	cr_assert_eq(isqrt_u128(15), 3);
+	cr_assert_eq(isqrt_u128(16), 4);
+	cr_assert_eq(isqrt_u128((unsigned __int128)UINT64_MAX * UINT64_MAX),
+		     UINT64_MAX);
+}
