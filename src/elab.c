@@ -806,13 +806,8 @@ static bool decl_names(struct elab *e, const struct ast *st,
 			   str_of(e->a, st->str));
 		return false;
 	}
-	if (!eval(e, st->list, &v))
+	if (!eval_name(e, st->list, &v))
 		return false;
-	if (v.kind != V_PATH) {
-		elab_error(e, &st->list->loc, "type-mismatch",
-			   "a name is needed here, not %s", val_kind_name(&v));
-		return false;
-	}
 	return path_expand(e, &v, names, count);
 }
 

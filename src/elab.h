@@ -158,6 +158,8 @@ struct elab {
 /* eval.c */
 bool eval(struct elab *e, const struct ast *x, struct val *out);
 bool eval_bool(struct elab *e, const struct ast *x, bool *out);
+/* A declared name: identifiers are literal, indices are evaluated. */
+bool eval_name(struct elab *e, const struct ast *x, struct val *out);
 /* Expand a path value with ranges into concrete names (interned). */
 bool path_expand(struct elab *e, const struct val *p, uint32_t **names,
 		 uint32_t *count);

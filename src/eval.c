@@ -291,39 +291,14 @@ static struct seg *copy_segs(struct elab *e, const struct val *p,
 	return s;
 }
 
-static bool eval_index(struct elab *e, const struct ast *x, struct val *out)
+static bool index_path(struct elab *e, const struct ast *x,
+		       const struct val *base, struct val *out)
 {
-	struct val base, ix;
+	struct val ix;
 	struct seg *last;
 
-	if (!eval(e, x->lhs, &base))
-		return false;
-	if (base.kind == V_LIST) {
-		if (x->rhs->kind == AST_WILD || !eval(e, x->rhs, &ix) ||
-		    !need_int(e, &ix, "a list index")) {
-			if (x->rhs->kind == AST_WILD)
-				elab_error(e, &x->rhs->loc, "type-mismatch",
-					   "'*' selects names, not list "
-					   "elements");
-			return false;
-		}
-		if (ix.n < 0 || ix.n >= base.count) {
-			elab_error(e, &x->rhs->loc, "value",
-				   "index %lld is out of range for a list of "
-				   "%u",
-				   (long long)ix.n, base.count);
-			return false;
-		}
-		*out = base.items[ix.n];
-		return true;
-	}
-	if (base.kind != V_PATH) {
-		elab_error(e, &x->lhs->loc, "type-mismatch",
-			   "cannot index %s", val_kind_name(&base));
-		return false;
-	}
-	*out = base;
-	out->segs = copy_segs(e, &base, 0);
+	*out = *base;
+	out->segs = copy_segs(e, base, 0);
 	out->loc = x->loc;
 	last = &out->segs[out->count - 1];
 	if (last->ix != SEG_NONE) {
@@ -360,6 +335,39 @@ static bool eval_index(struct elab *e, const struct ast *x, struct val *out)
 	last->ix = SEG_INT;
 	last->lo = last->hi = ix.n;
 	return true;
+}
+
+static bool eval_index(struct elab *e, const struct ast *x, struct val *out)
+{
+	struct val base, ix;
+
+	if (!eval(e, x->lhs, &base))
+		return false;
+	if (base.kind == V_LIST) {
+		if (x->rhs->kind == AST_WILD || !eval(e, x->rhs, &ix) ||
+		    !need_int(e, &ix, "a list index")) {
+			if (x->rhs->kind == AST_WILD)
+				elab_error(e, &x->rhs->loc, "type-mismatch",
+					   "'*' selects names, not list "
+					   "elements");
+			return false;
+		}
+		if (ix.n < 0 || ix.n >= base.count) {
+			elab_error(e, &x->rhs->loc, "value",
+				   "index %lld is out of range for a list of "
+				   "%u",
+				   (long long)ix.n, base.count);
+			return false;
+		}
+		*out = base.items[ix.n];
+		return true;
+	}
+	if (base.kind != V_PATH) {
+		elab_error(e, &x->lhs->loc, "type-mismatch",
+			   "cannot index %s", val_kind_name(&base));
+		return false;
+	}
+	return index_path(e, x, &base, out);
 }
 
 static bool eval_call(struct elab *e, const struct ast *x, struct val *out)
@@ -575,6 +583,46 @@ bool eval(struct elab *e, const struct ast *x, struct val *out)
 		return false;
 	default:
 		elab_error(e, &x->loc, "value", "not an expression");
+		return false;
+	}
+}
+
+/*
+ * A declared name: identifiers are literal name segments even where a
+ * variable of the same spelling exists (row r[r] inside "for r ..."); only
+ * index expressions are evaluated.
+ */
+bool eval_name(struct elab *e, const struct ast *x, struct val *out)
+{
+	struct val base;
+
+	switch (x->kind) {
+	case AST_IDENT:
+		memset(out, 0, sizeof(*out));
+		out->kind = V_PATH;
+		out->loc = x->loc;
+		out->count = 1;
+		out->segs = arena_zalloc(e->a, sizeof(struct seg));
+		out->segs[0].name = x->str;
+		return true;
+	case AST_MEMBER:
+		if (!eval_name(e, x->lhs, &base))
+			return false;
+		*out = base;
+		out->segs = copy_segs(e, &base, 1);
+		memset(&out->segs[out->count], 0, sizeof(struct seg));
+		out->segs[out->count].name = x->str;
+		out->count++;
+		out->loc = x->loc;
+		return true;
+	case AST_INDEX:
+		/* the base is literal; the index is evaluated normally */
+		if (!eval_name(e, x->lhs, &base))
+			return false;
+		return index_path(e, x, &base, out);
+	default:
+		elab_error(e, &x->loc, "type-mismatch",
+			   "a name is needed here");
 		return false;
 	}
 }

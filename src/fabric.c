@@ -127,24 +127,29 @@ static void placer_init(struct elab *e, struct placer *p, uint32_t fab,
 		p->used[i] = xcalloc((size_t)p->units[i] + 2, 1);
 	}
 	/* mark what is already mounted (one pass over the devices) */
-	for (uint32_t dev = 0; dev < d->nobjs; dev++) {
-		uint32_t r;
-		int64_t at, h;
+	{
+		uint32_t *slot = xmalloc(d->nobjs * sizeof(*slot));
 
-		if (d->objs[dev].kind != K_DEVICE)
-			continue;
-		at = layout_at(d, dev);
-		if (at < 1)
-			continue;
-		r = layout_rack_of(d, dev);
-		h = layout_height_u(d, dev);
-		for (uint32_t i = 0; i < (uint32_t)v->n; i++) {
-			if (d->vals[v->a + i].a != r)
+		memset(slot, 0xff, d->nobjs * sizeof(*slot));
+		for (uint32_t i = 0; i < (uint32_t)v->n; i++)
+			slot[d->vals[v->a + i].a] = i;
+		for (uint32_t dev = 0; dev < d->nobjs; dev++) {
+			uint32_t r, i;
+			int64_t at, h;
+
+			if (d->objs[dev].kind != K_DEVICE)
 				continue;
+			at = layout_at(d, dev);
+			r = at < 1 ? RK_NONE : layout_rack_of(d, dev);
+			if (r == RK_NONE || slot[r] == RK_NONE)
+				continue;
+			i = slot[r];
+			h = layout_height_u(d, dev);
 			for (int64_t u = at; u < at + h && u <= p->units[i];
 			     u++)
 				p->used[i][u] = 1;
 		}
+		free(slot);
 	}
 }
 
@@ -387,9 +392,10 @@ static void gen_fat_tree(struct elab *e, uint32_t fab)
 			   L, L, ir_name(d, spw), sp.n);
 		goto out;
 	}
+	/* each tier's placer starts from what the tiers before it placed */
+	memset(&pl_spine, 0, sizeof(pl_spine));
+	memset(&pl_core, 0, sizeof(pl_core));
 	placer_init(e, &pl_leaf, fab, A_PLACE_LEAVES);
-	placer_init(e, &pl_spine, fab, A_PLACE_SPINES);
-	placer_init(e, &pl_core, fab, A_PLACE_CORES);
 	leaf = xcalloc(L, sizeof(*leaf));
 	leaf_next = xcalloc(L, sizeof(*leaf_next));
 	for (uint32_t i = 0; i < L && !e->stopped; i++)
@@ -418,6 +424,7 @@ static void gen_fat_tree(struct elab *e, uint32_t fab)
 
 		spine = xcalloc(S, sizeof(*spine));
 		spine_next = xcalloc(S, sizeof(*spine_next));
+		placer_init(e, &pl_spine, fab, A_PLACE_SPINES);
 		for (uint32_t s = 0; s < S; s++)
 			if ((spine[s] = new_switch(e, fab, "spine", s, spw,
 						   w_spine, &pl_spine)) ==
@@ -462,11 +469,13 @@ static void gen_fat_tree(struct elab *e, uint32_t fab)
 		spine_next = xcalloc(S, sizeof(*spine_next));
 		core = xcalloc(C, sizeof(*core));
 		core_next = xcalloc(C, sizeof(*core_next));
+		placer_init(e, &pl_spine, fab, A_PLACE_SPINES);
 		for (uint32_t s = 0; s < S && !e->stopped; s++)
 			if ((spine[s] = new_switch(e, fab, "spine", s, spw,
 						   w_spine, &pl_spine)) ==
 			    RK_NONE)
 				break;
+		placer_init(e, &pl_core, fab, A_PLACE_CORES);
 		for (uint32_t c = 0; c < C && !e->stopped; c++)
 			if ((core[c] = new_switch(e, fab, "core", c, spw,
 						  w_core, &pl_core)) == RK_NONE)
