@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "backend.h"
 #include "check.h"
@@ -37,6 +38,19 @@ void compilation_init(struct compilation *c, const struct rackc_options *o,
 void compilation_fini(struct compilation *c)
 {
 	arena_destroy(&c->arena);
+}
+
+uint64_t rk_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void stat_line(const char *what, uint64_t ns)
+{
+	fprintf(stderr, "rackc: stats: %-16s %9.1f ms\n", what, ns / 1e6);
 }
 
 const char *rackc_default_stddir(void)
@@ -157,8 +171,12 @@ static int run_backends(struct compilation *c, struct derived *dv)
 	ctx.input = base ? base + 1 : o->input;
 	for (unsigned i = 0; i < nsel; i++) {
 		uint32_t before = c->diag.errors;
+		uint64_t t0 = rk_now_ns();
+		bool ok = sel[i]->emit(&ctx) && !ctx.failed;
 
-		if (!sel[i]->emit(&ctx) || ctx.failed) {
+		if (o->stats)
+			stat_line(sel[i]->name, rk_now_ns() - t0);
+		if (!ok) {
 			/* an error that names the design is the design's */
 			rc = c->diag.errors > before && !ctx.failed
 				     ? RK_EXIT_ERRORS
@@ -166,9 +184,15 @@ static int run_backends(struct compilation *c, struct derived *dv)
 			break;
 		}
 	}
-	if (rc == RK_EXIT_OK && !out_commit(&ctx))
-		rc = RK_EXIT_USAGE;
-	else if (rc != RK_EXIT_OK)
+	if (rc == RK_EXIT_OK) {
+		uint64_t t0 = rk_now_ns();
+
+		if (!out_commit(&ctx))
+			rc = RK_EXIT_USAGE;
+		if (o->stats)
+			stat_line("commit (rename)", rk_now_ns() - t0);
+	}
+	if (rc != RK_EXIT_OK)
 		out_discard(&ctx);
 	free(sel);
 	return rc;
@@ -178,15 +202,26 @@ int rackc_run(const struct rackc_options *o)
 {
 	struct compilation c;
 	struct derived dv;
+	uint64_t t0, t1, start = rk_now_ns();
 	int rc;
 	bool usage = false;
 
 	compilation_init(&c, o, stderr);
+	t0 = rk_now_ns();
 	rc = elaborate(&c);
+	t1 = rk_now_ns();
+	if (o->stats) {
+		stat_line("parse", c.parse_ns);
+		stat_line("elaborate", t1 - t0 - c.parse_ns - c.fabric_ns);
+		stat_line("fabrics", c.fabric_ns);
+	}
 	derived_init(&dv, &c.design);
 	if (rc == RK_EXIT_OK) {
+		t0 = rk_now_ns();
 		checks_run(&c.design, &dv, &c.diag, &c.arena, o->checks,
 			   o->nchecks, &usage);
+		if (o->stats)
+			stat_line("checks", rk_now_ns() - t0);
 		if (usage) {
 			rc = RK_EXIT_USAGE;
 		} else if (c.diag.errors && !o->force) {
@@ -205,6 +240,12 @@ int rackc_run(const struct rackc_options *o)
 	}
 	derived_free(&dv);
 	diag_finish(&c.diag);
+	if (o->stats) {
+		stat_line("total", rk_now_ns() - start);
+		fprintf(stderr, "rackc: stats: %u objects, %u links, %zu arena "
+			"bytes\n",
+			c.design.nobjs, c.design.nlinks, c.arena.total);
+	}
 	compilation_fini(&c);
 	return rc;
 }

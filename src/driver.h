@@ -55,6 +55,7 @@ struct rackc_options {
 	bool show_source;
 	struct check_setting *checks;
 	uint32_t nchecks;
+	bool stats;		/* --stats: print stage timings */
 };
 
 /**
@@ -69,7 +70,12 @@ struct compilation {
 	uint32_t root_file;
 	bool syntax_errors;  /* stop before checks, even with --force */
 	bool resolve_errors; /* likewise */
+	uint64_t parse_ns;   /* time spent parsing (for --stats) */
+	uint64_t fabric_ns;  /* time spent in fabric generators */
 };
+
+/* Monotonic clock in nanoseconds. */
+uint64_t rk_now_ns(void);
 
 void compilation_init(struct compilation *c, const struct rackc_options *o,
 		      FILE *diag_out);

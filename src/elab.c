@@ -1611,8 +1611,11 @@ static void register_modules(struct elab *e, const struct ast *list)
 static int run_file(struct elab *e, uint32_t file)
 {
 	struct ast *list = NULL;
+	uint64_t t0 = rk_now_ns();
+	uint32_t nerr = parse_file(e->a, e->diag, e->sm, file, &list);
 
-	if (parse_file(e->a, e->diag, e->sm, file, &list)) {
+	e->parse_ns += rk_now_ns() - t0;
+	if (nerr) {
 		e->stopped = true;
 		return RK_EXIT_ERRORS;
 	}
@@ -1810,11 +1813,16 @@ static int elaborate_file(struct compilation *c, uint32_t file)
 					     "of the design",
 					     e.defines[i].name);
 		resolve_design(&e);
-		if (!e.errors)
+		if (!e.errors) {
+			uint64_t t0 = rk_now_ns();
+
 			fabric_expand(&e);
+			c->fabric_ns = rk_now_ns() - t0;
+		}
 	}
 	if (e.errors)
 		c->resolve_errors = true;
+	c->parse_ns = e.parse_ns;
 	elab_fini(&e);
 	return c->syntax_errors || c->resolve_errors ? RK_EXIT_ERRORS
 						     : RK_EXIT_OK;

@@ -150,6 +150,7 @@ struct elab {
 	uint64_t *seen; /* hashes of errors already reported */
 	uint32_t nseen, seen_cap;
 
+	uint64_t parse_ns;
 	uint64_t steps;
 	bool stopped; /* a limit was hit: unwind without more work */
 	uint32_t errors;

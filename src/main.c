@@ -24,6 +24,7 @@ enum {
 	OPT_FORCE,
 	OPT_STDLIB,
 	OPT_NO_SOURCE,
+	OPT_STATS,
 };
 
 static const struct option long_opts[] = {
@@ -36,6 +37,7 @@ static const struct option long_opts[] = {
 	{ "diagnostics-format", required_argument, NULL, OPT_DIAG_FORMAT },
 	{ "max-errors", required_argument, NULL, OPT_MAX_ERRORS },
 	{ "no-source", no_argument, NULL, OPT_NO_SOURCE },
+	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "stdlib", required_argument, NULL, OPT_STDLIB },
 	{ "list-checks", no_argument, NULL, OPT_LIST_CHECKS },
 	{ "list-backends", no_argument, NULL, OPT_LIST_BACKENDS },
@@ -65,6 +67,7 @@ static void usage(FILE *fp)
 	      "      --max-errors=N      stop after N errors (default 10, 0: "
 	      "no limit)\n"
 	      "      --no-source         no source line and caret in messages\n"
+	      "      --stats             print the time each stage takes\n"
 	      "      --list-checks       list the checks and exit\n"
 	      "      --list-backends     list the back ends and exit\n"
 	      "      --help              show this help and exit\n"
@@ -179,6 +182,9 @@ int main(int argc, char **argv)
 		}
 		case OPT_NO_SOURCE:
 			o.show_source = false;
+			break;
+		case OPT_STATS:
+			o.stats = true;
 			break;
 		case OPT_STDLIB:
 			o.stddir = optarg;
