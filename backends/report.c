@@ -106,15 +106,11 @@ static bool emit_report(struct backend_ctx *ctx)
 	FILE *fp = out_open(ctx, "report.json");
 	int64_t power = 0, heat = 0;
 	uint32_t servers = 0, switches = 0, racks = 0, gpus = 0, links = 0;
-	uint32_t *gpus_of;
 	bool first;
 
 	if (!fp)
 		return false;
-	gpus_of = xcalloc(d->nobjs + 1, sizeof(*gpus_of));
-	for (uint32_t i = 0; i < d->nobjs; i++)
-		if (d->objs[i].kind == K_COMP && d->objs[i].cls == COMP_GPU)
-			gpus_of[d->objs[i].parent]++;
+	gpus = design_gpu_count(d);
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		const struct rk_obj *o = &d->objs[i];
 
@@ -127,10 +123,7 @@ static bool emit_report(struct backend_ctx *ctx)
 			continue;
 		servers += o->cls == C_SERVER;
 		switches += o->cls == C_SWITCH;
-		for (uint32_t p = o->part; p != RK_NONE; p = d->objs[p].part)
-			gpus += gpus_of[p];
 	}
-	free(gpus_of);
 	for (uint32_t i = 0; i < d->nlinks; i++)
 		links += d->links[i].a_port != RK_NONE;
 	fputs("{\n  \"design\": ", fp);

@@ -254,29 +254,15 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 		return true;
 	}
 	if (streq(fn, "gpus") || streq(fn, "servers") || streq(fn, "racks")) {
-		uint32_t *gpus_of = fn[0] == 'g' ? xcalloc(d->nobjs + 1,
-							   sizeof(*gpus_of))
-						 : NULL;
-
-		/* a GPU is a gpu component of a device's part (or its bases) */
-		for (uint32_t i = 0; gpus_of && i < d->nobjs; i++)
-			if (d->objs[i].kind == K_COMP &&
-			    d->objs[i].cls == COMP_GPU)
-				gpus_of[d->objs[i].parent]++;
-		for (uint32_t i = 0; i < d->nobjs; i++) {
+		if (fn[0] == 'g')
+			out->n = design_gpu_count(d);
+		for (uint32_t i = 0; fn[0] != 'g' && i < d->nobjs; i++) {
 			const struct rk_obj *o = &d->objs[i];
 
-			if (fn[0] == 'r')
-				out->n += o->kind == K_RACK;
-			else if (fn[0] == 's')
-				out->n += o->kind == K_DEVICE &&
-					  o->cls == C_SERVER;
-			else if (o->kind == K_DEVICE)
-				for (uint32_t p = o->part; p != RK_NONE;
-				     p = d->objs[p].part)
-					out->n += gpus_of[p];
+			out->n += fn[0] == 'r' ? o->kind == K_RACK
+					       : o->kind == K_DEVICE &&
+							 o->cls == C_SERVER;
 		}
-		free(gpus_of);
 		rnote(r, "%s() = %lld", fn, (long long)out->n);
 		return true;
 	}

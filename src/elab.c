@@ -1449,8 +1449,13 @@ static void exec_stmt(struct elab *e, const struct ast *st)
 			return;
 		}
 		old = var_find(e, st->str);
+		/*
+		 * A name may not be defined twice in one scope; a file-level
+		 * name from another file (an import) is shadowed instead.
+		 */
 		if (old && (global || old >= e->vars + e->frame) &&
-		    !(old < e->vars + e->nglobals && !global)) {
+		    !(old < e->vars + e->nglobals && !global) &&
+		    !(global && old->loc.file != st->wloc.file)) {
 			elab_error(e, &st->wloc, "duplicate-name",
 				   "'%s' is already defined",
 				   str_of(e->a, st->str));

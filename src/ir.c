@@ -186,16 +186,17 @@ const char *ir_str(const struct rk_design *d, uint32_t obj, uint32_t key)
 		       : NULL;
 }
 
-uint32_t ir_part_port(const struct rk_design *d, uint32_t part,
-		      uint32_t local_name)
+uint32_t ir_part_member(const struct rk_design *d, uint32_t part,
+			uint32_t local_name)
 {
 	const char *ln = str_of(d->arena, local_name);
+	uint32_t hops = 0;
 
-	while (part != RK_NONE) {
+	while (part != RK_NONE && hops++ < 256) {
 		const char *pn = str_of(d->arena, d->objs[part].name);
 		size_t a = strlen(pn), b = strlen(ln);
 		char buf[2 * 300];
-		uint32_t id, port;
+		uint32_t id, m;
 
 		if (a + b + 2 <= sizeof(buf)) {
 			memcpy(buf, pn, a);
@@ -203,13 +204,41 @@ uint32_t ir_part_port(const struct rk_design *d, uint32_t part,
 			memcpy(buf + a + 1, ln, b);
 			id = intern_find(d->arena, buf, a + b + 1);
 			if (id) {
-				port = ir_find_part(d, id);
-				if (port != RK_NONE &&
-				    d->objs[port].kind == K_PORT)
-					return port;
+				m = ir_find_part(d, id);
+				if (m != RK_NONE && (d->objs[m].kind == K_PORT ||
+						     d->objs[m].kind == K_COMP))
+					return m;
 			}
 		}
 		part = d->objs[part].part;
 	}
 	return RK_NONE;
+}
+
+uint32_t ir_part_port(const struct rk_design *d, uint32_t part,
+		      uint32_t local_name)
+{
+	uint32_t m = ir_part_member(d, part, local_name);
+
+	return m != RK_NONE && d->objs[m].kind == K_PORT ? m : RK_NONE;
+}
+
+bool ir_member_effective(const struct rk_design *d, uint32_t part,
+			 uint32_t m)
+{
+	return ir_part_member(d, part, d->objs[m].local) == m;
+}
+
+uint32_t ir_part_gpu_count(const struct rk_design *d, uint32_t part)
+{
+	uint32_t n = 0, hops = 0;
+
+	for (uint32_t p = part; p != RK_NONE && hops++ < 256;
+	     p = d->objs[p].part)
+		for_each_child(d, p, c)
+			if (d->objs[c].kind == K_COMP &&
+			    d->objs[c].cls == COMP_GPU &&
+			    ir_member_effective(d, part, c))
+				n++;
+	return n;
 }

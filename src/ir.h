@@ -257,6 +257,21 @@ static inline uint32_t ir_part_of(const struct rk_design *d, uint32_t obj)
 uint32_t ir_part_port(const struct rk_design *d, uint32_t part,
 		      uint32_t local_name);
 
+/*
+ * Member (port or component) named @local_name of a part, the derived
+ * part's own first, then its bases': RK_NONE if none.
+ */
+uint32_t ir_part_member(const struct rk_design *d, uint32_t part,
+			uint32_t local_name);
+/*
+ * Is member @m (a child of @part or of one of its bases) in effect for
+ * @part, i.e. not redeclared by a more derived part?
+ */
+bool ir_member_effective(const struct rk_design *d, uint32_t part,
+			 uint32_t m);
+/* Effective GPU components of a part and its bases. */
+uint32_t ir_part_gpu_count(const struct rk_design *d, uint32_t part);
+
 const char *rk_kind_name(enum rk_kind k);
 const char *rk_class_name(enum rk_class c);
 

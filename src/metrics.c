@@ -641,6 +641,24 @@ void fabric_graph_view_free(struct fabric_graph_view *g)
 	memset(g, 0, sizeof(*g));
 }
 
+uint32_t design_gpu_count(const struct rk_design *d)
+{
+	uint32_t *per = xmalloc((d->nobjs + 1) * sizeof(*per)), n = 0;
+
+	memset(per, 0xff, (d->nobjs + 1) * sizeof(*per));
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		uint32_t p = d->objs[i].part;
+
+		if (d->objs[i].kind != K_DEVICE || p == RK_NONE)
+			continue;
+		if (per[p] == RK_NONE)
+			per[p] = ir_part_gpu_count(d, p);
+		n += per[p];
+	}
+	free(per);
+	return n;
+}
+
 /* ---- racks ---- */
 
 void rack_totals_compute(const struct rk_design *d, struct rack_totals *t)

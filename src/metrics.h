@@ -100,6 +100,9 @@ int64_t supply_capacity_mw(const struct rk_design *d, uint32_t obj);
 /* floor(sqrt(x)) */
 uint64_t isqrt_u128(unsigned __int128 x);
 
+/* GPUs in the design: effective gpu components of every device's part. */
+uint32_t design_gpu_count(const struct rk_design *d);
+
 /* Power and heat of the devices in each rack, indexed by object id. */
 struct rack_totals {
 	int64_t *power; /* sum of power_max, mW */
