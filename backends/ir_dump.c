@@ -20,6 +20,8 @@ struct dump {
 	const struct rk_design *d;
 	const struct arena *a;
 	FILE *fp;
+	uint32_t *by_scope;   /* explicit link ids, grouped by scope */
+	uint32_t *scope_first; /* per object id + 1: start in by_scope */
 };
 
 static void indent(struct dump *x, unsigned depth)
@@ -400,12 +402,12 @@ static void print_obj_named(struct dump *x, uint32_t id, unsigned depth,
 static void print_links(struct dump *x, uint32_t scope, unsigned depth)
 {
 	const struct rk_design *d = x->d;
+	uint32_t slot = scope == RK_NONE ? 0 : scope + 1;
 
-	for (uint32_t i = 0; i < d->nlinks; i++) {
-		const struct rk_link *l = &d->links[i];
+	for (uint32_t k = x->scope_first[slot]; k < x->scope_first[slot + 1];
+	     k++) {
+		const struct rk_link *l = &d->links[x->by_scope[k]];
 
-		if (l->scope != scope || l->fabric != RK_NONE)
-			continue;
 		indent(x, depth);
 		fprintf(x->fp, "link %s.%s -- %s.%s", ir_name(d, l->a_dev),
 			S(x, d->objs[l->a_port].local), ir_name(d, l->b_dev),
@@ -421,16 +423,54 @@ static void print_links(struct dump *x, uint32_t scope, unsigned depth)
 	}
 }
 
+/* Group the explicit links by scope (counting sort, linear). */
+static void bucket_links(struct dump *x)
+{
+	const struct rk_design *d = x->d;
+	uint32_t n = d->nobjs + 2;
+
+	x->scope_first = xcalloc(n + 1, sizeof(*x->scope_first));
+	x->by_scope = xmalloc((d->nlinks + 1) * sizeof(*x->by_scope));
+	for (uint32_t i = 0; i < d->nlinks; i++)
+		if (d->links[i].fabric == RK_NONE)
+			x->scope_first[(d->links[i].scope == RK_NONE
+						? 0
+						: d->links[i].scope + 1) +
+				       1]++;
+	for (uint32_t i = 1; i <= n; i++)
+		x->scope_first[i] += x->scope_first[i - 1];
+	{
+		uint32_t *pos = xmalloc((n + 1) * sizeof(*pos));
+
+		memcpy(pos, x->scope_first, (n + 1) * sizeof(*pos));
+		for (uint32_t i = 0; i < d->nlinks; i++) {
+			uint32_t s;
+
+			if (d->links[i].fabric != RK_NONE)
+				continue;
+			s = d->links[i].scope == RK_NONE
+				    ? 0
+				    : d->links[i].scope + 1;
+			x->by_scope[pos[s]++] = i;
+		}
+		free(pos);
+	}
+}
+
 static bool emit_ir(struct backend_ctx *ctx)
 {
-	struct dump x = { ctx->d, ctx->arena, out_open(ctx, "ir.rack") };
+	struct dump x = { ctx->d, ctx->arena, out_open(ctx, "ir.rack"), NULL,
+			  NULL };
 
 	if (!x.fp)
 		return false;
+	bucket_links(&x);
 	fputs("# rackc elaborated design (canonical form)\n", x.fp);
 	print_children(&x, RK_NONE, 0);
 	print_links(&x, RK_NONE, 0);
 	print_reqs(&x, RK_NONE, 0);
+	free(x.by_scope);
+	free(x.scope_first);
 	return true;
 }
 

@@ -193,7 +193,13 @@ static bool emit_report(struct backend_ctx *ctx)
 			fprintf(fp, "\"%lld:%lld\"", (long long)(dn / a),
 				(long long)(up / a));
 		}
-		fputs(", \"tier_bps\": [", fp);
+		fputs(", \"tier_switches\": [", fp);
+		for (uint32_t k = 0; k < m->tiers && k < 4; k++)
+			fprintf(fp, "%s%u", k ? ", " : "", m->tier_switches[k]);
+		fputs("], \"tier_links\": [", fp);
+		for (uint32_t k = 0; k < m->tiers && k < 4; k++)
+			fprintf(fp, "%s%u", k ? ", " : "", m->tier_links[k]);
+		fputs("], \"tier_bps\": [", fp);
 		for (uint32_t k = 0; k < m->tiers && k < 4; k++)
 			fprintf(fp, "%s{\"down\": %lld, \"up\": %lld}",
 				k ? ", " : "", (long long)m->tier_down[k],

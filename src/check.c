@@ -195,13 +195,30 @@ static void run_one(struct check_run *r, unsigned i)
 static void check_waivers(struct check_run *r)
 {
 	const struct rk_design *d = r->ctx.d;
+	uint8_t *on_link = xcalloc(d->nattrs + 1, 1);
 
-	for (uint32_t i = 0; i < d->nobjs; i++) {
-		const struct rk_obj *o = &d->objs[i];
+	/* waivers written on links: each attribute once, however many
+	 * links share it */
+	for (uint32_t i = 0; i < d->nlinks; i++)
+		for (uint32_t k = 0; k < d->links[i].attr_count; k++)
+			on_link[d->links[i].attr_first + k] = 1;
+	for (uint32_t i = 0; i <= d->nobjs; i++) {
+		struct rk_obj link_obj;
+		const struct rk_obj *o = &d->objs[i < d->nobjs ? i : 0];
 
+		if (i == d->nobjs) {
+			/* a pseudo-object spanning the link attributes */
+			memset(&link_obj, 0, sizeof(link_obj));
+			link_obj.attr_first = 0;
+			link_obj.attr_count = d->nattrs;
+			o = &link_obj;
+		}
 		for (uint32_t k = 0; k < o->attr_count; k++) {
 			const struct rk_attr *at = &d->attrs[o->attr_first + k];
 			const char *name;
+
+			if (i == d->nobjs && !on_link[k])
+				continue;
 
 			if (at->key != A_WAIVE)
 				continue;
@@ -237,6 +254,7 @@ static void check_waivers(struct check_run *r)
 			}
 		}
 	}
+	free(on_link);
 }
 
 bool checks_run(const struct rk_design *d, struct derived *dv,

@@ -3,7 +3,8 @@
  * The requirements check: evaluates every `require` against the computed
  * metrics and reports a failed one at its location, with a note for every
  * metric it read.  Functions (each takes names as written in the design):
- *   bisection(F)       bisection / (injection / 2), as a percentage
+ *   bisection(F)       bisection / full bisection (the injection of the
+ *                      smaller half of the endpoints), as a percentage
  *   bisection_bw(F)    bisection bandwidth        injection(F)  rate
  *   oversubscription(F) worst leaf down/up, as a percentage (100% = 1:1)
  *   tiers(F) switches(F) links(F) endpoints(F)   plain numbers
@@ -166,12 +167,13 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 		switch (i) {
 		case 0:
 			out->dim = DIM_RATIO;
-			out->n = m->injection
-					 ? (int64_t)((__int128)m->bisection * 2 *
-						     RK_RATIO_ONE / m->injection)
+			out->n = m->full_bisection
+					 ? (int64_t)((__int128)m->bisection *
+						     RK_RATIO_ONE /
+						     m->full_bisection)
 					 : 0;
 			fmt_q(DIM_RATE, m->bisection, a);
-			fmt_q(DIM_RATE, m->injection / 2, b);
+			fmt_q(DIM_RATE, m->full_bisection, b);
 			rnote(r,
 			      "bisection(%s) = %s of %s full bisection (%s)",
 			      ir_name(d, f), a, b,

@@ -151,6 +151,7 @@ struct elab {
 	uint32_t nseen, seen_cap;
 
 	uint64_t parse_ns;
+	uint32_t link_attr_first, link_attr_count; /* fabric.c */
 	uint64_t steps;
 	bool stopped; /* a limit was hit: unwind without more work */
 	uint32_t errors;

@@ -43,6 +43,8 @@ struct placer {
 	const struct rk_value *racks; /* &list, or NULL */
 	const struct rk_value *where; /* &list, for messages */
 	uint32_t next;		      /* rack index to try first */
+	int64_t per_rack;	      /* most devices per rack (0: any) */
+	uint32_t *count;	      /* switches placed per listed rack */
 	uint8_t **used;		      /* per listed rack: U bitmap */
 	int64_t *units;
 };
@@ -74,11 +76,18 @@ static void switch_ports(struct elab *e, uint32_t part, uint32_t proto,
 				continue;
 			role = ir_str(d, c, A_ROLE);
 			pr = ir_str(d, c, A_PROTOCOL);
+			/* the switch's own management and console ports */
 			if (role && (streq(role, "mgmt") ||
-				     streq(role, "console") ||
-				     streq(role, "oob")))
+				     streq(role, "console")))
 				continue;
-			if (proto && pr && !streq(pr, S(e, proto)))
+			/*
+			 * With a fabric protocol, a port must speak it ("any"
+			 * on either side matches); ports that name no
+			 * protocol (management, console) are not fabric ports.
+			 */
+			if (proto && (!pr || (!streq(pr, S(e, proto)) &&
+					      !streq(pr, "any") &&
+					      !streq(S(e, proto), "any"))))
 				continue;
 			cap = out->n + 1;
 			out->ports = xrealloc(out->ports,
@@ -114,6 +123,8 @@ static void placer_init(struct elab *e, struct placer *p, uint32_t fab,
 	memset(p, 0, sizeof(*p));
 	if (!v || v->type != VT_LIST || !v->n)
 		return;
+	p->per_rack = ir_num(d, fab, A_PER_RACK, 0);
+	p->count = xcalloc((size_t)v->n, sizeof(*p->count));
 	p->list = *v;
 	p->racks = &p->list;
 	p->where = &p->list;
@@ -144,6 +155,7 @@ static void placer_init(struct elab *e, struct placer *p, uint32_t fab,
 			if (r == RK_NONE || slot[r] == RK_NONE)
 				continue;
 			i = slot[r];
+			p->count[i]++;
 			h = layout_height_u(d, dev);
 			for (int64_t u = at; u < at + h && u <= p->units[i];
 			     u++)
@@ -160,6 +172,7 @@ static void placer_fini(struct placer *p)
 			free(p->used[i]);
 	free(p->used);
 	free(p->units);
+	free(p->count);
 }
 
 /* Place @dev (height h) in the first listed rack with room, top down. */
@@ -174,6 +187,8 @@ static bool place(struct elab *e, struct placer *p, uint32_t dev, int64_t h)
 	for (uint32_t k = 0; k < n; k++) {
 		uint32_t i = (p->next + k) % n;
 
+		if (p->per_rack && p->count[i] >= p->per_rack)
+			continue;
 		for (int64_t top = p->units[i]; top >= h && h > 0; top--) {
 			int64_t lo = top - h + 1, u;
 
@@ -189,10 +204,76 @@ static bool place(struct elab *e, struct placer *p, uint32_t dev, int64_t h)
 			add_attr(e, dev, A_AT, VT_NUM, DIM_RACKU, 0, lo,
 				 &p->where->loc);
 			p->next = i;
+			p->count[i]++;
 			return true;
 		}
 	}
 	return false;
+}
+
+/*
+ * Wire a placed switch's supplies to the PDUs of its rack: PSU i goes to a
+ * PDU of the (i mod F)-th feed among the rack's F feeds (in the order the
+ * rack's PDUs name them), spreading over that feed's PDUs, so that 1+1 and
+ * N+N supplies land on both feeds.
+ */
+static void wire_power(struct elab *e, uint32_t dev, const struct srcloc *loc)
+{
+	struct rk_design *d = e->d;
+	uint32_t rack = layout_rack_of(d, dev), feeds[8], nf = 0;
+	uint32_t pdus[8][8], np[8] = { 0 };
+	int64_t psus = ir_num(d, dev, A_PSUS, 0);
+
+	if (rack == RK_NONE || psus <= 0)
+		return;
+	for_each_child(d, rack, c) {
+		const struct rk_value *f;
+		uint32_t k;
+
+		if (d->objs[c].kind != K_DEVICE || d->objs[c].cls != C_PDU)
+			continue;
+		f = ir_attr(d, c, A_FEED);
+		if (!f || f->type != VT_OBJ)
+			continue;
+		for (k = 0; k < nf && feeds[k] != f->a; k++)
+			;
+		if (k == nf) {
+			if (nf == ARRAY_SIZE(feeds))
+				continue;
+			feeds[nf++] = f->a;
+		}
+		if (np[k] < ARRAY_SIZE(pdus[0]))
+			pdus[k][np[k]++] = c;
+	}
+	if (!nf)
+		return;
+	for (int64_t i = 0; i < psus && i < 64; i++) {
+		uint32_t k = (uint32_t)(i % nf);
+		uint32_t pdu = pdus[k][(dev + (uint32_t)(i / nf)) % np[k]];
+		uint32_t pair = d->nvals, list;
+		struct rk_value *v;
+
+		VEC_PUSH(d->vals, d->nvals, d->vals_cap);
+		VEC_PUSH(d->vals, d->nvals, d->vals_cap);
+		list = d->nvals;
+		v = VEC_PUSH(d->vals, d->nvals, d->vals_cap);
+		memset(v, 0, sizeof(*v));
+		v->type = VT_NUM;
+		v->n = i;
+		v->loc = *loc;
+		v = &d->vals[pair];
+		memset(v, 0, sizeof(*v));
+		v->type = VT_LIST;
+		v->a = list;
+		v->n = 1;
+		v->loc = *loc;
+		v = &d->vals[pair + 1];
+		memset(v, 0, sizeof(*v));
+		v->type = VT_OBJ;
+		v->a = pdu;
+		v->loc = *loc;
+		add_attr(e, dev, A_POWER, VT_PAIR, 0, pair, 0, loc);
+	}
 }
 
 static uint32_t new_switch(struct elab *e, uint32_t fab, const char *tier,
@@ -202,7 +283,8 @@ static uint32_t new_switch(struct elab *e, uint32_t fab, const char *tier,
 	struct rk_design *d = e->d;
 	char local[64];
 	uint32_t lid, full, id;
-	const struct srcloc *loc = &d->objs[fab].loc;
+	/* a copy: the object table grows as switches are added */
+	const struct srcloc floc = d->objs[fab].loc, *loc = &floc;
 
 	snprintf(local, sizeof(local), "%s[%u]", tier, idx);
 	lid = intern_cstr(e->a, local);
@@ -226,6 +308,8 @@ static uint32_t new_switch(struct elab *e, uint32_t fab, const char *tier,
 			   S(e, full), tier, idx, ir_name(d, fab));
 		return RK_NONE;
 	}
+	if (pl->racks)
+		wire_power(e, id, &pl->where->loc);
 	return id;
 }
 
@@ -240,9 +324,12 @@ static void add_link(struct elab *e, uint32_t fab, uint32_t ad, uint32_t ap,
 	l->a_port = ap;
 	l->b_dev = bd;
 	l->b_port = bp;
-	l->attr_first = d->nattrs;
+	l->attr_first = 0;
+	l->attr_count = 0;
 	l->scope = RK_NONE;
 	l->fabric = fab;
+	l->attr_first = e->link_attr_first;
+	l->attr_count = e->link_attr_count;
 	l->loc = d->objs[fab].loc;
 }
 
@@ -290,7 +377,8 @@ static uint32_t fabric_switch_part(struct elab *e, uint32_t fab, uint32_t key)
 static void gen_fat_tree(struct elab *e, uint32_t fab)
 {
 	struct rk_design *d = e->d;
-	const struct srcloc *loc = &d->objs[fab].loc;
+	/* a copy: the object table grows as switches are added */
+	const struct srcloc floc = d->objs[fab].loc, *loc = &floc;
 	uint32_t *ed, *ep, ne = endpoints(e, fab, &ed, &ep);
 	uint32_t sw = fabric_switch_part(e, fab, A_SWITCH);
 	uint32_t spw = fabric_switch_part(e, fab, A_SPINE_SWITCH);
@@ -531,7 +619,8 @@ out:
 static void gen_nvlink(struct elab *e, uint32_t fab)
 {
 	struct rk_design *d = e->d;
-	const struct srcloc *loc = &d->objs[fab].loc;
+	/* a copy: the object table grows as switches are added */
+	const struct srcloc floc = d->objs[fab].loc, *loc = &floc;
 	const struct rk_value *mv = ir_attr(d, fab, A_MEMBERS);
 	uint32_t *ed, *ep, ne = endpoints(e, fab, &ed, &ep), m;
 	uint32_t nvl = intern_cstr(e->a, "nvlink");
@@ -575,7 +664,8 @@ out:
 static void gen_star(struct elab *e, uint32_t fab)
 {
 	struct rk_design *d = e->d;
-	const struct srcloc *loc = &d->objs[fab].loc;
+	/* a copy: the object table grows as switches are added */
+	const struct srcloc floc = d->objs[fab].loc, *loc = &floc;
 	uint32_t *ed, *ep, ne = endpoints(e, fab, &ed, &ep);
 	uint32_t sw = fabric_switch_part(e, fab, A_SWITCH);
 	struct swport_list lp = { NULL, 0 };
@@ -623,6 +713,26 @@ out:
 	free(ep);
 }
 
+/*
+ * The fabric's own `media` and `cable` apply to every link it generates:
+ * copy them once into a contiguous run of the attribute table (owned by no
+ * object) that all those links share.
+ */
+static void link_attrs(struct elab *e, uint32_t fab)
+{
+	struct rk_design *d = e->d;
+	uint32_t first = d->nattrs;
+
+	for (uint32_t k = 0; k < d->objs[fab].attr_count; k++) {
+		struct rk_attr at = d->attrs[d->objs[fab].attr_first + k];
+
+		if (at.key == A_MEDIA || at.key == A_CABLE)
+			*VEC_PUSH(d->attrs, d->nattrs, d->attrs_cap) = at;
+	}
+	e->link_attr_first = first;
+	e->link_attr_count = d->nattrs - first;
+}
+
 void fabric_expand(struct elab *e)
 {
 	uint32_t n = e->d->nobjs;
@@ -632,6 +742,7 @@ void fabric_expand(struct elab *e)
 
 		if (o->kind != K_FABRIC)
 			continue;
+		link_attrs(e, i);
 		switch (o->cls) {
 		case FAB_FAT_TREE:
 			gen_fat_tree(e, i);

@@ -561,6 +561,12 @@ void fabric_compute(const struct rk_design *d, uint32_t fab,
 		uint32_t ta = a < g.ne ? 0 : g.tier[a];
 		uint32_t tb = b < g.ne ? 0 : g.tier[b];
 
+		if (ta != tb) {
+			uint32_t hi = ta > tb ? ta : tb;
+
+			if (hi - 1 < 4)
+				m->tier_links[hi - 1]++;
+		}
 		if (ta == 0 && tb > 0) {
 			m->injection += g.cap[i];
 			m->endpoints++;
@@ -591,6 +597,8 @@ void fabric_compute(const struct rk_design *d, uint32_t fab,
 
 		if (t > m->tiers)
 			m->tiers = t;
+		if (t < 5)
+			m->tier_switches[t - 1]++;
 		if (t < 4) {
 			m->tier_down[t - 1] += down[v];
 			m->tier_up[t - 1] += up[v];
@@ -609,6 +617,10 @@ void fabric_compute(const struct rk_design *d, uint32_t fab,
 	}
 	if (g.ne >= 2)
 		m->bisection = bisection(d, fab, &g, &m->method);
+	if (m->endpoints)
+		m->full_bisection = (int64_t)((__int128)m->injection *
+					      (m->endpoints / 2) /
+					      m->endpoints);
 	free(down);
 	free(up);
 	free(rail);

@@ -40,10 +40,14 @@ enum bisect_method {
  * @links:       links in the fabric graph
  * @tiers:       switch tiers (longest switch path from an endpoint)
  * @injection:   sum of the endpoints' link rates, b/s
+ * @full_bisection: what a non-blocking fabric gives: the injection of the
+ *               smaller half, floor(E/2)/E of @injection
  * @bisection:   bisection bandwidth, b/s
  * @method:      how @bisection was computed
  * @tier_down, @tier_up: per tier (0 = leaf), capacity towards the
  *               endpoints and away from them, b/s
+ * @tier_switches: switches per tier; @tier_links: links from the tier below
+ *               (0: endpoint to leaf, 1: leaf to spine, 2: spine to core)
  * @leaf_worst_down, @leaf_worst_up: the most oversubscribed leaf
  * @leaf_worst:  that leaf (RK_NONE when none)
  * @rail_mixed:  a leaf that serves more than one rail (RK_NONE: none)
@@ -51,9 +55,11 @@ enum bisect_method {
 struct fabric_metrics {
 	uint32_t fabric;
 	uint32_t endpoints, declared, switches, links, tiers;
-	int64_t injection, bisection;
+	int64_t injection, bisection, full_bisection;
 	enum bisect_method method;
 	int64_t tier_down[4], tier_up[4];
+	uint32_t tier_switches[4]; /* switches per tier (0 = leaf) */
+	uint32_t tier_links[4];	   /* links into tier t from below */
 	int64_t leaf_worst_down, leaf_worst_up;
 	uint32_t leaf_worst;
 	uint32_t rail_mixed;
