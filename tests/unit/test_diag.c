@@ -316,7 +316,9 @@ Test(diag, long_line_window)
 	diag_error(&D, AT(id, 250, 251), NULL, "long");
 	/* window [170, 370): "X" is its 81st byte */
 	strcpy(want, "l.rack:1:251: error: long\n    1 | ...");
-	strncat(want, src + 170, 200);
+	n = strlen(want);
+	memcpy(want + n, src + 170, 200);
+	want[n + 200] = '\0';
 	strcat(want, "...\n      | ");
 	n = strlen(want);
 	memset(want + n, ' ', 3 + 80);
