@@ -20,8 +20,6 @@ struct dump {
 	const struct rk_design *d;
 	const struct arena *a;
 	FILE *fp;
-	uint32_t *by_scope;   /* explicit link ids, grouped by scope */
-	uint32_t *scope_first; /* per object id + 1: start in by_scope */
 };
 
 static void indent(struct dump *x, unsigned depth)
@@ -204,8 +202,10 @@ static void print_expr(struct dump *x, const struct ast *e, bool top)
 			fputc(')', x->fp);
 		break;
 	case AST_UNARY:
-		fputs(ast_op_str(e->op), x->fp);
-		print_expr(x, e->lhs, false);
+		/* parenthesised, so "-" of a negative number stays valid */
+		fprintf(x->fp, "%s(", ast_op_str(e->op));
+		print_expr(x, e->lhs, true);
+		fputc(')', x->fp);
 		break;
 	case AST_MEMBER:
 		print_expr(x, e->lhs, false);
@@ -265,7 +265,6 @@ static void print_reqs(struct dump *x, uint32_t scope, unsigned depth)
 static const char *const fabric_words[] = { "?", "fat_tree", "nvlink",
 					    "star" };
 
-static void print_links(struct dump *x, uint32_t scope, unsigned depth);
 
 /*
  * Ports and components declared as a range come back as a range: a run of
@@ -391,86 +390,48 @@ static void print_obj_named(struct dump *x, uint32_t id, unsigned depth,
 	fputs(" {\n", x->fp);
 	print_attrs(x, o->attr_first, o->attr_count, depth + 1);
 	print_children(x, id, depth + 1);
-	if (o->kind == K_GROUP) {
-		print_links(x, id, depth + 1);
+	if (o->kind == K_GROUP)
 		print_reqs(x, id, depth + 1);
-	}
 	indent(x, depth);
 	fputs("}\n", x->fp);
 }
 
-static void print_links(struct dump *x, uint32_t scope, unsigned depth)
+/*
+ * Every explicit link is written at the top level with the full names of
+ * its ends, which resolve to the same ports from there; generated links are
+ * left to their fabric.
+ */
+static void print_links(struct dump *x)
 {
 	const struct rk_design *d = x->d;
-	uint32_t slot = scope == RK_NONE ? 0 : scope + 1;
 
-	for (uint32_t k = x->scope_first[slot]; k < x->scope_first[slot + 1];
-	     k++) {
-		const struct rk_link *l = &d->links[x->by_scope[k]];
+	for (uint32_t i = 0; i < d->nlinks; i++) {
+		const struct rk_link *l = &d->links[i];
 
-		indent(x, depth);
+		if (l->fabric != RK_NONE)
+			continue;
 		fprintf(x->fp, "link %s.%s -- %s.%s", ir_name(d, l->a_dev),
 			S(x, d->objs[l->a_port].local), ir_name(d, l->b_dev),
 			S(x, d->objs[l->b_port].local));
 		if (l->attr_count) {
 			fputs(" {\n", x->fp);
-			print_attrs(x, l->attr_first, l->attr_count,
-				    depth + 1);
-			indent(x, depth);
+			print_attrs(x, l->attr_first, l->attr_count, 1);
 			fputc('}', x->fp);
 		}
 		fputc('\n', x->fp);
 	}
 }
 
-/* Group the explicit links by scope (counting sort, linear). */
-static void bucket_links(struct dump *x)
-{
-	const struct rk_design *d = x->d;
-	uint32_t n = d->nobjs + 2;
-
-	x->scope_first = xcalloc(n + 1, sizeof(*x->scope_first));
-	x->by_scope = xmalloc((d->nlinks + 1) * sizeof(*x->by_scope));
-	for (uint32_t i = 0; i < d->nlinks; i++)
-		if (d->links[i].fabric == RK_NONE)
-			x->scope_first[(d->links[i].scope == RK_NONE
-						? 0
-						: d->links[i].scope + 1) +
-				       1]++;
-	for (uint32_t i = 1; i <= n; i++)
-		x->scope_first[i] += x->scope_first[i - 1];
-	{
-		uint32_t *pos = xmalloc((n + 1) * sizeof(*pos));
-
-		memcpy(pos, x->scope_first, (n + 1) * sizeof(*pos));
-		for (uint32_t i = 0; i < d->nlinks; i++) {
-			uint32_t s;
-
-			if (d->links[i].fabric != RK_NONE)
-				continue;
-			s = d->links[i].scope == RK_NONE
-				    ? 0
-				    : d->links[i].scope + 1;
-			x->by_scope[pos[s]++] = i;
-		}
-		free(pos);
-	}
-}
-
 static bool emit_ir(struct backend_ctx *ctx)
 {
-	struct dump x = { ctx->d, ctx->arena, out_open(ctx, "ir.rack"), NULL,
-			  NULL };
+	struct dump x = { ctx->d, ctx->arena, out_open(ctx, "ir.rack") };
 
 	if (!x.fp)
 		return false;
-	bucket_links(&x);
 	fputs("# rackc elaborated design (canonical form)\n", x.fp);
 	print_children(&x, RK_NONE, 0);
-	print_links(&x, RK_NONE, 0);
+	print_links(&x);
 	print_reqs(&x, RK_NONE, 0);
-	free(x.by_scope);
-	free(x.scope_first);
 	return true;
 }
 

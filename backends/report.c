@@ -66,37 +66,70 @@ static const char *rack_cooling(const struct rk_design *d, uint32_t r)
 	return "none";
 }
 
-/* Capacity a rack keeps when its weakest feed fails (see README). */
-static int64_t rack_capacity(const struct rk_design *d, uint32_t rack)
+/*
+ * Capacity each rack keeps when its weakest feed fails (see README): the
+ * PDUs mounted in the rack (declared in it or naming it) grouped by feed;
+ * with two or more feeds, the total less the largest feed's share.
+ */
+static int64_t *rack_capacities(const struct rk_design *d)
 {
-	uint32_t feeds[16], nf = 0;
-	int64_t per[16] = { 0 }, total = 0, worst = -1;
+	int64_t *total = xcalloc(d->nobjs + 1, sizeof(*total));
+	int64_t *worst = xcalloc(d->nobjs + 1, sizeof(*worst));
+	int64_t *per = xcalloc(d->nobjs + 1, sizeof(*per));
+	uint32_t *first_feed = xmalloc((d->nobjs + 1) * sizeof(*first_feed));
+	uint8_t *multi = xcalloc(d->nobjs + 1, 1);
 
-	for_each_child(d, rack, c) {
+	memset(first_feed, 0xff, (d->nobjs + 1) * sizeof(*first_feed));
+	/* per (rack, feed) sums: feeds are few, so key the sum by feed id
+	 * in a second pass per rack-feed pair through a small list */
+	for (uint32_t i = 0; i < d->nobjs; i++) {
 		const struct rk_value *f;
-		int64_t cap;
-		uint32_t k;
+		uint32_t r;
 
-		if (d->objs[c].kind != K_DEVICE || d->objs[c].cls != C_PDU)
+		if (d->objs[i].kind != K_DEVICE || d->objs[i].cls != C_PDU)
 			continue;
-		cap = supply_capacity_mw(d, c);
-		f = ir_attr(d, c, A_FEED);
-		total += cap;
+		r = layout_rack_of(d, i);
+		if (r == RK_NONE)
+			continue;
+		total[r] += supply_capacity_mw(d, i);
+		f = ir_attr(d, i, A_FEED);
 		if (!f || f->type != VT_OBJ)
 			continue;
-		for (k = 0; k < nf && feeds[k] != f->a; k++)
-			;
-		if (k == nf && nf < ARRAY_SIZE(feeds))
-			feeds[nf++] = f->a;
-		if (k < ARRAY_SIZE(feeds))
-			per[k] += cap;
+		if (first_feed[r] == RK_NONE)
+			first_feed[r] = f->a;
+		else if (first_feed[r] != f->a)
+			multi[r] = 1;
 	}
-	if (nf < 2)
-		return total;
-	for (uint32_t k = 0; k < nf; k++)
-		if (worst < 0 || total - per[k] < worst)
-			worst = total - per[k];
-	return worst;
+	/* largest single-feed share per rack: one pass per feed object */
+	for (uint32_t feed = 0; feed < d->nobjs; feed++) {
+		if (d->objs[feed].kind != K_FEED)
+			continue;
+		memset(per, 0, (d->nobjs + 1) * sizeof(*per));
+		for (uint32_t i = 0; i < d->nobjs; i++) {
+			const struct rk_value *f;
+			uint32_t r;
+
+			if (d->objs[i].kind != K_DEVICE ||
+			    d->objs[i].cls != C_PDU)
+				continue;
+			f = ir_attr(d, i, A_FEED);
+			r = layout_rack_of(d, i);
+			if (!f || f->type != VT_OBJ || f->a != feed ||
+			    r == RK_NONE)
+				continue;
+			per[r] += supply_capacity_mw(d, i);
+			if (per[r] > worst[r])
+				worst[r] = per[r];
+		}
+	}
+	for (uint32_t r = 0; r < d->nobjs; r++)
+		if (multi[r])
+			total[r] -= worst[r];
+	free(worst);
+	free(per);
+	free(first_feed);
+	free(multi);
+	return total;
 }
 
 static bool emit_report(struct backend_ctx *ctx)
@@ -104,12 +137,14 @@ static bool emit_report(struct backend_ctx *ctx)
 	const struct rk_design *d = ctx->d;
 	const struct rack_totals *t = derived_racks(ctx->dv);
 	FILE *fp = out_open(ctx, "report.json");
+	int64_t *cap;
 	int64_t power = 0, heat = 0;
 	uint32_t servers = 0, switches = 0, racks = 0, gpus = 0, links = 0;
 	bool first;
 
 	if (!fp)
 		return false;
+	cap = rack_capacities(d);
 	gpus = design_gpu_count(d);
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		const struct rk_obj *o = &d->objs[i];
@@ -147,7 +182,7 @@ static bool emit_report(struct backend_ctx *ctx)
 		fputs(", \"power_max_w\": ", fp);
 		json_watts(fp, t->power[i]);
 		fputs(", \"power_capacity_w\": ", fp);
-		json_watts(fp, rack_capacity(d, i));
+		json_watts(fp, cap[i]);
 		fputs(", \"heat_w\": ", fp);
 		json_watts(fp, t->heat[i]);
 		fputs(", \"heat_liquid_w\": ", fp);
@@ -209,6 +244,7 @@ static bool emit_report(struct backend_ctx *ctx)
 	fprintf(fp,
 		"%s],\n  \"checks\": {\"errors\": %u, \"warnings\": %u}\n}\n",
 		first ? "" : "\n  ", ctx->diag->errors, ctx->diag->warnings);
+	free(cap);
 	return true;
 }
 

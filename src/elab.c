@@ -398,8 +398,13 @@ static bool conv_num(struct elab *e, const struct attr_info *ai,
 	}
 	if (v->dim != ai->dim) {
 		elab_error(e, &v->loc, "unit-mismatch",
-			   "'%s' expects %s, not %s", ai->name, a_dim(ai->dim),
-			   v->dim == DIM_NONE ? "a plain number"
+			   "'%s' expects %s, not %s %s", ai->name,
+			   a_dim(ai->dim),
+			   v->dim == DIM_NONE
+				   ? "a"
+				   : strchr("aeiou", dim_name(v->dim)[0]) ? "an"
+									 : "a",
+			   v->dim == DIM_NONE ? "plain number"
 					      : dim_name(v->dim));
 		return false;
 	}
@@ -656,6 +661,24 @@ static void set_attr(struct elab *e, uint32_t key, const struct ast *st,
 		out.a = find_part(e, w, &args[0].loc);
 		if (out.a == RK_NONE)
 			return;
+		{
+			enum rk_class want = key == A_SWITCH ||
+						     key == A_SPINE_SWITCH
+					     ? C_SWITCH
+					     : key == A_CABLE ? C_CABLE
+					     : key == A_RDHX ? C_RDHX
+							     : C_NONE;
+
+			if (want && e->d->objs[out.a].cls != want) {
+				elab_error(e, &args[0].loc, "part-class",
+					   "'%s' is a %s part, but '%s' needs "
+					   "a %s part",
+					   str_of(e->a, w),
+					   rk_class_name(e->d->objs[out.a].cls),
+					   ai->name, rk_class_name(want));
+				return;
+			}
+		}
 		out.type = VT_OBJ;
 		out.loc = args[0].loc;
 		break;
@@ -1003,7 +1026,7 @@ static void decl_part_member(struct elab *e, const struct kind_info *ki,
 			return;
 		if (ki->cls && e->d->objs[part].cls != ki->cls) {
 			elab_error(e, &st->rhs->loc, "part-class",
-				   "'%s' is a %s part, but %s needs a %s part",
+				   "'%s' is a %s part, but '%s' needs a %s part",
 				   str_of(e->a, tw),
 				   rk_class_name(e->d->objs[part].cls),
 				   ki->word, rk_class_name(ki->cls));
@@ -1389,41 +1412,71 @@ static void exec_generic(struct elab *e, const struct ast *st)
 		for (uint32_t i = 0; i < count && !e->stopped; i++) {
 			uint32_t id = new_object(e, ki, st, names[i], false);
 
+			uint32_t mark = e->nscratch;
+
 			if (id == RK_NONE)
 				return;
 			e->group = id;
 			exec_body(e, id, X_GROUP, e->d->objs[id].name,
 				  st->body, MODE_NORMAL);
 			e->group = s_group;
+			finish_attrs(e, mark, &e->d->objs[id].attr_first,
+				     &e->d->objs[id].attr_count);
 		}
 	} else
 		decl_object(e, ki, st);
 }
 
-static struct val define_value(struct elab *e, const struct define *df,
-			       const struct srcloc *loc)
+/*
+ * The value of -D NAME=VALUE: a number (with its unit) when it starts like
+ * one, true or false, a name when it is an identifier path (-D SW=qm9790),
+ * else a string.  A malformed number is an error, not a string.
+ */
+static bool define_value(struct elab *e, const struct define *df,
+			 const struct srcloc *loc, struct val *v)
 {
-	struct val v;
-	size_t at;
+	const char *s = df->value;
+	size_t n = strlen(s), at;
+	struct quantity q;
+	bool name = n > 0;
 
-	memset(&v, 0, sizeof(v));
-	v.loc = *loc;
-	if (unit_parse(df->value, strlen(df->value), (struct quantity *)&v.dim,
-		       &at) == UNIT_OK) {
-		struct quantity q;
+	memset(v, 0, sizeof(*v));
+	v->loc = *loc;
+	if ((s[0] >= '0' && s[0] <= '9') ||
+	    (s[0] == '-' && s[1] >= '0' && s[1] <= '9')) {
+		enum unit_status st = unit_parse(s, n, &q, &at);
 
-		unit_parse(df->value, strlen(df->value), &q, &at);
-		v.kind = V_NUM;
-		v.dim = q.dim;
-		v.n = q.v;
-	} else if (streq(df->value, "true") || streq(df->value, "false")) {
-		v.kind = V_BOOL;
-		v.n = streq(df->value, "true");
-	} else {
-		v.kind = V_STR;
-		v.s = intern_cstr(e->a, df->value);
+		if (st != UNIT_OK) {
+			elab_error(e, loc, "param",
+				   "-D %s=%s is not an exact quantity "
+				   "(plain numbers must be integers)",
+				   df->name, s);
+			return false;
+		}
+		v->kind = V_NUM;
+		v->dim = q.dim;
+		v->n = q.v;
+		return true;
 	}
-	return v;
+	if (streq(s, "true") || streq(s, "false")) {
+		v->kind = V_BOOL;
+		v->n = streq(s, "true");
+		return true;
+	}
+	for (size_t i = 0; i < n && name; i++)
+		name = (s[i] >= 'a' && s[i] <= 'z') ||
+		       (s[i] >= 'A' && s[i] <= 'Z') || s[i] == '_' ||
+		       (i && s[i] >= '0' && s[i] <= '9');
+	if (name && n <= RK_MAX_IDENT) {
+		v->kind = V_PATH;
+		v->count = 1;
+		v->segs = arena_zalloc(e->a, sizeof(struct seg));
+		v->segs[0].name = intern(e->a, s, n);
+		return true;
+	}
+	v->kind = V_STR;
+	v->s = intern(e->a, s, n);
+	return true;
 }
 
 static void exec_import(struct elab *e, const struct ast *st);
@@ -1455,7 +1508,8 @@ static void exec_stmt(struct elab *e, const struct ast *st)
 		 */
 		if (old && (global || old >= e->vars + e->frame) &&
 		    !(old < e->vars + e->nglobals && !global) &&
-		    !(global && old->loc.file != st->wloc.file)) {
+		    !(global && old->loc.file != st->wloc.file &&
+		      !(old->param && st->kind == AST_PARAM))) {
 			elab_error(e, &st->wloc, "duplicate-name",
 				   "'%s' is already defined",
 				   str_of(e->a, st->str));
@@ -1468,8 +1522,9 @@ static void exec_stmt(struct elab *e, const struct ast *st)
 			for (uint32_t i = 0; i < e->ndefines; i++)
 				if (streq(e->defines[i].name, name)) {
 					e->defines[i].used = true;
-					v = define_value(e, &e->defines[i],
-							 &st->lhs->loc);
+					if (!define_value(e, &e->defines[i],
+							  &st->lhs->loc, &v))
+						return;
 					goto bind;
 				}
 		}
@@ -1477,6 +1532,7 @@ static void exec_stmt(struct elab *e, const struct ast *st)
 			return;
 bind:
 		push_var(e, st->str, &v, &st->wloc);
+		e->vars[e->nvars - 1].param = st->kind == AST_PARAM;
 		if (global)
 			e->nglobals = e->nvars;
 		return;

@@ -67,6 +67,7 @@ struct var {
 	uint32_t name;
 	struct val v;
 	struct srcloc loc;
+	bool param; /* a param (unique across files), not a let */
 };
 
 struct module_def {

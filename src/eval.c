@@ -28,7 +28,34 @@ const char *val_kind_name(const struct val *v)
 {
 	switch (v->kind) {
 	case V_NUM:
-		return v->dim == DIM_NONE ? "a number" : dim_name(v->dim);
+		switch (v->dim) {
+		case DIM_NONE:
+			return "a number";
+		case DIM_POWER:
+			return "a power";
+		case DIM_LENGTH:
+			return "a length";
+		case DIM_MASS:
+			return "a mass";
+		case DIM_RATE:
+			return "a data rate";
+		case DIM_BYTES:
+			return "a size in bytes";
+		case DIM_CURRENT:
+			return "a current";
+		case DIM_VOLTAGE:
+			return "a voltage";
+		case DIM_TEMP:
+			return "a temperature";
+		case DIM_FLOW:
+			return "a flow";
+		case DIM_RACKU:
+			return "rack units";
+		case DIM_MONEY:
+			return "a price";
+		default:
+			return "a ratio";
+		}
 	case V_BOOL:
 		return "a boolean";
 	case V_STR:
@@ -53,13 +80,14 @@ const char *val_kind_name(const struct val *v)
 /* "a power", "a length": article + dimension for messages. */
 static const char *dim_phrase(struct elab *e, const struct val *v)
 {
+	if (v->kind == V_RATIO)
+		return "a ratio";
 	if (v->kind != V_NUM)
 		return val_kind_name(v);
+	(void)e;
 	if (v->dim == DIM_NONE)
 		return "a plain number";
-	return arena_printf(e->a, "%s %s",
-			    strchr("aeiou", dim_name(v->dim)[0]) ? "an" : "a",
-			    dim_name(v->dim));
+	return val_kind_name(v);
 }
 
 static bool overflow(struct elab *e, const struct ast *x)
