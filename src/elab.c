@@ -141,7 +141,7 @@ static bool at_file_top(const struct elab *e)
 {
 	return e->obj == RK_NONE && e->group == RK_NONE &&
 	       e->mod_depth == 0 && e->nvars == e->nglobals &&
-	       e->ctx == X_TOP;
+	       e->ctx == X_TOP && e->blocks == 0;
 }
 
 /* ---- names ---- */
@@ -274,19 +274,18 @@ static bool word_allowed(const char *words, const char *w)
 	return false;
 }
 
-static void suggest_words(struct suggest *sg, const char *words)
+static void suggest_words(struct arena *a, struct suggest *sg,
+			  const char *words)
 {
-	char buf[64];
+	const size_t maxlen = 64;
 
 	for (const char *p = words; *p;) {
 		const char *bar = strchr(p, '|');
 		size_t len = bar ? (size_t)(bar - p) : strlen(p);
 
-		if (len < sizeof(buf)) {
-			memcpy(buf, p, len);
-			buf[len] = '\0';
-			suggest_offer(sg, buf);
-		}
+		/* the suggestion keeps the pointer: give it a lasting copy */
+		if (len < maxlen)
+			suggest_offer(sg, arena_strndup(a, p, len));
 		if (!bar)
 			break;
 		p = bar + 1;
@@ -320,7 +319,7 @@ static bool want_word(struct elab *e, const struct val *v, const char *what,
 		return true;
 	}
 	suggest_init(&sg, str_of(e->a, w));
-	suggest_words(&sg, words);
+	suggest_words(e->a, &sg, words);
 	if (suggest_result(&sg))
 		elab_error(e, &v->loc, "value",
 			   "'%s' is not a valid %s; did you mean '%s'?",
@@ -1543,24 +1542,32 @@ bind:
 
 		if (!eval(e, st->lhs, &it))
 			return;
+		e->blocks++;
 		if (it.kind == V_RANGE) {
-			if (it.n2 >= it.n &&
-			    (uint64_t)(it.n2 - it.n) >= RK_MAX_LOOP) {
+			/* the count in unsigned arithmetic: no overflow at the
+			 * ends of the int64 range */
+			uint64_t span = it.n2 >= it.n ? (uint64_t)it.n2 -
+								(uint64_t)it.n
+						      : 0;
+
+			if (it.n2 >= it.n && span >= RK_MAX_LOOP) {
 				elab_error(e, &st->lhs->loc, "limit",
 					   "loop of %llu iterations exceeds "
 					   "the limit of %u",
-					   (unsigned long long)(it.n2 - it.n) +
-						   1,
+					   (unsigned long long)span +
+						   (span < UINT64_MAX),
 					   RK_MAX_LOOP);
+				e->blocks--;
 				return;
 			}
-			for (int64_t i = it.n; i <= it.n2 && !e->stopped;
-			     i++) {
+			for (uint64_t k = 0; it.n2 >= it.n && k <= span &&
+					     !e->stopped;
+			     k++) {
 				struct val iv;
 
 				memset(&iv, 0, sizeof(iv));
 				iv.kind = V_NUM;
-				iv.n = i;
+				iv.n = (int64_t)((uint64_t)it.n + k);
 				iv.loc = st->wloc;
 				e->nvars = base;
 				push_var(e, st->str, &iv, &st->wloc);
@@ -1583,6 +1590,7 @@ bind:
 				   "%s",
 				   val_kind_name(&it));
 		}
+		e->blocks--;
 		e->nvars = base;
 		return;
 	}
@@ -1592,6 +1600,7 @@ bind:
 
 		if (!eval_bool(e, st->lhs, &c))
 			return;
+		e->blocks++;
 		if (c)
 			exec_list(e, st->body);
 		else if (st->else_body && st->else_body->kind == AST_IF &&
@@ -1599,6 +1608,7 @@ bind:
 			exec_stmt(e, st->else_body);
 		else
 			exec_list(e, st->else_body);
+		e->blocks--;
 		e->nvars = base;
 		return;
 	}
@@ -1677,6 +1687,7 @@ static int run_file(struct elab *e, uint32_t file)
 
 	e->parse_ns += rk_now_ns() - t0;
 	if (nerr) {
+		e->syntax = true;
 		e->stopped = true;
 		return RK_EXIT_ERRORS;
 	}
@@ -1863,7 +1874,21 @@ static int elaborate_file(struct compilation *c, uint32_t file)
 	int rc;
 
 	elab_init(&e, c);
+	/* the root is an import in progress too (cycles back to it) */
+	{
+		const struct srcfile *f = srcmgr_file(&c->sm, file);
+		char *real = realpath(f->path, NULL);
+		struct import_rec *rec = VEC_PUSH(e.imports, e.nimports,
+						  e.imports_cap);
+
+		rec->path = intern_cstr(e.a, real ? real : f->path);
+		rec->file = file;
+		rec->done = false;
+		free(real);
+	}
 	rc = run_file(&e, file);
+	if (e.syntax)
+		rc = RK_EXIT_ERRORS;
 	if (rc != RK_EXIT_OK) {
 		c->syntax_errors = true;
 	} else if (!e.stopped) {

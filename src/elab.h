@@ -155,6 +155,8 @@ struct elab {
 	uint32_t link_attr_first, link_attr_count; /* fabric.c */
 	uint64_t steps;
 	bool stopped; /* a limit was hit: unwind without more work */
+	bool syntax;  /* a file had syntax errors */
+	uint32_t blocks; /* open if/for bodies */
 	uint32_t errors;
 };
 

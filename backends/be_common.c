@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: MIT */
+/* Helpers shared by the deployment back ends (see be_common.h). */
+#include "rackc.h"
+
+#include <stdlib.h>
+
+#include "be_common.h"
+#include "schema.h"
+
+struct named {
+	const char *name;
+	uint32_t id;
+};
+
+static int cmp_named(const void *pa, const void *pb)
+{
+	const struct named *a = pa, *b = pb;
+	int c = strcmp(a->name, b->name);
+
+	if (c)
+		return c;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static bool host_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '-';
+}
+
+const char *be_derived_name(struct arena *a, const char *full)
+{
+	size_t n = strlen(full), k = 0;
+	char *s = arena_alloc(a, n + 1);
+
+	for (size_t i = 0; i < n; i++) {
+		char c = host_char(full[i]) ? full[i] : '-';
+
+		if (c == '-' && (k == 0 || s[k - 1] == '-'))
+			continue;
+		s[k++] = c;
+	}
+	while (k && s[k - 1] == '-')
+		k--;
+	s[k] = '\0';
+	return s;
+}
+
+/* What a hostname attribute may hold: [A-Za-z0-9._-], 1 to 253 bytes. */
+static bool hostname_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > 253 || s[0] == '-' || s[0] == '.')
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!host_char(s[i]) && s[i] != '.' && s[i] != '_')
+			return false;
+	return true;
+}
+
+const char **be_host_names(struct backend_ctx *ctx, bool *ok)
+{
+	const struct rk_design *d = ctx->d;
+	const char **names = xcalloc(d->nobjs ? d->nobjs : 1, sizeof(*names));
+	struct named *v = NULL;
+	uint32_t n = 0;
+
+	*ok = true;
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		const struct rk_obj *o = &d->objs[i];
+		const struct rk_value *h;
+
+		if (o->kind != K_DEVICE)
+			continue;
+		h = ir_attr(d, i, A_HOSTNAME);
+		if (h && h->type == VT_STR) {
+			const char *s = str_of(ctx->arena, h->a);
+
+			if (!hostname_ok(s)) {
+				diag_error(ctx->diag, &h->loc, "hostname",
+					   "hostname \"%s\" of %s cannot be "
+					   "used in host lists: only letters, "
+					   "digits, '.', '_' and '-' are "
+					   "allowed",
+					   s, ir_name(d, i));
+				*ok = false;
+				continue;
+			}
+			names[i] = s;
+		} else {
+			names[i] = be_derived_name(ctx->arena, ir_name(d, i));
+			if (!names[i][0])
+				names[i] = "host";
+		}
+		if (!v)
+			v = xmalloc(d->nobjs * sizeof(*v));
+		v[n].name = names[i];
+		v[n].id = i;
+		n++;
+	}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_named);
+	for (uint32_t i = 1; i < n; i++) {
+		if (!streq(v[i].name, v[i - 1].name))
+			continue;
+		diag_error(ctx->diag, &d->objs[v[i].id].loc, "hostname",
+			   "%s and %s would both be host '%s'; give one of "
+			   "them a hostname",
+			   ir_name(d, v[i - 1].id), ir_name(d, v[i].id),
+			   v[i].name);
+		diag_note(ctx->diag, &d->objs[v[i - 1].id].loc,
+			  "%s declared here", ir_name(d, v[i - 1].id));
+		*ok = false;
+	}
+	free(v);
+	return names;
+}
+
+uint32_t be_part_comps(const struct rk_design *d, uint32_t part,
+		       uint32_t **out)
+{
+	uint32_t chain[64], nc = 0, n = 0, cap = 0;
+
+	*out = NULL;
+	for (uint32_t p = part; p != RK_NONE && nc < ARRAY_SIZE(chain);
+	     p = d->objs[p].part)
+		chain[nc++] = p;
+	while (nc--) {
+		for_each_child(d, chain[nc], c) {
+			if (d->objs[c].kind != K_COMP)
+				continue;
+			if (n == cap) {
+				cap = cap ? 2 * cap : 16;
+				*out = xrealloc(*out, cap * sizeof(**out));
+			}
+			(*out)[n++] = c;
+		}
+	}
+	return n;
+}
+
+const char *be_port_protocol(const struct rk_design *d, uint32_t port)
+{
+	const char *p = ir_str(d, port, A_PROTOCOL);
+
+	return p ? p : "";
+}
+
+const char *be_port_role(const struct rk_design *d, uint32_t port)
+{
+	const char *p = ir_str(d, port, A_ROLE);
+
+	return p ? p : "";
+}
+
+uint64_t be_fnv1a(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+char *be_file_name(struct arena *a, const char *name)
+{
+	size_t n = strlen(name);
+	char *s = arena_alloc(a, n + 1);
+
+	for (size_t i = 0; i <= n; i++) {
+		char c = name[i];
+
+		s[i] = !c || host_char(c) || c == '_' || c == '.' ? c : '-';
+	}
+	return s;
+}

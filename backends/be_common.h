@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Helpers shared by the deployment back ends (nccl, ibnet, slurm): host
+ * names, the components of a server part, port protocols and a stable
+ * string hash for identifiers such as GUIDs.
+ */
+#ifndef RACKC_BE_COMMON_H
+#define RACKC_BE_COMMON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "ir.h"
+
+/*
+ * Host names of devices, indexed by object id (NULL for objects that are
+ * not servers or switches).  A device's name is its `hostname` attribute,
+ * or else its full name with every character outside [A-Za-z0-9-] mapped
+ * to '-', runs of '-' squeezed to one and '-' trimmed at both ends, so
+ * su[0].dgx[3] becomes su-0-dgx-3 (a valid RFC 1123 label whose trailing
+ * digits a host list can compress).  Names that clash, and hostname
+ * attributes that a host list, a CSV field or an InfiniBand node
+ * description cannot carry, are reported as errors; *ok is then false.
+ * The array is malloc'ed (free it); the strings live in the arena.
+ */
+const char **be_host_names(struct backend_ctx *ctx, bool *ok);
+
+/* The derived form alone: "su[0].dgx[3]" -> "su-0-dgx-3" (may be ""). */
+const char *be_derived_name(struct arena *a, const char *full);
+
+/*
+ * Components (K_COMP objects) of a part and of its bases, base first, in
+ * declaration order.  Returns the count; *out is malloc'ed (free it).
+ */
+uint32_t be_part_comps(const struct rk_design *d, uint32_t part,
+		       uint32_t **out);
+
+/* Protocol word of a port object (inherited), or "" when it has none. */
+const char *be_port_protocol(const struct rk_design *d, uint32_t port);
+
+/* Role word of a port object, or "" when it has none. */
+const char *be_port_role(const struct rk_design *d, uint32_t port);
+
+/* 64-bit FNV-1a hash of a string (stable across runs and hosts). */
+uint64_t be_fnv1a(const char *s);
+
+/* A file name made from an object name: [A-Za-z0-9_.-] kept, else '-'. */
+char *be_file_name(struct arena *a, const char *name);
+
+#endif

@@ -1,0 +1,423 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The "cabling" back end: the cabling plan (src/cableplan.h) as a cut sheet.
+ *
+ *   cabling.csv        one row per cabled link, in link order
+ *   cabling/pull/RACK.csv
+ *                      per rack, the rows of the links that start or end
+ *                      there (a link inside one rack is listed once); under
+ *                      cabling/ because every artifact of a back end is
+ *                      named NAME.* or NAME/... (tests/golden.sh relies on
+ *                      it)
+ *
+ * Columns (fixed order, see csv.h for the quoting rules):
+ *   cable_id           C000001, C000002, ... numbered in link order; the
+ *                      legs of one twin-port cable or splitter share the
+ *                      number of their first leg
+ *   label              "C000001 a.port -- b.port", for the printed label
+ *   a_site, a_row, a_rack, a_u, a_device, a_port, and the same for b:
+ *                      full object names (a_u: lowest U of the device;
+ *                      empty when not placed), the port's local name
+ *   fabric, rail       the generating fabric; the rail of a fat-tree
+ *                      endpoint port (the position of its port name among
+ *                      the fabric's endpoint names, as the generator
+ *                      assigns leaves), empty otherwise
+ *   media, part, model, part_number
+ *                      the cable (catalog part name and its facts)
+ *   length_m           stock length of the cable, metres, exact
+ *   computed_length_m  the computed (or forced) length, metres, exact
+ *   a_transceiver, b_transceiver
+ *                      transceiver part at each end, if any
+ *   note               how the part was chosen, or why there is none
+ *
+ * Links between backplane ports are not cabled and not listed.  Rack file
+ * names keep [A-Za-z0-9._-] of the rack's full name and map every other
+ * character to '-'; should two racks map to one name, the later one (in
+ * declaration order) gets "-2", "-3", ... appended.
+ */
+#include "rackc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "backend.h"
+#include "cableplan.h"
+#include "csv.h"
+#include "fabric.h"
+#include "layout.h"
+#include "schema.h"
+
+static const char *const columns[] = {
+	"cable_id", "label", "a_site", "a_row", "a_rack", "a_u", "a_device",
+	"a_port", "b_site", "b_row", "b_rack", "b_u", "b_device", "b_port",
+	"fabric", "rail", "media", "part", "model", "part_number",
+	"length_m", "computed_length_m", "a_transceiver", "b_transceiver",
+	"note",
+};
+
+/* Endpoint port names of the fat-tree fabrics, for rails. */
+struct rails {
+	uint32_t fabric;
+	uint32_t *names;
+	uint32_t n;
+};
+
+struct sheet {
+	const struct rk_design *d;
+	struct cable_plan *p;
+	uint32_t *ids;	/* per link: cable id (1-based), 0 not listed */
+	struct rails *rails;
+	uint32_t nrails;
+};
+
+static void build_rails(struct sheet *s)
+{
+	const struct rk_design *d = s->d;
+	uint32_t cap = 0;
+
+	for (uint32_t f = 0; f < d->nobjs; f++) {
+		const struct rk_obj *o = &d->objs[f];
+		struct rails *r;
+
+		if (o->kind != K_FABRIC || o->cls != FAB_FAT_TREE)
+			continue;
+		r = VEC_PUSH(s->rails, s->nrails, cap);
+		r->fabric = f;
+		r->names = NULL;
+		r->n = 0;
+		for (uint32_t k = 0; k < o->attr_count; k++) {
+			const struct rk_attr *at = &d->attrs[o->attr_first + k];
+
+			if (at->key != A_ENDPOINTS || at->val.type != VT_LIST)
+				continue;
+			for (uint32_t i = 0; i < (uint32_t)at->val.n; i++) {
+				const struct rk_value *v =
+					ir_list_at(d, &at->val, i);
+				uint32_t nm, j, ncap;
+
+				if (v->type != VT_PORT)
+					continue;
+				nm = d->objs[v->n].local;
+				for (j = 0; j < r->n && r->names[j] != nm; j++)
+					;
+				if (j < r->n)
+					continue;
+				ncap = r->n + 1;
+				r->names = xrealloc(r->names,
+						    ncap * sizeof(*r->names));
+				r->names[r->n++] = nm;
+			}
+		}
+	}
+}
+
+/* Rail of a fat-tree endpoint link, or -1. */
+static long rail_of(const struct sheet *s, const struct rk_link *l)
+{
+	const struct rk_design *d = s->d;
+
+	for (uint32_t i = 0; i < s->nrails; i++) {
+		const struct rails *r = &s->rails[i];
+		uint32_t port;
+
+		if (r->fabric != l->fabric)
+			continue;
+		/* the endpoint is the end the fabric did not generate */
+		if (d->objs[l->a_dev].parent != l->fabric)
+			port = l->a_port;
+		else if (d->objs[l->b_dev].parent != l->fabric)
+			port = l->b_port;
+		else
+			return -1;
+		for (uint32_t j = 0; j < r->n; j++)
+			if (r->names[j] == d->objs[port].local)
+				return (long)j;
+		return -1;
+	}
+	return -1;
+}
+
+static uint32_t ancestor(const struct rk_design *d, uint32_t obj,
+			 enum rk_kind kind)
+{
+	for (; obj != RK_NONE; obj = d->objs[obj].parent)
+		if (d->objs[obj].kind == kind)
+			return obj;
+	return RK_NONE;
+}
+
+static void cell_name(struct csv *w, const struct rk_design *d, uint32_t obj)
+{
+	csv_cell(w, obj != RK_NONE ? ir_name(d, obj) : NULL);
+}
+
+static void end_cells(struct csv *w, const struct rk_design *d, uint32_t dev,
+		      uint32_t port)
+{
+	uint32_t rack = layout_rack_of(d, dev);
+	int64_t at = layout_at(d, dev);
+
+	cell_name(w, d, ancestor(d, rack, K_SITE));
+	cell_name(w, d, ancestor(d, rack, K_ROW));
+	cell_name(w, d, rack);
+	if (rack != RK_NONE && at >= 1)
+		csv_cellf(w, "%lld", (long long)at);
+	else
+		csv_cell(w, NULL);
+	cell_name(w, d, dev);
+	csv_cell(w, str_of(d->arena, d->objs[port].local));
+}
+
+static void row(const struct sheet *s, struct csv *w, uint32_t li)
+{
+	const struct rk_design *d = s->d;
+	const struct rk_link *l = &d->links[li];
+	const struct cp_link *r = &s->p->links[li];
+	char id[16], nb[CSV_NUM_MAX];
+	long rail = rail_of(s, l);
+
+	snprintf(id, sizeof(id), "C%06u", s->ids[li]);
+	csv_cell(w, id);
+	csv_cellf(w, "%s %s.%s -- %s.%s", id, ir_name(d, l->a_dev),
+		  str_of(d->arena, d->objs[l->a_port].local),
+		  ir_name(d, l->b_dev),
+		  str_of(d->arena, d->objs[l->b_port].local));
+	end_cells(w, d, l->a_dev, l->a_port);
+	end_cells(w, d, l->b_dev, l->b_port);
+	cell_name(w, d, l->fabric);
+	if (rail >= 0)
+		csv_cellf(w, "%ld", rail);
+	else
+		csv_cell(w, NULL);
+	csv_cell(w, r->media ? str_of(d->arena, r->media) : NULL);
+	if (r->cable != RK_NONE) {
+		cell_name(w, d, r->cable);
+		csv_cell(w, ir_str(d, r->cable, A_MODEL));
+		csv_cell(w, ir_str(d, r->cable, A_PART_NUMBER));
+	} else {
+		csv_cell(w, NULL);
+		csv_cell(w, NULL);
+		csv_cell(w, NULL);
+	}
+	csv_cell(w, r->stock >= 0 ? csv_metres(r->stock, nb) : NULL);
+	csv_cell(w, r->length >= 0 ? csv_metres(r->length, nb) : NULL);
+	cell_name(w, d, r->xcvr[0]);
+	cell_name(w, d, r->xcvr[1]);
+	csv_cell(w, cableplan_reason(r));
+	csv_end_row(w);
+}
+
+static bool listed(const struct cp_link *r)
+{
+	return r->status != CP_NOT_CABLED;
+}
+
+/* Cable ids in link order; shared cables keep their first leg's id. */
+static void number(struct sheet *s)
+{
+	const struct rk_design *d = s->d;
+	uint32_t *by_no = xcalloc((size_t)s->p->ncables + 1, sizeof(*by_no));
+	uint32_t next = 1;
+
+	for (uint32_t i = 0; i < d->nlinks; i++) {
+		const struct cp_link *r = &s->p->links[i];
+
+		s->ids[i] = 0;
+		if (!listed(r))
+			continue;
+		if (r->cable_no == RK_NONE) {
+			s->ids[i] = next++;
+		} else {
+			if (!by_no[r->cable_no])
+				by_no[r->cable_no] = next++;
+			s->ids[i] = by_no[r->cable_no];
+		}
+	}
+	free(by_no);
+}
+
+static bool file_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+}
+
+struct fname {
+	char *name;
+	uint32_t rack;
+};
+
+static int fname_cmp(const void *a, const void *b)
+{
+	const struct fname *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return x->rack < y->rack ? -1 : x->rack > y->rack;
+}
+
+/*
+ * File names for the racks in @f (malloc'ed strings), unique: clashes get
+ * "-2", "-3", ... in rack order, repeated until nothing clashes.
+ */
+static void unique_names(struct fname *f, uint32_t n)
+{
+	bool again = true;
+
+	for (unsigned round = 0; again && round < 64; round++) {
+		uint32_t dup = 1, base = 0;
+
+		again = false;
+		qsort(f, n, sizeof(*f), fname_cmp);
+		for (uint32_t i = 1; i < n; i++) {
+			size_t len;
+
+			if (strcmp(f[i].name, f[base].name) != 0) {
+				dup = 1;
+				base = i;
+				continue;
+			}
+			len = strlen(f[i].name) + 16;
+			f[i].name = xrealloc(f[i].name, len);
+			snprintf(f[i].name + strlen(f[i].name),
+				 len - strlen(f[i].name), "-%u", ++dup);
+			again = true;
+		}
+	}
+}
+
+static bool emit_pull(struct backend_ctx *ctx, const struct sheet *s)
+{
+	const struct rk_design *d = s->d;
+	uint32_t *start = xcalloc((size_t)d->nobjs + 2, sizeof(*start));
+	uint32_t *entry, nracks = 0, total = 0;
+	struct fname *f;
+	bool ok = true;
+
+	/* bucket the links by rack: counts, prefix sums, fill */
+	for (uint32_t i = 0; i < d->nlinks; i++) {
+		const struct rk_link *l = &d->links[i];
+		uint32_t ra, rb;
+
+		if (!s->ids[i])
+			continue;
+		ra = layout_rack_of(d, l->a_dev);
+		rb = layout_rack_of(d, l->b_dev);
+		if (ra != RK_NONE)
+			start[ra + 1]++;
+		if (rb != RK_NONE && rb != ra)
+			start[rb + 1]++;
+	}
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		if (start[i + 1])
+			nracks++;
+		total += start[i + 1];
+		start[i + 1] = total;
+	}
+	entry = xmalloc(((size_t)total + 1) * sizeof(*entry));
+	{
+		uint32_t *fill = xmalloc(((size_t)d->nobjs + 1) *
+					 sizeof(*fill));
+
+		memcpy(fill, start, (size_t)d->nobjs * sizeof(*fill));
+		for (uint32_t i = 0; i < d->nlinks; i++) {
+			const struct rk_link *l = &d->links[i];
+			uint32_t ra, rb;
+
+			if (!s->ids[i])
+				continue;
+			ra = layout_rack_of(d, l->a_dev);
+			rb = layout_rack_of(d, l->b_dev);
+			if (ra != RK_NONE)
+				entry[fill[ra]++] = i;
+			if (rb != RK_NONE && rb != ra)
+				entry[fill[rb]++] = i;
+		}
+		free(fill);
+	}
+	f = xmalloc(((size_t)nracks + 1) * sizeof(*f));
+	nracks = 0;
+	for (uint32_t r = 0; r < d->nobjs; r++) {
+		const char *nm;
+		char *fn;
+		size_t k;
+
+		if (start[r + 1] == start[r])
+			continue;
+		nm = ir_name(d, r);
+		fn = xmalloc(strlen(nm) + 1);
+		for (k = 0; nm[k]; k++)
+			fn[k] = file_char(nm[k]) ? nm[k] : '-';
+		fn[k] = '\0';
+		f[nracks].name = fn;
+		f[nracks++].rack = r;
+	}
+	unique_names(f, nracks);
+	for (uint32_t i = 0; i < nracks; i++) {
+		uint32_t r = f[i].rack;
+		char *rel;
+		FILE *fp;
+		struct csv w;
+
+		if (ok) {
+			rel = arena_printf(ctx->arena, "cabling/pull/%s.csv",
+					   f[i].name);
+			fp = out_open(ctx, rel);
+			if (!fp) {
+				ok = false;
+			} else {
+				csv_init(&w, fp);
+				csv_header(&w, columns, ARRAY_SIZE(columns));
+				for (uint32_t k = start[r]; k < start[r + 1];
+				     k++)
+					row(s, &w, entry[k]);
+				csv_fini(&w);
+				ok = csv_close(ctx, fp);
+			}
+		}
+		free(f[i].name);
+	}
+	free(f);
+	free(entry);
+	free(start);
+	return ok;
+}
+
+static bool emit_cabling(struct backend_ctx *ctx)
+{
+	const struct rk_design *d = ctx->d;
+	struct sheet s;
+	FILE *fp = out_open(ctx, "cabling.csv");
+	struct csv w;
+	bool ok;
+
+	if (!fp)
+		return false;
+	memset(&s, 0, sizeof(s));
+	s.d = d;
+	s.p = cableplan_build(d);
+	s.ids = xmalloc(((size_t)d->nlinks + 1) * sizeof(*s.ids));
+	number(&s);
+	build_rails(&s);
+	csv_init(&w, fp);
+	csv_header(&w, columns, ARRAY_SIZE(columns));
+	for (uint32_t i = 0; i < d->nlinks; i++)
+		if (s.ids[i])
+			row(&s, &w, i);
+	csv_fini(&w);
+	ok = csv_close(ctx, fp) && emit_pull(ctx, &s);
+	for (uint32_t i = 0; i < s.nrails; i++)
+		free(s.rails[i].names);
+	free(s.rails);
+	free(s.ids);
+	cableplan_free(s.p);
+	return ok;
+}
+
+const struct backend backend_cabling = {
+	.name = "cabling",
+	.summary = "cabling.csv and cabling/pull/RACK.csv: the cable plan, "
+		   "one row per cable",
+	.emit = emit_cabling,
+};

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: MIT */
+/* CSV cells, rows and exact numbers for the back ends (see csv.h). */
+#include "rackc.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "csv.h"
+
+void csv_init(struct csv *w, FILE *fp)
+{
+	w->fp = fp;
+	w->col = 0;
+	w->buf = NULL;
+	w->len = w->cap = 0;
+	/* large artifacts: fewer write calls (before any output) */
+	setvbuf(fp, NULL, _IOFBF, 1 << 16);
+}
+
+void csv_fini(struct csv *w)
+{
+	free(w->buf);
+	w->buf = NULL;
+	w->len = w->cap = 0;
+}
+
+/* Room for @n more bytes in the row. */
+static char *room(struct csv *w, size_t n)
+{
+	if (w->len + n > w->cap) {
+		while (w->len + n > w->cap)
+			w->cap = w->cap ? w->cap * 2 : 512;
+		w->buf = xrealloc(w->buf, w->cap);
+	}
+	return w->buf + w->len;
+}
+
+static void put(struct csv *w, char c)
+{
+	*room(w, 1) = c;
+	w->len++;
+}
+
+void csv_cell(struct csv *w, const char *s)
+{
+	size_t n, all;
+
+	if (w->col++)
+		put(w, ',');
+	if (!s || !*s)
+		return;
+	n = strcspn(s, ",\"\r\n");
+	if (s[n])
+		put(w, '"');
+	if (strchr("=+-@\t\r", *s))
+		put(w, '\'');
+	if (!s[n]) {
+		memcpy(room(w, n), s, n);
+		w->len += n;
+		return;
+	}
+	all = strlen(s);
+	room(w, 2 * all + 1);
+	for (const char *p = s; *p; p++) {
+		if (*p == '"')
+			w->buf[w->len++] = '"';
+		w->buf[w->len++] = *p;
+	}
+	put(w, '"');
+}
+
+void csv_cellf(struct csv *w, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	csv_cell(w, buf);
+}
+
+void csv_end_row(struct csv *w)
+{
+	put(w, '\n');
+	fwrite(w->buf, 1, w->len, w->fp);
+	w->len = 0;
+	w->col = 0;
+}
+
+void csv_header(struct csv *w, const char *const *names, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		csv_cell(w, names[i]);
+	csv_end_row(w);
+}
+
+/* v / 10^scale with at least @min decimals, exact (scale <= 18). */
+static const char *fixed(int64_t v, int scale, int min, char *buf)
+{
+	uint64_t a = v < 0 ? -(uint64_t)v : (uint64_t)v, p = 1;
+	char digits[24];
+	int dec = scale, n;
+	uint64_t frac;
+
+	for (int i = 0; i < scale; i++)
+		p *= 10;
+	frac = a % p;
+	/* drop trailing zeros down to @min decimals */
+	while (dec > min && frac % 10 == 0) {
+		frac /= 10;
+		dec--;
+	}
+	n = snprintf(buf, CSV_NUM_MAX, "%s%" PRIu64, v < 0 ? "-" : "", a / p);
+	if (dec) {
+		buf[n++] = '.';
+		for (int i = dec - 1; i >= 0; i--) {
+			digits[i] = (char)('0' + frac % 10);
+			frac /= 10;
+		}
+		memcpy(buf + n, digits, (size_t)dec);
+		n += dec;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+const char *csv_metres(int64_t um, char buf[static CSV_NUM_MAX])
+{
+	return fixed(um, 6, 0, buf);
+}
+
+const char *csv_dollars(int64_t cents, char buf[static CSV_NUM_MAX])
+{
+	return fixed(cents, 2, 2, buf);
+}
+
+bool csv_close(struct backend_ctx *ctx, FILE *fp)
+{
+	for (uint32_t i = ctx->nfiles; i-- > 0;) {
+		struct outfile *of = &ctx->files[i];
+		bool ok = true;
+
+		if (of->fp != fp)
+			continue;
+		if (ferror(fp) || fflush(fp) != 0)
+			ok = false;
+		if (fclose(fp) != 0)
+			ok = false;
+		of->fp = NULL;
+		if (!ok) {
+			diag_error(ctx->diag, NULL, "io",
+				   "cannot write '%s': %s", of->final,
+				   strerror(errno));
+			ctx->failed = true;
+		}
+		return ok;
+	}
+	return true;
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * CSV output shared by the back ends (RFC 4180, with two fixed choices):
+ *   - a cell is quoted only when it must be: when it holds a comma, a
+ *     double quote, CR or LF; quotes inside are doubled;
+ *   - rows end with LF (not CRLF), columns come in the back end's fixed
+ *     order, the first row is the header;
+ *   - a cell whose first character is = + - @ (or TAB or CR) gets a single
+ *     quote in front (OWASP "CSV injection"), so that a spreadsheet shows
+ *     the text instead of evaluating a formula.  No generated cell starts
+ *     so (names are identifiers, numbers are never negative); the rule
+ *     guards the free-text cells (descriptions, part numbers).
+ * Quantities go in a fixed unit named in the column header (length_m):
+ * csv_metres() and csv_dollars() print them exactly.
+ */
+#ifndef RACKC_CSV_H
+#define RACKC_CSV_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "backend.h"
+
+/**
+ * struct csv - a CSV writer on one artifact
+ * @fp:   the artifact
+ * @col:  cells written on the current row
+ * @buf, @len, @cap: the current row (written at csv_end_row, so that a
+ *        large file costs one stdio call per row)
+ */
+struct csv {
+	FILE *fp;
+	unsigned col;
+	char *buf;
+	size_t len, cap;
+};
+
+void csv_init(struct csv *w, FILE *fp);
+/* Release the row buffer (the artifact stays open). */
+void csv_fini(struct csv *w);
+/* One cell (NULL: empty). */
+void csv_cell(struct csv *w, const char *s);
+void csv_cellf(struct csv *w, const char *fmt, ...) PRINTF(2, 3);
+void csv_end_row(struct csv *w);
+/* A header row of @n names. */
+void csv_header(struct csv *w, const char *const *names, unsigned n);
+
+#define CSV_NUM_MAX 40
+/*
+ * Micrometres as metres, exact, without trailing zeros: 3000000 -> "3",
+ * 1500000 -> "1.5", 1234567 -> "1.234567" (stock lengths have at most two
+ * decimals; computed lengths keep what they need to stay exact).
+ */
+const char *csv_metres(int64_t um, char buf[static CSV_NUM_MAX]);
+/* Cents as dollars with two decimals: 123456 -> "1234.56". */
+const char *csv_dollars(int64_t cents, char buf[static CSV_NUM_MAX]);
+
+/*
+ * Finish an artifact now rather than at commit, so that a back end writing
+ * thousands of files keeps one open at a time.  Reports a write error and
+ * marks the run failed; returns false then.
+ */
+bool csv_close(struct backend_ctx *ctx, FILE *fp);
+
+#endif

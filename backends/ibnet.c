@@ -1,0 +1,579 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The "ibnet" back end: every InfiniBand subnet of the design as an
+ * ibsim/ibnetdiscover net file, ib/<subnet>.net, so that real IB software
+ * (ibsim + OpenSM + ibnetdiscover, see shared/reference/ib-simulation.md)
+ * can load, route and rediscover the planned cabling.
+ *
+ * What a subnet is: the devices joined by InfiniBand links, one file per
+ * connected set.  A link is InfiniBand when one end's port has protocol ib
+ * and the other end's is ib, any or unset; fabric-generated links and
+ * explicit link statements count alike.  Links join into one subnet through
+ * a switch or through one HCA, never through a server: a server with a
+ * compute HCA and a storage HCA is on two subnets.  A subnet takes the name
+ * of the fabric of its first generated link (as a host name: rack[0].ib is
+ * rack-0-ib), or else the host name of its first switch (or first device);
+ * clashing names get -2, -3, ...
+ *
+ * Records (ibsim 0.10 grammar, ref section 3):
+ *  - switches first, in declaration order: `Switch N "id" # "desc" enhanced
+ *    port 0`, N = the part's fabric ports (role not mgmt/console/oob,
+ *    protocol ib or unset, as the fat-tree generator counts them), port k
+ *    = the k-th of those (1-based);
+ *  - then, per device, one `Hca N "id" # "host devname"` per NIC component
+ *    with a linked port (N = ports the NIC lists, port k = its k-th), and a
+ *    one-port Hca for each linked port that no NIC claims;
+ *  - node ids are the rackc names (dev or dev/nic); descriptions are what
+ *    the hardware reports: the switch host name, "<host> <devname>" (the
+ *    NIC's name when it has no devname), at most 64 bytes;
+ *  - every record is preceded by `# [port] rackc-port-name` comment lines
+ *    for its connected ports (for comparisons by name) and ends with a blank
+ *    line; each link is written at both ends;
+ *  - GUIDs are explicit and deterministic: prefix 0x02 and 24 bits of the
+ *    subnet name's FNV-1a hash, then 0x1 + switch number or 0x2 + HCA
+ *    number << 8 (HCA port p is base + p);
+ *  - `# lid 0 4x<SPEED>` from the slower port's rate per lane: SDR..HDR;
+ *    NDR and XDR are written as HDR, the fastest ibsim 0.10 parses, and
+ *    unknown rates as SDR.
+ */
+#include "rackc.h"
+
+#include <stdlib.h>
+
+#include "backend.h"
+#include "be_common.h"
+#include "schema.h"
+
+#define IB_MAX_PORTS 254 /* ibsim stores the port count in 8 bits */
+#define IB_DESC_MAX 64	 /* NodeDescription is 64 bytes */
+
+struct end {
+	uint32_t dev, port; /* rackc device and port objects */
+	uint32_t link;
+	uint32_t node;	    /* ibnode index */
+	uint32_t num;	    /* IB port number */
+};
+
+struct ibnode {
+	uint32_t dev;
+	uint32_t sub;	    /* NIC component, or port object (standalone) */
+	bool sw, standalone;
+	uint32_t nports;
+	uint64_t guid;
+	const char *id, *desc;
+};
+
+struct ibnet {
+	struct backend_ctx *ctx;
+	const struct rk_design *d;
+	const char **host;
+	int32_t *port_num;  /* switch port object -> IB port number, 0 none */
+	uint8_t *numbered;  /* switch part -> port_num filled */
+	uint32_t *sw_nports; /* switch part -> port count */
+};
+
+static bool ib_link(const struct rk_design *d, const struct rk_link *l)
+{
+	const char *a = be_port_protocol(d, l->a_port);
+	const char *b = be_port_protocol(d, l->b_port);
+	bool a_ok = !a[0] || streq(a, "ib") || streq(a, "any");
+	bool b_ok = !b[0] || streq(b, "ib") || streq(b, "any");
+
+	return a_ok && b_ok && (streq(a, "ib") || streq(b, "ib"));
+}
+
+static uint32_t uf_find(uint32_t *up, uint32_t x)
+{
+	while (up[x] != x) {
+		up[x] = up[up[x]];
+		x = up[x];
+	}
+	return x;
+}
+
+static void number_switch_ports(struct ibnet *x, uint32_t part)
+{
+	const struct rk_design *d = x->d;
+	uint32_t chain[64], nc = 0, n = 0;
+
+	if (x->numbered[part])
+		return;
+	x->numbered[part] = 1;
+	for (uint32_t p = part; p != RK_NONE && nc < ARRAY_SIZE(chain);
+	     p = d->objs[p].part)
+		chain[nc++] = p;
+	while (nc--) {
+		for_each_child(d, chain[nc], c) {
+			const char *role, *pr;
+
+			if (d->objs[c].kind != K_PORT)
+				continue;
+			role = be_port_role(d, c);
+			pr = be_port_protocol(d, c);
+			if (streq(role, "mgmt") || streq(role, "console") ||
+			    streq(role, "oob") || (pr[0] && !streq(pr, "ib")))
+				continue;
+			x->port_num[c] = (int32_t)++n;
+		}
+	}
+	x->sw_nports[part] = n;
+}
+
+static int cmp_end_dev(const void *pa, const void *pb)
+{
+	const struct end *a = pa, *b = pb;
+
+	if (a->dev != b->dev)
+		return a->dev < b->dev ? -1 : 1;
+	if (a->port != b->port)
+		return a->port < b->port ? -1 : 1;
+	return a->link < b->link ? -1 : a->link > b->link;
+}
+
+static const char *local(const struct ibnet *x, uint32_t obj)
+{
+	return str_of(x->ctx->arena, x->d->objs[obj].local);
+}
+
+static const char *speed_word(int64_t rate)
+{
+	int64_t lane = rate / 4;
+
+	if (lane >= 50000000000LL)
+		return "HDR";
+	if (lane >= 25000000000LL)
+		return "EDR";
+	if (lane >= 14000000000LL)
+		return "FDR";
+	if (lane >= 10000000000LL)
+		return "QDR";
+	if (lane >= 5000000000LL)
+		return "DDR";
+	return "SDR";
+}
+
+/* The NIC component of @part (or a base) listing @port, and its index. */
+static uint32_t nic_of(const struct rk_design *d, const uint32_t *comps,
+		       uint32_t nc, uint32_t port, uint32_t *k_out,
+		       uint32_t *n_out)
+{
+	for (uint32_t i = 0; i < nc; i++) {
+		const struct rk_value *pv;
+
+		if (d->objs[comps[i]].cls != COMP_NIC)
+			continue;
+		pv = ir_attr_inh(d, comps[i], A_PORTS);
+		if (!pv || pv->type != VT_LIST)
+			continue;
+		for (uint32_t k = 0; k < (uint32_t)pv->n; k++) {
+			const struct rk_value *e = ir_list_at(d, pv, k);
+
+			if (e->type == VT_PORT && (uint32_t)e->n == port) {
+				*k_out = k + 1;
+				*n_out = (uint32_t)pv->n;
+				return comps[i];
+			}
+		}
+	}
+	return RK_NONE;
+}
+
+static int cmp_end_node(const void *pa, const void *pb)
+{
+	const struct end *a = pa, *b = pb;
+
+	if (a->node != b->node)
+		return a->node < b->node ? -1 : 1;
+	if (a->num != b->num)
+		return a->num < b->num ? -1 : 1;
+	return a->link < b->link ? -1 : a->link > b->link;
+}
+
+static int cmp_u64(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Write one subnet: the IB links @links[0..n) joining its devices. */
+static bool emit_subnet(struct ibnet *x, const char *name, const uint32_t *links,
+			uint32_t nl)
+{
+	const struct rk_design *d = x->d;
+	struct end *ends = xmalloc((size_t)2 * nl * sizeof(*ends));
+	uint32_t *peer = xmalloc((size_t)2 * nl * sizeof(*peer));
+	struct ibnode *nodes = NULL;
+	uint32_t nn = 0, ncap = 0, nsw = 0, nhca = 0;
+	uint64_t base = (uint64_t)0x02 << 56 |
+			(be_fnv1a(name) & 0xffffff) << 32;
+	uint32_t *comps = NULL, ncomps = 0, comps_part = RK_NONE;
+	bool ok = true;
+	FILE *fp;
+
+	for (uint32_t i = 0; i < nl; i++) {
+		const struct rk_link *l = &d->links[links[i]];
+
+		ends[2 * i] = (struct end){ l->a_dev, l->a_port, links[i],
+					    RK_NONE, 0 };
+		ends[2 * i + 1] = (struct end){ l->b_dev, l->b_port, links[i],
+						RK_NONE, 0 };
+	}
+	qsort(ends, (size_t)2 * nl, sizeof(*ends), cmp_end_dev);
+	/* nodes: switches first (pass 0), then HCAs (pass 1) */
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t i = 0; i < 2 * nl;) {
+			uint32_t dev = ends[i].dev, j = i, first = nn;
+			bool sw = d->objs[dev].cls == C_SWITCH;
+
+			while (j < 2 * nl && ends[j].dev == dev)
+				j++;
+			if (sw != (pass == 0)) {
+				i = j;
+				continue;
+			}
+			if (!sw && d->objs[dev].part != comps_part) {
+				free(comps);
+				comps_part = d->objs[dev].part;
+				ncomps = comps_part == RK_NONE
+						 ? 0
+						 : be_part_comps(d, comps_part,
+								 &comps);
+				if (comps_part == RK_NONE)
+					comps = NULL;
+			}
+			for (uint32_t k = i; k < j; k++) {
+				struct end *e = &ends[k];
+				uint32_t sub = RK_NONE, num = 0, np = 0, m;
+
+				if (sw) {
+					number_switch_ports(x, d->objs[dev].part);
+					num = (uint32_t)x->port_num[e->port];
+					np = x->sw_nports[d->objs[dev].part];
+					if (!num) {
+						diag_error(
+							x->ctx->diag,
+							&d->links[e->link].loc,
+							"ibnet",
+							"cannot express subnet "
+							"'%s' as an ibsim net "
+							"file: port %s of "
+							"switch %s is not one "
+							"of its InfiniBand "
+							"ports",
+							name, local(x, e->port),
+							ir_name(d, dev));
+						ok = false;
+						continue;
+					}
+				} else {
+					sub = nic_of(d, comps, ncomps, e->port,
+						     &num, &np);
+				}
+				for (m = first; m < nn; m++)
+					if (sw || (sub != RK_NONE &&
+						   nodes[m].sub == sub))
+						break;
+				if (m == nn) {
+					struct ibnode *in =
+						VEC_PUSH(nodes, nn, ncap);
+
+					memset(in, 0, sizeof(*in));
+					in->dev = dev;
+					in->sw = sw;
+					in->sub = sub != RK_NONE ? sub : e->port;
+					in->standalone = !sw && sub == RK_NONE;
+					in->nports = in->standalone ? 1 : np;
+					if (in->standalone)
+						num = 1;
+				}
+				e->node = m;
+				e->num = num;
+			}
+			i = j;
+		}
+		if (pass == 0)
+			nsw = nn;
+	}
+	nhca = nn - nsw;
+	/* names, GUIDs and limits */
+	for (uint32_t m = 0; m < nn; m++) {
+		struct ibnode *in = &nodes[m];
+		const char *h = x->host[in->dev];
+
+		if (in->sw) {
+			in->id = ir_name(d, in->dev);
+			in->desc = h;
+			in->guid = base | 0x10000000 | (m + 1);
+		} else {
+			const char *dn =
+				in->standalone ? NULL
+					       : ir_str(d, in->sub, A_DEVNAME);
+
+			in->id = arena_printf(x->ctx->arena, "%s/%s",
+					      ir_name(d, in->dev),
+					      local(x, in->sub));
+			in->desc = arena_printf(x->ctx->arena, "%s %s", h,
+						dn ? dn : local(x, in->sub));
+			in->guid = base | 0x20000000 |
+				   (uint64_t)(m - nsw + 1) << 8;
+		}
+		if (in->nports > IB_MAX_PORTS || strlen(in->desc) > IB_DESC_MAX) {
+			diag_error(x->ctx->diag, &d->objs[in->dev].loc, "ibnet",
+				   "cannot express subnet '%s' as an ibsim net "
+				   "file: %s %s",
+				   name, in->id,
+				   in->nports > IB_MAX_PORTS
+					   ? "has more than 254 ports"
+					   : "has a node description longer "
+					     "than 64 bytes");
+			ok = false;
+		}
+	}
+	qsort(ends, (size_t)2 * nl, sizeof(*ends), cmp_end_node);
+	for (uint32_t i = 1; i < 2 * nl && ok; i++) {
+		const struct end *a = &ends[i - 1], *b = &ends[i];
+
+		if (a->node == b->node && a->num == b->num) {
+			diag_error(x->ctx->diag, &d->links[b->link].loc,
+				   "ibnet",
+				   "cannot express subnet '%s' as an ibsim net "
+				   "file: port %u of %s carries two links",
+				   name, b->num, nodes[b->node].id);
+			ok = false;
+		}
+	}
+	if (!ok)
+		goto out;
+	/* the peer of each end: the other end of the same link */
+	{
+		uint64_t *key = xmalloc((size_t)2 * nl * sizeof(*key));
+
+		for (uint32_t i = 0; i < 2 * nl; i++)
+			key[i] = (uint64_t)ends[i].link << 32 | i;
+		qsort(key, (size_t)2 * nl, sizeof(*key), cmp_u64);
+		for (uint32_t i = 0; i + 1 < 2 * nl; i += 2) {
+			peer[(uint32_t)key[i]] = (uint32_t)key[i + 1];
+			peer[(uint32_t)key[i + 1]] = (uint32_t)key[i];
+		}
+		free(key);
+	}
+	{
+		fp = out_open(x->ctx, arena_printf(x->ctx->arena, "ib/%s.net",
+						   name));
+		if (!fp) {
+			ok = false;
+			goto out;
+		}
+		fprintf(fp,
+			"# rackc: InfiniBand subnet %s (%s), %u switch%s, "
+			"%u HCA%s, %u link%s\n"
+			"# ibsim/ibnetdiscover net file; rates above HDR are "
+			"written as 4xHDR\n\n",
+			name, x->ctx->input, nsw, nsw == 1 ? "" : "es", nhca,
+			nhca == 1 ? "" : "s", nl, nl == 1 ? "" : "s");
+		for (uint32_t i = 0, m = 0; m < nn; m++) {
+			const struct ibnode *in = &nodes[m];
+			uint32_t k;
+
+			for (k = i; k < 2 * nl && ends[k].node == m; k++) {
+				const struct end *e = &ends[k];
+
+				fprintf(fp, "# [%u] %s.%s\n", e->num,
+					ir_name(d, e->dev), local(x, e->port));
+			}
+			fprintf(fp, "%s=0x%016llx\n",
+				in->sw ? "switchguid" : "caguid",
+				(unsigned long long)in->guid);
+			fprintf(fp, "%s\t%u \"%s\"\t# \"%s\"%s\n",
+				in->sw ? "Switch" : "Hca", in->nports, in->id,
+				in->desc, in->sw ? " enhanced port 0" : "");
+			for (; i < k; i++) {
+				const struct end *e = &ends[i];
+				const struct end *p = &ends[peer[i]];
+				int64_t ra = ir_num(d, e->port, A_SPEED, 0);
+				int64_t rb = ir_num(d, p->port, A_SPEED, 0);
+				int64_t r = !ra ? rb : !rb ? ra
+						    : ra < rb ? ra : rb;
+
+				fprintf(fp, "[%u]\t\"%s\"[%u]\t# lid 0 4x%s\n",
+					e->num, nodes[p->node].id, p->num,
+					speed_word(r));
+			}
+			fputc('\n', fp);
+		}
+	}
+out:
+	free(comps);
+	free(nodes);
+	free(ends);
+	free(peer);
+	return ok;
+}
+
+static bool name_taken(const char **names, uint32_t n, const char *nm)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (streq(names[i], nm))
+			return true;
+	return false;
+}
+
+static bool emit_ibnet(struct backend_ctx *ctx)
+{
+	const struct rk_design *d = ctx->d;
+	struct ibnet x;
+	uint32_t n = d->nobjs ? d->nobjs : 1, nl = d->nlinks ? d->nlinks : 1;
+	uint32_t *up = xmalloc(nl * sizeof(*up));
+	uint32_t *first = xmalloc(nl * sizeof(*first)); /* root -> subnet */
+	uint32_t *sub_of = NULL, *cnt = NULL, *start = NULL, *links = NULL;
+	uint32_t nsub = 0, nib = 0, nk = 0;
+	uint32_t *comps = NULL, ncomps = 0, comps_part = RK_NONE;
+	struct end *keys;
+	const char **names = NULL;
+	bool ok;
+
+	memset(&x, 0, sizeof(x));
+	x.ctx = ctx;
+	x.d = d;
+	x.host = be_host_names(ctx, &ok);
+	x.port_num = xcalloc(n, sizeof(*x.port_num));
+	x.numbered = xcalloc(n, 1);
+	x.sw_nports = xcalloc(n, sizeof(*x.sw_nports));
+	for (uint32_t i = 0; i < nl; i++) {
+		up[i] = i;
+		first[i] = RK_NONE;
+	}
+	/*
+	 * Subnets: links are joined through a switch, or through one HCA
+	 * (a NIC component of a device, or a port no NIC claims).  A server
+	 * with a compute HCA and a storage HCA is on two subnets.
+	 */
+	keys = xmalloc((size_t)2 * nl * sizeof(*keys));
+	sub_of = xmalloc(nl * sizeof(*sub_of));
+	for (uint32_t l = 0; l < d->nlinks; l++) {
+		const struct rk_link *k = &d->links[l];
+
+		sub_of[l] = RK_NONE;
+		if (!ib_link(d, k))
+			continue;
+		nib++;
+		for (int e = 0; e < 2; e++) {
+			uint32_t dev = e ? k->b_dev : k->a_dev;
+			uint32_t port = e ? k->b_port : k->a_port;
+			uint32_t sub = RK_NONE, num, np;
+
+			if (d->objs[dev].cls != C_SWITCH) {
+				if (d->objs[dev].part != comps_part) {
+					free(comps);
+					comps = NULL;
+					ncomps = 0;
+					comps_part = d->objs[dev].part;
+					if (comps_part != RK_NONE)
+						ncomps = be_part_comps(
+							d, comps_part, &comps);
+				}
+				sub = nic_of(d, comps, ncomps, port, &num, &np);
+				if (sub == RK_NONE)
+					sub = port;
+			}
+			keys[nk++] = (struct end){ dev, sub, l, 0, 0 };
+		}
+	}
+	free(comps);
+	qsort(keys, nk, sizeof(*keys), cmp_end_dev);
+	for (uint32_t i = 1; i < nk; i++) {
+		uint32_t a, b;
+
+		if (keys[i].dev != keys[i - 1].dev ||
+		    keys[i].port != keys[i - 1].port)
+			continue;
+		a = uf_find(up, keys[i].link);
+		b = uf_find(up, keys[i - 1].link);
+		if (a != b)
+			up[a < b ? b : a] = a < b ? a : b;
+	}
+	free(keys);
+	/* subnets numbered by their first link */
+	for (uint32_t l = 0; l < d->nlinks; l++) {
+		uint32_t r;
+
+		if (!ib_link(d, &d->links[l]))
+			continue;
+		r = uf_find(up, l);
+		if (first[r] == RK_NONE)
+			first[r] = nsub++;
+		sub_of[l] = first[r];
+	}
+	cnt = xcalloc(nsub + 1, sizeof(*cnt));
+	start = xcalloc(nsub + 1, sizeof(*start));
+	links = xmalloc((nib + 1) * sizeof(*links));
+	names = xcalloc(nsub + 1, sizeof(*names));
+	for (uint32_t l = 0; l < d->nlinks; l++)
+		if (sub_of[l] != RK_NONE)
+			cnt[sub_of[l]]++;
+	for (uint32_t s = 1; s <= nsub; s++)
+		start[s] = start[s - 1] + cnt[s - 1];
+	memset(cnt, 0, (nsub + 1) * sizeof(*cnt));
+	for (uint32_t l = 0; l < d->nlinks; l++)
+		if (sub_of[l] != RK_NONE)
+			links[start[sub_of[l]] + cnt[sub_of[l]]++] = l;
+	/* names: the first generating fabric, else the first switch/device */
+	for (uint32_t s = 0; s < nsub; s++) {
+		uint32_t best = RK_NONE, sw = RK_NONE;
+		const char *nm, *base;
+
+		for (uint32_t i = start[s]; i < start[s] + cnt[s]; i++) {
+			const struct rk_link *k = &d->links[links[i]];
+
+			if (k->fabric != RK_NONE) {
+				best = k->fabric;
+				break;
+			}
+			for (int e = 0; e < 2; e++) {
+				uint32_t dv = e ? k->b_dev : k->a_dev;
+
+				if (d->objs[dv].cls == C_SWITCH &&
+				    (sw == RK_NONE || dv < sw))
+					sw = dv;
+				if (best == RK_NONE || dv < best)
+					best = dv;
+			}
+		}
+		if (d->objs[best].kind != K_FABRIC && sw != RK_NONE)
+			best = sw;
+		base = d->objs[best].kind == K_FABRIC
+			       ? be_derived_name(ctx->arena, ir_name(d, best))
+			       : x.host[best];
+		if (!base || !base[0])
+			base = "subnet";
+		nm = base;
+		for (uint32_t k = 2; name_taken(names, s, nm); k++)
+			nm = arena_printf(ctx->arena, "%s-%u", base, k);
+		names[s] = nm;
+	}
+	if (ok)
+		for (uint32_t s = 0; s < nsub && !ctx->failed; s++)
+			if (!emit_subnet(&x, names[s], links + start[s],
+					 cnt[s]))
+				ok = false;
+	free(up);
+	free(first);
+	free(sub_of);
+	free(cnt);
+	free(start);
+	free(links);
+	free(names);
+	free(x.host);
+	free(x.port_num);
+	free(x.numbered);
+	free(x.sw_nports);
+	return ok && !ctx->failed;
+}
+
+const struct backend backend_ibnet = {
+	.name = "ibnet",
+	.summary = "ib/<subnet>.net: each InfiniBand subnet as an ibsim / "
+		   "ibnetdiscover net file",
+	.emit = emit_ibnet,
+};

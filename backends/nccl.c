@@ -1,0 +1,866 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The "nccl" back end: one NCCL topology file (NCCL_TOPO_FILE) per server
+ * part that has GPU components and is used by at least one node,
+ * nccl/<part>.xml, plus nccl/hosts.csv mapping every node's host name to
+ * its file.  The format follows shared/reference/nccl-topology-xml.md:
+ *
+ *   <system version="1">                      no XML declaration, 2 spaces
+ *     <cpu numaid="N">                        one per cpu component
+ *       <pci busid=.. class="0x060400" link_speed=.. link_width=..>
+ *         <pci busid=.. class="0x020700" ..><nic><net .../></nic></pci>
+ *         <pci busid=.. class="0x030200" ..><gpu dev sm rank gdr>
+ *           <nvlink target="fffffff:ff:ff.0" count=.. tclass="0x068000"/>
+ *
+ * Rules:
+ *  - Bus ids come from the components' `bus` attributes, lower-cased and
+ *    written as dddd:bb:dd.f.  A GPU or NIC without one cannot be expressed
+ *    (NCCL attaches live devices by exact bus id string).  A PCIe switch
+ *    without one becomes a virtual bridge ffff:BB:DD.0, which NCCL accepts
+ *    (ref 3.2) and which never matches a real device.
+ *  - Parents: a pcie_switch hangs off its `cpu` (or another switch named
+ *    by `pcie`); a GPU or NIC off its `pcie` switch, else its `cpu`.  With a
+ *    single CPU the `cpu` attribute may be left out.
+ *  - link_speed/link_width describe the link to the parent: the lower of
+ *    the two ends' pcie_gen/pcie_width where both are known.  A switch that
+ *    declares none takes the highest of the devices below it (otherwise
+ *    NCCL would rate the bridge at Gen3).  Unknown values are left out and
+ *    NCCL fills them from sysfs/NVML.
+ *  - <cpu> carries numaid (the cpu's `numa`, else its position).  affinity,
+ *    arch, vendor, familyid and modelid are not in the design (no CPU model
+ *    or SMT data), so they are left out: NCCL fills each from sysfs/CPUID
+ *    when absent, while a guessed value would override the hardware
+ *    (ref 4.2, 6).
+ *  - GPUs are numbered dev = rank = 0.. in bus-id order (NVML's order), sm
+ *    from the GPU part, gdr="1".  When the server has NVSwitches or its
+ *    nodes are in an nvlink fabric, each GPU gets one nvlink row to the NVS
+ *    node with count = its `nvlinks` (all NVSwitch targets collapse into one
+ *    NVS node, ref 3.1); otherwise no rows, so NCCL detects them.
+ *  - NICs are those with at least one port whose role is compute or unset
+ *    (storage and in-band cards carry no NCCL traffic).  Each port is a
+ *    <net>: name = devname, dev = 0.. in bus-id order, speed in Mb/s, port
+ *    = 1.. within the NIC, latency 0, guid = hash(part name) << 16 | NIC
+ *    index (distinct per NIC, shared by the ports of one NIC as NCCL
+ *    expects), maxconn 131072 (ConnectX queue pairs, ref 10.1), gdr 1,
+ *    coll 0.  class is 0x020700 for InfiniBand ports, else 0x020000.
+ *  - A server part without GPU components gets no file; its nodes are
+ *    listed in hosts.csv with an empty file name and a warning says so.
+ */
+#include "rackc.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include <libxml/xmlwriter.h>
+
+#include "backend.h"
+#include "be_common.h"
+#include "fabric.h"
+#include "schema.h"
+
+#define NCCL_MAX_ELEMENTS 256 /* NCCL_TOPO_XML_MAX_NODES (ref 3.3) */
+#define NCCL_MAXCONN "131072" /* ConnectX max QPs, as dumps show (ref 10.1) */
+#define NVS_TARGET "fffffff:ff:ff.0" /* hidden NVSwitch far end (ref 4.6) */
+
+struct ncomp {
+	uint32_t id;   /* K_COMP object */
+	uint16_t cls;  /* COMP_* */
+	bool has_bus;  /* bus attribute given */
+	bool used;     /* written (GPU, chosen NIC, or holds one) */
+	bool bad_up;   /* its pcie names something else than a switch */
+	uint64_t bus;  /* domain << 16 | bus << 8 | device << 3 | function */
+	char busid[24];
+	uint32_t up;   /* index of the parent (cpu or switch), RK_NONE */
+	int64_t numa;  /* cpu: numaid */
+	int64_t gen, width; /* of the link to the parent; 0 = unknown */
+	uint32_t dev;  /* gpu: dev/rank; nic: dev of its first port */
+	uint32_t nicno; /* nic: index in bus order (GUID) */
+};
+
+struct npart {
+	struct backend_ctx *ctx;
+	const struct rk_design *d;
+	uint32_t part;
+	const char *pname;
+	struct ncomp *c;
+	uint32_t n;
+	bool nvswitched;
+	bool ok;
+	/* writer */
+	xmlTextWriterPtr w;
+	bool wok;
+	uint32_t elements;
+};
+
+static void part_error(struct npart *p, uint32_t obj, const struct srcloc *loc,
+		       const char *fmt, ...) PRINTF(4, 5);
+
+static void part_error(struct npart *p, uint32_t obj, const struct srcloc *loc,
+		       const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	diag_error(p->ctx->diag, loc ? loc : &p->d->objs[obj].loc, "nccl",
+		   "cannot express part '%s' in NCCL topology XML: %s",
+		   p->pname, msg);
+	p->ok = false;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Read exactly @digits hex digits (or 1..@digits when @digits < 0). */
+static bool hex_field(const char **s, int digits, uint64_t *v)
+{
+	int max = digits < 0 ? -digits : digits, k = 0;
+
+	*v = 0;
+	while (k < max && hexval(**s) >= 0) {
+		*v = *v * 16 + (uint64_t)hexval(**s);
+		(*s)++;
+		k++;
+	}
+	return digits < 0 ? k > 0 : k == digits;
+}
+
+/*
+ * Parse a PCI address "dddd:bb:dd.f" (domain 1 to 8 hex digits) or
+ * "bb:dd.f"; write NCCL's spelling (lower case, at least 4 domain digits).
+ */
+static bool parse_bus(const char *s, uint64_t *val, char *out, size_t len)
+{
+	uint64_t dom = 0, bus, dev, fn;
+	const char *p = s;
+	int colons = 0;
+
+	for (const char *q = s; *q; q++)
+		colons += *q == ':';
+	if (colons == 2 && (!hex_field(&p, -8, &dom) || *p++ != ':'))
+		return false;
+	if (colons != 1 && colons != 2)
+		return false;
+	if (!hex_field(&p, 2, &bus) || *p++ != ':' || !hex_field(&p, 2, &dev) ||
+	    *p++ != '.' || !hex_field(&p, 1, &fn) || *p || dev > 0x1f ||
+	    fn > 7)
+		return false;
+	*val = dom << 16 | bus << 8 | dev << 3 | fn;
+	snprintf(out, len, "%04llx:%02llx:%02llx.%llx", (unsigned long long)dom,
+		 (unsigned long long)bus, (unsigned long long)dev,
+		 (unsigned long long)fn);
+	return true;
+}
+
+static uint32_t index_of(const struct npart *p, uint32_t obj)
+{
+	for (uint32_t i = 0; i < p->n; i++)
+		if (p->c[i].id == obj)
+			return i;
+	return RK_NONE;
+}
+
+static uint32_t ref_comp(struct npart *p, uint32_t i, uint32_t key)
+{
+	const struct rk_value *v = ir_attr(p->d, p->c[i].id, key);
+
+	return v && v->type == VT_OBJ ? index_of(p, v->a) : RK_NONE;
+}
+
+/* Does a NIC carry NCCL traffic: a listed port whose role is compute/unset. */
+static bool nic_for_nccl(const struct rk_design *d, uint32_t nic)
+{
+	const struct rk_value *pv = ir_attr_inh(d, nic, A_PORTS);
+
+	if (!pv || pv->type != VT_LIST)
+		return false;
+	for (uint32_t k = 0; k < (uint32_t)pv->n; k++) {
+		const struct rk_value *e = ir_list_at(d, pv, k);
+		const char *role;
+
+		if (e->type != VT_PORT)
+			continue;
+		role = be_port_role(d, (uint32_t)e->n);
+		if (!role[0] || streq(role, "compute"))
+			return true;
+	}
+	return false;
+}
+
+static const char *nic_class(const struct rk_design *d, uint32_t nic)
+{
+	const struct rk_value *pv = ir_attr_inh(d, nic, A_PORTS);
+
+	for (uint32_t k = 0; pv && pv->type == VT_LIST && k < (uint32_t)pv->n;
+	     k++) {
+		const struct rk_value *e = ir_list_at(d, pv, k);
+
+		if (e->type == VT_PORT &&
+		    streq(be_port_protocol(d, (uint32_t)e->n), "ib"))
+			return "0x020700";
+	}
+	return "0x020000";
+}
+
+static int cmp_bus(const void *pa, const void *pb, void *arg);
+
+/* qsort_r is not C11: a tiny insertion sort by bus id (lists are short). */
+static void sort_by_bus(const struct npart *p, uint32_t *v, uint32_t n)
+{
+	for (uint32_t i = 1; i < n; i++) {
+		uint32_t x = v[i], j = i;
+
+		while (j > 0 && cmp_bus(&v[j - 1], &x, (void *)p->c) > 0) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = x;
+	}
+}
+
+static int cmp_bus(const void *pa, const void *pb, void *arg)
+{
+	const struct ncomp *c = arg;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+
+	if (c[a].bus != c[b].bus)
+		return c[a].bus < c[b].bus ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+static int64_t min_known(int64_t a, int64_t b)
+{
+	if (!a)
+		return b;
+	if (!b)
+		return a;
+	return a < b ? a : b;
+}
+
+/* Resolve parents, bus ids and link figures; false after an error. */
+static bool analyse(struct npart *p)
+{
+	const struct rk_design *d = p->d;
+	uint32_t ncpu = 0, onecpu = RK_NONE, nvirt = 0, nobus = 0;
+	uint32_t *depth;
+	char names[300];
+	size_t nb = 0;
+
+	for (uint32_t i = 0; i < p->n; i++) {
+		struct ncomp *c = &p->c[i];
+		const struct rk_value *b = ir_attr(d, c->id, A_BUS);
+
+		c->bus = UINT64_MAX;
+		c->up = RK_NONE;
+		if (c->cls == COMP_CPU) {
+			onecpu = i;
+			ncpu++;
+		}
+		if (b && b->type == VT_STR) {
+			const char *s = str_of(p->ctx->arena, b->a);
+
+			if (!parse_bus(s, &c->bus, c->busid,
+				       sizeof(c->busid))) {
+				part_error(p, c->id, &b->loc,
+					   "%s has bus \"%s\", which is not a "
+					   "PCI address dddd:bb:dd.f",
+					   str_of(p->ctx->arena,
+						  d->objs[c->id].local),
+					   s);
+				continue;
+			}
+			c->has_bus = true;
+		}
+	}
+	if (!ncpu)
+		part_error(p, p->part, NULL,
+			   "it declares no cpu components, so its GPUs and "
+			   "NICs have no NUMA node");
+	/* parents */
+	for (uint32_t i = 0; i < p->n; i++) {
+		struct ncomp *c = &p->c[i];
+
+		if (c->cls == COMP_CPU ||
+		    (c->cls == COMP_NIC && !nic_for_nccl(d, c->id)))
+			continue;
+		c->up = ref_comp(p, i, A_PCIE);
+		if (c->up != RK_NONE && p->c[c->up].cls != COMP_PCIE_SWITCH) {
+			c->bad_up = true;
+			c->up = RK_NONE;
+			continue;
+		}
+		if (c->up == RK_NONE)
+			c->up = ref_comp(p, i, A_CPU);
+		if (c->up == RK_NONE && ncpu == 1)
+			c->up = onecpu;
+	}
+	/* depth (detects switch cycles) and what is used */
+	depth = xcalloc(p->n, sizeof(*depth));
+	for (uint32_t i = 0; i < p->n; i++) {
+		uint32_t k = 0, j = i;
+
+		while (p->c[j].up != RK_NONE && k <= p->n) {
+			j = p->c[j].up;
+			k++;
+		}
+		if (k > p->n) {
+			part_error(p, p->c[i].id, NULL,
+				   "its pcie switches form a cycle");
+			free(depth);
+			return false;
+		}
+		depth[i] = k;
+		if (p->c[i].cls == COMP_GPU ||
+		    (p->c[i].cls == COMP_NIC && nic_for_nccl(d, p->c[i].id)))
+			for (j = i; j != RK_NONE; j = p->c[j].up)
+				p->c[j].used = true;
+	}
+	for (uint32_t i = 0; i < p->n; i++) {
+		const struct ncomp *c = &p->c[i];
+		const char *nm = str_of(p->ctx->arena, d->objs[c->id].local);
+
+		if (!c->used || c->cls == COMP_CPU)
+			continue;
+		if (c->bad_up)
+			part_error(p, c->id, &ir_attr(d, c->id, A_PCIE)->loc,
+				   "%s sits behind '%s', which is not a "
+				   "pcie_switch",
+				   nm,
+				   str_of(p->ctx->arena,
+					  d->objs[ir_attr(d, c->id, A_PCIE)->a]
+						  .local));
+		else if (c->up == RK_NONE && ncpu)
+			part_error(p, c->id, NULL,
+				   "%s names no pcie switch or cpu, so its "
+				   "NUMA node is unknown",
+				   nm);
+		if (c->cls != COMP_PCIE_SWITCH && !c->has_bus &&
+		    !ir_attr(d, c->id, A_BUS)) {
+			if (++nobus <= 4)
+				nb += (size_t)snprintf(
+					names + nb, sizeof(names) - nb, "%s%s",
+					nobus > 1 ? ", " : "", nm);
+		}
+	}
+	if (nobus)
+		part_error(p, p->part, NULL,
+			   "%u GPU%s or NIC%s %s no PCI bus id ('bus'), which "
+			   "NCCL needs to find the device: %s%s",
+			   nobus, nobus == 1 ? "" : "s", nobus == 1 ? "" : "s",
+			   nobus == 1 ? "has" : "have", names,
+			   nobus > 4 ? ", ..." : "");
+	/* virtual bridge ids for switches without a bus attribute */
+	for (uint32_t i = 0; i < p->n; i++) {
+		struct ncomp *c = &p->c[i];
+
+		if (c->cls != COMP_PCIE_SWITCH || !c->used || c->has_bus)
+			continue;
+		c->bus = (uint64_t)0xffff << 16 |
+			 (uint64_t)(0xff - nvirt / 32) << 8 | (nvirt % 32) << 3;
+		snprintf(c->busid, sizeof(c->busid), "ffff:%02x:%02x.0",
+			 0xff - nvirt / 32, nvirt % 32);
+		nvirt++;
+	}
+	/* link figures: devices first, then switches deepest first */
+	for (uint32_t i = 0; i < p->n; i++) {
+		struct ncomp *c = &p->c[i];
+
+		if ((c->cls == COMP_GPU || c->cls == COMP_NIC) && c->used) {
+			c->gen = ir_num(d, c->id, A_PCIE_GEN, 0);
+			c->width = ir_num(d, c->id, A_PCIE_WIDTH, 0);
+		}
+	}
+	for (uint32_t dep = p->n; dep-- > 0;) {
+		for (uint32_t i = 0; i < p->n; i++) {
+			struct ncomp *c = &p->c[i];
+			int64_t g = 0, w = 0;
+
+			if (c->cls != COMP_PCIE_SWITCH || !c->used ||
+			    depth[i] != dep)
+				continue;
+			for (uint32_t j = 0; j < p->n; j++) {
+				if (p->c[j].up != i || !p->c[j].used)
+					continue;
+				g = p->c[j].gen > g ? p->c[j].gen : g;
+				w = p->c[j].width > w ? p->c[j].width : w;
+			}
+			c->gen = ir_num(d, c->id, A_PCIE_GEN, g);
+			c->width = ir_num(d, c->id, A_PCIE_WIDTH, w);
+		}
+	}
+	/* each link is as fast as its slower end */
+	for (uint32_t i = 0; i < p->n; i++) {
+		struct ncomp *c = &p->c[i];
+		const struct ncomp *u;
+
+		if (!c->used || c->up == RK_NONE)
+			continue;
+		u = &p->c[c->up];
+		if (u->cls == COMP_PCIE_SWITCH) {
+			c->gen = min_known(c->gen, u->gen);
+			c->width = min_known(c->width, u->width);
+		} else {
+			c->gen = min_known(c->gen,
+					   ir_num(d, u->id, A_PCIE_GEN, 0));
+			c->width = min_known(c->width,
+					     ir_num(d, u->id, A_PCIE_WIDTH, 0));
+		}
+		if (c->gen > 6 || c->gen < 0) {
+			const struct rk_value *v =
+				ir_attr_inh(d, c->id, A_PCIE_GEN);
+
+			part_error(p, c->id, v ? &v->loc : NULL,
+				   "PCIe generation %lld of %s has no NCCL "
+				   "link_speed spelling (Gen1 to Gen6)",
+				   (long long)c->gen,
+				   str_of(p->ctx->arena,
+					  d->objs[c->id].local));
+		}
+	}
+	free(depth);
+	return p->ok;
+}
+
+/* ---- writing ---- */
+
+static void xstart(struct npart *p, const char *el)
+{
+	if (p->wok &&
+	    xmlTextWriterStartElement(p->w, (const xmlChar *)el) < 0)
+		p->wok = false;
+	p->elements++;
+}
+
+static void xend(struct npart *p)
+{
+	if (p->wok && xmlTextWriterEndElement(p->w) < 0)
+		p->wok = false;
+}
+
+static void xattr(struct npart *p, const char *k, const char *fmt, ...)
+	PRINTF(3, 4);
+
+static void xattr(struct npart *p, const char *k, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (p->wok && xmlTextWriterWriteAttribute(p->w, (const xmlChar *)k,
+						  (const xmlChar *)buf) < 0)
+		p->wok = false;
+}
+
+static const char *const gen_speed[] = {
+	NULL,		 "2.5 GT/s PCIe",  "5.0 GT/s PCIe", "8.0 GT/s PCIe",
+	"16.0 GT/s PCIe", "32.0 GT/s PCIe", "64.0 GT/s PCIe",
+};
+
+static void pci_attrs(struct npart *p, const struct ncomp *c,
+		      const char *cls)
+{
+	xattr(p, "busid", "%s", c->busid);
+	xattr(p, "class", "%s", cls);
+	if (c->gen > 0 && c->gen < (int64_t)ARRAY_SIZE(gen_speed))
+		xattr(p, "link_speed", "%s", gen_speed[c->gen]);
+	if (c->width > 0)
+		xattr(p, "link_width", "%lld", (long long)c->width);
+}
+
+static void write_gpu(struct npart *p, const struct ncomp *c)
+{
+	const struct rk_design *d = p->d;
+	int64_t links = ir_num(d, c->id, A_NVLINKS, 0);
+
+	xstart(p, "pci");
+	pci_attrs(p, c, "0x030200");
+	xstart(p, "gpu");
+	xattr(p, "dev", "%u", c->dev);
+	xattr(p, "sm", "%lld", (long long)ir_num(d, c->id, A_SM, 0));
+	xattr(p, "rank", "%u", c->dev);
+	xattr(p, "gdr", "1");
+	if (links > 0 && p->nvswitched) {
+		xstart(p, "nvlink");
+		xattr(p, "target", NVS_TARGET);
+		xattr(p, "count", "%lld", (long long)links);
+		xattr(p, "tclass", "0x068000");
+		xend(p);
+	}
+	xend(p);
+	xend(p);
+}
+
+static void write_nic(struct npart *p, const struct ncomp *c)
+{
+	const struct rk_design *d = p->d;
+	const struct rk_value *pv = ir_attr_inh(d, c->id, A_PORTS);
+	uint64_t guid = be_fnv1a(p->pname) << 16 | c->nicno;
+	uint32_t dev = c->dev;
+
+	xstart(p, "pci");
+	pci_attrs(p, c, nic_class(d, c->id));
+	xstart(p, "nic");
+	for (uint32_t k = 0; k < (uint32_t)pv->n; k++) {
+		const struct rk_value *e = ir_list_at(d, pv, k);
+		int64_t speed;
+
+		if (e->type != VT_PORT)
+			continue;
+		speed = ir_num(d, (uint32_t)e->n, A_SPEED, 0);
+		if (!speed)
+			speed = ir_num(d, c->id, A_SPEED, 0);
+		xstart(p, "net");
+		xattr(p, "name", "%s", ir_str(d, c->id, A_DEVNAME));
+		xattr(p, "dev", "%u", dev++);
+		if (speed >= 1000000)
+			xattr(p, "speed", "%lld",
+			      (long long)(speed / 1000000));
+		xattr(p, "port", "%u", k + 1);
+		xattr(p, "latency", "0");
+		xattr(p, "guid", "0x%016llx", (unsigned long long)guid);
+		xattr(p, "maxconn", NCCL_MAXCONN);
+		xattr(p, "gdr", "1");
+		xattr(p, "coll", "0");
+		xend(p);
+	}
+	xend(p);
+	xend(p);
+}
+
+static void write_children(struct npart *p, uint32_t parent)
+{
+	uint32_t *v = xmalloc((p->n + 1) * sizeof(*v)), n = 0;
+
+	for (uint32_t i = 0; i < p->n; i++)
+		if (p->c[i].used && p->c[i].up == parent &&
+		    p->c[i].cls != COMP_CPU)
+			v[n++] = i;
+	sort_by_bus(p, v, n);
+	for (uint32_t k = 0; k < n; k++) {
+		const struct ncomp *c = &p->c[v[k]];
+
+		switch (c->cls) {
+		case COMP_PCIE_SWITCH:
+			xstart(p, "pci");
+			pci_attrs(p, c, "0x060400");
+			write_children(p, v[k]);
+			xend(p);
+			break;
+		case COMP_GPU:
+			write_gpu(p, c);
+			break;
+		default:
+			write_nic(p, c);
+			break;
+		}
+	}
+	free(v);
+}
+
+/* Number devices, check what NCCL needs, write the file. */
+static bool emit_part(struct npart *p)
+{
+	const struct rk_design *d = p->d;
+	uint32_t *gpus = xmalloc((p->n + 1) * sizeof(*gpus)), ng = 0;
+	uint32_t *nics = xmalloc((p->n + 1) * sizeof(*nics)), nn = 0;
+	uint32_t *cpus = xmalloc((p->n + 1) * sizeof(*cpus)), nc = 0;
+	xmlBufferPtr buf = NULL;
+	FILE *fp;
+
+	analyse(p);
+	for (uint32_t i = 0; i < p->n; i++) {
+		const struct ncomp *c = &p->c[i];
+		const char *nm = str_of(p->ctx->arena, d->objs[c->id].local);
+
+		if (c->cls == COMP_CPU) {
+			cpus[nc++] = i;
+		} else if (c->cls == COMP_GPU) {
+			gpus[ng++] = i;
+			if (ir_num(d, c->id, A_SM, 0) <= 0)
+				part_error(p, c->id, NULL,
+					   "GPU %s has no CUDA compute "
+					   "capability ('sm' of its part)",
+					   nm);
+		} else if (c->cls == COMP_NIC && c->used) {
+			const char *dn = ir_str(d, c->id, A_DEVNAME);
+
+			nics[nn++] = i;
+			if (!dn || !dn[0]) {
+				part_error(p, c->id, NULL,
+					   "NIC %s has no RDMA device name "
+					   "('devname'), which NCCL matches "
+					   "<net> elements by",
+					   nm);
+				continue;
+			}
+			for (const char *s = dn; *s; s++)
+				if (!((*s >= 'a' && *s <= 'z') ||
+				      (*s >= 'A' && *s <= 'Z') ||
+				      (*s >= '0' && *s <= '9') || *s == '_' ||
+				      *s == '-' || *s == '.' || *s == ':')) {
+					part_error(p, c->id,
+						   &ir_attr(d, c->id,
+							    A_DEVNAME)->loc,
+						   "devname \"%s\" of %s has "
+						   "characters NCCL's XML "
+						   "reader would not decode",
+						   dn, nm);
+					break;
+				}
+		}
+	}
+	/* CPUs in NUMA order; numaid must be unique */
+	for (uint32_t k = 0; k < nc; k++)
+		p->c[cpus[k]].numa =
+			ir_num(d, p->c[cpus[k]].id, A_NUMA, (int64_t)k);
+	for (uint32_t i = 1; i < nc; i++) {
+		uint32_t x = cpus[i], j = i;
+
+		while (j > 0 && p->c[cpus[j - 1]].numa > p->c[x].numa) {
+			cpus[j] = cpus[j - 1];
+			j--;
+		}
+		cpus[j] = x;
+	}
+	for (uint32_t k = 1; k < nc; k++)
+		if (p->c[cpus[k]].numa == p->c[cpus[k - 1]].numa)
+			part_error(p, p->c[cpus[k]].id, NULL,
+				   "cpus %s and %s are both NUMA node %lld",
+				   str_of(p->ctx->arena,
+					  d->objs[p->c[cpus[k - 1]].id].local),
+				   str_of(p->ctx->arena,
+					  d->objs[p->c[cpus[k]].id].local),
+				   (long long)p->c[cpus[k]].numa);
+	if (!p->ok)
+		goto out;
+	sort_by_bus(p, gpus, ng);
+	sort_by_bus(p, nics, nn);
+	for (uint32_t k = 0; k < ng; k++)
+		p->c[gpus[k]].dev = k;
+	for (uint32_t k = 0, dev = 0; k < nn; k++) {
+		const struct rk_value *pv =
+			ir_attr_inh(d, p->c[nics[k]].id, A_PORTS);
+
+		p->c[nics[k]].dev = dev;
+		p->c[nics[k]].nicno = k;
+		dev += (uint32_t)pv->n;
+	}
+	for (uint32_t k = 1; k < ng + nn; k++) {
+		const struct ncomp *a = &p->c[k < ng ? gpus[k] : nics[k - ng]];
+
+		for (uint32_t j = 0; j < k; j++) {
+			const struct ncomp *b =
+				&p->c[j < ng ? gpus[j] : nics[j - ng]];
+
+			if (a->has_bus && b->has_bus && a->bus == b->bus)
+				part_error(p, a->id, NULL,
+					   "%s and %s have the same bus id "
+					   "%s",
+					   str_of(p->ctx->arena,
+						  d->objs[b->id].local),
+					   str_of(p->ctx->arena,
+						  d->objs[a->id].local),
+					   a->busid);
+		}
+	}
+	if (!p->ok)
+		goto out;
+
+	buf = xmlBufferCreate();
+	p->w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
+	p->wok = p->w != NULL;
+	if (p->wok && (xmlTextWriterSetIndent(p->w, 1) < 0 ||
+		       xmlTextWriterSetIndentString(p->w,
+						    (const xmlChar *)"  ") <
+			       0))
+		p->wok = false;
+	/* no xmlTextWriterStartDocument: NCCL rejects <?xml ...?> */
+	{
+		char *c = arena_printf(p->ctx->arena,
+				       " rackc: NCCL topology of server part "
+				       "%s (%s) ",
+				       p->pname, p->ctx->input);
+
+		/* "--" may not appear in a comment */
+		for (char *s = c; *s; s++)
+			if (s[0] == '-' && s[1] == '-')
+				s[1] = '_';
+		if (p->wok && xmlTextWriterWriteComment(
+				      p->w, (const xmlChar *)c) < 0)
+			p->wok = false;
+	}
+	xstart(p, "system");
+	xattr(p, "version", "1");
+	for (uint32_t k = 0; k < nc; k++) {
+		xstart(p, "cpu");
+		xattr(p, "numaid", "%lld", (long long)p->c[cpus[k]].numa);
+		write_children(p, cpus[k]);
+		xend(p);
+	}
+	xend(p);
+	if (p->w) {
+		if (p->wok && xmlTextWriterFlush(p->w) < 0)
+			p->wok = false;
+		xmlFreeTextWriter(p->w);
+		p->w = NULL;
+	}
+	if (!p->wok) {
+		diag_error(p->ctx->diag, NULL, "io",
+			   "cannot build the NCCL topology XML of part '%s'",
+			   p->pname);
+		p->ctx->failed = true;
+		p->ok = false;
+		goto out;
+	}
+	if (p->elements > NCCL_MAX_ELEMENTS) {
+		part_error(p, p->part, NULL,
+			   "the file would have %u elements, but NCCL reads "
+			   "at most %u",
+			   p->elements, NCCL_MAX_ELEMENTS);
+		goto out;
+	}
+	fp = out_open(p->ctx,
+		      arena_printf(p->ctx->arena, "nccl/%s.xml",
+				   be_file_name(p->ctx->arena, p->pname)));
+	if (!fp) {
+		p->ok = false;
+		goto out;
+	}
+	fwrite(xmlBufferContent(buf), 1, (size_t)xmlBufferLength(buf), fp);
+	if (xmlBufferLength(buf) > 0 &&
+	    xmlBufferContent(buf)[xmlBufferLength(buf) - 1] != '\n')
+		fputc('\n', fp);
+out:
+	if (buf)
+		xmlBufferFree(buf);
+	free(gpus);
+	free(nics);
+	free(cpus);
+	return p->ok;
+}
+
+static bool emit_nccl(struct backend_ctx *ctx)
+{
+	const struct rk_design *d = ctx->d;
+	uint32_t *nodes = xcalloc(d->nobjs ? d->nobjs : 1, sizeof(*nodes));
+	uint32_t *first = xmalloc((d->nobjs ? d->nobjs : 1) * sizeof(*first));
+	uint8_t *nvfab = xcalloc(d->nobjs ? d->nobjs : 1, 1);
+	const char **file = xcalloc(d->nobjs ? d->nobjs : 1, sizeof(*file));
+	const char **host;
+	bool ok;
+	FILE *fp;
+
+	memset(first, 0xff, (d->nobjs ? d->nobjs : 1) * sizeof(*first));
+	host = be_host_names(ctx, &ok);
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		const struct rk_obj *o = &d->objs[i];
+
+		if (o->kind != K_DEVICE || o->cls != C_SERVER ||
+		    o->part == RK_NONE)
+			continue;
+		if (!nodes[o->part]++)
+			first[o->part] = i;
+	}
+	/* servers that are endpoints of an NVLink fabric */
+	for (uint32_t l = 0; l < d->nlinks; l++) {
+		const struct rk_link *k = &d->links[l];
+
+		if (k->fabric == RK_NONE || d->objs[k->fabric].cls != FAB_NVLINK)
+			continue;
+		if (d->objs[k->a_dev].part != RK_NONE)
+			nvfab[d->objs[k->a_dev].part] = 1;
+		if (d->objs[k->b_dev].part != RK_NONE)
+			nvfab[d->objs[k->b_dev].part] = 1;
+	}
+	for (uint32_t part = 0; part < d->nobjs; part++) {
+		struct npart p;
+		uint32_t *comps, ngpu = 0;
+
+		if (!nodes[part])
+			continue;
+		memset(&p, 0, sizeof(p));
+		p.ctx = ctx;
+		p.d = d;
+		p.part = part;
+		p.pname = ir_name(d, part);
+		p.ok = true;
+		p.n = be_part_comps(d, part, &comps);
+		p.c = xcalloc(p.n + 1, sizeof(*p.c));
+		for (uint32_t i = 0; i < p.n; i++) {
+			p.c[i].id = comps[i];
+			p.c[i].cls = d->objs[comps[i]].cls;
+			ngpu += p.c[i].cls == COMP_GPU;
+		}
+		free(comps);
+		if (!ngpu) {
+			diag_warning(ctx->diag, &d->objs[part].loc, "nccl",
+				     "server part '%s' has no gpu components, "
+				     "so its %u node%s no NCCL topology file",
+				     p.pname, nodes[part],
+				     nodes[part] == 1 ? " gets" : "s get");
+			diag_note(ctx->diag, &d->objs[first[part]].loc,
+				  "part '%s' is used by %s", p.pname,
+				  ir_name(d, first[part]));
+			free(p.c);
+			continue;
+		}
+		p.nvswitched = ir_num(d, part, A_NVSWITCHES, 0) > 0 ||
+			       nvfab[part];
+		if (emit_part(&p)) {
+			file[part] = arena_printf(
+				ctx->arena, "%s.xml",
+				be_file_name(ctx->arena, p.pname));
+		} else {
+			ok = false;
+			if (!ctx->failed)
+				diag_note(ctx->diag, &d->objs[first[part]].loc,
+					  nodes[part] == 1
+						  ? "part '%s' is used by %s"
+						  : "part '%s' is used by %s "
+						    "and %u more node(s)",
+					  p.pname, ir_name(d, first[part]),
+					  nodes[part] - 1);
+		}
+		free(p.c);
+		if (ctx->failed)
+			break;
+	}
+	if (ok && !ctx->failed && (fp = out_open(ctx, "nccl/hosts.csv"))) {
+		fputs("host,file\n", fp);
+		for (uint32_t i = 0; i < d->nobjs; i++) {
+			const struct rk_obj *o = &d->objs[i];
+
+			if (o->kind != K_DEVICE || o->cls != C_SERVER)
+				continue;
+			fprintf(fp, "%s,%s\n", host[i],
+				o->part != RK_NONE && file[o->part]
+					? file[o->part]
+					: "");
+		}
+	}
+	free(nodes);
+	free(first);
+	free(nvfab);
+	free(file);
+	free(host);
+	return ok && !ctx->failed;
+}
+
+const struct backend backend_nccl = {
+	.name = "nccl",
+	.summary = "nccl/<part>.xml: NCCL topology per GPU server part, and "
+		   "nccl/hosts.csv",
+	.emit = emit_nccl,
+};

@@ -1,0 +1,637 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The "slurm" back end: the scheduler's view of the network.
+ *
+ *   slurm/topology.conf  topology/tree: SwitchName=... Nodes=... and
+ *                        SwitchName=... Switches=... lines
+ *   slurm/block.conf     topology/block: BlockName=... Nodes=... lines and
+ *                        BlockSizes (install as topology.conf on a cluster
+ *                        that uses TopologyPlugin=topology/block)
+ *   slurm/topology.yaml  both as named topologies (Slurm 25.05 and later;
+ *                        when present Slurm ignores topology.conf)
+ *
+ * Trees come from the compute fabrics: the fat_tree (and star) fabrics
+ * whose endpoint ports have role compute, or every fat_tree fabric when
+ * none is marked.  A generated switch's role gives its level (leaf 0,
+ * spine 1, core 2); a leaf lists the nodes cabled to it, a spine the leaves,
+ * a core the spines.  Slurm's tree model expects each node under a single
+ * leaf, while a rail-optimised fabric cables every node of a scalable unit
+ * to one leaf per rail; so switches of one level whose children are the
+ * same set are written as one Slurm switch, named after the first of them,
+ * with a comment listing the others (Slurm switch names are its own, not
+ * host names).  Blocks are the NVLink domains: one block per nvlink fabric,
+ * holding the servers whose ports it connects; BlockSizes is the smallest
+ * domain.
+ *
+ * Names are the host names of be_common.h (hostname, or the rackc name as
+ * a host name); lists are Slurm host lists, compressed to ranges such as
+ * su-0-dgx-[0-31] (runs of numbers with the same prefix and zero padding).
+ */
+#include "rackc.h"
+
+#include <stdlib.h>
+
+#include "backend.h"
+#include "be_common.h"
+#include "fabric.h"
+#include "schema.h"
+
+/* ---- host lists ---- */
+
+struct hname {
+	const char *s;
+	size_t plen;	      /* prefix length (before the trailing digits) */
+	unsigned width;	      /* zero-padded width, 0 when not padded */
+	unsigned long long v; /* trailing number */
+	bool num;	      /* has a trailing number */
+};
+
+static int cmp_hname(const void *pa, const void *pb)
+{
+	const struct hname *a = pa, *b = pb;
+	size_t n = a->plen < b->plen ? a->plen : b->plen;
+	int c = memcmp(a->s, b->s, n);
+
+	if (c)
+		return c;
+	if (a->plen != b->plen)
+		return a->plen < b->plen ? -1 : 1;
+	if (a->num != b->num)
+		return a->num ? 1 : -1;
+	if (a->width != b->width)
+		return a->width < b->width ? -1 : 1;
+	if (a->v != b->v)
+		return a->v < b->v ? -1 : 1;
+	return strcmp(a->s, b->s);
+}
+
+static bool same_group(const struct hname *a, const struct hname *b)
+{
+	return a->num && b->num && a->plen == b->plen &&
+	       a->width == b->width && !memcmp(a->s, b->s, a->plen);
+}
+
+/* A Slurm host list of @names (deduplicated, ranges compressed). */
+static char *hostlist(struct arena *ar, const char *const *names, uint32_t n)
+{
+	struct hname *h = xcalloc(n + 1, sizeof(*h));
+	size_t cap = 64, len = 0;
+	char *out = xmalloc(cap), *res;
+
+	for (uint32_t i = 0; i < n; i++) {
+		const char *s = names[i];
+		size_t l = strlen(s), k = l;
+
+		while (k > 0 && s[k - 1] >= '0' && s[k - 1] <= '9')
+			k--;
+		h[i].s = s;
+		h[i].plen = l;
+		if (k < l && l - k <= 18) {
+			h[i].num = true;
+			h[i].plen = k;
+			h[i].v = strtoull(s + k, NULL, 10);
+			h[i].width = s[k] == '0' && l - k > 1
+					     ? (unsigned)(l - k)
+					     : 0;
+		}
+	}
+	qsort(h, n, sizeof(*h), cmp_hname);
+	out[0] = '\0';
+	for (uint32_t i = 0; i < n;) {
+		uint32_t j = i + 1;
+		char buf[128];
+		bool ranged;
+
+		while (j < n && same_group(&h[i], &h[j]))
+			j++;
+		ranged = j - i > 1;
+		/* only distinct values count */
+		if (ranged) {
+			uint32_t distinct = 1;
+
+			for (uint32_t k = i + 1; k < j; k++)
+				distinct += h[k].v != h[k - 1].v;
+			ranged = distinct > 1;
+		}
+		if (len + h[i].plen + 4 >= cap) {
+			cap = 2 * (cap + h[i].plen);
+			out = xrealloc(out, cap);
+		}
+		if (len)
+			out[len++] = ',';
+		if (!ranged) {
+			size_t l = strlen(h[i].s);
+
+			if (len + l + 1 >= cap) {
+				cap = 2 * (cap + l);
+				out = xrealloc(out, cap);
+			}
+			memcpy(out + len, h[i].s, l + 1);
+			len += l;
+			/* skip exact duplicates of a plain name */
+			while (j < n && !h[i].num && streq(h[j].s, h[i].s))
+				j++;
+			i = j;
+			continue;
+		}
+		memcpy(out + len, h[i].s, h[i].plen);
+		len += h[i].plen;
+		out[len++] = '[';
+		for (uint32_t k = i; k < j;) {
+			uint32_t e = k;
+			int m;
+
+			while (e + 1 < j && (h[e + 1].v == h[e].v ||
+					     h[e + 1].v == h[e].v + 1))
+				e++;
+			if (h[e].v == h[k].v)
+				m = snprintf(buf, sizeof(buf), "%s%0*llu",
+					     k > i ? "," : "", (int)h[k].width,
+					     h[k].v);
+			else
+				m = snprintf(buf, sizeof(buf),
+					     "%s%0*llu-%0*llu",
+					     k > i ? "," : "", (int)h[k].width,
+					     h[k].v, (int)h[e].width, h[e].v);
+			if (len + (size_t)m + 2 >= cap) {
+				cap = 2 * (cap + (size_t)m);
+				out = xrealloc(out, cap);
+			}
+			memcpy(out + len, buf, (size_t)m + 1);
+			len += (size_t)m;
+			k = e + 1;
+		}
+		out[len++] = ']';
+		out[len] = '\0';
+		i = j;
+	}
+	res = arena_strndup(ar, out, len);
+	free(out);
+	free(h);
+	return res;
+}
+
+/* ---- trees ---- */
+
+struct ulist {
+	uint32_t *v;
+	uint32_t n, cap;
+};
+
+struct tsw {
+	uint32_t dev;
+	int level;
+	struct ulist kids; /* node devices (level 0) or switch indices */
+	uint32_t group;	   /* index of its group's first switch */
+	bool written;	   /* its group has an entry */
+};
+
+/* One line of output: a Slurm switch or block. */
+struct entry {
+	const char *name;
+	const char *nodes;    /* host list, or NULL */
+	const char *switches; /* host list of child switches, or NULL */
+	const char *also;     /* merged switches, for a comment, or NULL */
+	const char *fabric;
+};
+
+struct out {
+	struct entry *e;
+	uint32_t n, cap;
+};
+
+static int cmp_u32(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+static void ulist_push(struct ulist *l, uint32_t x)
+{
+	*VEC_PUSH(l->v, l->n, l->cap) = x;
+}
+
+static void ulist_sort_unique(struct ulist *l)
+{
+	uint32_t k = 0;
+
+	if (!l->n)
+		return;
+	qsort(l->v, l->n, sizeof(*l->v), cmp_u32);
+	for (uint32_t i = 1; i < l->n; i++)
+		if (l->v[i] != l->v[k])
+			l->v[++k] = l->v[i];
+	l->n = k + 1;
+}
+
+static int role_level(const char *role)
+{
+	if (!role)
+		return -1;
+	if (streq(role, "leaf"))
+		return 0;
+	if (streq(role, "spine"))
+		return 1;
+	if (streq(role, "core"))
+		return 2;
+	return -1;
+}
+
+static uint32_t find_group(struct tsw *sw, uint32_t x)
+{
+	while (sw[x].group != x) {
+		sw[x].group = sw[sw[x].group].group;
+		x = sw[x].group;
+	}
+	return x;
+}
+
+static bool same_kids(const struct tsw *a, const struct tsw *b)
+{
+	return a->kids.n == b->kids.n &&
+	       !memcmp(a->kids.v, b->kids.v, a->kids.n * sizeof(*a->kids.v));
+}
+
+/* The tree of one fabric, appended to @o. */
+static void fabric_tree(struct backend_ctx *ctx, const char **host,
+			uint32_t fab, const uint32_t *links, uint32_t nl,
+			uint32_t *sw_index, uint32_t *owner, struct out *o)
+{
+	const struct rk_design *d = ctx->d;
+	struct tsw *sw = NULL;
+	uint32_t ns = 0, cap = 0;
+	const char *fname = ir_name(d, fab);
+
+	for_each_child(d, fab, c) {
+		int lv;
+
+		if (d->objs[c].kind != K_DEVICE)
+			continue;
+		lv = role_level(ir_str(d, c, A_ROLE));
+		if (lv < 0)
+			continue;
+		sw_index[c] = ns;
+		memset(VEC_PUSH(sw, ns, cap), 0, sizeof(*sw));
+		sw[ns - 1].dev = c;
+		sw[ns - 1].level = lv;
+	}
+	for (uint32_t i = 0; i < nl; i++) {
+		const struct rk_link *l = &d->links[links[i]];
+		uint32_t a = sw_index[l->a_dev], b = sw_index[l->b_dev];
+
+		if (a != RK_NONE && b != RK_NONE) {
+			if (sw[a].level > sw[b].level)
+				ulist_push(&sw[a].kids, b);
+			else if (sw[b].level > sw[a].level)
+				ulist_push(&sw[b].kids, a);
+		} else if (a != RK_NONE && !sw[a].level) {
+			ulist_push(&sw[a].kids, l->b_dev);
+		} else if (b != RK_NONE && !sw[b].level) {
+			ulist_push(&sw[b].kids, l->a_dev);
+		}
+	}
+	for (int lv = 0; lv <= 2; lv++) {
+		/* children of upper levels are groups of the level below */
+		for (uint32_t s = 0; s < ns; s++) {
+			uint32_t m = 0;
+
+			if (sw[s].level != lv)
+				continue;
+			/* children whose group has no entry are left out */
+			for (uint32_t k = 0; k < sw[s].kids.n; k++) {
+				uint32_t c = sw[s].kids.v[k];
+
+				if (!lv)
+					sw[s].kids.v[m++] = c;
+				else if (sw[sw[c].group].written)
+					sw[s].kids.v[m++] = sw[c].group;
+			}
+			sw[s].kids.n = m;
+			ulist_sort_unique(&sw[s].kids);
+		}
+		if (!lv) {
+			/* leaves that share a node are one Slurm switch:
+			 * union-find, each set named by its first leaf */
+			for (uint32_t s = 0; s < ns; s++)
+				sw[s].group = s;
+			for (uint32_t s = 0; s < ns; s++) {
+				if (sw[s].level)
+					continue;
+				for (uint32_t k = 0; k < sw[s].kids.n; k++) {
+					uint32_t nd = sw[s].kids.v[k];
+					uint32_t a, b;
+
+					if (owner[nd] == RK_NONE) {
+						owner[nd] = s;
+						continue;
+					}
+					a = find_group(sw, owner[nd]);
+					b = find_group(sw, s);
+					if (a != b)
+						sw[a > b ? a : b].group =
+							a < b ? a : b;
+				}
+			}
+			for (uint32_t s = 0; s < ns; s++)
+				if (!sw[s].level)
+					sw[s].group = find_group(sw, s);
+			for (uint32_t s = 0; s < ns; s++)
+				for (uint32_t k = 0; !sw[s].level &&
+						     k < sw[s].kids.n;
+				     k++)
+					owner[sw[s].kids.v[k]] = RK_NONE;
+		} else {
+			/* the first earlier switch of the level with the
+			 * same children (quadratic in one fabric's
+			 * switches) */
+			for (uint32_t s = 0; s < ns; s++) {
+				uint32_t t;
+
+				if (sw[s].level != lv)
+					continue;
+				for (t = 0; t < s; t++)
+					if (sw[t].level == lv &&
+					    sw[t].group == t &&
+					    same_kids(&sw[t], &sw[s]))
+						break;
+				sw[s].group = t < s ? t : s;
+			}
+		}
+		for (uint32_t s = 0; s < ns; s++) {
+			struct entry *e;
+			const char **nm;
+			uint32_t nm_n = 0, members = 0;
+
+			if (sw[s].level != lv || sw[s].group != s)
+				continue;
+			{
+				uint32_t total = 0;
+
+				for (uint32_t t = s; t < ns; t++)
+					if (sw[t].level == lv &&
+					    sw[t].group == s)
+						total += sw[t].kids.n;
+				if (!total)
+					continue;
+			}
+			sw[s].written = true;
+			nm = xmalloc((sw[s].kids.n + ns + 1) * sizeof(*nm));
+			e = VEC_PUSH(o->e, o->n, o->cap);
+			memset(e, 0, sizeof(*e));
+			e->name = host[sw[s].dev];
+			e->fabric = fname;
+			for (uint32_t t = s; t < ns; t++) {
+				if (sw[t].level != lv || sw[t].group != s)
+					continue;
+				if (lv) {
+					/* same children as s by construction */
+					if (t != s)
+						continue;
+					for (uint32_t k = 0; k < sw[t].kids.n;
+					     k++)
+						nm[nm_n++] =
+							host[sw[sw[t].kids.v[k]]
+								     .dev];
+					continue;
+				}
+				nm = xrealloc(nm, (nm_n + sw[t].kids.n + 1) *
+							  sizeof(*nm));
+				for (uint32_t k = 0; k < sw[t].kids.n; k++)
+					nm[nm_n++] = host[sw[t].kids.v[k]];
+			}
+			if (lv)
+				e->switches = hostlist(ctx->arena, nm, nm_n);
+			else
+				e->nodes = hostlist(ctx->arena, nm, nm_n);
+			nm_n = 0;
+			for (uint32_t t = s; t < ns; t++)
+				if (sw[t].level == lv && sw[t].group == s) {
+					nm[nm_n++] = host[sw[t].dev];
+					members++;
+				}
+			if (members > 1)
+				e->also = hostlist(ctx->arena, nm, nm_n);
+			free(nm);
+		}
+	}
+	for (uint32_t s = 0; s < ns; s++) {
+		sw_index[sw[s].dev] = RK_NONE;
+		free(sw[s].kids.v);
+	}
+	free(sw);
+}
+
+static bool fabric_is_compute(const struct rk_design *d, uint32_t fab)
+{
+	const struct rk_obj *o = &d->objs[fab];
+
+	for (uint32_t k = 0; k < o->attr_count; k++) {
+		const struct rk_attr *at = &d->attrs[o->attr_first + k];
+
+		if (at->key != A_ENDPOINTS)
+			continue;
+		for (uint32_t i = 0; i < (uint32_t)at->val.n; i++) {
+			const struct rk_value *v = &d->vals[at->val.a + i];
+
+			if (v->type == VT_PORT)
+				return streq(be_port_role(d, (uint32_t)v->n),
+					     "compute");
+		}
+	}
+	return false;
+}
+
+static bool emit_slurm(struct backend_ctx *ctx)
+{
+	const struct rk_design *d = ctx->d;
+	uint32_t n = d->nobjs ? d->nobjs : 1;
+	uint32_t *cnt = xcalloc(n + 1, sizeof(*cnt));
+	uint32_t *start = xcalloc(n + 1, sizeof(*start));
+	uint32_t *links = xmalloc((d->nlinks + 1) * sizeof(*links));
+	uint32_t *sw_index = xmalloc(n * sizeof(*sw_index));
+	uint32_t *block_of = xmalloc(n * sizeof(*block_of));
+	uint32_t *owner = xmalloc(n * sizeof(*owner));
+	struct out tree = { NULL, 0, 0 }, blocks = { NULL, 0, 0 };
+	uint32_t ncompute = 0, min_block = 0;
+	const char **host;
+	bool ok;
+	FILE *fp;
+
+	host = be_host_names(ctx, &ok);
+	memset(sw_index, 0xff, n * sizeof(*sw_index));
+	memset(block_of, 0xff, n * sizeof(*block_of));
+	memset(owner, 0xff, n * sizeof(*owner));
+	/* links bucketed by fabric */
+	for (uint32_t l = 0; l < d->nlinks; l++)
+		if (d->links[l].fabric != RK_NONE)
+			cnt[d->links[l].fabric]++;
+	for (uint32_t i = 1; i <= n; i++)
+		start[i] = start[i - 1] + cnt[i - 1];
+	memset(cnt, 0, (n + 1) * sizeof(*cnt));
+	for (uint32_t l = 0; l < d->nlinks; l++) {
+		uint32_t f = d->links[l].fabric;
+
+		if (f != RK_NONE)
+			links[start[f] + cnt[f]++] = l;
+	}
+	for (uint32_t f = 0; f < d->nobjs; f++)
+		if (d->objs[f].kind == K_FABRIC &&
+		    (d->objs[f].cls == FAB_FAT_TREE ||
+		     d->objs[f].cls == FAB_STAR) &&
+		    fabric_is_compute(d, f))
+			ncompute++;
+	for (uint32_t f = 0; f < d->nobjs && ok; f++) {
+		const struct rk_obj *o = &d->objs[f];
+
+		if (o->kind != K_FABRIC)
+			continue;
+		if (o->cls == FAB_NVLINK) {
+			const char **nm = xmalloc((2 * cnt[f] + 1) *
+						  sizeof(*nm));
+			uint32_t nn = 0, *devs = xmalloc((2 * cnt[f] + 1) *
+							 sizeof(*devs));
+			struct entry *e;
+
+			for (uint32_t i = 0; i < cnt[f]; i++) {
+				const struct rk_link *l =
+					&d->links[links[start[f] + i]];
+
+				if (d->objs[l->a_dev].cls != C_SWITCH)
+					devs[nn++] = l->a_dev;
+				if (d->objs[l->b_dev].cls != C_SWITCH)
+					devs[nn++] = l->b_dev;
+			}
+			qsort(devs, nn, sizeof(*devs), cmp_u32);
+			{
+				uint32_t k = 0;
+
+				for (uint32_t i = 0; i < nn; i++)
+					if (!i || devs[i] != devs[i - 1])
+						devs[k++] = devs[i];
+				nn = k;
+			}
+			for (uint32_t i = 0; i < nn; i++) {
+				if (block_of[devs[i]] != RK_NONE) {
+					diag_error(ctx->diag, &o->loc, "slurm",
+						   "cannot express NVLink "
+						   "domains as Slurm blocks: "
+						   "%s is in both '%s' and "
+						   "'%s'",
+						   ir_name(d, devs[i]),
+						   ir_name(d,
+							   block_of[devs[i]]),
+						   ir_name(d, f));
+					ok = false;
+				}
+				block_of[devs[i]] = f;
+				nm[i] = host[devs[i]];
+			}
+			if (nn) {
+				e = VEC_PUSH(blocks.e, blocks.n, blocks.cap);
+				memset(e, 0, sizeof(*e));
+				e->name = be_derived_name(ctx->arena,
+							  ir_name(d, f));
+				e->nodes = hostlist(ctx->arena, nm, nn);
+				e->fabric = ir_name(d, f);
+				if (!min_block || nn < min_block)
+					min_block = nn;
+			}
+			free(nm);
+			free(devs);
+		} else if ((o->cls == FAB_FAT_TREE || o->cls == FAB_STAR) &&
+			   (ncompute ? fabric_is_compute(d, f)
+				     : o->cls == FAB_FAT_TREE)) {
+			fabric_tree(ctx, host, f, links + start[f], cnt[f],
+				    sw_index, owner, &tree);
+		}
+	}
+	if (ok && !tree.n && !blocks.n)
+		diag_warning(ctx->diag, NULL, "slurm",
+			     "no fat-tree or NVLink fabric: no Slurm topology "
+			     "written");
+	if (ok && tree.n && (fp = out_open(ctx, "slurm/topology.conf"))) {
+		const char *last = NULL;
+
+		fprintf(fp,
+			"# rackc: Slurm topology/tree of %s\n"
+			"# TopologyPlugin=topology/tree\n",
+			ctx->input);
+		for (uint32_t i = 0; i < tree.n; i++) {
+			const struct entry *e = &tree.e[i];
+
+			if (!last || !streq(last, e->fabric))
+				fprintf(fp, "\n# fabric %s\n", e->fabric);
+			last = e->fabric;
+			if (e->also)
+				fprintf(fp, "# %s: one Slurm switch for %s\n",
+					e->name, e->also);
+			fprintf(fp, "SwitchName=%s %s=%s\n", e->name,
+				e->nodes ? "Nodes" : "Switches",
+				e->nodes ? e->nodes : e->switches);
+		}
+	}
+	if (ok && blocks.n && (fp = out_open(ctx, "slurm/block.conf"))) {
+		fprintf(fp,
+			"# rackc: Slurm topology/block of %s (one block per "
+			"NVLink domain)\n"
+			"# TopologyPlugin=topology/block; install as "
+			"topology.conf\n\n",
+			ctx->input);
+		for (uint32_t i = 0; i < blocks.n; i++)
+			fprintf(fp, "BlockName=%s Nodes=%s\n", blocks.e[i].name,
+				blocks.e[i].nodes);
+		fprintf(fp, "BlockSizes=%u\n", min_block);
+	}
+	if (ok && (tree.n || blocks.n) &&
+	    (fp = out_open(ctx, "slurm/topology.yaml"))) {
+		fprintf(fp, "# rackc: Slurm topologies of %s\n", ctx->input);
+		if (tree.n) {
+			fputs("- topology: tree\n"
+			      "  cluster_default: true\n"
+			      "  tree:\n"
+			      "    switches:\n",
+			      fp);
+			for (uint32_t i = 0; i < tree.n; i++)
+				fprintf(fp,
+					"      - switch: \"%s\"\n"
+					"        %s: \"%s\"\n",
+					tree.e[i].name,
+					tree.e[i].nodes ? "nodes" : "children",
+					tree.e[i].nodes ? tree.e[i].nodes
+							: tree.e[i].switches);
+		}
+		if (blocks.n) {
+			fprintf(fp,
+				"- topology: nvlink\n"
+				"  cluster_default: %s\n"
+				"  block:\n"
+				"    block_sizes:\n"
+				"      - %u\n"
+				"    blocks:\n",
+				tree.n ? "false" : "true", min_block);
+			for (uint32_t i = 0; i < blocks.n; i++)
+				fprintf(fp,
+					"      - block: \"%s\"\n"
+					"        nodes: \"%s\"\n",
+					blocks.e[i].name, blocks.e[i].nodes);
+		}
+	}
+	free(tree.e);
+	free(blocks.e);
+	free(cnt);
+	free(start);
+	free(links);
+	free(sw_index);
+	free(block_of);
+	free(owner);
+	free(host);
+	return ok && !ctx->failed;
+}
+
+const struct backend backend_slurm = {
+	.name = "slurm",
+	.summary = "slurm/topology.conf (tree), slurm/block.conf and "
+		   "slurm/topology.yaml (NVLink blocks)",
+	.emit = emit_slurm,
+};

@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Cables: what the cabling plan (cableplan.h) could not do.
+ *
+ *   cable-reach           for a link of known length: no catalog cable
+ *                         (with the transceivers it needs) fits it at its
+ *                         length, speed and media; or the link's forced
+ *                         `cable` reaches less than the length, or is not
+ *                         sold that long
+ *   cable-length-unknown  an end of a link is not in a rack and the link
+ *                         has no `length`, so no length (and no stock
+ *                         length) can be computed; only in designs that
+ *                         have racks (a design without any is a logical
+ *                         one: its cable lengths are not being planned)
+ *
+ * Both stay quiet for links that are not cabled (backplane) and when the
+ * design has no cable parts at all (nothing is planned then; the bom back
+ * end says so).  Form, cage and top mismatches of a forced cable are the
+ * port-form check's; here a link that no cable fits at any length is only
+ * reported when its length is known.  A link finding is waived by a
+ * `waive` on the link itself, on its group or, for generated links, on
+ * the fabric.
+ */
+#include "rackc.h"
+
+#include <stdio.h>
+
+#include "cableplan.h"
+#include "checks.h"
+#include "layout.h"
+#include "schema.h"
+
+static const char *len_str(int64_t um, char *buf)
+{
+	struct quantity q = { DIM_LENGTH, um };
+
+	return quantity_format(q, buf);
+}
+
+static const char *rate_str(int64_t v, char *buf)
+{
+	struct quantity q = { DIM_RATE, v };
+
+	return quantity_format(q, buf);
+}
+
+/* "a.p -- b.q" in @buf. */
+static const char *link_str(const struct rk_design *d,
+			    const struct rk_link *l, char buf[static 1024])
+{
+	snprintf(buf, 1024, "%s.%s -- %s.%s", ir_name(d, l->a_dev),
+		 str_of(d->arena, d->objs[l->a_port].local),
+		 ir_name(d, l->b_dev),
+		 str_of(d->arena, d->objs[l->b_port].local));
+	return buf;
+}
+
+/* The object whose waivers (and enclosing objects') cover a link. */
+static uint32_t link_obj(const struct rk_link *l)
+{
+	return l->fabric != RK_NONE ? l->fabric : l->scope;
+}
+
+/* A waiver for the running check on the link itself. */
+static bool link_waived(struct check_ctx *c, const struct rk_link *l)
+{
+	const struct rk_design *d = c->d;
+
+	for (uint32_t k = 0; k < l->attr_count; k++) {
+		uint32_t ai = l->attr_first + k;
+		const struct rk_attr *at = &d->attrs[ai];
+
+		if (at->key != A_WAIVE)
+			continue;
+		if (streq(str_of(d->arena, d->vals[at->val.a].a),
+			  c->check->name)) {
+			c->used_waivers[ai] = 1;
+			c->waived++;
+			c->last_printed = false;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The note that shows how the length was made up. */
+static void note_length(struct check_ctx *c, const struct rk_link *l,
+			const struct cp_link *r)
+{
+	const struct rk_design *d = c->d;
+	char b1[RK_QFMT_MAX], b2[RK_QFMT_MAX], b3[RK_QFMT_MAX];
+	char b4[RK_QFMT_MAX];
+	struct cable_run run;
+
+	if (r->forced_length) {
+		const struct rk_value *v =
+			cableplan_link_attr(d, l, A_LENGTH);
+
+		check_note(c, &v->loc, "length %s forced on the link",
+			   len_str(r->length, b1));
+		return;
+	}
+	layout_cable_run(d, l->a_dev, l->b_dev, &run);
+	if (run.same_rack) {
+		check_note(c, &l->loc,
+			   "length: %s vertical within the rack + %s slack = "
+			   "%s",
+			   len_str(run.vertical, b1),
+			   len_str(run.slack, b2),
+			   len_str(run.total, b3));
+	} else {
+		check_note(c, &l->loc,
+			   "length: %s vertical + %s horizontal + %s slack = "
+			   "%s",
+			   len_str(run.vertical, b1),
+			   len_str(run.horizontal, b2),
+			   len_str(run.slack, b3),
+			   len_str(run.total, b4));
+	}
+}
+
+/* The longest of a part's stock lengths, or -1. */
+static int64_t longest_stock(const struct rk_design *d, uint32_t part)
+{
+	const struct rk_value *v = ir_attr_inh(d, part, A_LENGTHS);
+	int64_t m = -1;
+
+	if (!v || v->type != VT_LIST)
+		return -1;
+	for (uint32_t i = 0; i < (uint32_t)v->n; i++)
+		if (ir_list_at(d, v, i)->n > m)
+			m = ir_list_at(d, v, i)->n;
+	return m;
+}
+
+/* "lengths 3m, 5m, 10m" of a part into @buf. */
+static const char *lengths_str(const struct rk_design *d, uint32_t part,
+			       char *buf, size_t n)
+{
+	const struct rk_value *v = ir_attr_inh(d, part, A_LENGTHS);
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (uint32_t i = 0; v && i < (uint32_t)v->n && used + 1 < n; i++) {
+		char q[RK_QFMT_MAX];
+		int w = snprintf(buf + used, n - used, "%s%s", i ? ", " : "",
+				 len_str(ir_list_at(d, v, i)->n, q));
+
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
+	return buf;
+}
+
+static const struct srcloc *attr_loc(const struct rk_design *d, uint32_t part,
+				     uint32_t key)
+{
+	const struct rk_value *v = ir_attr_inh(d, part, key);
+
+	return v ? &v->loc : &d->objs[part].loc;
+}
+
+/* "the longest that fits otherwise" for a link no cable reaches. */
+static void note_near(struct check_ctx *c, uint32_t part, int64_t len)
+{
+	const struct rk_design *d = c->d;
+	int64_t reach = ir_num(d, part, A_REACH, -1);
+	int64_t stock = longest_stock(d, part);
+	const char *media = ir_str(d, part, A_MEDIA);
+	char b1[RK_QFMT_MAX], b2[RK_QFMT_MAX];
+
+	if (reach >= 0 && reach < len)
+		check_note(c, attr_loc(d, part, A_REACH),
+			   "longest reach that fits otherwise: %s (%s), "
+			   "reach %s",
+			   ir_name(d, part), media ? media : "no media",
+			   len_str(reach, b1));
+	else if (stock >= 0 && stock < len)
+		check_note(c, attr_loc(d, part, A_LENGTHS),
+			   "longest that fits otherwise: %s (%s), reach %s, "
+			   "sold up to %s",
+			   ir_name(d, part), media ? media : "no media",
+			   reach >= 0 ? len_str(reach, b1) : "unlimited",
+			   len_str(stock, b2));
+	else
+		check_note(c, &d->objs[part].loc,
+			   "longest that fits otherwise: %s (%s), reach %s, "
+			   "but the transceivers it needs reach less",
+			   ir_name(d, part), media ? media : "no media",
+			   reach >= 0 ? len_str(reach, b1) : "unlimited");
+}
+
+static void run_cable_reach(struct check_ctx *c)
+{
+	const struct rk_design *d = c->d;
+	struct cable_plan *p = cableplan_build(d);
+	char lb[1024], b1[RK_QFMT_MAX], b2[RK_QFMT_MAX], ls[512];
+
+	for (uint32_t i = 0; i < d->nlinks && !diag_stop(c->diag); i++) {
+		const struct rk_link *l = &d->links[i];
+		const struct cp_link *r = &p->links[i];
+		const char *media = r->media ? str_of(d->arena, r->media)
+					     : NULL;
+
+		if (r->length < 0)
+			continue;
+		switch (r->status) {
+		case CP_NO_FIT:
+			if (link_waived(c, l))
+				break;
+			if (r->near != RK_NONE) {
+				check_fail(c, link_obj(l), &l->loc,
+					   "no catalog %s%sreaches %s%s%s "
+					   "for link %s",
+					   media ? media : "", media ? " cable "
+								  : "cable ",
+					   len_str(r->length, b1),
+					   r->speed ? " at " : "",
+					   r->speed ? rate_str(r->speed, b2)
+						    : "",
+					   link_str(d, l, lb));
+				note_length(c, l, r);
+				note_near(c, r->near, r->length);
+			} else {
+				check_fail(c, link_obj(l), &l->loc,
+					   "no catalog %s%sfits link %s%s%s",
+					   media ? media : "", media ? " cable "
+								  : "cable ",
+					   link_str(d, l, lb),
+					   r->speed ? " at " : "",
+					   r->speed ? rate_str(r->speed, b2)
+						    : "");
+				check_note(c, &d->objs[l->a_port].loc,
+					   "no cable part matches the ports' "
+					   "form, cage, top and speed, or the "
+					   "transceivers they need");
+			}
+			break;
+		case CP_TOO_SHORT:
+			if (link_waived(c, l))
+				break;
+			check_fail(c, link_obj(l), &l->loc,
+				   "cable %s reaches %s, but link %s needs %s",
+				   ir_name(d, r->cable),
+				   len_str(ir_num(d, r->cable, A_REACH, 0),
+					   b1),
+				   link_str(d, l, lb),
+				   len_str(r->length, b2));
+			note_length(c, l, r);
+			check_note(c, attr_loc(d, r->cable, A_REACH),
+				   "%s: reach %s", ir_name(d, r->cable), b1);
+			break;
+		case CP_NO_STOCK:
+			if (link_waived(c, l))
+				break;
+			check_fail(c, link_obj(l), &l->loc,
+				   "cable %s is sold up to %s, but link %s "
+				   "needs %s",
+				   ir_name(d, r->cable),
+				   len_str(longest_stock(d, r->cable), b1),
+				   link_str(d, l, lb),
+				   len_str(r->length, b2));
+			note_length(c, l, r);
+			check_note(c, attr_loc(d, r->cable, A_LENGTHS),
+				   "%s: lengths %s", ir_name(d, r->cable),
+				   lengths_str(d, r->cable, ls, sizeof(ls)));
+			break;
+		default:
+			break;
+		}
+	}
+	cableplan_free(p);
+}
+
+CHECK_DEFINE(cable_reach, "cable-reach", CHECK_ERROR,
+	     "a catalog cable (and its optics) reaches every link's length",
+	     run_cable_reach);
+
+static void run_cable_length_unknown(struct check_ctx *c)
+{
+	const struct rk_design *d = c->d;
+	struct cable_plan *p;
+	char lb[1024];
+	uint32_t k;
+
+	for (k = 0; k < d->nobjs && d->objs[k].kind != K_RACK; k++)
+		;
+	if (k == d->nobjs)
+		return;
+	p = cableplan_build(d);
+	for (uint32_t i = 0; i < d->nlinks && !diag_stop(c->diag); i++) {
+		const struct rk_link *l = &d->links[i];
+		const struct cp_link *r = &p->links[i];
+		uint32_t dev;
+
+		if (r->status == CP_NOT_CABLED || r->status == CP_NO_CATALOG ||
+		    r->length >= 0 || link_waived(c, l))
+			continue;
+		dev = layout_rack_of(d, l->a_dev) == RK_NONE ? l->a_dev
+							      : l->b_dev;
+		check_fail(c, link_obj(l), &l->loc,
+			   "cannot compute the length of link %s: %s is not "
+			   "in a rack",
+			   link_str(d, l, lb), ir_name(d, dev));
+		check_note(c, &d->objs[dev].loc,
+			   "%s is declared here without a rack; give the "
+			   "link a length, or mount the device",
+			   ir_name(d, dev));
+	}
+	cableplan_free(p);
+}
+
+CHECK_DEFINE(cable_length_unknown, "cable-length-unknown", CHECK_WARN,
+	     "every cabled link has a length (both ends in racks, or a "
+	     "forced length)",
+	     run_cable_length_unknown);

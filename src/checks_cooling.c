@@ -1,0 +1,923 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Cooling checks: air-side heat per rack against the air zone's per-rack
+ * limit, liquid-cooled parts without a loop, rear doors, CDU capacity and
+ * coolant flow of liquid loops, and room (air zone) capacity.
+ *
+ * The heat model (rebuilt by each check, one pass over the devices):
+ *
+ *  - A device's heat is the larger of its part's power_max and heat
+ *    (hardware facts 11.2: DGX H100 gives off 11.3 kW against a 10.2 kW
+ *    electrical maximum).
+ *  - A device is on a loop when it names one (`loop`) or its rack does.
+ *    On a loop its heat splits: with liquid_fraction, heat x fraction
+ *    (rounded down) goes to liquid and the rest to air; without one, a
+ *    `cooling liquid` part sends all its heat to liquid, a `cooling hybrid`
+ *    part is counted in full on both sides (the split is unknown, so both
+ *    sides are judged conservatively), and anything else is air-cooled.
+ *    Off a loop all heat goes to air (and cooling-liquid-required reports
+ *    liquid and hybrid parts).
+ *  - A rack's rear door (`rdhx`, a part with `capacity`) takes
+ *    min(air-side heat, capacity) off the air side; the rest reaches the
+ *    rack's air zone.  On a rack with a loop the door's heat is added to
+ *    the loop (the door is taken to be fed from it).
+ *  - Redundancy of a loop's CDUs: "N" (or none) uses all of them, "N+K"
+ *    all but the K largest, "N+N" or "2N" all but the larger half.
+ *  - Coolant flow from Q = m_dot x c_p x delta_T (hardware facts 7.4):
+ *        flow [mL/min] = 60 000 000 x P [W] / (rho [g/L] x c_p [J/(kg K)]
+ *                                              x delta_T [K])
+ *    (with P in mW and delta_T in mK the factors of 1000 cancel), exact in
+ *    128-bit integers and rounded up.
+ */
+#include "rackc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "checks.h"
+#include "layout.h"
+#include "schema.h"
+
+/*
+ * Coolant properties.  Water: c_p 4.186 kJ/(kg K), density 0.997 kg/L
+ * (hardware facts 7.4, the figures behind its L/min-per-kW table).  PG25
+ * (25 % propylene glycol): c_p about 3.9 kJ/(kg K), density about
+ * 1.02 kg/L -- estimates (tag E) from hardware facts 7.4.  pg30 and eg25
+ * are accepted by the schema, but the reference gives no figures for them
+ * and none with a source was found, so they are left out and reported
+ * when a loop with heat uses them.
+ */
+static const struct coolant {
+	const char *name;
+	int64_t cp;  /* J/(kg K) */
+	int64_t rho; /* g/L */
+	const char *src;
+} coolants[] = {
+	{ "water", 4186, 997, "hardware facts 7.4" },
+	{ "pg25", 3900, 1020, "estimates, hardware facts 7.4" },
+};
+
+static int64_t sat(__int128 v)
+{
+	if (v > INT64_MAX)
+		return INT64_MAX;
+	if (v < INT64_MIN)
+		return INT64_MIN;
+	return (int64_t)v;
+}
+
+static int64_t sadd(int64_t a, int64_t b)
+{
+	return sat((__int128)a + b);
+}
+
+static const char *fmt_q(enum dim dim, int64_t v, char *buf)
+{
+	struct quantity q = { dim, v };
+
+	return quantity_format(q, buf);
+}
+
+#define FP(v, b) fmt_q(DIM_POWER, (v), (b))
+
+static int64_t num0(const struct rk_design *d, uint32_t obj, uint32_t key)
+{
+	int64_t v = ir_num(d, obj, key, 0);
+
+	return v > 0 ? v : 0;
+}
+
+static uint32_t obj_attr(const struct rk_design *d, uint32_t obj,
+			 uint32_t key)
+{
+	const struct rk_value *v = ir_attr_inh(d, obj, key);
+
+	return v && v->type == VT_OBJ ? v->a : RK_NONE;
+}
+
+static const char *part_name(const struct rk_design *d, uint32_t dev)
+{
+	uint32_t p = d->objs[dev].part;
+
+	return p == RK_NONE ? "?" : ir_name(d, p);
+}
+
+/* ---- heat of one device ---- */
+
+enum hrule {
+	HR_AIR,	     /* all to air */
+	HR_FRACTION, /* liquid_fraction */
+	HR_LIQUID,   /* cooling liquid, all to liquid */
+	HR_HYBRID,   /* hybrid without a fraction: in full on both sides */
+};
+
+struct heat {
+	int64_t pmax, given, heat, air, liq, frac;
+	enum hrule rule;
+};
+
+static bool needs_liquid(const struct rk_design *d, uint32_t dev)
+{
+	const char *c = ir_str(d, dev, A_COOLING);
+
+	return c && (streq(c, "liquid") || streq(c, "hybrid"));
+}
+
+static void heat_of(const struct rk_design *d, uint32_t dev, bool on_loop,
+		    struct heat *h)
+{
+	const char *cool = ir_str(d, dev, A_COOLING);
+	const struct rk_value *fv = ir_attr_inh(d, dev, A_LIQUID_FRACTION);
+
+	memset(h, 0, sizeof(*h));
+	h->pmax = num0(d, dev, A_POWER_MAX);
+	h->given = num0(d, dev, A_HEAT);
+	h->heat = h->given > h->pmax ? h->given : h->pmax;
+	h->air = h->heat;
+	h->rule = HR_AIR;
+	if (!on_loop)
+		return;
+	if (fv && fv->type == VT_NUM) {
+		h->frac = fv->n < 0 ? 0
+			  : fv->n > RK_RATIO_ONE ? RK_RATIO_ONE : fv->n;
+		h->liq = sat((__int128)h->heat * h->frac / RK_RATIO_ONE);
+		h->air = h->heat - h->liq;
+		h->rule = HR_FRACTION;
+	} else if (cool && streq(cool, "liquid")) {
+		h->liq = h->heat;
+		h->air = 0;
+		h->rule = HR_LIQUID;
+	} else if (cool && streq(cool, "hybrid")) {
+		h->liq = h->heat;
+		h->rule = HR_HYBRID;
+	}
+}
+
+/* "heat 11.3kW (above its power_max 10.2kW)" or "power_max 10.2kW" */
+static void heat_text(const struct heat *h, char *out, size_t n)
+{
+	char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
+
+	if (h->given > h->pmax && h->pmax)
+		snprintf(out, n, "heat %s (above its power_max %s)",
+			 FP(h->given, a), FP(h->pmax, b));
+	else if (h->given > h->pmax)
+		snprintf(out, n, "heat %s", FP(h->given, a));
+	else
+		snprintf(out, n, "power_max %s", FP(h->pmax, a));
+}
+
+/* ---- the model ---- */
+
+struct cmodel {
+	const struct rk_design *d;
+	uint32_t *loop_of;		/* device: its loop */
+	uint32_t *rack_dev, *dev_next;	/* devices of a rack */
+	uint32_t *loop_dev, *loop_next; /* devices on a loop */
+	uint32_t *zone_rack, *rack_next; /* racks of an air zone */
+	uint32_t *loop_rack, *rack_lnext; /* racks on a loop (doors) */
+	int64_t *air;			/* rack: air-side heat, before door */
+	int64_t *door;			/* rack: heat its door takes */
+	int64_t *liq;			/* loop: heat to liquid */
+};
+
+static uint32_t *u32_array(uint32_t n)
+{
+	uint32_t *a = xmalloc((size_t)(n + 1) * sizeof(*a));
+
+	for (uint32_t i = 0; i <= n; i++)
+		a[i] = RK_NONE;
+	return a;
+}
+
+/* The rear door of @rack: its part and capacity (-1 when not given). */
+static uint32_t door_of(const struct rk_design *d, uint32_t rack,
+			int64_t *cap)
+{
+	uint32_t p = obj_attr(d, rack, A_RDHX);
+	const struct rk_value *v;
+
+	*cap = -1;
+	if (p == RK_NONE)
+		return RK_NONE;
+	v = ir_attr_inh(d, p, A_CAPACITY);
+	if (v && v->type == VT_NUM)
+		*cap = v->n > 0 ? v->n : 0;
+	return p;
+}
+
+static void cm_build(struct cmodel *m, const struct rk_design *d)
+{
+	uint32_t n = d->nobjs;
+
+	memset(m, 0, sizeof(*m));
+	m->d = d;
+	m->loop_of = u32_array(n);
+	m->rack_dev = u32_array(n);
+	m->dev_next = u32_array(n);
+	m->loop_dev = u32_array(n);
+	m->loop_next = u32_array(n);
+	m->zone_rack = u32_array(n);
+	m->rack_next = u32_array(n);
+	m->loop_rack = u32_array(n);
+	m->rack_lnext = u32_array(n);
+	m->air = xcalloc(n + 1, sizeof(int64_t));
+	m->door = xcalloc(n + 1, sizeof(int64_t));
+	m->liq = xcalloc(n + 1, sizeof(int64_t));
+
+	/* backwards, so that the lists come out in declaration order */
+	for (uint32_t i = n; i-- > 0;) {
+		const struct rk_obj *o = &d->objs[i];
+		uint32_t r, l, z;
+		struct heat h;
+
+		if (o->kind == K_RACK) {
+			z = obj_attr(d, i, A_AIR);
+			if (z != RK_NONE) {
+				m->rack_next[i] = m->zone_rack[z];
+				m->zone_rack[z] = i;
+			}
+			l = obj_attr(d, i, A_LOOP);
+			if (l != RK_NONE) {
+				m->rack_lnext[i] = m->loop_rack[l];
+				m->loop_rack[l] = i;
+			}
+			continue;
+		}
+		if (o->kind != K_DEVICE)
+			continue;
+		r = layout_rack_of(d, i);
+		l = obj_attr(d, i, A_LOOP);
+		if (l == RK_NONE && r != RK_NONE)
+			l = obj_attr(d, r, A_LOOP);
+		m->loop_of[i] = l;
+		heat_of(d, i, l != RK_NONE, &h);
+		if (r != RK_NONE) {
+			m->dev_next[i] = m->rack_dev[r];
+			m->rack_dev[r] = i;
+			m->air[r] = sadd(m->air[r], h.air);
+		}
+		if (l != RK_NONE) {
+			m->loop_next[i] = m->loop_dev[l];
+			m->loop_dev[l] = i;
+			m->liq[l] = sadd(m->liq[l], h.liq);
+		}
+	}
+	/* rear doors */
+	for (uint32_t r = 0; r < n; r++) {
+		int64_t cap;
+		uint32_t l;
+
+		if (d->objs[r].kind != K_RACK ||
+		    door_of(d, r, &cap) == RK_NONE || cap <= 0)
+			continue;
+		m->door[r] = m->air[r] < cap ? m->air[r] : cap;
+		l = obj_attr(d, r, A_LOOP);
+		if (l != RK_NONE)
+			m->liq[l] = sadd(m->liq[l], m->door[r]);
+	}
+}
+
+static void cm_free(struct cmodel *m)
+{
+	free(m->loop_of);
+	free(m->rack_dev);
+	free(m->dev_next);
+	free(m->loop_dev);
+	free(m->loop_next);
+	free(m->zone_rack);
+	free(m->rack_next);
+	free(m->loop_rack);
+	free(m->rack_lnext);
+	free(m->air);
+	free(m->door);
+	free(m->liq);
+}
+
+static int64_t air_after(const struct cmodel *m, uint32_t rack)
+{
+	return m->air[rack] - m->door[rack];
+}
+
+/* ---- grouped notes ---- */
+
+struct hgroup {
+	uint32_t part, first, count;
+	int64_t v;
+	struct heat h;
+};
+
+#define MAX_GROUP_NOTES 6
+
+enum side { SIDE_AIR, SIDE_LIQUID, SIDE_NEED };
+
+/*
+ * Notes for a list of devices (@first, chained through @next): one line
+ * per part and figure, on the air or liquid side.
+ */
+static void note_devices(struct check_ctx *c, const struct cmodel *m,
+			 uint32_t first, const uint32_t *next, enum side side)
+{
+	const struct rk_design *d = m->d;
+	struct hgroup *g = NULL;
+	uint32_t ng = 0, gcap = 0, more = 0;
+	int64_t more_v = 0;
+
+	for (uint32_t i = first; i != RK_NONE; i = next[i]) {
+		struct heat h;
+		int64_t v;
+		uint32_t k;
+
+		heat_of(d, i, m->loop_of[i] != RK_NONE, &h);
+		if (side == SIDE_NEED) {
+			if (m->loop_of[i] != RK_NONE || !needs_liquid(d, i))
+				continue;
+			v = 0;
+		} else {
+			v = side == SIDE_AIR ? h.air : h.liq;
+			if (!v)
+				continue;
+		}
+		for (k = 0; k < ng; k++)
+			if (g[k].part == d->objs[i].part && g[k].v == v &&
+			    g[k].h.heat == h.heat && g[k].h.rule == h.rule)
+				break;
+		if (k == ng) {
+			struct hgroup *x = VEC_PUSH(g, ng, gcap);
+
+			x->part = d->objs[i].part;
+			x->first = i;
+			x->count = 0;
+			x->v = v;
+			x->h = h;
+		}
+		g[k].count++;
+	}
+	for (uint32_t k = 0; k < ng; k++) {
+		const struct hgroup *x = &g[k];
+		char who[600], ht[200], a[RK_QFMT_MAX], b[RK_QFMT_MAX];
+		const char *each = x->count > 1 ? " each" : "";
+
+		if (k >= MAX_GROUP_NOTES) {
+			more += x->count;
+			more_v = sadd(more_v, sat((__int128)x->v * x->count));
+			continue;
+		}
+		if (x->count == 1)
+			snprintf(who, sizeof(who), "%s (%s)",
+				 ir_name(d, x->first), part_name(d, x->first));
+		else
+			snprintf(who, sizeof(who), "%u x %s", x->count,
+				 part_name(d, x->first));
+		heat_text(&x->h, ht, sizeof(ht));
+		FP(x->v, a);
+		fmt_q(DIM_RATIO, x->h.frac, b);
+		if (side == SIDE_NEED)
+			check_note(c, &d->objs[x->first].loc,
+				   "%s: cooling %s", who,
+				   ir_str(d, x->first, A_COOLING));
+		else if (x->h.rule == HR_FRACTION)
+			check_note(c, &d->objs[x->first].loc,
+				   "%s: %s, %s to liquid: %s%s", who, ht, b,
+				   a, each);
+		else if (x->h.rule == HR_HYBRID)
+			check_note(c, &d->objs[x->first].loc,
+				   "%s: %s%s (cooling hybrid without "
+				   "liquid_fraction: counted on air and "
+				   "liquid)",
+				   who, ht, each);
+		else
+			check_note(c, &d->objs[x->first].loc, "%s: %s%s", who,
+				   ht, each);
+	}
+	if (more) {
+		char a[RK_QFMT_MAX];
+
+		check_note(c, NULL, "and %u more devices: %s", more,
+			   FP(more_v, a));
+	}
+	free(g);
+}
+
+/* Note: what the rear door of @rack takes. */
+static void note_door(struct check_ctx *c, const struct cmodel *m,
+		      uint32_t rack)
+{
+	const struct rk_design *d = m->d;
+	char a[RK_QFMT_MAX], b[RK_QFMT_MAX], t[RK_QFMT_MAX];
+	int64_t cap;
+	uint32_t p = door_of(d, rack, &cap);
+
+	if (p == RK_NONE || cap <= 0)
+		return;
+	check_note(c, &ir_attr_inh(d, rack, A_RDHX)->loc,
+		   "rear door %s (capacity %s) takes %s of %s", ir_name(d, p),
+		   FP(cap, a), FP(m->door[rack], b), FP(m->air[rack], t));
+}
+
+/* Notes: the racks of air zone @z, the largest few first. */
+static void note_zone_racks(struct check_ctx *c, const struct cmodel *m,
+			    uint32_t z)
+{
+	const struct rk_design *d = m->d;
+	uint32_t best[3], nb = 0, rest = 0;
+	int64_t rest_v = 0;
+
+	for (uint32_t r = m->zone_rack[z]; r != RK_NONE; r = m->rack_next[r]) {
+		int64_t v = air_after(m, r);
+		uint32_t k;
+
+		if (!v)
+			continue;
+		if (nb < ARRAY_SIZE(best)) {
+			best[nb++] = r;
+		} else {
+			k = 0;
+			for (uint32_t j = 1; j < nb; j++)
+				if (air_after(m, best[j]) < air_after(m, best[k]))
+					k = j;
+			if (air_after(m, best[k]) < v) {
+				rest_v = sadd(rest_v, air_after(m, best[k]));
+				best[k] = r;
+			} else {
+				rest_v = sadd(rest_v, v);
+			}
+			rest++;
+		}
+	}
+	/* largest first, ties in declaration order */
+	for (uint32_t i = 0; i < nb; i++)
+		for (uint32_t j = i + 1; j < nb; j++)
+			if (air_after(m, best[j]) > air_after(m, best[i]) ||
+			    (air_after(m, best[j]) == air_after(m, best[i]) &&
+			     best[j] < best[i])) {
+				uint32_t t = best[i];
+
+				best[i] = best[j];
+				best[j] = t;
+			}
+	for (uint32_t i = 0; i < nb; i++) {
+		char a[RK_QFMT_MAX];
+
+		check_note(c, &d->objs[best[i]].loc, "rack %s: %s to air",
+			   ir_name(d, best[i]), FP(air_after(m, best[i]), a));
+	}
+	if (rest) {
+		char a[RK_QFMT_MAX];
+
+		check_note(c, NULL, "and %u more racks: %s", rest,
+			   FP(rest_v, a));
+	}
+}
+
+/* ---- cooling-liquid-required ---- */
+
+static void run_liquid_required(struct check_ctx *c)
+{
+	const struct rk_design *d = c->d;
+	struct cmodel m;
+
+	cm_build(&m, d);
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		const struct rk_obj *o = &d->objs[i];
+		uint32_t need = 0, one = RK_NONE;
+
+		if (o->kind == K_DEVICE && layout_rack_of(d, i) == RK_NONE &&
+		    m.loop_of[i] == RK_NONE && needs_liquid(d, i)) {
+			check_fail(c, i, &o->loc,
+				   "device %s needs liquid cooling (part %s, "
+				   "cooling %s) but is on no liquid loop",
+				   ir_name(d, i), part_name(d, i),
+				   ir_str(d, i, A_COOLING));
+			continue;
+		}
+		if (o->kind != K_RACK)
+			continue;
+		for (uint32_t k = m.rack_dev[i]; k != RK_NONE; k = m.dev_next[k])
+			if (m.loop_of[k] == RK_NONE && needs_liquid(d, k)) {
+				need++;
+				one = k;
+			}
+		if (!need)
+			continue;
+		if (need == 1)
+			check_fail(c, i, &o->loc,
+				   "rack %s has no liquid loop, but device %s "
+				   "in it needs liquid cooling",
+				   ir_name(d, i), ir_name(d, one));
+		else
+			check_fail(c, i, &o->loc,
+				   "rack %s has no liquid loop, but %u devices "
+				   "in it need liquid cooling",
+				   ir_name(d, i), need);
+		note_devices(c, &m, m.rack_dev[i], m.dev_next, SIDE_NEED);
+	}
+	cm_free(&m);
+}
+
+/* ---- cooling-air-limit ---- */
+
+static void run_air_limit(struct check_ctx *c)
+{
+	const struct rk_design *d = c->d;
+	struct cmodel m;
+
+	cm_build(&m, d);
+	for (uint32_t r = 0; r < d->nobjs; r++) {
+		const struct rk_value *lim;
+		uint32_t z;
+		char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
+
+		if (d->objs[r].kind != K_RACK)
+			continue;
+		z = obj_attr(d, r, A_AIR);
+		if (z == RK_NONE)
+			continue;
+		lim = ir_attr(d, z, A_RACK_LIMIT);
+		if (!lim || lim->type != VT_NUM || air_after(&m, r) <= lim->n)
+			continue;
+		check_fail(c, r, &d->objs[r].loc,
+			   "rack %s puts %s of heat into the air, above the "
+			   "%s rack_limit of air zone %s",
+			   ir_name(d, r), FP(air_after(&m, r), a),
+			   FP(lim->n, b), ir_name(d, z));
+		check_note(c, &lim->loc, "rack_limit given here");
+		note_devices(c, &m, m.rack_dev[r], m.dev_next, SIDE_AIR);
+		note_door(c, &m, r);
+	}
+	cm_free(&m);
+}
+
+/* ---- cooling-rdhx ---- */
+
+static void run_rdhx(struct check_ctx *c)
+{
+	const struct rk_design *d = c->d;
+	struct cmodel m;
+
+	cm_build(&m, d);
+	for (uint32_t r = 0; r < d->nobjs; r++) {
+		const struct rk_value *rv;
+		uint32_t p;
+		int64_t cap;
+		char a[RK_QFMT_MAX], b[RK_QFMT_MAX], t[RK_QFMT_MAX];
+
+		if (d->objs[r].kind != K_RACK)
+			continue;
+		p = door_of(d, r, &cap);
+		if (p == RK_NONE)
+			continue;
+		rv = ir_attr_inh(d, r, A_RDHX);
+		if (cap < 0) {
+			check_fail(c, r, &rv->loc,
+				   "rear door %s of rack %s gives no capacity, "
+				   "so it takes no heat off the air side",
+				   ir_name(d, p), ir_name(d, r));
+			check_note(c, &d->objs[p].loc, "part %s defined here",
+				   ir_name(d, p));
+			continue;
+		}
+		/* in an air zone, cooling-air-limit and -room judge the rest */
+		if (m.air[r] <= cap || obj_attr(d, r, A_AIR) != RK_NONE)
+			continue;
+		check_fail(c, r, &rv->loc,
+			   "rack %s sends %s of air-side heat to its rear door "
+			   "%s rated %s, and is in no air zone to take the "
+			   "other %s",
+			   ir_name(d, r), FP(m.air[r], a), ir_name(d, p),
+			   FP(cap, b), FP(m.air[r] - cap, t));
+		note_devices(c, &m, m.rack_dev[r], m.dev_next, SIDE_AIR);
+	}
+	cm_free(&m);
+}
+
+/* ---- loops: CDU capacity and flow ---- */
+
+/*
+ * CDUs that may fail on @loop: 0 for "N" or none, K for "N+K", half for
+ * "N+N"/"2N"; -1 when the text cannot be read.
+ */
+static int64_t loop_spares(const struct rk_design *d, uint32_t loop,
+			   uint32_t ncdu)
+{
+	const char *s = ir_str(d, loop, A_REDUNDANCY);
+	int64_t k = 0;
+	int nd = 0;
+
+	if (!s || streq(s, "N"))
+		return 0;
+	if (streq(s, "N+N") || streq(s, "2N"))
+		return ncdu - ncdu / 2;
+	if (s[0] != 'N' || s[1] != '+')
+		return -1;
+	for (s += 2; *s >= '0' && *s <= '9' && nd < 6; s++, nd++)
+		k = k * 10 + (*s - '0');
+	return nd && !*s ? k : -1;
+}
+
+/*
+ * Sum of @key over the CDUs of @loop less the @spares largest; false
+ * (after reporting when @report) if a CDU lacks the figure.
+ */
+static bool cdu_sum(struct check_ctx *c, const struct rk_design *d,
+		    uint32_t loop, uint32_t key, int64_t spares, bool report,
+		    int64_t *total, int64_t *usable)
+{
+	const struct rk_value *lv = ir_attr(d, loop, A_CDU);
+	int64_t *v;
+	uint32_t n = lv && lv->type == VT_LIST ? (uint32_t)lv->n : 0;
+	bool ok = true;
+
+	*total = *usable = 0;
+	if (!n)
+		return true;
+	v = xmalloc(n * sizeof(*v));
+	for (uint32_t i = 0; i < n; i++) {
+		const struct rk_value *e = ir_list_at(d, lv, i);
+		const struct rk_value *x;
+
+		v[i] = 0;
+		if (e->type != VT_OBJ)
+			continue;
+		x = ir_attr_inh(d, e->a, key);
+		if (!x || x->type != VT_NUM) {
+			if (report)
+				check_fail(c, loop, &e->loc,
+					   "CDU %s of loop %s gives no %s",
+					   ir_name(d, e->a), ir_name(d, loop),
+					   attr_table[key].name);
+			ok = false;
+			continue;
+		}
+		v[i] = x->n > 0 ? x->n : 0;
+		*total = sadd(*total, v[i]);
+	}
+	*usable = *total;
+	/* drop the largest @spares (n is small: a loop's CDU list) */
+	for (int64_t s = 0; s < spares && s < n; s++) {
+		uint32_t big = 0;
+
+		for (uint32_t i = 1; i < n; i++)
+			if (v[i] > v[big])
+				big = i;
+		*usable -= v[big];
+		v[big] = -1;
+	}
+	if (*usable < 0)
+		*usable = 0;
+	free(v);
+	return ok;
+}
+
+/* Notes: the CDUs of @loop with their @key figures. */
+static void note_cdus(struct check_ctx *c, const struct rk_design *d,
+		      uint32_t loop, uint32_t key, int64_t spares,
+		      int64_t total, int64_t usable, enum dim dim)
+{
+	const struct rk_value *lv = ir_attr(d, loop, A_CDU);
+	const char *red = ir_str(d, loop, A_REDUNDANCY);
+	char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
+	uint32_t shown = 0;
+
+	for (uint32_t i = 0; i < (uint32_t)lv->n; i++) {
+		const struct rk_value *e = ir_list_at(d, lv, i);
+
+		if (e->type != VT_OBJ)
+			continue;
+		if (shown++ == MAX_GROUP_NOTES) {
+			check_note(c, NULL, "and %u more CDUs",
+				   (uint32_t)lv->n - i);
+			break;
+		}
+		check_note(c, &e->loc, "CDU %s (%s): %s %s", ir_name(d, e->a),
+			   part_name(d, e->a), attr_table[key].name,
+			   fmt_q(dim, num0(d, e->a, key), a));
+	}
+	if (spares)
+		check_note(c, &ir_attr(d, loop, A_REDUNDANCY)->loc,
+			   "redundancy \"%s\": %s less the %lld largest = %s",
+			   red, fmt_q(dim, total, a), (long long)spares,
+			   fmt_q(dim, usable, b));
+}
+
+/* Notes: where the liquid heat of @loop comes from. */
+static void note_loop_heat(struct check_ctx *c, const struct cmodel *m,
+			   uint32_t loop)
+{
+	int64_t doors = 0;
+	uint32_t nd = 0, first = RK_NONE;
+	char a[RK_QFMT_MAX];
+
+	note_devices(c, m, m->loop_dev[loop], m->loop_next, SIDE_LIQUID);
+	for (uint32_t r = m->loop_rack[loop]; r != RK_NONE;
+	     r = m->rack_lnext[r])
+		if (m->door[r]) {
+			doors = sadd(doors, m->door[r]);
+			if (!nd++)
+				first = r;
+		}
+	if (nd == 1)
+		check_note(c, &ir_attr_inh(m->d, first, A_RDHX)->loc,
+			   "rear door of rack %s: %s", ir_name(m->d, first),
+			   FP(doors, a));
+	else if (nd)
+		check_note(c, &ir_attr_inh(m->d, first, A_RDHX)->loc,
+			   "rear doors of %u racks: %s", nd, FP(doors, a));
+}
+
+static void run_cdu_capacity(struct check_ctx *c)
+{
+	const struct rk_design *d = c->d;
+	struct cmodel m;
+
+	cm_build(&m, d);
+	for (uint32_t l = 0; l < d->nobjs; l++) {
+		const struct rk_value *lv;
+		int64_t spares, total, usable;
+		uint32_t n;
+		char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
+
+		if (d->objs[l].kind != K_LOOP)
+			continue;
+		lv = ir_attr(d, l, A_CDU);
+		n = lv && lv->type == VT_LIST ? (uint32_t)lv->n : 0;
+		spares = loop_spares(d, l, n);
+		if (spares < 0) {
+			check_fail(c, l, &ir_attr(d, l, A_REDUNDANCY)->loc,
+				   "cannot read redundancy \"%s\" of loop %s: "
+				   "write \"N\", \"N+1\" (\"N+K\") or \"N+N\"",
+				   ir_str(d, l, A_REDUNDANCY), ir_name(d, l));
+			continue;
+		}
+		if (!m.liq[l])
+			continue;
+		if (!n) {
+			check_fail(c, l, &d->objs[l].loc,
+				   "loop %s takes %s of heat to liquid but has "
+				   "no CDU",
+				   ir_name(d, l), FP(m.liq[l], a));
+			note_loop_heat(c, &m, l);
+			continue;
+		}
+		if (!cdu_sum(c, d, l, A_CAPACITY, spares, true, &total,
+			     &usable))
+			continue;
+		if (m.liq[l] <= usable)
+			continue;
+		if (spares)
+			check_fail(c, l, &d->objs[l].loc,
+				   "loop %s takes %s of heat to liquid, above "
+				   "the %s its CDUs give with redundancy \"%s\"",
+				   ir_name(d, l), FP(m.liq[l], a),
+				   FP(usable, b), ir_str(d, l, A_REDUNDANCY));
+		else
+			check_fail(c, l, &d->objs[l].loc,
+				   "loop %s takes %s of heat to liquid, above "
+				   "the %s capacity of its CDUs",
+				   ir_name(d, l), FP(m.liq[l], a),
+				   FP(usable, b));
+		note_cdus(c, d, l, A_CAPACITY, spares, total, usable,
+			  DIM_POWER);
+		note_loop_heat(c, &m, l);
+	}
+	cm_free(&m);
+}
+
+static void run_flow(struct check_ctx *c)
+{
+	const struct rk_design *d = c->d;
+	struct cmodel m;
+
+	cm_build(&m, d);
+	for (uint32_t l = 0; l < d->nobjs; l++) {
+		const struct rk_value *cv, *tv, *lv;
+		const struct coolant *co = NULL;
+		int64_t spares, total, usable, need, dt;
+		unsigned __int128 num, den;
+		uint32_t n;
+		char a[RK_QFMT_MAX], b[RK_QFMT_MAX], t[RK_QFMT_MAX];
+		char w[RK_QFMT_MAX], k[RK_QFMT_MAX];
+
+		if (d->objs[l].kind != K_LOOP || !m.liq[l])
+			continue;
+		cv = ir_attr(d, l, A_COOLANT);
+		tv = ir_attr(d, l, A_DELTA_T);
+		if (!cv || !tv || tv->type != VT_NUM)
+			continue;
+		for (unsigned i = 0; i < ARRAY_SIZE(coolants); i++)
+			if (streq(coolants[i].name, str_of(d->arena, cv->a)))
+				co = &coolants[i];
+		if (!co) {
+			check_fail(c, l, &cv->loc,
+				   "rackc has no heat capacity and density for "
+				   "coolant %s, so it cannot size the flow of "
+				   "loop %s",
+				   str_of(d->arena, cv->a), ir_name(d, l));
+			check_note(c, NULL, "known coolants: water, pg25");
+			continue;
+		}
+		dt = tv->n;
+		if (dt <= 0) {
+			check_fail(c, l, &tv->loc,
+				   "delta_t of loop %s must be above zero",
+				   ir_name(d, l));
+			continue;
+		}
+		lv = ir_attr(d, l, A_CDU);
+		n = lv && lv->type == VT_LIST ? (uint32_t)lv->n : 0;
+		spares = loop_spares(d, l, n);
+		if (!n || spares < 0 ||
+		    !cdu_sum(c, d, l, A_MAX_FLOW, spares, false, &total,
+			     &usable))
+			continue; /* no figure to compare with */
+		/* mL/min = 6e7 x P[mW] / (rho[g/L] x c_p[J/(kg K)] x dT[mK]) */
+		num = (unsigned __int128)60000000 * (uint64_t)m.liq[l];
+		den = (unsigned __int128)co->rho * (uint64_t)co->cp *
+		      (uint64_t)dt;
+		need = sat((__int128)((num + den - 1) / den));
+		if (need <= usable)
+			continue;
+		fmt_q(DIM_FLOW, need, a);
+		fmt_q(DIM_FLOW, usable, b);
+		check_fail(c, l, &d->objs[l].loc,
+			   "loop %s needs %s of %s to carry %s at a %s rise, "
+			   "above the %s its CDUs deliver",
+			   ir_name(d, l), a, co->name, FP(m.liq[l], t),
+			   quantity_format_in((struct quantity){ DIM_TEMP, dt },
+					      "K", k),
+			   b);
+		check_note(c, &cv->loc,
+			   "%s: c_p %lld J/(kg K), density %lld g/L (%s)",
+			   co->name, (long long)co->cp, (long long)co->rho,
+			   co->src);
+		check_note(c, &tv->loc,
+			   "flow [mL/min] = 60000000 x P [W] / (density x c_p "
+			   "x delta_t [K]) = 60000000 x %s / (%lld x %lld x "
+			   "%s) = %s, rounded up",
+			   quantity_format_in((struct quantity){ DIM_POWER,
+								 m.liq[l] },
+					      "W", w),
+			   (long long)co->rho, (long long)co->cp,
+			   quantity_format_in((struct quantity){ DIM_TEMP, dt },
+					      "K", k),
+			   a);
+		note_cdus(c, d, l, A_MAX_FLOW, spares, total, usable,
+			  DIM_FLOW);
+		note_loop_heat(c, &m, l);
+	}
+	cm_free(&m);
+}
+
+/* ---- cooling-room ---- */
+
+static void run_room(struct check_ctx *c)
+{
+	const struct rk_design *d = c->d;
+	struct cmodel m;
+
+	cm_build(&m, d);
+	for (uint32_t z = 0; z < d->nobjs; z++) {
+		const struct rk_value *cv;
+		int64_t sum = 0;
+		char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
+
+		if (d->objs[z].kind != K_AIR)
+			continue;
+		cv = ir_attr(d, z, A_CAPACITY);
+		if (!cv || cv->type != VT_NUM)
+			continue;
+		for (uint32_t r = m.zone_rack[z]; r != RK_NONE;
+		     r = m.rack_next[r])
+			sum = sadd(sum, air_after(&m, r));
+		if (sum <= cv->n)
+			continue;
+		check_fail(c, z, &d->objs[z].loc,
+			   "air zone %s takes %s of heat from its racks, above "
+			   "its capacity %s",
+			   ir_name(d, z), FP(sum, a), FP(cv->n, b));
+		check_note(c, &cv->loc, "capacity given here");
+		note_zone_racks(c, &m, z);
+	}
+	cm_free(&m);
+}
+
+CHECK_DEFINE(cooling_liquid_required, "cooling-liquid-required", CHECK_ERROR,
+	     "liquid and hybrid parts sit on a liquid loop",
+	     run_liquid_required);
+CHECK_AFTER(cooling_air_limit, "cooling-air-limit", CHECK_ERROR,
+	    "each rack's air-side heat stays within its air zone's rack_limit",
+	    run_air_limit, &check_cooling_liquid_required);
+CHECK_DEFINE(cooling_rdhx, "cooling-rdhx", CHECK_WARN,
+	     "rear doors have a capacity, and racks in no air zone do not "
+	     "overrun theirs",
+	     run_rdhx);
+CHECK_DEFINE(cooling_cdu_capacity, "cooling-cdu-capacity", CHECK_ERROR,
+	     "a loop's CDUs (less redundancy) take its liquid heat",
+	     run_cdu_capacity);
+CHECK_DEFINE(cooling_flow, "cooling-flow", CHECK_ERROR,
+	     "a loop's CDUs deliver the coolant flow its heat and delta_t "
+	     "need",
+	     run_flow);
+CHECK_AFTER(cooling_room, "cooling-room", CHECK_ERROR,
+	    "an air zone's capacity covers the air-side heat of its racks",
+	    run_room, &check_cooling_liquid_required);

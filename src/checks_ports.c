@@ -1,0 +1,599 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Ports and cables: what the links table (explicit and fabric-generated
+ * links alike) does with the ports of the devices.
+ *
+ *   port-reuse        a port carries at most one link; the shared end of a
+ *                     fan-out splitter (see struct split) carries N
+ *   port-protocol     both ends speak the same protocol (ib, eth, nvlink)
+ *   port-speed        both ends run at the same rate; otherwise the link
+ *                     runs at the lower one (speeds are maximum rates, and
+ *                     a fan-out splitter leg gets the twin cage's rate / N)
+ *   port-form         a twin-port cage meets a single-port cage only
+ *                     through a splitter cable, or through separate optics
+ *                     (link or cable media mmf/smf: each cage then gets its
+ *                     own transceiver); a link that names neither cable
+ *                     nor media is left to the cabling plan (cableplan.h),
+ *                     which picks optics there.  A cable part's `top`
+ *                     matches the module top each port takes (for a
+ *                     splitter, the twin-port end only: the legs have
+ *                     their own heads)
+ *   port-unconnected  every `required true` port of a device has a link
+ *
+ * Ports are told apart by (device, port object): one open-addressing hash
+ * table keyed dev << 32 | port, built in one pass over the links, so the
+ * family is linear in the number of links and device ports.
+ *
+ * A link finding is waived by a `waive` on the link itself, on its group
+ * or, for generated links, on the fabric.
+ */
+#include "rackc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "checks.h"
+#include "schema.h"
+
+/* --- port-use table ---------------------------------------------------- */
+
+/**
+ * struct port_use - the links on one device port
+ * @key:   dev << 32 | port, or PU_EMPTY
+ * @link:  the first link on the port
+ * @count: links on the port so far
+ * @cap:   links the port can carry (splitter legs), the least any link says
+ */
+struct port_use {
+	uint64_t key;
+	uint32_t link;
+	uint32_t count;
+	uint32_t cap;
+};
+
+#define PU_EMPTY UINT64_MAX
+
+struct port_map {
+	struct port_use *slot;
+	uint32_t mask;
+};
+
+static void port_map_init(struct port_map *m, uint32_t nlinks)
+{
+	uint64_t want = 2 * (uint64_t)nlinks * 2 + 16, cap = 16;
+
+	while (cap < want)
+		cap <<= 1;
+	m->slot = xmalloc(cap * sizeof(*m->slot));
+	for (uint64_t i = 0; i < cap; i++)
+		m->slot[i].key = PU_EMPTY;
+	m->mask = (uint32_t)(cap - 1);
+}
+
+static uint64_t port_key(uint32_t dev, uint32_t port)
+{
+	return (uint64_t)dev << 32 | port;
+}
+
+/* The slot for @key: found (key set) or the empty one to fill. */
+static struct port_use *port_map_slot(const struct port_map *m, uint64_t key)
+{
+	uint32_t i = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & m->mask;
+
+	while (m->slot[i].key != PU_EMPTY && m->slot[i].key != key)
+		i = (i + 1) & m->mask;
+	return &m->slot[i];
+}
+
+static bool link_ok(const struct rk_link *l)
+{
+	return l->a_dev != RK_NONE && l->b_dev != RK_NONE &&
+	       l->a_port != RK_NONE && l->b_port != RK_NONE;
+}
+
+/* --- link helpers ------------------------------------------------------ */
+
+/* A link attribute (explicit links only), or NULL. */
+static const struct rk_value *link_attr(const struct rk_design *d,
+					const struct rk_link *l, uint32_t key)
+{
+	for (uint32_t k = 0; k < l->attr_count; k++)
+		if (d->attrs[l->attr_first + k].key == key)
+			return &d->attrs[l->attr_first + k].val;
+	return NULL;
+}
+
+/* The `cable` value of a link: its own, else its fabric's, or NULL. */
+static const struct rk_value *cable_value(const struct rk_design *d,
+					  const struct rk_link *l)
+{
+	const struct rk_value *v = link_attr(d, l, A_CABLE);
+
+	if (!v && l->fabric != RK_NONE)
+		v = ir_attr(d, l->fabric, A_CABLE);
+	return v && v->type == VT_OBJ ? v : NULL;
+}
+
+/* The cable part of a link, or RK_NONE. */
+static uint32_t link_cable(const struct rk_design *d, const struct rk_link *l)
+{
+	const struct rk_value *v = cable_value(d, l);
+
+	return v ? v->a : RK_NONE;
+}
+
+/* Media of a link: its own `media`, else its cable part's, or NULL. */
+static const char *link_media(const struct rk_design *d,
+			      const struct rk_link *l)
+{
+	const struct rk_value *v = link_attr(d, l, A_MEDIA);
+	uint32_t cable;
+
+	if (v && v->type == VT_WORD)
+		return str_of(d->arena, v->a);
+	cable = link_cable(d, l);
+	return cable != RK_NONE ? ir_str(d, cable, A_MEDIA) : NULL;
+}
+
+static bool word_is(const char *w, const char *s)
+{
+	return w && streq(w, s);
+}
+
+/**
+ * struct split - a link through a splitter cable
+ * @twin:   0 or 1, the end at the twin-port cage; -1: not a splitter link
+ * @n:      legs of the splitter (the cable part's `split`)
+ * @fanout: the twin-port end's `speed` is per cage and covers the legs, so
+ *          that one port carries @n links at speed / @n each (SN5600:
+ *          "each p[i] is one 800G cage"); otherwise the port is one of the
+ *          logical ports of its cage (QM9700: 2 x 400G ports per cage) and
+ *          carries one leg at its own speed
+ */
+struct split {
+	int twin;
+	int64_t n;
+	bool fanout;
+};
+
+/*
+ * A splitter link joins a twin-port cage to a single-port cage with a cable
+ * part that says `split N`, N > 1.  Fan-out is assumed unless both speeds
+ * are known and the twin end's rate / N is below the single end's.
+ */
+static void link_split(const struct rk_design *d, const struct rk_link *l,
+		       struct split *sp)
+{
+	const char *ca = ir_str(d, l->a_port, A_CAGE);
+	const char *cb = ir_str(d, l->b_port, A_CAGE);
+	uint32_t cable = link_cable(d, l), tp, sp_port;
+	int64_t ts, ss;
+
+	sp->twin = -1;
+	sp->n = cable != RK_NONE ? ir_num(d, cable, A_SPLIT, 1) : 1;
+	sp->fanout = false;
+	if (sp->n <= 1) {
+		sp->n = 1;
+		return;
+	}
+	if (word_is(ca, "twin") && word_is(cb, "single"))
+		sp->twin = 0;
+	else if (word_is(ca, "single") && word_is(cb, "twin"))
+		sp->twin = 1;
+	else
+		return;
+	tp = sp->twin ? l->b_port : l->a_port;
+	sp_port = sp->twin ? l->a_port : l->b_port;
+	ts = ir_num(d, tp, A_SPEED, 0);
+	ss = ir_num(d, sp_port, A_SPEED, 0);
+	sp->fanout = ts <= 0 || ss <= 0 || ts / sp->n >= ss;
+}
+
+/* "dev.port" in @buf. */
+static const char *pname(const struct rk_design *d, uint32_t dev,
+			 uint32_t port, char buf[static 512])
+{
+	snprintf(buf, 512, "%s.%s", ir_name(d, dev),
+		 str_of(d->arena, d->objs[port].local));
+	return buf;
+}
+
+/* The object whose waivers (and enclosing objects') cover a link. */
+static uint32_t link_obj(const struct rk_link *l)
+{
+	return l->fabric != RK_NONE ? l->fabric : l->scope;
+}
+
+/* A waiver for the running check on the link itself. */
+static bool link_waived(struct check_ctx *c, const struct rk_link *l)
+{
+	const struct rk_design *d = c->d;
+
+	for (uint32_t k = 0; k < l->attr_count; k++) {
+		uint32_t ai = l->attr_first + k;
+		const struct rk_attr *at = &d->attrs[ai];
+
+		if (at->key != A_WAIVE)
+			continue;
+		if (streq(str_of(d->arena, d->vals[at->val.a].a),
+			  c->check->name)) {
+			c->used_waivers[ai] = 1;
+			c->waived++;
+			c->last_printed = false;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* check_fail for a link: honours waivers on the link first. */
+#define link_fail(c, l, ...)                                                  \
+	do {                                                                  \
+		if (!link_waived(c, l))                                       \
+			check_fail(c, link_obj(l), &(l)->loc, __VA_ARGS__);   \
+	} while (0)
+
+/* --- checks ------------------------------------------------------------ */
+
+static void run_port_reuse(struct check_ctx *c)
+{
+	const struct rk_design *d = c->d;
+	struct port_map m;
+	char b1[512], b2[512], b3[512];
+
+	port_map_init(&m, d->nlinks);
+	for (uint32_t i = 0; i < d->nlinks; i++) {
+		const struct rk_link *l = &d->links[i];
+		struct split sp;
+
+		if (!link_ok(l))
+			continue;
+		if (l->a_dev == l->b_dev && l->a_port == l->b_port) {
+			link_fail(c, l, "link connects port %s to itself",
+				  pname(d, l->a_dev, l->a_port, b1));
+			continue;
+		}
+		link_split(d, l, &sp);
+		for (int end = 0; end < 2; end++) {
+			uint32_t dev = end ? l->b_dev : l->a_dev;
+			uint32_t port = end ? l->b_port : l->a_port;
+			uint32_t cap = end == sp.twin && sp.fanout &&
+						       sp.n <= UINT32_MAX
+					       ? (uint32_t)sp.n
+					       : 1;
+			struct port_use *u = port_map_slot(&m,
+							   port_key(dev, port));
+			const struct rk_link *f;
+
+			if (u->key == PU_EMPTY) {
+				u->key = port_key(dev, port);
+				u->link = i;
+				u->count = 1;
+				u->cap = cap;
+				continue;
+			}
+			u->count++;
+			if (cap < u->cap)
+				u->cap = cap;
+			if (u->count <= u->cap)
+				continue;
+			f = &d->links[u->link];
+			if (u->cap > 1)
+				link_fail(c, l,
+					  "port %s already carries %u splitter "
+					  "legs",
+					  pname(d, dev, port, b1), u->cap);
+			else
+				link_fail(c, l,
+					  "port %s is already used by another "
+					  "link",
+					  pname(d, dev, port, b1));
+			check_note(c, &f->loc, "first used by %s -- %s",
+				   pname(d, f->a_dev, f->a_port, b2),
+				   pname(d, f->b_dev, f->b_port, b3));
+			if (u->cap > 1) {
+				uint32_t fc = link_cable(d, f);
+
+				check_note(c, &cable_value(d, f)->loc,
+					   "cable %s has split %lld: one leg "
+					   "per link",
+					   ir_name(d, fc),
+					   (long long)ir_num(d, fc, A_SPLIT,
+							     1));
+			}
+		}
+	}
+	free(m.slot);
+}
+
+static void note_port_word(struct check_ctx *c, uint32_t dev, uint32_t port,
+			   uint32_t key)
+{
+	const struct rk_design *d = c->d;
+	const struct rk_value *v = ir_attr_inh(d, port, key);
+	char b[512];
+
+	check_note(c, v ? &v->loc : &d->objs[port].loc, "%s: %s %s",
+		   pname(d, dev, port, b), attr_table[key].name,
+		   v ? str_of(d->arena, v->a) : "?");
+}
+
+/* Both ends name a protocol, neither `any`, and they differ. */
+static bool protocol_conflict(const struct rk_design *d,
+			      const struct rk_link *l, const char **pa,
+			      const char **pb)
+{
+	*pa = ir_str(d, l->a_port, A_PROTOCOL);
+	*pb = ir_str(d, l->b_port, A_PROTOCOL);
+	return *pa && *pb && !streq(*pa, "any") && !streq(*pb, "any") &&
+	       !streq(*pa, *pb);
+}
+
+static void run_port_protocol(struct check_ctx *c)
+{
+	const struct rk_design *d = c->d;
+	char b1[512], b2[512];
+
+	for (uint32_t i = 0; i < d->nlinks; i++) {
+		const struct rk_link *l = &d->links[i];
+		const char *pa, *pb;
+
+		if (!link_ok(l) || !protocol_conflict(d, l, &pa, &pb))
+			continue;
+		link_fail(c, l, "link %s -- %s joins protocol %s to protocol %s",
+			  pname(d, l->a_dev, l->a_port, b1),
+			  pname(d, l->b_dev, l->b_port, b2), pa, pb);
+		note_port_word(c, l->a_dev, l->a_port, A_PROTOCOL);
+		note_port_word(c, l->b_dev, l->b_port, A_PROTOCOL);
+	}
+}
+
+static const char *rate(int64_t v, char *buf)
+{
+	struct quantity q = { DIM_RATE, v };
+
+	return quantity_format(q, buf);
+}
+
+static void note_speed(struct check_ctx *c, const struct rk_link *l, int end,
+		       int64_t split)
+{
+	const struct rk_design *d = c->d;
+	uint32_t dev = end ? l->b_dev : l->a_dev;
+	uint32_t port = end ? l->b_port : l->a_port;
+	const struct rk_value *v = ir_attr_inh(d, port, A_SPEED);
+	char b[512], r1[RK_QFMT_MAX], r2[RK_QFMT_MAX];
+
+	if (split > 1)
+		check_note(c, &v->loc,
+			   "%s: %s twin-port cage / %lld splitter legs = %s "
+			   "per leg",
+			   pname(d, dev, port, b), rate(v->n, r1),
+			   (long long)split, rate(v->n / split, r2));
+	else
+		check_note(c, &v->loc, "%s: %s", pname(d, dev, port, b),
+			   rate(v->n, r1));
+}
+
+static void run_port_speed(struct check_ctx *c)
+{
+	const struct rk_design *d = c->d;
+	char b1[512], b2[512], r[RK_QFMT_MAX];
+
+	for (uint32_t i = 0; i < d->nlinks; i++) {
+		const struct rk_link *l = &d->links[i];
+		const struct rk_value *va, *vb;
+		const char *pa, *pb;
+		int64_t sa, sb, split;
+		struct split sp;
+		int fan;
+
+		if (!link_ok(l) || protocol_conflict(d, l, &pa, &pb))
+			continue;
+		va = ir_attr_inh(d, l->a_port, A_SPEED);
+		vb = ir_attr_inh(d, l->b_port, A_SPEED);
+		if (!va || !vb || va->type != VT_NUM || vb->type != VT_NUM ||
+		    va->n <= 0 || vb->n <= 0)
+			continue;
+		link_split(d, l, &sp);
+		fan = sp.fanout ? sp.twin : -1;
+		split = sp.n;
+		sa = fan == 0 ? va->n / split : va->n;
+		sb = fan == 1 ? vb->n / split : vb->n;
+		if (sa == sb)
+			continue;
+		link_fail(c, l, "link %s -- %s runs at %s, the slower end's "
+			  "speed",
+			  pname(d, l->a_dev, l->a_port, b1),
+			  pname(d, l->b_dev, l->b_port, b2),
+			  rate(sa < sb ? sa : sb, r));
+		note_speed(c, l, 0, fan == 0 ? split : 1);
+		note_speed(c, l, 1, fan == 1 ? split : 1);
+	}
+}
+
+static void form_cage(struct check_ctx *c, const struct rk_link *l)
+{
+	const struct rk_design *d = c->d;
+	const char *ca = ir_str(d, l->a_port, A_CAGE);
+	const char *cb = ir_str(d, l->b_port, A_CAGE);
+	const char *media = link_media(d, l);
+	const struct rk_value *cv;
+	struct split sp;
+	uint32_t cable;
+	char b1[512], b2[512];
+	int tw;
+
+	if (!(word_is(ca, "twin") && word_is(cb, "single")) &&
+	    !(word_is(ca, "single") && word_is(cb, "twin")))
+		return;
+	/* no cable and no media: the cabling plan picks optics */
+	if (!media || word_is(media, "mmf") || word_is(media, "smf"))
+		return;
+	link_split(d, l, &sp);
+	if (sp.twin >= 0)
+		return;
+	tw = word_is(ca, "twin") ? 0 : 1;
+	link_fail(c, l,
+		  "link joins the twin-port cage of %s to the single-port "
+		  "cage of %s without a splitter cable",
+		  tw ? pname(d, l->b_dev, l->b_port, b1)
+		     : pname(d, l->a_dev, l->a_port, b1),
+		  tw ? pname(d, l->a_dev, l->a_port, b2)
+		     : pname(d, l->b_dev, l->b_port, b2));
+	note_port_word(c, l->a_dev, l->a_port, A_CAGE);
+	note_port_word(c, l->b_dev, l->b_port, A_CAGE);
+	cable = link_cable(d, l);
+	cv = cable_value(d, l);
+	if (cable == RK_NONE)
+		check_note(c, &link_attr(d, l, A_MEDIA)->loc,
+			   "media %s without a cable part; a splitter is a "
+			   "cable part with 'split 2'",
+			   media);
+	else
+		check_note(c, &cv->loc, "cable %s has split %lld",
+			   ir_name(d, cable),
+			   (long long)ir_num(d, cable, A_SPLIT, 1));
+}
+
+static void form_top(struct check_ctx *c, const struct rk_link *l)
+{
+	const struct rk_design *d = c->d;
+	uint32_t cable = link_cable(d, l);
+	const struct rk_value *tv;
+	const char *top, *ta, *tb;
+	bool bad_a, bad_b;
+	struct split sp;
+	char b1[512];
+
+	if (cable == RK_NONE)
+		return;
+	tv = ir_attr_inh(d, cable, A_TOP);
+	top = ir_str(d, cable, A_TOP);
+	if (!top)
+		return;
+	link_split(d, l, &sp);
+	ta = ir_str(d, l->a_port, A_TOP);
+	tb = ir_str(d, l->b_port, A_TOP);
+	/* a splitter's `top` is its twin-port head's */
+	bad_a = ta && sp.twin != 1 && !streq(ta, top);
+	bad_b = tb && sp.twin != 0 && !streq(tb, top);
+	if (!bad_a && !bad_b)
+		return;
+	link_fail(c, l, "cable %s has %s-top modules, but %s takes %s-top "
+		  "modules",
+		  ir_name(d, cable), top,
+		  bad_a ? pname(d, l->a_dev, l->a_port, b1)
+			: pname(d, l->b_dev, l->b_port, b1),
+		  bad_a ? ta : tb);
+	check_note(c, &tv->loc, "%s: top %s%s", ir_name(d, cable), top,
+		   sp.twin >= 0 ? " (its twin-port head)" : "");
+	if (bad_a)
+		note_port_word(c, l->a_dev, l->a_port, A_TOP);
+	if (bad_b)
+		note_port_word(c, l->b_dev, l->b_port, A_TOP);
+}
+
+static void run_port_form(struct check_ctx *c)
+{
+	const struct rk_design *d = c->d;
+
+	for (uint32_t i = 0; i < d->nlinks; i++) {
+		const struct rk_link *l = &d->links[i];
+
+		if (!link_ok(l))
+			continue;
+		form_cage(c, l);
+		form_top(c, l);
+	}
+}
+
+/* Most unconnected port names listed in one finding. */
+#define UNCONNECTED_LIST 8
+
+static void run_port_unconnected(struct check_ctx *c)
+{
+	const struct rk_design *d = c->d;
+	struct port_map m;
+	uint32_t *miss = NULL, nmiss, cap = 0;
+
+	port_map_init(&m, d->nlinks);
+	for (uint32_t i = 0; i < d->nlinks; i++) {
+		const struct rk_link *l = &d->links[i];
+
+		if (!link_ok(l))
+			continue;
+		port_map_slot(&m, port_key(l->a_dev, l->a_port))->key =
+			port_key(l->a_dev, l->a_port);
+		port_map_slot(&m, port_key(l->b_dev, l->b_port))->key =
+			port_key(l->b_dev, l->b_port);
+	}
+	for (uint32_t dev = 0; dev < d->nobjs; dev++) {
+		uint32_t top = d->objs[dev].part;
+		char list[UNCONNECTED_LIST * 64 + 64];
+		size_t len = 0;
+
+		if (d->objs[dev].kind != K_DEVICE || top == RK_NONE)
+			continue;
+		nmiss = 0;
+		for (uint32_t p = top; p != RK_NONE; p = d->objs[p].part) {
+			for_each_child(d, p, port) {
+				if (d->objs[port].kind != K_PORT ||
+				    ir_num(d, port, A_REQUIRED, 0) == 0)
+					continue;
+				/* a derived part may redefine a base port */
+				if (p != top &&
+				    ir_part_port(d, top,
+						 d->objs[port].local) != port)
+					continue;
+				if (port_map_slot(&m, port_key(dev, port))->key !=
+				    PU_EMPTY)
+					continue;
+				if (nmiss == cap) {
+					cap = cap ? 2 * cap : 16;
+					miss = xrealloc(miss,
+							cap * sizeof(*miss));
+				}
+				miss[nmiss++] = port;
+			}
+		}
+		if (!nmiss)
+			continue;
+		list[0] = 0;
+		for (uint32_t k = 0; k < nmiss && k < UNCONNECTED_LIST; k++) {
+			int w = snprintf(list + len, sizeof(list) - len,
+					 "%s%s", k ? ", " : "",
+					 str_of(d->arena,
+						d->objs[miss[k]].local));
+
+			if (w > 0 && (size_t)w < sizeof(list) - len)
+				len += (size_t)w;
+		}
+		if (nmiss > UNCONNECTED_LIST)
+			snprintf(list + len, sizeof(list) - len,
+				 " and %u more", nmiss - UNCONNECTED_LIST);
+		check_fail(c, dev, &d->objs[dev].loc,
+			   "%s leaves %u required port%s unconnected: %s",
+			   ir_name(d, dev), nmiss, nmiss == 1 ? "" : "s",
+			   list);
+		check_note(c, &ir_attr_inh(d, miss[0], A_REQUIRED)->loc,
+			   "marked 'required true' in part %s",
+			   ir_name(d, d->objs[miss[0]].parent));
+	}
+	free(miss);
+	free(m.slot);
+}
+
+CHECK_DEFINE(port_reuse, "port-reuse", CHECK_ERROR,
+	     "each port carries one link (a splitter's twin end N)",
+	     run_port_reuse);
+CHECK_DEFINE(port_protocol, "port-protocol", CHECK_ERROR,
+	     "both ends of a link speak the same protocol",
+	     run_port_protocol);
+CHECK_DEFINE(port_speed, "port-speed", CHECK_WARN,
+	     "both ends of a link run at the same rate", run_port_speed);
+CHECK_DEFINE(port_form, "port-form", CHECK_ERROR,
+	     "cage types and module tops fit the cable", run_port_form);
+CHECK_DEFINE(port_unconnected, "port-unconnected", CHECK_WARN,
+	     "every required port of a device has a link",
+	     run_port_unconnected);

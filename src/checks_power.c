@@ -1,0 +1,1496 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Power checks: PSU redundancy of the parts, wiring of supplies to PDUs,
+ * PDU and feed capacity, outlet types, and what a lost feed does.
+ *
+ * The power model (shared by the checks below, rebuilt by each, linear in
+ * the design):
+ *
+ *  - A device's load is its part's power_max (the electrical maximum; heat
+ *    is the cooling checks' business).  Power factor is taken as 1, so a
+ *    PDU's kVA rating is compared with kW of load; PSU efficiency is not
+ *    modelled (no data).
+ *  - Supplies share the load evenly: a device with k supplies plugged in
+ *    puts ceil(P x n / k) on a PDU that n of them plug into.
+ *  - Full power needs the "active" count of psu_redundancy ("4+2": 4,
+ *    "N+N" or "2N": half, "N+1": all but one, "N": all), or without a
+ *    scheme ceil(power_max / psu_rating).  The device runs, throttled, on
+ *    as few as psu_min_run supplies (default: the full-power count).  A
+ *    throttled device draws at most what its remaining supplies deliver,
+ *    min(power_max, s x psu_rating).  With neither scheme nor rating the
+ *    device is assumed to run at full power on any one supply.
+ *  - A PDU or power shelf delivers its `capacity` when it gives one (taken
+ *    as usable, no derating); otherwise V x A (single-phase) or
+ *    V x A x sqrt(3) (three-phase, V line to line), times `derate` when the
+ *    part says so (the NEC 80 % continuous-load rule, hardware facts 6.1,
+ *    S-PDU), rounded down to the watt.  sqrt(3) is exact: floor of the
+ *    integer square root of 3 x (V x A)^2.  Feeds (and UPSes) are rated
+ *    the same way from their own attributes.
+ *  - Feed failure (hardware facts 11.1, 11.11): for each feed F that a
+ *    rack's PDUs use, when the rack uses two or more feeds, F is lost: PDUs
+ *    on F carry nothing, every device runs on its supplies plugged into the
+ *    other PDUs (full power, throttled, or down), and the surviving PDUs and
+ *    feeds must carry the new load.  PDUs without a feed never fail.
+ *  - Outlets: a C20 inlet needs a C19 outlet; a C14 inlet takes a C13
+ *    outlet, or a C19 outlet the C20s leave free (with a C20-to-C13
+ *    cord).  PDUs that declare no outlet counts are not checked.
+ *  - Phase balance is not checked: the design does not say which outlet
+ *    (and so which phase) a supply plugs into.
+ *
+ * Findings about a part (power-psu-redundancy, an inlet given as an outlet
+ * type) are reported once, at the part's attribute, against the first
+ * device made from it: a waiver there or on an enclosing object silences
+ * them.  power-feed-throttle is off by default: running throttled on a
+ * lost feed is the documented behaviour of 4+2 systems such as DGX H100
+ * (hardware facts 6.3), so it is listed only on request.
+ */
+#include "rackc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "checks.h"
+#include "layout.h"
+#include "schema.h"
+
+/* ---- arithmetic ---- */
+
+static int64_t sat(__int128 v)
+{
+	if (v > INT64_MAX)
+		return INT64_MAX;
+	if (v < INT64_MIN)
+		return INT64_MIN;
+	return (int64_t)v;
+}
+
+static int64_t sadd(int64_t a, int64_t b)
+{
+	return sat((__int128)a + b);
+}
+
+/* ceil(a * n / k) for a >= 0, k > 0 */
+static int64_t share_of(int64_t a, int64_t n, int64_t k)
+{
+	__int128 p = (__int128)a * n;
+
+	return sat((p + k - 1) / k);
+}
+
+/* floor(sqrt(n)) */
+static unsigned __int128 isqrt128(unsigned __int128 n)
+{
+	unsigned __int128 x, y;
+	unsigned bits = 0;
+
+	if (n < 2)
+		return n;
+	for (unsigned __int128 t = n; t; t >>= 1)
+		bits++;
+	x = (unsigned __int128)1 << ((bits + 1) / 2); /* >= sqrt(n) */
+	for (;;) {
+		y = (x + n / x) / 2;
+		if (y >= x)
+			return x;
+		x = y;
+	}
+}
+
+static const char *fmt_q(enum dim dim, int64_t v, char *buf)
+{
+	struct quantity q = { dim, v };
+
+	return quantity_format(q, buf);
+}
+
+#define FP(v, b) fmt_q(DIM_POWER, (v), (b))
+
+/* "%lld %s" arguments: 1 PSU, 2 PSUs */
+#define NPSU(n) (long long)(n), (n) == 1 ? "PSU" : "PSUs"
+
+/* A non-negative numeric attribute (inherited), 0 when absent. */
+static int64_t num0(const struct rk_design *d, uint32_t obj, uint32_t key)
+{
+	int64_t v = ir_num(d, obj, key, 0);
+
+	return v > 0 ? v : 0;
+}
+
+static bool is_source(const struct rk_design *d, uint32_t obj)
+{
+	return d->objs[obj].kind == K_DEVICE &&
+	       (d->objs[obj].cls == C_PDU ||
+		d->objs[obj].cls == C_POWER_SHELF);
+}
+
+static uint32_t feed_of(const struct rk_design *d, uint32_t pdu)
+{
+	const struct rk_value *v = ir_attr_inh(d, pdu, A_FEED);
+
+	return v && v->type == VT_OBJ ? v->a : RK_NONE;
+}
+
+static const char *part_name(const struct rk_design *d, uint32_t dev)
+{
+	uint32_t p = d->objs[dev].part;
+
+	return p == RK_NONE ? "?" : ir_name(d, p);
+}
+
+/* ---- capacity of a PDU, power shelf or feed ---- */
+
+enum cap_how { CAP_NONE, CAP_GIVEN, CAP_1PH, CAP_3PH };
+
+struct capacity {
+	enum cap_how how;
+	int64_t v;	/* usable, mW */
+	int64_t volt, amp, derate; /* derate 0: none */
+	const struct srcloc *loc;
+};
+
+static void capacity_of(const struct rk_design *d, uint32_t obj,
+			struct capacity *cp)
+{
+	const struct rk_value *cap = ir_attr_inh(d, obj, A_CAPACITY);
+	const struct rk_value *v = ir_attr_inh(d, obj, A_VOLTAGE);
+	const struct rk_value *a = ir_attr_inh(d, obj, A_CURRENT);
+	int64_t phases = ir_num(d, obj, A_PHASES, 1);
+	int64_t x;
+
+	memset(cp, 0, sizeof(*cp));
+	if (cap && cap->type == VT_NUM) {
+		cp->how = CAP_GIVEN;
+		cp->v = cap->n > 0 ? cap->n : 0;
+		cp->loc = &cap->loc;
+		return;
+	}
+	if (!v || !a || v->type != VT_NUM || a->type != VT_NUM ||
+	    v->n <= 0 || a->n <= 0 || (phases != 1 && phases != 3))
+		return;
+	cp->volt = v->n;
+	cp->amp = a->n;
+	cp->loc = &v->loc;
+	cp->derate = ir_num(d, obj, A_DERATE, 0);
+	if (cp->derate <= 0 || cp->derate > RK_RATIO_ONE)
+		cp->derate = 0;
+	if ((__int128)v->n * a->n > (__int128)10000000000000000000ULL)
+		return; /* beyond any real feed; unrepresentable */
+	x = v->n * a->n; /* mV x mA = uW */
+	if (phases == 3) {
+		unsigned __int128 vi = (unsigned __int128)x;
+
+		cp->how = CAP_3PH;
+		x = sat((__int128)(isqrt128(3 * vi * vi) / 1000));
+	} else {
+		cp->how = CAP_1PH;
+		x /= 1000;
+	}
+	if (cp->derate)
+		x = sat((__int128)x * cp->derate / RK_RATIO_ONE);
+	cp->v = x / 1000 * 1000; /* rounded down to the watt */
+}
+
+/* "415V x 32A x sqrt(3) x 80% = 18.401kW" or "100kW (capacity)" */
+static void capacity_text(const struct capacity *cp, char *out, size_t n)
+{
+	char v[RK_QFMT_MAX], a[RK_QFMT_MAX], r[RK_QFMT_MAX], p[RK_QFMT_MAX];
+
+	if (cp->how == CAP_GIVEN) {
+		snprintf(out, n, "capacity %s", FP(cp->v, p));
+		return;
+	}
+	fmt_q(DIM_VOLTAGE, cp->volt, v);
+	fmt_q(DIM_CURRENT, cp->amp, a);
+	if (cp->derate)
+		fmt_q(DIM_RATIO, cp->derate, r);
+	snprintf(out, n, "%s x %s%s%s%s = %s", v, a,
+		 cp->how == CAP_3PH ? " x sqrt(3)" : "",
+		 cp->derate ? " x " : "", cp->derate ? r : "", FP(cp->v, p));
+}
+
+/* ---- PSU figures of a device ---- */
+
+enum scheme_kind { SCH_NONE, SCH_BAD, SCH_FIXED, SCH_NN, SCH_NK, SCH_N };
+
+/*
+ * Parse psu_redundancy: "A+B", "N+N", "2N", "N+K" or "N" (blanks around
+ * '+' allowed).  *active: supplies that carry full power; *spare: the rest.
+ */
+static enum scheme_kind scheme_parse(const char *s, int64_t psus,
+				     int64_t *active, int64_t *spare)
+{
+	int64_t x = 0, y = 0;
+	int nx = 0, ny = 0;
+	bool xn = false, yn = false;
+
+	*active = *spare = 0;
+	if (!s)
+		return SCH_NONE;
+	while (*s == ' ')
+		s++;
+	if (streq(s, "2N")) {
+		*active = psus / 2;
+		*spare = psus - psus / 2;
+		return SCH_NN;
+	}
+	if (*s == 'N') {
+		xn = true;
+		s++;
+	} else {
+		for (; *s >= '0' && *s <= '9' && nx < 6; s++, nx++)
+			x = x * 10 + (*s - '0');
+		if (!nx)
+			return SCH_BAD;
+	}
+	while (*s == ' ')
+		s++;
+	if (!*s) {
+		if (!xn)
+			return SCH_BAD;
+		*active = psus;
+		return SCH_N;
+	}
+	if (*s++ != '+')
+		return SCH_BAD;
+	while (*s == ' ')
+		s++;
+	if (*s == 'N') {
+		yn = true;
+		s++;
+	} else {
+		for (; *s >= '0' && *s <= '9' && ny < 6; s++, ny++)
+			y = y * 10 + (*s - '0');
+		if (!ny)
+			return SCH_BAD;
+	}
+	while (*s == ' ')
+		s++;
+	if (*s)
+		return SCH_BAD;
+	if (xn && yn) {
+		*active = psus / 2;
+		*spare = psus - psus / 2;
+		return SCH_NN;
+	}
+	if (yn)
+		return SCH_BAD; /* "4+N" */
+	if (xn) {
+		*active = psus - y;
+		*spare = y;
+		return SCH_NK;
+	}
+	*active = x;
+	*spare = y;
+	return SCH_FIXED;
+}
+
+enum full_why { FULL_ANY, FULL_SCHEME, FULL_RATING };
+
+/**
+ * struct psu_info - the PSU figures of a device (from its part)
+ * @pmax:    power_max, mW
+ * @psus:    supplies declared
+ * @rating:  psu_rating, mW (0: unknown)
+ * @full:    supplies needed for full power
+ * @min_run: fewest supplies it runs on (throttled below @full)
+ * @why:     where @full comes from
+ * @min_given: psu_min_run was given
+ * @scheme:  psu_redundancy text, or NULL
+ */
+struct psu_info {
+	int64_t pmax, psus, rating, full, min_run;
+	enum full_why why;
+	bool min_given;
+	const char *scheme;
+};
+
+static void psu_info(const struct rk_design *d, uint32_t dev,
+		     struct psu_info *pi)
+{
+	int64_t active, spare;
+
+	memset(pi, 0, sizeof(*pi));
+	pi->pmax = num0(d, dev, A_POWER_MAX);
+	pi->psus = num0(d, dev, A_PSUS);
+	pi->rating = num0(d, dev, A_PSU_RATING);
+	pi->scheme = ir_str(d, dev, A_PSU_REDUNDANCY);
+	pi->full = 1;
+	pi->why = FULL_ANY;
+	switch (scheme_parse(pi->scheme, pi->psus, &active, &spare)) {
+	case SCH_FIXED:
+	case SCH_NN:
+	case SCH_NK:
+	case SCH_N:
+		if (active >= 1) {
+			pi->full = active;
+			pi->why = FULL_SCHEME;
+			break;
+		}
+		/* fall through */
+	case SCH_NONE:
+	case SCH_BAD:
+		if (pi->rating && pi->pmax) {
+			pi->full = share_of(pi->pmax, 1, pi->rating);
+			pi->why = FULL_RATING;
+		}
+		break;
+	}
+	pi->min_run = pi->full;
+	if (ir_attr_inh(d, dev, A_PSU_MIN_RUN)) {
+		int64_t m = num0(d, dev, A_PSU_MIN_RUN);
+
+		pi->min_given = true;
+		if (m >= 1 && m < pi->full)
+			pi->min_run = m;
+	}
+}
+
+enum pstate { PS_FULL, PS_THROTTLED, PS_DOWN };
+
+/* State and draw of a device left with @s working supplies. */
+static enum pstate psu_state(const struct psu_info *pi, int64_t s,
+			     int64_t *draw)
+{
+	if (s <= 0 || s < pi->min_run) {
+		*draw = 0;
+		return PS_DOWN;
+	}
+	*draw = pi->pmax;
+	if (s >= pi->full)
+		return PS_FULL;
+	if (pi->rating && (__int128)s * pi->rating < pi->pmax)
+		*draw = s * pi->rating;
+	return PS_THROTTLED;
+}
+
+/* Why the device needs @pi->full supplies, for notes. */
+static void full_text(const struct psu_info *pi, char *out, size_t n)
+{
+	char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
+
+	switch (pi->why) {
+	case FULL_SCHEME:
+		snprintf(out, n, "psu_redundancy \"%s\"", pi->scheme);
+		break;
+	case FULL_RATING:
+		snprintf(out, n, "%s / %s per PSU, rounded up",
+			 FP(pi->pmax, a), FP(pi->rating, b));
+		break;
+	case FULL_ANY:
+		snprintf(out, n, "no psu_redundancy or psu_rating given");
+		break;
+	}
+}
+
+/* ---- the wiring model ---- */
+
+/**
+ * struct wire - supplies of one device plugged into one PDU
+ * @dev, @pdu: the two ends
+ * @n:    how many supplies
+ * @next: next wire into the same PDU (RK_NONE ends)
+ * @loc:  the first 'power' pair that names the PDU
+ */
+struct wire {
+	uint32_t dev, pdu, n, next;
+	const struct srcloc *loc;
+};
+
+/* load change on a PDU (or feed) when a feed fails */
+struct scen {
+	uint32_t feed, next;
+	int64_t delta;
+};
+
+struct pmodel {
+	const struct rk_design *d;
+	struct wire *w;
+	uint32_t nw, wcap;
+	struct scen *s;
+	uint32_t ns, scap;
+	uint32_t *dev_w;    /* first wire of a device, RK_NONE */
+	uint32_t *dev_nw;   /* its wire count (wires are contiguous) */
+	uint32_t *dev_k;    /* supplies plugged in */
+	uint32_t *pdu_w;    /* first wire into a PDU */
+	uint32_t *pdu_s;    /* first scenario of a PDU */
+	uint32_t *feed_s;   /* first scenario of a feed */
+	uint32_t *feed_p;   /* first PDU on a feed (chained by pdu_next) */
+	uint32_t *pdu_next; /* next PDU on the same feed */
+	uint32_t *rack_f0, *rack_f1; /* first two feeds seen in a rack */
+	int64_t *load;	    /* normal load of a PDU (or feed), mW */
+};
+
+static void rack_feed_add(struct pmodel *m, uint32_t rack, uint32_t f)
+{
+	if (rack == RK_NONE || f == RK_NONE)
+		return;
+	if (m->rack_f0[rack] == RK_NONE)
+		m->rack_f0[rack] = f;
+	else if (m->rack_f0[rack] != f && m->rack_f1[rack] == RK_NONE)
+		m->rack_f1[rack] = f;
+}
+
+static void scen_add(struct pmodel *m, uint32_t *head, uint32_t feed,
+		     int64_t delta)
+{
+	uint32_t prev = RK_NONE;
+	struct scen *e;
+
+	for (uint32_t i = *head; i != RK_NONE; i = m->s[i].next) {
+		if (m->s[i].feed == feed) {
+			m->s[i].delta = sadd(m->s[i].delta, delta);
+			return;
+		}
+		prev = i;
+	}
+	e = VEC_PUSH(m->s, m->ns, m->scap);
+	e->feed = feed;
+	e->next = RK_NONE;
+	e->delta = delta;
+	if (prev == RK_NONE)
+		*head = m->ns - 1;
+	else
+		m->s[prev].next = m->ns - 1;
+}
+
+static uint32_t *u32_array(uint32_t n)
+{
+	uint32_t *a = xmalloc((size_t)(n + 1) * sizeof(*a));
+
+	for (uint32_t i = 0; i <= n; i++)
+		a[i] = RK_NONE;
+	return a;
+}
+
+/* Supplies of @dev plugged into PDUs on feed @f. */
+static int64_t on_feed(const struct pmodel *m, uint32_t dev, uint32_t f)
+{
+	int64_t n = 0;
+
+	for (uint32_t i = 0; i < m->dev_nw[dev]; i++) {
+		const struct wire *w = &m->w[m->dev_w[dev] + i];
+
+		if (feed_of(m->d, w->pdu) == f)
+			n += w->n;
+	}
+	return n;
+}
+
+/* Does a failure of one feed concern @dev (its rack or it uses two)? */
+static bool multi_feed(const struct pmodel *m, uint32_t dev)
+{
+	const struct rk_design *d = m->d;
+	uint32_t r = layout_rack_of(d, dev), f0 = RK_NONE;
+
+	if (r != RK_NONE && m->rack_f1[r] != RK_NONE)
+		return true;
+	for (uint32_t i = 0; i < m->dev_nw[dev]; i++) {
+		uint32_t f = feed_of(d, m->w[m->dev_w[dev] + i].pdu);
+
+		if (f == RK_NONE)
+			continue;
+		if (f0 == RK_NONE)
+			f0 = f;
+		else if (f != f0)
+			return true;
+	}
+	return false;
+}
+
+static void pm_free(struct pmodel *m)
+{
+	free(m->w);
+	free(m->s);
+	free(m->dev_w);
+	free(m->dev_nw);
+	free(m->dev_k);
+	free(m->pdu_w);
+	free(m->pdu_s);
+	free(m->feed_s);
+	free(m->feed_p);
+	free(m->pdu_next);
+	free(m->rack_f0);
+	free(m->rack_f1);
+	free(m->load);
+}
+
+/*
+ * Build the model: wires, normal PDU loads and, when @scenarios, the load
+ * changes of every single-feed failure.  One pass over the objects and
+ * their attributes, then passes over the wires.
+ */
+static void pm_build(struct pmodel *m, const struct rk_design *d,
+		     bool scenarios)
+{
+	uint32_t n = d->nobjs;
+
+	memset(m, 0, sizeof(*m));
+	m->d = d;
+	m->dev_w = u32_array(n);
+	m->dev_nw = xcalloc(n + 1, sizeof(uint32_t));
+	m->dev_k = xcalloc(n + 1, sizeof(uint32_t));
+	m->pdu_w = u32_array(n);
+	m->pdu_s = u32_array(n);
+	m->feed_s = u32_array(n);
+	m->feed_p = u32_array(n);
+	m->pdu_next = u32_array(n);
+	m->rack_f0 = u32_array(n);
+	m->rack_f1 = u32_array(n);
+	m->load = xcalloc(n + 1, sizeof(int64_t));
+
+	for (uint32_t i = 0; i < n; i++) {
+		const struct rk_obj *o = &d->objs[i];
+		uint32_t first = m->nw;
+
+		if (o->kind != K_DEVICE)
+			continue;
+		if (is_source(d, i))
+			rack_feed_add(m, layout_rack_of(d, i), feed_of(d, i));
+		for (uint32_t k = 0; k < o->attr_count; k++) {
+			const struct rk_attr *at = &d->attrs[o->attr_first + k];
+			const struct rk_value *l, *p;
+			uint32_t j;
+
+			if (at->key != A_POWER || at->val.type != VT_PAIR)
+				continue;
+			l = &d->vals[at->val.a];
+			p = &d->vals[at->val.a + 1];
+			if (p->type != VT_OBJ || l->type != VT_LIST || !l->n)
+				continue;
+			for (j = first; j < m->nw; j++)
+				if (m->w[j].pdu == p->a)
+					break;
+			if (j == m->nw) {
+				struct wire *w = VEC_PUSH(m->w, m->nw, m->wcap);
+
+				w->dev = i;
+				w->pdu = p->a;
+				w->n = 0;
+				w->next = RK_NONE;
+				w->loc = &l->loc;
+			}
+			m->w[j].n += (uint32_t)l->n;
+			m->dev_k[i] += (uint32_t)l->n;
+		}
+		if (m->nw > first) {
+			m->dev_w[i] = first;
+			m->dev_nw[i] = m->nw - first;
+		}
+	}
+	/* PDUs of each feed and wires of each PDU, in declaration order */
+	for (uint32_t p = n; p-- > 0;) {
+		uint32_t g;
+
+		if (!is_source(d, p))
+			continue;
+		g = feed_of(d, p);
+		if (g == RK_NONE)
+			continue;
+		m->pdu_next[p] = m->feed_p[g];
+		m->feed_p[g] = p;
+	}
+	for (uint32_t j = m->nw; j-- > 0;) {
+		m->w[j].next = m->pdu_w[m->w[j].pdu];
+		m->pdu_w[m->w[j].pdu] = j;
+		rack_feed_add(m, layout_rack_of(d, m->w[j].dev),
+			      feed_of(d, m->w[j].pdu));
+	}
+	/* normal loads */
+	for (uint32_t j = 0; j < m->nw; j++) {
+		const struct wire *w = &m->w[j];
+		int64_t p = num0(d, w->dev, A_POWER_MAX);
+
+		m->load[w->pdu] = sadd(m->load[w->pdu],
+				       share_of(p, w->n, m->dev_k[w->dev]));
+	}
+	if (!scenarios)
+		return;
+	/* single-feed failures, device by device */
+	for (uint32_t i = 0; i < n; i++) {
+		struct psu_info pi;
+		uint32_t w0 = m->dev_w[i], nw = m->dev_nw[i];
+
+		if (w0 == RK_NONE || !multi_feed(m, i))
+			continue;
+		psu_info(d, i, &pi);
+		for (uint32_t a = 0; a < nw; a++) {
+			uint32_t f = feed_of(d, m->w[w0 + a].pdu);
+			int64_t s, draw;
+			bool seen = false;
+
+			if (f == RK_NONE)
+				continue;
+			for (uint32_t b = 0; b < a && !seen; b++)
+				seen = feed_of(d, m->w[w0 + b].pdu) == f;
+			if (seen)
+				continue;
+			s = (int64_t)m->dev_k[i] - on_feed(m, i, f);
+			psu_state(&pi, s, &draw);
+			for (uint32_t b = 0; b < nw; b++) {
+				const struct wire *w = &m->w[w0 + b];
+				int64_t now = 0;
+
+				if (feed_of(d, w->pdu) == f)
+					continue;
+				if (draw)
+					now = share_of(draw, w->n, s);
+				scen_add(m, &m->pdu_s[w->pdu], f,
+					 now - share_of(pi.pmax, w->n,
+							m->dev_k[i]));
+			}
+		}
+	}
+	/* feed totals: normal load and per-scenario changes */
+	for (uint32_t g = 0; g < n; g++)
+		for (uint32_t p = m->feed_p[g]; p != RK_NONE;
+		     p = m->pdu_next[p]) {
+			m->load[g] = sadd(m->load[g], m->load[p]);
+			for (uint32_t s = m->pdu_s[p]; s != RK_NONE;
+			     s = m->s[s].next)
+				scen_add(m, &m->feed_s[g], m->s[s].feed,
+					 m->s[s].delta);
+		}
+}
+
+/* ---- notes: who draws from a PDU ---- */
+
+struct lgroup {
+	uint32_t part, first, count;
+	int64_t n, s, draw, share;
+	enum pstate st;
+	const struct srcloc *loc;
+};
+
+#define MAX_GROUP_NOTES 6
+
+/* Notes for the load on @pdu, normal (@failed == RK_NONE) or after a loss. */
+static void note_pdu_load(struct check_ctx *c, const struct pmodel *m,
+			  uint32_t pdu, uint32_t failed)
+{
+	const struct rk_design *d = m->d;
+	struct lgroup *g = NULL;
+	uint32_t ng = 0, gcap = 0, more = 0;
+	int64_t more_load = 0;
+
+	for (uint32_t j = m->pdu_w[pdu]; j != RK_NONE; j = m->w[j].next) {
+		const struct wire *w = &m->w[j];
+		struct psu_info pi;
+		int64_t s = m->dev_k[w->dev], draw;
+		enum pstate st = PS_FULL;
+		uint32_t k;
+
+		psu_info(d, w->dev, &pi);
+		draw = pi.pmax;
+		if (failed != RK_NONE && multi_feed(m, w->dev)) {
+			s -= on_feed(m, w->dev, failed);
+			st = psu_state(&pi, s, &draw);
+		}
+		if (st == PS_DOWN)
+			continue;
+		for (k = 0; k < ng; k++)
+			if (g[k].part == d->objs[w->dev].part &&
+			    g[k].n == w->n && g[k].s == s && g[k].st == st &&
+			    g[k].draw == draw)
+				break;
+		if (k == ng) {
+			struct lgroup *x = VEC_PUSH(g, ng, gcap);
+
+			x->part = d->objs[w->dev].part;
+			x->first = w->dev;
+			x->count = 0;
+			x->n = w->n;
+			x->s = s;
+			x->draw = draw;
+			x->share = share_of(draw, w->n, s);
+			x->st = st;
+			x->loc = w->loc;
+		}
+		g[k].count++;
+	}
+	for (uint32_t k = 0; k < ng; k++) {
+		char who[600], a[RK_QFMT_MAX], b[RK_QFMT_MAX], r[RK_QFMT_MAX];
+		char frac[200];
+		const struct lgroup *x = &g[k];
+		const char *each = x->count > 1 ? " each" : "";
+		struct psu_info pi;
+
+		if (k >= MAX_GROUP_NOTES) {
+			more += x->count;
+			more_load = sadd(more_load,
+					 sat((__int128)x->share * x->count));
+			continue;
+		}
+		psu_info(d, x->first, &pi);
+		if (x->count == 1)
+			snprintf(who, sizeof(who), "%s (%s)",
+				 ir_name(d, x->first), part_name(d, x->first));
+		else
+			snprintf(who, sizeof(who), "%u x %s", x->count,
+				 part_name(d, x->first));
+		FP(x->draw, a);
+		FP(x->share, b);
+		if (x->n == x->s)
+			snprintf(frac, sizeof(frac), "%s", "");
+		else
+			snprintf(frac, sizeof(frac), ": %s x %lld/%lld = %s",
+				 a, (long long)x->n, (long long)x->s, b);
+		if (failed == RK_NONE)
+			check_note(c, x->loc, "%s: %s x %lld/%lld PSUs = %s%s",
+				   who, a, (long long)x->n, (long long)x->s, b,
+				   each);
+		else if (x->st == PS_FULL)
+			check_note(c, x->loc,
+				   "%s at full power on %lld of %lld PSUs, "
+				   "drawing %s%s%s",
+				   who, (long long)x->s,
+				   (long long)m->dev_k[x->first], a, frac, each);
+		else if (x->draw < pi.pmax)
+			check_note(c, x->loc,
+				   "%s throttled on %lld of %lld PSUs (full "
+				   "power needs %lld), drawing at most %lld x "
+				   "%s = %s%s%s",
+				   who, (long long)x->s,
+				   (long long)m->dev_k[x->first],
+				   (long long)pi.full, (long long)x->s,
+				   FP(pi.rating, r), a, frac, each);
+		else
+			check_note(c, x->loc,
+				   "%s throttled on %lld of %lld PSUs (full "
+				   "power needs %lld), drawing up to %s%s%s",
+				   who, (long long)x->s,
+				   (long long)m->dev_k[x->first],
+				   (long long)pi.full, a, frac, each);
+	}
+	if (more) {
+		char a[RK_QFMT_MAX];
+
+		check_note(c, NULL, "and %u more devices drawing %s", more,
+			   FP(more_load, a));
+	}
+	free(g);
+}
+
+static void note_capacity(struct check_ctx *c, const struct capacity *cp,
+			  const char *what)
+{
+	char t[256];
+
+	capacity_text(cp, t, sizeof(t));
+	check_note(c, cp->loc, "%s: %s", what, t);
+}
+
+/* ---- power-connected ---- */
+
+/* "psu[4..5]" style list of the unplugged supplies in @slot[0..n) */
+static void unplugged_text(const uint32_t *slot, int64_t n, char *out,
+			   size_t cap)
+{
+	size_t len = 0;
+	int shown = 0;
+
+	out[0] = '\0';
+	for (int64_t i = 0; i < n; i++) {
+		int64_t j = i;
+
+		if (slot[i] != RK_NONE)
+			continue;
+		while (j + 1 < n && slot[j + 1] == RK_NONE)
+			j++;
+		if (shown == 4) {
+			snprintf(out + len, cap - len, ", ...");
+			return;
+		}
+		if (j > i)
+			len += (size_t)snprintf(out + len, cap - len,
+						"%spsu[%lld..%lld]",
+						shown ? ", " : "",
+						(long long)i, (long long)j);
+		else
+			len += (size_t)snprintf(out + len, cap - len,
+						"%spsu[%lld]", shown ? ", " : "",
+						(long long)i);
+		if (len >= cap)
+			return;
+		shown++;
+		i = j;
+	}
+}
+
+#define MAX_TRACKED_PSUS 4096
+
+static void run_connected(struct check_ctx *c)
+{
+	const struct rk_design *d = c->d;
+	uint8_t *pdu_seen = xcalloc(d->nobjs + 1, 1);
+	uint32_t *slot = xmalloc(MAX_TRACKED_PSUS * sizeof(*slot));
+
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		const struct rk_obj *o = &d->objs[i];
+		const struct rk_attr *first = NULL;
+		int64_t psus, tracked;
+		uint32_t rack;
+		bool wired = false;
+
+		if (o->kind != K_DEVICE)
+			continue;
+		psus = num0(d, i, A_PSUS);
+		tracked = psus < MAX_TRACKED_PSUS ? psus : MAX_TRACKED_PSUS;
+		for (int64_t k = 0; k < tracked; k++)
+			slot[k] = RK_NONE;
+		for (uint32_t k = 0; k < o->attr_count; k++) {
+			const struct rk_attr *at = &d->attrs[o->attr_first + k];
+			const struct rk_value *l, *p;
+
+			if (at->key != A_POWER || at->val.type != VT_PAIR)
+				continue;
+			l = &d->vals[at->val.a];
+			p = &d->vals[at->val.a + 1];
+			if (p->type != VT_OBJ || l->type != VT_LIST)
+				continue;
+			if (!first)
+				first = at;
+			wired = true;
+			if (is_source(d, p->a) && !pdu_seen[p->a]) {
+				pdu_seen[p->a] = 1;
+				if (feed_of(d, p->a) == RK_NONE)
+					check_fail(c, p->a, &d->objs[p->a].loc,
+						   "%s %s feeds %s but is on "
+						   "no feed",
+						   d->objs[p->a].cls == C_PDU
+							   ? "PDU"
+							   : "power shelf",
+						   ir_name(d, p->a),
+						   ir_name(d, i));
+			}
+			if (!psus) {
+				if (at == first)
+					check_fail(c, i, &l->loc,
+						   "device %s plugs supplies "
+						   "into %s, but its part %s "
+						   "declares no psus",
+						   ir_name(d, i),
+						   ir_name(d, p->a),
+						   part_name(d, i));
+				continue;
+			}
+			for (uint32_t e = 0; e < (uint32_t)l->n; e++) {
+				int64_t x = d->vals[l->a + e].n;
+
+				if (x < 0 || x >= psus) {
+					check_fail(c, i, &l->loc,
+						   "device %s has no psu[%lld]: "
+						   "its part %s has %lld %s "
+						   "(psu[0..%lld])",
+						   ir_name(d, i), (long long)x,
+						   part_name(d, i), NPSU(psus),
+						   (long long)psus - 1);
+					break;
+				}
+				if (x >= tracked)
+					continue;
+				if (slot[x] != RK_NONE) {
+					check_fail(c, i, &l->loc,
+						   "psu[%lld] of device %s is "
+						   "plugged in twice, into %s "
+						   "and %s",
+						   (long long)x, ir_name(d, i),
+						   ir_name(d, slot[x]),
+						   ir_name(d, p->a));
+					continue;
+				}
+				slot[x] = p->a;
+			}
+		}
+		rack = layout_rack_of(d, i);
+		if (!psus || rack == RK_NONE)
+			continue;
+		if (!wired) {
+			check_fail(c, i, &o->loc,
+				   "device %s in rack %s has %lld %s, but "
+				   "none is plugged into a PDU",
+				   ir_name(d, i), ir_name(d, rack), NPSU(psus));
+			continue;
+		}
+		for (int64_t k = 0; k < tracked; k++) {
+			char list[200];
+
+			if (slot[k] != RK_NONE)
+				continue;
+			unplugged_text(slot, tracked, list, sizeof(list));
+			check_fail(c, i, &o->loc,
+				   "device %s leaves %s unplugged", ir_name(d, i),
+				   list);
+			check_note(c, &first->val.loc,
+				   "its part %s has %lld %s; wire each to "
+				   "one PDU with 'power psu[..] -> PDU'",
+				   part_name(d, i), NPSU(psus));
+			break;
+		}
+	}
+	free(slot);
+	free(pdu_seen);
+}
+
+/* ---- power-psu-redundancy ---- */
+
+static void run_psu_redundancy(struct check_ctx *c)
+{
+	const struct rk_design *d = c->d;
+	uint8_t *seen = xcalloc(d->nobjs + 1, 1);
+
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		uint32_t part = d->objs[i].part;
+		const struct rk_value *sv, *mv, *pv;
+		struct psu_info pi;
+		enum scheme_kind sk;
+		int64_t active, spare;
+		char a[RK_QFMT_MAX], b[RK_QFMT_MAX], t[RK_QFMT_MAX];
+		const char *pn;
+
+		if (d->objs[i].kind != K_DEVICE || part == RK_NONE ||
+		    seen[part])
+			continue;
+		seen[part] = 1;
+		psu_info(d, part, &pi);
+		pn = ir_name(d, part);
+		sv = ir_attr_inh(d, part, A_PSU_REDUNDANCY);
+		mv = ir_attr_inh(d, part, A_PSU_MIN_RUN);
+		pv = ir_attr_inh(d, part, A_PSUS);
+		if (!pi.psus) {
+			if (sv || mv)
+				check_fail(c, i, sv ? &sv->loc : &mv->loc,
+					   "part %s gives %s but no psus", pn,
+					   sv ? "psu_redundancy"
+					      : "psu_min_run");
+			continue;
+		}
+		sk = scheme_parse(pi.scheme, pi.psus, &active, &spare);
+		if (sk == SCH_BAD) {
+			check_fail(c, i, &sv->loc,
+				   "cannot read psu_redundancy \"%s\" of part "
+				   "%s: write \"A+B\" (such as \"4+2\"), "
+				   "\"N+N\", \"N+K\" or \"N\"",
+				   pi.scheme, pn);
+			continue;
+		}
+		if (sk == SCH_FIXED && active + spare != pi.psus) {
+			check_fail(c, i, &sv->loc,
+				   "psu_redundancy \"%s\" of part %s names "
+				   "%lld PSUs, but the part has psus %lld",
+				   pi.scheme, pn, (long long)(active + spare),
+				   (long long)pi.psus);
+			check_note(c, &pv->loc, "psus given here");
+			continue;
+		}
+		if (sk == SCH_NN && pi.psus % 2) {
+			check_fail(c, i, &sv->loc,
+				   "psu_redundancy \"%s\" of part %s needs an "
+				   "even number of PSUs, not %lld",
+				   pi.scheme, pn, (long long)pi.psus);
+			continue;
+		}
+		if ((sk != SCH_NONE && active < 1) ||
+		    (sk == SCH_NK && spare < 0)) {
+			check_fail(c, i, &sv->loc,
+				   "psu_redundancy \"%s\" of part %s leaves "
+				   "no PSU to carry the load (psus %lld)",
+				   pi.scheme, pn, (long long)pi.psus);
+			continue;
+		}
+		if (pi.rating && pi.pmax) {
+			int64_t n = sk == SCH_NONE ? pi.psus : active;
+			int64_t have = sat((__int128)n * pi.rating);
+
+			if (have < pi.pmax) {
+				FP(pi.rating, a);
+				FP(have, b);
+				FP(pi.pmax, t);
+				if (sk == SCH_NONE)
+					check_fail(c, i, &pv->loc,
+						   "part %s cannot reach full "
+						   "power even on all its PSUs: "
+						   "%lld x %s = %s, below its "
+						   "power_max %s",
+						   pn, (long long)n, a, b, t);
+				else
+					check_fail(c, i, &sv->loc,
+						   "part %s cannot run at full "
+						   "power on the %lld %s that "
+						   "psu_redundancy \"%s\" keeps: "
+						   "%lld x %s = %s, below its "
+						   "power_max %s",
+						   pn, NPSU(n), pi.scheme,
+						   (long long)n, a, b, t);
+				continue;
+			}
+		}
+		if (mv) {
+			int64_t m = mv->type == VT_NUM ? mv->n : 0;
+
+			if (m < 1 || m > pi.psus)
+				check_fail(c, i, &mv->loc,
+					   "psu_min_run %lld of part %s is "
+					   "not between 1 and its %lld PSUs",
+					   (long long)m, pn,
+					   (long long)pi.psus);
+			else if (m > pi.full && pi.why != FULL_ANY) {
+				char why[200];
+
+				full_text(&pi, why, sizeof(why));
+				check_fail(c, i, &mv->loc,
+					   "psu_min_run %lld of part %s is more "
+					   "than the %lld %s it needs for "
+					   "full power",
+					   (long long)m, pn, NPSU(pi.full));
+				check_note(c, sv ? &sv->loc : &pv->loc,
+					   "full power on %lld %s: %s",
+					   NPSU(pi.full), why);
+			}
+		}
+	}
+	free(seen);
+}
+
+/* ---- power-pdu-capacity ---- */
+
+static void run_pdu_capacity(struct check_ctx *c)
+{
+	const struct rk_design *d = c->d;
+	struct pmodel m;
+
+	pm_build(&m, d, false);
+	for (uint32_t p = 0; p < d->nobjs; p++) {
+		struct capacity cp;
+		char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
+
+		if (m.pdu_w[p] == RK_NONE || !is_source(d, p))
+			continue;
+		capacity_of(d, p, &cp);
+		if (cp.how == CAP_NONE || m.load[p] <= cp.v)
+			continue;
+		check_fail(c, p, &d->objs[p].loc,
+			   "%s %s carries %s at max load, above its %s",
+			   d->objs[p].cls == C_PDU ? "PDU" : "power shelf",
+			   ir_name(d, p), FP(m.load[p], a), FP(cp.v, b));
+		note_capacity(c, &cp, part_name(d, p));
+		note_pdu_load(c, &m, p, RK_NONE);
+	}
+	pm_free(&m);
+}
+
+/* ---- power-outlets ---- */
+
+/* Notes: the supplies with @inlet plugged into @pdu, by part. */
+static void note_outlets(struct check_ctx *c, const struct pmodel *m,
+			 uint32_t pdu, const char *inlet)
+{
+	const struct rk_design *d = m->d;
+	struct lgroup *g = NULL;
+	uint32_t ng = 0, gcap = 0, more = 0;
+
+	for (uint32_t j = m->pdu_w[pdu]; j != RK_NONE; j = m->w[j].next) {
+		const char *in = ir_str(d, m->w[j].dev, A_INLET);
+		uint32_t k;
+
+		if (!in || !streq(in, inlet))
+			continue;
+		for (k = 0; k < ng; k++)
+			if (g[k].part == d->objs[m->w[j].dev].part &&
+			    g[k].n == m->w[j].n)
+				break;
+		if (k == ng) {
+			struct lgroup *x = VEC_PUSH(g, ng, gcap);
+
+			memset(x, 0, sizeof(*x));
+			x->part = d->objs[m->w[j].dev].part;
+			x->first = m->w[j].dev;
+			x->n = m->w[j].n;
+			x->loc = m->w[j].loc;
+		}
+		g[k].count++;
+	}
+	for (uint32_t k = 0; k < ng; k++) {
+		if (k >= MAX_GROUP_NOTES) {
+			more += g[k].count;
+			continue;
+		}
+		if (g[k].count == 1)
+			check_note(c, g[k].loc, "%s (%s): %lld x %s",
+				   ir_name(d, g[k].first),
+				   part_name(d, g[k].first), (long long)g[k].n,
+				   inlet);
+		else
+			check_note(c, g[k].loc, "%u x %s: %lld x %s each",
+				   g[k].count, part_name(d, g[k].first),
+				   (long long)g[k].n, inlet);
+	}
+	if (more)
+		check_note(c, NULL, "and %u more devices", more);
+	free(g);
+}
+
+static void run_outlets(struct check_ctx *c)
+{
+	const struct rk_design *d = c->d;
+	uint8_t *seen = xcalloc(d->nobjs + 1, 1);
+	struct pmodel m;
+
+	pm_build(&m, d, false);
+	/* supply inlets must be plugs */
+	for (uint32_t j = 0; j < m.nw; j++) {
+		uint32_t dev = m.w[j].dev, part = d->objs[dev].part;
+		const char *in = ir_str(d, dev, A_INLET);
+		const struct rk_value *iv;
+
+		if (part == RK_NONE || seen[part] || !in)
+			continue;
+		seen[part] = 1;
+		if (!streq(in, "C13") && !streq(in, "C19"))
+			continue;
+		iv = ir_attr_inh(d, dev, A_INLET);
+		check_fail(c, dev, &iv->loc,
+			   "part %s gives its PSU inlet as %s, an outlet "
+			   "(female) connector; the inlet is %s",
+			   ir_name(d, part), in,
+			   streq(in, "C13") ? "C14" : "C20");
+	}
+	for (uint32_t p = 0; p < d->nobjs; p++) {
+		int64_t c20 = 0, c14 = 0, h13, h19;
+
+		if (m.pdu_w[p] == RK_NONE || d->objs[p].cls != C_PDU ||
+		    (!ir_attr_inh(d, p, A_OUTLETS_C13) &&
+		     !ir_attr_inh(d, p, A_OUTLETS_C19)))
+			continue;
+		h13 = num0(d, p, A_OUTLETS_C13);
+		h19 = num0(d, p, A_OUTLETS_C19);
+		for (uint32_t j = m.pdu_w[p]; j != RK_NONE; j = m.w[j].next) {
+			const char *in = ir_str(d, m.w[j].dev, A_INLET);
+
+			if (in && streq(in, "C20"))
+				c20 += m.w[j].n;
+			else if (in && streq(in, "C14"))
+				c14 += m.w[j].n;
+		}
+		if (c20 > h19) {
+			check_fail(c, p, &d->objs[p].loc,
+				   "PDU %s has %lld C19 %s, but it takes %lld "
+				   "%s with C20 inlets",
+				   ir_name(d, p), (long long)h19,
+				   h19 == 1 ? "outlet" : "outlets", NPSU(c20));
+			note_outlets(c, &m, p, "C20");
+		} else if (c14 > h13 + (h19 - c20)) {
+			check_fail(c, p, &d->objs[p].loc,
+				   "PDU %s has %lld C13 %s and %lld C19 %s "
+				   "left after the C20 inlets, but it takes "
+				   "%lld %s with C14 inlets",
+				   ir_name(d, p), (long long)h13,
+				   h13 == 1 ? "outlet" : "outlets",
+				   (long long)(h19 - c20),
+				   h19 - c20 == 1 ? "outlet" : "outlets",
+				   NPSU(c14));
+			note_outlets(c, &m, p, "C14");
+		}
+	}
+	pm_free(&m);
+	free(seen);
+}
+
+/* ---- power-feed-failure and power-feed-throttle ---- */
+
+/* Notes: which supplies of @dev are on feed @f. */
+static void note_lost(struct check_ctx *c, const struct pmodel *m,
+		      uint32_t dev, uint32_t f)
+{
+	for (uint32_t i = 0; i < m->dev_nw[dev]; i++) {
+		const struct wire *w = &m->w[m->dev_w[dev] + i];
+
+		if (feed_of(m->d, w->pdu) == f)
+			check_note(c, w->loc, "%lld %s plugged into %s on feed %s",
+				   NPSU((int64_t)w->n), ir_name(m->d, w->pdu),
+				   ir_name(m->d, f));
+	}
+}
+
+/*
+ * Visit each (device, failed feed) pair the model considers, in device
+ * order; @fn reports.
+ */
+static void each_device_loss(struct check_ctx *c, const struct pmodel *m,
+			     void (*fn)(struct check_ctx *c,
+					const struct pmodel *m, uint32_t dev,
+					uint32_t f, const struct psu_info *pi))
+{
+	const struct rk_design *d = m->d;
+
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		uint32_t w0 = m->dev_w[i];
+		struct psu_info pi;
+
+		if (w0 == RK_NONE || !multi_feed(m, i))
+			continue;
+		psu_info(d, i, &pi);
+		for (uint32_t a = 0; a < m->dev_nw[i]; a++) {
+			uint32_t f = feed_of(d, m->w[w0 + a].pdu);
+			bool seen = false;
+
+			if (f == RK_NONE)
+				continue;
+			for (uint32_t b = 0; b < a && !seen; b++)
+				seen = feed_of(d, m->w[w0 + b].pdu) == f;
+			if (!seen)
+				fn(c, m, i, f, &pi);
+		}
+	}
+}
+
+static void report_down(struct check_ctx *c, const struct pmodel *m,
+			uint32_t dev, uint32_t f, const struct psu_info *pi)
+{
+	const struct rk_design *d = m->d;
+	int64_t k = m->dev_k[dev], s = k - on_feed(m, dev, f), draw;
+	char why[200];
+
+	if (psu_state(pi, s, &draw) != PS_DOWN)
+		return;
+	if (!s) {
+		check_fail(c, dev, m->w[m->dev_w[dev]].loc,
+			   "device %s loses power when feed %s fails: all "
+			   "its PSUs are on that feed",
+			   ir_name(d, dev), ir_name(d, f));
+	} else {
+		if (pi->min_given)
+			snprintf(why, sizeof(why), "psu_min_run %lld",
+				 (long long)pi->min_run);
+		else
+			full_text(pi, why, sizeof(why));
+		check_fail(c, dev, m->w[m->dev_w[dev]].loc,
+			   "device %s loses power when feed %s fails: %lld of "
+			   "its %lld PSUs remain, it needs %lld (%s)",
+			   ir_name(d, dev), ir_name(d, f), (long long)s,
+			   (long long)k, (long long)pi->min_run, why);
+	}
+	note_lost(c, m, dev, f);
+}
+
+static void report_throttle(struct check_ctx *c, const struct pmodel *m,
+			    uint32_t dev, uint32_t f,
+			    const struct psu_info *pi)
+{
+	const struct rk_design *d = m->d;
+	int64_t k = m->dev_k[dev], s = k - on_feed(m, dev, f), draw;
+	char why[200], a[RK_QFMT_MAX], b[RK_QFMT_MAX], t[RK_QFMT_MAX];
+
+	if (psu_state(pi, s, &draw) != PS_THROTTLED)
+		return;
+	full_text(pi, why, sizeof(why));
+	check_fail(c, dev, m->w[m->dev_w[dev]].loc,
+		   "device %s runs throttled when feed %s fails: %lld of its "
+		   "%lld PSUs remain, full power needs %lld (%s)",
+		   ir_name(d, dev), ir_name(d, f), (long long)s, (long long)k,
+		   (long long)pi->full, why);
+	if (pi->rating)
+		check_note(c, m->w[m->dev_w[dev]].loc,
+			   "%lld x %s = %s against power_max %s",
+			   (long long)s, FP(pi->rating, a),
+			   FP(sat((__int128)s * pi->rating), b),
+			   FP(pi->pmax, t));
+	note_lost(c, m, dev, f);
+}
+
+static void run_feed_failure(struct check_ctx *c)
+{
+	const struct rk_design *d = c->d;
+	struct pmodel m;
+
+	pm_build(&m, d, true);
+	each_device_loss(c, &m, report_down);
+	for (uint32_t p = 0; p < d->nobjs; p++) {
+		struct capacity cp;
+
+		if (m.pdu_s[p] == RK_NONE || !is_source(d, p))
+			continue;
+		capacity_of(d, p, &cp);
+		if (cp.how == CAP_NONE)
+			continue;
+		for (uint32_t s = m.pdu_s[p]; s != RK_NONE; s = m.s[s].next) {
+			int64_t load = sadd(m.load[p], m.s[s].delta);
+			char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
+
+			if (load <= cp.v)
+				continue;
+			check_fail(c, p, &d->objs[p].loc,
+				   "when feed %s fails, %s %s carries %s, "
+				   "above its %s",
+				   ir_name(d, m.s[s].feed),
+				   d->objs[p].cls == C_PDU ? "PDU"
+							   : "power shelf",
+				   ir_name(d, p), FP(load, a), FP(cp.v, b));
+			note_capacity(c, &cp, part_name(d, p));
+			note_pdu_load(c, &m, p, m.s[s].feed);
+		}
+	}
+	pm_free(&m);
+}
+
+static void run_feed_throttle(struct check_ctx *c)
+{
+	struct pmodel m;
+
+	pm_build(&m, c->d, false);
+	each_device_loss(c, &m, report_throttle);
+	pm_free(&m);
+}
+
+/* ---- power-feed-capacity ---- */
+
+#define MAX_RACK_NOTES 3
+
+/* Notes: the racks that load feed @g (scenario @failed or RK_NONE). */
+static void note_feed_racks(struct check_ctx *c, const struct pmodel *m,
+			    uint32_t g, uint32_t failed, int64_t *sum,
+			    uint32_t *touched)
+{
+	const struct rk_design *d = m->d;
+	uint32_t nt = 0, nb = 0;
+	int64_t other = 0;
+
+	for (uint32_t p = m->feed_p[g]; p != RK_NONE; p = m->pdu_next[p]) {
+		uint32_t r;
+		int64_t l;
+
+		if (m->pdu_w[p] == RK_NONE && m->pdu_s[p] == RK_NONE)
+			continue;
+		l = m->load[p];
+		for (uint32_t s = m->pdu_s[p]; s != RK_NONE && failed != RK_NONE;
+		     s = m->s[s].next)
+			if (m->s[s].feed == failed)
+				l = sadd(l, m->s[s].delta);
+		r = layout_rack_of(d, p);
+		if (r == RK_NONE) {
+			other = sadd(other, l);
+			continue;
+		}
+		if (!sum[r] && !l)
+			continue;
+		if (!sum[r])
+			touched[nt++] = r;
+		sum[r] = sadd(sum[r], l);
+	}
+	/* the largest few, then the rest */
+	for (uint32_t shown = 0; shown < MAX_RACK_NOTES && shown < nt;
+	     shown++) {
+		uint32_t best = shown;
+		char a[RK_QFMT_MAX];
+
+		for (uint32_t k = shown + 1; k < nt; k++)
+			if (sum[touched[k]] > sum[touched[best]])
+				best = k;
+		if (best != shown) {
+			uint32_t t = touched[best];
+
+			touched[best] = touched[shown];
+			touched[shown] = t;
+		}
+		check_note(c, &d->objs[touched[shown]].loc, "rack %s: %s",
+			   ir_name(d, touched[shown]),
+			   FP(sum[touched[shown]], a));
+		nb++;
+	}
+	if (nt > nb) {
+		int64_t rest = 0;
+		char a[RK_QFMT_MAX];
+
+		for (uint32_t k = nb; k < nt; k++)
+			rest = sadd(rest, sum[touched[k]]);
+		check_note(c, NULL, "and %u more racks: %s", nt - nb,
+			   FP(rest, a));
+	}
+	if (other) {
+		char a[RK_QFMT_MAX];
+
+		check_note(c, NULL, "PDUs outside racks: %s", FP(other, a));
+	}
+	for (uint32_t k = 0; k < nt; k++)
+		sum[touched[k]] = 0;
+}
+
+static void run_feed_capacity(struct check_ctx *c)
+{
+	const struct rk_design *d = c->d;
+	int64_t *sum = xcalloc(d->nobjs + 1, sizeof(*sum));
+	uint32_t *touched = xmalloc((d->nobjs + 1) * sizeof(*touched));
+	struct pmodel m;
+
+	pm_build(&m, d, true);
+	for (uint32_t g = 0; g < d->nobjs; g++) {
+		struct capacity cp;
+		uint32_t worst = RK_NONE;
+		int64_t wl = 0;
+		char a[RK_QFMT_MAX], b[RK_QFMT_MAX], t[RK_QFMT_MAX];
+
+		if (d->objs[g].kind != K_FEED)
+			continue;
+		capacity_of(d, g, &cp);
+		if (cp.how == CAP_NONE)
+			continue;
+		if (m.load[g] > cp.v) {
+			check_fail(c, g, &d->objs[g].loc,
+				   "feed %s carries %s at max load, above its "
+				   "%s",
+				   ir_name(d, g), FP(m.load[g], a),
+				   FP(cp.v, b));
+			note_capacity(c, &cp, ir_name(d, g));
+			note_feed_racks(c, &m, g, RK_NONE, sum, touched);
+			continue;
+		}
+		for (uint32_t s = m.feed_s[g]; s != RK_NONE; s = m.s[s].next) {
+			int64_t l = sadd(m.load[g], m.s[s].delta);
+
+			if (l > cp.v && l > wl) {
+				wl = l;
+				worst = m.s[s].feed;
+			}
+		}
+		if (worst == RK_NONE)
+			continue;
+		check_fail(c, g, &d->objs[g].loc,
+			   "when feed %s fails, feed %s carries %s (%s in "
+			   "normal operation), above its %s",
+			   ir_name(d, worst), ir_name(d, g), FP(wl, a),
+			   FP(m.load[g], t), FP(cp.v, b));
+		note_capacity(c, &cp, ir_name(d, g));
+		note_feed_racks(c, &m, g, worst, sum, touched);
+	}
+	pm_free(&m);
+	free(touched);
+	free(sum);
+}
+
+CHECK_DEFINE(power_connected, "power-connected", CHECK_ERROR,
+	     "every PSU of a racked device is plugged into exactly one PDU "
+	     "on a feed",
+	     run_connected);
+CHECK_DEFINE(power_psu_redundancy, "power-psu-redundancy", CHECK_ERROR,
+	     "PSU count, rating and redundancy scheme carry power_max",
+	     run_psu_redundancy);
+CHECK_AFTER(power_pdu_capacity, "power-pdu-capacity", CHECK_ERROR,
+	    "each PDU carries its devices at max load (derated rating)",
+	    run_pdu_capacity, &check_power_connected);
+CHECK_AFTER(power_outlets, "power-outlets", CHECK_ERROR,
+	    "PDUs have enough C19 outlets for the C20 inlets, and C13 or "
+	    "spare C19 ones for the C14 inlets",
+	    run_outlets, &check_power_connected);
+CHECK_AFTER(power_feed_failure, "power-feed-failure", CHECK_ERROR,
+	    "with one feed lost, every device keeps enough PSUs and the "
+	    "other PDUs carry the load",
+	    run_feed_failure, &check_power_connected,
+	    &check_power_psu_redundancy, &check_power_pdu_capacity);
+CHECK_AFTER(power_feed_throttle, "power-feed-throttle", CHECK_OFF,
+	    "devices that run throttled when one feed is lost",
+	    run_feed_throttle, &check_power_connected,
+	    &check_power_psu_redundancy);
+CHECK_AFTER(power_feed_capacity, "power-feed-capacity", CHECK_ERROR,
+	    "each feed or UPS carries its racks, also when another feed "
+	    "fails",
+	    run_feed_capacity, &check_power_connected,
+	    &check_power_psu_redundancy);

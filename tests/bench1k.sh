@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Keeps the benchmark generator honest: bench/synth.rack at 1,000 GPUs must
+# compile clean with every back end, and its report must describe the
+# cluster it was asked for (the 10k and 100k sizes run in `make bench`).
+. "$(dirname "$0")/lib.sh"
+
+if ! rk_run "$tmp/b" -D GPUS=1000 -o "$tmp/out" "$top_srcdir/bench/synth.rack"; then
+	fail bench/1k "$rk_problem"
+	finish
+fi
+if [ "$rc" -ne 0 ] || [ -s "$tmp/b.err" ]; then
+	fail bench/1k "exit $rc"
+	show "$tmp/b.err"
+	finish
+fi
+pass bench/1k/compile
+if command -v python3 >/dev/null 2>&1; then
+	got=$(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+t = r["totals"]
+f = {x["name"]: x for x in r["fabrics"]}
+c = f["compute"]
+print(t["gpus"], t["servers"], c["endpoints"], c["tiers"],
+      c["bisection_method"], c["bisection_bps"] * 2 == c["injection_bps"],
+      r["checks"]["errors"], r["checks"]["warnings"])
+' "$tmp/out/report.json")
+	want="1000 125 1000 2 clos-exact True 0 0"
+	if [ "$got" = "$want" ]; then
+		pass bench/1k/report "$got"
+	else
+		fail bench/1k/report "got '$got', want '$want'"
+	fi
+else
+	skip bench/1k/report "python3 not installed"
+fi
+finish

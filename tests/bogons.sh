@@ -1,0 +1,274 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# Bogons: hostile inputs.  The compiler may accept or reject them, but it
+# must
+#   - exit with status 0 or 1 (2 for the I/O cases),
+#   - not die of a signal, hang, or print sanitizer reports,
+#   - finish quickly: each case prints its time and fails over
+#     RACKC_BOGON_MS milliseconds (default 2000, the goal being 1 s; five
+#     times that for a sanitizer build, which runs 5-15 times slower).
+#
+# A case preceded by `known "why"` is a reported compiler bug: its failure
+# counts as XFAIL (run with a 3 s timeout to keep the suite fast), and its
+# passing as a failure, so that the mark is removed once the bug is fixed.
+# Checked-in files say the same with a "# known: why" line at the top, or
+# "# known-san: why" for a bug that only a sanitizer build detects.
+#
+# Inputs are the small files in tests/bogons/ plus large or binary ones
+# generated here into the temporary directory (never check big files in).
+# Each input is compiled with every back end (-o TMP/out), so inputs that
+# elaborate also exercise the checks and the back ends.
+
+. "$(dirname "$0")/lib.sh"
+
+if [ "$rk_sanitized" = yes ]; then
+	limit_ms=${RACKC_BOGON_MS:-10000}
+else
+	limit_ms=${RACKC_BOGON_MS:-2000}
+fi
+g=$tmp/gen
+mkdir -p "$g"
+
+# known WHY: the next case is a known bug
+b_known=
+known() {
+	b_known=$1
+}
+
+# bogon NAME STATUSES FILE [ARG...]: compile FILE; STATUSES lists the
+# acceptable exit statuses ("0 1" or "2")
+n=0
+bogon() {
+	b_name=$1 b_ok=$2 b_file=$3
+	shift 3
+	n=$((n + 1))
+	b_why=
+	b_saved_timeout=$RK_TIMEOUT
+	if [ -n "$b_known" ]; then
+		RK_TIMEOUT=3
+	fi
+	b_start=$(now_ms)
+	if ! rk_run "$tmp/b$n" "$@" -o "$tmp/out$n" "$b_file"; then
+		b_why="$rk_problem"
+	fi
+	b_ms=$(($(now_ms) - b_start))
+	RK_TIMEOUT=$b_saved_timeout
+	rm -rf "$tmp/out$n"
+	if [ -n "$b_why" ]; then
+		b_why="$b_why (${b_ms} ms)"
+		bogon_result
+		return 0
+	fi
+	case " $b_ok " in
+	*" $rc "*) ;;
+	*) b_why="exit status $rc, expected one of: $b_ok" ;;
+	esac
+	if [ "$b_ms" -gt "$limit_ms" ]; then
+		b_why="${b_why:+$b_why; }took ${b_ms} ms, over ${limit_ms} ms"
+	fi
+	bogon_result
+	return 0
+}
+
+bogon_result() {
+	if [ -n "$b_known" ]; then
+		if [ -z "$b_why" ]; then
+			fail "$b_name" "XPASS (${b_ms} ms): fixed? remove the known line"
+		else
+			xfail "$b_name" "$b_known; $b_why"
+		fi
+	elif [ -z "$b_why" ]; then
+		pass "$b_name" "exit $rc, ${b_ms} ms"
+	else
+		fail "$b_name" "$b_why"
+		show "$tmp/b$n.err" 20
+	fi
+	b_known=
+}
+
+# rep N STRING: STRING repeated N times, no newline
+rep() {
+	awk -v n="$1" -v s="$2" 'BEGIN { for (i = 0; i < n; i++) printf "%s", s }'
+}
+
+# bytes N CHAR: N copies of the single byte CHAR, fast
+bytes() {
+	head -c "$1" /dev/zero | tr '\0' "$2"
+}
+
+#### checked-in inputs
+for f in "$top_srcdir"/tests/bogons/*; do
+	if [ -f "$f" ]; then
+		why=$(directive known "$f")
+		if [ -z "$why" ] && [ "$rk_sanitized" = yes ]; then
+			why=$(directive known-san "$f")
+		fi
+		if [ -n "$why" ]; then
+			known "$why"
+		fi
+		bogon "${f##*/}" "0 1" "$f"
+	fi
+done
+
+#### binary and encoding garbage
+# 4096 bytes from a fixed linear congruential sequence: all 256 byte
+# values, deterministic from run to run
+# shellcheck disable=SC2059 # the format is the generated escapes
+printf "$(awk 'BEGIN { x = 12345
+	for (i = 0; i < 4096; i++) {
+		x = (x * 1103515245 + 12345) % 2147483648
+		printf "\\%03o", int(x / 65536) % 256
+	} }')" >"$g/garbage.rack"
+bogon garbage "0 1" "$g/garbage.rack"
+# the same garbage after a valid prefix, and inside a string
+{ printf 'part srv : server { height 2U }\nparam s = "'
+	cat "$g/garbage.rack"; printf '"\n'; } >"$g/garbage-in-string.rack"
+bogon garbage-in-string "0 1" "$g/garbage-in-string.rack"
+printf 'param a = 1\000\nparam \000b = 2\n# comment \000\n/* \000 */\n' \
+	>"$g/nul-bytes.rack"
+bogon nul-bytes "0 1" "$g/nul-bytes.rack"
+printf 'param s = "a\000b"\n' >"$g/nul-in-string.rack"
+bogon nul-in-string "0 1" "$g/nul-in-string.rack"
+printf '\000' >"$g/only-nul.rack"
+bogon only-nul "0 1" "$g/only-nul.rack"
+printf 'param s = "\377\376 \300\257 \355\240\200 \364\220\200\200"\n' \
+	>"$g/utf8-invalid-in-string.rack"
+bogon utf8-invalid-in-string "0 1" "$g/utf8-invalid-in-string.rack"
+printf '\377\376param x = 1\nparam \303\251 = 2\nparam y\200 = 3\n' \
+	>"$g/utf8-invalid-outside.rack"
+bogon utf8-invalid-outside "0 1" "$g/utf8-invalid-outside.rack"
+printf '# caf\303\251 \377\nparam x = 1 // \300\n/* \355\240\200 */\n' \
+	>"$g/utf8-invalid-in-comments.rack"
+bogon utf8-invalid-in-comments "0 1" "$g/utf8-invalid-in-comments.rack"
+printf 'param s = "\342\202' >"$g/utf8-truncated-at-eof.rack"
+bogon utf8-truncated-at-eof "0 1" "$g/utf8-truncated-at-eof.rack"
+printf '\357\273\277param x = 1\n' >"$g/utf8-bom.rack"
+bogon utf8-bom "0 1" "$g/utf8-bom.rack"
+
+#### huge lines (10 MiB)
+big=10485760
+{ printf 'param '; bytes $big a; printf ' = 1\n'; } >"$g/long-identifier.rack"
+bogon long-identifier "0 1" "$g/long-identifier.rack"
+{ printf 'param s = "'; bytes $big a; printf '"\n'; } >"$g/long-string.rack"
+bogon long-string "0 1" "$g/long-string.rack"
+{ printf 'param s = "'; rep 1048576 'abc\\n\\t\\"'; printf '"\n'; } \
+	>"$g/long-string-escapes.rack"
+bogon long-string-escapes "0 1" "$g/long-string-escapes.rack"
+{ printf 'param n = '; bytes $big 7; printf '\n'; } >"$g/long-number.rack"
+bogon long-number "0 1" "$g/long-number.rack"
+{ printf 'param n = 0.'; bytes $big 0; printf '1kW\n'; } \
+	>"$g/long-fraction.rack"
+bogon long-fraction "0 1" "$g/long-fraction.rack"
+{ printf 'param n = 1'; bytes $big _; printf '\n'; } \
+	>"$g/long-underscores.rack"
+bogon long-underscores "0 1" "$g/long-underscores.rack"
+{ printf '# '; bytes $big c; printf '\nparam x = 1\n'; } \
+	>"$g/long-comment.rack"
+bogon long-comment "0 1" "$g/long-comment.rack"
+{ printf 'param x = 1 /*'; bytes $big '*'; } >"$g/long-open-comment.rack"
+bogon long-open-comment "0 1" "$g/long-open-comment.rack"
+bytes $big '\n' >"$g/many-newlines.rack"
+known "quadratic scan for 'else' over runs of blank lines"
+bogon many-newlines "0 1" "$g/many-newlines.rack"
+bytes $big ';' >"$g/many-semicolons.rack"
+bogon many-semicolons "0 1" "$g/many-semicolons.rack"
+rep 20000 ' \t\n' >"$g/many-blank-lines.rack"
+known "quadratic scan for 'else' over runs of blank lines"
+bogon many-blank-lines "0 1" "$g/many-blank-lines.rack"
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "param p%d = %d\n", i, i }' \
+	>"$g/many-params.rack"
+known "linear lookup of params: quadratic in their number"
+bogon many-params "0 1" "$g/many-params.rack"
+
+#### deep nesting (100,000 levels) and long chains
+deep=100000
+bytes $deep '{' >"$g/open-braces.rack"
+bogon open-braces "0 1" "$g/open-braces.rack"
+{ rep $deep 'group g {'; rep $deep '}'; echo; } >"$g/nested-groups.rack"
+bogon nested-groups "0 1" "$g/nested-groups.rack"
+{ printf 'param x = '; bytes $deep '('; printf 1; bytes $deep ')'
+	echo; } >"$g/nested-parens.rack"
+bogon nested-parens "0 1" "$g/nested-parens.rack"
+{ printf 'param x = '; bytes $deep '('; echo; } >"$g/open-parens.rack"
+bogon open-parens "0 1" "$g/open-parens.rack"
+{ printf 'param x = '; bytes $deep '['; printf 1; bytes $deep ']'
+	echo; } >"$g/nested-lists.rack"
+bogon nested-lists "0 1" "$g/nested-lists.rack"
+{ printf 'param x = '; bytes $deep '-'; printf '1\n'; } >"$g/minus-run.rack"
+bogon minus-run "0 1" "$g/minus-run.rack"
+{ printf 'param x = '; rep $deep '- '; printf '1\n'; } >"$g/unary-minus-chain.rack"
+bogon unary-minus-chain "0 1" "$g/unary-minus-chain.rack"
+{ printf 'param x = '; rep $deep '!'; printf 'true\n'; } >"$g/unary-not-chain.rack"
+bogon unary-not-chain "0 1" "$g/unary-not-chain.rack"
+{ printf 'param x = 1'; rep 999999 '+1'; echo; } >"$g/long-sum.rack"
+bogon long-sum "0 1" "$g/long-sum.rack"
+{ printf 'param x = true'; rep 999999 ' && true'; echo; } >"$g/long-and.rack"
+bogon long-and "0 1" "$g/long-and.rack"
+{ printf 'param l = [1'; rep 999999 ',1'; printf ']\nparam n = len(l)\n'; } \
+	>"$g/long-list.rack"
+bogon long-list "0 1" "$g/long-list.rack"
+{ printf 'param x = a'; rep $deep '.a'; echo; } >"$g/long-dotted-name.rack"
+bogon long-dotted-name "0 1" "$g/long-dotted-name.rack"
+{ printf 'param x = a'; rep $deep '[0]'; echo; } >"$g/long-index-chain.rack"
+bogon long-index-chain "0 1" "$g/long-index-chain.rack"
+{ printf 'if true { }'; rep $deep ' else if true { }'; echo; } \
+	>"$g/long-else-chain.rack"
+bogon long-else-chain "0 1" "$g/long-else-chain.rack"
+rep $deep 'param = )\n' >"$g/many-errors.rack"
+bogon many-errors "0 1" "$g/many-errors.rack"
+bogon many-errors-unlimited "0 1" "$g/many-errors.rack" --max-errors=0 \
+	--no-source
+
+#### imports, loops, recursion
+i=0
+while [ $i -lt 20 ]; do
+	printf 'import "chain%02d"\nparam p%02d = %d\n' $((i + 1)) $i $i \
+		>"$g/chain$(printf %02d $i).rack"
+	i=$((i + 1))
+done
+printf 'param p20 = 20\n' >"$g/chain20.rack"
+bogon import-chain-20 "0 1" "$g/chain00.rack"
+printf 'import "import-self"\n' >"$g/import-self.rack"
+bogon import-self "0 1" "$g/import-self.rack"
+printf 'import "%s"\n' "$g" >"$g/import-directory.rack"
+bogon import-directory "0 1" "$g/import-directory.rack"
+printf 'import "/dev/null"\nimport "/dev/zero"\n' >"$g/import-device.rack"
+bogon import-device "0 1" "$g/import-device.rack"
+printf 'for i in 0..1e15 {\n\tparam x = i\n}\n' >"$g/loop-1e15.rack"
+bogon loop-1e15 "0 1" "$g/loop-1e15.rack"
+printf 'for i in 0..9999999 {\n\tfor j in 0..9999999 { }\n}\n' \
+	>"$g/nested-loops.rack"
+bogon nested-loops "0 1" "$g/nested-loops.rack"
+printf 'module m() {\n\tinstance x : m()\n}\ninstance top : m()\n' \
+	>"$g/self-recursive-module.rack"
+bogon self-recursive-module "0 1" "$g/self-recursive-module.rack"
+printf 'module a() { instance x : b() }\nmodule b() { instance y : a() }\ninstance top : a()\n' \
+	>"$g/mutually-recursive-modules.rack"
+bogon mutually-recursive-modules "0 1" "$g/mutually-recursive-modules.rack"
+{ i=0; while [ $i -lt 70 ]; do
+	printf 'module m%d() { instance x : m%d() }\n' $i $((i + 1))
+	i=$((i + 1))
+done; printf 'module m70() { }\ninstance top : m0()\n'; } \
+	>"$g/deep-modules.rack"
+bogon deep-modules "0 1" "$g/deep-modules.rack"
+printf 'part srv : server { height 1U }\nfor i in 0..99999 {\n\tdevice d[i] : srv { }\n}\n' \
+	>"$g/many-devices.rack"
+bogon many-devices "0 1" "$g/many-devices.rack"
+printf 'part sw : switch { height 1U; port p[0..99999] { form OSFP } }\nswitch s : sw { }\nlink s.p[0..49999] -- s.p[50000..99999]\n' \
+	>"$g/many-ports.rack"
+bogon many-ports "0 1" "$g/many-ports.rack"
+printf 'param l = [1]\nparam x = l[9223372036854775807]\nparam y = l[-9223372036854775807 - 1]\n' \
+	>"$g/extreme-index.rack"
+bogon extreme-index "0 1" "$g/extreme-index.rack"
+
+#### files that are not designs
+: >"$g/empty.rack"
+bogon empty-file "0 1" "$g/empty.rack"
+printf '# only\n// comments\n/* here */\n' >"$g/only-comments.rack"
+bogon only-comments "0 1" "$g/only-comments.rack"
+bogon directory "2" "$g"
+bogon missing-file "2" "$g/no-such-file.rack"
+bogon dev-null "0 1 2" /dev/null
+
+finish

@@ -1,0 +1,152 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# Golden-output tests.  For every examples/NAME.rack:
+#
+#   NAME/check          `rackc --check` exits 0 and prints nothing at all
+#   NAME/BACKEND        for each back end with expected output under
+#                       tests/golden/NAME/, `rackc -Werror -O BACKEND` exits 0
+#                       and writes exactly those files (diff -u on each)
+#   NAME/deterministic  two runs of every back end write identical trees
+#
+# Which back end a golden file belongs to: the part of its first path
+# component before the first dot (ir.rack -> ir, netbox/... -> netbox,
+# cabling.csv -> cabling).  An example without a golden directory fails.
+#
+# `tests/golden.sh --regen` (or RACKC_REGEN=1) rewrites the expected files
+# from the compiler's output (back ends as found above; `ir` for an example
+# that has none yet); review the result with `git diff` before committing.
+# Further arguments select examples by name.
+
+. "$(dirname "$0")/lib.sh"
+
+regen=${RACKC_REGEN:-0}
+if [ "${1:-}" = --regen ]; then
+	regen=1
+	shift
+fi
+
+cd "$top_srcdir" || exit 99
+
+"$RACKC" --list-backends | awk '{print $1}' >"$tmp/backends"
+
+# backends_of DIR: the back ends that have golden files in DIR, one a line
+backends_of() {
+	for f in "$1"/* "$1"/.[!.]*; do
+		if [ -e "$f" ]; then
+			b=${f##*/}
+			echo "${b%%.*}"
+		fi
+	done | sort -u
+}
+
+if [ $# -gt 0 ]; then
+	for x in "$@"; do
+		echo "examples/${x%.rack}.rack"
+	done >"$tmp/examples"
+else
+	for f in examples/*.rack; do
+		if [ -f "$f" ]; then
+			echo "$f"
+		fi
+	done >"$tmp/examples"
+fi
+if [ ! -s "$tmp/examples" ]; then
+	echo "no examples/*.rack yet"
+	finish
+fi
+
+n=0
+while IFS= read -r ex; do
+	name=${ex#examples/}
+	name=${name%.rack}
+	gdir=tests/golden/$name
+	n=$((n + 1))
+	w=$tmp/$n
+	mkdir -p "$w"
+
+	# 1. --check: silent success
+	if ! rk_run "$w/check" --check "$ex"; then
+		fail "$name/check" "$rk_problem"
+		show "$w/check.err"
+	elif [ "$rc" -ne 0 ] || [ -s "$w/check.out" ] || [ -s "$w/check.err" ]; then
+		fail "$name/check" "exit status $rc, or output"
+		show "$w/check.out"
+		show "$w/check.err"
+	else
+		pass "$name/check"
+	fi
+
+	# 2. each back end against its golden files
+	if [ -d "$gdir" ]; then
+		backends_of "$gdir" >"$w/backends"
+	elif [ "$regen" = 1 ]; then
+		echo ir >"$w/backends"
+	else
+		fail "$name" "no golden directory $gdir (run tests/golden.sh --regen)"
+		: >"$w/backends"
+	fi
+	while IFS= read -r be; do
+		if ! grep -qx "$be" "$tmp/backends"; then
+			fail "$name/$be" "golden files for an unknown back end in $gdir"
+			continue
+		fi
+		out=$w/out-$be
+		if ! rk_run "$w/$be" -Werror -o "$out" -O "$be" "$ex"; then
+			fail "$name/$be" "$rk_problem"
+			show "$w/$be.err"
+			continue
+		fi
+		if [ "$rc" -ne 0 ] || [ -s "$w/$be.err" ] || [ ! -d "$out" ]; then
+			fail "$name/$be" "exit status $rc, or messages"
+			show "$w/$be.err"
+			continue
+		fi
+		if [ "$regen" = 1 ]; then
+			mkdir -p "$gdir"
+			rm -rf "${gdir:?}/$be" "${gdir:?}/$be".*
+			cp -R "$out"/. "$gdir"/
+		fi
+		why=
+		: >"$w/$be.diff"
+		(cd "$out" && find . -type f | sed 's|^\./||' | sort) >"$w/$be.got"
+		(cd "$gdir" && find . -type f | sed 's|^\./||' | sort |
+			grep -E "^$be(\.|/|\$)") >"$w/$be.want" || :
+		while IFS= read -r f; do
+			if [ ! -f "$gdir/$f" ]; then
+				why="${why:+$why; }unexpected file $f"
+			elif ! cmp -s "$gdir/$f" "$out/$f"; then
+				why="${why:+$why; }$f differs"
+				diff -u "$gdir/$f" "$out/$f" >>"$w/$be.diff" || :
+			fi
+		done <"$w/$be.got"
+		while IFS= read -r f; do
+			if [ ! -f "$out/$f" ]; then
+				why="${why:+$why; }$f not written"
+			fi
+		done <"$w/$be.want"
+		if [ -z "$why" ]; then
+			pass "$name/$be"
+		else
+			fail "$name/$be" "$why"
+			show "$w/$be.diff" 80
+		fi
+	done <"$w/backends"
+
+	# 3. two runs of every back end give identical trees
+	if rk_run "$w/run1" -o "$w/d1" "$ex" && [ "$rc" -eq 0 ] &&
+		rk_run "$w/run2" -o "$w/d2" "$ex" && [ "$rc" -eq 0 ]; then
+		if diff -r "$w/d1" "$w/d2" >"$w/det.diff" 2>&1; then
+			pass "$name/deterministic"
+		else
+			fail "$name/deterministic" "two runs differ"
+			show "$w/det.diff"
+		fi
+	else
+		fail "$name/deterministic" "${rk_problem:-exit status $rc}"
+		show "$w/run1.err"
+		show "$w/run2.err"
+	fi
+done <"$tmp/examples"
+
+finish

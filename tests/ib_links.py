@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Cable lists for comparing an InfiniBand plan with what ibnetdiscover
+finds (shared/reference/ib-simulation.md, section 5.2), by rackc port name.
+
+    ib_links.py discovered DISCOVERY NETFILE   ibnetdiscover output
+    ib_links.py planned NETFILE                the net file's own port lines
+    ib_links.py cabling CABLING.csv NETFILE    rackc's cabling plan
+
+Each prints one line per cable, "A B" with A < B, where A and B are rackc
+port names (device.port), sorted.  The net file written by `rackc -O ibnet`
+is read for its node descriptions and the "# [N] device.port" comment lines
+before each record, which name the IB ports; the cabling plan is read for
+its a_device, a_port, b_device and b_port columns, keeping the cables that
+touch a port of this net file.  Exit status 2 on malformed input.
+"""
+
+import csv
+import re
+import sys
+
+HEADER = re.compile(r'^(Switch|Hca|Ca|Rt)\s+(\d+)\s+"([^"]+)"\s*(?:#\s*"([^"]*)")?')
+PORT = re.compile(r'^\[(\d+)\](?:\([0-9a-fA-F]+\))?\s+"([^"]+)"\[(\d+)\]'
+                  r'(?:\([0-9a-fA-F]+\))?\s*(?:#[^"]*"([^"]*)")?')
+NAME = re.compile(r'^# \[(\d+)\] (\S+)$')
+
+
+def die(msg):
+    print("ib_links.py: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def read_net(path):
+    """Return (by_id, by_desc, lines): port names per node id and per node
+    description, and the net file's (id, port, peer id, peer port) lines."""
+    by_id, by_desc, lines = {}, {}, []
+    pending, me = {}, None
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            m = NAME.match(line)
+            if m:
+                pending[int(m.group(1))] = m.group(2)
+                continue
+            m = HEADER.match(line)
+            if m:
+                me = m.group(3)
+                desc = m.group(4) if m.group(4) is not None else me
+                if me in by_id:
+                    die("%s: node id %s twice" % (path, me))
+                if desc in by_desc:
+                    die("%s: node description %r twice" % (path, desc))
+                by_id[me] = pending
+                by_desc[desc] = pending
+                pending = {}
+                continue
+            m = PORT.match(line)
+            if m and me is not None:
+                lines.append((me, int(m.group(1)), m.group(2),
+                              int(m.group(3))))
+    return by_id, by_desc, lines
+
+
+def name_of(table, node, port, where):
+    names = table.get(node)
+    if names is None or port not in names:
+        return "%s[%d]?" % (node, port)  # shows up in the diff
+    return names[port]
+
+
+def cable(a, b):
+    return "%s %s" % (a, b) if a < b else "%s %s" % (b, a)
+
+
+def discovered(disc, net):
+    _, by_desc, _ = read_net(net)
+    out, me = set(), None
+    with open(disc) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            m = HEADER.match(line)
+            if m:
+                me = m.group(4) if m.group(4) is not None else m.group(3)
+                continue
+            m = PORT.match(line)
+            if m and me is not None:
+                peer = m.group(4)
+                if peer is None:
+                    die("%s: port line without a peer description: %s"
+                        % (disc, line))
+                out.add(cable(name_of(by_desc, me, int(m.group(1)), disc),
+                              name_of(by_desc, peer, int(m.group(3)), disc)))
+    return out
+
+
+def planned(net):
+    by_id, _, lines = read_net(net)
+    return {cable(name_of(by_id, a, pa, net), name_of(by_id, b, pb, net))
+            for a, pa, b, pb in lines}
+
+
+def cabling(path, net):
+    by_id, _, _ = read_net(net)
+    ports = {n for names in by_id.values() for n in names.values()}
+    out = set()
+    with open(path, newline="") as f:
+        rows = csv.DictReader(f)
+        need = ("a_device", "a_port", "b_device", "b_port")
+        if rows.fieldnames is None or any(c not in rows.fieldnames
+                                          for c in need):
+            die("%s: no %s columns" % (path, ", ".join(need)))
+        for r in rows:
+            a = r["a_device"] + "." + r["a_port"]
+            b = r["b_device"] + "." + r["b_port"]
+            if a in ports or b in ports:
+                out.add(cable(a, b))
+    return out
+
+
+def main(argv):
+    if len(argv) == 3 and argv[0] == "discovered":
+        got = discovered(argv[1], argv[2])
+    elif len(argv) == 2 and argv[0] == "planned":
+        got = planned(argv[1])
+    elif len(argv) == 3 and argv[0] == "cabling":
+        got = cabling(argv[1], argv[2])
+    else:
+        die("usage: discovered DISC NET | planned NET | cabling CSV NET")
+    for line in sorted(got):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

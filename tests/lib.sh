@@ -1,0 +1,158 @@
+# SPDX-License-Identifier: MIT
+# shellcheck shell=sh
+#
+# Shared code for the shell test drivers (sourced, not run).
+#
+# Sets up:
+#   top_srcdir  absolute source directory (from the environment, as
+#               `make check` exports it, or from this file's location)
+#   RACKC       the compiler under test (default: $top_srcdir/rackc)
+#   tmp         a private temporary directory, removed on exit
+#   rk_sanitized  yes when $RACKC is built with AddressSanitizer, else no
+#
+# Provides:
+#   pass NAME [DETAIL]     count and print a passing case
+#   fail NAME [DETAIL]     count and print a failing case
+#   skip NAME [DETAIL]     count and print a skipped case
+#   xfail NAME [DETAIL]    count and print a known failure (a compiler bug
+#                          that has been reported; not a test failure)
+#   rk_run PREFIX ARG...   run "$RACKC ARG..." under `timeout`, stdout to
+#                          PREFIX.out, stderr to PREFIX.err, exit status in
+#                          $rc; returns 1 (reason in $rk_problem) on a
+#                          signal or timeout (status >= 124) or on
+#                          sanitizer output
+#   show FILE [N]          print FILE indented (at most N lines, default
+#                          40), for failure details
+#   directive NAME FILE    the value of a "# NAME: VALUE" line among FILE's
+#                          first 10 lines (empty if none)
+#   now_ms                 milliseconds since the epoch
+#   finish                 print the summary line and exit 0, 1 or 77
+#
+# Exit status protocol (automake): 0 pass, 1 fail, 77 skip, 99 hard error.
+
+set -eu
+LC_ALL=C
+export LC_ALL
+
+if [ -z "${top_srcdir:-}" ]; then
+	top_srcdir=$(cd "$(dirname "$0")/.." && pwd)
+fi
+top_srcdir=$(cd "$top_srcdir" && pwd)
+RACKC=${RACKC:-$top_srcdir/rackc}
+# sanitizer settings as `make check` sets them, for manual runs
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+export top_srcdir RACKC ASAN_OPTIONS UBSAN_OPTIONS
+
+if [ ! -x "$RACKC" ]; then
+	echo "ERROR: compiler '$RACKC' not found or not executable" >&2
+	exit 99
+fi
+
+# shellcheck disable=SC2034 # used by the drivers
+if ASAN_OPTIONS=help=1 "$RACKC" --version 2>&1 | grep -q AddressSanitizer; then
+	rk_sanitized=yes
+else
+	rk_sanitized=no
+fi
+
+# RK_TIMEOUT: seconds one compiler run may take before it counts as hung
+RK_TIMEOUT=${RK_TIMEOUT:-10}
+if command -v timeout >/dev/null 2>&1; then
+	rk_have_timeout=yes
+else
+	rk_have_timeout=no
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rackc-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+npass=0
+nfail=0
+nskip=0
+nxfail=0
+
+pass() {
+	npass=$((npass + 1))
+	echo "PASS: $1${2:+ ($2)}"
+}
+
+fail() {
+	nfail=$((nfail + 1))
+	echo "FAIL: $1${2:+: $2}"
+}
+
+skip() {
+	nskip=$((nskip + 1))
+	echo "SKIP: $1${2:+ ($2)}"
+}
+
+xfail() {
+	nxfail=$((nxfail + 1))
+	echo "XFAIL: $1${2:+ ($2)}"
+}
+
+# show FILE [N]: the file's text, indented, at most N (40) lines
+show() {
+	if [ -s "$1" ]; then
+		sed -n "1,${2:-40}s/^/    | /p" "$1"
+		if [ "$(wc -l <"$1")" -gt "${2:-40}" ]; then
+			echo "    | ..."
+		fi
+	fi
+}
+
+rc=0
+rk_problem=
+rk_run() {
+	rk_prefix=$1
+	shift
+	rk_problem=
+	if [ "$rk_have_timeout" = yes ]; then
+		timeout "$RK_TIMEOUT" "$RACKC" "$@" </dev/null \
+			>"$rk_prefix.out" 2>"$rk_prefix.err" && rc=0 || rc=$?
+	else
+		"$RACKC" "$@" </dev/null \
+			>"$rk_prefix.out" 2>"$rk_prefix.err" && rc=0 || rc=$?
+	fi
+	if [ "$rc" -eq 124 ] && [ "$rk_have_timeout" = yes ]; then
+		rk_problem="timed out after ${RK_TIMEOUT}s"
+	elif [ "$rc" -ge 124 ]; then
+		rk_problem="killed by a signal or not run (exit status $rc)"
+	fi
+	if grep -E -q 'AddressSanitizer|LeakSanitizer|runtime error:' \
+		"$rk_prefix.err"; then
+		rk_problem="${rk_problem:+$rk_problem; }sanitizer report on stderr"
+	fi
+	if [ -n "$rk_problem" ]; then
+		return 1
+	fi
+	return 0
+}
+
+directive() {
+	sed -n "1,10s/^#[[:space:]]*$1:[[:space:]]*//p" "$2" | sed -n '$p'
+}
+
+now_ms() {
+	echo $(($(date +%s%N) / 1000000))
+}
+
+finish() {
+	if [ "$nskip" -gt 0 ]; then
+		echo "$nskip skipped"
+	fi
+	if [ "$nxfail" -gt 0 ]; then
+		echo "$nxfail known failures (XFAIL: reported compiler bugs)"
+	fi
+	echo "$npass passed, $nfail failed"
+	if [ "$nfail" -gt 0 ]; then
+		exit 1
+	fi
+	if [ "$npass" -eq 0 ] && [ "$nxfail" -eq 0 ]; then
+		exit 77
+	fi
+	exit 0
+}

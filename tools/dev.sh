@@ -1,0 +1,165 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# Developer entry points, run from anywhere inside the checkout:
+#
+#   tools/dev.sh deps    install the build dependencies (Debian/Ubuntu; only
+#                        when something is missing, and only as root or
+#                        through sudo)
+#   tools/dev.sh build   deps, autoreconf -fi, ./configure --enable-werror,
+#                        make, then compile examples/dgx-h100-su.rack (or a
+#                        minimal design when it does not exist yet) into out/
+#   tools/dev.sh test    build, `make check` (test-suite.log printed on
+#                        failure), then the same suite again in build-san/,
+#                        a second build with --enable-sanitizers; fails if
+#                        either suite fails
+#
+# Environment: MAKEFLAGS as usual (default -j2 here); CONFIGURE_FLAGS are
+# added to both configure runs.
+#
+# The sanitizer build lives in build-san/ (ignored by git).  Automake refuses
+# an out-of-tree build while the source directory is itself configured, so
+# when it is, build-san/src/ gets a copy of the sources (the files git
+# tracks plus untracked ones it does not ignore) and is configured in place.
+
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+JOBS=${JOBS:--j2}
+
+log() {
+	printf '==> %s\n' "$*"
+}
+
+# Debian package names of the build and test dependencies
+DEPS="build-essential autoconf automake autoconf-archive pkg-config bison
+flex libxml2-dev libxml2-utils libcriterion-dev clang-format shellcheck"
+
+deps_missing() {
+	if ! command -v dpkg-query >/dev/null 2>&1; then
+		return 1 # not Debian: assume the tools are there
+	fi
+	for p in $DEPS; do
+		if ! dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+			grep -q 'install ok installed'; then
+			return 0
+		fi
+	done
+	return 1
+}
+
+deps() {
+	if ! deps_missing; then
+		log "dependencies installed"
+		return 0
+	fi
+	if [ "$(id -u)" -eq 0 ]; then
+		sudo=
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+		sudo=sudo
+	else
+		log "some dependencies are missing and I cannot install them" \
+			"(not root, no sudo); trying anyway"
+		return 0
+	fi
+	log "installing dependencies"
+	# shellcheck disable=SC2086 # $sudo is empty or one word; $DEPS a list
+	$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q
+	# shellcheck disable=SC2086
+	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $DEPS
+}
+
+# configure_here [FLAG...]: autoreconf and configure the current directory
+# (chained with &&: it also runs where set -e does not apply)
+# shellcheck disable=SC2086 # CONFIGURE_FLAGS is a list of flags
+configure_here() {
+	log "autoreconf -fi" &&
+		autoreconf -fi &&
+		log "./configure --enable-werror $*" &&
+		./configure --enable-werror ${CONFIGURE_FLAGS:-} "$@"
+}
+
+build() {
+	deps
+	configure_here
+	log "make $JOBS"
+	make "$JOBS"
+	mkdir -p out
+	if [ -f examples/dgx-h100-su.rack ]; then
+		log "rackc -o out examples/dgx-h100-su.rack"
+		./rackc -o out examples/dgx-h100-su.rack
+	else
+		log "no examples/dgx-h100-su.rack yet: compiling a minimal design"
+		printf '%s\n' '# minimal design (tools/dev.sh)' \
+			'part srv : server { height 2U }' >out/minimal.rack
+		./rackc -o out out/minimal.rack
+	fi
+	log "artifacts in out/:"
+	ls -l out
+}
+
+# check_in DIR: make check in DIR, printing the test logs on failure
+check_in() {
+	log "make $JOBS check (in $1)"
+	if ! (cd "$1" && make "$JOBS" check); then
+		if [ -f "$1/test-suite.log" ]; then
+			log "$1/test-suite.log"
+			cat "$1/test-suite.log"
+		fi
+		return 1
+	fi
+}
+
+# sanitizer_check: the suite again, built with the sanitizers, in build-san/
+# (called in an || list, where set -e does not apply: every step checks)
+sanitizer_check() {
+	if [ ! -f config.status ]; then
+		# the source tree is not configured: a plain VPATH build
+		mkdir -p build-san || return 1
+		log "../configure --enable-sanitizers --enable-werror (in build-san)"
+		# shellcheck disable=SC2086 # CONFIGURE_FLAGS is a list of flags
+		(cd build-san && ../configure --enable-sanitizers --enable-werror \
+			${CONFIGURE_FLAGS:-} && make "$JOBS") || return 1
+		check_in build-san
+		return
+	fi
+	log "copying the sources to build-san/src (source tree is configured)"
+	rm -rf build-san/src && mkdir -p build-san/src || return 1
+	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		# tracked files and untracked ones git does not ignore
+		git ls-files -z -c -o --exclude-standard |
+			tar -cf - --null -T - | (cd build-san/src && tar -xf -) ||
+			return 1
+	else
+		# a tarball: copy everything but the build products
+		tar -cf - --exclude=./build-san --exclude=./out \
+			--exclude=./config.status --exclude=./config.log \
+			--exclude=./Makefile --exclude='*.o' --exclude='*.a' \
+			--exclude=./rackc --exclude=./config.h . |
+			(cd build-san/src && tar -xf -) || return 1
+	fi
+	(cd build-san/src && configure_here --enable-sanitizers &&
+		make "$JOBS") || return 1
+	check_in build-san/src
+}
+
+test_all() {
+	plain=ok
+	san=ok
+	build
+	check_in . || plain=FAILED
+	sanitizer_check || san=FAILED
+	log "plain build: $plain; sanitizer build: $san"
+	[ $plain = ok ] && [ $san = ok ]
+}
+
+case ${1:-} in
+deps) deps ;;
+build) build ;;
+test) test_all ;;
+*)
+	echo "usage: tools/dev.sh deps|build|test" >&2
+	exit 2
+	;;
+esac
