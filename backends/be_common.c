@@ -128,7 +128,9 @@ uint32_t be_part_comps(const struct rk_design *d, uint32_t part,
 		chain[nc++] = p;
 	while (nc--) {
 		for_each_child(d, chain[nc], c) {
-			if (d->objs[c].kind != K_COMP)
+			/* a derived part's redeclaration replaces the base's */
+			if (d->objs[c].kind != K_COMP ||
+			    !ir_member_effective(d, part, c))
 				continue;
 			if (n == cap) {
 				cap = cap ? 2 * cap : 16;

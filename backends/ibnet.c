@@ -271,8 +271,9 @@ static bool emit_subnet(struct ibnet *x, const char *name, const uint32_t *links
 						     &num, &np);
 				}
 				for (m = first; m < nn; m++)
-					if (sw || (sub != RK_NONE &&
-						   nodes[m].sub == sub))
+					if (sw || nodes[m].sub ==
+							  (sub != RK_NONE ? sub
+									  : e->port))
 						break;
 				if (m == nn) {
 					struct ibnode *in =
@@ -284,9 +285,9 @@ static bool emit_subnet(struct ibnet *x, const char *name, const uint32_t *links
 					in->sub = sub != RK_NONE ? sub : e->port;
 					in->standalone = !sw && sub == RK_NONE;
 					in->nports = in->standalone ? 1 : np;
-					if (in->standalone)
-						num = 1;
 				}
+				if (!sw && sub == RK_NONE)
+					num = 1;
 				e->node = m;
 				e->num = num;
 			}

@@ -408,7 +408,7 @@ static void print_links(struct dump *x)
 	for (uint32_t i = 0; i < d->nlinks; i++) {
 		const struct rk_link *l = &d->links[i];
 
-		if (l->fabric != RK_NONE)
+		if (l->generated)
 			continue;
 		fprintf(x->fp, "link %s.%s -- %s.%s", ir_name(d, l->a_dev),
 			S(x, d->objs[l->a_port].local), ir_name(d, l->b_dev),

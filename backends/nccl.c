@@ -212,30 +212,23 @@ static const char *nic_class(const struct rk_design *d, uint32_t nic)
 	return "0x020000";
 }
 
-static int cmp_bus(const void *pa, const void *pb, void *arg);
+static bool bus_before(const struct ncomp *c, uint32_t a, uint32_t b)
+{
+	return c[a].bus != c[b].bus ? c[a].bus < c[b].bus : a < b;
+}
 
-/* qsort_r is not C11: a tiny insertion sort by bus id (lists are short). */
+/* Sort component indices by bus id (lists are short: insertion sort). */
 static void sort_by_bus(const struct npart *p, uint32_t *v, uint32_t n)
 {
 	for (uint32_t i = 1; i < n; i++) {
 		uint32_t x = v[i], j = i;
 
-		while (j > 0 && cmp_bus(&v[j - 1], &x, (void *)p->c) > 0) {
+		while (j > 0 && bus_before(p->c, x, v[j - 1])) {
 			v[j] = v[j - 1];
 			j--;
 		}
 		v[j] = x;
 	}
-}
-
-static int cmp_bus(const void *pa, const void *pb, void *arg)
-{
-	const struct ncomp *c = arg;
-	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-
-	if (c[a].bus != c[b].bus)
-		return c[a].bus < c[b].bus ? -1 : 1;
-	return a < b ? -1 : a > b;
 }
 
 static int64_t min_known(int64_t a, int64_t b)
@@ -759,7 +752,8 @@ static bool emit_nccl(struct backend_ctx *ctx)
 	uint8_t *nvfab = xcalloc(d->nobjs ? d->nobjs : 1, 1);
 	const char **file = xcalloc(d->nobjs ? d->nobjs : 1, sizeof(*file));
 	const char **host;
-	bool ok;
+	bool ok, any_gpu = false;
+	uint32_t gpuless_part = 0; /* first GPU-less server part, + 1 */
 	FILE *fp;
 
 	memset(first, 0xff, (d->nobjs ? d->nobjs : 1) * sizeof(*first));
@@ -805,17 +799,18 @@ static bool emit_nccl(struct backend_ctx *ctx)
 		}
 		free(comps);
 		if (!ngpu) {
-			diag_warning(ctx->diag, &d->objs[part].loc, "nccl",
-				     "server part '%s' has no gpu components, "
-				     "so its %u node%s no NCCL topology file",
-				     p.pname, nodes[part],
-				     nodes[part] == 1 ? " gets" : "s get");
-			diag_note(ctx->diag, &d->objs[first[part]].loc,
-				  "part '%s' is used by %s", p.pname,
-				  ir_name(d, first[part]));
+			/*
+			 * Servers without GPUs (UFM, management nodes) take no
+			 * part in NCCL: hosts.csv lists them with no file.
+			 * Only a design with no GPU server at all is reported
+			 * (below), as NCCL output cannot describe it.
+			 */
+			if (!gpuless_part)
+				gpuless_part = part + 1;
 			free(p.c);
 			continue;
 		}
+		any_gpu = true;
 		p.nvswitched = ir_num(d, part, A_NVSWITCHES, 0) > 0 ||
 			       nvfab[part];
 		if (emit_part(&p)) {
@@ -836,6 +831,16 @@ static bool emit_nccl(struct backend_ctx *ctx)
 		free(p.c);
 		if (ctx->failed)
 			break;
+	}
+	if (!any_gpu && gpuless_part) {
+		uint32_t part = gpuless_part - 1;
+
+		diag_warning(ctx->diag, &d->objs[part].loc, "nccl",
+			     "no server part of the design has gpu components: "
+			     "NCCL topology output describes no host");
+		diag_note(ctx->diag, &d->objs[first[part]].loc,
+			  "part '%s' is used by %s", ir_name(d, part),
+			  ir_name(d, first[part]));
 	}
 	if (ok && !ctx->failed && (fp = out_open(ctx, "nccl/hosts.csv"))) {
 		fputs("host,file\n", fp);

@@ -193,6 +193,7 @@ struct entry {
 	const char *switches; /* host list of child switches, or NULL */
 	const char *also;     /* merged switches, for a comment, or NULL */
 	const char *fabric;
+	uint32_t fab;
 };
 
 struct out {
@@ -263,6 +264,8 @@ static void fabric_tree(struct backend_ctx *ctx, const char **host,
 	uint32_t ns = 0, cap = 0;
 	const char *fname = ir_name(d, fab);
 
+	/* the switches of the fabric: generated ones are its children, a
+	 * hand-wired fabric's are found on its links */
 	for_each_child(d, fab, c) {
 		int lv;
 
@@ -275,6 +278,25 @@ static void fabric_tree(struct backend_ctx *ctx, const char **host,
 		memset(VEC_PUSH(sw, ns, cap), 0, sizeof(*sw));
 		sw[ns - 1].dev = c;
 		sw[ns - 1].level = lv;
+	}
+	for (uint32_t i = 0; i < nl; i++) {
+		const struct rk_link *l = &d->links[links[i]];
+
+		for (int end = 0; end < 2; end++) {
+			uint32_t c = end ? l->b_dev : l->a_dev;
+			int lv;
+
+			if (d->objs[c].cls != C_SWITCH ||
+			    sw_index[c] != RK_NONE)
+				continue;
+			lv = role_level(ir_str(d, c, A_ROLE));
+			if (lv < 0)
+				continue;
+			sw_index[c] = ns;
+			memset(VEC_PUSH(sw, ns, cap), 0, sizeof(*sw));
+			sw[ns - 1].dev = c;
+			sw[ns - 1].level = lv;
+		}
 	}
 	for (uint32_t i = 0; i < nl; i++) {
 		const struct rk_link *l = &d->links[links[i]];
@@ -381,6 +403,7 @@ static void fabric_tree(struct backend_ctx *ctx, const char **host,
 			memset(e, 0, sizeof(*e));
 			e->name = host[sw[s].dev];
 			e->fabric = fname;
+			e->fab = fab;
 			for (uint32_t t = s; t < ns; t++) {
 				if (sw[t].level != lv || sw[t].group != s)
 					continue;
@@ -546,6 +569,17 @@ static bool emit_slurm(struct backend_ctx *ctx)
 				    sw_index, owner, &tree);
 		}
 	}
+	for (uint32_t i = 0; i < tree.n; i++)
+		if (strlen(tree.e[i].name) > 64) {
+			diag_error(ctx->diag, &d->objs[tree.e[i].fab].loc,
+				   "slurm",
+				   "cannot express the tree of fabric '%s': "
+				   "Slurm switch name '%s' is longer than 64 "
+				   "characters",
+				   tree.e[i].fabric, tree.e[i].name);
+			ok = false;
+			break;
+		}
 	if (ok && !tree.n && !blocks.n)
 		diag_warning(ctx->diag, NULL, "slurm",
 			     "no fat-tree or NVLink fabric: no Slurm topology "

@@ -1173,6 +1173,7 @@ static void decl_link(struct elab *e, const struct ast *st)
 		l->attr_count = cnt;
 		l->scope = e->group;
 		l->fabric = RK_NONE;
+		l->generated = false;
 		l->loc = v.items[0].loc;
 		l->loc.end = v.items[1].loc.end;
 	}

@@ -21,7 +21,7 @@
  *
  * nvlink: each endpoint port goes to the member switch (i mod M), on its
  * next free NVLink port.  star: endpoints fill the down ports of as many
- * switches as needed, in order.
+ * switches as needed, in order (without a `switch` part, hand-wired).
  */
 #include "rackc.h"
 
@@ -328,6 +328,7 @@ static void add_link(struct elab *e, uint32_t fab, uint32_t ad, uint32_t ap,
 	l->attr_count = 0;
 	l->scope = RK_NONE;
 	l->fabric = fab;
+	l->generated = true;
 	l->attr_first = e->link_attr_first;
 	l->attr_count = e->link_attr_count;
 	l->loc = d->objs[fab].loc;
@@ -367,6 +368,71 @@ static uint32_t endpoints(struct elab *e, uint32_t fab, uint32_t **devs,
 	return n;
 }
 
+/*
+ * A hand-wired fabric owns the explicit links reachable from its endpoint
+ * ports through switches (breadth first, one pass over the links).
+ */
+static void adopt_links(struct elab *e, uint32_t fab, const uint32_t *ed,
+			const uint32_t *ep, uint32_t ne)
+{
+	struct rk_design *d = e->d;
+	uint32_t *off = xcalloc(d->nobjs + 2, sizeof(*off)), *adj;
+	uint8_t *seen = xcalloc(d->nobjs + 1, 1);
+	uint32_t *queue = xmalloc((d->nobjs + 1) * sizeof(*queue));
+	uint32_t qh = 0, qt = 0;
+
+	for (uint32_t i = 0; i < d->nlinks; i++) {
+		off[d->links[i].a_dev + 2]++;
+		off[d->links[i].b_dev + 2]++;
+	}
+	for (uint32_t i = 2; i < d->nobjs + 2; i++)
+		off[i] += off[i - 1];
+	adj = xmalloc((off[d->nobjs + 1] + 1) * sizeof(*adj));
+	for (uint32_t i = 0; i < d->nlinks; i++) {
+		adj[off[d->links[i].a_dev + 1]++] = i;
+		adj[off[d->links[i].b_dev + 1]++] = i;
+	}
+	for (uint32_t k = 0; k < ne; k++)
+		for (uint32_t j = off[ed[k]]; j < off[ed[k] + 1]; j++) {
+			struct rk_link *l = &d->links[adj[j]];
+			uint32_t other;
+
+			if (!((l->a_dev == ed[k] && l->a_port == ep[k]) ||
+			      (l->b_dev == ed[k] && l->b_port == ep[k])))
+				continue;
+			if (l->fabric == RK_NONE)
+				l->fabric = fab;
+			other = l->a_dev == ed[k] && l->a_port == ep[k]
+					? l->b_dev
+					: l->a_dev;
+			if (d->objs[other].cls == C_SWITCH && !seen[other]) {
+				seen[other] = 1;
+				queue[qt++] = other;
+			}
+		}
+	while (qh < qt) {
+		uint32_t sw = queue[qh++];
+
+		for (uint32_t j = off[sw]; j < off[sw + 1]; j++) {
+			struct rk_link *l = &d->links[adj[j]];
+			uint32_t other = l->a_dev == sw ? l->b_dev : l->a_dev;
+
+			if (d->objs[other].cls != C_SWITCH)
+				continue;
+			if (l->fabric == RK_NONE)
+				l->fabric = fab;
+			if (!seen[other]) {
+				seen[other] = 1;
+				queue[qt++] = other;
+			}
+		}
+	}
+	free(off);
+	free(adj);
+	free(seen);
+	free(queue);
+}
+
 static uint32_t fabric_switch_part(struct elab *e, uint32_t fab, uint32_t key)
 {
 	const struct rk_value *v = ir_attr(e->d, fab, key);
@@ -398,8 +464,11 @@ static void gen_fat_tree(struct elab *e, uint32_t fab)
 
 	memset(&lp, 0, sizeof(lp));
 	memset(&sp, 0, sizeof(sp));
-	if (sw == RK_NONE)
-		goto out; /* hand-wired: the links are written out */
+	if (sw == RK_NONE) {
+		/* hand-wired: the links are written out; claim them */
+		adopt_links(e, fab, ed, ep, ne);
+		goto out;
+	}
 	if (!ne) {
 		elab_error(e, loc, "fabric",
 			   "fat_tree '%s' has a switch part but no endpoints",
@@ -673,9 +742,14 @@ static void gen_star(struct elab *e, uint32_t fab)
 	const char *form;
 	struct placer pl;
 
-	if (!ne || sw == RK_NONE) {
+	if (sw == RK_NONE) {
+		/* hand-wired: claim the written links */
+		adopt_links(e, fab, ed, ep, ne);
+		goto out;
+	}
+	if (!ne) {
 		elab_error(e, loc, "fabric",
-			   "star '%s' needs endpoints and a switch part",
+			   "star '%s' has a switch part but no endpoints",
 			   ir_name(d, fab));
 		goto out;
 	}

@@ -362,7 +362,7 @@ static void fg_build(const struct rk_design *d, uint32_t fab,
 			if ((!a_side && !b_side) || used[adj[k]])
 				continue;
 			used[adj[k]] = 1;
-			if (l->fabric != fab)
+			if (l->fabric != fab || !l->generated)
 				g->generated_only = false;
 			od = a_side ? l->b_dev : l->a_dev;
 			op = a_side ? l->b_port : l->a_port;
@@ -405,7 +405,7 @@ static void fg_build(const struct rk_design *d, uint32_t fab,
 			if (d->objs[od].cls != C_SWITCH)
 				continue;
 			used[adj[k]] = 1;
-			if (l->fabric != fab)
+			if (l->fabric != fab || !l->generated)
 				g->generated_only = false;
 			if (vert_of[od] == RK_NONE) {
 				if (g->nv == vcap) {

@@ -5,17 +5,17 @@
 #
 #   NAME/check          `rackc --check` exits 0 and prints nothing at all
 #   NAME/BACKEND        for each back end with expected output under
-#                       tests/golden/NAME/, `rackc -Werror -O BACKEND` exits 0
-#                       and writes exactly those files (diff -u on each)
+#                       tests/golden/NAME/BACKEND/, `rackc -Werror -O BACKEND`
+#                       exits 0 and writes exactly those files (diff -u on
+#                       each)
 #   NAME/deterministic  two runs of every back end write identical trees
 #
-# Which back end a golden file belongs to: the part of its first path
-# component before the first dot (ir.rack -> ir, netbox/... -> netbox,
-# cabling.csv -> cabling).  An example without a golden directory fails.
+# An example without a golden directory fails.
 #
 # `tests/golden.sh --regen` (or RACKC_REGEN=1) rewrites the expected files
-# from the compiler's output (back ends as found above; `ir` for an example
-# that has none yet); review the result with `git diff` before committing.
+# from the compiler's output (the back ends found as above; every back end
+# for an example that has none yet); review the result with `git diff`
+# before committing.
 # Further arguments select examples by name.
 
 . "$(dirname "$0")/lib.sh"
@@ -30,12 +30,12 @@ cd "$top_srcdir" || exit 99
 
 "$RACKC" --list-backends | awk '{print $1}' >"$tmp/backends"
 
-# backends_of DIR: the back ends that have golden files in DIR, one a line
+# backends_of DIR: the back ends that have golden files in DIR (one
+# subdirectory per back end, holding exactly what `-O BACKEND` writes)
 backends_of() {
-	for f in "$1"/* "$1"/.[!.]*; do
-		if [ -e "$f" ]; then
-			b=${f##*/}
-			echo "${b%%.*}"
+	for f in "$1"/*; do
+		if [ -d "$f" ]; then
+			echo "${f##*/}"
 		fi
 	done | sort -u
 }
@@ -81,7 +81,7 @@ while IFS= read -r ex; do
 	if [ -d "$gdir" ]; then
 		backends_of "$gdir" >"$w/backends"
 	elif [ "$regen" = 1 ]; then
-		echo ir >"$w/backends"
+		cat "$tmp/backends" >"$w/backends"
 	else
 		fail "$name" "no golden directory $gdir (run tests/golden.sh --regen)"
 		: >"$w/backends"
@@ -104,20 +104,20 @@ while IFS= read -r ex; do
 		fi
 		if [ "$regen" = 1 ]; then
 			mkdir -p "$gdir"
-			rm -rf "${gdir:?}/$be" "${gdir:?}/$be".*
-			cp -R "$out"/. "$gdir"/
+			rm -rf "${gdir:?}/$be"
+			cp -R "$out" "$gdir/$be"
 		fi
 		why=
+		g=$gdir/$be
 		: >"$w/$be.diff"
 		(cd "$out" && find . -type f | sed 's|^\./||' | sort) >"$w/$be.got"
-		(cd "$gdir" && find . -type f | sed 's|^\./||' | sort |
-			grep -E "^$be(\.|/|\$)") >"$w/$be.want" || :
+		(cd "$g" && find . -type f | sed 's|^\./||' | sort) >"$w/$be.want"
 		while IFS= read -r f; do
-			if [ ! -f "$gdir/$f" ]; then
+			if [ ! -f "$g/$f" ]; then
 				why="${why:+$why; }unexpected file $f"
-			elif ! cmp -s "$gdir/$f" "$out/$f"; then
+			elif ! cmp -s "$g/$f" "$out/$f"; then
 				why="${why:+$why; }$f differs"
-				diff -u "$gdir/$f" "$out/$f" >>"$w/$be.diff" || :
+				diff -u "$g/$f" "$out/$f" >>"$w/$be.diff" || :
 			fi
 		done <"$w/$be.got"
 		while IFS= read -r f; do

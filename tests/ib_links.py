@@ -61,7 +61,7 @@ def read_net(path):
     return by_id, by_desc, lines
 
 
-def name_of(table, node, port, where):
+def name_of(table, node, port):
     names = table.get(node)
     if names is None or port not in names:
         return "%s[%d]?" % (node, port)  # shows up in the diff
@@ -88,14 +88,14 @@ def discovered(disc, net):
                 if peer is None:
                     die("%s: port line without a peer description: %s"
                         % (disc, line))
-                out.add(cable(name_of(by_desc, me, int(m.group(1)), disc),
-                              name_of(by_desc, peer, int(m.group(3)), disc)))
+                out.add(cable(name_of(by_desc, me, int(m.group(1))),
+                              name_of(by_desc, peer, int(m.group(3)))))
     return out
 
 
 def planned(net):
     by_id, _, lines = read_net(net)
-    return {cable(name_of(by_id, a, pa, net), name_of(by_id, b, pb, net))
+    return {cable(name_of(by_id, a, pa), name_of(by_id, b, pb))
             for a, pa, b, pb in lines}
 
 

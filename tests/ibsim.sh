@@ -21,13 +21,15 @@
 #                     an independent back end; when rackc has no cabling
 #                     back end, the net file's own port lines, which only
 #                     proves the round trip, and the case says so)
-# and two deliberately broken copies of the first fat tree: one leaf uplink
+# the same simulation cases for the subnets of every examples/*.rack, and
+# two deliberately broken copies of the first fat tree: one leaf uplink
 # removed at both ends, which OpenSM's ftree must reject, and two servers'
 # cables swapped at their leaf, which loads and routes but must show up in
 # the comparison as two cables missing and two not planned.
 #
 # Without ibsim and opensm (or with RACKC_NO_IBSIM set) the simulation
-# cases are skipped and, unless a golden case failed, the script exits 77.  CI installs the packages:
+# cases are skipped and, unless a golden case failed, the script exits 77.
+# CI installs the packages:
 #   apt-get install -y ibsim-utils libumad2sim0 opensm infiniband-diags ibutils
 # `tests/ibsim.sh --regen` (or RACKC_REGEN=1) rewrites the golden files.
 
@@ -88,7 +90,18 @@ start_ibsim() {
 	sim_n=$((sim_n + 1))
 	IBSIM_SOCKNAME=rackc-$$-$sim_n
 	export IBSIM_SOCKNAME
-	(cd "$2" && exec ibsim -s -n "$1" >ibsim.log 2>&1 </dev/null) &
+	# raise ibsim's table sizes (2048 nodes, 256 switches, 13312 ports)
+	# when the file needs more
+	sim_opts=$(awk '
+		/^Switch/ { s++; n++; p += $2 + 1 }
+		/^(Hca|Ca)/ { n++; p += $2 + 1 }
+		END {
+			if (n > 2048) printf " -N %d", n + 64
+			if (s > 256) printf " -S %d", s + 16
+			if (p > 13312) printf " -P %d", p + 256
+		}' "$1")
+	# shellcheck disable=SC2086 # sim_opts is a list of options
+	(cd "$2" && exec ibsim -s -n $sim_opts "$1" >ibsim.log 2>&1 </dev/null) &
 	ibsim_pid=$!
 	i=0
 	while [ $i -lt 600 ]; do
@@ -217,6 +230,27 @@ for d in tests/deploy/ib-*.rack; do
 		check_net "$name/$(basename "$net")" "$net" "$d"
 		if [ -z "$first_tree" ] && [ "$(grep -c '^Switch' "$net")" -gt 2 ]; then
 			first_tree=$net
+		fi
+	done
+done
+
+# the examples: no golden files (tests/golden.sh owns them), but every
+# subnet they describe goes through the same simulation
+for ex in examples/*.rack; do
+	if [ ! -f "$ex" ] || [ "$have_sim" = 0 ]; then
+		continue
+	fi
+	name=${ex#examples/}
+	name=example-${name%.rack}
+	o=$tmp/$name
+	if ! rk_run "$o" -o "$o.d" -O ibnet "$ex" || [ "$rc" -ne 0 ]; then
+		fail "$name/ibnet" "${rk_problem:-exit status $rc}"
+		show "$o.err"
+		continue
+	fi
+	for net in "$o.d"/ib/*.net; do
+		if [ -f "$net" ]; then
+			check_net "$name/$(basename "$net")" "$net" "$ex"
 		fi
 	done
 done

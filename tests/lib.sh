@@ -39,6 +39,11 @@ if [ -z "${top_srcdir:-}" ]; then
 fi
 top_srcdir=$(cd "$top_srcdir" && pwd)
 RACKC=${RACKC:-$top_srcdir/rackc}
+case $RACKC in
+/*) ;;
+*/*) RACKC=$(pwd)/$RACKC ;; # the drivers change directory
+*) RACKC=$(command -v "$RACKC" || echo "$RACKC") ;;
+esac
 # sanitizer settings as `make check` sets them, for manual runs
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
