@@ -117,8 +117,7 @@ const char **be_host_names(struct backend_ctx *ctx, bool *ok)
 	return names;
 }
 
-uint32_t be_part_comps(const struct rk_design *d, uint32_t part,
-		       uint32_t **out)
+uint32_t be_part_comps(const struct rk_design *d, uint32_t part, uint32_t **out)
 {
 	uint32_t chain[64], nc = 0, n = 0, cap = 0;
 

@@ -49,8 +49,9 @@
 
 /* Display order of the categories. */
 static const enum rk_class class_order[] = {
-	C_RACK, C_RDHX, C_PDU, C_POWER_SHELF, C_CDU, C_SERVER, C_SWITCH,
-	C_DEVICE, C_GPU, C_CPU, C_NIC, C_TRANSCEIVER, C_CABLE, C_NONE,
+	C_RACK,	  C_RDHX,	 C_PDU,	   C_POWER_SHELF, C_CDU,
+	C_SERVER, C_SWITCH,	 C_DEVICE, C_GPU,	  C_CPU,
+	C_NIC,	  C_TRANSCEIVER, C_CABLE,  C_NONE,
 };
 
 /**
@@ -82,8 +83,7 @@ struct bom {
 	uint32_t nlines, cap;
 	char **notes;
 	uint32_t nnotes, notes_cap;
-	uint64_t n_devices, n_racks, n_pdus, n_cdus, n_cables, n_xcvrs,
-		n_cords;
+	uint64_t n_devices, n_racks, n_pdus, n_cdus, n_cables, n_xcvrs, n_cords;
 };
 
 static void note(struct bom *b, const char *fmt, ...) PRINTF(2, 3);
@@ -164,9 +164,9 @@ static void finish_lines(struct bom *b)
 		    has_part_number(d, l) && streq(p->key, l->key) &&
 		    p->length == l->length) {
 			if (p->price == l->price) {
-				p->parts = xrealloc(p->parts,
-						    (p->nparts + l->nparts) *
-							    sizeof(*p->parts));
+				p->parts =
+				    xrealloc(p->parts, (p->nparts + l->nparts) *
+							   sizeof(*p->parts));
 				memcpy(p->parts + p->nparts, l->parts,
 				       l->nparts * sizeof(*l->parts));
 				p->nparts += l->nparts;
@@ -174,8 +174,9 @@ static void finish_lines(struct bom *b)
 				free(l->parts);
 				continue;
 			}
-			note(b, "part number %s has two prices (parts %s and "
-				"%s); listed twice",
+			note(b,
+			     "part number %s has two prices (parts %s and "
+			     "%s); listed twice",
 			     l->key, ir_name(d, p->parts[0]),
 			     ir_name(d, l->parts[0]));
 		}
@@ -274,8 +275,7 @@ static void count_cords(struct bom *b)
 		uint64_t w;
 		uint32_t inlet, k;
 
-		if (d->objs[dev].kind != K_DEVICE ||
-		    !(w = psus_wired(d, dev)))
+		if (d->objs[dev].kind != K_DEVICE || !(w = psus_wired(d, dev)))
 			continue;
 		v = ir_attr_inh(d, dev, A_INLET);
 		inlet = v && v->type == VT_WORD ? v->a : 0;
@@ -283,9 +283,10 @@ static void count_cords(struct bom *b)
 			;
 		if (k == n) {
 			char buf[24];
-			const char *conn = inlet ? mating_connector(
-						   str_of(d->arena, inlet), buf)
-						 : NULL;
+			const char *conn =
+			    inlet
+				? mating_connector(str_of(d->arena, inlet), buf)
+				: NULL;
 
 			ci = xrealloc(ci, (size_t)(n + 1) * sizeof(*ci));
 			ci[n].inlet = inlet;
@@ -295,8 +296,8 @@ static void count_cords(struct bom *b)
 		ci[k].qty += w;
 	}
 	for (uint32_t k = 0; k < n; k++) {
-		const char *in = ci[k].inlet ? str_of(d->arena, ci[k].inlet)
-					     : NULL;
+		const char *in =
+		    ci[k].inlet ? str_of(d->arena, ci[k].inlet) : NULL;
 
 		if (ci[k].cord != RK_NONE) {
 			add(b, ci[k].cord, -1, ci[k].qty);
@@ -366,8 +367,7 @@ static void count_all(struct bom *b, const struct cable_plan *p)
 
 		no_catalog += r->status == CP_NO_CATALOG;
 		no_fit += r->status == CP_NO_FIT;
-		unknown += r->cable != RK_NONE && r->first_leg &&
-			   r->stock < 0;
+		unknown += r->cable != RK_NONE && r->first_leg && r->stock < 0;
 		no_xcvr += r->xcvr_missing != 0;
 		if (r->cable != RK_NONE && r->first_leg && r->stock >= 0 &&
 		    !ir_attr_inh(d, r->cable, A_LENGTHS)) {
@@ -385,16 +385,19 @@ static void count_all(struct bom *b, const struct cable_plan *p)
 		note(b, "%u link%s not cabled: the catalog has no cable parts",
 		     no_catalog, no_catalog == 1 ? "" : "s");
 	if (no_fit)
-		note(b, "%u link%s not cabled: no catalog cable fits (see "
-			"cable-reach)",
+		note(b,
+		     "%u link%s not cabled: no catalog cable fits (see "
+		     "cable-reach)",
 		     no_fit, no_fit == 1 ? "" : "s");
 	if (unknown)
-		note(b, "%u cable%s of unknown or unstocked length (see "
-			"cable-length-unknown, cable-reach)",
+		note(b,
+		     "%u cable%s of unknown or unstocked length (see "
+		     "cable-length-unknown, cable-reach)",
 		     unknown, unknown == 1 ? "" : "s");
 	if (no_xcvr)
-		note(b, "%u link%s lack a transceiver that fits the forced "
-			"cable",
+		note(b,
+		     "%u link%s lack a transceiver that fits the forced "
+		     "cable",
 		     no_xcvr, no_xcvr == 1 ? "" : "s");
 	count_cords(b);
 	free(cut);
@@ -458,9 +461,12 @@ static int64_t extended(const struct line *l)
 static bool write_csv(struct backend_ctx *ctx, struct bom *b)
 {
 	static const char *const cols[] = {
-		"category", "part", "vendor", "model", "part_number",
-		"description", "length_m", "quantity", "unit_price_usd",
-		"extended_price_usd", "estimated",
+		"category",	  "part",
+		"vendor",	  "model",
+		"part_number",	  "description",
+		"length_m",	  "quantity",
+		"unit_price_usd", "extended_price_usd",
+		"estimated",
 	};
 	const struct rk_design *d = b->d;
 	FILE *fp = out_open(ctx, "bom.csv");
@@ -489,8 +495,7 @@ static bool write_csv(struct backend_ctx *ctx, struct bom *b)
 		csv_cell(&w, ir_str(d, part, A_MODEL));
 		csv_cell(&w, ir_str(d, part, A_PART_NUMBER));
 		csv_cell(&w, ir_str(d, part, A_DESCRIPTION));
-		csv_cell(&w, l->length >= 0 ? csv_metres(l->length, nb)
-					    : NULL);
+		csv_cell(&w, l->length >= 0 ? csv_metres(l->length, nb) : NULL);
 		csv_cellf(&w, "%llu", (unsigned long long)l->qty);
 		csv_cell(&w, l->price >= 0 ? csv_dollars(l->price, nb) : NULL);
 		csv_cell(&w, ext >= 0 ? csv_dollars(ext, nb) : NULL);
@@ -608,18 +613,19 @@ static bool write_json(struct backend_ctx *ctx, struct bom *b)
 	if (unpriced == b->nlines)
 		total = -1;
 	fputs(b->nlines ? "\n  ],\n" : "],\n", fp);
-	fprintf(fp, "  \"totals\": {\"lines\": %u, \"quantity\": %llu, "
-		    "\"priced_usd\": %s, \"unpriced_lines\": %u},\n",
+	fprintf(fp,
+		"  \"totals\": {\"lines\": %u, \"quantity\": %llu, "
+		"\"priced_usd\": %s, \"unpriced_lines\": %u},\n",
 		b->nlines, (unsigned long long)qty,
 		total >= 0 ? csv_dollars(total, nb) : "null", unpriced);
-	fprintf(fp, "  \"counts\": {\"devices\": %llu, \"racks\": %llu, "
-		    "\"pdus\": %llu, \"cdus\": %llu, \"cables\": %llu, "
-		    "\"transceivers\": %llu, \"power_cords\": %llu},\n",
+	fprintf(fp,
+		"  \"counts\": {\"devices\": %llu, \"racks\": %llu, "
+		"\"pdus\": %llu, \"cdus\": %llu, \"cables\": %llu, "
+		"\"transceivers\": %llu, \"power_cords\": %llu},\n",
 		(unsigned long long)b->n_devices,
 		(unsigned long long)b->n_racks, (unsigned long long)b->n_pdus,
 		(unsigned long long)b->n_cdus, (unsigned long long)b->n_cables,
-		(unsigned long long)b->n_xcvrs,
-		(unsigned long long)b->n_cords);
+		(unsigned long long)b->n_xcvrs, (unsigned long long)b->n_cords);
 	fputs("  \"notes\": [", fp);
 	for (uint32_t i = 0; i < b->nnotes; i++) {
 		fputs(i ? ",\n    " : "\n    ", fp);

@@ -48,10 +48,18 @@
 #include "schema.h"
 
 static const char *const columns[] = {
-	"cable_id", "label", "a_site", "a_row", "a_rack", "a_u", "a_device",
-	"a_port", "b_site", "b_row", "b_rack", "b_u", "b_device", "b_port",
-	"fabric", "rail", "media", "part", "model", "part_number",
-	"length_m", "computed_length_m", "a_transceiver", "b_transceiver",
+	"cable_id",	 "label",
+	"a_site",	 "a_row",
+	"a_rack",	 "a_u",
+	"a_device",	 "a_port",
+	"b_site",	 "b_row",
+	"b_rack",	 "b_u",
+	"b_device",	 "b_port",
+	"fabric",	 "rail",
+	"media",	 "part",
+	"model",	 "part_number",
+	"length_m",	 "computed_length_m",
+	"a_transceiver", "b_transceiver",
 	"note",
 };
 
@@ -65,7 +73,7 @@ struct rails {
 struct sheet {
 	const struct rk_design *d;
 	struct cable_plan *p;
-	uint32_t *ids;	/* per link: cable id (1-based), 0 not listed */
+	uint32_t *ids; /* per link: cable id (1-based), 0 not listed */
 	struct rails *rails;
 	uint32_t nrails;
 };
@@ -92,7 +100,7 @@ static void build_rails(struct sheet *s)
 				continue;
 			for (uint32_t i = 0; i < (uint32_t)at->val.n; i++) {
 				const struct rk_value *v =
-					ir_list_at(d, &at->val, i);
+				    ir_list_at(d, &at->val, i);
 				uint32_t nm, j, ncap;
 
 				if (v->type != VT_PORT)
@@ -317,8 +325,8 @@ static bool emit_pull(struct backend_ctx *ctx, const struct sheet *s)
 	}
 	entry = xmalloc(((size_t)total + 1) * sizeof(*entry));
 	{
-		uint32_t *fill = xmalloc(((size_t)d->nobjs + 1) *
-					 sizeof(*fill));
+		uint32_t *fill =
+		    xmalloc(((size_t)d->nobjs + 1) * sizeof(*fill));
 
 		memcpy(fill, start, (size_t)d->nobjs * sizeof(*fill));
 		for (uint32_t i = 0; i < d->nlinks; i++) {

@@ -50,13 +50,13 @@
 struct end {
 	uint32_t dev, port; /* rackc device and port objects */
 	uint32_t link;
-	uint32_t node;	    /* ibnode index */
-	uint32_t num;	    /* IB port number */
+	uint32_t node; /* ibnode index */
+	uint32_t num;  /* IB port number */
 };
 
 struct ibnode {
 	uint32_t dev;
-	uint32_t sub;	    /* NIC component, or port object (standalone) */
+	uint32_t sub; /* NIC component, or port object (standalone) */
 	bool sw, standalone;
 	uint32_t nports;
 	uint64_t guid;
@@ -67,8 +67,8 @@ struct ibnet {
 	struct backend_ctx *ctx;
 	const struct rk_design *d;
 	const char **host;
-	int32_t *port_num;  /* switch port object -> IB port number, 0 none */
-	uint8_t *numbered;  /* switch part -> port_num filled */
+	int32_t *port_num;   /* switch port object -> IB port number, 0 none */
+	uint8_t *numbered;   /* switch part -> port_num filled */
 	uint32_t *sw_nports; /* switch part -> port count */
 };
 
@@ -197,16 +197,16 @@ static int cmp_u64(const void *pa, const void *pb)
 }
 
 /* Write one subnet: the IB links @links[0..n) joining its devices. */
-static bool emit_subnet(struct ibnet *x, const char *name, const uint32_t *links,
-			uint32_t nl)
+static bool emit_subnet(struct ibnet *x, const char *name,
+			const uint32_t *links, uint32_t nl)
 {
 	const struct rk_design *d = x->d;
 	struct end *ends = xmalloc((size_t)2 * nl * sizeof(*ends));
 	uint32_t *peer = xmalloc((size_t)2 * nl * sizeof(*peer));
 	struct ibnode *nodes = NULL;
 	uint32_t nn = 0, ncap = 0, nsw = 0, nhca = 0;
-	uint64_t base = (uint64_t)0x02 << 56 |
-			(be_fnv1a(name) & 0xffffff) << 32;
+	uint64_t base = (uint64_t)0x02 << 56 | (be_fnv1a(name) & 0xffffff)
+						   << 32;
 	uint32_t *comps = NULL, ncomps = 0, comps_part = RK_NONE;
 	bool ok = true;
 	FILE *fp;
@@ -214,10 +214,10 @@ static bool emit_subnet(struct ibnet *x, const char *name, const uint32_t *links
 	for (uint32_t i = 0; i < nl; i++) {
 		const struct rk_link *l = &d->links[links[i]];
 
-		ends[2 * i] = (struct end){ l->a_dev, l->a_port, links[i],
-					    RK_NONE, 0 };
-		ends[2 * i + 1] = (struct end){ l->b_dev, l->b_port, links[i],
-						RK_NONE, 0 };
+		ends[2 * i] =
+		    (struct end){ l->a_dev, l->a_port, links[i], RK_NONE, 0 };
+		ends[2 * i + 1] =
+		    (struct end){ l->b_dev, l->b_port, links[i], RK_NONE, 0 };
 	}
 	qsort(ends, (size_t)2 * nl, sizeof(*ends), cmp_end_dev);
 	/* nodes: switches first (pass 0), then HCAs (pass 1) */
@@ -235,10 +235,10 @@ static bool emit_subnet(struct ibnet *x, const char *name, const uint32_t *links
 			if (!sw && d->objs[dev].part != comps_part) {
 				free(comps);
 				comps_part = d->objs[dev].part;
-				ncomps = comps_part == RK_NONE
-						 ? 0
-						 : be_part_comps(d, comps_part,
-								 &comps);
+				ncomps =
+				    comps_part == RK_NONE
+					? 0
+					: be_part_comps(d, comps_part, &comps);
 				if (comps_part == RK_NONE)
 					comps = NULL;
 			}
@@ -247,22 +247,23 @@ static bool emit_subnet(struct ibnet *x, const char *name, const uint32_t *links
 				uint32_t sub = RK_NONE, num = 0, np = 0, m;
 
 				if (sw) {
-					number_switch_ports(x, d->objs[dev].part);
+					number_switch_ports(x,
+							    d->objs[dev].part);
 					num = (uint32_t)x->port_num[e->port];
 					np = x->sw_nports[d->objs[dev].part];
 					if (!num) {
 						diag_error(
-							x->ctx->diag,
-							&d->links[e->link].loc,
-							"ibnet",
-							"cannot express subnet "
-							"'%s' as an ibsim net "
-							"file: port %s of "
-							"switch %s is not one "
-							"of its InfiniBand "
-							"ports",
-							name, local(x, e->port),
-							ir_name(d, dev));
+						    x->ctx->diag,
+						    &d->links[e->link].loc,
+						    "ibnet",
+						    "cannot express subnet "
+						    "'%s' as an ibsim net "
+						    "file: port %s of "
+						    "switch %s is not one "
+						    "of its InfiniBand "
+						    "ports",
+						    name, local(x, e->port),
+						    ir_name(d, dev));
 						ok = false;
 						continue;
 					}
@@ -271,18 +272,20 @@ static bool emit_subnet(struct ibnet *x, const char *name, const uint32_t *links
 						     &num, &np);
 				}
 				for (m = first; m < nn; m++)
-					if (sw || nodes[m].sub ==
-							  (sub != RK_NONE ? sub
-									  : e->port))
+					if (sw ||
+					    nodes[m].sub == (sub != RK_NONE
+								 ? sub
+								 : e->port))
 						break;
 				if (m == nn) {
 					struct ibnode *in =
-						VEC_PUSH(nodes, nn, ncap);
+					    VEC_PUSH(nodes, nn, ncap);
 
 					memset(in, 0, sizeof(*in));
 					in->dev = dev;
 					in->sw = sw;
-					in->sub = sub != RK_NONE ? sub : e->port;
+					in->sub =
+					    sub != RK_NONE ? sub : e->port;
 					in->standalone = !sw && sub == RK_NONE;
 					in->nports = in->standalone ? 1 : np;
 				}
@@ -307,27 +310,28 @@ static bool emit_subnet(struct ibnet *x, const char *name, const uint32_t *links
 			in->desc = h;
 			in->guid = base | 0x10000000 | (m + 1);
 		} else {
-			const char *dn =
-				in->standalone ? NULL
-					       : ir_str(d, in->sub, A_DEVNAME);
+			const char *dn = in->standalone
+					     ? NULL
+					     : ir_str(d, in->sub, A_DEVNAME);
 
 			in->id = arena_printf(x->ctx->arena, "%s/%s",
 					      ir_name(d, in->dev),
 					      local(x, in->sub));
 			in->desc = arena_printf(x->ctx->arena, "%s %s", h,
 						dn ? dn : local(x, in->sub));
-			in->guid = base | 0x20000000 |
-				   (uint64_t)(m - nsw + 1) << 8;
+			in->guid =
+			    base | 0x20000000 | (uint64_t)(m - nsw + 1) << 8;
 		}
-		if (in->nports > IB_MAX_PORTS || strlen(in->desc) > IB_DESC_MAX) {
+		if (in->nports > IB_MAX_PORTS ||
+		    strlen(in->desc) > IB_DESC_MAX) {
 			diag_error(x->ctx->diag, &d->objs[in->dev].loc, "ibnet",
 				   "cannot express subnet '%s' as an ibsim net "
 				   "file: %s %s",
 				   name, in->id,
 				   in->nports > IB_MAX_PORTS
-					   ? "has more than 254 ports"
-					   : "has a node description longer "
-					     "than 64 bytes");
+				       ? "has more than 254 ports"
+				       : "has a node description longer "
+					 "than 64 bytes");
 			ok = false;
 		}
 	}
@@ -360,8 +364,8 @@ static bool emit_subnet(struct ibnet *x, const char *name, const uint32_t *links
 		free(key);
 	}
 	{
-		fp = out_open(x->ctx, arena_printf(x->ctx->arena, "ib/%s.net",
-						   name));
+		fp = out_open(x->ctx,
+			      arena_printf(x->ctx->arena, "ib/%s.net", name));
 		if (!fp) {
 			ok = false;
 			goto out;
@@ -394,8 +398,10 @@ static bool emit_subnet(struct ibnet *x, const char *name, const uint32_t *links
 				const struct end *p = &ends[peer[i]];
 				int64_t ra = ir_num(d, e->port, A_SPEED, 0);
 				int64_t rb = ir_num(d, p->port, A_SPEED, 0);
-				int64_t r = !ra ? rb : !rb ? ra
-						    : ra < rb ? ra : rb;
+				int64_t r = !ra	      ? rb
+					    : !rb     ? ra
+					    : ra < rb ? ra
+						      : rb;
 
 				fprintf(fp, "[%u]\t\"%s\"[%u]\t# lid 0 4x%s\n",
 					e->num, nodes[p->node].id, p->num,
@@ -472,7 +478,7 @@ static bool emit_ibnet(struct backend_ctx *ctx)
 					comps_part = d->objs[dev].part;
 					if (comps_part != RK_NONE)
 						ncomps = be_part_comps(
-							d, comps_part, &comps);
+						    d, comps_part, &comps);
 				}
 				sub = nic_of(d, comps, ncomps, port, &num, &np);
 				if (sub == RK_NONE)
@@ -544,8 +550,8 @@ static bool emit_ibnet(struct backend_ctx *ctx)
 		if (d->objs[best].kind != K_FABRIC && sw != RK_NONE)
 			best = sw;
 		base = d->objs[best].kind == K_FABRIC
-			       ? be_derived_name(ctx->arena, ir_name(d, best))
-			       : x.host[best];
+			   ? be_derived_name(ctx->arena, ir_name(d, best))
+			   : x.host[best];
 		if (!base || !base[0])
 			base = "subnet";
 		nm = base;

@@ -262,9 +262,7 @@ static void print_reqs(struct dump *x, uint32_t scope, unsigned depth)
 	}
 }
 
-static const char *const fabric_words[] = { "?", "fat_tree", "nvlink",
-					    "star" };
-
+static const char *const fabric_words[] = { "?", "fat_tree", "nvlink", "star" };
 
 /*
  * Ports and components declared as a range come back as a range: a run of
@@ -298,8 +296,8 @@ static bool same_shape(const struct rk_design *d, uint32_t a, uint32_t b)
 	const struct rk_obj *x = &d->objs[a], *y = &d->objs[b];
 
 	if (x->kind != y->kind || x->cls != y->cls || x->part != y->part ||
-	    x->attr_count != y->attr_count ||
-	    x->first_child != RK_NONE || y->first_child != RK_NONE)
+	    x->attr_count != y->attr_count || x->first_child != RK_NONE ||
+	    y->first_child != RK_NONE)
 		return false;
 	for (uint32_t i = 0; i < x->attr_count; i++) {
 		const struct rk_attr *p = &d->attrs[x->attr_first + i];
@@ -307,8 +305,8 @@ static bool same_shape(const struct rk_design *d, uint32_t a, uint32_t b)
 
 		if (p->key != q->key || p->val.type != q->val.type ||
 		    p->val.dim != q->val.dim || p->val.a != q->val.a ||
-		    p->val.n != q->val.n ||
-		    p->val.type == VT_LIST || p->val.type == VT_PAIR)
+		    p->val.n != q->val.n || p->val.type == VT_LIST ||
+		    p->val.type == VT_PAIR)
 			return false;
 	}
 	return true;

@@ -63,18 +63,18 @@
 #define NVS_TARGET "fffffff:ff:ff.0" /* hidden NVSwitch far end (ref 4.6) */
 
 struct ncomp {
-	uint32_t id;   /* K_COMP object */
-	uint16_t cls;  /* COMP_* */
-	bool has_bus;  /* bus attribute given */
-	bool used;     /* written (GPU, chosen NIC, or holds one) */
-	bool bad_up;   /* its pcie names something else than a switch */
-	uint64_t bus;  /* domain << 16 | bus << 8 | device << 3 | function */
+	uint32_t id;  /* K_COMP object */
+	uint16_t cls; /* COMP_* */
+	bool has_bus; /* bus attribute given */
+	bool used;    /* written (GPU, chosen NIC, or holds one) */
+	bool bad_up;  /* its pcie names something else than a switch */
+	uint64_t bus; /* domain << 16 | bus << 8 | device << 3 | function */
 	char busid[24];
-	uint32_t up;   /* index of the parent (cpu or switch), RK_NONE */
-	int64_t numa;  /* cpu: numaid */
+	uint32_t up;	    /* index of the parent (cpu or switch), RK_NONE */
+	int64_t numa;	    /* cpu: numaid */
 	int64_t gen, width; /* of the link to the parent; 0 = unknown */
-	uint32_t dev;  /* gpu: dev/rank; nic: dev of its first port */
-	uint32_t nicno; /* nic: index in bus order (GUID) */
+	uint32_t dev;	    /* gpu: dev/rank; nic: dev of its first port */
+	uint32_t nicno;	    /* nic: index in bus order (GUID) */
 };
 
 struct npart {
@@ -152,8 +152,7 @@ static bool parse_bus(const char *s, uint64_t *val, char *out, size_t len)
 	if (colons != 1 && colons != 2)
 		return false;
 	if (!hex_field(&p, 2, &bus) || *p++ != ':' || !hex_field(&p, 2, &dev) ||
-	    *p++ != '.' || !hex_field(&p, 1, &fn) || *p || dev > 0x1f ||
-	    fn > 7)
+	    *p++ != '.' || !hex_field(&p, 1, &fn) || *p || dev > 0x1f || fn > 7)
 		return false;
 	*val = dom << 16 | bus << 8 | dev << 3 | fn;
 	snprintf(out, len, "%04llx:%02llx:%02llx.%llx", (unsigned long long)dom,
@@ -264,12 +263,12 @@ static bool analyse(struct npart *p)
 
 			if (!parse_bus(s, &c->bus, c->busid,
 				       sizeof(c->busid))) {
-				part_error(p, c->id, &b->loc,
-					   "%s has bus \"%s\", which is not a "
-					   "PCI address dddd:bb:dd.f",
-					   str_of(p->ctx->arena,
-						  d->objs[c->id].local),
-					   s);
+				part_error(
+				    p, c->id, &b->loc,
+				    "%s has bus \"%s\", which is not a "
+				    "PCI address dddd:bb:dd.f",
+				    str_of(p->ctx->arena, d->objs[c->id].local),
+				    s);
 				continue;
 			}
 			c->has_bus = true;
@@ -325,13 +324,14 @@ static bool analyse(struct npart *p)
 		if (!c->used || c->cls == COMP_CPU)
 			continue;
 		if (c->bad_up)
-			part_error(p, c->id, &ir_attr(d, c->id, A_PCIE)->loc,
-				   "%s sits behind '%s', which is not a "
-				   "pcie_switch",
-				   nm,
-				   str_of(p->ctx->arena,
-					  d->objs[ir_attr(d, c->id, A_PCIE)->a]
-						  .local));
+			part_error(
+			    p, c->id, &ir_attr(d, c->id, A_PCIE)->loc,
+			    "%s sits behind '%s', which is not a "
+			    "pcie_switch",
+			    nm,
+			    str_of(
+				p->ctx->arena,
+				d->objs[ir_attr(d, c->id, A_PCIE)->a].local));
 		else if (c->up == RK_NONE && ncpu)
 			part_error(p, c->id, NULL,
 				   "%s names no pcie switch or cpu, so its "
@@ -341,8 +341,8 @@ static bool analyse(struct npart *p)
 		    !ir_attr(d, c->id, A_BUS)) {
 			if (++nobus <= 4)
 				nb += (size_t)snprintf(
-					names + nb, sizeof(names) - nb, "%s%s",
-					nobus > 1 ? ", " : "", nm);
+				    names + nb, sizeof(names) - nb, "%s%s",
+				    nobus > 1 ? ", " : "", nm);
 		}
 	}
 	if (nobus)
@@ -403,21 +403,20 @@ static bool analyse(struct npart *p)
 			c->gen = min_known(c->gen, u->gen);
 			c->width = min_known(c->width, u->width);
 		} else {
-			c->gen = min_known(c->gen,
-					   ir_num(d, u->id, A_PCIE_GEN, 0));
+			c->gen =
+			    min_known(c->gen, ir_num(d, u->id, A_PCIE_GEN, 0));
 			c->width = min_known(c->width,
 					     ir_num(d, u->id, A_PCIE_WIDTH, 0));
 		}
 		if (c->gen > 6 || c->gen < 0) {
 			const struct rk_value *v =
-				ir_attr_inh(d, c->id, A_PCIE_GEN);
+			    ir_attr_inh(d, c->id, A_PCIE_GEN);
 
 			part_error(p, c->id, v ? &v->loc : NULL,
 				   "PCIe generation %lld of %s has no NCCL "
 				   "link_speed spelling (Gen1 to Gen6)",
 				   (long long)c->gen,
-				   str_of(p->ctx->arena,
-					  d->objs[c->id].local));
+				   str_of(p->ctx->arena, d->objs[c->id].local));
 		}
 	}
 	free(depth);
@@ -428,8 +427,7 @@ static bool analyse(struct npart *p)
 
 static void xstart(struct npart *p, const char *el)
 {
-	if (p->wok &&
-	    xmlTextWriterStartElement(p->w, (const xmlChar *)el) < 0)
+	if (p->wok && xmlTextWriterStartElement(p->w, (const xmlChar *)el) < 0)
 		p->wok = false;
 	p->elements++;
 }
@@ -441,7 +439,7 @@ static void xend(struct npart *p)
 }
 
 static void xattr(struct npart *p, const char *k, const char *fmt, ...)
-	PRINTF(3, 4);
+    PRINTF(3, 4);
 
 static void xattr(struct npart *p, const char *k, const char *fmt, ...)
 {
@@ -457,12 +455,16 @@ static void xattr(struct npart *p, const char *k, const char *fmt, ...)
 }
 
 static const char *const gen_speed[] = {
-	NULL,		 "2.5 GT/s PCIe",  "5.0 GT/s PCIe", "8.0 GT/s PCIe",
-	"16.0 GT/s PCIe", "32.0 GT/s PCIe", "64.0 GT/s PCIe",
+	NULL,
+	"2.5 GT/s PCIe",
+	"5.0 GT/s PCIe",
+	"8.0 GT/s PCIe",
+	"16.0 GT/s PCIe",
+	"32.0 GT/s PCIe",
+	"64.0 GT/s PCIe",
 };
 
-static void pci_attrs(struct npart *p, const struct ncomp *c,
-		      const char *cls)
+static void pci_attrs(struct npart *p, const struct ncomp *c, const char *cls)
 {
 	xattr(p, "busid", "%s", c->busid);
 	xattr(p, "class", "%s", cls);
@@ -518,8 +520,7 @@ static void write_nic(struct npart *p, const struct ncomp *c)
 		xattr(p, "name", "%s", ir_str(d, c->id, A_DEVNAME));
 		xattr(p, "dev", "%u", dev++);
 		if (speed >= 1000000)
-			xattr(p, "speed", "%lld",
-			      (long long)(speed / 1000000));
+			xattr(p, "speed", "%lld", (long long)(speed / 1000000));
 		xattr(p, "port", "%u", k + 1);
 		xattr(p, "latency", "0");
 		xattr(p, "guid", "0x%016llx", (unsigned long long)guid);
@@ -603,13 +604,13 @@ static bool emit_part(struct npart *p)
 				      (*s >= 'A' && *s <= 'Z') ||
 				      (*s >= '0' && *s <= '9') || *s == '_' ||
 				      *s == '-' || *s == '.' || *s == ':')) {
-					part_error(p, c->id,
-						   &ir_attr(d, c->id,
-							    A_DEVNAME)->loc,
-						   "devname \"%s\" of %s has "
-						   "characters NCCL's XML "
-						   "reader would not decode",
-						   dn, nm);
+					part_error(
+					    p, c->id,
+					    &ir_attr(d, c->id, A_DEVNAME)->loc,
+					    "devname \"%s\" of %s has "
+					    "characters NCCL's XML "
+					    "reader would not decode",
+					    dn, nm);
 					break;
 				}
 		}
@@ -617,7 +618,7 @@ static bool emit_part(struct npart *p)
 	/* CPUs in NUMA order; numaid must be unique */
 	for (uint32_t k = 0; k < nc; k++)
 		p->c[cpus[k]].numa =
-			ir_num(d, p->c[cpus[k]].id, A_NUMA, (int64_t)k);
+		    ir_num(d, p->c[cpus[k]].id, A_NUMA, (int64_t)k);
 	for (uint32_t i = 1; i < nc; i++) {
 		uint32_t x = cpus[i], j = i;
 
@@ -644,7 +645,7 @@ static bool emit_part(struct npart *p)
 		p->c[gpus[k]].dev = k;
 	for (uint32_t k = 0, dev = 0; k < nn; k++) {
 		const struct rk_value *pv =
-			ir_attr_inh(d, p->c[nics[k]].id, A_PORTS);
+		    ir_attr_inh(d, p->c[nics[k]].id, A_PORTS);
 
 		p->c[nics[k]].dev = dev;
 		p->c[nics[k]].nicno = k;
@@ -655,17 +656,16 @@ static bool emit_part(struct npart *p)
 
 		for (uint32_t j = 0; j < k; j++) {
 			const struct ncomp *b =
-				&p->c[j < ng ? gpus[j] : nics[j - ng]];
+			    &p->c[j < ng ? gpus[j] : nics[j - ng]];
 
 			if (a->has_bus && b->has_bus && a->bus == b->bus)
-				part_error(p, a->id, NULL,
-					   "%s and %s have the same bus id "
-					   "%s",
-					   str_of(p->ctx->arena,
-						  d->objs[b->id].local),
-					   str_of(p->ctx->arena,
-						  d->objs[a->id].local),
-					   a->busid);
+				part_error(
+				    p, a->id, NULL,
+				    "%s and %s have the same bus id "
+				    "%s",
+				    str_of(p->ctx->arena, d->objs[b->id].local),
+				    str_of(p->ctx->arena, d->objs[a->id].local),
+				    a->busid);
 		}
 	}
 	if (!p->ok)
@@ -674,10 +674,9 @@ static bool emit_part(struct npart *p)
 	buf = xmlBufferCreate();
 	p->w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
 	p->wok = p->w != NULL;
-	if (p->wok && (xmlTextWriterSetIndent(p->w, 1) < 0 ||
-		       xmlTextWriterSetIndentString(p->w,
-						    (const xmlChar *)"  ") <
-			       0))
+	if (p->wok &&
+	    (xmlTextWriterSetIndent(p->w, 1) < 0 ||
+	     xmlTextWriterSetIndentString(p->w, (const xmlChar *)"  ") < 0))
 		p->wok = false;
 	/* no xmlTextWriterStartDocument: NCCL rejects <?xml ...?> */
 	{
@@ -690,8 +689,8 @@ static bool emit_part(struct npart *p)
 		for (char *s = c; *s; s++)
 			if (s[0] == '-' && s[1] == '-')
 				s[1] = '_';
-		if (p->wok && xmlTextWriterWriteComment(
-				      p->w, (const xmlChar *)c) < 0)
+		if (p->wok &&
+		    xmlTextWriterWriteComment(p->w, (const xmlChar *)c) < 0)
 			p->wok = false;
 	}
 	xstart(p, "system");
@@ -771,7 +770,8 @@ static bool emit_nccl(struct backend_ctx *ctx)
 	for (uint32_t l = 0; l < d->nlinks; l++) {
 		const struct rk_link *k = &d->links[l];
 
-		if (k->fabric == RK_NONE || d->objs[k->fabric].cls != FAB_NVLINK)
+		if (k->fabric == RK_NONE ||
+		    d->objs[k->fabric].cls != FAB_NVLINK)
 			continue;
 		if (d->objs[k->a_dev].part != RK_NONE)
 			nvfab[d->objs[k->a_dev].part] = 1;
@@ -811,20 +811,20 @@ static bool emit_nccl(struct backend_ctx *ctx)
 			continue;
 		}
 		any_gpu = true;
-		p.nvswitched = ir_num(d, part, A_NVSWITCHES, 0) > 0 ||
-			       nvfab[part];
+		p.nvswitched =
+		    ir_num(d, part, A_NVSWITCHES, 0) > 0 || nvfab[part];
 		if (emit_part(&p)) {
-			file[part] = arena_printf(
-				ctx->arena, "%s.xml",
-				be_file_name(ctx->arena, p.pname));
+			file[part] =
+			    arena_printf(ctx->arena, "%s.xml",
+					 be_file_name(ctx->arena, p.pname));
 		} else {
 			ok = false;
 			if (!ctx->failed)
 				diag_note(ctx->diag, &d->objs[first[part]].loc,
 					  nodes[part] == 1
-						  ? "part '%s' is used by %s"
-						  : "part '%s' is used by %s "
-						    "and %u more node(s)",
+					      ? "part '%s' is used by %s"
+					      : "part '%s' is used by %s "
+						"and %u more node(s)",
 					  p.pname, ir_name(d, first[part]),
 					  nodes[part] - 1);
 		}
@@ -851,8 +851,8 @@ static bool emit_nccl(struct backend_ctx *ctx)
 				continue;
 			fprintf(fp, "%s,%s\n", host[i],
 				o->part != RK_NONE && file[o->part]
-					? file[o->part]
-					: "");
+				    ? file[o->part]
+				    : "");
 		}
 	}
 	free(nodes);

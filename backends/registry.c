@@ -11,12 +11,8 @@ extern const struct backend backend_ibnet;
 extern const struct backend backend_slurm;
 
 const struct backend *const backend_table[] = {
-	&backend_ir,
-	&backend_report,
-	&backend_cabling, &backend_bom,
-	&backend_nccl,
-	&backend_ibnet,
-	&backend_slurm,
+	&backend_ir,   &backend_report, &backend_cabling, &backend_bom,
+	&backend_nccl, &backend_ibnet,	&backend_slurm,
 };
 
 const unsigned backend_table_len = ARRAY_SIZE(backend_table);

@@ -67,8 +67,8 @@ static int cmp_hname(const void *pa, const void *pb)
 
 static bool same_group(const struct hname *a, const struct hname *b)
 {
-	return a->num && b->num && a->plen == b->plen &&
-	       a->width == b->width && !memcmp(a->s, b->s, a->plen);
+	return a->num && b->num && a->plen == b->plen && a->width == b->width &&
+	       !memcmp(a->s, b->s, a->plen);
 }
 
 /* A Slurm host list of @names (deduplicated, ranges compressed). */
@@ -90,9 +90,8 @@ static char *hostlist(struct arena *ar, const char *const *names, uint32_t n)
 			h[i].num = true;
 			h[i].plen = k;
 			h[i].v = strtoull(s + k, NULL, 10);
-			h[i].width = s[k] == '0' && l - k > 1
-					     ? (unsigned)(l - k)
-					     : 0;
+			h[i].width =
+			    s[k] == '0' && l - k > 1 ? (unsigned)(l - k) : 0;
 		}
 	}
 	qsort(h, n, sizeof(*h), cmp_hname);
@@ -352,16 +351,15 @@ static void fabric_tree(struct backend_ctx *ctx, const char **host,
 					b = find_group(sw, s);
 					if (a != b)
 						sw[a > b ? a : b].group =
-							a < b ? a : b;
+						    a < b ? a : b;
 				}
 			}
 			for (uint32_t s = 0; s < ns; s++)
 				if (!sw[s].level)
 					sw[s].group = find_group(sw, s);
 			for (uint32_t s = 0; s < ns; s++)
-				for (uint32_t k = 0; !sw[s].level &&
-						     k < sw[s].kids.n;
-				     k++)
+				for (uint32_t k = 0;
+				     !sw[s].level && k < sw[s].kids.n; k++)
 					owner[sw[s].kids.v[k]] = RK_NONE;
 		} else {
 			/* the first earlier switch of the level with the
@@ -414,12 +412,12 @@ static void fabric_tree(struct backend_ctx *ctx, const char **host,
 					for (uint32_t k = 0; k < sw[t].kids.n;
 					     k++)
 						nm[nm_n++] =
-							host[sw[sw[t].kids.v[k]]
-								     .dev];
+						    host[sw[sw[t].kids.v[k]]
+							     .dev];
 					continue;
 				}
 				nm = xrealloc(nm, (nm_n + sw[t].kids.n + 1) *
-							  sizeof(*nm));
+						      sizeof(*nm));
 				for (uint32_t k = 0; k < sw[t].kids.n; k++)
 					nm[nm_n++] = host[sw[t].kids.v[k]];
 			}
@@ -510,15 +508,15 @@ static bool emit_slurm(struct backend_ctx *ctx)
 		if (o->kind != K_FABRIC)
 			continue;
 		if (o->cls == FAB_NVLINK) {
-			const char **nm = xmalloc((2 * cnt[f] + 1) *
-						  sizeof(*nm));
+			const char **nm =
+			    xmalloc((2 * cnt[f] + 1) * sizeof(*nm));
 			uint32_t nn = 0, *devs = xmalloc((2 * cnt[f] + 1) *
 							 sizeof(*devs));
 			struct entry *e;
 
 			for (uint32_t i = 0; i < cnt[f]; i++) {
 				const struct rk_link *l =
-					&d->links[links[start[f] + i]];
+				    &d->links[links[start[f] + i]];
 
 				if (d->objs[l->a_dev].cls != C_SWITCH)
 					devs[nn++] = l->a_dev;
@@ -536,15 +534,15 @@ static bool emit_slurm(struct backend_ctx *ctx)
 			}
 			for (uint32_t i = 0; i < nn; i++) {
 				if (block_of[devs[i]] != RK_NONE) {
-					diag_error(ctx->diag, &o->loc, "slurm",
-						   "cannot express NVLink "
-						   "domains as Slurm blocks: "
-						   "%s is in both '%s' and "
-						   "'%s'",
-						   ir_name(d, devs[i]),
-						   ir_name(d,
-							   block_of[devs[i]]),
-						   ir_name(d, f));
+					diag_error(
+					    ctx->diag, &o->loc, "slurm",
+					    "cannot express NVLink "
+					    "domains as Slurm blocks: "
+					    "%s is in both '%s' and "
+					    "'%s'",
+					    ir_name(d, devs[i]),
+					    ir_name(d, block_of[devs[i]]),
+					    ir_name(d, f));
 					ok = false;
 				}
 				block_of[devs[i]] = f;
@@ -553,8 +551,8 @@ static bool emit_slurm(struct backend_ctx *ctx)
 			if (nn) {
 				e = VEC_PUSH(blocks.e, blocks.n, blocks.cap);
 				memset(e, 0, sizeof(*e));
-				e->name = be_derived_name(ctx->arena,
-							  ir_name(d, f));
+				e->name =
+				    be_derived_name(ctx->arena, ir_name(d, f));
 				e->nodes = hostlist(ctx->arena, nm, nn);
 				e->fabric = ir_name(d, f);
 				if (!min_block || nn < min_block)

@@ -21,15 +21,15 @@ struct arena {
 	struct arena_chunk *chunks;
 	char *cur;
 	size_t left;
-	size_t total;	/* bytes handed out, for --stats and limits */
+	size_t total; /* bytes handed out, for --stats and limits */
 	/* owned malloc'ed blocks (vectors), freed by arena_destroy() */
 	void **owned;
 	uint32_t nowned, owned_cap;
 	/* string interning: open addressing table of ids */
-	const char **strs;   /* id -> string */
-	uint32_t *str_len;   /* id -> length */
+	const char **strs; /* id -> string */
+	uint32_t *str_len; /* id -> length */
 	uint32_t nstrs, strs_cap;
-	uint32_t *htab;	     /* slot -> id + 1 (0 = empty) */
+	uint32_t *htab; /* slot -> id + 1 (0 = empty) */
 	uint32_t hcap;
 };
 
@@ -39,7 +39,7 @@ void *arena_alloc(struct arena *a, size_t n);
 void *arena_zalloc(struct arena *a, size_t n);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 char *arena_printf(struct arena *a, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 /* Register a malloc'ed pointer slot to be freed at arena_destroy(). */
 void arena_own(struct arena *a, void **slot);
 

@@ -16,35 +16,47 @@
 
 enum ast_kind {
 	/* expressions */
-	AST_NUM,      /* quantity literal: num */
-	AST_STR,      /* string literal: str */
-	AST_RATIO,    /* a:b literal: num (a), num2 (b) */
-	AST_IDENT,    /* identifier: str */
-	AST_WILD,     /* '*' inside an index */
-	AST_BINARY,   /* op, lhs, rhs */
-	AST_UNARY,    /* op, lhs */
-	AST_MEMBER,   /* lhs '.' str */
-	AST_INDEX,    /* lhs '[' rhs ']' */
-	AST_CALL,     /* str '(' list ')' */
-	AST_LIST,     /* '[' list ']' */
-	AST_NAMED,    /* str '=' lhs (call argument or module parameter) */
+	AST_NUM,    /* quantity literal: num */
+	AST_STR,    /* string literal: str */
+	AST_RATIO,  /* a:b literal: num (a), num2 (b) */
+	AST_IDENT,  /* identifier: str */
+	AST_WILD,   /* '*' inside an index */
+	AST_BINARY, /* op, lhs, rhs */
+	AST_UNARY,  /* op, lhs */
+	AST_MEMBER, /* lhs '.' str */
+	AST_INDEX,  /* lhs '[' rhs ']' */
+	AST_CALL,   /* str '(' list ')' */
+	AST_LIST,   /* '[' list ']' */
+	AST_NAMED,  /* str '=' lhs (call argument or module parameter) */
 	/* statements */
-	AST_IMPORT,   /* str */
-	AST_PARAM,    /* str '=' lhs */
-	AST_LET,      /* str '=' lhs */
-	AST_FOR,      /* 'for' str 'in' lhs body */
-	AST_IF,       /* 'if' lhs body ['else' list (one statement or block)] */
-	AST_MODULE,   /* 'module' str '(' list ')' body */
-	AST_REQUIRE,  /* 'require' lhs [',' rhs] */
-	AST_STMT,     /* generic: str list [':' rhs] [body] */
+	AST_IMPORT,  /* str */
+	AST_PARAM,   /* str '=' lhs */
+	AST_LET,     /* str '=' lhs */
+	AST_FOR,     /* 'for' str 'in' lhs body */
+	AST_IF,	     /* 'if' lhs body ['else' list (one statement or block)] */
+	AST_MODULE,  /* 'module' str '(' list ')' body */
+	AST_REQUIRE, /* 'require' lhs [',' rhs] */
+	AST_STMT,    /* generic: str list [':' rhs] [body] */
 };
 
 /* Binary and unary operators (op field). */
 enum ast_op {
 	OP_NONE,
-	OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD,
-	OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
-	OP_AND, OP_OR, OP_NOT, OP_NEG,
+	OP_ADD,
+	OP_SUB,
+	OP_MUL,
+	OP_DIV,
+	OP_MOD,
+	OP_EQ,
+	OP_NE,
+	OP_LT,
+	OP_LE,
+	OP_GT,
+	OP_GE,
+	OP_AND,
+	OP_OR,
+	OP_NOT,
+	OP_NEG,
 	OP_RANGE, /* a .. b */
 	OP_ARROW, /* a -> b */
 	OP_LINK,  /* a -- b */

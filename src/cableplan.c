@@ -23,9 +23,9 @@ struct cpart {
 	const char *name;
 	uint32_t media, form, top;
 	int cage;
-	int64_t speed;	/* 0: none */
-	int64_t reach;	/* -1: none */
-	int64_t price;	/* -1: none */
+	int64_t speed; /* 0: none */
+	int64_t reach; /* -1: none */
+	int64_t price; /* -1: none */
 	int64_t split;
 	const struct rk_value *lengths;
 	bool optical;
@@ -203,8 +203,7 @@ static void part_facts(const struct planner *x, uint32_t id, struct cpart *c)
 	c->price = num(d, id, A_PRICE, -1);
 	c->split = num(d, id, A_SPLIT, 1);
 	c->lengths = l && l->type == VT_LIST && l->n ? l : NULL;
-	c->optical = c->media &&
-		     (c->media == x->w_mmf || c->media == x->w_smf);
+	c->optical = c->media && (c->media == x->w_mmf || c->media == x->w_smf);
 }
 
 /* Parse "base[k]": the base length and k; false for other names. */
@@ -563,8 +562,8 @@ static int try_cable(struct planner *x, const struct cpart *c,
 		     const struct end *e, int64_t speed, int64_t len,
 		     uint32_t forced_media, uint32_t *mods, struct cost *k)
 {
-	int64_t top_speed = e[0].pi->speed > e[1].pi->speed ? e[0].pi->speed
-							  : e[1].pi->speed;
+	int64_t top_speed =
+	    e[0].pi->speed > e[1].pi->speed ? e[0].pi->speed : e[1].pi->speed;
 	bool length_only = false;
 
 	if (forced_media && c->media != forced_media)
@@ -588,8 +587,8 @@ static int try_cable(struct planner *x, const struct cpart *c,
 		case END_NO:
 			return FIT_NO;
 		case END_XCVR:
-			mods[i] = pick_mod(x, e[i].pi,
-					   c->media, speed, len, &lo);
+			mods[i] =
+			    pick_mod(x, e[i].pi, c->media, speed, len, &lo);
 			if (mods[i] == RK_NONE) {
 				if (!lo)
 					return FIT_NO;
@@ -605,8 +604,8 @@ static int try_cable(struct planner *x, const struct cpart *c,
 	}
 	if (c->cage == CAGE_TWIN && !c->optical && !twin_partners_ok(x, e))
 		return FIT_NO;
-	if (len >= 0 && ((c->reach >= 0 && c->reach < len) ||
-			 stock_for(x->d, c, len) < 0))
+	if (len >= 0 &&
+	    ((c->reach >= 0 && c->reach < len) || stock_for(x->d, c, len) < 0))
 		length_only = true;
 	return length_only ? FIT_LENGTH : FIT_YES;
 }
@@ -666,12 +665,12 @@ static void plan_link(struct planner *x, uint32_t li, uint32_t *next_cable)
 		forced_media = v->a;
 	if ((v = cableplan_link_attr(d, l, A_CABLE)) && v->type == VT_OBJ)
 		forced = v->a;
-	else if (l->fabric != RK_NONE &&
-		 (v = ir_attr(d, l->fabric, A_CABLE)) && v->type == VT_OBJ)
+	else if (l->fabric != RK_NONE && (v = ir_attr(d, l->fabric, A_CABLE)) &&
+		 v->type == VT_OBJ)
 		forced = v->a;
 	r->media = forced_media;
-	if ((forced_media && (forced_media == x->w_backplane ||
-			      forced_media == x->w_pcb)) ||
+	if ((forced_media &&
+	     (forced_media == x->w_backplane || forced_media == x->w_pcb)) ||
 	    (x->w_backplane && (e[0].pi->form == x->w_backplane ||
 				e[1].pi->form == x->w_backplane))) {
 		r->status = CP_NOT_CABLED;
@@ -707,9 +706,8 @@ static void plan_link(struct planner *x, uint32_t li, uint32_t *next_cable)
 
 			if (end_fit(c, e[i].pi) != END_XCVR)
 				continue;
-			r->xcvr[i] = pick_mod(x, e[i].pi,
-					      c->media, r->speed, r->length,
-					      &lo);
+			r->xcvr[i] = pick_mod(x, e[i].pi, c->media, r->speed,
+					      r->length, &lo);
 			if (r->xcvr[i] == RK_NONE)
 				r->xcvr_missing |= (uint8_t)(1u << i);
 		}
@@ -733,8 +731,8 @@ static void plan_link(struct planner *x, uint32_t li, uint32_t *next_cable)
 					    forced_media, mods, &k);
 
 			if (fit == FIT_LENGTH) {
-				int64_t rr = cc->reach < 0 ? NO_REACH
-							   : cc->reach;
+				int64_t rr =
+				    cc->reach < 0 ? NO_REACH : cc->reach;
 
 				if (rr > near_reach) {
 					near_reach = rr;
@@ -908,14 +906,13 @@ static void count_parts(struct planner *x)
 		r->stock = stock[r->cable_no];
 		if (r->first_leg) {
 			/* cut-to-length parts make one line */
-			int64_t len = ir_attr_inh(d, r->cable, A_LENGTHS)
-					      ? r->stock
-					      : -1;
+			int64_t len =
+			    ir_attr_inh(d, r->cable, A_LENGTHS) ? r->stock : -1;
 
 			h = htab_get(&lines, (uint64_t)len, 1, r->cable);
 			if (h->val == RK_NONE) {
-				struct cp_count *k = VEC_PUSH(p->cables, nc,
-							      cc);
+				struct cp_count *k =
+				    VEC_PUSH(p->cables, nc, cc);
 
 				htab_set(&lines, h, nc - 1);
 				k->part = r->cable;
@@ -929,8 +926,7 @@ static void count_parts(struct planner *x)
 				continue;
 			h = htab_get(&lines, 0, 2, r->xcvr[e]);
 			if (h->val == RK_NONE) {
-				struct cp_count *k = VEC_PUSH(p->xcvrs, nx,
-							      xc);
+				struct cp_count *k = VEC_PUSH(p->xcvrs, nx, xc);
 
 				htab_set(&lines, h, nx - 1);
 				k->part = r->xcvr[e];

@@ -73,20 +73,20 @@
 
 /* What the plan could do for a link. */
 enum cp_status {
-	CP_OK,		/* a part, and a stock length if the length is known */
-	CP_NOT_CABLED,	/* backplane or pcb: no cable */
-	CP_NO_CATALOG,	/* the design has no cable parts at all */
-	CP_NO_FIT,	/* no catalog cable fits (speed, media, form, reach) */
-	CP_TOO_SHORT,	/* the forced cable's reach is below the length */
-	CP_NO_STOCK,	/* the forced cable is not sold that long */
+	CP_OK,	       /* a part, and a stock length if the length is known */
+	CP_NOT_CABLED, /* backplane or pcb: no cable */
+	CP_NO_CATALOG, /* the design has no cable parts at all */
+	CP_NO_FIT,     /* no catalog cable fits (speed, media, form, reach) */
+	CP_TOO_SHORT,  /* the forced cable's reach is below the length */
+	CP_NO_STOCK,   /* the forced cable is not sold that long */
 };
 
 /* How the part was chosen (cp_link.how). */
 enum cp_how {
 	CP_HOW_NONE,
-	CP_HOW_FORCED,	    /* the link's `cable` */
-	CP_HOW_MEDIA,	    /* cheapest of the link's forced `media` */
-	CP_HOW_CHEAPEST,    /* cheapest that fits */
+	CP_HOW_FORCED,	 /* the link's `cable` */
+	CP_HOW_MEDIA,	 /* cheapest of the link's forced `media` */
+	CP_HOW_CHEAPEST, /* cheapest that fits */
 };
 
 /**

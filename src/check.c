@@ -39,8 +39,7 @@ static unsigned check_index(const struct check *c)
 	BUG("check not in table");
 }
 
-enum run_status { ST_UNCHECKED, ST_RUNNING, ST_PASSED, ST_FAILED,
-		  ST_SKIPPED };
+enum run_status { ST_UNCHECKED, ST_RUNNING, ST_PASSED, ST_FAILED, ST_SKIPPED };
 
 struct check_run {
 	enum check_level level[ARRAY_SIZE(check_table)];
@@ -55,9 +54,10 @@ static void raise_level(struct check_run *r, unsigned i, enum check_level l)
 	if (r->level[i] < l)
 		r->level[i] = l;
 	for (const struct check *const *p = c->prereqs; p && *p; p++)
-		raise_level(r, check_index(*p), CHECK_WARN > r->level[check_index(*p)]
-						       ? CHECK_WARN
-						       : r->level[check_index(*p)]);
+		raise_level(r, check_index(*p),
+			    CHECK_WARN > r->level[check_index(*p)]
+				? CHECK_WARN
+				: r->level[check_index(*p)]);
 }
 
 static void disable(struct check_run *r, unsigned i)
@@ -143,14 +143,13 @@ void check_fail(struct check_ctx *c, uint32_t obj, const struct srcloc *loc,
 	c->findings++;
 	*printed = true;
 	va_start(ap, fmt);
-	diag_vemit(c->diag,
-		   c->level == CHECK_ERROR ? DIAG_ERROR : DIAG_WARNING, loc,
-		   c->check->name, fmt, ap);
+	diag_vemit(c->diag, c->level == CHECK_ERROR ? DIAG_ERROR : DIAG_WARNING,
+		   loc, c->check->name, fmt, ap);
 	va_end(ap);
 }
 
-void check_note(struct check_ctx *c, const struct srcloc *loc,
-		const char *fmt, ...)
+void check_note(struct check_ctx *c, const struct srcloc *loc, const char *fmt,
+		...)
 {
 	va_list ap;
 
@@ -188,8 +187,8 @@ static void run_one(struct check_run *r, unsigned i)
 	r->ctx.last_printed = false;
 	errors_before = r->ctx.diag->errors;
 	c->run(&r->ctx);
-	r->status[i] = r->ctx.diag->errors > errors_before ? ST_FAILED
-							    : ST_PASSED;
+	r->status[i] =
+	    r->ctx.diag->errors > errors_before ? ST_FAILED : ST_PASSED;
 }
 
 static void check_waivers(struct check_run *r)
@@ -239,8 +238,8 @@ static void check_waivers(struct check_run *r)
 								"mean '"
 							      : "",
 					  suggest_result(&sg)
-						  ? suggest_result(&sg)
-						  : "",
+					      ? suggest_result(&sg)
+					      : "",
 					  suggest_result(&sg) ? "'?" : "");
 			} else if (!r->ctx.used_waivers[o->attr_first + k]) {
 				unsigned ci = check_index(check_find(name));
@@ -259,8 +258,8 @@ static void check_waivers(struct check_run *r)
 
 bool checks_run(const struct rk_design *d, struct derived *dv,
 		struct diag_engine *diag, struct arena *a,
-		const struct check_setting *settings,
-		uint32_t nsettings, bool *usage_error)
+		const struct check_setting *settings, uint32_t nsettings,
+		bool *usage_error)
 {
 	struct check_run *r = xcalloc(1, sizeof(*r));
 
@@ -318,12 +317,10 @@ void checks_list(FILE *fp)
 
 		if (c->hidden)
 			continue;
-		fprintf(fp, "%-24s %-8s %s", c->name, lv[c->level],
-			c->summary);
+		fprintf(fp, "%-24s %-8s %s", c->name, lv[c->level], c->summary);
 		if (c->prereqs && c->prereqs[0]) {
 			fputs(" (after", fp);
-			for (const struct check *const *p = c->prereqs; *p;
-			     p++)
+			for (const struct check *const *p = c->prereqs; *p; p++)
 				fprintf(fp, " %s", (*p)->name);
 			fputc(')', fp);
 		}

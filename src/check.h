@@ -47,22 +47,22 @@ struct check {
 };
 
 /* Define check_ID; CHECK_AFTER also lists prerequisites. */
-#define CHECK_DEFINE(id, cname, lvl, sum, fn)                                 \
-	const struct check check_##id = {                                     \
-		.name = cname,                                                \
-		.summary = sum,                                               \
-		.level = lvl,                                                 \
-		.run = fn,                                                    \
+#define CHECK_DEFINE(id, cname, lvl, sum, fn) \
+	const struct check check_##id = {     \
+		.name = cname,                \
+		.summary = sum,               \
+		.level = lvl,                 \
+		.run = fn,                    \
 	}
-#define CHECK_AFTER(id, cname, lvl, sum, fn, ...)                             \
-	static const struct check *const id##_prereqs[] = { __VA_ARGS__,     \
-							     NULL };          \
-	const struct check check_##id = {                                     \
-		.name = cname,                                                \
-		.summary = sum,                                               \
-		.level = lvl,                                                 \
-		.run = fn,                                                    \
-		.prereqs = id##_prereqs,                                      \
+#define CHECK_AFTER(id, cname, lvl, sum, fn, ...)                        \
+	static const struct check *const id##_prereqs[] = { __VA_ARGS__, \
+							    NULL };      \
+	const struct check check_##id = {                                \
+		.name = cname,                                           \
+		.summary = sum,                                          \
+		.level = lvl,                                            \
+		.run = fn,                                               \
+		.prereqs = id##_prereqs,                                 \
 	}
 
 /**
@@ -79,7 +79,7 @@ struct derived;
 
 struct check_ctx {
 	const struct rk_design *d;
-	struct derived *dv;	/* shared derived figures (metrics.h) */
+	struct derived *dv; /* shared derived figures (metrics.h) */
 	struct diag_engine *diag;
 	struct arena *arena;
 	const struct check *check;
@@ -94,8 +94,8 @@ struct check_ctx {
 void check_fail(struct check_ctx *c, uint32_t obj, const struct srcloc *loc,
 		const char *fmt, ...) PRINTF(4, 5);
 /* A note for the last finding (printed only if it was). */
-void check_note(struct check_ctx *c, const struct srcloc *loc,
-		const char *fmt, ...) PRINTF(3, 4);
+void check_note(struct check_ctx *c, const struct srcloc *loc, const char *fmt,
+		...) PRINTF(3, 4);
 
 struct check_setting;
 
@@ -109,8 +109,8 @@ const struct check *check_find(const char *name);
  */
 bool checks_run(const struct rk_design *d, struct derived *dv,
 		struct diag_engine *diag, struct arena *a,
-		const struct check_setting *settings,
-		uint32_t nsettings, bool *usage_error);
+		const struct check_setting *settings, uint32_t nsettings,
+		bool *usage_error);
 /* --list-checks */
 void checks_list(FILE *fp);
 /* Validate -W/-E names before compiling; false (after a message) if bad. */

@@ -45,8 +45,8 @@ static const char *rate_str(int64_t v, char *buf)
 }
 
 /* "a.p -- b.q" in @buf. */
-static const char *link_str(const struct rk_design *d,
-			    const struct rk_link *l, char buf[static 1024])
+static const char *link_str(const struct rk_design *d, const struct rk_link *l,
+			    char buf[static 1024])
 {
 	snprintf(buf, 1024, "%s.%s -- %s.%s", ir_name(d, l->a_dev),
 		 str_of(d->arena, d->objs[l->a_port].local),
@@ -93,8 +93,7 @@ static void note_length(struct check_ctx *c, const struct rk_link *l,
 	struct cable_run run;
 
 	if (r->forced_length) {
-		const struct rk_value *v =
-			cableplan_link_attr(d, l, A_LENGTH);
+		const struct rk_value *v = cableplan_link_attr(d, l, A_LENGTH);
 
 		check_note(c, &v->loc, "length %s forced on the link",
 			   len_str(r->length, b1));
@@ -105,16 +104,14 @@ static void note_length(struct check_ctx *c, const struct rk_link *l,
 		check_note(c, &l->loc,
 			   "length: %s vertical within the rack + %s slack = "
 			   "%s",
-			   len_str(run.vertical, b1),
-			   len_str(run.slack, b2),
+			   len_str(run.vertical, b1), len_str(run.slack, b2),
 			   len_str(run.total, b3));
 	} else {
 		check_note(c, &l->loc,
 			   "length: %s vertical + %s horizontal + %s slack = "
 			   "%s",
 			   len_str(run.vertical, b1),
-			   len_str(run.horizontal, b2),
-			   len_str(run.slack, b3),
+			   len_str(run.horizontal, b2), len_str(run.slack, b3),
 			   len_str(run.total, b4));
 	}
 }
@@ -200,8 +197,8 @@ static void run_cable_reach(struct check_ctx *c)
 	for (uint32_t i = 0; i < d->nlinks && !diag_stop(c->diag); i++) {
 		const struct rk_link *l = &d->links[i];
 		const struct cp_link *r = &p->links[i];
-		const char *media = r->media ? str_of(d->arena, r->media)
-					     : NULL;
+		const char *media =
+		    r->media ? str_of(d->arena, r->media) : NULL;
 
 		if (r->length < 0)
 			continue;
@@ -213,8 +210,8 @@ static void run_cable_reach(struct check_ctx *c)
 				check_fail(c, link_obj(l), &l->loc,
 					   "no catalog %s%sreaches %s%s%s "
 					   "for link %s",
-					   media ? media : "", media ? " cable "
-								  : "cable ",
+					   media ? media : "",
+					   media ? " cable " : "cable ",
 					   len_str(r->length, b1),
 					   r->speed ? " at " : "",
 					   r->speed ? rate_str(r->speed, b2)
@@ -223,14 +220,13 @@ static void run_cable_reach(struct check_ctx *c)
 				note_length(c, l, r);
 				note_near(c, r->near, r->length);
 			} else {
-				check_fail(c, link_obj(l), &l->loc,
-					   "no catalog %s%sfits link %s%s%s",
-					   media ? media : "", media ? " cable "
-								  : "cable ",
-					   link_str(d, l, lb),
-					   r->speed ? " at " : "",
-					   r->speed ? rate_str(r->speed, b2)
-						    : "");
+				check_fail(
+				    c, link_obj(l), &l->loc,
+				    "no catalog %s%sfits link %s%s%s",
+				    media ? media : "",
+				    media ? " cable " : "cable ",
+				    link_str(d, l, lb), r->speed ? " at " : "",
+				    r->speed ? rate_str(r->speed, b2) : "");
 				check_note(c, &d->objs[l->a_port].loc,
 					   "no cable part matches the ports' "
 					   "form, cage, top and speed, or the "
@@ -243,10 +239,8 @@ static void run_cable_reach(struct check_ctx *c)
 			check_fail(c, link_obj(l), &l->loc,
 				   "cable %s reaches %s, but link %s needs %s",
 				   ir_name(d, r->cable),
-				   len_str(ir_num(d, r->cable, A_REACH, 0),
-					   b1),
-				   link_str(d, l, lb),
-				   len_str(r->length, b2));
+				   len_str(ir_num(d, r->cable, A_REACH, 0), b1),
+				   link_str(d, l, lb), len_str(r->length, b2));
 			note_length(c, l, r);
 			check_note(c, attr_loc(d, r->cable, A_REACH),
 				   "%s: reach %s", ir_name(d, r->cable), b1);
@@ -259,8 +253,7 @@ static void run_cable_reach(struct check_ctx *c)
 				   "needs %s",
 				   ir_name(d, r->cable),
 				   len_str(longest_stock(d, r->cable), b1),
-				   link_str(d, l, lb),
-				   len_str(r->length, b2));
+				   link_str(d, l, lb), len_str(r->length, b2));
 			note_length(c, l, r);
 			check_note(c, attr_loc(d, r->cable, A_LENGTHS),
 				   "%s: lengths %s", ir_name(d, r->cable),
@@ -298,7 +291,7 @@ static void run_cable_length_unknown(struct check_ctx *c)
 		    r->length >= 0 || link_waived(c, l))
 			continue;
 		dev = layout_rack_of(d, l->a_dev) == RK_NONE ? l->a_dev
-							      : l->b_dev;
+							     : l->b_dev;
 		check_fail(c, link_obj(l), &l->loc,
 			   "cannot compute the length of link %s: %s is not "
 			   "in a rack",

@@ -87,8 +87,7 @@ static int64_t num0(const struct rk_design *d, uint32_t obj, uint32_t key)
 	return v > 0 ? v : 0;
 }
 
-static uint32_t obj_attr(const struct rk_design *d, uint32_t obj,
-			 uint32_t key)
+static uint32_t obj_attr(const struct rk_design *d, uint32_t obj, uint32_t key)
 {
 	const struct rk_value *v = ir_attr_inh(d, obj, key);
 
@@ -138,8 +137,9 @@ static void heat_of(const struct rk_design *d, uint32_t dev, bool on_loop,
 	if (!on_loop)
 		return;
 	if (fv && fv->type == VT_NUM) {
-		h->frac = fv->n < 0 ? 0
-			  : fv->n > RK_RATIO_ONE ? RK_RATIO_ONE : fv->n;
+		h->frac = fv->n < 0		 ? 0
+			  : fv->n > RK_RATIO_ONE ? RK_RATIO_ONE
+						 : fv->n;
 		h->liq = sat((__int128)h->heat * h->frac / RK_RATIO_ONE);
 		h->air = h->heat - h->liq;
 		h->rule = HR_FRACTION;
@@ -171,14 +171,14 @@ static void heat_text(const struct heat *h, char *out, size_t n)
 
 struct cmodel {
 	const struct rk_design *d;
-	uint32_t *loop_of;		/* device: its loop */
-	uint32_t *rack_dev, *dev_next;	/* devices of a rack */
-	uint32_t *loop_dev, *loop_next; /* devices on a loop */
-	uint32_t *zone_rack, *rack_next; /* racks of an air zone */
+	uint32_t *loop_of;		  /* device: its loop */
+	uint32_t *rack_dev, *dev_next;	  /* devices of a rack */
+	uint32_t *loop_dev, *loop_next;	  /* devices on a loop */
+	uint32_t *zone_rack, *rack_next;  /* racks of an air zone */
 	uint32_t *loop_rack, *rack_lnext; /* racks on a loop (doors) */
-	int64_t *air;			/* rack: air-side heat, before door */
-	int64_t *door;			/* rack: heat its door takes */
-	int64_t *liq;			/* loop: heat to liquid */
+	int64_t *air;			  /* rack: air-side heat, before door */
+	int64_t *door;			  /* rack: heat its door takes */
+	int64_t *liq;			  /* loop: heat to liquid */
 };
 
 static uint32_t *u32_array(uint32_t n)
@@ -191,8 +191,7 @@ static uint32_t *u32_array(uint32_t n)
 }
 
 /* The rear door of @rack: its part and capacity (-1 when not given). */
-static uint32_t door_of(const struct rk_design *d, uint32_t rack,
-			int64_t *cap)
+static uint32_t door_of(const struct rk_design *d, uint32_t rack, int64_t *cap)
 {
 	uint32_t p = obj_attr(d, rack, A_RDHX);
 	const struct rk_value *v;
@@ -373,13 +372,12 @@ static void note_devices(struct check_ctx *c, const struct cmodel *m,
 		FP(x->v, a);
 		fmt_q(DIM_RATIO, x->h.frac, b);
 		if (side == SIDE_NEED)
-			check_note(c, &d->objs[x->first].loc,
-				   "%s: cooling %s", who,
-				   ir_str(d, x->first, A_COOLING));
+			check_note(c, &d->objs[x->first].loc, "%s: cooling %s",
+				   who, ir_str(d, x->first, A_COOLING));
 		else if (x->h.rule == HR_FRACTION)
 			check_note(c, &d->objs[x->first].loc,
-				   "%s: %s, %s to liquid: %s%s", who, ht, b,
-				   a, each);
+				   "%s: %s, %s to liquid: %s%s", who, ht, b, a,
+				   each);
 		else if (x->h.rule == HR_HYBRID)
 			check_note(c, &d->objs[x->first].loc,
 				   "%s: %s%s (cooling hybrid without "
@@ -434,7 +432,8 @@ static void note_zone_racks(struct check_ctx *c, const struct cmodel *m,
 		} else {
 			k = 0;
 			for (uint32_t j = 1; j < nb; j++)
-				if (air_after(m, best[j]) < air_after(m, best[k]))
+				if (air_after(m, best[j]) <
+				    air_after(m, best[k]))
 					k = j;
 			if (air_after(m, best[k]) < v) {
 				rest_v = sadd(rest_v, air_after(m, best[k]));
@@ -493,7 +492,8 @@ static void run_liquid_required(struct check_ctx *c)
 		}
 		if (o->kind != K_RACK)
 			continue;
-		for (uint32_t k = m.rack_dev[i]; k != RK_NONE; k = m.dev_next[k])
+		for (uint32_t k = m.rack_dev[i]; k != RK_NONE;
+		     k = m.dev_next[k])
 			if (m.loop_of[k] == RK_NONE && needs_liquid(d, k)) {
 				need++;
 				one = k;
@@ -765,11 +765,12 @@ static void run_cdu_capacity(struct check_ctx *c)
 		if (m.liq[l] <= usable)
 			continue;
 		if (spares)
-			check_fail(c, l, &d->objs[l].loc,
-				   "loop %s takes %s of heat to liquid, above "
-				   "the %s its CDUs give with redundancy \"%s\"",
-				   ir_name(d, l), FP(m.liq[l], a),
-				   FP(usable, b), ir_str(d, l, A_REDUNDANCY));
+			check_fail(
+			    c, l, &d->objs[l].loc,
+			    "loop %s takes %s of heat to liquid, above "
+			    "the %s its CDUs give with redundancy \"%s\"",
+			    ir_name(d, l), FP(m.liq[l], a), FP(usable, b),
+			    ir_str(d, l, A_REDUNDANCY));
 		else
 			check_fail(c, l, &d->objs[l].loc,
 				   "loop %s takes %s of heat to liquid, above "
@@ -846,23 +847,21 @@ static void run_flow(struct check_ctx *c)
 			   quantity_format_in((struct quantity){ DIM_TEMP, dt },
 					      "K", k),
 			   b);
-		check_note(c, &cv->loc,
-			   "%s: c_p %lld J/(kg K), density %lld g/L (%s)",
-			   co->name, (long long)co->cp, (long long)co->rho,
-			   co->src);
-		check_note(c, &tv->loc,
-			   "flow [mL/min] = 60000000 x P [W] / (density x c_p "
-			   "x delta_t [K]) = 60000000 x %s / (%lld x %lld x "
-			   "%s) = %s, rounded up",
-			   quantity_format_in((struct quantity){ DIM_POWER,
-								 m.liq[l] },
-					      "W", w),
-			   (long long)co->rho, (long long)co->cp,
-			   quantity_format_in((struct quantity){ DIM_TEMP, dt },
-					      "K", k),
-			   a);
-		note_cdus(c, d, l, A_MAX_FLOW, spares, total, usable,
-			  DIM_FLOW);
+		check_note(
+		    c, &cv->loc, "%s: c_p %lld J/(kg K), density %lld g/L (%s)",
+		    co->name, (long long)co->cp, (long long)co->rho, co->src);
+		check_note(
+		    c, &tv->loc,
+		    "flow [mL/min] = 60000000 x P [W] / (density x c_p "
+		    "x delta_t [K]) = 60000000 x %s / (%lld x %lld x "
+		    "%s) = %s, rounded up",
+		    quantity_format_in((struct quantity){ DIM_POWER, m.liq[l] },
+				       "W", w),
+		    (long long)co->rho, (long long)co->cp,
+		    quantity_format_in((struct quantity){ DIM_TEMP, dt }, "K",
+				       k),
+		    a);
+		note_cdus(c, d, l, A_MAX_FLOW, spares, total, usable, DIM_FLOW);
 		note_loop_heat(c, &m, l);
 	}
 	cm_free(&m);

@@ -41,13 +41,14 @@ static void run_oversub(struct check_ctx *c)
 			continue;
 		fmt_rate(mp->leaf_worst_down, a);
 		fmt_rate(mp->leaf_worst_up, b);
-		check_fail(c, f, &ov->loc,
-			   "leaf %s of fabric '%s' is oversubscribed beyond the "
-			   "declared %lld:%u",
-			   ir_name(d, mp->leaf_worst), ir_name(d, f),
-			   (long long)ov->n, ov->a);
-		check_note(c, &d->objs[mp->leaf_worst].loc,
-			   "%s down, %s up", a, b);
+		check_fail(
+		    c, f, &ov->loc,
+		    "leaf %s of fabric '%s' is oversubscribed beyond the "
+		    "declared %lld:%u",
+		    ir_name(d, mp->leaf_worst), ir_name(d, f), (long long)ov->n,
+		    ov->a);
+		check_note(c, &d->objs[mp->leaf_worst].loc, "%s down, %s up", a,
+			   b);
 	}
 }
 
@@ -67,8 +68,9 @@ static void run_rails(struct check_ctx *c)
 			   "leaf %s of rail-optimised fabric '%s' serves more "
 			   "than one rail",
 			   ir_name(d, mp->rail_mixed), ir_name(d, f));
-		check_note(c, &d->objs[mp->rail_mixed].loc,
-			   "NIC r of every node should reach the rail-r leaves");
+		check_note(
+		    c, &d->objs[mp->rail_mixed].loc,
+		    "NIC r of every node should reach the rail-r leaves");
 	}
 }
 

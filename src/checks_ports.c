@@ -190,8 +190,8 @@ static void link_split(const struct rk_design *d, const struct rk_link *l,
 }
 
 /* "dev.port" in @buf. */
-static const char *pname(const struct rk_design *d, uint32_t dev,
-			 uint32_t port, char buf[static 512])
+static const char *pname(const struct rk_design *d, uint32_t dev, uint32_t port,
+			 char buf[static 512])
 {
 	snprintf(buf, 512, "%s.%s", ir_name(d, dev),
 		 str_of(d->arena, d->objs[port].local));
@@ -227,10 +227,10 @@ static bool link_waived(struct check_ctx *c, const struct rk_link *l)
 }
 
 /* check_fail for a link: honours waivers on the link first. */
-#define link_fail(c, l, ...)                                                  \
-	do {                                                                  \
-		if (!link_waived(c, l))                                       \
-			check_fail(c, link_obj(l), &(l)->loc, __VA_ARGS__);   \
+#define link_fail(c, l, ...)                                                \
+	do {                                                                \
+		if (!link_waived(c, l))                                     \
+			check_fail(c, link_obj(l), &(l)->loc, __VA_ARGS__); \
 	} while (0)
 
 /* --- checks ------------------------------------------------------------ */
@@ -257,12 +257,12 @@ static void run_port_reuse(struct check_ctx *c)
 		for (int end = 0; end < 2; end++) {
 			uint32_t dev = end ? l->b_dev : l->a_dev;
 			uint32_t port = end ? l->b_port : l->a_port;
-			uint32_t cap = end == sp.twin && sp.fanout &&
-						       sp.n <= UINT32_MAX
-					       ? (uint32_t)sp.n
-					       : 1;
-			struct port_use *u = port_map_slot(&m,
-							   port_key(dev, port));
+			uint32_t cap =
+			    end == sp.twin && sp.fanout && sp.n <= UINT32_MAX
+				? (uint32_t)sp.n
+				: 1;
+			struct port_use *u =
+			    port_map_slot(&m, port_key(dev, port));
 			const struct rk_link *f;
 
 			if (u->key == PU_EMPTY) {
@@ -294,12 +294,12 @@ static void run_port_reuse(struct check_ctx *c)
 			if (u->cap > 1) {
 				uint32_t fc = link_cable(d, f);
 
-				check_note(c, &cable_value(d, f)->loc,
-					   "cable %s has split %lld: one leg "
-					   "per link",
-					   ir_name(d, fc),
-					   (long long)ir_num(d, fc, A_SPLIT,
-							     1));
+				check_note(
+				    c, &cable_value(d, f)->loc,
+				    "cable %s has split %lld: one leg "
+				    "per link",
+				    ir_name(d, fc),
+				    (long long)ir_num(d, fc, A_SPLIT, 1));
 			}
 		}
 	}
@@ -340,7 +340,8 @@ static void run_port_protocol(struct check_ctx *c)
 
 		if (!link_ok(l) || !protocol_conflict(d, l, &pa, &pb))
 			continue;
-		link_fail(c, l, "link %s -- %s joins protocol %s to protocol %s",
+		link_fail(c, l,
+			  "link %s -- %s joins protocol %s to protocol %s",
 			  pname(d, l->a_dev, l->a_port, b1),
 			  pname(d, l->b_dev, l->b_port, b2), pa, pb);
 		note_port_word(c, l->a_dev, l->a_port, A_PROTOCOL);
@@ -402,7 +403,8 @@ static void run_port_speed(struct check_ctx *c)
 		sb = fan == 1 ? vb->n / split : vb->n;
 		if (sa == sb)
 			continue;
-		link_fail(c, l, "link %s -- %s runs at %s, the slower end's "
+		link_fail(c, l,
+			  "link %s -- %s runs at %s, the slower end's "
 			  "speed",
 			  pname(d, l->a_dev, l->a_port, b1),
 			  pname(d, l->b_dev, l->b_port, b2),
@@ -480,7 +482,8 @@ static void form_top(struct check_ctx *c, const struct rk_link *l)
 	bad_b = tb && sp.twin != 0 && !streq(tb, top);
 	if (!bad_a && !bad_b)
 		return;
-	link_fail(c, l, "cable %s has %s-top modules, but %s takes %s-top "
+	link_fail(c, l,
+		  "cable %s has %s-top modules, but %s takes %s-top "
 		  "modules",
 		  ir_name(d, cable), top,
 		  bad_a ? pname(d, l->a_dev, l->a_port, b1)
@@ -524,9 +527,9 @@ static void run_port_unconnected(struct check_ctx *c)
 		if (!link_ok(l))
 			continue;
 		port_map_slot(&m, port_key(l->a_dev, l->a_port))->key =
-			port_key(l->a_dev, l->a_port);
+		    port_key(l->a_dev, l->a_port);
 		port_map_slot(&m, port_key(l->b_dev, l->b_port))->key =
-			port_key(l->b_dev, l->b_port);
+		    port_key(l->b_dev, l->b_port);
 	}
 	for (uint32_t dev = 0; dev < d->nobjs; dev++) {
 		uint32_t top = d->objs[dev].part;
@@ -543,16 +546,16 @@ static void run_port_unconnected(struct check_ctx *c)
 					continue;
 				/* a derived part may redefine a base port */
 				if (p != top &&
-				    ir_part_port(d, top,
-						 d->objs[port].local) != port)
+				    ir_part_port(d, top, d->objs[port].local) !=
+					port)
 					continue;
-				if (port_map_slot(&m, port_key(dev, port))->key !=
-				    PU_EMPTY)
+				if (port_map_slot(&m, port_key(dev, port))
+					->key != PU_EMPTY)
 					continue;
 				if (nmiss == cap) {
 					cap = cap ? 2 * cap : 16;
-					miss = xrealloc(miss,
-							cap * sizeof(*miss));
+					miss =
+					    xrealloc(miss, cap * sizeof(*miss));
 				}
 				miss[nmiss++] = port;
 			}
@@ -561,21 +564,20 @@ static void run_port_unconnected(struct check_ctx *c)
 			continue;
 		list[0] = 0;
 		for (uint32_t k = 0; k < nmiss && k < UNCONNECTED_LIST; k++) {
-			int w = snprintf(list + len, sizeof(list) - len,
-					 "%s%s", k ? ", " : "",
-					 str_of(d->arena,
-						d->objs[miss[k]].local));
+			int w =
+			    snprintf(list + len, sizeof(list) - len, "%s%s",
+				     k ? ", " : "",
+				     str_of(d->arena, d->objs[miss[k]].local));
 
 			if (w > 0 && (size_t)w < sizeof(list) - len)
 				len += (size_t)w;
 		}
 		if (nmiss > UNCONNECTED_LIST)
-			snprintf(list + len, sizeof(list) - len,
-				 " and %u more", nmiss - UNCONNECTED_LIST);
+			snprintf(list + len, sizeof(list) - len, " and %u more",
+				 nmiss - UNCONNECTED_LIST);
 		check_fail(c, dev, &d->objs[dev].loc,
 			   "%s leaves %u required port%s unconnected: %s",
-			   ir_name(d, dev), nmiss, nmiss == 1 ? "" : "s",
-			   list);
+			   ir_name(d, dev), nmiss, nmiss == 1 ? "" : "s", list);
 		check_note(c, &ir_attr_inh(d, miss[0], A_REQUIRED)->loc,
 			   "marked 'required true' in part %s",
 			   ir_name(d, d->objs[miss[0]].parent));
@@ -588,8 +590,7 @@ CHECK_DEFINE(port_reuse, "port-reuse", CHECK_ERROR,
 	     "each port carries one link (a splitter's twin end N)",
 	     run_port_reuse);
 CHECK_DEFINE(port_protocol, "port-protocol", CHECK_ERROR,
-	     "both ends of a link speak the same protocol",
-	     run_port_protocol);
+	     "both ends of a link speak the same protocol", run_port_protocol);
 CHECK_DEFINE(port_speed, "port-speed", CHECK_WARN,
 	     "both ends of a link run at the same rate", run_port_speed);
 CHECK_DEFINE(port_form, "port-form", CHECK_ERROR,

@@ -119,8 +119,7 @@ static int64_t num0(const struct rk_design *d, uint32_t obj, uint32_t key)
 static bool is_source(const struct rk_design *d, uint32_t obj)
 {
 	return d->objs[obj].kind == K_DEVICE &&
-	       (d->objs[obj].cls == C_PDU ||
-		d->objs[obj].cls == C_POWER_SHELF);
+	       (d->objs[obj].cls == C_PDU || d->objs[obj].cls == C_POWER_SHELF);
 }
 
 static uint32_t feed_of(const struct rk_design *d, uint32_t pdu)
@@ -143,7 +142,7 @@ enum cap_how { CAP_NONE, CAP_GIVEN, CAP_1PH, CAP_3PH };
 
 struct capacity {
 	enum cap_how how;
-	int64_t v;	/* usable, mW */
+	int64_t v;		   /* usable, mW */
 	int64_t volt, amp, derate; /* derate 0: none */
 	const struct srcloc *loc;
 };
@@ -164,8 +163,8 @@ static void capacity_of(const struct rk_design *d, uint32_t obj,
 		cp->loc = &cap->loc;
 		return;
 	}
-	if (!v || !a || v->type != VT_NUM || a->type != VT_NUM ||
-	    v->n <= 0 || a->n <= 0 || (phases != 1 && phases != 3))
+	if (!v || !a || v->type != VT_NUM || a->type != VT_NUM || v->n <= 0 ||
+	    a->n <= 0 || (phases != 1 && phases != 3))
 		return;
 	cp->volt = v->n;
 	cp->amp = a->n;
@@ -174,7 +173,7 @@ static void capacity_of(const struct rk_design *d, uint32_t obj,
 	if (cp->derate <= 0 || cp->derate > RK_RATIO_ONE)
 		cp->derate = 0;
 	if ((__int128)v->n * a->n > (__int128)10000000000000000000ULL)
-		return; /* beyond any real feed; unrepresentable */
+		return;	 /* beyond any real feed; unrepresentable */
 	x = v->n * a->n; /* mV x mA = uW */
 	if (phases == 3) {
 		unsigned __int128 vi = (unsigned __int128)x;
@@ -373,8 +372,8 @@ static void full_text(const struct psu_info *pi, char *out, size_t n)
 		snprintf(out, n, "psu_redundancy \"%s\"", pi->scheme);
 		break;
 	case FULL_RATING:
-		snprintf(out, n, "%s / %s per PSU, rounded up",
-			 FP(pi->pmax, a), FP(pi->rating, b));
+		snprintf(out, n, "%s / %s per PSU, rounded up", FP(pi->pmax, a),
+			 FP(pi->rating, b));
 		break;
 	case FULL_ANY:
 		snprintf(out, n, "no psu_redundancy or psu_rating given");
@@ -417,7 +416,7 @@ struct pmodel {
 	uint32_t *feed_p;   /* first PDU on a feed (chained by pdu_next) */
 	uint32_t *pdu_next; /* next PDU on the same feed */
 	uint32_t *rack_f0, *rack_f1; /* first two feeds seen in a rack */
-	int64_t *load;	    /* normal load of a PDU (or feed), mW */
+	int64_t *load;		     /* normal load of a PDU (or feed), mW */
 };
 
 static void rack_feed_add(struct pmodel *m, uint32_t rack, uint32_t f)
@@ -600,8 +599,8 @@ static void pm_build(struct pmodel *m, const struct rk_design *d,
 		const struct wire *w = &m->w[j];
 		int64_t p = num0(d, w->dev, A_POWER_MAX);
 
-		m->load[w->pdu] = sadd(m->load[w->pdu],
-				       share_of(p, w->n, m->dev_k[w->dev]));
+		m->load[w->pdu] =
+		    sadd(m->load[w->pdu], share_of(p, w->n, m->dev_k[w->dev]));
 	}
 	if (!scenarios)
 		return;
@@ -634,9 +633,9 @@ static void pm_build(struct pmodel *m, const struct rk_design *d,
 					continue;
 				if (draw)
 					now = share_of(draw, w->n, s);
-				scen_add(m, &m->pdu_s[w->pdu], f,
-					 now - share_of(pi.pmax, w->n,
-							m->dev_k[i]));
+				scen_add(
+				    m, &m->pdu_s[w->pdu], f,
+				    now - share_of(pi.pmax, w->n, m->dev_k[i]));
 			}
 		}
 	}
@@ -716,8 +715,8 @@ static void note_pdu_load(struct check_ctx *c, const struct pmodel *m,
 
 		if (k >= MAX_GROUP_NOTES) {
 			more += x->count;
-			more_load = sadd(more_load,
-					 sat((__int128)x->share * x->count));
+			more_load =
+			    sadd(more_load, sat((__int128)x->share * x->count));
 			continue;
 		}
 		psu_info(d, x->first, &pi);
@@ -732,8 +731,8 @@ static void note_pdu_load(struct check_ctx *c, const struct pmodel *m,
 		if (x->n == x->s)
 			snprintf(frac, sizeof(frac), "%s", "");
 		else
-			snprintf(frac, sizeof(frac), ": %s x %lld/%lld = %s",
-				 a, (long long)x->n, (long long)x->s, b);
+			snprintf(frac, sizeof(frac), ": %s x %lld/%lld = %s", a,
+				 (long long)x->n, (long long)x->s, b);
 		if (failed == RK_NONE)
 			check_note(c, x->loc, "%s: %s x %lld/%lld PSUs = %s%s",
 				   who, a, (long long)x->n, (long long)x->s, b,
@@ -743,7 +742,8 @@ static void note_pdu_load(struct check_ctx *c, const struct pmodel *m,
 				   "%s at full power on %lld of %lld PSUs, "
 				   "drawing %s%s%s",
 				   who, (long long)x->s,
-				   (long long)m->dev_k[x->first], a, frac, each);
+				   (long long)m->dev_k[x->first], a, frac,
+				   each);
 		else if (x->draw < pi.pmax)
 			check_note(c, x->loc,
 				   "%s throttled on %lld of %lld PSUs (full "
@@ -801,14 +801,13 @@ static void unplugged_text(const uint32_t *slot, int64_t n, char *out,
 			return;
 		}
 		if (j > i)
-			len += (size_t)snprintf(out + len, cap - len,
-						"%spsu[%lld..%lld]",
-						shown ? ", " : "",
-						(long long)i, (long long)j);
+			len += (size_t)snprintf(
+			    out + len, cap - len, "%spsu[%lld..%lld]",
+			    shown ? ", " : "", (long long)i, (long long)j);
 		else
-			len += (size_t)snprintf(out + len, cap - len,
-						"%spsu[%lld]", shown ? ", " : "",
-						(long long)i);
+			len += (size_t)snprintf(
+			    out + len, cap - len, "%spsu[%lld]",
+			    shown ? ", " : "", (long long)i);
 		if (len >= cap)
 			return;
 		shown++;
@@ -857,8 +856,8 @@ static void run_connected(struct check_ctx *c)
 						   "%s %s feeds %s but is on "
 						   "no feed",
 						   d->objs[p->a].cls == C_PDU
-							   ? "PDU"
-							   : "power shelf",
+						       ? "PDU"
+						       : "power shelf",
 						   ir_name(d, p->a),
 						   ir_name(d, i));
 			}
@@ -877,13 +876,14 @@ static void run_connected(struct check_ctx *c)
 				int64_t x = d->vals[l->a + e].n;
 
 				if (x < 0 || x >= psus) {
-					check_fail(c, i, &l->loc,
-						   "device %s has no psu[%lld]: "
-						   "its part %s has %lld %s "
-						   "(psu[0..%lld])",
-						   ir_name(d, i), (long long)x,
-						   part_name(d, i), NPSU(psus),
-						   (long long)psus - 1);
+					check_fail(
+					    c, i, &l->loc,
+					    "device %s has no psu[%lld]: "
+					    "its part %s has %lld %s "
+					    "(psu[0..%lld])",
+					    ir_name(d, i), (long long)x,
+					    part_name(d, i), NPSU(psus),
+					    (long long)psus - 1);
 					break;
 				}
 				if (x >= tracked)
@@ -918,8 +918,8 @@ static void run_connected(struct check_ctx *c)
 				continue;
 			unplugged_text(slot, tracked, list, sizeof(list));
 			check_fail(c, i, &o->loc,
-				   "device %s leaves %s unplugged", ir_name(d, i),
-				   list);
+				   "device %s leaves %s unplugged",
+				   ir_name(d, i), list);
 			check_note(c, &first->val.loc,
 				   "its part %s has %lld %s; wire each to "
 				   "one PDU with 'power psu[..] -> PDU'",
@@ -1006,21 +1006,23 @@ static void run_psu_redundancy(struct check_ctx *c)
 				FP(have, b);
 				FP(pi.pmax, t);
 				if (sk == SCH_NONE)
-					check_fail(c, i, &pv->loc,
-						   "part %s cannot reach full "
-						   "power even on all its PSUs: "
-						   "%lld x %s = %s, below its "
-						   "power_max %s",
-						   pn, (long long)n, a, b, t);
+					check_fail(
+					    c, i, &pv->loc,
+					    "part %s cannot reach full "
+					    "power even on all its PSUs: "
+					    "%lld x %s = %s, below its "
+					    "power_max %s",
+					    pn, (long long)n, a, b, t);
 				else
-					check_fail(c, i, &sv->loc,
-						   "part %s cannot run at full "
-						   "power on the %lld %s that "
-						   "psu_redundancy \"%s\" keeps: "
-						   "%lld x %s = %s, below its "
-						   "power_max %s",
-						   pn, NPSU(n), pi.scheme,
-						   (long long)n, a, b, t);
+					check_fail(
+					    c, i, &sv->loc,
+					    "part %s cannot run at full "
+					    "power on the %lld %s that "
+					    "psu_redundancy \"%s\" keeps: "
+					    "%lld x %s = %s, below its "
+					    "power_max %s",
+					    pn, NPSU(n), pi.scheme,
+					    (long long)n, a, b, t);
 				continue;
 			}
 		}
@@ -1037,11 +1039,12 @@ static void run_psu_redundancy(struct check_ctx *c)
 				char why[200];
 
 				full_text(&pi, why, sizeof(why));
-				check_fail(c, i, &mv->loc,
-					   "psu_min_run %lld of part %s is more "
-					   "than the %lld %s it needs for "
-					   "full power",
-					   (long long)m, pn, NPSU(pi.full));
+				check_fail(
+				    c, i, &mv->loc,
+				    "psu_min_run %lld of part %s is more "
+				    "than the %lld %s it needs for "
+				    "full power",
+				    (long long)m, pn, NPSU(pi.full));
 				check_note(c, sv ? &sv->loc : &pv->loc,
 					   "full power on %lld %s: %s",
 					   NPSU(pi.full), why);
@@ -1198,14 +1201,15 @@ static void run_outlets(struct check_ctx *c)
 /* ---- power-feed-failure and power-feed-throttle ---- */
 
 /* Notes: which supplies of @dev are on feed @f. */
-static void note_lost(struct check_ctx *c, const struct pmodel *m,
-		      uint32_t dev, uint32_t f)
+static void note_lost(struct check_ctx *c, const struct pmodel *m, uint32_t dev,
+		      uint32_t f)
 {
 	for (uint32_t i = 0; i < m->dev_nw[dev]; i++) {
 		const struct wire *w = &m->w[m->dev_w[dev] + i];
 
 		if (feed_of(m->d, w->pdu) == f)
-			check_note(c, w->loc, "%lld %s plugged into %s on feed %s",
+			check_note(c, w->loc,
+				   "%lld %s plugged into %s on feed %s",
 				   NPSU((int64_t)w->n), ir_name(m->d, w->pdu),
 				   ir_name(m->d, f));
 	}
@@ -1273,8 +1277,7 @@ static void report_down(struct check_ctx *c, const struct pmodel *m,
 }
 
 static void report_throttle(struct check_ctx *c, const struct pmodel *m,
-			    uint32_t dev, uint32_t f,
-			    const struct psu_info *pi)
+			    uint32_t dev, uint32_t f, const struct psu_info *pi)
 {
 	const struct rk_design *d = m->d;
 	int64_t k = m->dev_k[dev], s = k - on_feed(m, dev, f), draw;
@@ -1290,8 +1293,8 @@ static void report_throttle(struct check_ctx *c, const struct pmodel *m,
 		   (long long)pi->full, why);
 	if (pi->rating)
 		check_note(c, m->w[m->dev_w[dev]].loc,
-			   "%lld x %s = %s against power_max %s",
-			   (long long)s, FP(pi->rating, a),
+			   "%lld x %s = %s against power_max %s", (long long)s,
+			   FP(pi->rating, a),
 			   FP(sat((__int128)s * pi->rating), b),
 			   FP(pi->pmax, t));
 	note_lost(c, m, dev, f);
@@ -1361,8 +1364,8 @@ static void note_feed_racks(struct check_ctx *c, const struct pmodel *m,
 		if (m->pdu_w[p] == RK_NONE && m->pdu_s[p] == RK_NONE)
 			continue;
 		l = m->load[p];
-		for (uint32_t s = m->pdu_s[p]; s != RK_NONE && failed != RK_NONE;
-		     s = m->s[s].next)
+		for (uint32_t s = m->pdu_s[p];
+		     s != RK_NONE && failed != RK_NONE; s = m->s[s].next)
 			if (m->s[s].feed == failed)
 				l = sadd(l, m->s[s].delta);
 		r = layout_rack_of(d, p);

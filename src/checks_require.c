@@ -33,15 +33,15 @@ struct rval {
 struct reval {
 	struct check_ctx *c;
 	const struct rk_req *req;
-	bool failed;	  /* an evaluation error was reported */
+	bool failed; /* an evaluation error was reported */
 	char notes[8][160];
 	uint32_t nnotes;
 };
 
-static void rerror(struct reval *r, const struct srcloc *loc,
-		   const char *fmt, ...) PRINTF(3, 4);
-static void rerror(struct reval *r, const struct srcloc *loc,
-		   const char *fmt, ...)
+static void rerror(struct reval *r, const struct srcloc *loc, const char *fmt,
+		   ...) PRINTF(3, 4);
+static void rerror(struct reval *r, const struct srcloc *loc, const char *fmt,
+		   ...)
 {
 	char buf[512];
 	va_list ap;
@@ -87,8 +87,7 @@ static bool name_text(const struct arena *a, const struct ast *x, char *buf,
 		if (!name_text(a, x->lhs, sub, sizeof(sub)) ||
 		    x->rhs->kind != AST_NUM || x->rhs->num.dim != DIM_NONE)
 			return false;
-		k = snprintf(buf, n, "%s[%lld]", sub,
-			     (long long)x->rhs->num.v);
+		k = snprintf(buf, n, "%s[%lld]", sub, (long long)x->rhs->num.v);
 		return k >= 0 && (size_t)k < n;
 	default:
 		return false;
@@ -112,8 +111,8 @@ static uint32_t find_obj(struct reval *r, const struct ast *x,
 		uint32_t id, o;
 
 		if (scope != RK_NONE)
-			snprintf(full, sizeof(full), "%s.%s",
-				 ir_name(d, scope), text);
+			snprintf(full, sizeof(full), "%s.%s", ir_name(d, scope),
+				 text);
 		else
 			snprintf(full, sizeof(full), "%s", text);
 		id = intern_find(d->arena, full, strlen(full));
@@ -145,7 +144,7 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 	char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
 	static const char *const fab_fns[] = {
 		"bisection", "bisection_bw", "injection", "oversubscription",
-		"tiers", "switches", "links", "endpoints",
+		"tiers",     "switches",     "links",	  "endpoints",
 	};
 
 	memset(out, 0, sizeof(*out));
@@ -167,15 +166,14 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 		switch (i) {
 		case 0:
 			out->dim = DIM_RATIO;
-			out->n = m->full_bisection
-					 ? (int64_t)((__int128)m->bisection *
-						     RK_RATIO_ONE /
-						     m->full_bisection)
-					 : 0;
+			out->n =
+			    m->full_bisection
+				? (int64_t)((__int128)m->bisection *
+					    RK_RATIO_ONE / m->full_bisection)
+				: 0;
 			fmt_q(DIM_RATE, m->bisection, a);
 			fmt_q(DIM_RATE, m->full_bisection, b);
-			rnote(r,
-			      "bisection(%s) = %s of %s full bisection (%s)",
+			rnote(r, "bisection(%s) = %s of %s full bisection (%s)",
 			      ir_name(d, f), a, b,
 			      bisect_method_name(m->method));
 			break;
@@ -183,8 +181,8 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 			out->dim = DIM_RATE;
 			out->n = m->bisection;
 			fmt_q(DIM_RATE, m->bisection, a);
-			rnote(r, "bisection_bw(%s) = %s (%s)", ir_name(d, f),
-			      a, bisect_method_name(m->method));
+			rnote(r, "bisection_bw(%s) = %s (%s)", ir_name(d, f), a,
+			      bisect_method_name(m->method));
 			break;
 		case 2:
 			out->dim = DIM_RATE;
@@ -194,19 +192,20 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 			break;
 		case 3:
 			out->dim = DIM_RATIO;
-			out->n = m->leaf_worst_up
-					 ? (int64_t)((__int128)m->leaf_worst_down *
-						     RK_RATIO_ONE /
-						     m->leaf_worst_up)
-					 : 0;
+			out->n =
+			    m->leaf_worst_up
+				? (int64_t)((__int128)m->leaf_worst_down *
+					    RK_RATIO_ONE / m->leaf_worst_up)
+				: 0;
 			fmt_q(DIM_RATE, m->leaf_worst_down, a);
 			fmt_q(DIM_RATE, m->leaf_worst_up, b);
-			rnote(r, "oversubscription(%s): worst leaf %s down, "
-				 "%s up",
+			rnote(r,
+			      "oversubscription(%s): worst leaf %s down, "
+			      "%s up",
 			      ir_name(d, f), a, b);
 			break;
 		default:
-			out->n = i == 4 ? m->tiers
+			out->n = i == 4	  ? m->tiers
 				 : i == 5 ? m->switches
 				 : i == 6 ? m->links
 					  : m->endpoints;
@@ -263,7 +262,7 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 
 			out->n += fn[0] == 'r' ? o->kind == K_RACK
 					       : o->kind == K_DEVICE &&
-							 o->cls == C_SERVER;
+						     o->cls == C_SERVER;
 		}
 		rnote(r, "%s() = %lld", fn, (long long)out->n);
 		return true;
@@ -286,8 +285,7 @@ static bool eval_r(struct reval *r, const struct ast *x, struct rval *out)
 	case AST_RATIO:
 		out->kind = R_NUM;
 		out->dim = DIM_RATIO;
-		out->n = (int64_t)((__int128)x->num.v * RK_RATIO_ONE /
-				   x->num2);
+		out->n = (int64_t)((__int128)x->num.v * RK_RATIO_ONE / x->num2);
 		return true;
 	case AST_STR:
 		out->kind = R_STR;
@@ -343,12 +341,24 @@ static bool eval_r(struct reval *r, const struct ast *x, struct rval *out)
 			}
 			out->kind = R_BOOL;
 			switch (x->op) {
-			case OP_EQ: out->n = a.n == b.n; break;
-			case OP_NE: out->n = a.n != b.n; break;
-			case OP_LT: out->n = a.n < b.n; break;
-			case OP_LE: out->n = a.n <= b.n; break;
-			case OP_GT: out->n = a.n > b.n; break;
-			default: out->n = a.n >= b.n; break;
+			case OP_EQ:
+				out->n = a.n == b.n;
+				break;
+			case OP_NE:
+				out->n = a.n != b.n;
+				break;
+			case OP_LT:
+				out->n = a.n < b.n;
+				break;
+			case OP_LE:
+				out->n = a.n <= b.n;
+				break;
+			case OP_GT:
+				out->n = a.n > b.n;
+				break;
+			default:
+				out->n = a.n >= b.n;
+				break;
 			}
 			return true;
 		}
@@ -361,7 +371,8 @@ static bool eval_r(struct reval *r, const struct ast *x, struct rval *out)
 			}
 			return true;
 		}
-		if (x->op == OP_MUL && (a.dim == DIM_NONE || b.dim == DIM_NONE)) {
+		if (x->op == OP_MUL &&
+		    (a.dim == DIM_NONE || b.dim == DIM_NONE)) {
 			*out = a.dim == DIM_NONE ? b : a;
 			if (!q_mul(a.n, b.n, &out->n)) {
 				rerror(r, &x->loc, "arithmetic overflow");
@@ -388,7 +399,8 @@ static void run_require(struct check_ctx *c)
 
 	for (uint32_t i = 0; i < d->nreqs; i++) {
 		const struct rk_req *q = &d->reqs[i];
-		const struct srcfile *f = srcmgr_file(c->diag->sm, q->expr->loc.file);
+		const struct srcfile *f =
+		    srcmgr_file(c->diag->sm, q->expr->loc.file);
 		struct reval r;
 		struct rval v;
 

@@ -49,7 +49,7 @@ static void rack_index_build(const struct rk_design *d, struct rack_index *ri)
 	ri->max = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		rack[i] = d->objs[i].kind == K_DEVICE ? layout_rack_of(d, i)
-						       : RK_NONE;
+						      : RK_NONE;
 		if (rack[i] != RK_NONE)
 			ri->first[rack[i] + 1]++;
 	}
@@ -248,12 +248,11 @@ static void run_rack_overlap(struct check_ctx *c)
 				int64_t top = p->hi < q->hi ? p->hi : q->hi;
 				char b[48];
 
-				check_fail(c, p->dev, &d->objs[p->dev].loc,
-					   "%s overlaps %s at %s in rack %s",
-					   ir_name(d, p->dev),
-					   ir_name(d, q->dev),
-					   urange(p->lo, top, b),
-					   ir_name(d, r));
+				check_fail(
+				    c, p->dev, &d->objs[p->dev].loc,
+				    "%s overlaps %s at %s in rack %s",
+				    ir_name(d, p->dev), ir_name(d, q->dev),
+				    urange(p->lo, top, b), ir_name(d, r));
 				note_span(c, p);
 				note_span(c, q);
 			}
@@ -380,9 +379,8 @@ static void weight_notes(struct check_ctx *c, const struct rack_index *ri,
 
 		while (k + cnt < n && pairs[2 * (k + cnt)] == part)
 			cnt++;
-		check_note(c, attr_loc(d, part, A_WEIGHT),
-			   "%u x %s at %s = %s", cnt, ir_name(d, part),
-			   qfmt(DIM_MASS, w, b1),
+		check_note(c, attr_loc(d, part, A_WEIGHT), "%u x %s at %s = %s",
+			   cnt, ir_name(d, part), qfmt(DIM_MASS, w, b1),
 			   qfmt(DIM_MASS, sat_mul(w, cnt), b2));
 		k += cnt;
 	}
@@ -391,8 +389,8 @@ static void weight_notes(struct check_ctx *c, const struct rack_index *ri,
 			   "%u device%s in the rack give%s no weight and "
 			   "%s not counted",
 			   unweighed, unweighed == 1 ? "" : "s",
-			   unweighed == 1 ? "s" : "", unweighed == 1 ? "is"
-								 : "are");
+			   unweighed == 1 ? "s" : "",
+			   unweighed == 1 ? "is" : "are");
 	check_note(c, attr_loc(d, rack, A_MAX_LOAD),
 		   "total %s against max_load %s of %s",
 		   qfmt(DIM_MASS, total, b1),

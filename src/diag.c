@@ -90,8 +90,7 @@ static bool resolve(const struct srcmgr *sm, const struct srcloc *loc,
 	return true;
 }
 
-static PRINTF(2, 0) char *vformat(struct arena *a, const char *fmt,
-				  va_list ap)
+static PRINTF(2, 0) char *vformat(struct arena *a, const char *fmt, va_list ap)
 {
 	va_list aq;
 	char *p;
@@ -113,7 +112,7 @@ static void print_includes(struct diag_engine *d, const struct srcfile *f)
 {
 	const char *lead = "In file included from ";
 	struct srcloc at = f->included_from;
-	uint32_t guard = d->sm->nfiles;	/* an import cycle must not hang */
+	uint32_t guard = d->sm->nfiles; /* an import cycle must not hang */
 
 	while (at.file && guard--) {
 		const struct srcfile *g = srcmgr_file(d->sm, at.file);
@@ -252,8 +251,8 @@ void diag_vemit(struct diag_engine *d, enum diag_level level,
 
 	if (d->format != DIAG_TEXT) {
 		bool first = d->recs == NULL;
-		struct diag_record *r = VEC_PUSH(d->recs, d->nrecs,
-						 d->recs_cap);
+		struct diag_record *r =
+		    VEC_PUSH(d->recs, d->nrecs, d->recs_cap);
 
 		if (first)
 			arena_own(d->arena, (void **)&d->recs);
@@ -261,8 +260,8 @@ void diag_vemit(struct diag_engine *d, enum diag_level level,
 		r->loc.file = located ? loc->file : 0;
 		r->loc.begin = w.begin;
 		r->loc.end = w.end;
-		r->check = check ? arena_strndup(d->arena, check,
-						 strlen(check)) : NULL;
+		r->check = check ? arena_strndup(d->arena, check, strlen(check))
+				 : NULL;
 		r->message = msg;
 		return;
 	}
@@ -308,7 +307,9 @@ static size_t utf8_len(const unsigned char *p)
 		unsigned char hi = c == 0xf4 ? 0x8f : 0xbf;
 
 		return p[1] >= lo && p[1] <= hi && is_cont(p[2]) &&
-		       is_cont(p[3]) ? 4 : 0;
+			       is_cont(p[3])
+			   ? 4
+			   : 0;
 	}
 	return 0;
 }
@@ -364,7 +365,8 @@ static void json_doc(struct diag_engine *d)
 		if (resolve(d->sm, &r->loc, &w)) {
 			fputs(",\"file\":", out);
 			json_str(out, w.f->path);
-			fprintf(out, ",\"line\":%" PRIu32 ",\"column\":%" PRIu32
+			fprintf(out,
+				",\"line\":%" PRIu32 ",\"column\":%" PRIu32
 				",\"end_line\":%" PRIu32
 				",\"end_column\":%" PRIu32,
 				w.line, w.col, w.end_line, w.end_col);
@@ -415,7 +417,8 @@ static bool sarif_physical(struct diag_engine *d, const struct srcloc *loc)
 		return false;
 	fputs("\"physicalLocation\":{\"artifactLocation\":{\"uri\":", out);
 	uri_str(out, w.f->path);
-	fprintf(out, "},\"region\":{\"startLine\":%" PRIu32
+	fprintf(out,
+		"},\"region\":{\"startLine\":%" PRIu32
 		",\"startColumn\":%" PRIu32 ",\"endLine\":%" PRIu32
 		",\"endColumn\":%" PRIu32 "}}",
 		w.line, w.col, w.end_line, w.end_col);
@@ -460,7 +463,8 @@ static void sarif_doc(struct diag_engine *d)
 	fputs("{\"version\":\"2.1.0\",\"$schema\":"
 	      "\"https://json.schemastore.org/sarif-2.1.0.json\","
 	      "\"runs\":[{\"tool\":{\"driver\":{\"name\":\"rackc\","
-	      "\"rules\":[", out);
+	      "\"rules\":[",
+	      out);
 	sarif_rules(d);
 	fputs("]}},\"results\":[", out);
 	for (uint32_t i = 0; i < d->nrecs; i++) {
@@ -468,8 +472,7 @@ static void sarif_doc(struct diag_engine *d)
 
 		if (r->level == DIAG_NOTE && i > 0) {
 			/* Attach to the result before it. */
-			fputs(related ? ",{" : ",\"relatedLocations\":[{",
-			      out);
+			fputs(related ? ",{" : ",\"relatedLocations\":[{", out);
 			if (sarif_physical(d, &r->loc))
 				putc(',', out);
 			sarif_message(out, r->message);

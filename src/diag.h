@@ -82,9 +82,9 @@ void diag_emit(struct diag_engine *d, enum diag_level level,
 void diag_vemit(struct diag_engine *d, enum diag_level level,
 		const struct srcloc *loc, const char *check, const char *fmt,
 		va_list ap) PRINTF(5, 0);
-#define diag_error(d, loc, check, ...)                                        \
+#define diag_error(d, loc, check, ...) \
 	diag_emit(d, DIAG_ERROR, loc, check, __VA_ARGS__)
-#define diag_warning(d, loc, check, ...)                                      \
+#define diag_warning(d, loc, check, ...) \
 	diag_emit(d, DIAG_WARNING, loc, check, __VA_ARGS__)
 #define diag_note(d, loc, ...) diag_emit(d, DIAG_NOTE, loc, NULL, __VA_ARGS__)
 /* True once max_errors errors have been reported. */

@@ -145,7 +145,7 @@ static int run_backends(struct compilation *c, struct derived *dv)
 {
 	const struct rackc_options *o = c->opts;
 	const struct backend **sel =
-		xcalloc(backend_table_len + 1, sizeof(*sel));
+	    xcalloc(backend_table_len + 1, sizeof(*sel));
 	struct backend_ctx ctx;
 	unsigned nsel;
 	int rc = RK_EXIT_OK;
@@ -157,8 +157,8 @@ static int run_backends(struct compilation *c, struct derived *dv)
 	}
 	if (!mkdir_p(o->outdir)) {
 		diag_error(&c->diag, NULL, "io",
-			   "cannot create output directory '%s': %s",
-			   o->outdir, strerror(errno));
+			   "cannot create output directory '%s': %s", o->outdir,
+			   strerror(errno));
 		free(sel);
 		return RK_EXIT_USAGE;
 	}
@@ -179,8 +179,8 @@ static int run_backends(struct compilation *c, struct derived *dv)
 		if (!ok) {
 			/* an error that names the design is the design's */
 			rc = c->diag.errors > before && !ctx.failed
-				     ? RK_EXIT_ERRORS
-				     : RK_EXIT_USAGE;
+				 ? RK_EXIT_ERRORS
+				 : RK_EXIT_USAGE;
 			break;
 		}
 	}
@@ -242,7 +242,8 @@ int rackc_run(const struct rackc_options *o)
 	diag_finish(&c.diag);
 	if (o->stats) {
 		stat_line("total", rk_now_ns() - start);
-		fprintf(stderr, "rackc: stats: %u objects, %u links, %zu arena "
+		fprintf(stderr,
+			"rackc: stats: %u objects, %u links, %zu arena "
 			"bytes\n",
 			c.design.nobjs, c.design.nlinks, c.arena.total);
 	}

@@ -41,21 +41,21 @@ struct check_setting {
 struct rackc_options {
 	const char *input;
 	const char *outdir;
-	const char *backends;	/* comma-separated -O list, NULL: default */
+	const char *backends; /* comma-separated -O list, NULL: default */
 	bool check_only;
 	bool force;
 	struct rackc_define *defines;
 	uint32_t ndefines;
 	const char **incdirs;
 	uint32_t nincdirs;
-	const char *stddir;	/* --stdlib DIR, NULL: built-in default */
+	const char *stddir; /* --stdlib DIR, NULL: built-in default */
 	enum diag_format diag_format;
 	uint32_t max_errors;
 	bool werror;
 	bool show_source;
 	struct check_setting *checks;
 	uint32_t nchecks;
-	bool stats;		/* --stats: print stage timings */
+	bool stats; /* --stats: print stage timings */
 };
 
 /**
@@ -88,8 +88,7 @@ void compilation_fini(struct compilation *c);
  */
 int elaborate(struct compilation *c);
 /* Same, from a string (unit tests). */
-int elaborate_string(struct compilation *c, const char *name,
-		     const char *text);
+int elaborate_string(struct compilation *c, const char *name, const char *text);
 
 /* The whole pipeline for the command line; returns the exit status. */
 int rackc_run(const struct rackc_options *o);

@@ -35,8 +35,8 @@ static bool seen_before(struct elab *e, const struct srcloc *loc,
 	for (const char *p = msg; *p; p++)
 		h = (h ^ (unsigned char)*p) * 1099511628211ull;
 	if (loc)
-		h ^= ((uint64_t)loc->file << 48) ^ ((uint64_t)loc->begin << 16) ^
-		     loc->end;
+		h ^= ((uint64_t)loc->file << 48) ^
+		     ((uint64_t)loc->begin << 16) ^ loc->end;
 	h |= 1;
 	if (e->nseen * 2 >= e->seen_cap) {
 		uint32_t ncap = e->seen_cap ? e->seen_cap * 2 : 256;
@@ -87,10 +87,10 @@ void elab_error(struct elab *e, const struct srcloc *loc, const char *check,
 		e->stopped = true;
 }
 
-static void elab_note(struct elab *e, const struct srcloc *loc,
-		      const char *fmt, ...) PRINTF(3, 4);
-static void elab_note(struct elab *e, const struct srcloc *loc,
-		      const char *fmt, ...)
+static void elab_note(struct elab *e, const struct srcloc *loc, const char *fmt,
+		      ...) PRINTF(3, 4);
+static void elab_note(struct elab *e, const struct srcloc *loc, const char *fmt,
+		      ...)
 {
 	va_list ap;
 
@@ -119,8 +119,10 @@ static bool check_table_limit(struct elab *e, uint32_t n,
 {
 	if (n < RK_MAX_OBJECTS)
 		return true;
-	elab_error(e, loc, "limit", "design has more than %u %s (the size "
-		   "limit)", RK_MAX_OBJECTS, what);
+	elab_error(e, loc, "limit",
+		   "design has more than %u %s (the size "
+		   "limit)",
+		   RK_MAX_OBJECTS, what);
 	e->stopped = true;
 	return false;
 }
@@ -139,9 +141,8 @@ static void push_var(struct elab *e, uint32_t name, const struct val *v,
 
 static bool at_file_top(const struct elab *e)
 {
-	return e->obj == RK_NONE && e->group == RK_NONE &&
-	       e->mod_depth == 0 && e->nvars == e->nglobals &&
-	       e->ctx == X_TOP && e->blocks == 0;
+	return e->obj == RK_NONE && e->group == RK_NONE && e->mod_depth == 0 &&
+	       e->nvars == e->nglobals && e->ctx == X_TOP && e->blocks == 0;
 }
 
 /* ---- names ---- */
@@ -175,18 +176,15 @@ static uint32_t join_name(struct elab *e, uint32_t prefix, uint32_t local,
 
 static struct rk_value *push_val(struct elab *e)
 {
-	struct rk_value *v = VEC_PUSH(e->d->vals, e->d->nvals,
-				      e->d->vals_cap);
+	struct rk_value *v = VEC_PUSH(e->d->vals, e->d->nvals, e->d->vals_cap);
 
 	memset(v, 0, sizeof(*v));
 	return v;
 }
 
-static void push_attr(struct elab *e, uint32_t key,
-		      const struct rk_value *val)
+static void push_attr(struct elab *e, uint32_t key, const struct rk_value *val)
 {
-	struct rk_attr *a = VEC_PUSH(e->scratch, e->nscratch,
-				     e->scratch_cap);
+	struct rk_attr *a = VEC_PUSH(e->scratch, e->nscratch, e->scratch_cap);
 
 	a->key = key;
 	a->val = *val;
@@ -232,8 +230,7 @@ static void finish_attrs(struct elab *e, uint32_t mark, uint32_t *first,
 			elab_error(e, &s[i].val.loc, "duplicate-name",
 				   "attribute '%s' is given more than once",
 				   attr_table[s[i].key].name);
-			elab_note(e, &s[i - 1].val.loc,
-				  "first given here");
+			elab_note(e, &s[i - 1].val.loc, "first given here");
 		}
 	}
 	*first = e->d->nattrs;
@@ -241,8 +238,8 @@ static void finish_attrs(struct elab *e, uint32_t mark, uint32_t *first,
 	if (n && check_table_limit(e, e->d->nattrs + n, &s[0].val.loc,
 				   "attributes")) {
 		for (uint32_t i = 0; i < n; i++)
-			*VEC_PUSH(e->d->attrs, e->d->nattrs,
-				  e->d->attrs_cap) = s[i];
+			*VEC_PUSH(e->d->attrs, e->d->nattrs, e->d->attrs_cap) =
+			    s[i];
 	} else {
 		*count = 0;
 	}
@@ -309,9 +306,8 @@ static bool want_word(struct elab *e, const struct val *v, const char *what,
 	struct suggest sg;
 
 	if (!w) {
-		elab_error(e, &v->loc, "type-mismatch",
-			   "%s must be one of: %s", what,
-			   words_list(e, words));
+		elab_error(e, &v->loc, "type-mismatch", "%s must be one of: %s",
+			   what, words_list(e, words));
 		return false;
 	}
 	if (word_allowed(words, str_of(e->a, w))) {
@@ -396,15 +392,13 @@ static bool conv_num(struct elab *e, const struct attr_info *ai,
 		return false;
 	}
 	if (v->dim != ai->dim) {
-		elab_error(e, &v->loc, "unit-mismatch",
-			   "'%s' expects %s, not %s %s", ai->name,
-			   a_dim(ai->dim),
-			   v->dim == DIM_NONE
-				   ? "a"
-				   : strchr("aeiou", dim_name(v->dim)[0]) ? "an"
-									 : "a",
-			   v->dim == DIM_NONE ? "plain number"
-					      : dim_name(v->dim));
+		elab_error(
+		    e, &v->loc, "unit-mismatch", "'%s' expects %s, not %s %s",
+		    ai->name, a_dim(ai->dim),
+		    v->dim == DIM_NONE			   ? "a"
+		    : strchr("aeiou", dim_name(v->dim)[0]) ? "an"
+							   : "a",
+		    v->dim == DIM_NONE ? "plain number" : dim_name(v->dim));
 		return false;
 	}
 	out->type = VT_NUM;
@@ -491,9 +485,8 @@ static bool push_refs(struct elab *e, const struct attr_info *ai,
 	return true;
 }
 
-static void store_list(struct elab *e, const struct rk_value *items,
-		       uint32_t n, const struct srcloc *loc,
-		       struct rk_value *out)
+static void store_list(struct elab *e, const struct rk_value *items, uint32_t n,
+		       const struct srcloc *loc, struct rk_value *out)
 {
 	out->type = VT_LIST;
 	out->a = e->d->nvals;
@@ -519,11 +512,11 @@ static bool conv_psumap(struct elab *e, const struct attr_info *ai,
 	}
 	l = &v->items[0];
 	r = &v->items[1];
-	if (l->kind != V_PATH || l->count != 1 ||
-	    l->segs[0].name != e->w_psu || l->segs[0].ix == SEG_NONE ||
-	    l->segs[0].ix == SEG_WILD) {
-		elab_error(e, &l->loc, "value",
-			   "the left of '->' must be psu[N] or psu[FIRST..LAST]");
+	if (l->kind != V_PATH || l->count != 1 || l->segs[0].name != e->w_psu ||
+	    l->segs[0].ix == SEG_NONE || l->segs[0].ix == SEG_WILD) {
+		elab_error(
+		    e, &l->loc, "value",
+		    "the left of '->' must be psu[N] or psu[FIRST..LAST]");
 		return false;
 	}
 	if (r->kind != V_PATH || path_has_wild(r) ||
@@ -637,7 +630,8 @@ static void set_attr(struct elab *e, uint32_t key, const struct ast *st,
 		    args[0].n > 0) {
 			out.n = args[0].n;
 			out.a = 1;
-		} else if (args[0].kind == V_RATIO && args[0].n2 <= UINT32_MAX) {
+		} else if (args[0].kind == V_RATIO &&
+			   args[0].n2 <= UINT32_MAX) {
 			out.n = args[0].n;
 			out.a = (uint32_t)args[0].n2;
 		} else {
@@ -661,12 +655,11 @@ static void set_attr(struct elab *e, uint32_t key, const struct ast *st,
 		if (out.a == RK_NONE)
 			return;
 		{
-			enum rk_class want = key == A_SWITCH ||
-						     key == A_SPINE_SWITCH
-					     ? C_SWITCH
-					     : key == A_CABLE ? C_CABLE
-					     : key == A_RDHX ? C_RDHX
-							     : C_NONE;
+			enum rk_class want =
+			    key == A_SWITCH || key == A_SPINE_SWITCH ? C_SWITCH
+			    : key == A_CABLE			     ? C_CABLE
+			    : key == A_RDHX			     ? C_RDHX
+								     : C_NONE;
 
 			if (want && e->d->objs[out.a].cls != want) {
 				elab_error(e, &args[0].loc, "part-class",
@@ -763,8 +756,8 @@ static void set_attr(struct elab *e, uint32_t key, const struct ast *st,
 
 static void exec_list(struct elab *e, const struct ast *list);
 
-static bool eval_args(struct elab *e, const struct ast *args,
-		      struct val **out, uint32_t *argc)
+static bool eval_args(struct elab *e, const struct ast *args, struct val **out,
+		      uint32_t *argc)
 {
 	uint32_t n = ast_list_len(args), i = 0;
 
@@ -812,8 +805,8 @@ static void unknown_word(struct elab *e, const struct ast *st)
 }
 
 /* Declared names of a statement: the first argument, ranges expanded. */
-static bool decl_names(struct elab *e, const struct ast *st,
-		       uint32_t **names, uint32_t *count)
+static bool decl_names(struct elab *e, const struct ast *st, uint32_t **names,
+		       uint32_t *count)
 {
 	struct val v;
 
@@ -834,12 +827,11 @@ static bool decl_names(struct elab *e, const struct ast *st,
 }
 
 static uint32_t new_object(struct elab *e, const struct kind_info *ki,
-			   const struct ast *st, uint32_t local,
-			   bool part_ns)
+			   const struct ast *st, uint32_t local, bool part_ns)
 {
 	struct rk_design *d = e->d;
 	/* parts are global; their members are named inside the part */
-	uint32_t prefix = ki->kind == K_PART ? 0
+	uint32_t prefix = ki->kind == K_PART		 ? 0
 			  : part_ns && e->obj != RK_NONE ? d->objs[e->obj].name
 							 : e->prefix;
 	uint32_t full = join_name(e, prefix, local, &st->loc);
@@ -881,8 +873,8 @@ static void exec_body(struct elab *e, uint32_t obj, uint32_t ctx,
 }
 
 /* Run the instance statements of a part (and its bases) under @inst. */
-static void instantiate_template(struct elab *e, uint32_t part,
-				 uint32_t inst, uint32_t depth)
+static void instantiate_template(struct elab *e, uint32_t part, uint32_t inst,
+				 uint32_t depth)
 {
 	const struct rk_design *d = e->d;
 
@@ -891,8 +883,8 @@ static void instantiate_template(struct elab *e, uint32_t part,
 	instantiate_template(e, d->objs[part].part, inst, depth + 1);
 	for (uint32_t i = 0; i < e->nbodies; i++)
 		if (e->bodies[i].part == part) {
-			uint32_t ctx = d->objs[inst].kind == K_RACK ? X_RACK
-								   : X_DEVICE;
+			uint32_t ctx =
+			    d->objs[inst].kind == K_RACK ? X_RACK : X_DEVICE;
 			uint32_t s_group = e->group, s_nv = e->nvars;
 			uint32_t s_frame = e->frame;
 
@@ -953,8 +945,7 @@ static void decl_part(struct elab *e, const struct kind_info *ki,
 				suggest_offer(&sg, rk_class_name(c));
 			for (uint32_t i = 0; i < e->d->nobjs; i++)
 				if (e->d->objs[i].kind == K_PART)
-					suggest_offer(&sg,
-						      ir_name(e->d, i));
+					suggest_offer(&sg, ir_name(e->d, i));
 			if (suggest_result(&sg))
 				elab_error(e, &st->rhs->loc, "undefined-name",
 					   "unknown part class or base part "
@@ -976,8 +967,8 @@ static void decl_part(struct elab *e, const struct kind_info *ki,
 	e->d->objs[id].cls = (uint16_t)cls;
 	e->d->objs[id].part = base;
 	if (st->body) {
-		struct part_body *pb = VEC_PUSH(e->bodies, e->nbodies,
-						e->bodies_cap);
+		struct part_body *pb =
+		    VEC_PUSH(e->bodies, e->nbodies, e->bodies_cap);
 
 		pb->part = id;
 		pb->body = st->body;
@@ -1008,8 +999,7 @@ static void decl_part_member(struct elab *e, const struct kind_info *ki,
 
 		if (!st->rhs) {
 			elab_error(e, &st->loc, "value",
-				   "'%s' needs a part after ':'",
-				   ki->word);
+				   "'%s' needs a part after ':'", ki->word);
 			return;
 		}
 		if (!eval(e, st->rhs, &tv))
@@ -1024,16 +1014,17 @@ static void decl_part_member(struct elab *e, const struct kind_info *ki,
 		if (part == RK_NONE)
 			return;
 		if (ki->cls && e->d->objs[part].cls != ki->cls) {
-			elab_error(e, &st->rhs->loc, "part-class",
-				   "'%s' is a %s part, but '%s' needs a %s part",
-				   str_of(e->a, tw),
-				   rk_class_name(e->d->objs[part].cls),
-				   ki->word, rk_class_name(ki->cls));
+			elab_error(
+			    e, &st->rhs->loc, "part-class",
+			    "'%s' is a %s part, but '%s' needs a %s part",
+			    str_of(e->a, tw),
+			    rk_class_name(e->d->objs[part].cls), ki->word,
+			    rk_class_name(ki->cls));
 			return;
 		}
 	} else if (st->rhs) {
-		elab_error(e, &st->rhs->loc, "value",
-			   "'%s' takes no ':' type", ki->word);
+		elab_error(e, &st->rhs->loc, "value", "'%s' takes no ':' type",
+			   ki->word);
 		return;
 	}
 	for (uint32_t i = 0; i < count && !e->stopped; i++) {
@@ -1062,8 +1053,8 @@ static void decl_object(struct elab *e, const struct kind_info *ki,
 	if (!decl_names(e, st, &names, &count))
 		return;
 	if (ki->type == 0 && st->rhs) {
-		elab_error(e, &st->rhs->loc, "value",
-			   "'%s' takes no ':' type", ki->word);
+		elab_error(e, &st->rhs->loc, "value", "'%s' takes no ':' type",
+			   ki->word);
 		return;
 	}
 	if (ki->type == 2 && !st->rhs) {
@@ -1238,8 +1229,8 @@ static void decl_instance(struct elab *e, const struct kind_info *ki,
 	for (uint32_t i = 0; i < count && !e->stopped; i++) {
 		uint32_t id = new_object(e, ki, st, names[i], false);
 		uint32_t nparams = ast_list_len(m->def->list);
-		struct val *pv = arena_zalloc(e->a, (nparams + 1) *
-							   sizeof(*pv));
+		struct val *pv =
+		    arena_zalloc(e->a, (nparams + 1) * sizeof(*pv));
 		bool *set = arena_zalloc(e->a, nparams + 1);
 		uint32_t pos = 0, s_frame = e->frame, s_nv = e->nvars;
 		uint32_t s_group = e->group, mark = e->nscratch;
@@ -1263,22 +1254,20 @@ static void decl_instance(struct elab *e, const struct kind_info *ki,
 					suggest_init(&sg, str_of(e->a, a->str));
 					for (p = m->def->list; p; p = p->next)
 						suggest_offer(
-							&sg,
-							str_of(e->a, p->str));
+						    &sg, str_of(e->a, p->str));
 					elab_error(
-						e, &a->wloc, "undefined-name",
-						"module '%s' has no parameter "
-						"'%s'%s%s%s",
-						str_of(e->a, m->name),
-						str_of(e->a, a->str),
-						suggest_result(&sg)
-							? "; did you mean '"
-							: "",
-						suggest_result(&sg)
-							? suggest_result(&sg)
-							: "",
-						suggest_result(&sg) ? "'?"
-								    : "");
+					    e, &a->wloc, "undefined-name",
+					    "module '%s' has no parameter "
+					    "'%s'%s%s%s",
+					    str_of(e->a, m->name),
+					    str_of(e->a, a->str),
+					    suggest_result(&sg)
+						? "; did you mean '"
+						: "",
+					    suggest_result(&sg)
+						? suggest_result(&sg)
+						: "",
+					    suggest_result(&sg) ? "'?" : "");
 					ok = false;
 					break;
 				}
@@ -1376,7 +1365,8 @@ static void exec_generic(struct elab *e, const struct ast *st)
 
 		if (st->has_body || st->rhs) {
 			elab_error(e, st->has_body ? &st->loc : &st->rhs->loc,
-				   "value", "attribute '%s' takes values, not "
+				   "value",
+				   "attribute '%s' takes values, not "
 				   "a type or a block",
 				   attr_table[attr].name);
 			return;
@@ -1417,8 +1407,8 @@ static void exec_generic(struct elab *e, const struct ast *st)
 			if (id == RK_NONE)
 				return;
 			e->group = id;
-			exec_body(e, id, X_GROUP, e->d->objs[id].name,
-				  st->body, MODE_NORMAL);
+			exec_body(e, id, X_GROUP, e->d->objs[id].name, st->body,
+				  MODE_NORMAL);
 			e->group = s_group;
 			finish_attrs(e, mark, &e->d->objs[id].attr_first,
 				     &e->d->objs[id].attr_count);
@@ -1530,7 +1520,7 @@ static void exec_stmt(struct elab *e, const struct ast *st)
 		}
 		if (!eval(e, st->lhs, &v))
 			return;
-bind:
+	bind:
 		push_var(e, st->str, &v, &st->wloc);
 		e->vars[e->nvars - 1].param = st->kind == AST_PARAM;
 		if (global)
@@ -1547,23 +1537,22 @@ bind:
 		if (it.kind == V_RANGE) {
 			/* the count in unsigned arithmetic: no overflow at the
 			 * ends of the int64 range */
-			uint64_t span = it.n2 >= it.n ? (uint64_t)it.n2 -
-								(uint64_t)it.n
-						      : 0;
+			uint64_t span = it.n2 >= it.n
+					    ? (uint64_t)it.n2 - (uint64_t)it.n
+					    : 0;
 
 			if (it.n2 >= it.n && span >= RK_MAX_LOOP) {
 				elab_error(e, &st->lhs->loc, "limit",
 					   "loop of %llu iterations exceeds "
 					   "the limit of %u",
 					   (unsigned long long)span +
-						   (span < UINT64_MAX),
+					       (span < UINT64_MAX),
 					   RK_MAX_LOOP);
 				e->blocks--;
 				return;
 			}
-			for (uint64_t k = 0; it.n2 >= it.n && k <= span &&
-					     !e->stopped;
-			     k++) {
+			for (uint64_t k = 0;
+			     it.n2 >= it.n && k <= span && !e->stopped; k++) {
 				struct val iv;
 
 				memset(&iv, 0, sizeof(iv));
@@ -1577,8 +1566,7 @@ bind:
 				exec_list(e, st->body);
 			}
 		} else if (it.kind == V_LIST) {
-			for (uint32_t i = 0; i < it.count && !e->stopped;
-			     i++) {
+			for (uint32_t i = 0; i < it.count && !e->stopped; i++) {
 				e->nvars = base;
 				push_var(e, st->str, &it.items[i], &st->wloc);
 				if (!elab_step(e, &st->loc))
@@ -1712,8 +1700,7 @@ static bool is_file(const char *path)
 }
 
 /* Find an imported file: next to the importer, on -I, in the stdlib. */
-static char *find_import(struct elab *e, const char *importer,
-			 const char *name)
+static char *find_import(struct elab *e, const char *importer, const char *name)
 {
 	const char *ext = has_suffix(name, ".rack") ? "" : ".rack";
 	const char *slash = strrchr(importer, '/');
@@ -1777,7 +1764,7 @@ static void exec_import(struct elab *e, const struct ast *st)
 				   "import cycle: '%s' imports itself", path);
 			for (uint32_t f = st->loc.file; f;) {
 				const struct srcfile *sf =
-					srcmgr_file(e->sm, f);
+				    srcmgr_file(e->sm, f);
 
 				if (!sf->included_from.file)
 					break;
@@ -1796,8 +1783,8 @@ static void exec_import(struct elab *e, const struct ast *st)
 	}
 	file = srcmgr_load(e->sm, path, st->loc);
 	if (!file) {
-		elab_error(e, &st->wloc, "import", "cannot read '%s': %s",
-			   path, strerror(errno));
+		elab_error(e, &st->wloc, "import", "cannot read '%s': %s", path,
+			   strerror(errno));
 		return;
 	}
 	rec = VEC_PUSH(e->imports, e->nimports, e->imports_cap);
@@ -1844,7 +1831,7 @@ static void elab_init(struct elab *e, struct compilation *c)
 	}
 	for (uint32_t i = 1; i < A__COUNT; i++)
 		e->word_attr[intern_cstr(e->a, attr_table[i].name)] =
-			(uint16_t)i;
+		    (uint16_t)i;
 	e->w_true = intern_cstr(e->a, "true");
 	e->w_false = intern_cstr(e->a, "false");
 	e->w_psu = intern_cstr(e->a, "psu");
@@ -1879,8 +1866,8 @@ static int elaborate_file(struct compilation *c, uint32_t file)
 	{
 		const struct srcfile *f = srcmgr_file(&c->sm, file);
 		char *real = realpath(f->path, NULL);
-		struct import_rec *rec = VEC_PUSH(e.imports, e.nimports,
-						  e.imports_cap);
+		struct import_rec *rec =
+		    VEC_PUSH(e.imports, e.nimports, e.imports_cap);
 
 		rec->path = intern_cstr(e.a, real ? real : f->path);
 		rec->file = file;
@@ -1930,12 +1917,11 @@ int elaborate(struct compilation *c)
 	return elaborate_file(c, file);
 }
 
-int elaborate_string(struct compilation *c, const char *name,
-		     const char *text)
+int elaborate_string(struct compilation *c, const char *name, const char *text)
 {
 	struct srcloc none = { 0, 0, 0 };
 
-	c->root_file = srcmgr_add(&c->sm, name, text, (uint32_t)strlen(text),
-				  none);
+	c->root_file =
+	    srcmgr_add(&c->sm, name, text, (uint32_t)strlen(text), none);
 	return elaborate_file(c, c->root_file);
 }

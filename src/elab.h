@@ -22,13 +22,13 @@
 struct rackc_options;
 
 /* Limits, reported as errors with the location that hit them. */
-#define RK_MAX_LOOP 10000000u	    /* iterations of one for loop */
-#define RK_MAX_STEPS 50000000u	    /* statements and iterations per compile */
-#define RK_MAX_OBJECTS 20000000u    /* objects, links and attributes each */
-#define RK_MAX_EXPAND 1000000u	    /* names from one ranged path */
-#define RK_MAX_IMPORT_DEPTH 16u	    /* nested imports */
-#define RK_MAX_MODULE_DEPTH 64u	    /* nested module instances */
-#define RK_MAX_PATH 512u	    /* bytes in one hierarchical name */
+#define RK_MAX_LOOP 10000000u	 /* iterations of one for loop */
+#define RK_MAX_STEPS 50000000u	 /* statements and iterations per compile */
+#define RK_MAX_OBJECTS 20000000u /* objects, links and attributes each */
+#define RK_MAX_EXPAND 1000000u	 /* names from one ranged path */
+#define RK_MAX_IMPORT_DEPTH 16u	 /* nested imports */
+#define RK_MAX_MODULE_DEPTH 64u	 /* nested module instances */
+#define RK_MAX_PATH 512u	 /* bytes in one hierarchical name */
 
 enum vkind {
 	V_NONE,
@@ -81,8 +81,8 @@ struct part_body {
 };
 
 struct import_rec {
-	uint32_t path;	/* interned resolved path */
-	uint32_t file;	/* file id */
+	uint32_t path; /* interned resolved path */
+	uint32_t file; /* file id */
 	bool done;
 };
 
@@ -154,8 +154,8 @@ struct elab {
 	uint64_t parse_ns;
 	uint32_t link_attr_first, link_attr_count; /* fabric.c */
 	uint64_t steps;
-	bool stopped; /* a limit was hit: unwind without more work */
-	bool syntax;  /* a file had syntax errors */
+	bool stopped;	 /* a limit was hit: unwind without more work */
+	bool syntax;	 /* a file had syntax errors */
 	uint32_t blocks; /* open if/for bodies */
 	uint32_t errors;
 };

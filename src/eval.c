@@ -112,8 +112,10 @@ static bool need_int(struct elab *e, const struct val *v, const char *what)
 {
 	if (v->kind == V_NUM && v->dim == DIM_NONE)
 		return true;
-	elab_error(e, &v->loc, "type-mismatch", "%s must be a plain number, "
-		   "not %s", what, dim_phrase(e, v));
+	elab_error(e, &v->loc, "type-mismatch",
+		   "%s must be a plain number, "
+		   "not %s",
+		   what, dim_phrase(e, v));
 	return false;
 }
 
@@ -169,7 +171,8 @@ static bool arith(struct elab *e, const struct ast *x, struct val *l,
 	case OP_DIV:
 	case OP_MOD:
 		if (r->n == 0) {
-			elab_error(e, &x->rhs->loc, "value", "division by zero");
+			elab_error(e, &x->rhs->loc, "value",
+				   "division by zero");
 			return false;
 		}
 		if (x->op == OP_DIV && l->dim == r->dim && l->dim != DIM_NONE) {
@@ -178,7 +181,8 @@ static bool arith(struct elab *e, const struct ast *x, struct val *l,
 				return overflow(e, x);
 			break;
 		}
-		if (r->dim != DIM_NONE && !(x->op == OP_MOD && r->dim == l->dim)) {
+		if (r->dim != DIM_NONE &&
+		    !(x->op == OP_MOD && r->dim == l->dim)) {
 			elab_error(e, &x->loc, "unit-mismatch",
 				   "cannot divide %s by %s", dim_phrase(e, l),
 				   dim_phrase(e, r));
@@ -356,8 +360,8 @@ static bool index_path(struct elab *e, const struct ast *x,
 	if (!need_int(e, &ix, "an index"))
 		return false;
 	if (ix.n < 0) {
-		elab_error(e, &x->rhs->loc, "value",
-			   "index %lld is negative", (long long)ix.n);
+		elab_error(e, &x->rhs->loc, "value", "index %lld is negative",
+			   (long long)ix.n);
 		return false;
 	}
 	last->ix = SEG_INT;
@@ -391,8 +395,8 @@ static bool eval_index(struct elab *e, const struct ast *x, struct val *out)
 		return true;
 	}
 	if (base.kind != V_PATH) {
-		elab_error(e, &x->lhs->loc, "type-mismatch",
-			   "cannot index %s", val_kind_name(&base));
+		elab_error(e, &x->lhs->loc, "type-mismatch", "cannot index %s",
+			   val_kind_name(&base));
 		return false;
 	}
 	return index_path(e, x, &base, out);
@@ -418,8 +422,8 @@ static bool eval_call(struct elab *e, const struct ast *x, struct val *out)
 		if (v.kind == V_LIST) {
 			set_num(out, DIM_NONE, v.count, &x->loc);
 		} else if (v.kind == V_RANGE) {
-			set_num(out, DIM_NONE,
-				v.n2 >= v.n ? v.n2 - v.n + 1 : 0, &x->loc);
+			set_num(out, DIM_NONE, v.n2 >= v.n ? v.n2 - v.n + 1 : 0,
+				&x->loc);
 		} else {
 			elab_error(e, &a->loc, "type-mismatch",
 				   "len() needs a list or a range, not %s",
@@ -468,10 +472,9 @@ static bool eval_call(struct elab *e, const struct ast *x, struct val *out)
 				   dim_phrase(e, &args[1]));
 			return false;
 		}
-		r = streq(fn, "min") ? (args[0].n < args[1].n ? args[0].n
-							    : args[1].n)
-				     : (args[0].n > args[1].n ? args[0].n
-							      : args[1].n);
+		r = streq(fn, "min")
+			? (args[0].n < args[1].n ? args[0].n : args[1].n)
+			: (args[0].n > args[1].n ? args[0].n : args[1].n);
 		set_num(out, args[0].dim, r, &x->loc);
 		return true;
 	}
@@ -538,7 +541,8 @@ bool eval(struct elab *e, const struct ast *x, struct val *out)
 		return true;
 	}
 	case AST_WILD:
-		elab_error(e, &x->loc, "value", "'*' is only valid as an index");
+		elab_error(e, &x->loc, "value",
+			   "'*' is only valid as an index");
 		return false;
 	case AST_BINARY:
 		return eval_binary(e, x, out);
@@ -599,7 +603,8 @@ bool eval(struct elab *e, const struct ast *x, struct val *out)
 		out->kind = V_LIST;
 		out->loc = x->loc;
 		out->count = n;
-		out->items = arena_alloc(e->a, (n ? n : 1) * sizeof(struct val));
+		out->items =
+		    arena_alloc(e->a, (n ? n : 1) * sizeof(struct val));
 		for (const struct ast *it = x->list; it; it = it->next)
 			if (!eval(e, it, &out->items[i++]))
 				return false;
@@ -729,8 +734,10 @@ bool path_expand(struct elab *e, const struct val *p, uint32_t **names,
 	char buf[RK_MAX_PATH];
 
 	if (p->count > ARRAY_SIZE(idx)) {
-		elab_error(e, &p->loc, "limit", "name has more than %zu "
-			   "segments", ARRAY_SIZE(idx));
+		elab_error(e, &p->loc, "limit",
+			   "name has more than %zu "
+			   "segments",
+			   ARRAY_SIZE(idx));
 		return false;
 	}
 	for (uint32_t i = 0; i < p->count; i++) {

@@ -77,8 +77,8 @@ static void switch_ports(struct elab *e, uint32_t part, uint32_t proto,
 			role = ir_str(d, c, A_ROLE);
 			pr = ir_str(d, c, A_PROTOCOL);
 			/* the switch's own management and console ports */
-			if (role && (streq(role, "mgmt") ||
-				     streq(role, "console")))
+			if (role &&
+			    (streq(role, "mgmt") || streq(role, "console")))
 				continue;
 			/*
 			 * With a fabric protocol, a port must speak it ("any"
@@ -90,8 +90,8 @@ static void switch_ports(struct elab *e, uint32_t part, uint32_t proto,
 					      !streq(S(e, proto), "any"))))
 				continue;
 			cap = out->n + 1;
-			out->ports = xrealloc(out->ports,
-					      cap * sizeof(*out->ports));
+			out->ports =
+			    xrealloc(out->ports, cap * sizeof(*out->ports));
 			out->ports[out->n++] = c;
 		}
 	}
@@ -199,8 +199,7 @@ static bool place(struct elab *e, struct placer *p, uint32_t dev, int64_t h)
 			for (u = lo; u <= top; u++)
 				p->used[i][u] = 1;
 			add_attr(e, dev, A_RACK, VT_OBJ, 0,
-				 d->vals[p->racks->a + i].a, 0,
-				 &p->where->loc);
+				 d->vals[p->racks->a + i].a, 0, &p->where->loc);
 			add_attr(e, dev, A_AT, VT_NUM, DIM_RACKU, 0, lo,
 				 &p->where->loc);
 			p->next = i;
@@ -300,8 +299,8 @@ static uint32_t new_switch(struct elab *e, uint32_t fab, const char *tier,
 			   "name",
 			   S(e, full));
 	add_attr(e, id, A_ROLE, VT_WORD, 0, role, 0, loc);
-	if (!place(e, pl, id, layout_height_u(d, id) ? layout_height_u(d, id)
-						      : 1)) {
+	if (!place(e, pl, id,
+		   layout_height_u(d, id) ? layout_height_u(d, id) : 1)) {
 		elab_error(e, &pl->where->loc, "fabric-placement",
 			   "no room left in the listed racks for %s (%s %u "
 			   "of fabric '%s')",
@@ -357,8 +356,8 @@ static uint32_t endpoints(struct elab *e, uint32_t fab, uint32_t **devs,
 			if (n == cap) {
 				cap = cap ? cap * 2 : 64;
 				*devs = xrealloc(*devs, cap * sizeof(**devs));
-				*ports = xrealloc(*ports,
-						  cap * sizeof(**ports));
+				*ports =
+				    xrealloc(*ports, cap * sizeof(**ports));
 			}
 			(*devs)[n] = v->a;
 			(*ports)[n] = (uint32_t)v->n;
@@ -403,8 +402,8 @@ static void adopt_links(struct elab *e, uint32_t fab, const uint32_t *ed,
 			if (l->fabric == RK_NONE)
 				l->fabric = fab;
 			other = l->a_dev == ed[k] && l->a_port == ep[k]
-					? l->b_dev
-					: l->a_dev;
+				    ? l->b_dev
+				    : l->a_dev;
 			if (d->objs[other].cls == C_SWITCH && !seen[other]) {
 				seen[other] = 1;
 				queue[qt++] = other;
@@ -513,8 +512,8 @@ static void gen_fat_tree(struct elab *e, uint32_t fab)
 		for (r = 0; r < nrails && rail_names[r] != nm; r++)
 			;
 		if (r == nrails) {
-			rail_names = xrealloc(rail_names,
-					      (nrails + 1) * sizeof(*rail_names));
+			rail_names = xrealloc(
+			    rail_names, (nrails + 1) * sizeof(*rail_names));
 			rail_names[nrails++] = nm;
 		}
 	}
@@ -573,8 +572,7 @@ static void gen_fat_tree(struct elab *e, uint32_t fab)
 			goto done;
 		}
 		l = (n / su_size) * nrails + r;
-		add_link(e, fab, ed[i], ep[i], leaf[l],
-			 lp.ports[n % su_size]);
+		add_link(e, fab, ed[i], ep[i], leaf[l], lp.ports[n % su_size]);
 	}
 	if (tiers == 2) {
 		uint32_t S = (uint32_t)(((uint64_t)L * U + sp.n - 1) / sp.n);
@@ -589,7 +587,8 @@ static void gen_fat_tree(struct elab *e, uint32_t fab)
 				goto done;
 		for (uint32_t l = 0; l < L; l++)
 			for (uint32_t j = 0; j < U; j++) {
-				uint32_t s = (uint32_t)(((uint64_t)l * U + j) % S);
+				uint32_t s =
+				    (uint32_t)(((uint64_t)l * U + j) % S);
 
 				add_link(e, fab, leaf[l], lp.ports[D + j],
 					 spine[s], sp.ports[spine_next[s]++]);
@@ -643,8 +642,10 @@ static void gen_fat_tree(struct elab *e, uint32_t fab)
 
 			for (uint32_t k = 0; k < nl; k++)
 				for (uint32_t j = 0; j < U; j++) {
-					uint32_t s = pod_first[p] +
-						     (uint32_t)(((uint64_t)k * U + j) % ns);
+					uint32_t s =
+					    pod_first[p] +
+					    (uint32_t)(((uint64_t)k * U + j) %
+						       ns);
 					uint32_t l = order[p * half + k];
 
 					add_link(e, fab, leaf[l],

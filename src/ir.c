@@ -113,8 +113,7 @@ static uint32_t tab_bind(uint32_t **tabp, uint32_t *capp, uint32_t *countp,
 
 uint32_t ir_bind_name(struct rk_design *d, uint32_t name, uint32_t obj)
 {
-	return tab_bind(&d->name_tab, &d->name_cap, &d->name_count, name,
-			obj);
+	return tab_bind(&d->name_tab, &d->name_cap, &d->name_count, name, obj);
 }
 
 uint32_t ir_find_name(const struct rk_design *d, uint32_t name)
@@ -124,8 +123,7 @@ uint32_t ir_find_name(const struct rk_design *d, uint32_t name)
 
 uint32_t ir_bind_part(struct rk_design *d, uint32_t name, uint32_t obj)
 {
-	return tab_bind(&d->part_tab, &d->part_cap, &d->part_count, name,
-			obj);
+	return tab_bind(&d->part_tab, &d->part_cap, &d->part_count, name, obj);
 }
 
 uint32_t ir_find_part(const struct rk_design *d, uint32_t name)
@@ -182,8 +180,8 @@ const char *ir_str(const struct rk_design *d, uint32_t obj, uint32_t key)
 	const struct rk_value *v = ir_attr_inh(d, obj, key);
 
 	return v && (v->type == VT_STR || v->type == VT_WORD)
-		       ? str_of(d->arena, v->a)
-		       : NULL;
+		   ? str_of(d->arena, v->a)
+		   : NULL;
 }
 
 uint32_t ir_part_member(const struct rk_design *d, uint32_t part,
@@ -205,8 +203,9 @@ uint32_t ir_part_member(const struct rk_design *d, uint32_t part,
 			id = intern_find(d->arena, buf, a + b + 1);
 			if (id) {
 				m = ir_find_part(d, id);
-				if (m != RK_NONE && (d->objs[m].kind == K_PORT ||
-						     d->objs[m].kind == K_COMP))
+				if (m != RK_NONE &&
+				    (d->objs[m].kind == K_PORT ||
+				     d->objs[m].kind == K_COMP))
 					return m;
 			}
 		}
@@ -223,8 +222,7 @@ uint32_t ir_part_port(const struct rk_design *d, uint32_t part,
 	return m != RK_NONE && d->objs[m].kind == K_PORT ? m : RK_NONE;
 }
 
-bool ir_member_effective(const struct rk_design *d, uint32_t part,
-			 uint32_t m)
+bool ir_member_effective(const struct rk_design *d, uint32_t part, uint32_t m)
 {
 	return ir_part_member(d, part, d->objs[m].local) == m;
 }

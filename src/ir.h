@@ -32,9 +32,9 @@ struct arena;
 
 enum rk_kind {
 	K_NONE,
-	K_PART,	  /* catalog part (class in cls) */
-	K_PORT,	  /* port of a part */
-	K_COMP,	  /* component inside a part: cpu, pcie_switch, gpu, nic */
+	K_PART, /* catalog part (class in cls) */
+	K_PORT, /* port of a part */
+	K_COMP, /* component inside a part: cpu, pcie_switch, gpu, nic */
 	K_SITE,
 	K_ROW,
 	K_RACK,	  /* rack instance (part class rack) */
@@ -241,9 +241,9 @@ static inline const struct rk_value *ir_list_at(const struct rk_design *d,
 }
 
 /* Iterate the children of an object (or the roots when obj is RK_NONE). */
-#define for_each_child(d, obj, c)                                             \
-	for (uint32_t c = (obj) == RK_NONE ? (d)->first_root                  \
-					   : (d)->objs[obj].first_child;      \
+#define for_each_child(d, obj, c)                                        \
+	for (uint32_t c = (obj) == RK_NONE ? (d)->first_root             \
+					   : (d)->objs[obj].first_child; \
 	     c != RK_NONE; c = (d)->objs[c].next_sibling)
 
 /* The part an instance was made from (RK_NONE for non-instances). */
@@ -252,8 +252,8 @@ static inline uint32_t ir_part_of(const struct rk_design *d, uint32_t obj)
 	const struct rk_obj *o = &d->objs[obj];
 
 	return o->kind == K_DEVICE || o->kind == K_RACK || o->kind == K_COMP
-		       ? o->part
-		       : RK_NONE;
+		   ? o->part
+		   : RK_NONE;
 }
 
 /* Port lookup in a part (following bases): port object id or RK_NONE. */
@@ -270,8 +270,7 @@ uint32_t ir_part_member(const struct rk_design *d, uint32_t part,
  * Is member @m (a child of @part or of one of its bases) in effect for
  * @part, i.e. not redeclared by a more derived part?
  */
-bool ir_member_effective(const struct rk_design *d, uint32_t part,
-			 uint32_t m);
+bool ir_member_effective(const struct rk_design *d, uint32_t part, uint32_t m);
 /* Effective GPU components of a part and its bases. */
 uint32_t ir_part_gpu_count(const struct rk_design *d, uint32_t part);
 

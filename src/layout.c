@@ -11,9 +11,9 @@
 #include "layout.h"
 #include "schema.h"
 
-#define DEFAULT_PITCH_UM 600000	      /* 600 mm racks */
-#define DEFAULT_TRAY_UM 600000	      /* tray 600 mm above the rack top */
-#define DEFAULT_SLACK_UM 1000000      /* 1 m of slack per cable */
+#define DEFAULT_PITCH_UM 600000	 /* 600 mm racks */
+#define DEFAULT_TRAY_UM 600000	 /* tray 600 mm above the rack top */
+#define DEFAULT_SLACK_UM 1000000 /* 1 m of slack per cable */
 #define DEFAULT_RACK_U 42
 
 uint32_t layout_rack_of(const struct rk_design *d, uint32_t dev)
@@ -127,8 +127,8 @@ void layout_cable_run(const struct rk_design *d, uint32_t a, uint32_t b,
 	} else {
 		layout_rack_pos(d, ra, &pa);
 		layout_rack_pos(d, rb, &pb);
-		out->vertical = to_top(d, a, ra) + pa.tray + to_top(d, b, rb) +
-				pb.tray;
+		out->vertical =
+		    to_top(d, a, ra) + pa.tray + to_top(d, b, rb) + pb.tray;
 		out->horizontal = (pa.x > pb.x ? pa.x - pb.x : pb.x - pa.x) +
 				  (pa.y > pb.y ? pa.y - pb.y : pb.y - pa.y);
 	}

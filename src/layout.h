@@ -52,7 +52,7 @@ struct cable_run {
 	int same_rack;
 	int64_t vertical, horizontal, slack, total;
 };
-void layout_cable_run(const struct rk_design *d, uint32_t dev_a,
-		      uint32_t dev_b, struct cable_run *out);
+void layout_cable_run(const struct rk_design *d, uint32_t dev_a, uint32_t dev_b,
+		      struct cable_run *out);
 
 #endif

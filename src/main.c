@@ -48,35 +48,36 @@ static const struct option long_opts[] = {
 
 static void usage(FILE *fp)
 {
-	fputs("Usage: rackc [OPTION]... DESIGN.rack\n"
-	      "Compile a rackc hardware design into deployment artifacts.\n"
-	      "\n"
-	      "  -o, --output=DIR        write artifacts to DIR (default: out)\n"
-	      "  -O, --backend=NAME[,NAME...]\n"
-	      "                          back ends to run (default: all; see\n"
-	      "                          --list-backends)\n"
-	      "      --check             validate only; write nothing\n"
-	      "      --force             write artifacts despite check errors\n"
-	      "  -D, --define=NAME=VALUE override param NAME\n"
-	      "  -I, --include=DIR       search DIR for imports\n"
-	      "      --stdlib=DIR        standard library directory\n"
-	      "  -W NAME, -Wno-NAME      enable / disable check NAME\n"
-	      "  -E NAME, -Eno-NAME      make check NAME an error / a warning\n"
-	      "  -Werror                 treat warnings as errors\n"
-	      "      --diagnostics-format=text|json|sarif\n"
-	      "      --max-errors=N      stop after N errors (default 10, 0: "
-	      "no limit)\n"
-	      "      --no-source         no source line and caret in messages\n"
-	      "      --stats             print the time each stage takes\n"
-	      "      --list-checks       list the checks and exit\n"
-	      "      --list-backends     list the back ends and exit\n"
-	      "      --help              show this help and exit\n"
-	      "      --version           show the version and exit\n"
-	      "\n"
-	      "Exit status: 0 success (warnings allowed), 1 the design has "
-	      "errors,\n"
-	      "2 usage or I/O error.\n",
-	      fp);
+	fputs(
+	    "Usage: rackc [OPTION]... DESIGN.rack\n"
+	    "Compile a rackc hardware design into deployment artifacts.\n"
+	    "\n"
+	    "  -o, --output=DIR        write artifacts to DIR (default: out)\n"
+	    "  -O, --backend=NAME[,NAME...]\n"
+	    "                          back ends to run (default: all; see\n"
+	    "                          --list-backends)\n"
+	    "      --check             validate only; write nothing\n"
+	    "      --force             write artifacts despite check errors\n"
+	    "  -D, --define=NAME=VALUE override param NAME\n"
+	    "  -I, --include=DIR       search DIR for imports\n"
+	    "      --stdlib=DIR        standard library directory\n"
+	    "  -W NAME, -Wno-NAME      enable / disable check NAME\n"
+	    "  -E NAME, -Eno-NAME      make check NAME an error / a warning\n"
+	    "  -Werror                 treat warnings as errors\n"
+	    "      --diagnostics-format=text|json|sarif\n"
+	    "      --max-errors=N      stop after N errors (default 10, 0: "
+	    "no limit)\n"
+	    "      --no-source         no source line and caret in messages\n"
+	    "      --stats             print the time each stage takes\n"
+	    "      --list-checks       list the checks and exit\n"
+	    "      --list-backends     list the back ends and exit\n"
+	    "      --help              show this help and exit\n"
+	    "      --version           show the version and exit\n"
+	    "\n"
+	    "Exit status: 0 success (warnings allowed), 1 the design has "
+	    "errors,\n"
+	    "2 usage or I/O error.\n",
+	    fp);
 }
 
 static int usage_error(const char *fmt, const char *arg)
@@ -87,8 +88,7 @@ static int usage_error(const char *fmt, const char *arg)
 	return RK_EXIT_USAGE;
 }
 
-static void push_setting(struct rackc_options *o, const char *name,
-			 int level)
+static void push_setting(struct rackc_options *o, const char *name, int level)
 {
 	o->checks = xrealloc(o->checks, (o->nchecks + 1) * sizeof(*o->checks));
 	o->checks[o->nchecks].name = name;
@@ -125,7 +125,7 @@ int main(int argc, char **argv)
 						   optarg);
 			*eq = '\0';
 			o.defines = xrealloc(o.defines, (o.ndefines + 1) *
-								sizeof(*o.defines));
+							    sizeof(*o.defines));
 			o.defines[o.ndefines].name = optarg;
 			o.defines[o.ndefines].value = eq + 1;
 			o.ndefines++;
@@ -133,7 +133,7 @@ int main(int argc, char **argv)
 		}
 		case 'I':
 			o.incdirs = xrealloc(o.incdirs, (o.nincdirs + 1) *
-								sizeof(*o.incdirs));
+							    sizeof(*o.incdirs));
 			o.incdirs[o.nincdirs++] = optarg;
 			break;
 		case 'W':
@@ -213,9 +213,9 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc - 1) {
 		rc = usage_error("%s", optind >= argc
-					       ? "no design file given"
-					       : "more than one design file "
-						 "given");
+					   ? "no design file given"
+					   : "more than one design file "
+					     "given");
 	} else if (!checks_validate(o.checks, o.nchecks, stderr)) {
 		rc = RK_EXIT_USAGE;
 	} else {

@@ -225,8 +225,7 @@ static uint32_t eph_get(const struct ephash *h, uint32_t dev, uint32_t port)
 	return RK_NONE;
 }
 
-static bool eph_put(struct ephash *h, uint32_t dev, uint32_t port,
-		    uint32_t val)
+static bool eph_put(struct ephash *h, uint32_t dev, uint32_t port, uint32_t val)
 {
 	uint64_t k = ((uint64_t)dev << 32 | port) + 1;
 	uint32_t i;
@@ -241,15 +240,15 @@ static bool eph_put(struct ephash *h, uint32_t dev, uint32_t port,
 }
 
 struct fgraph {
-	uint32_t ne;	   /* endpoint vertices 0..ne-1 */
-	uint32_t nv;	   /* all vertices */
+	uint32_t ne; /* endpoint vertices 0..ne-1 */
+	uint32_t nv; /* all vertices */
 	uint32_t *ep_dev, *ep_port;
-	uint32_t *vdev;	   /* vertex -> device (switches) */
-	uint32_t *u, *v;   /* edges */
+	uint32_t *vdev;	 /* vertex -> device (switches) */
+	uint32_t *u, *v; /* edges */
 	int64_t *cap;
-	uint32_t *elink;   /* edge -> link */
+	uint32_t *elink; /* edge -> link */
 	uint32_t nedges, ecap;
-	uint32_t *tier;	   /* per vertex: 0 endpoint, 1 leaf, ... */
+	uint32_t *tier;	    /* per vertex: 0 endpoint, 1 leaf, ... */
 	uint32_t *first_sw; /* per endpoint: vertex of its switch */
 	bool generated_only;
 };
@@ -284,8 +283,8 @@ static void fg_free(struct fgraph *g)
 	free(g->first_sw);
 }
 
-static void fg_build(const struct rk_design *d, uint32_t fab,
-		     struct fgraph *g, uint32_t *declared)
+static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
+		     uint32_t *declared)
 {
 	const struct rk_obj *o = &d->objs[fab];
 	uint32_t *adj_off = xcalloc(d->nobjs + 2, sizeof(*adj_off));
@@ -355,8 +354,10 @@ static void fg_build(const struct rk_design *d, uint32_t fab,
 
 		for (uint32_t k = adj_off[dev]; k < adj_off[dev + 1]; k++) {
 			const struct rk_link *l = &d->links[adj[k]];
-			bool a_side = l->a_dev == dev && l->a_port == g->ep_port[e];
-			bool b_side = l->b_dev == dev && l->b_port == g->ep_port[e];
+			bool a_side =
+			    l->a_dev == dev && l->a_port == g->ep_port[e];
+			bool b_side =
+			    l->b_dev == dev && l->b_port == g->ep_port[e];
 			uint32_t od, op, ov;
 
 			if ((!a_side && !b_side) || used[adj[k]])
@@ -373,8 +374,12 @@ static void fg_build(const struct rk_design *d, uint32_t fab,
 				if (vert_of[od] == RK_NONE) {
 					if (g->nv == vcap) {
 						vcap *= 2;
-						g->vdev = xrealloc(g->vdev, vcap * sizeof(*g->vdev));
-						g->tier = xrealloc(g->tier, vcap * sizeof(*g->tier));
+						g->vdev = xrealloc(
+						    g->vdev,
+						    vcap * sizeof(*g->vdev));
+						g->tier = xrealloc(
+						    g->tier,
+						    vcap * sizeof(*g->tier));
 					}
 					vert_of[od] = g->nv;
 					g->vdev[g->nv] = od;
@@ -410,8 +415,10 @@ static void fg_build(const struct rk_design *d, uint32_t fab,
 			if (vert_of[od] == RK_NONE) {
 				if (g->nv == vcap) {
 					vcap *= 2;
-					g->vdev = xrealloc(g->vdev, vcap * sizeof(*g->vdev));
-					g->tier = xrealloc(g->tier, vcap * sizeof(*g->tier));
+					g->vdev = xrealloc(
+					    g->vdev, vcap * sizeof(*g->vdev));
+					g->tier = xrealloc(
+					    g->tier, vcap * sizeof(*g->tier));
 				}
 				vert_of[od] = g->nv;
 				g->vdev[g->nv] = od;
@@ -495,10 +502,11 @@ static int64_t bisection(const struct rk_design *d, uint32_t fab,
 		 * (SU-major); for three tiers the pods are rail-major, so cut
 		 * between pods: order by (rail, SU) = the pod order.
 		 */
-		if (ir_num(d, fab, A_TIERS, 0) == 3 || g->tier[g->nv - 1] >= 3) {
+		if (ir_num(d, fab, A_TIERS, 0) == 3 ||
+		    g->tier[g->nv - 1] >= 3) {
 			for (uint32_t i = 0; i < g->ne; i++)
 				keys[i] = (uint64_t)d->objs[g->ep_port[i]].local
-						  << 32 |
+					      << 32 |
 					  (keys[i] >> 32);
 		}
 		o = order_by(g, keys);
@@ -607,7 +615,7 @@ void fabric_compute(const struct rk_design *d, uint32_t fab,
 			/* worst leaf: largest down/up */
 			if (m->leaf_worst == RK_NONE ||
 			    (__int128)down[v] * m->leaf_worst_up >
-				    (__int128)m->leaf_worst_down * up[v]) {
+				(__int128)m->leaf_worst_down * up[v]) {
 				m->leaf_worst = g.vdev[v];
 				m->leaf_worst_down = down[v];
 				m->leaf_worst_up = up[v];
@@ -618,9 +626,9 @@ void fabric_compute(const struct rk_design *d, uint32_t fab,
 	if (g.ne >= 2)
 		m->bisection = bisection(d, fab, &g, &m->method);
 	if (m->endpoints)
-		m->full_bisection = (int64_t)((__int128)m->injection *
-					      (m->endpoints / 2) /
-					      m->endpoints);
+		m->full_bisection =
+		    (int64_t)((__int128)m->injection * (m->endpoints / 2) /
+			      m->endpoints);
 	free(down);
 	free(up);
 	free(rail);
@@ -698,7 +706,8 @@ void rack_totals_compute(const struct rk_design *d, struct rack_totals *t)
 			      cool && streq(cool, "liquid") ? RK_RATIO_ONE : 0);
 		t->power[r] += p;
 		t->heat[r] += h;
-		t->heat_liquid[r] += (int64_t)((__int128)h * frac / RK_RATIO_ONE);
+		t->heat_liquid[r] +=
+		    (int64_t)((__int128)h * frac / RK_RATIO_ONE);
 		t->devices[r]++;
 	}
 }
@@ -768,7 +777,8 @@ uint64_t isqrt_u128(unsigned __int128 x)
 
 int64_t supply_capacity_mw(const struct rk_design *d, uint32_t obj)
 {
-	int64_t v = ir_num(d, obj, A_VOLTAGE, 0), i = ir_num(d, obj, A_CURRENT, 0);
+	int64_t v = ir_num(d, obj, A_VOLTAGE, 0),
+		i = ir_num(d, obj, A_CURRENT, 0);
 	int64_t phases = ir_num(d, obj, A_PHASES, 1);
 	int64_t derate = ir_num(d, obj, A_DERATE, RK_RATIO_ONE);
 	unsigned __int128 va;

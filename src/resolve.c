@@ -21,11 +21,10 @@
 struct scopes {
 	uint32_t name[MAX_SCOPES]; /* prefix names; 0 = top level */
 	uint32_t n;
-	bool part_ns;		   /* look in the part namespace */
+	bool part_ns; /* look in the part namespace */
 };
 
-static void add_chain(const struct rk_design *d, struct scopes *s,
-		      uint32_t obj)
+static void add_chain(const struct rk_design *d, struct scopes *s, uint32_t obj)
 {
 	for (; obj != RK_NONE && s->n < MAX_SCOPES - 1;
 	     obj = d->objs[obj].parent)
@@ -237,9 +236,9 @@ static bool resolve_port(struct elab *e, uint32_t path, uint32_t from,
 		for (uint32_t q = part; q != RK_NONE; q = d->objs[q].part)
 			for_each_child(d, q, c)
 				if (d->objs[c].kind == K_PORT)
-					suggest_offer(&sg,
-						      str_of(e->a,
-							     d->objs[c].local));
+					suggest_offer(
+					    &sg,
+					    str_of(e->a, d->objs[c].local));
 		if (suggest_result(&sg))
 			elab_error(e, loc, "undefined-name",
 				   "%s '%s' (%s) has no port '%s'; did you "
@@ -325,10 +324,10 @@ static bool resolve_pattern(struct elab *e, const struct rk_value *ref,
 		for (uint32_t i = 0; i < d->nobjs; i++) {
 			const struct rk_obj *o = &d->objs[i];
 
-			if (want != K_NONE ? o->kind != want
-					   : o->kind == K_PART ||
-						     o->kind == K_PORT ||
-						     o->kind == K_COMP)
+			if (want != K_NONE
+				? o->kind != want
+				: o->kind == K_PART || o->kind == K_PORT ||
+				      o->kind == K_COMP)
 				continue;
 			if (!glob_match(full, str_of(e->a, o->name)))
 				continue;
@@ -339,15 +338,13 @@ static bool resolve_pattern(struct elab *e, const struct rk_value *ref,
 					push_tmp(tmp, n, cap, VT_PORT, i, port,
 						 &ref->loc);
 			} else {
-				push_tmp(tmp, n, cap, VT_OBJ, i, 0,
-					 &ref->loc);
+				push_tmp(tmp, n, cap, VT_OBJ, i, 0, &ref->loc);
 			}
 		}
 	}
 	if (*n == before) {
-		elab_error(e, &ref->loc, "undefined-name",
-			   "'%s' matches no %s", p,
-			   ports ? "port" : rk_kind_name(want));
+		elab_error(e, &ref->loc, "undefined-name", "'%s' matches no %s",
+			   p, ports ? "port" : rk_kind_name(want));
 		return false;
 	}
 	return true;
@@ -418,7 +415,7 @@ static void resolve_attr(struct elab *e, uint32_t obj, struct rk_attr *at)
 			at->val.n = n;
 			for (uint32_t i = 0; i < n; i++)
 				*VEC_PUSH(d->vals, d->nvals, d->vals_cap) =
-					tmp[i];
+				    tmp[i];
 		}
 		free(tmp);
 		break;
@@ -427,19 +424,18 @@ static void resolve_attr(struct elab *e, uint32_t obj, struct rk_attr *at)
 		struct rk_value *pdu = &d->vals[at->val.a + 1];
 
 		if (pdu->type == VT_REF) {
-			pdu->a = resolve_obj(e, pdu->a, obj, K_DEVICE,
-					     &pdu->loc);
+			pdu->a =
+			    resolve_obj(e, pdu->a, obj, K_DEVICE, &pdu->loc);
 			if (pdu->a != RK_NONE) {
 				pdu->type = VT_OBJ;
 				if (d->objs[pdu->a].cls != C_PDU &&
 				    d->objs[pdu->a].cls != C_POWER_SHELF)
-					elab_error(e, &pdu->loc,
-						   "type-mismatch",
-						   "'%s' is a %s, not a PDU "
-						   "or power shelf",
-						   ir_name(d, pdu->a),
-						   rk_class_name(
-							   d->objs[pdu->a].cls));
+					elab_error(
+					    e, &pdu->loc, "type-mismatch",
+					    "'%s' is a %s, not a PDU "
+					    "or power shelf",
+					    ir_name(d, pdu->a),
+					    rk_class_name(d->objs[pdu->a].cls));
 			}
 		}
 		break;

@@ -13,8 +13,7 @@ const struct kind_info kind_table[] = {
 	  "a catalog part: part NAME : CLASS-or-BASE-PART { ... }" },
 	{ "site", K_SITE, C_NONE, 0, X_TOP | X_GROUP, X_SITE, 0,
 	  "a site or data hall holding rows, feeds and cooling" },
-	{ "row", K_ROW, C_NONE, 0, X_SITE, X_ROW, 0,
-	  "a row of racks" },
+	{ "row", K_ROW, C_NONE, 0, X_SITE, X_ROW, 0, "a row of racks" },
 	{ "rack", K_RACK, C_RACK, 0, X_ROW, X_RACK, 2,
 	  "a rack position in a row: rack NAME : RACK-PART" },
 	{ "feed", K_FEED, C_NONE, 0, X_SITE, X_FEED, 0,
@@ -59,20 +58,27 @@ const uint32_t kind_table_len = ARRAY_SIZE(kind_table);
 
 const struct attr_info attr_table[] = {
 	[A_NONE] = { "", T_ANY, DIM_NONE, NULL, K_NONE, 0, 0, "" },
-#define ATTR(id, name, type, dim, words, ref, where, multi, summary)          \
+#define ATTR(id, name, type, dim, words, ref, where, multi, summary) \
 	[id] = { name, type, dim, words, ref, where, multi, summary },
 #include "schema_attrs.def"
 #undef ATTR
 };
 
 static const char *const class_words[C__COUNT] = {
-	[C_NONE] = "",		   [C_SERVER] = "server",
-	[C_SWITCH] = "switch",	   [C_GPU] = "gpu",
-	[C_CPU] = "cpu",	   [C_NIC] = "nic",
-	[C_TRANSCEIVER] = "transceiver", [C_CABLE] = "cable",
-	[C_PDU] = "pdu",	   [C_CDU] = "cdu",
-	[C_RACK] = "rack",	   [C_RDHX] = "rdhx",
-	[C_POWER_SHELF] = "power_shelf", [C_DEVICE] = "device",
+	[C_NONE] = "",
+	[C_SERVER] = "server",
+	[C_SWITCH] = "switch",
+	[C_GPU] = "gpu",
+	[C_CPU] = "cpu",
+	[C_NIC] = "nic",
+	[C_TRANSCEIVER] = "transceiver",
+	[C_CABLE] = "cable",
+	[C_PDU] = "pdu",
+	[C_CDU] = "cdu",
+	[C_RACK] = "rack",
+	[C_RDHX] = "rdhx",
+	[C_POWER_SHELF] = "power_shelf",
+	[C_DEVICE] = "device",
 };
 
 const struct kind_info *schema_kind(const char *word)
@@ -175,10 +181,12 @@ const char *schema_ctx_name(uint32_t bit)
 const char *rk_kind_name(enum rk_kind k)
 {
 	static const char *const names[K__COUNT] = {
-		[K_NONE] = "object", [K_PART] = "part",	    [K_PORT] = "port",
-		[K_COMP] = "component", [K_SITE] = "site",   [K_ROW] = "row",
-		[K_RACK] = "rack",   [K_DEVICE] = "device", [K_FEED] = "feed",
-		[K_AIR] = "air zone", [K_LOOP] = "loop",    [K_FABRIC] = "fabric",
+		[K_NONE] = "object", [K_PART] = "part",
+		[K_PORT] = "port",   [K_COMP] = "component",
+		[K_SITE] = "site",   [K_ROW] = "row",
+		[K_RACK] = "rack",   [K_DEVICE] = "device",
+		[K_FEED] = "feed",   [K_AIR] = "air zone",
+		[K_LOOP] = "loop",   [K_FABRIC] = "fabric",
 		[K_GROUP] = "group",
 	};
 

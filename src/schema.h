@@ -15,29 +15,29 @@
 
 /* Attribute value types. */
 enum attr_type {
-	T_NUM,	    /* quantity of attr.dim (DIM_NONE: plain integer) */
-	T_STR,	    /* string literal */
-	T_WORD,	    /* one of the words in attr.words */
-	T_BOOL,	    /* true or false */
-	T_RATIO,    /* a:b */
-	T_REF,	    /* reference to one object of kind attr.ref_kind */
-	T_REFS,	    /* one or more references (list or range) */
-	T_PORTS,    /* one or more port references */
-	T_NUMS,	    /* list of quantities of attr.dim */
-	T_PSUMAP,   /* psu[i..j] -> pdu, ... (PSU to PDU wiring) */
-	T_WAIVER,   /* "check-name", "reason" */
-	T_PARTREF,  /* reference to a catalog part */
-	T_ANY,	    /* any value, kept as written */
+	T_NUM,	   /* quantity of attr.dim (DIM_NONE: plain integer) */
+	T_STR,	   /* string literal */
+	T_WORD,	   /* one of the words in attr.words */
+	T_BOOL,	   /* true or false */
+	T_RATIO,   /* a:b */
+	T_REF,	   /* reference to one object of kind attr.ref_kind */
+	T_REFS,	   /* one or more references (list or range) */
+	T_PORTS,   /* one or more port references */
+	T_NUMS,	   /* list of quantities of attr.dim */
+	T_PSUMAP,  /* psu[i..j] -> pdu, ... (PSU to PDU wiring) */
+	T_WAIVER,  /* "check-name", "reason" */
+	T_PARTREF, /* reference to a catalog part */
+	T_ANY,	   /* any value, kept as written */
 };
 
 /* Where a kind or attribute may appear: one bit per context. */
 enum ctx_bit {
-	X_TOP = 1u << 0,     /* file or module body, group */
-	X_PART = 1u << 1,    /* part definition (any class) */
+	X_TOP = 1u << 0,  /* file or module body, group */
+	X_PART = 1u << 1, /* part definition (any class) */
 	X_SITE = 1u << 2,
 	X_ROW = 1u << 3,
-	X_RACK = 1u << 4,    /* rack instance, or rack part template */
-	X_DEVICE = 1u << 5,  /* device instance */
+	X_RACK = 1u << 4,   /* rack instance, or rack part template */
+	X_DEVICE = 1u << 5, /* device instance */
 	X_FEED = 1u << 6,
 	X_AIR = 1u << 7,
 	X_LOOP = 1u << 8,

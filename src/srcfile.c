@@ -52,8 +52,8 @@ static uint32_t line_starts(const char *text, uint32_t len, uint32_t *lines)
 }
 
 /* Register a file whose text is already in the arena; returns its id. */
-static uint32_t add_file(struct srcmgr *sm, const char *path,
-			 const char *text, uint32_t len, struct srcloc from)
+static uint32_t add_file(struct srcmgr *sm, const char *path, const char *text,
+			 uint32_t len, struct srcloc from)
 {
 	struct arena *a = sm->arena;
 	struct srcfile *f = arena_zalloc(a, sizeof(*f));

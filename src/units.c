@@ -20,7 +20,7 @@ __extension__ typedef __int128 s128;
 struct unit {
 	const char *sym;
 	enum dim dim;
-	int64_t scale;		/* base units per one of this unit */
+	int64_t scale; /* base units per one of this unit */
 };
 
 /*
@@ -114,9 +114,13 @@ static const struct dim_info dims[DIM__COUNT] = {
 	[DIM_POWER] = { "power", "mW", "W", { "MW", "kW", "W", "mW", NULL } },
 	[DIM_LENGTH] = { "length", "um", "m", { "m", "mm", "um", NULL } },
 	[DIM_MASS] = { "mass", "g", "kg", { "kg", "g", NULL } },
-	[DIM_RATE] = { "rate", "b/s", "Gb/s",
+	[DIM_RATE] = { "rate",
+		       "b/s",
+		       "Gb/s",
 		       { "Tb/s", "Gb/s", "Mb/s", "kb/s", "b/s", NULL } },
-	[DIM_BYTES] = { "bytes", "B", "B",
+	[DIM_BYTES] = { "bytes",
+			"B",
+			"B",
 			{ "PB", "TB", "GB", "MB", "kB", "B", NULL } },
 	[DIM_CURRENT] = { "current", "mA", "A", { "A", "mA", NULL } },
 	[DIM_VOLTAGE] = { "voltage", "mV", "V", { "V", "mV", NULL } },
@@ -176,13 +180,13 @@ static int64_t apply_sign(bool neg, u128 mag)
  * exponent, as do the digits after the '.'.
  */
 struct mantissa {
-	size_t first, last;		/* text offsets of D's ends */
-	size_t first_idx, last_idx;	/* the same as digit indices */
-	size_t ndigits;			/* all mantissa digits */
-	size_t nfrac;			/* digits after the '.' */
-	size_t nsig;			/* digits in D */
-	size_t ntrail;			/* zero digits after D */
-	bool nonzero;			/* false: the value is 0 */
+	size_t first, last;	    /* text offsets of D's ends */
+	size_t first_idx, last_idx; /* the same as digit indices */
+	size_t ndigits;		    /* all mantissa digits */
+	size_t nfrac;		    /* digits after the '.' */
+	size_t nsig;		    /* digits in D */
+	size_t ntrail;		    /* zero digits after D */
+	bool nonzero;		    /* false: the value is 0 */
 };
 
 static void note_digit(struct mantissa *mt, size_t pos, char c)
@@ -247,9 +251,9 @@ static unsigned int valuation(int64_t v, int64_t p)
  * text.  Not a whole number is UNIT_INEXACT (even when it is also too big);
  * a whole number outside int64 is UNIT_OVERFLOW.
  */
-static enum unit_status scale_value(const char *text,
-				    const struct mantissa *mt, int64_t e,
-				    int64_t scale, bool neg, int64_t *out)
+static enum unit_status scale_value(const char *text, const struct mantissa *mt,
+				    int64_t e, int64_t scale, bool neg,
+				    int64_t *out)
 {
 	u128 limit = neg ? (u128)1 << 63 : ((u128)1 << 63) - 1;
 	int64_t len = (int64_t)mt->nsig;
@@ -366,8 +370,8 @@ enum unit_status unit_parse(const char *text, size_t n, struct quantity *out,
 			exp = -exp;
 	}
 	/* A second '.', a stray '_' or more digits: the number is malformed. */
-	if (pos < n && (is_digit(text[pos]) || text[pos] == '.' ||
-			text[pos] == '_'))
+	if (pos < n &&
+	    (is_digit(text[pos]) || text[pos] == '.' || text[pos] == '_'))
 		return UNIT_BAD_NUMBER;
 	if (suffix_at)
 		*suffix_at = pos;

@@ -55,10 +55,10 @@ struct quantity {
 
 enum unit_status {
 	UNIT_OK,
-	UNIT_BAD_NUMBER,   /* malformed digits or exponent */
-	UNIT_UNKNOWN,      /* suffix is not a known unit */
-	UNIT_OVERFLOW,     /* does not fit in 64 bits of base units */
-	UNIT_INEXACT,      /* not a whole number of base units */
+	UNIT_BAD_NUMBER, /* malformed digits or exponent */
+	UNIT_UNKNOWN,	 /* suffix is not a known unit */
+	UNIT_OVERFLOW,	 /* does not fit in 64 bits of base units */
+	UNIT_INEXACT,	 /* not a whole number of base units */
 };
 
 /*
@@ -87,8 +87,7 @@ const char *quantity_format(struct quantity q, char *buf);
  * "kW", buf).  Exact (as many decimals as needed).  Returns NULL when the
  * suffix is not a unit of q's dimension.
  */
-const char *quantity_format_in(struct quantity q, const char *unit,
-			       char *buf);
+const char *quantity_format_in(struct quantity q, const char *unit, char *buf);
 
 /* Checked arithmetic: false on overflow or division by zero. */
 bool q_add(int64_t a, int64_t b, int64_t *r);

@@ -37,10 +37,10 @@ static inline bool streq(const char *a, const char *b)
  * least need items.  Capacities double, so appends are amortised O(1).
  */
 void vec_grow(void **pp, uint32_t *cap, uint32_t need, size_t elem);
-#define VEC_PUSH(arr, len, cap)                                               \
-	(((len) >= (cap) ? vec_grow((void **)&(arr), &(cap), (len) + 1,      \
-				    sizeof(*(arr)))                           \
-			 : (void)0),                                          \
+#define VEC_PUSH(arr, len, cap)                                              \
+	(((len) >= (cap)                                                     \
+	      ? vec_grow((void **)&(arr), &(cap), (len) + 1, sizeof(*(arr))) \
+	      : (void)0),                                                    \
 	 &(arr)[(len)++])
 
 #endif

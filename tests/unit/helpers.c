@@ -109,7 +109,8 @@ unsigned count_in(const char *hay, const char *needle)
 
 	if (!hay || !len)
 		return 0;
-	for (const char *p = strstr(hay, needle); p; p = strstr(p + len, needle))
+	for (const char *p = strstr(hay, needle); p;
+	     p = strstr(p + len, needle))
 		n++;
 	return n;
 }

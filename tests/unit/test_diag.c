@@ -127,7 +127,7 @@ Test(srcmgr, many_lines_binary_search)
 
 	for (int i = 0; i < 1000; i++)
 		memcpy(src + 3 * i, "xy\n", 3);
-	src[2999] = 'z';	/* last line "xyz" has no newline */
+	src[2999] = 'z'; /* last line "xyz" has no newline */
 	id = srcmgr_add(&SM, "m.rack", src, sizeof(src), root);
 	cr_assert_eq(srcmgr_file(&SM, id)->nlines, 1000);
 	srcmgr_linecol(&SM, id, 3 * 517 + 1, &line, &col);
@@ -207,12 +207,11 @@ Test(diag, gcc_style_header_and_caret)
 	strcat(src, "      rack  hall1.r[2]\n");
 	id = add("pod.rack", src, root);
 	b = off(id, "rack");
-	diag_error(&D, AT(id, b, b + 4), "check-name",
-		   "message %s", "text");
+	diag_error(&D, AT(id, b, b + 4), "check-name", "message %s", "text");
 	cr_assert_str_eq(text(),
-		"pod.rack:27:7: error: message text [check-name]\n"
-		"   27 |       rack  hall1.r[2]\n"
-		"      |       ^~~~\n");
+			 "pod.rack:27:7: error: message text [check-name]\n"
+			 "   27 |       rack  hall1.r[2]\n"
+			 "      |       ^~~~\n");
 	cr_assert_eq(D.errors, 1);
 }
 
@@ -222,10 +221,9 @@ Test(diag, tabs_are_copied_into_the_marker)
 	struct srcloc l = at(id, off(id, "x"), off(id, "x") + 1);
 
 	diag_warning(&D, &l, NULL, "unused");
-	cr_assert_str_eq(text(),
-		"t.rack:1:6: warning: unused\n"
-		"    1 | \tpod\tx = 1\n"
-		"      | \t   \t^\n");
+	cr_assert_str_eq(text(), "t.rack:1:6: warning: unused\n"
+				 "    1 | \tpod\tx = 1\n"
+				 "      | \t   \t^\n");
 }
 
 Test(diag, utf8_takes_one_column)
@@ -235,10 +233,9 @@ Test(diag, utf8_takes_one_column)
 	uint32_t b = off(id, "xyz");
 
 	diag_error(&D, AT(id, b, b + 3), "c", "bad");
-	cr_assert_str_eq(text(),
-		"u.rack:1:9: error: bad [c]\n"
-		"    1 | n\xc3\xa9 \xe2\x86\x92 xyz;\n"
-		"      |      ^~~\n");
+	cr_assert_str_eq(text(), "u.rack:1:9: error: bad [c]\n"
+				 "    1 | n\xc3\xa9 \xe2\x86\x92 xyz;\n"
+				 "      |      ^~~\n");
 }
 
 Test(diag, utf8_inside_range)
@@ -255,10 +252,9 @@ Test(diag, range_is_clipped_to_its_line)
 	uint32_t id = add("r.rack", "ab cd\nef\n", root);
 
 	diag_error(&D, AT(id, 3, 8), NULL, "span");
-	cr_assert_str_eq(text(),
-		"r.rack:1:4: error: span\n"
-		"    1 | ab cd\n"
-		"      |    ^~\n");
+	cr_assert_str_eq(text(), "r.rack:1:4: error: span\n"
+				 "    1 | ab cd\n"
+				 "      |    ^~\n");
 }
 
 Test(diag, empty_range_is_a_caret)
@@ -266,10 +262,9 @@ Test(diag, empty_range_is_a_caret)
 	uint32_t id = add("r.rack", "ab cd\n", root);
 
 	diag_note(&D, AT(id, 2, 2), "here");
-	cr_assert_str_eq(text(),
-		"r.rack:1:3: note: here\n"
-		"    1 | ab cd\n"
-		"      |   ^\n");
+	cr_assert_str_eq(text(), "r.rack:1:3: note: here\n"
+				 "    1 | ab cd\n"
+				 "      |   ^\n");
 	cr_assert_eq(D.errors + D.warnings, 0);
 }
 
@@ -280,25 +275,27 @@ Test(diag, end_of_file_location)
 
 	diag_error(&D, AT(a, 7, 7), NULL, "eof");
 	diag_error(&D, AT(b, 10, 10), NULL, "eof");
-	cr_assert_str_eq(text(),
-		"a.rack:1:8: error: eof\n"
-		"    1 | pod p {\n"
-		"      |        ^\n"
-		"b.rack:2:8: error: eof\n"
-		"    2 | pod p {\n"
-		"      |        ^\n");
+	cr_assert_str_eq(text(), "a.rack:1:8: error: eof\n"
+				 "    1 | pod p {\n"
+				 "      |        ^\n"
+				 "b.rack:2:8: error: eof\n"
+				 "    2 | pod p {\n"
+				 "      |        ^\n");
 }
 
 Test(diag, crlf_and_control_bytes)
 {
-	uint32_t id = add("c.rack", "a\x01" "b\x7f" "c\x1b[2J d\r\n", root);
+	uint32_t id = add("c.rack",
+			  "a\x01"
+			  "b\x7f"
+			  "c\x1b[2J d\r\n",
+			  root);
 	uint32_t b = off(id, "d");
 
 	diag_error(&D, AT(id, b, b + 1), NULL, "ctl");
-	cr_assert_str_eq(text(),
-		"c.rack:1:11: error: ctl\n"
-		"    1 | a?b?c?[2J d\n"
-		"      |           ^\n");
+	cr_assert_str_eq(text(), "c.rack:1:11: error: ctl\n"
+				 "    1 | a?b?c?[2J d\n"
+				 "      |           ^\n");
 }
 
 Test(diag, long_line_window)
@@ -349,10 +346,9 @@ Test(diag, no_location_form)
 	diag_error(&D, NULL, "io", "cannot open '%s'", "x.rack");
 	diag_warning(&D, AT(0, 0, 0), NULL, "plain");
 	diag_note(&D, NULL, "see the manual");
-	cr_assert_str_eq(text(),
-		"rackc: error: cannot open 'x.rack' [io]\n"
-		"rackc: warning: plain\n"
-		"rackc: note: see the manual\n");
+	cr_assert_str_eq(text(), "rackc: error: cannot open 'x.rack' [io]\n"
+				 "rackc: warning: plain\n"
+				 "rackc: note: see the manual\n");
 }
 
 Test(diag, show_source_off)
@@ -366,8 +362,8 @@ Test(diag, show_source_off)
 
 Test(diag, include_chain)
 {
-	uint32_t m = add("main.rack", "pod p {\n  import \"a.rack\"\n}\n",
-			 root);
+	uint32_t m =
+	    add("main.rack", "pod p {\n  import \"a.rack\"\n}\n", root);
 	uint32_t a = add("a.rack", "import \"b.rack\"\n",
 			 at(m, off(m, "import"), off(m, "import") + 6));
 	uint32_t b = add("b.rack", "bad\n", at(a, 0, 6));
@@ -381,19 +377,18 @@ Test(diag, include_chain)
 	diag_error(&D, &lm, NULL, "root");
 	diag_error(&D, &lb, NULL, "three");
 	diag_error(&D, AT(a, 0, 1), NULL, "four");
-	cr_assert_str_eq(text(),
-		"In file included from a.rack:1:1:\n"
-		"                 from main.rack:2:3:\n"
-		"b.rack:1:1: error: one\n"
-		"b.rack:1:1: warning: two\n"
-		"main.rack:1:1: note: in root\n"
-		"b.rack:1:1: note: back\n"
-		"main.rack:1:1: error: root\n"
-		"In file included from a.rack:1:1:\n"
-		"                 from main.rack:2:3:\n"
-		"b.rack:1:1: error: three\n"
-		"In file included from main.rack:2:3:\n"
-		"a.rack:1:1: error: four\n");
+	cr_assert_str_eq(text(), "In file included from a.rack:1:1:\n"
+				 "                 from main.rack:2:3:\n"
+				 "b.rack:1:1: error: one\n"
+				 "b.rack:1:1: warning: two\n"
+				 "main.rack:1:1: note: in root\n"
+				 "b.rack:1:1: note: back\n"
+				 "main.rack:1:1: error: root\n"
+				 "In file included from a.rack:1:1:\n"
+				 "                 from main.rack:2:3:\n"
+				 "b.rack:1:1: error: three\n"
+				 "In file included from main.rack:2:3:\n"
+				 "a.rack:1:1: error: four\n");
 	cr_assert_eq(D.last_file, a);
 }
 
@@ -406,10 +401,9 @@ Test(diag, werror_promotes)
 	diag_warning(&D, AT(id, 0, 1), "unused", "w");
 	diag_note(&D, AT(id, 0, 1), "n");
 	diag_finish(&D);
-	cr_assert_str_eq(text(),
-		"w.rack:1:1: error: w [unused]\n"
-		"w.rack:1:1: note: n\n"
-		"1 error generated.\n");
+	cr_assert_str_eq(text(), "w.rack:1:1: error: w [unused]\n"
+				 "w.rack:1:1: note: n\n"
+				 "1 error generated.\n");
 	cr_assert_eq(D.errors, 1);
 	cr_assert_eq(D.warnings, 0);
 }
@@ -466,25 +460,32 @@ Test(diag, json_document)
 	diag_note(&D, NULL, "n");
 	cr_assert_str_eq(text(), "", "nothing at emit time");
 	diag_finish(&D);
-	cr_assert_str_eq(text(),
-		"{\"version\":1,\"diagnostics\":["
-		"{\"level\":\"error\",\"file\":\"p\\\"q.rack\",\"line\":2,"
-		"\"column\":1,\"end_line\":2,\"end_column\":3,"
-		"\"check\":\"chk\",\"message\":\"bad \\\"x\\\\y\\\"\"},"
-		"{\"level\":\"note\",\"check\":null,\"message\":\"n\"}"
-		"],\"errors\":1,\"warnings\":0}\n");
+	cr_assert_str_eq(
+	    text(), "{\"version\":1,\"diagnostics\":["
+		    "{\"level\":\"error\",\"file\":\"p\\\"q.rack\",\"line\":2,"
+		    "\"column\":1,\"end_line\":2,\"end_column\":3,"
+		    "\"check\":\"chk\",\"message\":\"bad \\\"x\\\\y\\\"\"},"
+		    "{\"level\":\"note\",\"check\":null,\"message\":\"n\"}"
+		    "],\"errors\":1,\"warnings\":0}\n");
 }
 
 Test(diag, json_escaping)
 {
 	D.format = DIAG_JSON;
 	D.werror = true;
-	diag_warning(&D, NULL, NULL, "a\nb\tc\x01" "d\x7f" "e\xc3\xa9" "f\xff"
-		     "g\xe2\x82" "h\xf0\x9f\x98\x80");
+	diag_warning(&D, NULL, NULL,
+		     "a\nb\tc\x01"
+		     "d\x7f"
+		     "e\xc3\xa9"
+		     "f\xff"
+		     "g\xe2\x82"
+		     "h\xf0\x9f\x98\x80");
 	diag_finish(&D);
 	cr_assert(strstr(text(),
-		"\"message\":\"a\\nb\\tc\\u0001d\\u007fe\xc3\xa9" "f\\ufffd"
-		"g\\ufffd\\ufffdh\xf0\x9f\x98\x80\"}"), "%s", text());
+			 "\"message\":\"a\\nb\\tc\\u0001d\\u007fe\xc3\xa9"
+			 "f\\ufffd"
+			 "g\\ufffd\\ufffdh\xf0\x9f\x98\x80\"}"),
+		  "%s", text());
 	cr_assert(strstr(text(), "{\"level\":\"error\""));
 	cr_assert(strstr(text(), "\"errors\":1,\"warnings\":0}\n"));
 }
@@ -496,11 +497,11 @@ Test(diag, sarif_structure)
 	uint32_t id = add("dir/my pod.rack", "rack r1\nrack r2\n", root);
 	const char *t;
 	static const char head[] =
-		"{\"version\":\"2.1.0\",\"$schema\":"
-		"\"https://json.schemastore.org/sarif-2.1.0.json\","
-		"\"runs\":[{\"tool\":{\"driver\":{\"name\":\"rackc\","
-		"\"rules\":[{\"id\":\"dup-name\"},{\"id\":\"style\"},"
-		"{\"id\":\"rackc\"}]}},\"results\":[";
+	    "{\"version\":\"2.1.0\",\"$schema\":"
+	    "\"https://json.schemastore.org/sarif-2.1.0.json\","
+	    "\"runs\":[{\"tool\":{\"driver\":{\"name\":\"rackc\","
+	    "\"rules\":[{\"id\":\"dup-name\"},{\"id\":\"style\"},"
+	    "{\"id\":\"rackc\"}]}},\"results\":[";
 
 	D.format = DIAG_SARIF;
 	diag_error(&D, AT(id, 5, 7), "dup-name", "duplicate '%s'", "r1");
@@ -513,7 +514,9 @@ Test(diag, sarif_structure)
 	diag_finish(&D);
 	t = text();
 	cr_assert_eq(strncmp(t, head, strlen(head)), 0, "%s", t);
-	cr_assert(strstr(t,
+	cr_assert(
+	    strstr(
+		t,
 		"{\"ruleId\":\"dup-name\",\"level\":\"error\","
 		"\"message\":{\"text\":\"duplicate 'r1'\"},"
 		"\"locations\":[{\"physicalLocation\":{\"artifactLocation\":"
@@ -523,9 +526,11 @@ Test(diag, sarif_structure)
 		"{\"artifactLocation\":{\"uri\":\"dir/my%20pod.rack\"},"
 		"\"region\":{\"startLine\":2,\"startColumn\":6,\"endLine\":2,"
 		"\"endColumn\":8}},\"message\":{\"text\":\"first here\"}},"
-		"{\"message\":{\"text\":\"and more\"}}]},"), "%s", t);
+		"{\"message\":{\"text\":\"and more\"}}]},"),
+	    "%s", t);
 	cr_assert(strstr(t, "{\"ruleId\":\"rackc\",\"level\":\"warning\","
-			    "\"message\":{\"text\":\"w2\"}},"), "%s", t);
+			    "\"message\":{\"text\":\"w2\"}},"),
+		  "%s", t);
 	cr_assert(strstr(t, "\"message\":{\"text\":\"again\"}"));
 	cr_assert_null(strstr(t, "informationUri"));
 	cr_assert_eq(strcmp(t + strlen(t) - 6, "}]}]}\n"), 0, "%s", t);

@@ -30,7 +30,7 @@
 	"  gpu gpu[0..1] : h100 { pcie pex[0] }\n"                            \
 	"  nic cx[0] : cx7 { pcie pex[1]; gpu gpu[1]; ports ib[0], ib[1] }\n" \
 	"}\n"                                                                 \
-	"part sw : switch { height 1U; port p[0..63] { speed 400Gb/s } }\n"  \
+	"part sw : switch { height 1U; port p[0..63] { speed 400Gb/s } }\n"   \
 	"part pd : pdu { outlets_c19 12; voltage 415V; current 32A }\n"       \
 	"part r48 : rack { height 48U\n"                                      \
 	"  pdu pa : pd { feed A }\n"                                          \
@@ -40,11 +40,11 @@
 /* The catalog is 17 lines long: designs after it start on line 18. */
 
 /* A site with feeds A and B, an air zone and two rows of three racks. */
-#define SITE                                                                  \
-	"site hall {\n"                                                       \
-	"  feed A { voltage 415V }; feed B { voltage 415V }\n"                \
-	"  air crah { capacity 1MW }\n"                                       \
-	"  row r[1..2] { rack rk[1..3] : r48 { air crah } }\n"                \
+#define SITE                                                   \
+	"site hall {\n"                                        \
+	"  feed A { voltage 415V }; feed B { voltage 415V }\n" \
+	"  air crah { capacity 1MW }\n"                        \
+	"  row r[1..2] { rack rk[1..3] : r48 { air crah } }\n" \
 	"}\n"
 
 /* Compile @src, which must elaborate without any diagnostic. */
@@ -67,11 +67,11 @@ static struct unit *fails(const char *src)
 }
 
 /* The diagnostics must contain @what. */
-#define HAS(u, what)                                                          \
-	cr_assert(strstr((u)->err, (what)), "missing <%s> in:\n%s", (what),   \
+#define HAS(u, what)                                                        \
+	cr_assert(strstr((u)->err, (what)), "missing <%s> in:\n%s", (what), \
 		  (u)->err)
-#define HASNT(u, what)                                                        \
-	cr_assert_null(strstr((u)->err, (what)), "unexpected <%s> in:\n%s",   \
+#define HASNT(u, what)                                                      \
+	cr_assert_null(strstr((u)->err, (what)), "unexpected <%s> in:\n%s", \
 		       (what), (u)->err)
 
 static uint32_t obj(const struct unit *u, const char *name)
@@ -197,7 +197,8 @@ Test(elab, device_instance)
 
 Test(elab, ranges_in_names)
 {
-	struct unit *u = good(CATALOG "node d[0..3] : srv\nnode e[2..2] : srv\n");
+	struct unit *u =
+	    good(CATALOG "node d[0..3] : srv\nnode e[2..2] : srv\n");
 	uint32_t prev = RK_NONE;
 
 	for (int i = 0; i < 4; i++) {
@@ -244,9 +245,9 @@ Test(elab, site_rows_racks_hierarchy)
 
 Test(elab, module_instances_make_hierarchical_names)
 {
-	struct unit *u = good(CATALOG
-			      "module su(s) { node dgx[0..3] : srv }\n"
-			      "for s in 0..1 { instance su[s] : su(s) }\n");
+	struct unit *u =
+	    good(CATALOG "module su(s) { node dgx[0..3] : srv }\n"
+			 "for s in 0..1 { instance su[s] : su(s) }\n");
 	uint32_t g = obj(u, "su[0]"), d = obj(u, "su[0].dgx[3]");
 
 	cr_assert_eq(ir_obj(u->d, g)->kind, K_GROUP);
@@ -261,11 +262,12 @@ Test(elab, module_instances_make_hierarchical_names)
 
 Test(elab, nested_modules_and_groups)
 {
-	struct unit *u = good(CATALOG
-			      "module inner(k) { node n[k] : srv }\n"
-			      "module outer(j) { instance inr[j] : inner(j + 1) }\n"
-			      "instance o[0] : outer(5)\n"
-			      "group g { node x[1..2] : srv; group h { node y : srv } }\n");
+	struct unit *u =
+	    good(CATALOG
+		 "module inner(k) { node n[k] : srv }\n"
+		 "module outer(j) { instance inr[j] : inner(j + 1) }\n"
+		 "instance o[0] : outer(5)\n"
+		 "group g { node x[1..2] : srv; group h { node y : srv } }\n");
 	uint32_t n = obj(u, "o[0].inr[5].n[6]");
 
 	cr_assert_eq(ir_obj(u->d, n)->parent, obj(u, "o[0].inr[5]"));
@@ -344,10 +346,11 @@ Test(elab, attributes_are_sorted_by_key)
 
 Test(elab, bool_ratio_list_and_repeatable_attributes)
 {
-	struct unit *u = good("part c : cable { lengths 1m, 2m, 5m\n"
-			      "  source \"a\"; source \"b\" }\n"
-			      "part s : switch { port p[0] { required true } }\n"
-			      "fabric f : fat_tree { oversubscription 3:1 }\n");
+	struct unit *u =
+	    good("part c : cable { lengths 1m, 2m, 5m\n"
+		 "  source \"a\"; source \"b\" }\n"
+		 "part s : switch { port p[0] { required true } }\n"
+		 "fabric f : fat_tree { oversubscription 3:1 }\n");
 	const struct rk_value *v = ir_attr(u->d, part(u, "c"), A_LENGTHS);
 	const struct rk_obj *c = ir_obj(u->d, part(u, "c"));
 
@@ -372,10 +375,9 @@ Test(elab, bool_ratio_list_and_repeatable_attributes)
 
 Test(elab, part_inheritance)
 {
-	struct unit *u = good(CATALOG
-			      "part srv2 : srv { power_max 11kW }\n"
-			      "part srv3 : srv2 { model \"three\" }\n"
-			      "node n : srv3\n");
+	struct unit *u = good(CATALOG "part srv2 : srv { power_max 11kW }\n"
+				      "part srv3 : srv2 { model \"three\" }\n"
+				      "node n : srv3\n");
 	uint32_t s = part(u, "srv"), s2 = part(u, "srv2"), s3 = part(u, "srv3");
 	uint32_t n = obj(u, "n");
 
@@ -449,12 +451,11 @@ Test(elab, rack_template_pdus_appear_in_every_rack)
 
 Test(elab, rack_template_with_loop_and_base)
 {
-	struct unit *u = good(CATALOG
-			      "part r2 : r48 {\n"
-			      "  for i in 0..1 { pdu px[i] : pd }\n"
-			      "}\n"
-			      "site s { feed A {}; feed B {}\n"
-			      "  row w { rack k : r2 {} } }\n");
+	struct unit *u = good(CATALOG "part r2 : r48 {\n"
+				      "  for i in 0..1 { pdu px[i] : pd }\n"
+				      "}\n"
+				      "site s { feed A {}; feed B {}\n"
+				      "  row w { rack k : r2 {} } }\n");
 	uint32_t k = obj(u, "s.w.k"), n = 0;
 
 	obj(u, "s.w.k.pa");
@@ -467,8 +468,8 @@ Test(elab, rack_template_with_loop_and_base)
 	}
 	/* the base's template runs first */
 	cr_assert_eq(n, 4);
-	cr_assert_str_eq(str(u, ir_obj(u->d, ir_obj(u->d, k)->first_child)->local),
-			 "pa");
+	cr_assert_str_eq(
+	    str(u, ir_obj(u->d, ir_obj(u->d, k)->first_child)->local), "pa");
 	unit_free(u);
 }
 
@@ -476,8 +477,8 @@ Test(elab, rack_template_with_loop_and_base)
 
 Test(elab, references_resolve_to_objects)
 {
-	struct unit *u = good(CATALOG SITE
-			      "node n : srv { rack hall.r[1].rk[3]; at 10U\n"
+	struct unit *u =
+	    good(CATALOG SITE "node n : srv { rack hall.r[1].rk[3]; at 10U\n"
 			      "  power psu[0..2] -> pa, psu[3..5] -> pb }\n");
 	uint32_t n = obj(u, "n"), rk = obj(u, "hall.r[1].rk[3]");
 	const struct rk_obj *o = ir_obj(u->d, n);
@@ -566,12 +567,12 @@ Test(elab, links_resolve_to_ports)
 
 Test(elab, links_in_a_module_resolve_from_the_instance)
 {
-	struct unit *u = good(CATALOG
-			      "switch spine : sw\n"
-			      "module su(i) { node n : srv; switch leaf : sw\n"
-			      "  link n.ib[0] -- leaf.p[0]\n"
-			      "  link leaf.p[63] -- spine.p[i] }\n"
-			      "instance a : su(0)\ninstance b : su(1)\n");
+	struct unit *u =
+	    good(CATALOG "switch spine : sw\n"
+			 "module su(i) { node n : srv; switch leaf : sw\n"
+			 "  link n.ib[0] -- leaf.p[0]\n"
+			 "  link leaf.p[63] -- spine.p[i] }\n"
+			 "instance a : su(0)\ninstance b : su(1)\n");
 	const struct rk_link *l = u->d->links;
 
 	cr_assert_eq(u->d->nlinks, 4);
@@ -602,8 +603,10 @@ Test(elab, wildcard_endpoints_in_declaration_order)
 		snprintf(d, sizeof(d), "d[%d]", dev[i]);
 		snprintf(p, sizeof(p), "srv.ib[%d]", port[i]);
 		cr_assert_eq(ir_list_at(u->d, v, i)->type, VT_PORT);
-		cr_assert_eq(ir_list_at(u->d, v, i)->a, obj(u, d), "item %u", i);
-		cr_assert_eq(ir_list_at(u->d, v, i)->n, part(u, p), "item %u", i);
+		cr_assert_eq(ir_list_at(u->d, v, i)->a, obj(u, d), "item %u",
+			     i);
+		cr_assert_eq(ir_list_at(u->d, v, i)->n, part(u, p), "item %u",
+			     i);
 	}
 	unit_free(u);
 }
@@ -613,20 +616,19 @@ Test(elab, wildcard_endpoints_in_declaration_order)
 Test(elab, define_overrides_param)
 {
 	struct rackc_define defs[] = {
-		{ "n", "4" },	    { "name", "hello world" },
-		{ "big", "true" },  { "pw", "2kW" },
-		{ "model", "srv2" },
+		{ "n", "4" },	 { "name", "hello world" }, { "big", "true" },
+		{ "pw", "2kW" }, { "model", "srv2" },
 	};
 	struct unit_opts uo = { .defines = defs, .ndefines = 5 };
-	struct unit *u = compile_ex(CATALOG
-				    "part srv2 : srv {}\n"
-				    "param n = 2\nparam name = \"x\"\n"
-				    "param big = false\nparam pw = 1W\n"
-				    "param model = srv\n"
-				    "node d[0..n-1] : model\n"
-				    "if big && name == \"hello world\" { node yes : srv }\n"
-				    "part g : gpu { tdp pw }\n",
-				    &uo);
+	struct unit *u = compile_ex(
+	    CATALOG "part srv2 : srv {}\n"
+		    "param n = 2\nparam name = \"x\"\n"
+		    "param big = false\nparam pw = 1W\n"
+		    "param model = srv\n"
+		    "node d[0..n-1] : model\n"
+		    "if big && name == \"hello world\" { node yes : srv }\n"
+		    "part g : gpu { tdp pw }\n",
+	    &uo);
 
 	cr_assert_eq(u->rc, RK_EXIT_OK, "%s", u->err);
 	cr_assert_str_eq(u->err, "");
@@ -674,11 +676,11 @@ Test(elab, unused_define_is_a_warning)
 
 Test(elab, let_is_block_scoped)
 {
-	struct unit *u = good(CATALOG
-			      "param n = 2\nlet m = n * 2\n"
-			      "node d[0..m-1] : srv\n"
-			      "group g { let k = 7; node x[k] : srv }\n"
-			      "for i in 0..0 { let k = 9; node y[k] : srv }\n");
+	struct unit *u =
+	    good(CATALOG "param n = 2\nlet m = n * 2\n"
+			 "node d[0..m-1] : srv\n"
+			 "group g { let k = 7; node x[k] : srv }\n"
+			 "for i in 0..0 { let k = 9; node y[k] : srv }\n");
 
 	obj(u, "d[3]");
 	obj(u, "g.x[7]");
@@ -756,11 +758,10 @@ Test(elab, param_must_be_at_file_top)
 
 Test(elab, for_over_range)
 {
-	struct unit *u = good(CATALOG
-			      "for i in 0..3 { node d[i * 2] : srv }\n"
-			      "for i in 3..2 { node never : srv }\n"
-			      "for i in 0..1 { for j in 0..2 {\n"
-			      "  node n[i * 10 + j] : srv } }\n");
+	struct unit *u = good(CATALOG "for i in 0..3 { node d[i * 2] : srv }\n"
+				      "for i in 3..2 { node never : srv }\n"
+				      "for i in 0..1 { for j in 0..2 {\n"
+				      "  node n[i * 10 + j] : srv } }\n");
 
 	obj(u, "d[0]");
 	obj(u, "d[6]");
@@ -773,12 +774,13 @@ Test(elab, for_over_range)
 
 Test(elab, for_over_list)
 {
-	struct unit *u = good(CATALOG
-			      "switch s : sw\n"
-			      "node a : srv; node b : srv\n"
-			      "for k in [1, 5, 9] { node x[k] : srv }\n"
-			      "for pr in [[a, 3], [b, 4]] { link pr[0].ib[0] -- s.p[pr[1]] }\n"
-			      "for w in [1W, 2kW] { if w > 1kW { node big : srv } }\n");
+	struct unit *u = good(
+	    CATALOG
+	    "switch s : sw\n"
+	    "node a : srv; node b : srv\n"
+	    "for k in [1, 5, 9] { node x[k] : srv }\n"
+	    "for pr in [[a, 3], [b, 4]] { link pr[0].ib[0] -- s.p[pr[1]] }\n"
+	    "for w in [1W, 2kW] { if w > 1kW { node big : srv } }\n");
 
 	obj(u, "x[1]");
 	obj(u, "x[5]");
@@ -796,9 +798,8 @@ Test(elab, for_over_list)
 Test(elab, declared_names_are_literal)
 {
 	/* a variable does not rename a declaration; its index does */
-	struct unit *u = good(CATALOG
-			      "let nm = 3\nnode nm : srv\n"
-			      "for d in 0..1 { node d[d] : srv }\n");
+	struct unit *u = good(CATALOG "let nm = 3\nnode nm : srv\n"
+				      "for d in 0..1 { node d[d] : srv }\n");
 
 	obj(u, "nm");
 	obj(u, "d[0]");
@@ -833,8 +834,9 @@ Test(elab, for_errors)
  */
 Test(elab, for_range_at_int64_limits)
 {
-	struct unit *u = good("for i in 9223372036854775806..9223372036854775807 "
-			      "{}\n");
+	struct unit *u =
+	    good("for i in 9223372036854775806..9223372036854775807 "
+		 "{}\n");
 
 	unit_free(u);
 	u = fails("for i in -9223372036854775807..9223372036854775807 {}\n");
@@ -891,14 +893,14 @@ Test(elab, if_condition_must_be_boolean)
 
 Test(elab, module_params_defaults_and_named_args)
 {
-	struct unit *u = good(CATALOG
-			      "module m(a, b = a * 2, c = 100) {\n"
-			      "  node x[a] : srv; node y[b] : srv; node z[c] : srv }\n"
-			      "instance i : m(1)\n"
-			      "instance j : m(c = 5, a = 3)\n"
-			      "instance k : m(4, 6, 8)\n"
-			      "instance early : later\n"
-			      "module later() { node v : srv }\n");
+	struct unit *u = good(
+	    CATALOG "module m(a, b = a * 2, c = 100) {\n"
+		    "  node x[a] : srv; node y[b] : srv; node z[c] : srv }\n"
+		    "instance i : m(1)\n"
+		    "instance j : m(c = 5, a = 3)\n"
+		    "instance k : m(4, 6, 8)\n"
+		    "instance early : later\n"
+		    "module later() { node v : srv }\n");
 
 	obj(u, "i.x[1]");
 	obj(u, "i.y[2]");
@@ -915,10 +917,10 @@ Test(elab, module_params_defaults_and_named_args)
 
 Test(elab, module_args_are_evaluated_in_the_caller)
 {
-	struct unit *u = good(CATALOG
-			      "module m(a) { let b = a + 1; node x[b] : srv }\n"
-			      "let a = 10\n"
-			      "for i in 0..1 { instance g[i] : m(a + i) }\n");
+	struct unit *u =
+	    good(CATALOG "module m(a) { let b = a + 1; node x[b] : srv }\n"
+			 "let a = 10\n"
+			 "for i in 0..1 { instance g[i] : m(a + i) }\n");
 
 	obj(u, "g[0].x[11]");
 	obj(u, "g[1].x[12]");
@@ -951,11 +953,12 @@ Test(elab, module_call_errors)
 
 Test(elab, requires_stored_with_variables_substituted)
 {
-	struct unit *u = good("param total = 8\n"
-			      "require total >= 4\n"
-			      "module m(n) { require n * 2 <= total, \"too big\" }\n"
-			      "instance s : m(3)\n"
-			      "for i in 0..1 { require i < 2 }\n");
+	struct unit *u =
+	    good("param total = 8\n"
+		 "require total >= 4\n"
+		 "module m(n) { require n * 2 <= total, \"too big\" }\n"
+		 "instance s : m(3)\n"
+		 "for i in 0..1 { require i < 2 }\n");
 	const struct rk_req *r = u->d->reqs;
 
 	cr_assert_eq(u->d->nreqs, 4);
@@ -999,9 +1002,9 @@ Test(elab, require_misplaced_and_list_variable)
 
 Test(elab, undefined_reference_did_you_mean)
 {
-	struct unit *u = fails(CATALOG
-			       "site hall { air crah {}\n"
-			       "  row r { rack k : r48 { air crahh } } }\n");
+	struct unit *u =
+	    fails(CATALOG "site hall { air crah {}\n"
+			  "  row r { rack k : r48 { air crahh } } }\n");
 
 	HAS(u, "error: air zone 'crahh' is not defined; did you mean 'crah'? "
 	       "[undefined-name]");
@@ -1295,11 +1298,12 @@ Test(elab, import_runs_each_file_once)
 {
 	char *dir = make_temp_dir();
 	char *mainf = write_file(dir, "main.rack",
-				"import \"a\"\nimport \"b\"\nimport \"a\"\n"
-				"node n : common_srv\n");
+				 "import \"a\"\nimport \"b\"\nimport \"a\"\n"
+				 "node n : common_srv\n");
 	struct unit *u;
 
-	free(write_file(dir, "a.rack", "import \"common\"\npart pa : gpu {}\n"));
+	free(
+	    write_file(dir, "a.rack", "import \"common\"\npart pa : gpu {}\n"));
 	free(write_file(dir, "b.rack",
 			"import \"common.rack\"\npart pb : gpu {}\n"));
 	free(write_file(dir, "common.rack", "part common_srv : server {}\n"));
@@ -1320,7 +1324,8 @@ Test(elab, import_from_include_dir)
 {
 	char *dir = make_temp_dir();
 	char *inc = make_temp_dir();
-	char *mainf = write_file(dir, "main.rack", "import \"lib/x\"\nnode n : xs\n");
+	char *mainf =
+	    write_file(dir, "main.rack", "import \"lib/x\"\nnode n : xs\n");
 	const char *incdirs[1] = { inc };
 	struct unit_opts uo = { .incdirs = incdirs, .nincdirs = 1 };
 	struct unit *u;
@@ -1438,9 +1443,10 @@ Test(elab, module_from_an_import_and_include_chain)
 	char *mainf = write_file(dir, "main.rack",
 				 "import \"lib\"\ninstance x : m(1)\n"
 				 "instance y : m(2)\n");
-	char *lib = write_file(dir, "lib.rack",
-			       "part s : server {}\n"
-			       "module m(a) { node n[a] : s; node bad : nope }\n");
+	char *lib =
+	    write_file(dir, "lib.rack",
+		       "part s : server {}\n"
+		       "module m(a) { node n[a] : s; node bad : nope }\n");
 	struct unit *u = compile_file(mainf, NULL);
 	char want[512];
 

@@ -30,8 +30,8 @@ static struct parsed *bad(const char *src, uint32_t n)
 {
 	struct parsed *p = parse_str(src);
 
-	cr_assert_eq(p->nerr, n, "want %u errors for <%s>, got %u:\n%s", n,
-		     src, p->nerr, p->err);
+	cr_assert_eq(p->nerr, n, "want %u errors for <%s>, got %u:\n%s", n, src,
+		     p->nerr, p->err);
 	return p;
 }
 
@@ -217,8 +217,9 @@ Test(lexer, malformed_numbers)
 		struct parsed *p = parse_str(bads[i]);
 
 		cr_assert(p->nerr >= 1, "<%s>", bads[i]);
-		cr_assert(strncmp(p->err, "test.rack:1:3: error: malformed "
-					  "number [syntax]\n",
+		cr_assert(strncmp(p->err,
+				  "test.rack:1:3: error: malformed "
+				  "number [syntax]\n",
 				  48) == 0,
 			  "<%s>: %s", bads[i], p->err);
 		parsed_free(p);
@@ -246,7 +247,7 @@ Test(lexer, ratio_with_zero_term)
 	struct parsed *p = bad("x 0:1", 1);
 
 	expect_first_line(
-		p, "test.rack:1:3: error: ratio terms must be positive [syntax]");
+	    p, "test.rack:1:3: error: ratio terms must be positive [syntax]");
 	parsed_free(p);
 }
 
@@ -277,7 +278,8 @@ Test(lexer, string_escapes)
 
 Test(lexer, string_utf8_and_empty)
 {
-	struct parsed *p = ok("x \"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\", \"\"");
+	struct parsed *p =
+	    ok("x \"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\", \"\"");
 	const struct ast *a = args_of(p);
 
 	cr_assert_str_eq(pstr(p, a->str),
@@ -300,8 +302,8 @@ Test(lexer, unterminated_string_at_newline)
 {
 	struct parsed *p = bad("a 1\nlet s = \"abc\nb 2\n", 1);
 
-	expect_first_line(
-		p, "test.rack:2:9: error: unterminated string [syntax]");
+	expect_first_line(p,
+			  "test.rack:2:9: error: unterminated string [syntax]");
 	/* the statement after it still parses */
 	cr_assert_not_null(p->ast);
 	cr_assert_eq(p->ast->kind, AST_STMT);
@@ -313,8 +315,8 @@ Test(lexer, unterminated_string_at_eof)
 {
 	struct parsed *p = bad("x 1\nx \"abc", 1);
 
-	expect_first_line(
-		p, "test.rack:2:3: error: unterminated string [syntax]");
+	expect_first_line(p,
+			  "test.rack:2:3: error: unterminated string [syntax]");
 	parsed_free(p);
 }
 
@@ -325,17 +327,17 @@ Test(lexer, nul_byte_in_string)
 
 	cr_assert_eq(p->nerr, 1, "%s", p->err);
 	expect_first_line(
-		p, "test.rack:1:3: error: string contains a NUL byte [syntax]");
+	    p, "test.rack:1:3: error: string contains a NUL byte [syntax]");
 	parsed_free(p);
 }
 
 Test(lexer, invalid_utf8_in_string)
 {
 	static const char *const bads[] = {
-		"x \"a\xff\"",		 /* never valid */
-		"x \"\xc0\xaf\"",	 /* overlong '/' */
-		"x \"\xed\xa0\x80\"",	 /* UTF-16 surrogate */
-		"x \"\xe2\x82\"",	 /* truncated sequence */
+		"x \"a\xff\"",		  /* never valid */
+		"x \"\xc0\xaf\"",	  /* overlong '/' */
+		"x \"\xed\xa0\x80\"",	  /* UTF-16 surrogate */
+		"x \"\xe2\x82\"",	  /* truncated sequence */
 		"x \"\xf4\x90\x80\x80\"", /* above U+10FFFF */
 	};
 
@@ -417,7 +419,7 @@ Test(lexer, unterminated_comment)
 
 	/* reported where the comment starts, with its two characters */
 	expect_first_line(
-		p, "test.rack:2:5: error: unterminated comment [syntax]");
+	    p, "test.rack:2:5: error: unterminated comment [syntax]");
 	cr_assert(strstr(p->err, "  |     ^~\n"), "%s", p->err);
 	parsed_free(p);
 }
@@ -557,7 +559,7 @@ Test(lexer, stray_control_and_non_ascii_bytes)
 	struct parsed *p = bad("a 1 \x01\n", 1);
 
 	expect_first_line(
-		p, "test.rack:1:5: error: stray control byte 0x01 [syntax]");
+	    p, "test.rack:1:5: error: stray control byte 0x01 [syntax]");
 	parsed_free(p);
 	p = parse_str("a \xc3\xa9\n");
 	cr_assert(p->nerr >= 1);
@@ -574,7 +576,7 @@ Test(lexer, nul_byte_outside_and_inside_comments)
 	/* only the NUL outside a comment is an error */
 	cr_assert_eq(p->nerr, 1, "%s", p->err);
 	expect_first_line(
-		p, "test.rack:1:5: error: stray control byte 0x00 [syntax]");
+	    p, "test.rack:1:5: error: stray control byte 0x00 [syntax]");
 	cr_assert_eq(ast_list_len(p->ast), 3);
 	parsed_free(p);
 }

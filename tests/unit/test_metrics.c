@@ -41,12 +41,12 @@ static int64_t brute_bisection(const struct fabric_graph_view *g)
 }
 
 static const char *parts =
-	"part srv : server { height 1U; port ib[0..3] { speed 100Gb/s; "
-	"protocol ib } }\n"
-	"part sw4 : switch { height 1U; port p[0..3] { speed 100Gb/s; "
-	"protocol ib } }\n"
-	"part sw8 : switch { height 1U; port p[0..7] { speed 100Gb/s; "
-	"protocol ib } }\n";
+    "part srv : server { height 1U; port ib[0..3] { speed 100Gb/s; "
+    "protocol ib } }\n"
+    "part sw4 : switch { height 1U; port p[0..3] { speed 100Gb/s; "
+    "protocol ib } }\n"
+    "part sw8 : switch { height 1U; port p[0..7] { speed 100Gb/s; "
+    "protocol ib } }\n";
 
 static void check_fabric(const char *body, enum bisect_method want_method,
 			 bool exact)
@@ -80,10 +80,11 @@ static void check_fabric(const char *body, enum bisect_method want_method,
 Test(bisection, two_tier_full)
 {
 	/* 4 nodes x 2 rails, 4-port switches 1:1: 4 leaves, 2 spines */
-	check_fabric("for n in 0..3 { node s[n] : srv {} }\n"
-		     "fabric f : fat_tree { endpoints s[*].ib[0..1]; switch sw4; "
-		     "su_size 2 }\n",
-		     BISECT_CLOS_EXACT, true);
+	check_fabric(
+	    "for n in 0..3 { node s[n] : srv {} }\n"
+	    "fabric f : fat_tree { endpoints s[*].ib[0..1]; switch sw4; "
+	    "su_size 2 }\n",
+	    BISECT_CLOS_EXACT, true);
 }
 
 Test(bisection, two_tier_oversubscribed)
@@ -98,19 +99,21 @@ Test(bisection, two_tier_oversubscribed)
 Test(bisection, two_tier_partial_su)
 {
 	/* 7 nodes in SUs of 4: the last SU is short */
-	check_fabric("for n in 0..6 { node s[n] : srv {} }\n"
-		     "fabric f : fat_tree { endpoints s[*].ib[0..1]; switch sw8; "
-		     "su_size 4 }\n",
-		     BISECT_CLOS_EXACT, true);
+	check_fabric(
+	    "for n in 0..6 { node s[n] : srv {} }\n"
+	    "fabric f : fat_tree { endpoints s[*].ib[0..1]; switch sw8; "
+	    "su_size 4 }\n",
+	    BISECT_CLOS_EXACT, true);
 }
 
 Test(bisection, three_tier)
 {
 	/* 4-port switches: pods of 2 leaves; 8 leaves -> 3 tiers */
-	check_fabric("for n in 0..7 { node s[n] : srv {} }\n"
-		     "fabric f : fat_tree { endpoints s[*].ib[0..1]; switch sw4; "
-		     "su_size 2; tiers 3 }\n",
-		     BISECT_CLOS_EXACT, true);
+	check_fabric(
+	    "for n in 0..7 { node s[n] : srv {} }\n"
+	    "fabric f : fat_tree { endpoints s[*].ib[0..1]; switch sw4; "
+	    "su_size 2; tiers 3 }\n",
+	    BISECT_CLOS_EXACT, true);
 }
 
 Test(bisection, hand_wired_ring_is_upper_bound)
@@ -163,9 +166,9 @@ Test(maxflow, undirected_edges_carry_both_ways)
 Test(capacity, three_phase_nec)
 {
 	struct unit *u = compile(
-		"part p : pdu { voltage 415V; current 32A; phases 3; derate 80% }\n"
-		"part q : pdu { voltage 208V; current 30A; phases 3; derate 80% }\n"
-		"part s : pdu { voltage 230V; current 16A; phases 1 }\n");
+	    "part p : pdu { voltage 415V; current 32A; phases 3; derate 80% }\n"
+	    "part q : pdu { voltage 208V; current 30A; phases 3; derate 80% }\n"
+	    "part s : pdu { voltage 230V; current 16A; phases 1 }\n");
 	uint32_t p = find_part(u, "p"), q = find_part(u, "q"),
 		 s = find_part(u, "s");
 

@@ -46,11 +46,9 @@ static void put(struct buf *b, const char *fmt, ...)
 	b->n += (size_t)k;
 }
 
-static void sx_into(const struct parsed *p, const struct ast *x,
-		    struct buf *b);
+static void sx_into(const struct parsed *p, const struct ast *x, struct buf *b);
 
-static void sx_list(const struct parsed *p, const struct ast *l,
-		    struct buf *b)
+static void sx_list(const struct parsed *p, const struct ast *l, struct buf *b)
 {
 	for (; l; l = l->next) {
 		put(b, " ");
@@ -58,8 +56,7 @@ static void sx_list(const struct parsed *p, const struct ast *l,
 	}
 }
 
-static void sx_into(const struct parsed *p, const struct ast *x,
-		    struct buf *b)
+static void sx_into(const struct parsed *p, const struct ast *x, struct buf *b)
 {
 	char q[RK_QFMT_MAX];
 
@@ -325,7 +322,8 @@ Test(parser, generic_statement_full)
 	cr_assert_str_eq(sx(p, s->rhs), "dgx_h100");
 	cr_assert(s->has_body);
 	cr_assert_eq(ast_list_len(s->body), 2);
-	cr_assert_str_eq(sx(p, s->body->list), "([] (. ([] (. hall r) 1) rk) 3)");
+	cr_assert_str_eq(sx(p, s->body->list),
+			 "([] (. ([] (. hall r) 1) rk) 3)");
 	cr_assert_str_eq(sx(p, s->body->next->list), "2U");
 	parsed_free(p);
 }
@@ -634,8 +632,7 @@ Test(parser, errors_stop_after_max_errors)
 		strcat(src, "let = 1\n");
 	p = parse_mem(src, strlen(src), 10);
 	cr_assert_eq(p->nerr, 10, "%s", p->err);
-	cr_assert_eq(count_in(p->err, "error: syntax error"), 10, "%s",
-		     p->err);
+	cr_assert_eq(count_in(p->err, "error: syntax error"), 10, "%s", p->err);
 	cr_assert(strstr(p->err, "test.rack:10:5:"), "%s", p->err);
 	cr_assert_null(strstr(p->err, "test.rack:11:"), "%s", p->err);
 	cr_assert(strstr(p->err, "10 errors generated."), "%s", p->err);

@@ -322,8 +322,8 @@ static void expect_fmt(enum dim d, int64_t v, const char *want)
 	char buf[RK_QFMT_MAX];
 	struct quantity q = { d, v };
 
-	cr_assert_str_eq(quantity_format(q, buf), want, "%s %lld",
-			 dim_name(d), (long long)v);
+	cr_assert_str_eq(quantity_format(q, buf), want, "%s %lld", dim_name(d),
+			 (long long)v);
 }
 
 Test(units, format)
@@ -418,11 +418,34 @@ static void round_trip(enum dim d, int64_t v)
 Test(units, format_round_trips)
 {
 	static const int64_t vals[] = {
-		0, 1, -1, 2, 7, 9, 10, 99, 100, 999, 1000, 1001, -1500,
-		12345, 999999, 1000000, 1000001, 123456789, 1000000000,
-		999999999999, 1000000000000, 1000000000000000,
-		4611686018427387904, INT64_MAX, INT64_MAX - 1, INT64_MIN,
-		INT64_MIN + 1, -1000000000000000000,
+		0,
+		1,
+		-1,
+		2,
+		7,
+		9,
+		10,
+		99,
+		100,
+		999,
+		1000,
+		1001,
+		-1500,
+		12345,
+		999999,
+		1000000,
+		1000001,
+		123456789,
+		1000000000,
+		999999999999,
+		1000000000000,
+		1000000000000000,
+		4611686018427387904,
+		INT64_MAX,
+		INT64_MAX - 1,
+		INT64_MIN,
+		INT64_MIN + 1,
+		-1000000000000000000,
 	};
 	uint64_t x = 88172645463325252u;
 
@@ -434,14 +457,13 @@ Test(units, format_round_trips)
 			x ^= x << 13;
 			x ^= x >> 7;
 			x ^= x << 17;
-			round_trip((enum dim)d, (int64_t)(x >> (i % 63)) *
-						(i & 1 ? -1 : 1));
+			round_trip((enum dim)d,
+				   (int64_t)(x >> (i % 63)) * (i & 1 ? -1 : 1));
 		}
 	}
 }
 
-static void expect_in(enum dim d, int64_t v, const char *unit,
-		      const char *want)
+static void expect_in(enum dim d, int64_t v, const char *unit, const char *want)
 {
 	char buf[RK_QFMT_MAX];
 	struct quantity q = { d, v };
@@ -493,16 +515,29 @@ Test(units, format_in)
 Test(units, format_in_round_trips)
 {
 	static const char *const syms[] = {
-		"mW", "W", "kW", "MW", "um", "mm", "cm", "m", "km", "in",
-		"ft", "g", "kg", "t", "b/s", "kb/s", "Mb/s", "Gb/s", "Tb/s",
-		"B/s", "kB/s", "MB/s", "GB/s", "TB/s", "bps", "Kbps", "Mbps",
-		"Gbps", "Tbps", "B", "kB", "MB", "GB", "TB", "PB", "KiB",
-		"MiB", "GiB", "TiB", "mA", "A", "mV", "V", "kV", "C", "K",
-		"mL/min", "L/min", "L/s", "U", "USD", "ppm", "%",
+		"mW",	"W",	"kW",	"MW",	"um",	  "mm",	   "cm",
+		"m",	"km",	"in",	"ft",	"g",	  "kg",	   "t",
+		"b/s",	"kb/s", "Mb/s", "Gb/s", "Tb/s",	  "B/s",   "kB/s",
+		"MB/s", "GB/s", "TB/s", "bps",	"Kbps",	  "Mbps",  "Gbps",
+		"Tbps", "B",	"kB",	"MB",	"GB",	  "TB",	   "PB",
+		"KiB",	"MiB",	"GiB",	"TiB",	"mA",	  "A",	   "mV",
+		"V",	"kV",	"C",	"K",	"mL/min", "L/min", "L/s",
+		"U",	"USD",	"ppm",	"%",
 	};
 	static const int64_t vals[] = {
-		0, 1, -1, 8, 1000, 25400, 304800, 60000, 1048576,
-		1099511627776, 999999999999, INT64_MAX, INT64_MIN,
+		0,
+		1,
+		-1,
+		8,
+		1000,
+		25400,
+		304800,
+		60000,
+		1048576,
+		1099511627776,
+		999999999999,
+		INT64_MAX,
+		INT64_MIN,
 	};
 	char buf[RK_QFMT_MAX];
 	int answered = 0;
