@@ -148,6 +148,32 @@ void check_fail(struct check_ctx *c, uint32_t obj, const struct srcloc *loc,
 	va_end(ap);
 }
 
+uint32_t check_link_owner(const struct rk_link *l)
+{
+	return l->fabric != RK_NONE ? l->fabric : l->scope;
+}
+
+bool check_link_waived(struct check_ctx *c, const struct rk_link *l)
+{
+	const struct rk_design *d = c->d;
+
+	for (uint32_t k = 0; k < l->attr_count; k++) {
+		uint32_t ai = l->attr_first + k;
+		const struct rk_attr *at = &d->attrs[ai];
+
+		if (at->key != A_WAIVE)
+			continue;
+		if (streq(str_of(d->arena, d->vals[at->val.a].a),
+			  c->check->name)) {
+			c->used_waivers[ai] = 1;
+			c->waived++;
+			c->last_printed = false;
+			return true;
+		}
+	}
+	return false;
+}
+
 void check_note(struct check_ctx *c, const struct srcloc *loc, const char *fmt,
 		...)
 {

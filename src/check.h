@@ -93,6 +93,14 @@ struct check_ctx {
 /* Report a finding about @obj (RK_NONE: none) at @loc. */
 void check_fail(struct check_ctx *c, uint32_t obj, const struct srcloc *loc,
 		const char *fmt, ...) PRINTF(4, 5);
+/*
+ * Links: a waiver written on the link silences a finding about it (and is
+ * marked used); check_link_owner() is the object whose waivers, and its
+ * enclosing objects', cover a link (its fabric, or its group).
+ */
+bool check_link_waived(struct check_ctx *c, const struct rk_link *l);
+uint32_t check_link_owner(const struct rk_link *l);
+
 /* A note for the last finding (printed only if it was). */
 void check_note(struct check_ctx *c, const struct srcloc *loc, const char *fmt,
 		...) PRINTF(3, 4);

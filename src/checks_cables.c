@@ -55,34 +55,6 @@ static const char *link_str(const struct rk_design *d, const struct rk_link *l,
 	return buf;
 }
 
-/* The object whose waivers (and enclosing objects') cover a link. */
-static uint32_t link_obj(const struct rk_link *l)
-{
-	return l->fabric != RK_NONE ? l->fabric : l->scope;
-}
-
-/* A waiver for the running check on the link itself. */
-static bool link_waived(struct check_ctx *c, const struct rk_link *l)
-{
-	const struct rk_design *d = c->d;
-
-	for (uint32_t k = 0; k < l->attr_count; k++) {
-		uint32_t ai = l->attr_first + k;
-		const struct rk_attr *at = &d->attrs[ai];
-
-		if (at->key != A_WAIVE)
-			continue;
-		if (streq(str_of(d->arena, d->vals[at->val.a].a),
-			  c->check->name)) {
-			c->used_waivers[ai] = 1;
-			c->waived++;
-			c->last_printed = false;
-			return true;
-		}
-	}
-	return false;
-}
-
 /* The note that shows how the length was made up. */
 static void note_length(struct check_ctx *c, const struct rk_link *l,
 			const struct cp_link *r)
@@ -204,10 +176,10 @@ static void run_cable_reach(struct check_ctx *c)
 			continue;
 		switch (r->status) {
 		case CP_NO_FIT:
-			if (link_waived(c, l))
+			if (check_link_waived(c, l))
 				break;
 			if (r->near != RK_NONE) {
-				check_fail(c, link_obj(l), &l->loc,
+				check_fail(c, check_link_owner(l), &l->loc,
 					   "no catalog %s%sreaches %s%s%s "
 					   "for link %s",
 					   media ? media : "",
@@ -221,7 +193,7 @@ static void run_cable_reach(struct check_ctx *c)
 				note_near(c, r->near, r->length);
 			} else {
 				check_fail(
-				    c, link_obj(l), &l->loc,
+				    c, check_link_owner(l), &l->loc,
 				    "no catalog %s%sfits link %s%s%s",
 				    media ? media : "",
 				    media ? " cable " : "cable ",
@@ -234,9 +206,9 @@ static void run_cable_reach(struct check_ctx *c)
 			}
 			break;
 		case CP_TOO_SHORT:
-			if (link_waived(c, l))
+			if (check_link_waived(c, l))
 				break;
-			check_fail(c, link_obj(l), &l->loc,
+			check_fail(c, check_link_owner(l), &l->loc,
 				   "cable %s reaches %s, but link %s needs %s",
 				   ir_name(d, r->cable),
 				   len_str(ir_num(d, r->cable, A_REACH, 0), b1),
@@ -246,9 +218,9 @@ static void run_cable_reach(struct check_ctx *c)
 				   "%s: reach %s", ir_name(d, r->cable), b1);
 			break;
 		case CP_NO_STOCK:
-			if (link_waived(c, l))
+			if (check_link_waived(c, l))
 				break;
-			check_fail(c, link_obj(l), &l->loc,
+			check_fail(c, check_link_owner(l), &l->loc,
 				   "cable %s is sold up to %s, but link %s "
 				   "needs %s",
 				   ir_name(d, r->cable),
@@ -288,11 +260,11 @@ static void run_cable_length_unknown(struct check_ctx *c)
 		uint32_t dev;
 
 		if (r->status == CP_NOT_CABLED || r->status == CP_NO_CATALOG ||
-		    r->length >= 0 || link_waived(c, l))
+		    r->length >= 0 || check_link_waived(c, l))
 			continue;
 		dev = layout_rack_of(d, l->a_dev) == RK_NONE ? l->a_dev
 							     : l->b_dev;
-		check_fail(c, link_obj(l), &l->loc,
+		check_fail(c, check_link_owner(l), &l->loc,
 			   "cannot compute the length of link %s: %s is not "
 			   "in a rack",
 			   link_str(d, l, lb), ir_name(d, dev));

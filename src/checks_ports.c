@@ -198,39 +198,12 @@ static const char *pname(const struct rk_design *d, uint32_t dev, uint32_t port,
 	return buf;
 }
 
-/* The object whose waivers (and enclosing objects') cover a link. */
-static uint32_t link_obj(const struct rk_link *l)
-{
-	return l->fabric != RK_NONE ? l->fabric : l->scope;
-}
-
-/* A waiver for the running check on the link itself. */
-static bool link_waived(struct check_ctx *c, const struct rk_link *l)
-{
-	const struct rk_design *d = c->d;
-
-	for (uint32_t k = 0; k < l->attr_count; k++) {
-		uint32_t ai = l->attr_first + k;
-		const struct rk_attr *at = &d->attrs[ai];
-
-		if (at->key != A_WAIVE)
-			continue;
-		if (streq(str_of(d->arena, d->vals[at->val.a].a),
-			  c->check->name)) {
-			c->used_waivers[ai] = 1;
-			c->waived++;
-			c->last_printed = false;
-			return true;
-		}
-	}
-	return false;
-}
-
 /* check_fail for a link: honours waivers on the link first. */
-#define link_fail(c, l, ...)                                                \
-	do {                                                                \
-		if (!link_waived(c, l))                                     \
-			check_fail(c, link_obj(l), &(l)->loc, __VA_ARGS__); \
+#define link_fail(c, l, ...)                                          \
+	do {                                                          \
+		if (!check_link_waived(c, l))                         \
+			check_fail(c, check_link_owner(l), &(l)->loc, \
+				   __VA_ARGS__);                      \
 	} while (0)
 
 /* --- checks ------------------------------------------------------------ */

@@ -50,6 +50,7 @@
 #include <stdlib.h>
 
 #include "checks.h"
+#include "metrics.h"
 #include "layout.h"
 #include "schema.h"
 
@@ -75,25 +76,6 @@ static int64_t share_of(int64_t a, int64_t n, int64_t k)
 	__int128 p = (__int128)a * n;
 
 	return sat((p + k - 1) / k);
-}
-
-/* floor(sqrt(n)) */
-static unsigned __int128 isqrt128(unsigned __int128 n)
-{
-	unsigned __int128 x, y;
-	unsigned bits = 0;
-
-	if (n < 2)
-		return n;
-	for (unsigned __int128 t = n; t; t >>= 1)
-		bits++;
-	x = (unsigned __int128)1 << ((bits + 1) / 2); /* >= sqrt(n) */
-	for (;;) {
-		y = (x + n / x) / 2;
-		if (y >= x)
-			return x;
-		x = y;
-	}
 }
 
 static const char *fmt_q(enum dim dim, int64_t v, char *buf)
@@ -179,7 +161,7 @@ static void capacity_of(const struct rk_design *d, uint32_t obj,
 		unsigned __int128 vi = (unsigned __int128)x;
 
 		cp->how = CAP_3PH;
-		x = sat((__int128)(isqrt128(3 * vi * vi) / 1000));
+		x = sat((__int128)(isqrt_u128(3 * vi * vi) / 1000));
 	} else {
 		cp->how = CAP_1PH;
 		x /= 1000;
