@@ -3,12 +3,9 @@
  * The "cabling" back end: the cabling plan (src/cableplan.h) as a cut sheet.
  *
  *   cabling.csv        one row per cabled link, in link order
- *   cabling/pull/RACK.csv
- *                      per rack, the rows of the links that start or end
- *                      there (a link inside one rack is listed once); under
- *                      cabling/ because every artifact of a back end is
- *                      named NAME.* or NAME/... (tests/golden.sh relies on
- *                      it)
+ *   cabling/pull.csv   the pull list: per rack (column pull_rack, racks in
+ *                      declaration order), the rows of the links that start
+ *                      or end there (a link inside one rack is listed once)
  *
  * Columns (fixed order, see csv.h for the quoting rules):
  *   cable_id           C000001, C000002, ... numbered in link order; the
@@ -30,10 +27,7 @@
  *                      transceiver part at each end, if any
  *   note               how the part was chosen, or why there is none
  *
- * Links between backplane ports are not cabled and not listed.  Rack file
- * names keep [A-Za-z0-9._-] of the rack's full name and map every other
- * character to '-'; should two racks map to one name, the later one (in
- * declaration order) gets "-2", "-3", ... appended.
+ * Links between backplane ports are not cabled and not listed.
  */
 #include "rackc.h"
 
@@ -244,64 +238,21 @@ static void number(struct sheet *s)
 	free(by_no);
 }
 
-static bool file_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
-}
-
-struct fname {
-	char *name;
-	uint32_t rack;
-};
-
-static int fname_cmp(const void *a, const void *b)
-{
-	const struct fname *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-
-	if (c)
-		return c;
-	return x->rack < y->rack ? -1 : x->rack > y->rack;
-}
-
 /*
- * File names for the racks in @f (malloc'ed strings), unique: clashes get
- * "-2", "-3", ... in rack order, repeated until nothing clashes.
+ * The pull list: one file, grouped by rack (racks in declaration order),
+ * each rack's rows being the links that start or end there.  One file
+ * rather than one per rack: a hall of thousands of racks would otherwise
+ * cost thousands of file creations; a spreadsheet filters by pull_rack.
  */
-static void unique_names(struct fname *f, uint32_t n)
-{
-	bool again = true;
-
-	for (unsigned round = 0; again && round < 64; round++) {
-		uint32_t dup = 1, base = 0;
-
-		again = false;
-		qsort(f, n, sizeof(*f), fname_cmp);
-		for (uint32_t i = 1; i < n; i++) {
-			size_t len;
-
-			if (strcmp(f[i].name, f[base].name) != 0) {
-				dup = 1;
-				base = i;
-				continue;
-			}
-			len = strlen(f[i].name) + 16;
-			f[i].name = xrealloc(f[i].name, len);
-			snprintf(f[i].name + strlen(f[i].name),
-				 len - strlen(f[i].name), "-%u", ++dup);
-			again = true;
-		}
-	}
-}
-
 static bool emit_pull(struct backend_ctx *ctx, const struct sheet *s)
 {
 	const struct rk_design *d = s->d;
 	uint32_t *start = xcalloc((size_t)d->nobjs + 2, sizeof(*start));
-	uint32_t *entry, nracks = 0, total = 0;
-	struct fname *f;
-	bool ok = true;
+	uint32_t *entry, total = 0;
+	const char *hdr[ARRAY_SIZE(columns) + 1];
+	FILE *fp;
+	struct csv w;
+	bool ok;
 
 	/* bucket the links by rack: counts, prefix sums, fill */
 	for (uint32_t i = 0; i < d->nlinks; i++) {
@@ -318,8 +269,6 @@ static bool emit_pull(struct backend_ctx *ctx, const struct sheet *s)
 			start[rb + 1]++;
 	}
 	for (uint32_t i = 0; i < d->nobjs; i++) {
-		if (start[i + 1])
-			nracks++;
 		total += start[i + 1];
 		start[i + 1] = total;
 	}
@@ -344,49 +293,22 @@ static bool emit_pull(struct backend_ctx *ctx, const struct sheet *s)
 		}
 		free(fill);
 	}
-	f = xmalloc(((size_t)nracks + 1) * sizeof(*f));
-	nracks = 0;
-	for (uint32_t r = 0; r < d->nobjs; r++) {
-		const char *nm;
-		char *fn;
-		size_t k;
-
-		if (start[r + 1] == start[r])
-			continue;
-		nm = ir_name(d, r);
-		fn = xmalloc(strlen(nm) + 1);
-		for (k = 0; nm[k]; k++)
-			fn[k] = file_char(nm[k]) ? nm[k] : '-';
-		fn[k] = '\0';
-		f[nracks].name = fn;
-		f[nracks++].rack = r;
-	}
-	unique_names(f, nracks);
-	for (uint32_t i = 0; i < nracks; i++) {
-		uint32_t r = f[i].rack;
-		char *rel;
-		FILE *fp;
-		struct csv w;
-
-		if (ok) {
-			rel = arena_printf(ctx->arena, "cabling/pull/%s.csv",
-					   f[i].name);
-			fp = out_open(ctx, rel);
-			if (!fp) {
-				ok = false;
-			} else {
-				csv_init(&w, fp);
-				csv_header(&w, columns, ARRAY_SIZE(columns));
-				for (uint32_t k = start[r]; k < start[r + 1];
-				     k++)
-					row(s, &w, entry[k]);
-				csv_fini(&w);
-				ok = csv_close(ctx, fp);
+	fp = out_open(ctx, "cabling/pull.csv");
+	ok = fp != NULL;
+	if (ok) {
+		hdr[0] = "pull_rack";
+		for (unsigned i = 0; i < ARRAY_SIZE(columns); i++)
+			hdr[i + 1] = columns[i];
+		csv_init(&w, fp);
+		csv_header(&w, hdr, ARRAY_SIZE(hdr));
+		for (uint32_t r = 0; r < d->nobjs; r++)
+			for (uint32_t k = start[r]; k < start[r + 1]; k++) {
+				csv_cell(&w, ir_name(d, r));
+				row(s, &w, entry[k]);
 			}
-		}
-		free(f[i].name);
+		csv_fini(&w);
+		ok = csv_close(ctx, fp);
 	}
-	free(f);
 	free(entry);
 	free(start);
 	return ok;
@@ -425,7 +347,7 @@ static bool emit_cabling(struct backend_ctx *ctx)
 
 const struct backend backend_cabling = {
 	.name = "cabling",
-	.summary = "cabling.csv and cabling/pull/RACK.csv: the cable plan, "
+	.summary = "cabling.csv and cabling/pull.csv: the cable plan, "
 		   "one row per cable",
 	.emit = emit_cabling,
 };

@@ -10,6 +10,7 @@
  */
 #include "rackc.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -331,6 +332,7 @@ static uint32_t run_length(struct dump *x, uint32_t id, long long *lo)
 
 		if (!split_index(nm, &blen2, &ix2) || blen2 != blen ||
 		    memcmp(nm, S(x, o->local), blen) != 0 ||
+		    ix >= LLONG_MAX - (long long)n ||
 		    ix2 != ix + (long long)n || !same_shape(d, id, c))
 			break;
 		n++;

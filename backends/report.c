@@ -39,20 +39,22 @@ static void json_str(FILE *fp, const char *s)
 /* milliwatts as an exact number of watts */
 static void json_watts(FILE *fp, int64_t mw)
 {
-	if (mw % 1000 == 0)
-		fprintf(fp, "%lld", (long long)(mw / 1000));
-	else {
-		char buf[32];
-		size_t n;
+	uint64_t m = mw < 0 ? 0 - (uint64_t)mw : (uint64_t)mw;
+	char buf[32];
+	size_t n;
 
-		snprintf(buf, sizeof(buf), "%lld.%03lld",
-			 (long long)(mw / 1000),
-			 (long long)(mw < 0 ? -(mw % 1000) : mw % 1000));
-		n = strlen(buf);
-		while (buf[n - 1] == '0')
-			buf[--n] = '\0';
-		fputs(buf, fp);
+	if (m % 1000 == 0) {
+		fprintf(fp, "%s%llu", mw < 0 ? "-" : "",
+			(unsigned long long)(m / 1000));
+		return;
 	}
+	snprintf(buf, sizeof(buf), "%s%llu.%03llu", mw < 0 ? "-" : "",
+		 (unsigned long long)(m / 1000),
+		 (unsigned long long)(m % 1000));
+	n = strlen(buf);
+	while (buf[n - 1] == '0')
+		buf[--n] = '\0';
+	fputs(buf, fp);
 }
 
 static const char *rack_cooling(const struct rk_design *d, uint32_t r)

@@ -44,10 +44,16 @@ struct parse_ctx {
 	int last_tok;
 	int pending;
 	struct srcloc pending_loc;
+	/* one token read ahead (to join an else to its if) */
+	bool la_have;
+	int la_tok;
+	unsigned char la_val[32];
+	struct srcloc la_loc;
 	bool fatal;
 	uint32_t comment_begin, string_begin;
 	bool comment_nl;
 	char *sbuf;
+	bool string_long; /* the open string passed RK_MAX_STRING */
 	uint32_t slen, scap;
 	uint32_t errors;
 	uint32_t offset;

@@ -97,7 +97,7 @@ struct ast {
 };
 
 /* Deepest expression nesting accepted; deeper is an error, not a crash. */
-#define RK_MAX_EXPR_DEPTH 256
+#define RK_MAX_EXPR_DEPTH 4096
 /* Deepest nesting of brackets and blocks accepted by the lexer. */
 #define RK_MAX_NESTING 256
 

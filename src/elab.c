@@ -132,11 +132,16 @@ static bool check_table_limit(struct elab *e, uint32_t n,
 static void push_var(struct elab *e, uint32_t name, const struct val *v,
 		     const struct srcloc *loc)
 {
+	uint32_t *slot = vmap_slot(e, name);
+	uint32_t idx = e->nvars;
 	struct var *x = VEC_PUSH(e->vars, e->nvars, e->vars_cap);
 
 	x->name = name;
 	x->v = *v;
 	x->loc = *loc;
+	x->param = false;
+	x->prev = *slot;
+	*slot = idx;
 }
 
 static bool at_file_top(const struct elab *e)
@@ -399,6 +404,11 @@ static bool conv_num(struct elab *e, const struct attr_info *ai,
 		    : strchr("aeiou", dim_name(v->dim)[0]) ? "an"
 							   : "a",
 		    v->dim == DIM_NONE ? "plain number" : dim_name(v->dim));
+		return false;
+	}
+	if (v->n < 0 && v->dim != DIM_TEMP) {
+		elab_error(e, &v->loc, "value", "'%s' cannot be negative",
+			   ai->name);
 		return false;
 	}
 	out->type = VT_NUM;
@@ -865,7 +875,7 @@ static void exec_body(struct elab *e, uint32_t obj, uint32_t ctx,
 	e->prefix = prefix;
 	e->mode = mode;
 	exec_list(e, body);
-	e->nvars = s_vars;
+	vars_truncate(e, s_vars);
 	e->obj = s_obj;
 	e->ctx = s_ctx;
 	e->prefix = s_prefix;
@@ -893,7 +903,7 @@ static void instantiate_template(struct elab *e, uint32_t part, uint32_t inst,
 			exec_body(e, inst, ctx, d->objs[inst].name,
 				  e->bodies[i].body, MODE_TEMPLATE);
 			e->frame = s_frame;
-			e->nvars = s_nv;
+			vars_truncate(e, s_nv);
 			e->group = s_group;
 		}
 }
@@ -1321,7 +1331,7 @@ static void decl_instance(struct elab *e, const struct kind_info *ki,
 		}
 		e->group = s_group;
 		e->frame = s_frame;
-		e->nvars = s_nv;
+		vars_truncate(e, s_nv);
 		finish_attrs(e, mark, &e->d->objs[id].attr_first,
 			     &e->d->objs[id].attr_count);
 	}
@@ -1559,7 +1569,7 @@ static void exec_stmt(struct elab *e, const struct ast *st)
 				iv.kind = V_NUM;
 				iv.n = (int64_t)((uint64_t)it.n + k);
 				iv.loc = st->wloc;
-				e->nvars = base;
+				vars_truncate(e, base);
 				push_var(e, st->str, &iv, &st->wloc);
 				if (!elab_step(e, &st->loc))
 					break;
@@ -1567,7 +1577,7 @@ static void exec_stmt(struct elab *e, const struct ast *st)
 			}
 		} else if (it.kind == V_LIST) {
 			for (uint32_t i = 0; i < it.count && !e->stopped; i++) {
-				e->nvars = base;
+				vars_truncate(e, base);
 				push_var(e, st->str, &it.items[i], &st->wloc);
 				if (!elab_step(e, &st->loc))
 					break;
@@ -1580,7 +1590,7 @@ static void exec_stmt(struct elab *e, const struct ast *st)
 				   val_kind_name(&it));
 		}
 		e->blocks--;
-		e->nvars = base;
+		vars_truncate(e, base);
 		return;
 	}
 	case AST_IF: {
@@ -1598,7 +1608,7 @@ static void exec_stmt(struct elab *e, const struct ast *st)
 		else
 			exec_list(e, st->else_body);
 		e->blocks--;
-		e->nvars = base;
+		vars_truncate(e, base);
 		return;
 	}
 	case AST_MODULE:
@@ -1640,7 +1650,7 @@ static void exec_list(struct elab *e, const struct ast *list)
 	for (const struct ast *st = list; st && !e->stopped; st = st->next)
 		exec_stmt(e, st);
 	if (!at_file_top(e) || e->nvars > e->nglobals)
-		e->nvars = base > e->nglobals ? base : e->nvars;
+		vars_truncate(e, base > e->nglobals ? base : e->nvars);
 }
 
 /* ---- files and imports ---- */
@@ -1854,6 +1864,61 @@ static void elab_fini(struct elab *e)
 	free(e->word_kind);
 	free(e->word_attr);
 	free(e->seen);
+	free(e->vmap);
+}
+
+/*
+ * Give every rack without a `slot` its position in its row (1-based,
+ * declaration order), so that the elaborated design says where each rack
+ * stands and layout queries are O(1).  The rack's attributes move to the
+ * end of the table with the slot inserted in key order.
+ */
+static void assign_slots(struct elab *e)
+{
+	struct rk_design *d = e->d;
+
+	for (uint32_t row = 0; row < d->nobjs; row++) {
+		int64_t n = 0;
+
+		if (d->objs[row].kind != K_ROW)
+			continue;
+		for_each_child(d, row, r) {
+			struct rk_obj *o;
+			uint32_t first, count, k;
+			struct rk_attr slot;
+
+			if (d->objs[r].kind != K_RACK)
+				continue;
+			n++;
+			if (ir_attr(d, r, A_SLOT))
+				continue;
+			memset(&slot, 0, sizeof(slot));
+			slot.key = A_SLOT;
+			slot.val.type = VT_NUM;
+			slot.val.n = n;
+			slot.val.loc = d->objs[r].loc;
+			o = &d->objs[r];
+			first = o->attr_first;
+			count = o->attr_count;
+			o->attr_first = d->nattrs;
+			for (k = 0;
+			     k < count && d->attrs[first + k].key < A_SLOT;
+			     k++) {
+				struct rk_attr at = d->attrs[first + k];
+
+				*VEC_PUSH(d->attrs, d->nattrs, d->attrs_cap) =
+				    at;
+			}
+			*VEC_PUSH(d->attrs, d->nattrs, d->attrs_cap) = slot;
+			for (; k < count; k++) {
+				struct rk_attr at = d->attrs[first + k];
+
+				*VEC_PUSH(d->attrs, d->nattrs, d->attrs_cap) =
+				    at;
+			}
+			d->objs[r].attr_count = count + 1;
+		}
+	}
 }
 
 static int elaborate_file(struct compilation *c, uint32_t file)
@@ -1887,6 +1952,7 @@ static int elaborate_file(struct compilation *c, uint32_t file)
 					     "of the design",
 					     e.defines[i].name);
 		resolve_design(&e);
+		assign_slots(&e);
 		if (!e.errors) {
 			uint64_t t0 = rk_now_ns();
 

@@ -67,7 +67,8 @@ struct var {
 	uint32_t name;
 	struct val v;
 	struct srcloc loc;
-	bool param; /* a param (unique across files), not a let */
+	bool param;    /* a param (unique across files), not a let */
+	uint32_t prev; /* the variable this one hides, or RK_NONE */
 };
 
 struct module_def {
@@ -123,6 +124,8 @@ struct elab {
 
 	struct var *vars;
 	uint32_t nvars, vars_cap, frame, nglobals;
+	uint32_t *vmap; /* name -> newest variable index: (key, value) pairs */
+	uint32_t vmap_cap, vmap_count;
 
 	struct rk_attr *scratch;
 	uint32_t nscratch, scratch_cap;
@@ -174,6 +177,10 @@ bool path_has_wild(const struct val *p);
 const char *val_kind_name(const struct val *v);
 /* Copy of an expression with bound variables replaced by values. */
 struct ast *ast_subst(struct elab *e, const struct ast *x);
+/* Drop variables down to @n (leaving a scope). */
+void vars_truncate(struct elab *e, uint32_t n);
+/* Index slot of the newest variable called @name (created if absent). */
+uint32_t *vmap_slot(struct elab *e, uint32_t name);
 /* Variable lookup: NULL when unbound. */
 const struct var *var_find(const struct elab *e, uint32_t name);
 

@@ -8,19 +8,80 @@
 #include "rackc.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "elab.h"
 #include "suggest.h"
 
+static uint32_t vhash(uint32_t x)
+{
+	x ^= x >> 16;
+	x *= 0x45d9f3bU;
+	x ^= x >> 16;
+	return x;
+}
+
+static uint32_t vmap_find(const struct elab *e, uint32_t name)
+{
+	if (!e->vmap_cap)
+		return RK_NONE;
+	for (uint32_t i = vhash(name) & (e->vmap_cap - 1);
+	     e->vmap[2 * i] != RK_NONE; i = (i + 1) & (e->vmap_cap - 1))
+		if (e->vmap[2 * i] == name)
+			return e->vmap[2 * i + 1];
+	return RK_NONE;
+}
+
+uint32_t *vmap_slot(struct elab *e, uint32_t name)
+{
+	uint32_t i;
+
+	if ((e->vmap_count + 1) * 2 > e->vmap_cap) {
+		uint32_t ncap = e->vmap_cap ? e->vmap_cap * 2 : 256;
+		uint32_t *t = xmalloc((size_t)ncap * 2 * sizeof(*t));
+
+		memset(t, 0xff, (size_t)ncap * 2 * sizeof(*t));
+		for (uint32_t k = 0; k < e->vmap_cap; k++) {
+			if (e->vmap[2 * k] == RK_NONE)
+				continue;
+			for (i = vhash(e->vmap[2 * k]) & (ncap - 1);
+			     t[2 * i] != RK_NONE; i = (i + 1) & (ncap - 1))
+				;
+			t[2 * i] = e->vmap[2 * k];
+			t[2 * i + 1] = e->vmap[2 * k + 1];
+		}
+		free(e->vmap);
+		e->vmap = t;
+		e->vmap_cap = ncap;
+	}
+	for (i = vhash(name) & (e->vmap_cap - 1); e->vmap[2 * i] != RK_NONE;
+	     i = (i + 1) & (e->vmap_cap - 1))
+		if (e->vmap[2 * i] == name)
+			return &e->vmap[2 * i + 1];
+	e->vmap[2 * i] = name;
+	e->vmap_count++;
+	return &e->vmap[2 * i + 1];
+}
+
+void vars_truncate(struct elab *e, uint32_t n)
+{
+	while (e->nvars > n) {
+		const struct var *v = &e->vars[--e->nvars];
+
+		*vmap_slot(e, v->name) = v->prev;
+	}
+}
+
+/*
+ * The newest visible variable: in the current frame, or a file-level one
+ * (frames in between belong to the callers of a module or part body).
+ * O(1) through the name map, following the chain of hidden variables.
+ */
 const struct var *var_find(const struct elab *e, uint32_t name)
 {
-	/* innermost first: the current frame, then the file-level params */
-	for (uint32_t i = e->nvars; i > e->frame; i--)
-		if (e->vars[i - 1].name == name)
-			return &e->vars[i - 1];
-	for (uint32_t i = e->nglobals; i > 0; i--)
-		if (e->vars[i - 1].name == name)
-			return &e->vars[i - 1];
+	for (uint32_t i = vmap_find(e, name); i != RK_NONE; i = e->vars[i].prev)
+		if (i >= e->frame || i < e->nglobals)
+			return &e->vars[i];
 	return NULL;
 }
 

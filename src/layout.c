@@ -66,16 +66,8 @@ void layout_rack_pos(const struct rk_design *d, uint32_t rack,
 	if (row == RK_NONE || d->objs[row].kind != K_ROW)
 		return;
 	out->row = row;
-	if (!slot) {
-		/* default: position among the row's racks, 1-based */
-		slot = 1;
-		for_each_child(d, row, c) {
-			if (c == rack)
-				break;
-			if (d->objs[c].kind == K_RACK)
-				slot++;
-		}
-	}
+	if (!slot)
+		slot = 1; /* elaboration gives every rack in a row its slot */
 	pitch = ir_num(d, row, A_PITCH, DEFAULT_PITCH_UM);
 	out->x = ir_num(d, row, A_X, 0) + (slot - 1) * pitch;
 	out->y = ir_num(d, row, A_Y, 0);
@@ -125,12 +117,22 @@ void layout_cable_run(const struct rk_design *d, uint32_t a, uint32_t b,
 		out->same_rack = 1;
 		out->vertical = ta > tb ? ta - tb : tb - ta;
 	} else {
+		__int128 v, h;
+
 		layout_rack_pos(d, ra, &pa);
 		layout_rack_pos(d, rb, &pb);
-		out->vertical =
-		    to_top(d, a, ra) + pa.tray + to_top(d, b, rb) + pb.tray;
-		out->horizontal = (pa.x > pb.x ? pa.x - pb.x : pb.x - pa.x) +
-				  (pa.y > pb.y ? pa.y - pb.y : pb.y - pa.y);
+		v = (__int128)to_top(d, a, ra) + pa.tray + to_top(d, b, rb) +
+		    pb.tray;
+		h = (pa.x > pb.x ? (__int128)pa.x - pb.x
+				 : (__int128)pb.x - pa.x) +
+		    (pa.y > pb.y ? (__int128)pa.y - pb.y
+				 : (__int128)pb.y - pa.y);
+		/* saturated: absurd layouts must not wrap around */
+		out->vertical = v > INT64_MAX / 4 ? INT64_MAX / 4 : (int64_t)v;
+		out->horizontal =
+		    h > INT64_MAX / 4 ? INT64_MAX / 4 : (int64_t)h;
 	}
+	if (out->slack > INT64_MAX / 4)
+		out->slack = INT64_MAX / 4;
 	out->total = out->vertical + out->horizontal + out->slack;
 }

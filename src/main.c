@@ -12,6 +12,7 @@
 #include "backend.h"
 #include "check.h"
 #include "driver.h"
+#include "suggest.h"
 
 enum {
 	OPT_CHECK = 256,
@@ -86,6 +87,40 @@ static int usage_error(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fputs("\nTry 'rackc --help' for more information.\n", stderr);
 	return RK_EXIT_USAGE;
+}
+
+/* Unknown -O names are usage errors even with --check (exit 2). */
+static bool backends_validate(const char *list)
+{
+	char *copy, *tok, *save = NULL;
+	bool ok = true;
+
+	if (!list)
+		return true;
+	copy = xstrdup(list);
+	for (tok = strtok_r(copy, ",", &save); tok && ok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		struct suggest sg;
+
+		if (backend_find(tok))
+			continue;
+		suggest_init(&sg, tok);
+		for (unsigned i = 0; i < backend_table_len; i++)
+			suggest_offer(&sg, backend_table[i]->name);
+		if (suggest_result(&sg))
+			fprintf(stderr,
+				"rackc: error: unknown back end '%s'; did you "
+				"mean '%s'?\n",
+				tok, suggest_result(&sg));
+		else
+			fprintf(stderr,
+				"rackc: error: unknown back end '%s' (see "
+				"--list-backends)\n",
+				tok);
+		ok = false;
+	}
+	free(copy);
+	return ok;
 }
 
 static void push_setting(struct rackc_options *o, const char *name, int level)
@@ -216,7 +251,8 @@ int main(int argc, char **argv)
 					   ? "no design file given"
 					   : "more than one design file "
 					     "given");
-	} else if (!checks_validate(o.checks, o.nchecks, stderr)) {
+	} else if (!checks_validate(o.checks, o.nchecks, stderr) ||
+		   !backends_validate(o.backends)) {
 		rc = RK_EXIT_USAGE;
 	} else {
 		o.input = argv[optind];

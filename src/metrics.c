@@ -704,10 +704,15 @@ void rack_totals_compute(const struct rk_design *d, struct rack_totals *t)
 		cool = ir_str(d, i, A_COOLING);
 		frac = ir_num(d, i, A_LIQUID_FRACTION,
 			      cool && streq(cool, "liquid") ? RK_RATIO_ONE : 0);
-		t->power[r] += p;
-		t->heat[r] += h;
-		t->heat_liquid[r] +=
-		    (int64_t)((__int128)h * frac / RK_RATIO_ONE);
+		/* saturating: absurd inputs must not wrap around */
+		if (!q_add(t->power[r], p, &t->power[r]))
+			t->power[r] = INT64_MAX;
+		if (!q_add(t->heat[r], h, &t->heat[r]))
+			t->heat[r] = INT64_MAX;
+		if (!q_add(t->heat_liquid[r],
+			   (int64_t)((__int128)h * frac / RK_RATIO_ONE),
+			   &t->heat_liquid[r]))
+			t->heat_liquid[r] = INT64_MAX;
 		t->devices[r]++;
 	}
 }

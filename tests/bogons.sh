@@ -169,16 +169,13 @@ bogon long-comment "0 1" "$g/long-comment.rack"
 { printf 'param x = 1 /*'; bytes $big '*'; } >"$g/long-open-comment.rack"
 bogon long-open-comment "0 1" "$g/long-open-comment.rack"
 bytes $big '\n' >"$g/many-newlines.rack"
-known "quadratic scan for 'else' over runs of blank lines"
 bogon many-newlines "0 1" "$g/many-newlines.rack"
 bytes $big ';' >"$g/many-semicolons.rack"
 bogon many-semicolons "0 1" "$g/many-semicolons.rack"
 rep 20000 ' \t\n' >"$g/many-blank-lines.rack"
-known "quadratic scan for 'else' over runs of blank lines"
 bogon many-blank-lines "0 1" "$g/many-blank-lines.rack"
 awk 'BEGIN { for (i = 0; i < 100000; i++) printf "param p%d = %d\n", i, i }' \
 	>"$g/many-params.rack"
-known "linear lookup of params: quadratic in their number"
 bogon many-params "0 1" "$g/many-params.rack"
 
 #### deep nesting (100,000 levels) and long chains

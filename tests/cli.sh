@@ -97,10 +97,11 @@ t directory-input 2 '' '.' --check "$tmp"
 # An unknown back end is a usage error even when nothing would be written.
 n=$((n + 1))
 rk_run "$tmp/r$n" --check -O irr good.rack || :
-if [ "$rc" -eq 2 ]; then
-	fail check-unknown-backend "XPASS: fixed? make this a plain case"
+if [ "$rc" -eq 2 ] && grep -q "unknown back end 'irr'; did you mean 'ir'?" "$tmp/r$n.err"; then
+	pass check-unknown-backend
 else
-	xfail check-unknown-backend "--check -O irr exits $rc, not 2"
+	fail check-unknown-backend "--check -O irr exits $rc, not 2"
+	show "$tmp/r$n.err"
 fi
 
 #### exit status 0 and 1

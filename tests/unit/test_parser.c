@@ -532,7 +532,7 @@ Test(parser, expression_depth_limit)
 		q += sprintf(q, "+1");
 	p = parse_str(src);
 	cr_assert_eq(p->nerr, 1, "%s", p->err);
-	cr_assert(strstr(p->err, "error: expression nested deeper than 256 "
+	cr_assert(strstr(p->err, "error: expression nested deeper than 4096 "
 				 "levels [syntax]"),
 		  "%s", p->err);
 	parsed_free(p);
