@@ -44,6 +44,7 @@
 
 #include "backend.h"
 #include "cableplan.h"
+#include "metrics.h"
 #include "csv.h"
 #include "schema.h"
 
@@ -638,15 +639,14 @@ static bool write_json(struct backend_ctx *ctx, struct bom *b)
 static bool emit_bom(struct backend_ctx *ctx)
 {
 	struct bom b;
-	struct cable_plan *p;
+	const struct cable_plan *p;
 	bool ok;
 
 	memset(&b, 0, sizeof(b));
 	b.d = ctx->d;
 	b.a = ctx->arena;
-	p = cableplan_build(ctx->d);
+	p = derived_cableplan(ctx->dv);
 	count_all(&b, p);
-	cableplan_free(p);
 	finish_lines(&b);
 	ok = write_csv(ctx, &b) && write_json(ctx, &b);
 	for (uint32_t i = 0; i < b.nlines; i++)

@@ -4,8 +4,11 @@
  *
  *   cabling.csv        one row per cabled link, in link order
  *   cabling/pull.csv   the pull list: per rack (column pull_rack, racks in
- *                      declaration order), the rows of the links that start
- *                      or end there (a link inside one rack is listed once)
+ *                      declaration order), the links that start or end
+ *                      there (a link inside one rack is listed once), each
+ *                      seen from that rack: cable id and label, this end
+ *                      (U, device, port), the far end (rack, U, device,
+ *                      port), media, part number and stock length
  *
  * Columns (fixed order, see csv.h for the quoting rules):
  *   cable_id           C000001, C000002, ... numbered in link order; the
@@ -36,6 +39,7 @@
 
 #include "backend.h"
 #include "cableplan.h"
+#include "metrics.h"
 #include "csv.h"
 #include "fabric.h"
 #include "layout.h"
@@ -66,7 +70,7 @@ struct rails {
 
 struct sheet {
 	const struct rk_design *d;
-	struct cable_plan *p;
+	const struct cable_plan *p;
 	uint32_t *ids; /* per link: cable id (1-based), 0 not listed */
 	struct rails *rails;
 	uint32_t nrails;
@@ -238,6 +242,55 @@ static void number(struct sheet *s)
 	free(by_no);
 }
 
+/* Pull-list columns: what a technician at the rack needs. */
+static const char *const pull_columns[] = {
+	"pull_rack", "cable_id",    "label",	"u",	      "device",
+	"port",	     "far_rack",    "far_u",	"far_device", "far_port",
+	"media",     "part_number", "length_m",
+};
+
+/* One pull-list row: link @li seen from rack @rack. */
+static void pull_row(const struct sheet *s, struct csv *w, uint32_t rack,
+		     uint32_t li)
+{
+	const struct rk_design *d = s->d;
+	const struct rk_link *l = &d->links[li];
+	const struct cp_link *r = &s->p->links[li];
+	bool a_here = layout_rack_of(d, l->a_dev) == rack;
+	uint32_t here = a_here ? l->a_dev : l->b_dev;
+	uint32_t hport = a_here ? l->a_port : l->b_port;
+	uint32_t far = a_here ? l->b_dev : l->a_dev;
+	uint32_t fport = a_here ? l->b_port : l->a_port;
+	char id[16], nb[CSV_NUM_MAX];
+
+	snprintf(id, sizeof(id), "C%06u", s->ids[li]);
+	cell_name(w, d, rack);
+	csv_cell(w, id);
+	csv_cellf(w, "%s %s.%s -- %s.%s", id, ir_name(d, l->a_dev),
+		  str_of(d->arena, d->objs[l->a_port].local),
+		  ir_name(d, l->b_dev),
+		  str_of(d->arena, d->objs[l->b_port].local));
+	for (int end = 0; end < 2; end++) {
+		uint32_t dev = end ? far : here, port = end ? fport : hport;
+		uint32_t rk = layout_rack_of(d, dev);
+		int64_t at = layout_at(d, dev);
+
+		if (end)
+			cell_name(w, d, rk);
+		if (rk != RK_NONE && at >= 1)
+			csv_cellf(w, "%lld", (long long)at);
+		else
+			csv_cell(w, NULL);
+		cell_name(w, d, dev);
+		csv_cell(w, str_of(d->arena, d->objs[port].local));
+	}
+	csv_cell(w, r->media ? str_of(d->arena, r->media) : NULL);
+	csv_cell(w, r->cable != RK_NONE ? ir_str(d, r->cable, A_PART_NUMBER)
+					: NULL);
+	csv_cell(w, r->stock >= 0 ? csv_metres(r->stock, nb) : NULL);
+	csv_end_row(w);
+}
+
 /*
  * The pull list: one file, grouped by rack (racks in declaration order),
  * each rack's rows being the links that start or end there.  One file
@@ -249,7 +302,6 @@ static bool emit_pull(struct backend_ctx *ctx, const struct sheet *s)
 	const struct rk_design *d = s->d;
 	uint32_t *start = xcalloc((size_t)d->nobjs + 2, sizeof(*start));
 	uint32_t *entry, total = 0;
-	const char *hdr[ARRAY_SIZE(columns) + 1];
 	FILE *fp;
 	struct csv w;
 	bool ok;
@@ -296,16 +348,11 @@ static bool emit_pull(struct backend_ctx *ctx, const struct sheet *s)
 	fp = out_open(ctx, "cabling/pull.csv");
 	ok = fp != NULL;
 	if (ok) {
-		hdr[0] = "pull_rack";
-		for (unsigned i = 0; i < ARRAY_SIZE(columns); i++)
-			hdr[i + 1] = columns[i];
 		csv_init(&w, fp);
-		csv_header(&w, hdr, ARRAY_SIZE(hdr));
+		csv_header(&w, pull_columns, ARRAY_SIZE(pull_columns));
 		for (uint32_t r = 0; r < d->nobjs; r++)
-			for (uint32_t k = start[r]; k < start[r + 1]; k++) {
-				csv_cell(&w, ir_name(d, r));
-				row(s, &w, entry[k]);
-			}
+			for (uint32_t k = start[r]; k < start[r + 1]; k++)
+				pull_row(s, &w, r, entry[k]);
 		csv_fini(&w);
 		ok = csv_close(ctx, fp);
 	}
@@ -326,7 +373,7 @@ static bool emit_cabling(struct backend_ctx *ctx)
 		return false;
 	memset(&s, 0, sizeof(s));
 	s.d = d;
-	s.p = cableplan_build(d);
+	s.p = derived_cableplan(ctx->dv);
 	s.ids = xmalloc(((size_t)d->nlinks + 1) * sizeof(*s.ids));
 	number(&s);
 	build_rails(&s);
@@ -341,7 +388,6 @@ static bool emit_cabling(struct backend_ctx *ctx)
 		free(s.rails[i].names);
 	free(s.rails);
 	free(s.ids);
-	cableplan_free(s.p);
 	return ok;
 }
 

@@ -26,6 +26,7 @@
 #include <stdio.h>
 
 #include "cableplan.h"
+#include "metrics.h"
 #include "checks.h"
 #include "layout.h"
 #include "schema.h"
@@ -163,7 +164,7 @@ static void note_near(struct check_ctx *c, uint32_t part, int64_t len)
 static void run_cable_reach(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
-	struct cable_plan *p = cableplan_build(d);
+	const struct cable_plan *p = derived_cableplan(c->dv);
 	char lb[1024], b1[RK_QFMT_MAX], b2[RK_QFMT_MAX], ls[512];
 
 	for (uint32_t i = 0; i < d->nlinks && !diag_stop(c->diag); i++) {
@@ -235,7 +236,6 @@ static void run_cable_reach(struct check_ctx *c)
 			break;
 		}
 	}
-	cableplan_free(p);
 }
 
 CHECK_DEFINE(cable_reach, "cable-reach", CHECK_ERROR,
@@ -245,7 +245,7 @@ CHECK_DEFINE(cable_reach, "cable-reach", CHECK_ERROR,
 static void run_cable_length_unknown(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
-	struct cable_plan *p;
+	const struct cable_plan *p;
 	char lb[1024];
 	uint32_t k;
 
@@ -253,7 +253,7 @@ static void run_cable_length_unknown(struct check_ctx *c)
 		;
 	if (k == d->nobjs)
 		return;
-	p = cableplan_build(d);
+	p = derived_cableplan(c->dv);
 	for (uint32_t i = 0; i < d->nlinks && !diag_stop(c->diag); i++) {
 		const struct rk_link *l = &d->links[i];
 		const struct cp_link *r = &p->links[i];
@@ -273,7 +273,6 @@ static void run_cable_length_unknown(struct check_ctx *c)
 			   "link a length, or mount the device",
 			   ir_name(d, dev));
 	}
-	cableplan_free(p);
 }
 
 CHECK_DEFINE(cable_length_unknown, "cable-length-unknown", CHECK_WARN,

@@ -9,6 +9,7 @@
 
 #include "fabric.h"
 #include "layout.h"
+#include "cableplan.h"
 #include "metrics.h"
 #include "schema.h"
 
@@ -737,6 +738,8 @@ void derived_free(struct derived *dv)
 	free(dv->fab_done);
 	if (dv->racks_done)
 		rack_totals_free(&dv->racks);
+	if (dv->plan)
+		cableplan_free(dv->plan);
 	memset(dv, 0, sizeof(*dv));
 }
 
@@ -751,6 +754,13 @@ const struct fabric_metrics *derived_fabric(struct derived *dv, uint32_t fab)
 		dv->fab_done[fab] = 1;
 	}
 	return &dv->fab[fab];
+}
+
+const struct cable_plan *derived_cableplan(struct derived *dv)
+{
+	if (!dv->plan)
+		dv->plan = cableplan_build(dv->d);
+	return dv->plan;
 }
 
 const struct rack_totals *derived_racks(struct derived *dv)

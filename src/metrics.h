@@ -123,8 +123,11 @@ void rack_totals_free(struct rack_totals *t);
  * struct derived - lazily computed figures shared by the checks and the
  * back ends of one compilation (never part of the IR, which stays const)
  */
+struct cable_plan;
+
 struct derived {
 	const struct rk_design *d;
+	struct cable_plan *plan; /* cableplan.h, built on first use */
 	struct fabric_metrics *fab; /* indexed by object id, sparse */
 	uint8_t *fab_done;
 	struct rack_totals racks;
@@ -135,5 +138,6 @@ void derived_init(struct derived *dv, const struct rk_design *d);
 void derived_free(struct derived *dv);
 const struct fabric_metrics *derived_fabric(struct derived *dv, uint32_t fab);
 const struct rack_totals *derived_racks(struct derived *dv);
+const struct cable_plan *derived_cableplan(struct derived *dv);
 
 #endif
