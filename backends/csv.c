@@ -22,6 +22,8 @@ void csv_init(struct csv *w, FILE *fp)
 
 void csv_fini(struct csv *w)
 {
+	if (w->len)
+		fwrite(w->buf, 1, w->len, w->fp);
 	free(w->buf);
 	w->buf = NULL;
 	w->len = w->cap = 0;
@@ -86,9 +88,12 @@ void csv_cellf(struct csv *w, const char *fmt, ...)
 void csv_end_row(struct csv *w)
 {
 	put(w, '\n');
-	fwrite(w->buf, 1, w->len, w->fp);
-	w->len = 0;
 	w->col = 0;
+	/* rows gather in the buffer: one write per 64 KiB, not per row */
+	if (w->len >= 1 << 16) {
+		fwrite(w->buf, 1, w->len, w->fp);
+		w->len = 0;
+	}
 }
 
 void csv_header(struct csv *w, const char *const *names, unsigned n)
