@@ -810,6 +810,25 @@ static bool emit_nccl(struct backend_ctx *ctx)
 			free(p.c);
 			continue;
 		}
+		{
+			/*
+			 * NCCL topology files describe NVIDIA GPUs: a server
+			 * whose GPUs name an `arch` (AMD's gfx942) and no CUDA
+			 * `sm` gets none, as a GPU-less one (RCCL reads its
+			 * own format).
+			 */
+			bool amd = true;
+
+			for (uint32_t i = 0; i < p.n && amd; i++)
+				if (p.c[i].cls == COMP_GPU &&
+				    (ir_num(d, p.c[i].id, A_SM, 0) ||
+				     !ir_str(d, p.c[i].id, A_ARCH)))
+					amd = false;
+			if (amd) {
+				free(p.c);
+				continue;
+			}
+		}
 		any_gpu = true;
 		p.nvswitched =
 		    ir_num(d, part, A_NVSWITCHES, 0) > 0 || nvfab[part];

@@ -279,3 +279,56 @@ CHECK_DEFINE(cable_length_unknown, "cable-length-unknown", CHECK_WARN,
 	     "every cabled link has a length (both ends in racks, or a "
 	     "forced length)",
 	     run_cable_length_unknown);
+
+/*
+ * An optical cable needs a transceiver at each end that fits the port
+ * (form, cage, top, speed, media); without one the link cannot be built
+ * and the bill of materials would silently lack the module.
+ */
+static void run_cable_transceiver(struct check_ctx *c)
+{
+	const struct rk_design *d = c->d;
+	const struct cable_plan *p = derived_cableplan(c->dv);
+	char lb[1024];
+
+	for (uint32_t i = 0; i < d->nlinks && !diag_stop(c->diag); i++) {
+		const struct rk_link *l = &d->links[i];
+		const struct cp_link *r = &p->links[i];
+
+		if (!r->xcvr_missing || check_link_waived(c, l))
+			continue;
+		for (int end = 0; end < 2; end++) {
+			uint32_t port = end ? l->b_port : l->a_port;
+			uint32_t dev = end ? l->b_dev : l->a_dev;
+			const char *f = ir_str(d, port, A_FORM);
+			const char *cg = ir_str(d, port, A_CAGE);
+			const char *top = ir_str(d, port, A_TOP);
+			char sp[RK_QFMT_MAX];
+			struct quantity q = { DIM_RATE,
+					      ir_num(d, port, A_SPEED, 0) };
+
+			if (!(r->xcvr_missing & (1u << end)))
+				continue;
+			check_fail(c, check_link_owner(l), &l->loc,
+				   "no catalog transceiver fits %s.%s for "
+				   "link %s",
+				   ir_name(d, dev),
+				   str_of(d->arena, d->objs[port].local),
+				   link_str(d, l, lb));
+			check_note(
+			    c, &d->objs[port].loc,
+			    "the port: %s%s%s%s%s, %s; the cable: %s "
+			    "(%s)",
+			    f ? f : "no form", cg ? ", cage " : "",
+			    cg ? cg : "", top ? ", top " : "", top ? top : "",
+			    quantity_format(q, sp),
+			    r->cable != RK_NONE ? ir_name(d, r->cable) : "none",
+			    r->media ? str_of(d->arena, r->media) : "no media");
+			break;
+		}
+	}
+}
+
+CHECK_DEFINE(cable_transceiver, "cable-transceiver", CHECK_ERROR,
+	     "every optical link end has a catalog transceiver that fits",
+	     run_cable_transceiver);

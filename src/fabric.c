@@ -72,7 +72,9 @@ static void switch_ports(struct elab *e, uint32_t part, uint32_t proto,
 		for_each_child(d, chain[n], c) {
 			const char *role, *pr;
 
-			if (d->objs[c].kind != K_PORT)
+			/* a derived part's redeclaration replaces the base's */
+			if (d->objs[c].kind != K_PORT ||
+			    !ir_member_effective(d, part, c))
 				continue;
 			role = ir_str(d, c, A_ROLE);
 			pr = ir_str(d, c, A_PROTOCOL);
