@@ -1522,9 +1522,19 @@ static void exec_stmt(struct elab *e, const struct ast *st)
 			for (uint32_t i = 0; i < e->ndefines; i++)
 				if (streq(e->defines[i].name, name)) {
 					e->defines[i].used = true;
-					if (!define_value(e, &e->defines[i],
-							  &st->lhs->loc, &v))
+					/* a param whose default is a string
+					 * takes the value as a string */
+					if (st->lhs->kind == AST_STR) {
+						memset(&v, 0, sizeof(v));
+						v.kind = V_STR;
+						v.loc = st->lhs->loc;
+						v.s = intern_cstr(
+						    e->a, e->defines[i].value);
+					} else if (!define_value(
+						       e, &e->defines[i],
+						       &st->lhs->loc, &v)) {
 						return;
+					}
 					goto bind;
 				}
 		}
