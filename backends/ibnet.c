@@ -2,7 +2,7 @@
 /*
  * The "ibnet" back end: every InfiniBand subnet of the design as an
  * ibsim/ibnetdiscover net file, ib/<subnet>.net, so that real IB software
- * (ibsim + OpenSM + ibnetdiscover, see shared/reference/ib-simulation.md)
+ * (ibsim + OpenSM + ibnetdiscover, see ibsim's and OpenSM's documentation)
  * can load, route and rediscover the planned cabling.
  *
  * What a subnet is: the devices joined by InfiniBand links, one file per

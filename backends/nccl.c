@@ -3,7 +3,7 @@
  * The "nccl" back end: one NCCL topology file (NCCL_TOPO_FILE) per server
  * part that has GPU components and is used by at least one node,
  * nccl/<part>.xml, plus nccl/hosts.csv mapping every node's host name to
- * its file.  The format follows shared/reference/nccl-topology-xml.md:
+ * its file, in the format NCCL's topology reader (graph/xml.cc) takes:
  *
  *   <system version="1">                      no XML declaration, 2 spaces
  *     <cpu numaid="N">                        one per cpu component

@@ -21,7 +21,7 @@
  *   - media: not `power`; the forced media if any;
  *   - speed: link speed <= the part's `speed` <= the faster port's speed
  *     (a part without `speed` fits any rate).  Parts never run above the
- *     ports' rate: 200G-PAM4 parts cannot downshift (hardware-facts 5.3);
+ *     ports' rate: 200G-PAM4 parts cannot downshift (N10);
  *   - length: `reach` >= length, and a stock length >= length when the part
  *     has `lengths`;
  *   - ends: a part plugs straight into a port whose form is its own (or

@@ -7,7 +7,7 @@
  * The heat model (rebuilt by each check, one pass over the devices):
  *
  *  - A device's heat is the larger of its part's power_max and heat
- *    (hardware facts 11.2: DGX H100 gives off 11.3 kW against a 10.2 kW
+ *    (N1: DGX H100 gives off 11.3 kW against a 10.2 kW
  *    electrical maximum).
  *  - A device is on a loop when it names one (`loop`) or its rack does.
  *    On a loop its heat splits: with liquid_fraction, heat x fraction
@@ -23,7 +23,7 @@
  *    the loop (the door is taken to be fed from it).
  *  - Redundancy of a loop's CDUs: "N" (or none) uses all of them, "N+K"
  *    all but the K largest, "N+N" or "2N" all but the larger half.
- *  - Coolant flow from Q = m_dot x c_p x delta_T (hardware facts 7.4):
+ *  - Coolant flow from Q = m_dot x c_p x delta_T (water near 25 C):
  *        flow [mL/min] = 60 000 000 x P [W] / (rho [g/L] x c_p [J/(kg K)]
  *                                              x delta_T [K])
  *    (with P in mW and delta_T in mK the factors of 1000 cancel), exact in
@@ -40,9 +40,9 @@
 
 /*
  * Coolant properties.  Water: c_p 4.186 kJ/(kg K), density 0.997 kg/L
- * (hardware facts 7.4, the figures behind its L/min-per-kW table).  PG25
+ * (Q = m c_p dT; S-COOL, the figures behind its L/min-per-kW table).  PG25
  * (25 % propylene glycol): c_p about 3.9 kJ/(kg K), density about
- * 1.02 kg/L -- estimates (tag E) from hardware facts 7.4.  pg30 and eg25
+ * 1.02 kg/L -- estimates (tag E) from Q = m c_p dT; S-COOL.  pg30 and eg25
  * are accepted by the schema, but the reference gives no figures for them
  * and none with a source was found, so they are left out and reported
  * when a loop with heat uses them.
@@ -53,8 +53,8 @@ static const struct coolant {
 	int64_t rho; /* g/L */
 	const char *src;
 } coolants[] = {
-	{ "water", 4186, 997, "hardware facts 7.4" },
-	{ "pg25", 3900, 1020, "estimates, hardware facts 7.4" },
+	{ "water", 4186, 997, "water near 25 C" },
+	{ "pg25", 3900, 1020, "estimate, S-COOL" },
 };
 
 static int64_t sat(__int128 v)

@@ -22,11 +22,11 @@
  *  - A PDU or power shelf delivers its `capacity` when it gives one (taken
  *    as usable, no derating); otherwise V x A (single-phase) or
  *    V x A x sqrt(3) (three-phase, V line to line), times `derate` when the
- *    part says so (the NEC 80 % continuous-load rule, hardware facts 6.1,
+ *    part says so (the NEC 80 % continuous-load rule, S-PDU,
  *    S-PDU), rounded down to the watt.  sqrt(3) is exact: floor of the
  *    integer square root of 3 x (V x A)^2.  Feeds (and UPSes) are rated
  *    the same way from their own attributes.
- *  - Feed failure (hardware facts 11.1, 11.11): for each feed F that a
+ *  - Feed failure (N1, N2, S-B200): for each feed F that a
  *    rack's PDUs use, when the rack uses two or more feeds, F is lost: PDUs
  *    on F carry nothing, every device runs on its supplies plugged into the
  *    other PDUs (full power, throttled, or down), and the surviving PDUs and
@@ -42,7 +42,7 @@
  * device made from it: a waiver there or on an enclosing object silences
  * them.  power-feed-throttle is off by default: running throttled on a
  * lost feed is the documented behaviour of 4+2 systems such as DGX H100
- * (hardware facts 6.3), so it is listed only on request.
+ * (N1, S-B200), so it is listed only on request.
  */
 #include "rackc.h"
 

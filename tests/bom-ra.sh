@@ -3,7 +3,7 @@
 #
 # The bill of materials of the DGX H100 SuperPOD examples against the
 # reference architecture's (DGX SuperPOD H100 RA, RA-11333-001, Tables 4,
-# 7 and 8, as quoted in shared/reference/hardware-facts.md section 8.1).
+# 7 and 8, (N4)).
 #
 #   examples/dgx-h100-superpod.rack -D SUS=4  (127 DGX, the RA's BOM size)
 #   examples/dgx-h100-su.rack                 (one SU: 31 DGX + UFM)

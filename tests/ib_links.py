@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Cable lists for comparing an InfiniBand plan with what ibnetdiscover
-finds (shared/reference/ib-simulation.md, section 5.2), by rackc port name.
+finds (ibnetdiscover's topology output), by rackc port name.
 
     ib_links.py discovered DISCOVERY NETFILE   ibnetdiscover output
     ib_links.py planned NETFILE                the net file's own port lines

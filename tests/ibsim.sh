@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 #
 # InfiniBand subnets checked with real IB software (ibsim, OpenSM,
-# infiniband-diags, ibutils; see shared/reference/ib-simulation.md).  For
+# infiniband-diags, ibutils; see ibsim's and OpenSM's documentation).  For
 # every tests/deploy/ib-*.rack:
 #
 #   NAME/ibnet        `rackc -O ibnet` writes exactly tests/golden/deploy/

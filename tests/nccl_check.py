@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Check NCCL topology files (NCCL_TOPO_FILE) against the rules NCCL's own
 reader and converter impose, as collected in
-shared/reference/nccl-topology-xml.md (sections 2 to 4 and 8).
+NCCL's topology XML reader (graph/xml.cc, graph/topo.cc).
 
     nccl_check.py FILE.xml... [--hosts hosts.csv]
 
