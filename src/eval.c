@@ -483,8 +483,17 @@ static bool eval_call(struct elab *e, const struct ast *x, struct val *out)
 		if (v.kind == V_LIST) {
 			set_num(out, DIM_NONE, v.count, &x->loc);
 		} else if (v.kind == V_RANGE) {
-			set_num(out, DIM_NONE, v.n2 >= v.n ? v.n2 - v.n + 1 : 0,
-				&x->loc);
+			uint64_t span =
+			    v.n2 >= v.n ? (uint64_t)v.n2 - (uint64_t)v.n : 0;
+
+			if (v.n2 >= v.n && span >= (uint64_t)INT64_MAX) {
+				elab_error(e, &a->loc, "overflow",
+					   "the range has more than 2^63 - 1 "
+					   "elements");
+				return false;
+			}
+			set_num(out, DIM_NONE,
+				v.n2 >= v.n ? (int64_t)span + 1 : 0, &x->loc);
 		} else {
 			elab_error(e, &a->loc, "type-mismatch",
 				   "len() needs a list or a range, not %s",
