@@ -57,6 +57,8 @@ struct parse_ctx {
 	uint32_t slen, scap;
 	uint32_t errors;
 	uint32_t offset;
+	const char *text;	     /* the file's bytes */
+	uint32_t num_begin, num_end; /* the last number literal */
 };
 
 /* Longest identifier and string literal accepted, in bytes. */

@@ -1533,7 +1533,9 @@ static void exec_stmt(struct elab *e, const struct ast *st)
 					} else if (!define_value(
 						       e, &e->defines[i],
 						       &st->lhs->loc, &v)) {
-						return;
+						/* reported; go on with the
+						 * default, not a cascade */
+						break;
 					}
 					goto bind;
 				}

@@ -189,6 +189,27 @@ static bool arith(struct elab *e, const struct ast *x, struct val *l,
 	if (l->kind != V_NUM || r->kind != V_NUM) {
 		const struct val *bad = l->kind != V_NUM ? l : r;
 
+		if (bad->kind == V_PATH && bad->count == 1 &&
+		    bad->segs[0].ix == SEG_NONE) {
+			/* most likely a misspelt variable */
+			const char *w = str_of(e->a, bad->segs[0].name);
+			struct suggest sg;
+
+			suggest_init(&sg, w);
+			for (uint32_t i = 0; i < e->nvars; i++)
+				if (i >= e->frame || i < e->nglobals)
+					suggest_offer(
+					    &sg, str_of(e->a, e->vars[i].name));
+			if (suggest_result(&sg))
+				elab_error(e, &bad->loc, "undefined-name",
+					   "'%s' is not defined; did you mean "
+					   "'%s'?",
+					   w, suggest_result(&sg));
+			else
+				elab_error(e, &bad->loc, "undefined-name",
+					   "'%s' is not defined", w);
+			return false;
+		}
 		elab_error(e, &bad->loc, "type-mismatch",
 			   "operator '%s' needs numbers, not %s",
 			   ast_op_str(x->op), val_kind_name(bad));
