@@ -688,12 +688,11 @@ Test(elab, let_is_block_scoped)
 	unit_free(u);
 	/* a let inside a loop body is gone after it */
 	u = fails("for i in 0..1 { let y = 5 }\nlet z = y + 1\n");
-	HAS(u, "test.rack:2:9: error: operator '+' needs numbers, not a name "
-	       "[type-mismatch]");
+	HAS(u, "test.rack:2:9: error: 'y' is not defined [undefined-name]");
 	unit_free(u);
 	/* and a let inside a group too */
 	u = fails("group g { let v = 3 }\nlet w = v + 1\n");
-	HAS(u, "operator '+' needs numbers, not a name [type-mismatch]");
+	HAS(u, "'v' is not defined [undefined-name]");
 	unit_free(u);
 }
 
@@ -710,7 +709,7 @@ Test(elab, let_in_top_level_if_is_block_scoped)
 {
 	struct unit *u = fails("if true { let y = 5 }\nlet z = y + 1\n");
 
-	HAS(u, "operator '+' needs numbers, not a name [type-mismatch]");
+	HAS(u, "'y' is not defined [undefined-name]");
 	unit_free(u);
 	u = fails("if true { param q = 1 }\n");
 	HAS(u, "param is only allowed at the top level of a file [misplaced]");
