@@ -127,7 +127,7 @@ struct cable_plan;
 
 struct derived {
 	const struct rk_design *d;
-	struct cable_plan *plan; /* cableplan.h, built on first use */
+	struct cable_plan *plan;    /* cableplan.h, built on first use */
 	struct fabric_metrics *fab; /* indexed by object id, sparse */
 	uint8_t *fab_done;
 	struct rack_totals racks;

@@ -174,8 +174,9 @@ Test(lexer, fractional_plain_number_is_an_error)
 {
 	struct parsed *p = bad("x 1.5", 1);
 
-	cr_assert(strstr(p->err, "test.rack:1:3: error: number is not a "
-				 "whole number (plain numbers must be integers"),
+	cr_assert(strstr(p->err,
+			 "test.rack:1:3: error: number is not a "
+			 "whole number (plain numbers must be integers"),
 		  "%s", p->err);
 	cr_assert(strstr(p->err, "[syntax]"));
 	parsed_free(p);
