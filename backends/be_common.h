@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "backend.h"
 #include "ir.h"
@@ -47,5 +48,8 @@ uint64_t be_fnv1a(const char *s);
 
 /* A file name made from an object name: [A-Za-z0-9_.-] kept, else '-'. */
 char *be_file_name(struct arena *a, const char *name);
+
+/* A JSON string literal (NULL: null), escaped; bytes >= 0x80 as they are. */
+void be_json_str(FILE *fp, const char *s);
 
 #endif

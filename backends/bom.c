@@ -43,6 +43,7 @@
 #include <stdlib.h>
 
 #include "backend.h"
+#include "be_common.h"
 #include "cableplan.h"
 #include "metrics.h"
 #include "csv.h"
@@ -533,30 +534,6 @@ static bool write_csv(struct backend_ctx *ctx, struct bom *b)
 	return csv_close(ctx, fp);
 }
 
-static void json_str(FILE *fp, const char *s)
-{
-	if (!s) {
-		fputs("null", fp);
-		return;
-	}
-	fputc('"', fp);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(fp, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", fp);
-		else if (c == '\t')
-			fputs("\\t", fp);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(fp, "\\u%04x", c);
-		else
-			fputc(c, fp);
-	}
-	fputc('"', fp);
-}
-
 static bool write_json(struct backend_ctx *ctx, struct bom *b)
 {
 	const struct rk_design *d = b->d;
@@ -569,7 +546,7 @@ static bool write_json(struct backend_ctx *ctx, struct bom *b)
 	if (!fp)
 		return false;
 	fputs("{\n  \"design\": ", fp);
-	json_str(fp, ctx->input);
+	be_json_str(fp, ctx->input);
 	fputs(",\n  \"currency\": \"USD\",\n  \"lines\": [", fp);
 	for (uint32_t i = 0; i < b->nlines; i++) {
 		const struct line *l = &b->lines[i];
@@ -580,17 +557,17 @@ static bool write_json(struct backend_ctx *ctx, struct bom *b)
 
 		fputs(i ? ",\n    {" : "\n    {", fp);
 		fputs("\"category\": ", fp);
-		json_str(fp, rk_class_name(l->cls));
+		be_json_str(fp, rk_class_name(l->cls));
 		fputs(", \"part\": ", fp);
-		json_str(fp, part_names(b, l));
+		be_json_str(fp, part_names(b, l));
 		fputs(", \"vendor\": ", fp);
-		json_str(fp, ir_str(d, part, A_VENDOR));
+		be_json_str(fp, ir_str(d, part, A_VENDOR));
 		fputs(", \"model\": ", fp);
-		json_str(fp, ir_str(d, part, A_MODEL));
+		be_json_str(fp, ir_str(d, part, A_MODEL));
 		fputs(", \"part_number\": ", fp);
-		json_str(fp, ir_str(d, part, A_PART_NUMBER));
+		be_json_str(fp, ir_str(d, part, A_PART_NUMBER));
 		fputs(", \"description\": ", fp);
-		json_str(fp, ir_str(d, part, A_DESCRIPTION));
+		be_json_str(fp, ir_str(d, part, A_DESCRIPTION));
 		fprintf(fp, ", \"length_m\": %s",
 			l->length >= 0 ? csv_metres(l->length, nb) : "null");
 		fprintf(fp, ", \"quantity\": %llu", (unsigned long long)l->qty);
@@ -602,7 +579,7 @@ static bool write_json(struct backend_ctx *ctx, struct bom *b)
 		for (uint32_t k = 0; k < ne; k++) {
 			if (k)
 				fputs(", ", fp);
-			json_str(fp, est[k]);
+			be_json_str(fp, est[k]);
 		}
 		fputs("]}", fp);
 		qty += l->qty;
@@ -630,7 +607,7 @@ static bool write_json(struct backend_ctx *ctx, struct bom *b)
 	fputs("  \"notes\": [", fp);
 	for (uint32_t i = 0; i < b->nnotes; i++) {
 		fputs(i ? ",\n    " : "\n    ", fp);
-		json_str(fp, b->notes[i]);
+		be_json_str(fp, b->notes[i]);
 	}
 	fputs(b->nnotes ? "\n  ]\n}\n" : "]\n}\n", fp);
 	return csv_close(ctx, fp);

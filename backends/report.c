@@ -11,30 +11,11 @@
 #include <stdlib.h>
 
 #include "backend.h"
+#include "be_common.h"
 #include "fabric.h"
 #include "layout.h"
 #include "metrics.h"
 #include "schema.h"
-
-static void json_str(FILE *fp, const char *s)
-{
-	fputc('"', fp);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(fp, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", fp);
-		else if (c == '\t')
-			fputs("\\t", fp);
-		else if (c < 0x20)
-			fprintf(fp, "\\u%04x", c);
-		else
-			fputc(c, fp);
-	}
-	fputc('"', fp);
-}
 
 /* milliwatts as an exact number of watts */
 static void json_watts(FILE *fp, int64_t mw)
@@ -164,7 +145,7 @@ static bool emit_report(struct backend_ctx *ctx)
 	for (uint32_t i = 0; i < d->nlinks; i++)
 		links += d->links[i].a_port != RK_NONE;
 	fputs("{\n  \"design\": ", fp);
-	json_str(fp, ctx->input);
+	be_json_str(fp, ctx->input);
 	fprintf(fp,
 		",\n  \"totals\": {\"gpus\": %u, \"servers\": %u, "
 		"\"switches\": %u, \"racks\": %u, \"cables\": %u, "
@@ -180,7 +161,7 @@ static bool emit_report(struct backend_ctx *ctx)
 			continue;
 		fputs(first ? "\n    {\"name\": " : ",\n    {\"name\": ", fp);
 		first = false;
-		json_str(fp, ir_name(d, i));
+		be_json_str(fp, ir_name(d, i));
 		fputs(", \"power_max_w\": ", fp);
 		json_watts(fp, t->power[i]);
 		fputs(", \"power_capacity_w\": ", fp);
@@ -205,7 +186,7 @@ static bool emit_report(struct backend_ctx *ctx)
 		m = derived_fabric(ctx->dv, i);
 		fputs(first ? "\n    {\"name\": " : ",\n    {\"name\": ", fp);
 		first = false;
-		json_str(fp, ir_name(d, i));
+		be_json_str(fp, ir_name(d, i));
 		fprintf(fp,
 			", \"type\": \"%s\", \"endpoints\": %u, "
 			"\"switches\": %u, \"links\": %u, \"tiers\": %u, "

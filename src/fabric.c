@@ -377,22 +377,12 @@ static void adopt_links(struct elab *e, uint32_t fab, const uint32_t *ed,
 			const uint32_t *ep, uint32_t ne)
 {
 	struct rk_design *d = e->d;
-	uint32_t *off = xcalloc(d->nobjs + 2, sizeof(*off)), *adj;
+	uint32_t *off, *adj;
 	uint8_t *seen = xcalloc(d->nobjs + 1, 1);
 	uint32_t *queue = xmalloc((d->nobjs + 1) * sizeof(*queue));
 	uint32_t qh = 0, qt = 0;
 
-	for (uint32_t i = 0; i < d->nlinks; i++) {
-		off[d->links[i].a_dev + 2]++;
-		off[d->links[i].b_dev + 2]++;
-	}
-	for (uint32_t i = 2; i < d->nobjs + 2; i++)
-		off[i] += off[i - 1];
-	adj = xmalloc((off[d->nobjs + 1] + 1) * sizeof(*adj));
-	for (uint32_t i = 0; i < d->nlinks; i++) {
-		adj[off[d->links[i].a_dev + 1]++] = i;
-		adj[off[d->links[i].b_dev + 1]++] = i;
-	}
+	ir_link_index(d, &off, &adj);
 	for (uint32_t k = 0; k < ne; k++)
 		for (uint32_t j = off[ed[k]]; j < off[ed[k] + 1]; j++) {
 			struct rk_link *l = &d->links[adj[j]];

@@ -240,3 +240,26 @@ uint32_t ir_part_gpu_count(const struct rk_design *d, uint32_t part)
 				n++;
 	return n;
 }
+
+void ir_link_index(const struct rk_design *d, uint32_t **offp, uint32_t **adjp)
+{
+	uint32_t *off = xcalloc(d->nobjs + 2, sizeof(*off)), *adj;
+
+	for (uint32_t i = 0; i < d->nlinks; i++) {
+		if (d->links[i].a_port == RK_NONE)
+			continue;
+		off[d->links[i].a_dev + 2]++;
+		off[d->links[i].b_dev + 2]++;
+	}
+	for (uint32_t i = 2; i < d->nobjs + 2; i++)
+		off[i] += off[i - 1];
+	adj = xmalloc((off[d->nobjs + 1] + 1) * sizeof(*adj));
+	for (uint32_t i = 0; i < d->nlinks; i++) {
+		if (d->links[i].a_port == RK_NONE)
+			continue;
+		adj[off[d->links[i].a_dev + 1]++] = i;
+		adj[off[d->links[i].b_dev + 1]++] = i;
+	}
+	*offp = off;
+	*adjp = adj;
+}

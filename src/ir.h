@@ -274,6 +274,13 @@ bool ir_member_effective(const struct rk_design *d, uint32_t part, uint32_t m);
 /* Effective GPU components of a part and its bases. */
 uint32_t ir_part_gpu_count(const struct rk_design *d, uint32_t part);
 
+/*
+ * The resolved links of every device, in link order (compressed rows):
+ * device v's links are adj[off[v] .. off[v + 1]).  Both arrays are
+ * malloc'ed (off has nobjs + 2 entries); the caller frees them.
+ */
+void ir_link_index(const struct rk_design *d, uint32_t **off, uint32_t **adj);
+
 const char *rk_kind_name(enum rk_kind k);
 const char *rk_class_name(enum rk_class c);
 

@@ -288,7 +288,7 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 		     uint32_t *declared)
 {
 	const struct rk_obj *o = &d->objs[fab];
-	uint32_t *adj_off = xcalloc(d->nobjs + 2, sizeof(*adj_off));
+	uint32_t *adj_off;
 	uint32_t *adj, *vert_of = xmalloc(d->nobjs * sizeof(*vert_of));
 	uint8_t *used = xcalloc(d->nlinks + 1, 1);
 	uint32_t *queue, qh = 0, qt = 0, vcap;
@@ -298,22 +298,7 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 	memset(vert_of, 0xff, d->nobjs * sizeof(*vert_of));
 	*declared = 0;
 	g->generated_only = true;
-	/* links per device (CSR) */
-	for (uint32_t i = 0; i < d->nlinks; i++) {
-		if (d->links[i].a_port == RK_NONE)
-			continue;
-		adj_off[d->links[i].a_dev + 2]++;
-		adj_off[d->links[i].b_dev + 2]++;
-	}
-	for (uint32_t i = 2; i < d->nobjs + 2; i++)
-		adj_off[i] += adj_off[i - 1];
-	adj = xmalloc((adj_off[d->nobjs + 1] + 1) * sizeof(*adj));
-	for (uint32_t i = 0; i < d->nlinks; i++) {
-		if (d->links[i].a_port == RK_NONE)
-			continue;
-		adj[adj_off[d->links[i].a_dev + 1]++] = i;
-		adj[adj_off[d->links[i].b_dev + 1]++] = i;
-	}
+	ir_link_index(d, &adj_off, &adj);
 	/* endpoints */
 	for (uint32_t k = 0; k < o->attr_count; k++) {
 		const struct rk_attr *at = &d->attrs[o->attr_first + k];
