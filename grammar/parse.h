@@ -40,6 +40,8 @@ struct parse_ctx {
 	uint32_t file;
 	struct ast *result;
 	uint32_t nesting;
+	uint32_t braces[RK_MAX_NESTING + 1]; /* offsets of open '{' */
+	uint32_t nbraces;
 	uint32_t parens;
 	int last_tok;
 	int pending;

@@ -423,6 +423,17 @@ void rc_yyerror(RC_YYLTYPE *loc, void *scanner, struct parse_ctx *ctx,
 		ctx->fatal = true;
 		return;
 	}
+	/* the end of the file inside a block: say which '{' is open */
+	if (ctx->nbraces && streq(msg, "syntax error, unexpected end of file")) {
+		struct srcloc open = { ctx->file,
+				       ctx->braces[ctx->nbraces - 1],
+				       ctx->braces[ctx->nbraces - 1] + 1 };
+
+		parse_error(ctx, loc, "%s, expecting '}'", msg);
+		diag_emit(ctx->diag, DIAG_NOTE, &open, NULL,
+			  "to match this '{'");
+		return;
+	}
 	parse_error(ctx, loc, "%s", msg);
 }
 
