@@ -217,13 +217,14 @@ items
 	;
 
 block
-	: '{' items '}'		{
+	: '{' items error '}'	{
+			/* a bad last statement: the '}' still closes */
 			$$ = $2.head;
-			if (!$$) {
-				/* an empty block still counts as a body */
-				$$ = NULL;
-			}
+			yyerrok;
+			if (ctx->fatal || diag_stop(ctx->diag))
+				YYABORT;
 		}
+	| '{' items '}'		{ $$ = $2.head; }
 	;
 
 /* Statements that end at ';' or a newline. */
