@@ -1127,6 +1127,33 @@ static void decl_object(struct elab *e, const struct kind_info *ki,
 	}
 }
 
+/*
+ * Remember where the two ends of link @li were written, so that a bad end
+ * is reported at its own text (two entries per link, in link order).
+ */
+static void record_link_ends(struct elab *e, uint32_t li,
+			     const struct srcloc *a, const struct srcloc *b)
+{
+	uint32_t need = 2 * (li + 1);
+
+	if (need > e->link_ends_cap) {
+		uint32_t cap = e->link_ends_cap ? e->link_ends_cap : 64;
+
+		while (cap < need)
+			cap *= 2;
+		e->link_ends =
+		    xrealloc(e->link_ends, (size_t)cap * sizeof(*e->link_ends));
+		e->link_ends_cap = cap;
+	}
+	for (; e->nlink_ends < li; e->nlink_ends++)
+		e->link_ends[2 * e->nlink_ends] =
+		    e->link_ends[2 * e->nlink_ends + 1] =
+			e->d->links[e->nlink_ends].loc;
+	e->link_ends[2 * li] = *a;
+	e->link_ends[2 * li + 1] = *b;
+	e->nlink_ends = li + 1;
+}
+
 static void decl_link(struct elab *e, const struct ast *st)
 {
 	struct val v;
@@ -1177,6 +1204,8 @@ static void decl_link(struct elab *e, const struct ast *st)
 		l->generated = false;
 		l->loc = v.items[0].loc;
 		l->loc.end = v.items[1].loc.end;
+		record_link_ends(e, e->d->nlinks - 1, &v.items[0].loc,
+				 &v.items[1].loc);
 	}
 }
 
@@ -1877,6 +1906,7 @@ static void elab_fini(struct elab *e)
 	free(e->word_attr);
 	free(e->seen);
 	free(e->vmap);
+	free(e->link_ends);
 }
 
 /*

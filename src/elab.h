@@ -156,6 +156,9 @@ struct elab {
 
 	uint64_t parse_ns;
 	uint32_t link_attr_first, link_attr_count; /* fabric.c */
+	/* per explicit link: the source of its two ends (for messages) */
+	struct srcloc *link_ends;
+	uint32_t nlink_ends, link_ends_cap;
 	uint64_t steps;
 	bool stopped;	 /* a limit was hit: unwind without more work */
 	bool syntax;	 /* a file had syntax errors */

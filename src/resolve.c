@@ -83,6 +83,43 @@ static uint32_t lookup_in(struct elab *e, uint32_t prefix, const char *path,
 	return part_ns ? ir_find_part(e->d, id) : ir_find_name(e->d, id);
 }
 
+/*
+ * For "base[i]" not found under @obj (a part and its bases when @ports, or
+ * an object's children): the lowest and highest index of base[...] there.
+ */
+static bool index_range(struct elab *e, uint32_t obj, bool ports,
+			const char *name, long long *lo, long long *hi)
+{
+	const struct rk_design *d = e->d;
+	const char *br = strchr(name, '[');
+	size_t blen;
+	bool any = false;
+
+	if (!br || obj == RK_NONE || strchr(br + 1, '['))
+		return false;
+	blen = (size_t)(br - name);
+	for (uint32_t q = obj, hops = 0; q != RK_NONE && hops < 64;
+	     q = ports ? d->objs[q].part : RK_NONE, hops++)
+		for_each_child(d, q, c) {
+			const char *ln = str_of(e->a, d->objs[c].local);
+			char *end;
+			long long ix;
+
+			if ((ports && d->objs[c].kind != K_PORT) ||
+			    strncmp(ln, name, blen) != 0 || ln[blen] != '[')
+				continue;
+			ix = strtoll(ln + blen + 1, &end, 10);
+			if (*end != ']' || end[1])
+				continue;
+			if (!any || ix < *lo)
+				*lo = ix;
+			if (!any || ix > *hi)
+				*hi = ix;
+			any = true;
+		}
+	return any;
+}
+
 static const char *kind_phrase(enum rk_kind k)
 {
 	switch (k) {
@@ -110,7 +147,27 @@ static void report_undefined(struct elab *e, const char *path,
 	const struct rk_design *d = e->d;
 	struct suggest sg;
 	uint32_t scanned = 0;
+	const char *dot = strrchr(path, '.');
 
+	/* "hall.r[1].rk[3]": the parent exists and has other rk[...] */
+	for (uint32_t k = 0; dot && k < s->n; k++) {
+		uint32_t parent = lookup_in(e, s->name[k], path,
+					    (size_t)(dot - path), s->part_ns);
+		long long lo, hi;
+
+		if (parent == RK_NONE)
+			continue;
+		if (index_range(e, parent, false, dot + 1, &lo, &hi)) {
+			elab_error(e, loc, "undefined-name",
+				   "%s '%s' is not defined (%.*s has "
+				   "%.*s[%lld..%lld])",
+				   what, path, (int)(dot - path), path,
+				   (int)(strchr(dot + 1, '[') - dot - 1),
+				   dot + 1, lo, hi);
+			return;
+		}
+		break;
+	}
 	suggest_init(&sg, path);
 	for (uint32_t i = 0; i < d->nobjs && scanned < 200000; i++) {
 		const struct rk_obj *o = &d->objs[i];
@@ -231,7 +288,18 @@ static bool resolve_port(struct elab *e, uint32_t path, uint32_t from,
 	if (*port == RK_NONE) {
 		struct suggest sg;
 		const char *pn = str_of(e->a, pname);
+		long long lo, hi;
 
+		/* the right name with a wrong index: say which exist */
+		if (index_range(e, part, true, pn, &lo, &hi)) {
+			elab_error(e, loc, "undefined-name",
+				   "%s '%s' (%s) has no port '%s' (its ports "
+				   "are %.*s[%lld..%lld])",
+				   rk_kind_name(d->objs[*dev].kind),
+				   ir_name(d, *dev), ir_name(d, part), pn,
+				   (int)(strchr(pn, '[') - pn), pn, lo, hi);
+			return false;
+		}
 		suggest_init(&sg, pn);
 		for (uint32_t q = part; q != RK_NONE; q = d->objs[q].part)
 			for_each_child(d, q, c)
@@ -473,13 +541,17 @@ void resolve_design(struct elab *e)
 	for (uint32_t i = 0; i < d->nlinks && !e->stopped; i++) {
 		struct rk_link *l = &d->links[i];
 		uint32_t from = l->scope;
-		struct srcloc loc = l->loc;
+		/* each end's own text, where elaboration recorded it */
+		struct srcloc aloc =
+		    i < e->nlink_ends ? e->link_ends[2 * i] : l->loc;
+		struct srcloc bloc =
+		    i < e->nlink_ends ? e->link_ends[2 * i + 1] : l->loc;
 
 		if (l->a_port != RK_NONE)
 			continue;
-		if (!resolve_port(e, l->a_dev, from, &loc, &l->a_dev,
+		if (!resolve_port(e, l->a_dev, from, &aloc, &l->a_dev,
 				  &l->a_port) ||
-		    !resolve_port(e, l->b_dev, from, &loc, &l->b_dev,
+		    !resolve_port(e, l->b_dev, from, &bloc, &l->b_dev,
 				  &l->b_port)) {
 			l->a_port = l->b_port = RK_NONE;
 			continue;

@@ -1034,7 +1034,7 @@ Test(elab, unknown_port_and_device_in_link)
 
 	HAS(u, "test.rack:20:6: error: device 'a' (srv) has no port 'ibb[0]'; "
 	       "did you mean 'ib[0]'? [undefined-name]");
-	HAS(u, "test.rack:21:6: error: device 't' is not defined; did you "
+	HAS(u, "test.rack:21:17: error: device 't' is not defined; did you "
 	       "mean 'a'? [undefined-name]");
 	HAS(u, "test.rack:22:6: error: the two ends of the link name 2 and 3 "
 	       "ports [value]");
@@ -1427,7 +1427,8 @@ Test(elab, syntax_error_in_import)
 
 	free(write_file(dir, "bad.rack", "part q : gpu {\n"));
 	u = compile_file(mainf, NULL);
-	HAS(u, "error: syntax error, unexpected end of file [syntax]");
+	HAS(u, "error: syntax error, unexpected end of file, expecting '}' "
+	       "[syntax]");
 	cr_assert_eq(u->rc, RK_EXIT_ERRORS);
 	cr_assert(u->c.syntax_errors);
 	unit_free(u);
