@@ -74,6 +74,8 @@ struct sheet {
 	uint32_t *ids; /* per link: cable id (1-based), 0 not listed */
 	struct rails *rails;
 	uint32_t nrails;
+	uint32_t cable; /* cable_facts() cache */
+	const char *model, *pn;
 };
 
 static void build_rails(struct sheet *s)
@@ -154,52 +156,104 @@ static uint32_t ancestor(const struct rk_design *d, uint32_t obj,
 
 static void cell_name(struct csv *w, const struct rk_design *d, uint32_t obj)
 {
-	csv_cell(w, obj != RK_NONE ? ir_name(d, obj) : NULL);
+	if (obj != RK_NONE)
+		csv_cell_str(w, d->arena, d->objs[obj].name);
+	else
+		csv_cell(w, NULL);
+}
+
+/* The U a device sits at, as a cell (empty when not placed). */
+static void cell_u(struct csv *w, const struct rk_design *d, uint32_t dev,
+		   uint32_t rack)
+{
+	int64_t at = layout_at(d, dev);
+
+	if (rack != RK_NONE && at >= 1)
+		csv_cell_u64(w, (uint64_t)at);
+	else
+		csv_cell(w, NULL);
 }
 
 static void end_cells(struct csv *w, const struct rk_design *d, uint32_t dev,
 		      uint32_t port)
 {
 	uint32_t rack = layout_rack_of(d, dev);
-	int64_t at = layout_at(d, dev);
 
 	cell_name(w, d, ancestor(d, rack, K_SITE));
 	cell_name(w, d, ancestor(d, rack, K_ROW));
 	cell_name(w, d, rack);
-	if (rack != RK_NONE && at >= 1)
-		csv_cellf(w, "%lld", (long long)at);
-	else
-		csv_cell(w, NULL);
+	cell_u(w, d, dev, rack);
 	cell_name(w, d, dev);
-	csv_cell(w, str_of(d->arena, d->objs[port].local));
+	csv_cell_str(w, d->arena, d->objs[port].local);
 }
 
-static void row(const struct sheet *s, struct csv *w, uint32_t li)
+/* The cable id "C000001" of link @li into @buf; returns its length. */
+static size_t cable_id(const struct sheet *s, uint32_t li, char buf[24])
+{
+	buf[0] = 'C';
+	return 1 + csv_zero_padded(s->ids[li], 6, buf + 1);
+}
+
+/* The printed label: "C000001 a.port -- b.port". */
+static void cell_label(struct csv *w, const struct rk_design *d,
+		       const struct rk_link *l, const char *id, size_t idn)
+{
+	csv_part_begin(w);
+	csv_part(w, id, idn);
+	csv_part(w, " ", 1);
+	csv_part_str(w, d->arena, d->objs[l->a_dev].name);
+	csv_part(w, ".", 1);
+	csv_part_str(w, d->arena, d->objs[l->a_port].local);
+	csv_part(w, " -- ", 4);
+	csv_part_str(w, d->arena, d->objs[l->b_dev].name);
+	csv_part(w, ".", 1);
+	csv_part_str(w, d->arena, d->objs[l->b_port].local);
+	csv_part_end(w);
+}
+
+/* A cable part's model and part number (the last one asked for is kept:
+ * consecutive links mostly share their cable part). */
+static void cable_facts(struct sheet *s, uint32_t cable, const char **model,
+			const char **pn)
+{
+	if (cable != s->cable) {
+		s->cable = cable;
+		s->model = ir_str(s->d, cable, A_MODEL);
+		s->pn = ir_str(s->d, cable, A_PART_NUMBER);
+	}
+	*model = s->model;
+	*pn = s->pn;
+}
+
+static void row(struct sheet *s, struct csv *w, uint32_t li)
 {
 	const struct rk_design *d = s->d;
 	const struct rk_link *l = &d->links[li];
 	const struct cp_link *r = &s->p->links[li];
-	char id[16], nb[CSV_NUM_MAX];
+	char id[24], nb[CSV_NUM_MAX];
+	size_t idn = cable_id(s, li, id);
 	long rail = rail_of(s, l);
 
-	snprintf(id, sizeof(id), "C%06u", s->ids[li]);
-	csv_cell(w, id);
-	csv_cellf(w, "%s %s.%s -- %s.%s", id, ir_name(d, l->a_dev),
-		  str_of(d->arena, d->objs[l->a_port].local),
-		  ir_name(d, l->b_dev),
-		  str_of(d->arena, d->objs[l->b_port].local));
+	csv_cell_n(w, id, idn);
+	cell_label(w, d, l, id, idn);
 	end_cells(w, d, l->a_dev, l->a_port);
 	end_cells(w, d, l->b_dev, l->b_port);
 	cell_name(w, d, l->fabric);
 	if (rail >= 0)
-		csv_cellf(w, "%ld", rail);
+		csv_cell_u64(w, (uint64_t)rail);
 	else
 		csv_cell(w, NULL);
-	csv_cell(w, r->media ? str_of(d->arena, r->media) : NULL);
+	if (r->media)
+		csv_cell_str(w, d->arena, r->media);
+	else
+		csv_cell(w, NULL);
 	if (r->cable != RK_NONE) {
+		const char *model, *pn;
+
+		cable_facts(s, r->cable, &model, &pn);
 		cell_name(w, d, r->cable);
-		csv_cell(w, ir_str(d, r->cable, A_MODEL));
-		csv_cell(w, ir_str(d, r->cable, A_PART_NUMBER));
+		csv_cell(w, model);
+		csv_cell(w, pn);
 	} else {
 		csv_cell(w, NULL);
 		csv_cell(w, NULL);
@@ -250,7 +304,7 @@ static const char *const pull_columns[] = {
 };
 
 /* One pull-list row: link @li seen from rack @rack. */
-static void pull_row(const struct sheet *s, struct csv *w, uint32_t rack,
+static void pull_row(struct sheet *s, struct csv *w, uint32_t rack,
 		     uint32_t li)
 {
 	const struct rk_design *d = s->d;
@@ -261,32 +315,34 @@ static void pull_row(const struct sheet *s, struct csv *w, uint32_t rack,
 	uint32_t hport = a_here ? l->a_port : l->b_port;
 	uint32_t far = a_here ? l->b_dev : l->a_dev;
 	uint32_t fport = a_here ? l->b_port : l->a_port;
-	char id[16], nb[CSV_NUM_MAX];
+	char id[24], nb[CSV_NUM_MAX];
+	size_t idn = cable_id(s, li, id);
 
-	snprintf(id, sizeof(id), "C%06u", s->ids[li]);
 	cell_name(w, d, rack);
-	csv_cell(w, id);
-	csv_cellf(w, "%s %s.%s -- %s.%s", id, ir_name(d, l->a_dev),
-		  str_of(d->arena, d->objs[l->a_port].local),
-		  ir_name(d, l->b_dev),
-		  str_of(d->arena, d->objs[l->b_port].local));
+	csv_cell_n(w, id, idn);
+	cell_label(w, d, l, id, idn);
 	for (int end = 0; end < 2; end++) {
 		uint32_t dev = end ? far : here, port = end ? fport : hport;
-		uint32_t rk = layout_rack_of(d, dev);
-		int64_t at = layout_at(d, dev);
+		uint32_t rk = end ? layout_rack_of(d, dev) : rack;
 
 		if (end)
 			cell_name(w, d, rk);
-		if (rk != RK_NONE && at >= 1)
-			csv_cellf(w, "%lld", (long long)at);
-		else
-			csv_cell(w, NULL);
+		cell_u(w, d, dev, rk);
 		cell_name(w, d, dev);
-		csv_cell(w, str_of(d->arena, d->objs[port].local));
+		csv_cell_str(w, d->arena, d->objs[port].local);
 	}
-	csv_cell(w, r->media ? str_of(d->arena, r->media) : NULL);
-	csv_cell(w, r->cable != RK_NONE ? ir_str(d, r->cable, A_PART_NUMBER)
-					: NULL);
+	if (r->media)
+		csv_cell_str(w, d->arena, r->media);
+	else
+		csv_cell(w, NULL);
+	if (r->cable != RK_NONE) {
+		const char *model, *pn;
+
+		cable_facts(s, r->cable, &model, &pn);
+		csv_cell(w, pn);
+	} else {
+		csv_cell(w, NULL);
+	}
 	csv_cell(w, r->stock >= 0 ? csv_metres(r->stock, nb) : NULL);
 	csv_end_row(w);
 }
@@ -297,7 +353,7 @@ static void pull_row(const struct sheet *s, struct csv *w, uint32_t rack,
  * rather than one per rack: a hall of thousands of racks would otherwise
  * cost thousands of file creations; a spreadsheet filters by pull_rack.
  */
-static bool emit_pull(struct backend_ctx *ctx, const struct sheet *s)
+static bool emit_pull(struct backend_ctx *ctx, struct sheet *s)
 {
 	const struct rk_design *d = s->d;
 	uint32_t *start = xcalloc((size_t)d->nobjs + 2, sizeof(*start));
@@ -374,6 +430,7 @@ static bool emit_cabling(struct backend_ctx *ctx)
 	memset(&s, 0, sizeof(s));
 	s.d = d;
 	s.p = derived_cableplan(ctx->dv);
+	s.cable = RK_NONE;
 	s.ids = xmalloc(((size_t)d->nlinks + 1) * sizeof(*s.ids));
 	number(&s);
 	build_rails(&s);

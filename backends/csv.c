@@ -16,6 +16,8 @@ void csv_init(struct csv *w, FILE *fp)
 	w->col = 0;
 	w->buf = NULL;
 	w->len = w->cap = 0;
+	w->tmp = NULL;
+	w->tlen = w->tcap = 0;
 	/* large artifacts: fewer write calls (before any output) */
 	setvbuf(fp, NULL, _IOFBF, 1 << 16);
 }
@@ -25,8 +27,9 @@ void csv_fini(struct csv *w)
 	if (w->len)
 		fwrite(w->buf, 1, w->len, w->fp);
 	free(w->buf);
-	w->buf = NULL;
-	w->len = w->cap = 0;
+	free(w->tmp);
+	w->buf = w->tmp = NULL;
+	w->len = w->cap = w->tlen = w->tcap = 0;
 }
 
 /* Room for @n more bytes in the row. */
@@ -46,32 +49,116 @@ static void put(struct csv *w, char c)
 	w->len++;
 }
 
-void csv_cell(struct csv *w, const char *s)
+/* Bytes that force quoting: , " CR LF. */
+static bool must_quote(const char *s, size_t n)
 {
-	size_t n, all;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c <= ',' && (c == ',' || c == '"' || c == '\r' || c == '\n'))
+			return true;
+	}
+	return false;
+}
+
+void csv_cell_n(struct csv *w, const char *s, size_t n)
+{
+	bool quote, guard;
+	char *o;
 
 	if (w->col++)
 		put(w, ',');
-	if (!s || !*s)
+	if (!s || !n)
 		return;
-	n = strcspn(s, ",\"\r\n");
-	if (s[n])
-		put(w, '"');
-	if (strchr("=+-@\t\r", *s))
-		put(w, '\'');
-	if (!s[n]) {
+	quote = must_quote(s, n);
+	guard = *s == '=' || *s == '+' || *s == '-' || *s == '@' ||
+		*s == '\t' || *s == '\r';
+	if (!quote && !guard) {
 		memcpy(room(w, n), s, n);
 		w->len += n;
 		return;
 	}
-	all = strlen(s);
-	room(w, 2 * all + 1);
-	for (const char *p = s; *p; p++) {
-		if (*p == '"')
-			w->buf[w->len++] = '"';
-		w->buf[w->len++] = *p;
+	/* worst case: quotes, guard, every byte doubled */
+	o = room(w, 2 * n + 3);
+	if (quote)
+		*o++ = '"';
+	if (guard)
+		*o++ = '\'';
+	for (size_t i = 0; i < n; i++) {
+		if (quote && s[i] == '"')
+			*o++ = '"';
+		*o++ = s[i];
 	}
-	put(w, '"');
+	if (quote)
+		*o++ = '"';
+	w->len = (size_t)(o - w->buf);
+}
+
+void csv_cell(struct csv *w, const char *s)
+{
+	csv_cell_n(w, s, s ? strlen(s) : 0);
+}
+
+void csv_cell_str(struct csv *w, const struct arena *a, uint32_t id)
+{
+	csv_cell_n(w, str_of(a, id), strlen_of(a, id));
+}
+
+/* Decimal digits of @v at the end of @end; returns the first digit. */
+static char *utoa_end(uint64_t v, char *end)
+{
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
+}
+
+void csv_cell_u64(struct csv *w, uint64_t v)
+{
+	char buf[24], *p = utoa_end(v, buf + sizeof(buf));
+
+	csv_cell_n(w, p, (size_t)(buf + sizeof(buf) - p));
+}
+
+void csv_part_begin(struct csv *w)
+{
+	w->tlen = 0;
+}
+
+void csv_part(struct csv *w, const char *s, size_t n)
+{
+	if (w->tlen + n > w->tcap) {
+		while (w->tlen + n > w->tcap)
+			w->tcap = w->tcap ? w->tcap * 2 : 256;
+		w->tmp = xrealloc(w->tmp, w->tcap);
+	}
+	memcpy(w->tmp + w->tlen, s, n);
+	w->tlen += n;
+}
+
+void csv_part_str(struct csv *w, const struct arena *a, uint32_t id)
+{
+	csv_part(w, str_of(a, id), strlen_of(a, id));
+}
+
+void csv_part_end(struct csv *w)
+{
+	csv_cell_n(w, w->tmp, w->tlen);
+}
+
+size_t csv_zero_padded(uint64_t v, int width, char *buf)
+{
+	char tmp[24], *p = utoa_end(v, tmp + sizeof(tmp));
+	size_t n = (size_t)(tmp + sizeof(tmp) - p), pad = 0;
+
+	if ((size_t)width > n) {
+		pad = (size_t)width - n;
+		memset(buf, '0', pad);
+	}
+	memcpy(buf + pad, p, n);
+	buf[pad + n] = '\0';
+	return pad + n;
 }
 
 void csv_cellf(struct csv *w, const char *fmt, ...)

@@ -25,14 +25,17 @@
  * struct csv - a CSV writer on one artifact
  * @fp:   the artifact
  * @col:  cells written on the current row
- * @buf, @len, @cap: the current row (written at csv_end_row, so that a
- *        large file costs one stdio call per row)
+ * @buf, @len, @cap: rows not yet written (flushed in 64 KiB blocks at
+ *        csv_end_row, so that a large file costs few stdio calls)
+ * @tmp, @tlen, @tcap: the cell being assembled by csv_part*()
  */
 struct csv {
 	FILE *fp;
 	unsigned col;
 	char *buf;
 	size_t len, cap;
+	char *tmp;
+	size_t tlen, tcap;
 };
 
 void csv_init(struct csv *w, FILE *fp);
@@ -41,6 +44,23 @@ void csv_fini(struct csv *w);
 /* One cell (NULL: empty). */
 void csv_cell(struct csv *w, const char *s);
 void csv_cellf(struct csv *w, const char *fmt, ...) PRINTF(2, 3);
+/* One cell of @n bytes (no terminating NUL needed). */
+void csv_cell_n(struct csv *w, const char *s, size_t n);
+/* One cell holding interned string @id. */
+void csv_cell_str(struct csv *w, const struct arena *a, uint32_t id);
+/* One cell holding @v in decimal. */
+void csv_cell_u64(struct csv *w, uint64_t v);
+/*
+ * A cell assembled from pieces without a format string (the fast path of
+ * large artifacts): csv_part_begin, csv_part / csv_part_str..., then
+ * csv_part_end writes it, quoted as any other cell.
+ */
+void csv_part_begin(struct csv *w);
+void csv_part(struct csv *w, const char *s, size_t n);
+void csv_part_str(struct csv *w, const struct arena *a, uint32_t id);
+void csv_part_end(struct csv *w);
+/* @v in decimal, zero-padded to @width digits, into @buf (24 bytes). */
+size_t csv_zero_padded(uint64_t v, int width, char *buf);
 void csv_end_row(struct csv *w);
 /* A header row of @n names. */
 void csv_header(struct csv *w, const char *const *names, unsigned n);

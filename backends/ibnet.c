@@ -43,6 +43,7 @@
 #include "backend.h"
 #include "be_common.h"
 #include "schema.h"
+#include "wbuf.h"
 
 #define IB_MAX_PORTS 254 /* ibsim stores the port count in 8 bits */
 #define IB_DESC_MAX 64	 /* NodeDescription is 64 bytes */
@@ -135,6 +136,11 @@ static const char *local(const struct ibnet *x, uint32_t obj)
 	return str_of(x->ctx->arena, x->d->objs[obj].local);
 }
 
+static void wb_name(struct wbuf *w, const struct rk_design *d, uint32_t id)
+{
+	wb_mem(w, str_of(d->arena, id), strlen_of(d->arena, id));
+}
+
 static const char *speed_word(int64_t rate)
 {
 	int64_t lane = rate / 4;
@@ -209,6 +215,7 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 						   << 32;
 	uint32_t *comps = NULL, ncomps = 0, comps_part = RK_NONE;
 	bool ok = true;
+	struct wbuf *wb;
 	FILE *fp;
 
 	for (uint32_t i = 0; i < nl; i++) {
@@ -370,13 +377,21 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 			ok = false;
 			goto out;
 		}
-		fprintf(fp,
-			"# rackc: InfiniBand subnet %s (%s), %u switch%s, "
-			"%u HCA%s, %u link%s\n"
-			"# ibsim/ibnetdiscover net file; rates above HDR are "
-			"written as 4xHDR\n\n",
-			name, x->ctx->input, nsw, nsw == 1 ? "" : "es", nhca,
-			nhca == 1 ? "" : "s", nl, nl == 1 ? "" : "s");
+		wb = xmalloc(sizeof(*wb));
+		wb_init(wb, fp);
+		wb_str(wb, "# rackc: InfiniBand subnet ");
+		wb_str(wb, name);
+		wb_str(wb, " (");
+		wb_str(wb, x->ctx->input);
+		wb_str(wb, "), ");
+		wb_u64(wb, nsw);
+		wb_str(wb, nsw == 1 ? " switch, " : " switches, ");
+		wb_u64(wb, nhca);
+		wb_str(wb, nhca == 1 ? " HCA, " : " HCAs, ");
+		wb_u64(wb, nl);
+		wb_str(wb, nl == 1 ? " link\n" : " links\n");
+		wb_str(wb, "# ibsim/ibnetdiscover net file; rates above HDR are "
+			   "written as 4xHDR\n\n");
 		for (uint32_t i = 0, m = 0; m < nn; m++) {
 			const struct ibnode *in = &nodes[m];
 			uint32_t k;
@@ -384,15 +399,23 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 			for (k = i; k < 2 * nl && ends[k].node == m; k++) {
 				const struct end *e = &ends[k];
 
-				fprintf(fp, "# [%u] %s.%s\n", e->num,
-					ir_name(d, e->dev), local(x, e->port));
+				wb_str(wb, "# [");
+				wb_u64(wb, e->num);
+				wb_str(wb, "] ");
+				wb_name(wb, d, d->objs[e->dev].name);
+				wb_ch(wb, '.');
+				wb_name(wb, d, d->objs[e->port].local);
+				wb_ch(wb, '\n');
 			}
-			fprintf(fp, "%s=0x%016llx\n",
-				in->sw ? "switchguid" : "caguid",
-				(unsigned long long)in->guid);
-			fprintf(fp, "%s\t%u \"%s\"\t# \"%s\"%s\n",
-				in->sw ? "Switch" : "Hca", in->nports, in->id,
-				in->desc, in->sw ? " enhanced port 0" : "");
+			wb_str(wb, in->sw ? "switchguid=0x" : "caguid=0x");
+			wb_hex(wb, in->guid, 16);
+			wb_str(wb, in->sw ? "\nSwitch\t" : "\nHca\t");
+			wb_u64(wb, in->nports);
+			wb_str(wb, " \"");
+			wb_str(wb, in->id);
+			wb_str(wb, "\"\t# \"");
+			wb_str(wb, in->desc);
+			wb_str(wb, in->sw ? "\" enhanced port 0\n" : "\"\n");
 			for (; i < k; i++) {
 				const struct end *e = &ends[i];
 				const struct end *p = &ends[peer[i]];
@@ -403,12 +426,20 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 					    : ra < rb ? ra
 						      : rb;
 
-				fprintf(fp, "[%u]\t\"%s\"[%u]\t# lid 0 4x%s\n",
-					e->num, nodes[p->node].id, p->num,
-					speed_word(r));
+				wb_ch(wb, '[');
+				wb_u64(wb, e->num);
+				wb_str(wb, "]\t\"");
+				wb_str(wb, nodes[p->node].id);
+				wb_str(wb, "\"[");
+				wb_u64(wb, p->num);
+				wb_str(wb, "]\t# lid 0 4x");
+				wb_str(wb, speed_word(r));
+				wb_ch(wb, '\n');
 			}
-			fputc('\n', fp);
+			wb_ch(wb, '\n');
 		}
+		wb_flush(wb);
+		free(wb);
 	}
 out:
 	free(comps);
