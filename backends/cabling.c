@@ -304,8 +304,7 @@ static const char *const pull_columns[] = {
 };
 
 /* One pull-list row: link @li seen from rack @rack. */
-static void pull_row(struct sheet *s, struct csv *w, uint32_t rack,
-		     uint32_t li)
+static void pull_row(struct sheet *s, struct csv *w, uint32_t rack, uint32_t li)
 {
 	const struct rk_design *d = s->d;
 	const struct rk_link *l = &d->links[li];

@@ -55,7 +55,8 @@ static bool must_quote(const char *s, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 
-		if (c <= ',' && (c == ',' || c == '"' || c == '\r' || c == '\n'))
+		if (c <= ',' &&
+		    (c == ',' || c == '"' || c == '\r' || c == '\n'))
 			return true;
 	}
 	return false;

@@ -53,6 +53,7 @@ struct end {
 	uint32_t link;
 	uint32_t node; /* ibnode index */
 	uint32_t num;  /* IB port number */
+	uint32_t orig; /* 2 * (index in the subnet's links) + (0 a, 1 b) */
 };
 
 struct ibnode {
@@ -120,15 +121,65 @@ static void number_switch_ports(struct ibnet *x, uint32_t part)
 	x->sw_nports[part] = n;
 }
 
-static int cmp_end_dev(const void *pa, const void *pb)
-{
-	const struct end *a = pa, *b = pb;
+enum end_key { KEY_DEV, KEY_PORT, KEY_LINK, KEY_NODE, KEY_NUM };
 
-	if (a->dev != b->dev)
-		return a->dev < b->dev ? -1 : 1;
-	if (a->port != b->port)
-		return a->port < b->port ? -1 : 1;
-	return a->link < b->link ? -1 : a->link > b->link;
+static uint32_t key_of(const struct end *e, enum end_key k)
+{
+	switch (k) {
+	case KEY_DEV:
+		return e->dev;
+	case KEY_PORT:
+		return e->port;
+	case KEY_LINK:
+		return e->link;
+	case KEY_NODE:
+		return e->node;
+	case KEY_NUM:
+		return e->num;
+	}
+	return 0;
+}
+
+/*
+ * Stable sort of @n ends by @keys, most significant first: an LSD radix
+ * sort with 16-bit digits, linear in @n (digits that are zero throughout
+ * are skipped).  The sorted ends are in *@ends; *@tmp is scratch of the
+ * same size (the two may be swapped).
+ */
+static void sort_ends(struct end **ends, struct end **tmp, size_t n,
+		      const enum end_key *keys, int nkeys)
+{
+	uint32_t *count = xmalloc(((size_t)1 << 16) * sizeof(*count));
+
+	for (int k = nkeys - 1; k >= 0; k--) {
+		uint32_t all = 0;
+
+		for (size_t i = 0; i < n; i++)
+			all |= key_of(&(*ends)[i], keys[k]);
+		for (int shift = 0; shift < 32; shift += 16) {
+			struct end *src = *ends, *dst = *tmp;
+			uint32_t sum = 0;
+
+			if (!(all >> shift))
+				break;
+			memset(count, 0, ((size_t)1 << 16) * sizeof(*count));
+			for (size_t i = 0; i < n; i++)
+				count[key_of(&src[i], keys[k]) >> shift &
+				      0xffff]++;
+			for (size_t v = 0; v < ((size_t)1 << 16); v++) {
+				uint32_t c = count[v];
+
+				count[v] = sum;
+				sum += c;
+			}
+			for (size_t i = 0; i < n; i++)
+				dst[count[key_of(&src[i], keys[k]) >> shift &
+					  0xffff]++] = src[i];
+			*ends = dst;
+			*tmp = src;
+		}
+	}
+	free(count);
 }
 
 static const char *local(const struct ibnet *x, uint32_t obj)
@@ -184,30 +235,15 @@ static uint32_t nic_of(const struct rk_design *d, const uint32_t *comps,
 	return RK_NONE;
 }
 
-static int cmp_end_node(const void *pa, const void *pb)
-{
-	const struct end *a = pa, *b = pb;
-
-	if (a->node != b->node)
-		return a->node < b->node ? -1 : 1;
-	if (a->num != b->num)
-		return a->num < b->num ? -1 : 1;
-	return a->link < b->link ? -1 : a->link > b->link;
-}
-
-static int cmp_u64(const void *pa, const void *pb)
-{
-	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-
-	return a < b ? -1 : a > b;
-}
-
 /* Write one subnet: the IB links @links[0..n) joining its devices. */
 static bool emit_subnet(struct ibnet *x, const char *name,
 			const uint32_t *links, uint32_t nl)
 {
 	const struct rk_design *d = x->d;
 	struct end *ends = xmalloc((size_t)2 * nl * sizeof(*ends));
+	struct end *scratch = xmalloc((size_t)2 * nl * sizeof(*scratch));
+	static const enum end_key by_dev[] = { KEY_DEV, KEY_PORT, KEY_LINK };
+	static const enum end_key by_node[] = { KEY_NODE, KEY_NUM, KEY_LINK };
 	uint32_t *peer = xmalloc((size_t)2 * nl * sizeof(*peer));
 	struct ibnode *nodes = NULL;
 	uint32_t nn = 0, ncap = 0, nsw = 0, nhca = 0;
@@ -221,12 +257,13 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 	for (uint32_t i = 0; i < nl; i++) {
 		const struct rk_link *l = &d->links[links[i]];
 
-		ends[2 * i] =
-		    (struct end){ l->a_dev, l->a_port, links[i], RK_NONE, 0 };
+		ends[2 * i] = (struct end){ l->a_dev, l->a_port, links[i],
+					    RK_NONE,  0,	 2 * i };
 		ends[2 * i + 1] =
-		    (struct end){ l->b_dev, l->b_port, links[i], RK_NONE, 0 };
+		    (struct end){ l->b_dev, l->b_port, links[i],
+				  RK_NONE,  0,	       2 * i + 1 };
 	}
-	qsort(ends, (size_t)2 * nl, sizeof(*ends), cmp_end_dev);
+	sort_ends(&ends, &scratch, (size_t)2 * nl, by_dev, 3);
 	/* nodes: switches first (pass 0), then HCAs (pass 1) */
 	for (int pass = 0; pass < 2; pass++) {
 		for (uint32_t i = 0; i < 2 * nl;) {
@@ -342,7 +379,7 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 			ok = false;
 		}
 	}
-	qsort(ends, (size_t)2 * nl, sizeof(*ends), cmp_end_node);
+	sort_ends(&ends, &scratch, (size_t)2 * nl, by_node, 3);
 	for (uint32_t i = 1; i < 2 * nl && ok; i++) {
 		const struct end *a = &ends[i - 1], *b = &ends[i];
 
@@ -359,16 +396,12 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 		goto out;
 	/* the peer of each end: the other end of the same link */
 	{
-		uint64_t *key = xmalloc((size_t)2 * nl * sizeof(*key));
+		uint32_t *pos = (uint32_t *)scratch; /* orig -> index */
 
 		for (uint32_t i = 0; i < 2 * nl; i++)
-			key[i] = (uint64_t)ends[i].link << 32 | i;
-		qsort(key, (size_t)2 * nl, sizeof(*key), cmp_u64);
-		for (uint32_t i = 0; i + 1 < 2 * nl; i += 2) {
-			peer[(uint32_t)key[i]] = (uint32_t)key[i + 1];
-			peer[(uint32_t)key[i + 1]] = (uint32_t)key[i];
-		}
-		free(key);
+			pos[ends[i].orig] = i;
+		for (uint32_t i = 0; i < 2 * nl; i++)
+			peer[i] = pos[ends[i].orig ^ 1];
 	}
 	{
 		fp = out_open(x->ctx,
@@ -390,8 +423,9 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 		wb_str(wb, nhca == 1 ? " HCA, " : " HCAs, ");
 		wb_u64(wb, nl);
 		wb_str(wb, nl == 1 ? " link\n" : " links\n");
-		wb_str(wb, "# ibsim/ibnetdiscover net file; rates above HDR are "
-			   "written as 4xHDR\n\n");
+		wb_str(wb,
+		       "# ibsim/ibnetdiscover net file; rates above HDR are "
+		       "written as 4xHDR\n\n");
 		for (uint32_t i = 0, m = 0; m < nn; m++) {
 			const struct ibnode *in = &nodes[m];
 			uint32_t k;
@@ -445,6 +479,7 @@ out:
 	free(comps);
 	free(nodes);
 	free(ends);
+	free(scratch);
 	free(peer);
 	return ok;
 }
@@ -467,7 +502,8 @@ static bool emit_ibnet(struct backend_ctx *ctx)
 	uint32_t *sub_of = NULL, *cnt = NULL, *start = NULL, *links = NULL;
 	uint32_t nsub = 0, nib = 0, nk = 0;
 	uint32_t *comps = NULL, ncomps = 0, comps_part = RK_NONE;
-	struct end *keys;
+	static const enum end_key by_dev[] = { KEY_DEV, KEY_PORT };
+	struct end *keys, *kscratch;
 	const char **names = NULL;
 	bool ok;
 
@@ -488,6 +524,7 @@ static bool emit_ibnet(struct backend_ctx *ctx)
 	 * with a compute HCA and a storage HCA is on two subnets.
 	 */
 	keys = xmalloc((size_t)2 * nl * sizeof(*keys));
+	kscratch = xmalloc((size_t)2 * nl * sizeof(*kscratch));
 	sub_of = xmalloc(nl * sizeof(*sub_of));
 	for (uint32_t l = 0; l < d->nlinks; l++) {
 		const struct rk_link *k = &d->links[l];
@@ -515,11 +552,11 @@ static bool emit_ibnet(struct backend_ctx *ctx)
 				if (sub == RK_NONE)
 					sub = port;
 			}
-			keys[nk++] = (struct end){ dev, sub, l, 0, 0 };
+			keys[nk++] = (struct end){ dev, sub, l, 0, 0, 0 };
 		}
 	}
 	free(comps);
-	qsort(keys, nk, sizeof(*keys), cmp_end_dev);
+	sort_ends(&keys, &kscratch, nk, by_dev, 2);
 	for (uint32_t i = 1; i < nk; i++) {
 		uint32_t a, b;
 
@@ -532,6 +569,7 @@ static bool emit_ibnet(struct backend_ctx *ctx)
 			up[a < b ? b : a] = a < b ? a : b;
 	}
 	free(keys);
+	free(kscratch);
 	/* subnets numbered by their first link */
 	for (uint32_t l = 0; l < d->nlinks; l++) {
 		uint32_t r;
