@@ -20,9 +20,9 @@
  *                     their own heads)
  *   port-unconnected  every `required true` port of a device has a link
  *
- * Ports are told apart by (device, port object): one open-addressing hash
- * table keyed dev << 32 | port, built in one pass over the links, so the
- * family is linear in the number of links and device ports.
+ * Ports are told apart by (device, port object): the link ends sorted by
+ * device and port with counting sorts (struct port_index), so the family
+ * is linear in the number of links and device ports.
  *
  * A link finding is waived by a `waive` on the link itself, on its group
  * or, for generated links, on the fabric.
@@ -35,54 +35,126 @@
 #include "checks.h"
 #include "schema.h"
 
-/* --- port-use table ---------------------------------------------------- */
+/* --- port-use index --------------------------------------------------- */
 
 /**
- * struct port_use - the links on one device port
- * @key:   dev << 32 | port, or PU_EMPTY
- * @link:  the first link on the port
- * @count: links on the port so far
- * @cap:   links the port can carry (splitter legs), the least any link says
+ * struct port_end - one end of a link on a device port
+ * @port:  the port object
+ * @link:  the link
+ * @end:   0 a, 1 b
+ * @cap:   links the port can carry as this link sees it (splitter legs)
  */
-struct port_use {
-	uint64_t key;
+struct port_end {
+	uint32_t port;
 	uint32_t link;
-	uint32_t count;
+	uint32_t end;
 	uint32_t cap;
 };
 
-#define PU_EMPTY UINT64_MAX
-
-struct port_map {
-	struct port_use *slot;
-	uint32_t mask;
+/**
+ * struct port_index - the ends of the links, grouped by device and port
+ * @start: device -> its first entry in @e (nobjs + 1 offsets)
+ * @e:     the ends, ordered by (device, port, link, end)
+ *
+ * Built by two stable counting sorts (by port, then by device) of the ends
+ * taken in link order: linear in links + objects, and sequential in memory
+ * (a hash table keyed by device and port costs a cache miss per end on a
+ * 100,000-GPU design).
+ */
+struct port_index {
+	uint32_t *start;
+	struct port_end *e;
+	uint32_t n;
 };
 
-static void port_map_init(struct port_map *m, uint32_t nlinks)
+static bool link_ok(const struct rk_link *l);
+static bool self_loop(const struct rk_link *l)
 {
-	uint64_t want = 2 * (uint64_t)nlinks * 2 + 16, cap = 16;
-
-	while (cap < want)
-		cap <<= 1;
-	m->slot = xmalloc(cap * sizeof(*m->slot));
-	for (uint64_t i = 0; i < cap; i++)
-		m->slot[i].key = PU_EMPTY;
-	m->mask = (uint32_t)(cap - 1);
+	return l->a_dev == l->b_dev && l->a_port == l->b_port;
 }
 
-static uint64_t port_key(uint32_t dev, uint32_t port)
+static void port_index_build(const struct rk_design *d, struct port_index *x,
+			     void (*caps)(const struct rk_design *,
+					  const struct rk_link *, uint32_t[2]))
 {
-	return (uint64_t)dev << 32 | port;
+	uint32_t nobjs = d->nobjs, n = 0;
+	uint32_t *cnt = xcalloc((size_t)nobjs + 1, sizeof(*cnt));
+	uint32_t *devs, *tdev;
+	struct port_end *tmp;
+
+	for (uint32_t i = 0; i < d->nlinks; i++)
+		if (link_ok(&d->links[i]))
+			n += 2;
+	tmp = xmalloc(((size_t)n + 1) * sizeof(*tmp));
+	tdev = xmalloc(((size_t)n + 1) * sizeof(*tdev));
+	x->e = xmalloc(((size_t)n + 1) * sizeof(*x->e));
+	devs = xmalloc(((size_t)n + 1) * sizeof(*devs));
+	x->n = n;
+	/* the ends in link order, counted by port */
+	n = 0;
+	for (uint32_t i = 0; i < d->nlinks; i++) {
+		const struct rk_link *l = &d->links[i];
+		uint32_t cap[2] = { 1, 1 };
+
+		if (!link_ok(l))
+			continue;
+		if (caps && !self_loop(l))
+			caps(d, l, cap);
+		for (uint32_t end = 0; end < 2; end++) {
+			tmp[n] = (struct port_end){ end ? l->b_port : l->a_port,
+						    i, end, cap[end] };
+			tdev[n] = end ? l->b_dev : l->a_dev;
+			cnt[tmp[n].port + 1]++;
+			n++;
+		}
+	}
+	/* stable by port */
+	for (uint32_t o = 0; o < nobjs; o++)
+		cnt[o + 1] += cnt[o];
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t k = cnt[tmp[i].port]++;
+
+		x->e[k] = tmp[i];
+		devs[k] = tdev[i];
+	}
+	/* stable by device: (device, port, link, end) */
+	memset(cnt, 0, ((size_t)nobjs + 1) * sizeof(*cnt));
+	for (uint32_t i = 0; i < n; i++)
+		cnt[devs[i] + 1]++;
+	for (uint32_t o = 0; o < nobjs; o++)
+		cnt[o + 1] += cnt[o];
+	x->start = xmalloc(((size_t)nobjs + 1) * sizeof(*x->start));
+	memcpy(x->start, cnt, ((size_t)nobjs + 1) * sizeof(*cnt));
+	for (uint32_t i = 0; i < n; i++)
+		tmp[cnt[devs[i]]++] = x->e[i];
+	free(x->e);
+	x->e = tmp;
+	free(devs);
+	free(tdev);
+	free(cnt);
 }
 
-/* The slot for @key: found (key set) or the empty one to fill. */
-static struct port_use *port_map_slot(const struct port_map *m, uint64_t key)
+static void port_index_free(struct port_index *x)
 {
-	uint32_t i = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & m->mask;
+	free(x->start);
+	free(x->e);
+}
 
-	while (m->slot[i].key != PU_EMPTY && m->slot[i].key != key)
-		i = (i + 1) & m->mask;
-	return &m->slot[i];
+/* Whether a link ends on port @port of device @dev. */
+static bool port_index_used(const struct port_index *x, uint32_t dev,
+			    uint32_t port)
+{
+	uint32_t lo = x->start[dev], hi = x->start[dev + 1];
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (x->e[mid].port < port)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < x->start[dev + 1] && x->e[lo].port == port;
 }
 
 static bool link_ok(const struct rk_link *l)
@@ -208,75 +280,117 @@ static const char *pname(const struct rk_design *d, uint32_t dev, uint32_t port,
 
 /* --- checks ------------------------------------------------------------ */
 
+/* The legs each end's port may carry: N at a fan-out splitter's twin end. */
+static void split_caps(const struct rk_design *d, const struct rk_link *l,
+		       uint32_t cap[2])
+{
+	struct split sp;
+
+	link_split(d, l, &sp);
+	for (int end = 0; end < 2; end++)
+		cap[end] = end == sp.twin && sp.fanout && sp.n <= UINT32_MAX
+			       ? (uint32_t)sp.n
+			       : 1;
+}
+
+/* A port-reuse finding, reported in link order once all are known. */
+struct reuse {
+	uint32_t link, end;
+	uint32_t dev, port;
+	uint32_t first; /* the port's first link */
+	uint32_t cap;	/* legs the port carries */
+};
+
+static int cmp_reuse(const void *pa, const void *pb)
+{
+	const struct reuse *a = pa, *b = pb;
+
+	if (a->link != b->link)
+		return a->link < b->link ? -1 : 1;
+	return a->end < b->end ? -1 : a->end > b->end;
+}
+
 static void run_port_reuse(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
-	struct port_map m;
+	struct port_index x;
+	struct reuse *r = NULL;
+	uint32_t nr = 0, rcap = 0;
 	char b1[512], b2[512], b3[512];
 
-	port_map_init(&m, d->nlinks);
-	for (uint32_t i = 0; i < d->nlinks; i++) {
-		const struct rk_link *l = &d->links[i];
-		struct split sp;
+	port_index_build(d, &x, split_caps);
+	for (uint32_t dev = 0; dev < d->nobjs; dev++) {
+		for (uint32_t i = x.start[dev]; i < x.start[dev + 1];) {
+			uint32_t j = i, count = 0, cap = 0, first = RK_NONE;
 
-		if (!link_ok(l))
-			continue;
-		if (l->a_dev == l->b_dev && l->a_port == l->b_port) {
+			while (j < x.start[dev + 1] &&
+			       x.e[j].port == x.e[i].port)
+				j++;
+			/* the port's links in link order, as they arrive */
+			for (uint32_t k = i; k < j; k++) {
+				const struct port_end *e = &x.e[k];
+				struct reuse *f;
+
+				if (self_loop(&d->links[e->link])) {
+					if (e->end == 0) {
+						f = VEC_PUSH(r, nr, rcap);
+						*f = (struct reuse){
+							e->link, 0,	  dev,
+							e->port, RK_NONE, 0
+						};
+					}
+					continue;
+				}
+				if (!count++) {
+					first = e->link;
+					cap = e->cap;
+					continue;
+				}
+				if (e->cap < cap)
+					cap = e->cap;
+				if (count <= cap)
+					continue;
+				f = VEC_PUSH(r, nr, rcap);
+				*f = (struct reuse){ e->link, e->end, dev,
+						     e->port, first,  cap };
+			}
+			i = j;
+		}
+	}
+	port_index_free(&x);
+	if (nr > 1)
+		qsort(r, nr, sizeof(*r), cmp_reuse);
+	for (uint32_t k = 0; k < nr; k++) {
+		const struct rk_link *l = &d->links[r[k].link];
+		const struct rk_link *f;
+
+		if (r[k].first == RK_NONE) {
 			link_fail(c, l, "link connects port %s to itself",
 				  pname(d, l->a_dev, l->a_port, b1));
 			continue;
 		}
-		link_split(d, l, &sp);
-		for (int end = 0; end < 2; end++) {
-			uint32_t dev = end ? l->b_dev : l->a_dev;
-			uint32_t port = end ? l->b_port : l->a_port;
-			uint32_t cap =
-			    end == sp.twin && sp.fanout && sp.n <= UINT32_MAX
-				? (uint32_t)sp.n
-				: 1;
-			struct port_use *u =
-			    port_map_slot(&m, port_key(dev, port));
-			const struct rk_link *f;
+		f = &d->links[r[k].first];
+		if (r[k].cap > 1)
+			link_fail(c, l,
+				  "port %s already carries %u splitter legs",
+				  pname(d, r[k].dev, r[k].port, b1), r[k].cap);
+		else
+			link_fail(c, l,
+				  "port %s is already used by another link",
+				  pname(d, r[k].dev, r[k].port, b1));
+		check_note(c, &f->loc, "first used by %s -- %s",
+			   pname(d, f->a_dev, f->a_port, b2),
+			   pname(d, f->b_dev, f->b_port, b3));
+		if (r[k].cap > 1) {
+			uint32_t fc = link_cable(d, f);
 
-			if (u->key == PU_EMPTY) {
-				u->key = port_key(dev, port);
-				u->link = i;
-				u->count = 1;
-				u->cap = cap;
-				continue;
-			}
-			u->count++;
-			if (cap < u->cap)
-				u->cap = cap;
-			if (u->count <= u->cap)
-				continue;
-			f = &d->links[u->link];
-			if (u->cap > 1)
-				link_fail(c, l,
-					  "port %s already carries %u splitter "
-					  "legs",
-					  pname(d, dev, port, b1), u->cap);
-			else
-				link_fail(c, l,
-					  "port %s is already used by another "
-					  "link",
-					  pname(d, dev, port, b1));
-			check_note(c, &f->loc, "first used by %s -- %s",
-				   pname(d, f->a_dev, f->a_port, b2),
-				   pname(d, f->b_dev, f->b_port, b3));
-			if (u->cap > 1) {
-				uint32_t fc = link_cable(d, f);
-
-				check_note(
-				    c, &cable_value(d, f)->loc,
-				    "cable %s has split %lld: one leg "
-				    "per link",
-				    ir_name(d, fc),
-				    (long long)ir_num(d, fc, A_SPLIT, 1));
-			}
+			check_note(c, &cable_value(d, f)->loc,
+				   "cable %s has split %lld: one leg per link",
+				   ir_name(d, fc),
+				   (long long)ir_num(d, fc, A_SPLIT, 1));
 		}
 	}
-	free(m.slot);
+	free(r);
 }
 
 static void note_port_word(struct check_ctx *c, uint32_t dev, uint32_t port,
@@ -490,20 +604,10 @@ static void run_port_form(struct check_ctx *c)
 static void run_port_unconnected(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
-	struct port_map m;
+	struct port_index x;
 	uint32_t *miss = NULL, nmiss, cap = 0;
 
-	port_map_init(&m, d->nlinks);
-	for (uint32_t i = 0; i < d->nlinks; i++) {
-		const struct rk_link *l = &d->links[i];
-
-		if (!link_ok(l))
-			continue;
-		port_map_slot(&m, port_key(l->a_dev, l->a_port))->key =
-		    port_key(l->a_dev, l->a_port);
-		port_map_slot(&m, port_key(l->b_dev, l->b_port))->key =
-		    port_key(l->b_dev, l->b_port);
-	}
+	port_index_build(d, &x, NULL);
 	for (uint32_t dev = 0; dev < d->nobjs; dev++) {
 		uint32_t top = d->objs[dev].part;
 		char list[UNCONNECTED_LIST * 64 + 64];
@@ -522,8 +626,7 @@ static void run_port_unconnected(struct check_ctx *c)
 				    ir_part_port(d, top, d->objs[port].local) !=
 					port)
 					continue;
-				if (port_map_slot(&m, port_key(dev, port))
-					->key != PU_EMPTY)
+				if (port_index_used(&x, dev, port))
 					continue;
 				if (nmiss == cap) {
 					cap = cap ? 2 * cap : 16;
@@ -556,7 +659,7 @@ static void run_port_unconnected(struct check_ctx *c)
 			   ir_name(d, d->objs[miss[0]].parent));
 	}
 	free(miss);
-	free(m.slot);
+	port_index_free(&x);
 }
 
 CHECK_DEFINE(port_reuse, "port-reuse", CHECK_ERROR,
