@@ -13,6 +13,7 @@
 
 #include "cableplan.h"
 #include "layout.h"
+#include "portindex.h"
 #include "schema.h"
 
 enum { CAGE_ANY, CAGE_SINGLE, CAGE_TWIN };
@@ -53,15 +54,6 @@ struct htab {
 	uint32_t cap, n;
 };
 
-/* Links per device port: key dev << 32 | port (PL_EMPTY: free slot). */
-struct pl_ent {
-	uint64_t key;
-	uint32_t link; /* the first link on the port */
-	uint32_t cnt;  /* links on the port */
-};
-
-#define PL_EMPTY UINT64_MAX
-
 struct planner {
 	const struct rk_design *d;
 	struct cable_plan *p;
@@ -70,8 +62,7 @@ struct planner {
 	uint32_t *pidx; /* object id -> index in pi, RK_NONE */
 	struct pinfo *pi;
 	uint32_t npi, pi_cap;
-	struct pl_ent *pl;
-	uint32_t pl_mask;
+	struct port_index ports; /* links per device port */
 	struct htab cable_key, mod_key;
 	/* interned words (0 when no object uses them) */
 	uint32_t w_twin, w_single, w_mmf, w_smf, w_power, w_backplane, w_pcb;
@@ -438,54 +429,12 @@ static uint64_t dev_port(uint32_t dev, uint32_t port)
 	return (uint64_t)dev << 32 | port;
 }
 
-static struct pl_ent *pl_slot(const struct planner *x, uint64_t key)
-{
-	uint32_t i = (uint32_t)mix(key) & x->pl_mask;
-
-	while (x->pl[i].key != PL_EMPTY && x->pl[i].key != key)
-		i = (i + 1) & x->pl_mask;
-	return &x->pl[i];
-}
-
-static void pl_build(struct planner *x)
-{
-	const struct rk_design *d = x->d;
-	uint64_t cap = 16;
-
-	/* at most two ports per link, load factor <= 3/4 */
-	while (cap * 3 < (uint64_t)d->nlinks * 2 * 4)
-		cap *= 2;
-	x->pl = xmalloc(cap * sizeof(*x->pl));
-	for (uint64_t i = 0; i < cap; i++)
-		x->pl[i].key = PL_EMPTY;
-	x->pl_mask = (uint32_t)(cap - 1);
-	for (uint32_t i = 0; i < d->nlinks; i++) {
-		const struct rk_link *l = &d->links[i];
-
-		if (l->a_dev == RK_NONE || l->b_dev == RK_NONE ||
-		    l->a_port == RK_NONE || l->b_port == RK_NONE)
-			continue;
-		for (int e = 0; e < 2; e++) {
-			uint64_t k = e ? dev_port(l->b_dev, l->b_port)
-				       : dev_port(l->a_dev, l->a_port);
-			struct pl_ent *p = pl_slot(x, k);
-
-			if (p->key == PL_EMPTY) {
-				p->key = k;
-				p->link = i;
-				p->cnt = 0;
-			}
-			p->cnt++;
-		}
-	}
-}
-
-/* The link on a device's port, or RK_NONE. */
+/* The first link on a device's port, or RK_NONE. */
 static uint32_t link_on(const struct planner *x, uint32_t dev, uint32_t port)
 {
-	const struct pl_ent *p = pl_slot(x, dev_port(dev, port));
+	uint32_t k = port_index_find(&x->ports, dev, port, NULL);
 
-	return p->key == PL_EMPTY ? RK_NONE : p->link;
+	return k == RK_NONE ? RK_NONE : x->ports.e[k].link;
 }
 
 /* Does link @li join (a, pa) to (b, pb), either way round? */
@@ -617,9 +566,9 @@ static int try_cable(struct planner *x, const struct cpart *c,
  */
 static uint64_t cage_key(const struct planner *x, const struct end *e)
 {
-	const struct pl_ent *p = pl_slot(x, dev_port(e->dev, e->port));
+	uint32_t n;
 
-	if (p->key != PL_EMPTY && p->cnt > 1)
+	if (port_index_find(&x->ports, e->dev, e->port, &n) != RK_NONE && n > 1)
 		return dev_port(e->dev, e->port);
 	return dev_port(e->dev, e->pi->rep);
 }
@@ -979,7 +928,7 @@ struct cable_plan *cableplan_build(const struct rk_design *d)
 	x.pidx = xmalloc(((size_t)d->nobjs + 1) * sizeof(*x.pidx));
 	memset(x.pidx, 0xff, ((size_t)d->nobjs + 1) * sizeof(*x.pidx));
 
-	pl_build(&x);
+	port_index_build(d, &x.ports, NULL);
 	htab_init(&x.cable_key, 64);
 	htab_init(&x.mod_key, 64);
 
@@ -997,7 +946,7 @@ struct cable_plan *cableplan_build(const struct rk_design *d)
 	free(x.pidx);
 	free(x.cables);
 	free(x.mods);
-	free(x.pl);
+	port_index_free(&x.ports);
 	free(x.cable_key.e);
 	free(x.mod_key.e);
 	return p;

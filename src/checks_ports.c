@@ -33,128 +33,12 @@
 #include <stdlib.h>
 
 #include "checks.h"
+#include "portindex.h"
 #include "schema.h"
 
-/* --- port-use index --------------------------------------------------- */
-
-/**
- * struct port_end - one end of a link on a device port
- * @port:  the port object
- * @link:  the link
- * @end:   0 a, 1 b
- * @cap:   links the port can carry as this link sees it (splitter legs)
- */
-struct port_end {
-	uint32_t port;
-	uint32_t link;
-	uint32_t end;
-	uint32_t cap;
-};
-
-/**
- * struct port_index - the ends of the links, grouped by device and port
- * @start: device -> its first entry in @e (nobjs + 1 offsets)
- * @e:     the ends, ordered by (device, port, link, end)
- *
- * Built by two stable counting sorts (by port, then by device) of the ends
- * taken in link order: linear in links + objects, and sequential in memory
- * (a hash table keyed by device and port costs a cache miss per end on a
- * 100,000-GPU design).
- */
-struct port_index {
-	uint32_t *start;
-	struct port_end *e;
-	uint32_t n;
-};
-
-static bool link_ok(const struct rk_link *l);
 static bool self_loop(const struct rk_link *l)
 {
 	return l->a_dev == l->b_dev && l->a_port == l->b_port;
-}
-
-static void port_index_build(const struct rk_design *d, struct port_index *x,
-			     void (*caps)(const struct rk_design *,
-					  const struct rk_link *, uint32_t[2]))
-{
-	uint32_t nobjs = d->nobjs, n = 0;
-	uint32_t *cnt = xcalloc((size_t)nobjs + 1, sizeof(*cnt));
-	uint32_t *devs, *tdev;
-	struct port_end *tmp;
-
-	for (uint32_t i = 0; i < d->nlinks; i++)
-		if (link_ok(&d->links[i]))
-			n += 2;
-	tmp = xmalloc(((size_t)n + 1) * sizeof(*tmp));
-	tdev = xmalloc(((size_t)n + 1) * sizeof(*tdev));
-	x->e = xmalloc(((size_t)n + 1) * sizeof(*x->e));
-	devs = xmalloc(((size_t)n + 1) * sizeof(*devs));
-	x->n = n;
-	/* the ends in link order, counted by port */
-	n = 0;
-	for (uint32_t i = 0; i < d->nlinks; i++) {
-		const struct rk_link *l = &d->links[i];
-		uint32_t cap[2] = { 1, 1 };
-
-		if (!link_ok(l))
-			continue;
-		if (caps && !self_loop(l))
-			caps(d, l, cap);
-		for (uint32_t end = 0; end < 2; end++) {
-			tmp[n] = (struct port_end){ end ? l->b_port : l->a_port,
-						    i, end, cap[end] };
-			tdev[n] = end ? l->b_dev : l->a_dev;
-			cnt[tmp[n].port + 1]++;
-			n++;
-		}
-	}
-	/* stable by port */
-	for (uint32_t o = 0; o < nobjs; o++)
-		cnt[o + 1] += cnt[o];
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t k = cnt[tmp[i].port]++;
-
-		x->e[k] = tmp[i];
-		devs[k] = tdev[i];
-	}
-	/* stable by device: (device, port, link, end) */
-	memset(cnt, 0, ((size_t)nobjs + 1) * sizeof(*cnt));
-	for (uint32_t i = 0; i < n; i++)
-		cnt[devs[i] + 1]++;
-	for (uint32_t o = 0; o < nobjs; o++)
-		cnt[o + 1] += cnt[o];
-	x->start = xmalloc(((size_t)nobjs + 1) * sizeof(*x->start));
-	memcpy(x->start, cnt, ((size_t)nobjs + 1) * sizeof(*cnt));
-	for (uint32_t i = 0; i < n; i++)
-		tmp[cnt[devs[i]]++] = x->e[i];
-	free(x->e);
-	x->e = tmp;
-	free(devs);
-	free(tdev);
-	free(cnt);
-}
-
-static void port_index_free(struct port_index *x)
-{
-	free(x->start);
-	free(x->e);
-}
-
-/* Whether a link ends on port @port of device @dev. */
-static bool port_index_used(const struct port_index *x, uint32_t dev,
-			    uint32_t port)
-{
-	uint32_t lo = x->start[dev], hi = x->start[dev + 1];
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (x->e[mid].port < port)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < x->start[dev + 1] && x->e[lo].port == port;
 }
 
 static bool link_ok(const struct rk_link *l)
@@ -626,7 +510,8 @@ static void run_port_unconnected(struct check_ctx *c)
 				    ir_part_port(d, top, d->objs[port].local) !=
 					port)
 					continue;
-				if (port_index_used(&x, dev, port))
+				if (port_index_find(&x, dev, port, NULL) !=
+				    RK_NONE)
 					continue;
 				if (nmiss == cap) {
 					cap = cap ? 2 * cap : 16;

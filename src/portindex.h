@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The ends of the links, grouped by device and port: which links use port
+ * p of device d.  Built by two stable counting sorts (by port object, then
+ * by device) of the link ends taken in link order, so it is linear in links
+ * plus objects and sequential in memory; a hash table keyed by device and
+ * port costs a cache miss per end on a 100,000-GPU design.  Used by the
+ * port checks and the cabling plan; links with an unresolved end are left
+ * out.
+ */
+#ifndef RACKC_PORTINDEX_H
+#define RACKC_PORTINDEX_H
+
+#include <stdint.h>
+
+#include "ir.h"
+
+/**
+ * struct port_end - one end of a link on a device port
+ * @port:  the port object
+ * @link:  the link
+ * @end:   0 a, 1 b
+ * @cap:   what the caller's @caps said for this end (1 without @caps)
+ */
+struct port_end {
+	uint32_t port;
+	uint32_t link;
+	uint32_t end;
+	uint32_t cap;
+};
+
+/**
+ * struct port_index - link ends by device and port
+ * @start: device -> its first entry in @e (nobjs + 1 offsets)
+ * @e:     the ends, ordered by (device, port object, link, end)
+ * @n:     number of ends
+ */
+struct port_index {
+	uint32_t *start;
+	struct port_end *e;
+	uint32_t n;
+};
+
+/* @caps, when given, fills cap[0..1] for each link with two resolved ends
+ * that does not join a port to itself. */
+typedef void port_caps_fn(const struct rk_design *d, const struct rk_link *l,
+			  uint32_t cap[2]);
+
+void port_index_build(const struct rk_design *d, struct port_index *x,
+		      port_caps_fn *caps);
+void port_index_free(struct port_index *x);
+/*
+ * The first entry for port @port of device @dev (its links follow in link
+ * order), or RK_NONE; *@count (if given) gets the number of entries.
+ */
+uint32_t port_index_find(const struct port_index *x, uint32_t dev,
+			 uint32_t port, uint32_t *count);
+
+#endif
