@@ -65,6 +65,11 @@ struct ibnode {
 	const char *id, *desc;
 };
 
+/* What nic_of() knows of a port object, valid when @gen is current. */
+struct nic_ent {
+	uint32_t gen, comp, k, n;
+};
+
 struct ibnet {
 	struct backend_ctx *ctx;
 	const struct rk_design *d;
@@ -72,6 +77,9 @@ struct ibnet {
 	int32_t *port_num;   /* switch port object -> IB port number, 0 none */
 	uint8_t *numbered;   /* switch part -> port_num filled */
 	uint32_t *sw_nports; /* switch part -> port count */
+	int64_t *speed;	     /* port object -> speed (0 unknown) */
+	struct nic_ent *nic; /* port object -> NIC of part nic_part */
+	uint32_t nic_part, nic_gen;
 };
 
 static bool ib_link(const struct rk_design *d, const struct rk_link *l)
@@ -121,7 +129,7 @@ static void number_switch_ports(struct ibnet *x, uint32_t part)
 	x->sw_nports[part] = n;
 }
 
-enum end_key { KEY_DEV, KEY_PORT, KEY_LINK, KEY_NODE, KEY_NUM };
+enum end_key { KEY_DEV, KEY_PORT, KEY_NODE, KEY_NUM };
 
 static uint32_t key_of(const struct end *e, enum end_key k)
 {
@@ -130,8 +138,6 @@ static uint32_t key_of(const struct end *e, enum end_key k)
 		return e->dev;
 	case KEY_PORT:
 		return e->port;
-	case KEY_LINK:
-		return e->link;
 	case KEY_NODE:
 		return e->node;
 	case KEY_NUM:
@@ -209,30 +215,54 @@ static const char *speed_word(int64_t rate)
 	return "SDR";
 }
 
-/* The NIC component of @part (or a base) listing @port, and its index. */
-static uint32_t nic_of(const struct rk_design *d, const uint32_t *comps,
-		       uint32_t nc, uint32_t port, uint32_t *k_out,
-		       uint32_t *n_out)
+/*
+ * The NIC component of device part @part (or a base) listing @port, its
+ * 1-based index there (*@k_out) and the NIC's port count (*@n_out); RK_NONE
+ * when no NIC lists it.  The first NIC (in component order) wins.  The
+ * map of the last part asked for is kept: devices come in runs of one part.
+ */
+static uint32_t nic_of(struct ibnet *x, uint32_t part, uint32_t port,
+		       uint32_t *k_out, uint32_t *n_out)
 {
-	for (uint32_t i = 0; i < nc; i++) {
-		const struct rk_value *pv;
+	const struct rk_design *d = x->d;
 
-		if (d->objs[comps[i]].cls != COMP_NIC)
-			continue;
-		pv = ir_attr_inh(d, comps[i], A_PORTS);
-		if (!pv || pv->type != VT_LIST)
-			continue;
-		for (uint32_t k = 0; k < (uint32_t)pv->n; k++) {
-			const struct rk_value *e = ir_list_at(d, pv, k);
+	if (part == RK_NONE)
+		return RK_NONE;
+	if (part != x->nic_part) {
+		uint32_t *comps = NULL, nc = be_part_comps(d, part, &comps);
 
-			if (e->type == VT_PORT && (uint32_t)e->n == port) {
-				*k_out = k + 1;
-				*n_out = (uint32_t)pv->n;
-				return comps[i];
+		x->nic_part = part;
+		x->nic_gen++;
+		for (uint32_t i = 0; i < nc; i++) {
+			const struct rk_value *pv;
+
+			if (d->objs[comps[i]].cls != COMP_NIC)
+				continue;
+			pv = ir_attr_inh(d, comps[i], A_PORTS);
+			if (!pv || pv->type != VT_LIST)
+				continue;
+			for (uint32_t k = 0; k < (uint32_t)pv->n; k++) {
+				const struct rk_value *e = ir_list_at(d, pv, k);
+				struct nic_ent *ne;
+
+				if (e->type != VT_PORT)
+					continue;
+				ne = &x->nic[e->n];
+				if (ne->gen == x->nic_gen)
+					continue;
+				ne->gen = x->nic_gen;
+				ne->comp = comps[i];
+				ne->k = k + 1;
+				ne->n = (uint32_t)pv->n;
 			}
 		}
+		free(comps);
 	}
-	return RK_NONE;
+	if (x->nic[port].gen != x->nic_gen)
+		return RK_NONE;
+	*k_out = x->nic[port].k;
+	*n_out = x->nic[port].n;
+	return x->nic[port].comp;
 }
 
 /* Write one subnet: the IB links @links[0..n) joining its devices. */
@@ -242,14 +272,18 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 	const struct rk_design *d = x->d;
 	struct end *ends = xmalloc((size_t)2 * nl * sizeof(*ends));
 	struct end *scratch = xmalloc((size_t)2 * nl * sizeof(*scratch));
-	static const enum end_key by_dev[] = { KEY_DEV, KEY_PORT, KEY_LINK };
-	static const enum end_key by_node[] = { KEY_NODE, KEY_NUM, KEY_LINK };
+	/*
+	 * The ends start in link order and the sorts are stable, so ties
+	 * stay in link order without a link key: (dev, port, link), then
+	 * (node, num, link), since equal (node, num) means the same port.
+	 */
+	static const enum end_key by_dev[] = { KEY_DEV, KEY_PORT };
+	static const enum end_key by_node[] = { KEY_NODE, KEY_NUM };
 	uint32_t *peer = xmalloc((size_t)2 * nl * sizeof(*peer));
 	struct ibnode *nodes = NULL;
 	uint32_t nn = 0, ncap = 0, nsw = 0, nhca = 0;
 	uint64_t base = (uint64_t)0x02 << 56 | (be_fnv1a(name) & 0xffffff)
 						   << 32;
-	uint32_t *comps = NULL, ncomps = 0, comps_part = RK_NONE;
 	bool ok = true;
 	struct wbuf *wb;
 	FILE *fp;
@@ -263,7 +297,7 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 		    (struct end){ l->b_dev, l->b_port, links[i],
 				  RK_NONE,  0,	       2 * i + 1 };
 	}
-	sort_ends(&ends, &scratch, (size_t)2 * nl, by_dev, 3);
+	sort_ends(&ends, &scratch, (size_t)2 * nl, by_dev, 2);
 	/* nodes: switches first (pass 0), then HCAs (pass 1) */
 	for (int pass = 0; pass < 2; pass++) {
 		for (uint32_t i = 0; i < 2 * nl;) {
@@ -275,16 +309,6 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 			if (sw != (pass == 0)) {
 				i = j;
 				continue;
-			}
-			if (!sw && d->objs[dev].part != comps_part) {
-				free(comps);
-				comps_part = d->objs[dev].part;
-				ncomps =
-				    comps_part == RK_NONE
-					? 0
-					: be_part_comps(d, comps_part, &comps);
-				if (comps_part == RK_NONE)
-					comps = NULL;
 			}
 			for (uint32_t k = i; k < j; k++) {
 				struct end *e = &ends[k];
@@ -312,8 +336,8 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 						continue;
 					}
 				} else {
-					sub = nic_of(d, comps, ncomps, e->port,
-						     &num, &np);
+					sub = nic_of(x, d->objs[dev].part,
+						     e->port, &num, &np);
 				}
 				for (m = first; m < nn; m++)
 					if (sw ||
@@ -379,7 +403,7 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 			ok = false;
 		}
 	}
-	sort_ends(&ends, &scratch, (size_t)2 * nl, by_node, 3);
+	sort_ends(&ends, &scratch, (size_t)2 * nl, by_node, 2);
 	for (uint32_t i = 1; i < 2 * nl && ok; i++) {
 		const struct end *a = &ends[i - 1], *b = &ends[i];
 
@@ -453,8 +477,8 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 			for (; i < k; i++) {
 				const struct end *e = &ends[i];
 				const struct end *p = &ends[peer[i]];
-				int64_t ra = ir_num(d, e->port, A_SPEED, 0);
-				int64_t rb = ir_num(d, p->port, A_SPEED, 0);
+				int64_t ra = x->speed[e->port];
+				int64_t rb = x->speed[p->port];
 				int64_t r = !ra	      ? rb
 					    : !rb     ? ra
 					    : ra < rb ? ra
@@ -476,7 +500,6 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 		free(wb);
 	}
 out:
-	free(comps);
 	free(nodes);
 	free(ends);
 	free(scratch);
@@ -501,7 +524,6 @@ static bool emit_ibnet(struct backend_ctx *ctx)
 	uint32_t *first = xmalloc(nl * sizeof(*first)); /* root -> subnet */
 	uint32_t *sub_of = NULL, *cnt = NULL, *start = NULL, *links = NULL;
 	uint32_t nsub = 0, nib = 0, nk = 0;
-	uint32_t *comps = NULL, ncomps = 0, comps_part = RK_NONE;
 	static const enum end_key by_dev[] = { KEY_DEV, KEY_PORT };
 	struct end *keys, *kscratch;
 	const char **names = NULL;
@@ -514,6 +536,12 @@ static bool emit_ibnet(struct backend_ctx *ctx)
 	x.port_num = xcalloc(n, sizeof(*x.port_num));
 	x.numbered = xcalloc(n, 1);
 	x.sw_nports = xcalloc(n, sizeof(*x.sw_nports));
+	x.speed = xcalloc(n, sizeof(*x.speed));
+	x.nic = xcalloc(n, sizeof(*x.nic));
+	x.nic_part = RK_NONE;
+	for (uint32_t i = 0; i < d->nobjs; i++)
+		if (d->objs[i].kind == K_PORT)
+			x.speed[i] = ir_num(d, i, A_SPEED, 0);
 	for (uint32_t i = 0; i < nl; i++) {
 		up[i] = i;
 		first[i] = RK_NONE;
@@ -539,23 +567,14 @@ static bool emit_ibnet(struct backend_ctx *ctx)
 			uint32_t sub = RK_NONE, num, np;
 
 			if (d->objs[dev].cls != C_SWITCH) {
-				if (d->objs[dev].part != comps_part) {
-					free(comps);
-					comps = NULL;
-					ncomps = 0;
-					comps_part = d->objs[dev].part;
-					if (comps_part != RK_NONE)
-						ncomps = be_part_comps(
-						    d, comps_part, &comps);
-				}
-				sub = nic_of(d, comps, ncomps, port, &num, &np);
+				sub = nic_of(&x, d->objs[dev].part, port, &num,
+					     &np);
 				if (sub == RK_NONE)
 					sub = port;
 			}
 			keys[nk++] = (struct end){ dev, sub, l, 0, 0, 0 };
 		}
 	}
-	free(comps);
 	sort_ends(&keys, &kscratch, nk, by_dev, 2);
 	for (uint32_t i = 1; i < nk; i++) {
 		uint32_t a, b;
@@ -644,6 +663,8 @@ static bool emit_ibnet(struct backend_ctx *ctx)
 	free(x.port_num);
 	free(x.numbered);
 	free(x.sw_nports);
+	free(x.speed);
+	free(x.nic);
 	return ok && !ctx->failed;
 }
 
