@@ -18,6 +18,9 @@ void csv_init(struct csv *w, FILE *fp)
 	w->len = w->cap = 0;
 	w->tmp = NULL;
 	w->tlen = w->tcap = 0;
+	w->tplain = true;
+	w->plain = NULL;
+	w->nplain = 0;
 	/* rows gather in w->buf and go out in 64 KiB blocks: no second copy
 	 * through a stdio buffer (set before any output) */
 	setvbuf(fp, NULL, _IONBF, 0);
@@ -29,6 +32,9 @@ void csv_fini(struct csv *w)
 		fwrite(w->buf, 1, w->len, w->fp);
 	free(w->buf);
 	free(w->tmp);
+	free(w->plain);
+	w->plain = NULL;
+	w->nplain = 0;
 	w->buf = w->tmp = NULL;
 	w->len = w->cap = w->tlen = w->tcap = 0;
 }
@@ -80,6 +86,13 @@ static bool must_quote(const char *s, size_t n)
 	return false;
 }
 
+/* A first byte that a spreadsheet would read as a formula. */
+static bool guarded(char c)
+{
+	return c == '=' || c == '+' || c == '-' || c == '@' || c == '\t' ||
+	       c == '\r';
+}
+
 void csv_cell_n(struct csv *w, const char *s, size_t n)
 {
 	bool quote, guard;
@@ -90,8 +103,7 @@ void csv_cell_n(struct csv *w, const char *s, size_t n)
 	if (!s || !n)
 		return;
 	quote = must_quote(s, n);
-	guard = *s == '=' || *s == '+' || *s == '-' || *s == '@' ||
-		*s == '\t' || *s == '\r';
+	guard = guarded(*s);
 	if (!quote && !guard) {
 		memcpy(room(w, n), s, n);
 		w->len += n;
@@ -118,9 +130,46 @@ void csv_cell(struct csv *w, const char *s)
 	csv_cell_n(w, s, s ? strlen(s) : 0);
 }
 
+/* A cell written as is: neither quoted nor guarded. */
+static void cell_raw(struct csv *w, const char *s, size_t n)
+{
+	char *o = room(w, n + 1);
+
+	if (w->col++)
+		*o++ = ',';
+	memcpy(o, s, n);
+	w->len = (size_t)(o + n - w->buf);
+}
+
+/*
+ * Whether interned string @id can be written as is (no byte to quote, no
+ * formula guard): worked out once per string, since the same names fill
+ * hundreds of thousands of rows.
+ */
+static bool plain(struct csv *w, const struct arena *a, uint32_t id)
+{
+	if (id >= w->nplain) {
+		uint32_t n = a->nstrs > id ? a->nstrs : id + 1;
+
+		w->plain = xrealloc(w->plain, n);
+		memset(w->plain + w->nplain, 0, n - w->nplain);
+		w->nplain = n;
+	}
+	if (!w->plain[id]) {
+		const char *s = str_of(a, id);
+		size_t n = strlen_of(a, id);
+
+		w->plain[id] = n && !guarded(*s) && !must_quote(s, n) ? 1 : 2;
+	}
+	return w->plain[id] == 1;
+}
+
 void csv_cell_str(struct csv *w, const struct arena *a, uint32_t id)
 {
-	csv_cell_n(w, str_of(a, id), strlen_of(a, id));
+	if (plain(w, a, id))
+		cell_raw(w, str_of(a, id), strlen_of(a, id));
+	else
+		csv_cell_n(w, str_of(a, id), strlen_of(a, id));
 }
 
 /* Decimal digits of @v at the end of @end; returns the first digit. */
@@ -143,9 +192,10 @@ void csv_cell_u64(struct csv *w, uint64_t v)
 void csv_part_begin(struct csv *w)
 {
 	w->tlen = 0;
+	w->tplain = true;
 }
 
-void csv_part(struct csv *w, const char *s, size_t n)
+static void part_bytes(struct csv *w, const char *s, size_t n)
 {
 	if (w->tlen + n > w->tcap) {
 		while (w->tlen + n > w->tcap)
@@ -156,14 +206,26 @@ void csv_part(struct csv *w, const char *s, size_t n)
 	w->tlen += n;
 }
 
+void csv_part(struct csv *w, const char *s, size_t n)
+{
+	if (n && ((!w->tlen && guarded(*s)) || must_quote(s, n)))
+		w->tplain = false;
+	part_bytes(w, s, n);
+}
+
 void csv_part_str(struct csv *w, const struct arena *a, uint32_t id)
 {
-	csv_part(w, str_of(a, id), strlen_of(a, id));
+	if (!plain(w, a, id))
+		w->tplain = false;
+	part_bytes(w, str_of(a, id), strlen_of(a, id));
 }
 
 void csv_part_end(struct csv *w)
 {
-	csv_cell_n(w, w->tmp, w->tlen);
+	if (w->tplain && w->tlen)
+		cell_raw(w, w->tmp, w->tlen);
+	else
+		csv_cell_n(w, w->tmp, w->tlen);
 }
 
 size_t csv_zero_padded(uint64_t v, int width, char *buf)

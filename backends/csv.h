@@ -28,6 +28,9 @@
  * @buf, @len, @cap: rows not yet written (flushed in 64 KiB blocks at
  *        csv_end_row, so that a large file costs few stdio calls)
  * @tmp, @tlen, @tcap: the cell being assembled by csv_part*()
+ * @tplain: that cell needs neither quotes nor a guard (so far)
+ * @plain, @nplain: per interned string: 0 not known yet, 1 written as is,
+ *        2 needs quoting or a guard
  */
 struct csv {
 	FILE *fp;
@@ -36,6 +39,9 @@ struct csv {
 	size_t len, cap;
 	char *tmp;
 	size_t tlen, tcap;
+	bool tplain;
+	uint8_t *plain;
+	uint32_t nplain;
 };
 
 void csv_init(struct csv *w, FILE *fp);
