@@ -76,6 +76,8 @@ struct sheet {
 	uint32_t nrails;
 	uint32_t cable; /* cable_facts() cache */
 	const char *model, *pn;
+	uint32_t *rack; /* object -> its rack (layout_rack_of), RK_NONE */
+	int64_t *at;	/* object -> its U (layout_at), -1 */
 };
 
 static void build_rails(struct sheet *s)
@@ -163,10 +165,10 @@ static void cell_name(struct csv *w, const struct rk_design *d, uint32_t obj)
 }
 
 /* The U a device sits at, as a cell (empty when not placed). */
-static void cell_u(struct csv *w, const struct rk_design *d, uint32_t dev,
+static void cell_u(struct csv *w, const struct sheet *s, uint32_t dev,
 		   uint32_t rack)
 {
-	int64_t at = layout_at(d, dev);
+	int64_t at = s->at[dev];
 
 	if (rack != RK_NONE && at >= 1)
 		csv_cell_u64(w, (uint64_t)at);
@@ -174,15 +176,16 @@ static void cell_u(struct csv *w, const struct rk_design *d, uint32_t dev,
 		csv_cell(w, NULL);
 }
 
-static void end_cells(struct csv *w, const struct rk_design *d, uint32_t dev,
+static void end_cells(struct csv *w, const struct sheet *s, uint32_t dev,
 		      uint32_t port)
 {
-	uint32_t rack = layout_rack_of(d, dev);
+	const struct rk_design *d = s->d;
+	uint32_t rack = s->rack[dev];
 
 	cell_name(w, d, ancestor(d, rack, K_SITE));
 	cell_name(w, d, ancestor(d, rack, K_ROW));
 	cell_name(w, d, rack);
-	cell_u(w, d, dev, rack);
+	cell_u(w, s, dev, rack);
 	cell_name(w, d, dev);
 	csv_cell_str(w, d->arena, d->objs[port].local);
 }
@@ -236,8 +239,8 @@ static void row(struct sheet *s, struct csv *w, uint32_t li)
 
 	csv_cell_n(w, id, idn);
 	cell_label(w, d, l, id, idn);
-	end_cells(w, d, l->a_dev, l->a_port);
-	end_cells(w, d, l->b_dev, l->b_port);
+	end_cells(w, s, l->a_dev, l->a_port);
+	end_cells(w, s, l->b_dev, l->b_port);
 	cell_name(w, d, l->fabric);
 	if (rail >= 0)
 		csv_cell_u64(w, (uint64_t)rail);
@@ -309,7 +312,7 @@ static void pull_row(struct sheet *s, struct csv *w, uint32_t rack, uint32_t li)
 	const struct rk_design *d = s->d;
 	const struct rk_link *l = &d->links[li];
 	const struct cp_link *r = &s->p->links[li];
-	bool a_here = layout_rack_of(d, l->a_dev) == rack;
+	bool a_here = s->rack[l->a_dev] == rack;
 	uint32_t here = a_here ? l->a_dev : l->b_dev;
 	uint32_t hport = a_here ? l->a_port : l->b_port;
 	uint32_t far = a_here ? l->b_dev : l->a_dev;
@@ -322,11 +325,11 @@ static void pull_row(struct sheet *s, struct csv *w, uint32_t rack, uint32_t li)
 	cell_label(w, d, l, id, idn);
 	for (int end = 0; end < 2; end++) {
 		uint32_t dev = end ? far : here, port = end ? fport : hport;
-		uint32_t rk = end ? layout_rack_of(d, dev) : rack;
+		uint32_t rk = end ? s->rack[dev] : rack;
 
 		if (end)
 			cell_name(w, d, rk);
-		cell_u(w, d, dev, rk);
+		cell_u(w, s, dev, rk);
 		cell_name(w, d, dev);
 		csv_cell_str(w, d->arena, d->objs[port].local);
 	}
@@ -368,8 +371,8 @@ static bool emit_pull(struct backend_ctx *ctx, struct sheet *s)
 
 		if (!s->ids[i])
 			continue;
-		ra = layout_rack_of(d, l->a_dev);
-		rb = layout_rack_of(d, l->b_dev);
+		ra = s->rack[l->a_dev];
+		rb = s->rack[l->b_dev];
 		if (ra != RK_NONE)
 			start[ra + 1]++;
 		if (rb != RK_NONE && rb != ra)
@@ -391,8 +394,8 @@ static bool emit_pull(struct backend_ctx *ctx, struct sheet *s)
 
 			if (!s->ids[i])
 				continue;
-			ra = layout_rack_of(d, l->a_dev);
-			rb = layout_rack_of(d, l->b_dev);
+			ra = s->rack[l->a_dev];
+			rb = s->rack[l->b_dev];
 			if (ra != RK_NONE)
 				entry[fill[ra]++] = i;
 			if (rb != RK_NONE && rb != ra)
@@ -430,6 +433,12 @@ static bool emit_cabling(struct backend_ctx *ctx)
 	s.d = d;
 	s.p = derived_cableplan(ctx->dv);
 	s.cable = RK_NONE;
+	s.rack = xmalloc(((size_t)d->nobjs + 1) * sizeof(*s.rack));
+	s.at = xmalloc(((size_t)d->nobjs + 1) * sizeof(*s.at));
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		s.rack[i] = layout_rack_of(d, i);
+		s.at[i] = layout_at(d, i);
+	}
 	s.ids = xmalloc(((size_t)d->nlinks + 1) * sizeof(*s.ids));
 	number(&s);
 	build_rails(&s);
@@ -444,6 +453,8 @@ static bool emit_cabling(struct backend_ctx *ctx)
 		free(s.rails[i].names);
 	free(s.rails);
 	free(s.ids);
+	free(s.rack);
+	free(s.at);
 	return ok;
 }
 
