@@ -287,7 +287,15 @@ static const char *fixed(int64_t v, int scale, int min, char *buf)
 		frac /= 10;
 		dec--;
 	}
-	n = snprintf(buf, CSV_NUM_MAX, "%s%" PRIu64, v < 0 ? "-" : "", a / p);
+	{
+		char tmp[24], *q = utoa_end(a / p, tmp + sizeof(tmp));
+
+		n = 0;
+		if (v < 0)
+			buf[n++] = '-';
+		memcpy(buf + n, q, (size_t)(tmp + sizeof(tmp) - q));
+		n += (int)(tmp + sizeof(tmp) - q);
+	}
 	if (dec) {
 		buf[n++] = '.';
 		for (int i = dec - 1; i >= 0; i--) {
