@@ -62,7 +62,7 @@ struct planner {
 	uint32_t *pidx; /* object id -> index in pi, RK_NONE */
 	struct pinfo *pi;
 	uint32_t npi, pi_cap;
-	struct port_index ports; /* links per device port */
+	const struct port_index *ports; /* links per device port */
 	struct htab cable_key, mod_key;
 	/* interned words (0 when no object uses them) */
 	uint32_t w_twin, w_single, w_mmf, w_smf, w_power, w_backplane, w_pcb;
@@ -432,9 +432,9 @@ static uint64_t dev_port(uint32_t dev, uint32_t port)
 /* The first link on a device's port, or RK_NONE. */
 static uint32_t link_on(const struct planner *x, uint32_t dev, uint32_t port)
 {
-	uint32_t k = port_index_find(&x->ports, dev, port, NULL);
+	uint32_t k = port_index_find(x->ports, dev, port, NULL);
 
-	return k == RK_NONE ? RK_NONE : x->ports.e[k].link;
+	return k == RK_NONE ? RK_NONE : x->ports->e[k].link;
 }
 
 /* Does link @li join (a, pa) to (b, pb), either way round? */
@@ -568,7 +568,7 @@ static uint64_t cage_key(const struct planner *x, const struct end *e)
 {
 	uint32_t n;
 
-	if (port_index_find(&x->ports, e->dev, e->port, &n) != RK_NONE && n > 1)
+	if (port_index_find(x->ports, e->dev, e->port, &n) != RK_NONE && n > 1)
 		return dev_port(e->dev, e->port);
 	return dev_port(e->dev, e->pi->rep);
 }
@@ -892,7 +892,8 @@ static void count_parts(struct planner *x)
 	free(stock);
 }
 
-struct cable_plan *cableplan_build(const struct rk_design *d)
+struct cable_plan *cableplan_build(const struct rk_design *d,
+				   const struct port_index *ports)
 {
 	struct planner x;
 	struct cable_plan *p = xcalloc(1, sizeof(*p));
@@ -928,7 +929,7 @@ struct cable_plan *cableplan_build(const struct rk_design *d)
 	x.pidx = xmalloc(((size_t)d->nobjs + 1) * sizeof(*x.pidx));
 	memset(x.pidx, 0xff, ((size_t)d->nobjs + 1) * sizeof(*x.pidx));
 
-	port_index_build(d, &x.ports, NULL);
+	x.ports = ports;
 	htab_init(&x.cable_key, 64);
 	htab_init(&x.mod_key, 64);
 
@@ -946,7 +947,6 @@ struct cable_plan *cableplan_build(const struct rk_design *d)
 	free(x.pidx);
 	free(x.cables);
 	free(x.mods);
-	port_index_free(&x.ports);
 	free(x.cable_key.e);
 	free(x.mod_key.e);
 	return p;

@@ -161,8 +161,11 @@ struct cable_plan {
 	uint32_t ncatalog;
 };
 
-/* Compute the plan (malloc'ed; free with cableplan_free). */
-struct cable_plan *cableplan_build(const struct rk_design *d);
+/* Compute the plan (malloc'ed; free with cableplan_free) from the design
+ * and its link ends by port (portindex.h). */
+struct port_index;
+struct cable_plan *cableplan_build(const struct rk_design *d,
+				   const struct port_index *ports);
 void cableplan_free(struct cable_plan *p);
 /* One line on how the link's part was chosen, for artifacts. */
 const char *cableplan_reason(const struct cp_link *l);

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 
 #include "checks.h"
+#include "metrics.h"
 #include "portindex.h"
 #include "schema.h"
 
@@ -164,17 +165,17 @@ static const char *pname(const struct rk_design *d, uint32_t dev, uint32_t port,
 
 /* --- checks ------------------------------------------------------------ */
 
-/* The legs each end's port may carry: N at a fan-out splitter's twin end. */
-static void split_caps(const struct rk_design *d, const struct rk_link *l,
-		       uint32_t cap[2])
+/* The legs the port at end @end of link @l may carry: N at a fan-out
+ * splitter's twin end, else 1. */
+static uint32_t split_cap(const struct rk_design *d, const struct rk_link *l,
+			  uint32_t end)
 {
 	struct split sp;
 
 	link_split(d, l, &sp);
-	for (int end = 0; end < 2; end++)
-		cap[end] = end == sp.twin && sp.fanout && sp.n <= UINT32_MAX
-			       ? (uint32_t)sp.n
-			       : 1;
+	return (int)end == sp.twin && sp.fanout && sp.n <= UINT32_MAX
+		   ? (uint32_t)sp.n
+		   : 1;
 }
 
 /* A port-reuse finding, reported in link order once all are known. */
@@ -197,25 +198,27 @@ static int cmp_reuse(const void *pa, const void *pb)
 static void run_port_reuse(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
-	struct port_index x;
+	const struct port_index *x = derived_ports(c->dv);
 	struct reuse *r = NULL;
 	uint32_t nr = 0, rcap = 0;
 	char b1[512], b2[512], b3[512];
 
-	port_index_build(d, &x, split_caps);
 	for (uint32_t dev = 0; dev < d->nobjs; dev++) {
-		for (uint32_t i = x.start[dev]; i < x.start[dev + 1];) {
+		for (uint32_t i = x->start[dev]; i < x->start[dev + 1];) {
 			uint32_t j = i, count = 0, cap = 0, first = RK_NONE;
 
-			while (j < x.start[dev + 1] &&
-			       x.e[j].port == x.e[i].port)
+			while (j < x->start[dev + 1] &&
+			       x->e[j].port == x->e[i].port)
 				j++;
-			/* the port's links in link order, as they arrive */
-			for (uint32_t k = i; k < j; k++) {
-				const struct port_end *e = &x.e[k];
+			/* the port's links in link order, as they arrive
+			 * (splitter legs only matter from the second on) */
+			for (uint32_t k = i; k < j && j - i > 1; k++) {
+				const struct port_end *e = &x->e[k];
+				const struct rk_link *l = &d->links[e->link];
+				uint32_t ecap;
 				struct reuse *f;
 
-				if (self_loop(&d->links[e->link])) {
+				if (self_loop(l)) {
 					if (e->end == 0) {
 						f = VEC_PUSH(r, nr, rcap);
 						*f = (struct reuse){
@@ -225,13 +228,14 @@ static void run_port_reuse(struct check_ctx *c)
 					}
 					continue;
 				}
+				ecap = split_cap(d, l, e->end);
 				if (!count++) {
 					first = e->link;
-					cap = e->cap;
+					cap = ecap;
 					continue;
 				}
-				if (e->cap < cap)
-					cap = e->cap;
+				if (ecap < cap)
+					cap = ecap;
 				if (count <= cap)
 					continue;
 				f = VEC_PUSH(r, nr, rcap);
@@ -241,7 +245,6 @@ static void run_port_reuse(struct check_ctx *c)
 			i = j;
 		}
 	}
-	port_index_free(&x);
 	if (nr > 1)
 		qsort(r, nr, sizeof(*r), cmp_reuse);
 	for (uint32_t k = 0; k < nr; k++) {
@@ -488,10 +491,9 @@ static void run_port_form(struct check_ctx *c)
 static void run_port_unconnected(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
-	struct port_index x;
+	const struct port_index *x = derived_ports(c->dv);
 	uint32_t *miss = NULL, nmiss, cap = 0;
 
-	port_index_build(d, &x, NULL);
 	for (uint32_t dev = 0; dev < d->nobjs; dev++) {
 		uint32_t top = d->objs[dev].part;
 		char list[UNCONNECTED_LIST * 64 + 64];
@@ -510,7 +512,7 @@ static void run_port_unconnected(struct check_ctx *c)
 				    ir_part_port(d, top, d->objs[port].local) !=
 					port)
 					continue;
-				if (port_index_find(&x, dev, port, NULL) !=
+				if (port_index_find(x, dev, port, NULL) !=
 				    RK_NONE)
 					continue;
 				if (nmiss == cap) {
@@ -544,7 +546,6 @@ static void run_port_unconnected(struct check_ctx *c)
 			   ir_name(d, d->objs[miss[0]].parent));
 	}
 	free(miss);
-	port_index_free(&x);
 }
 
 CHECK_DEFINE(port_reuse, "port-reuse", CHECK_ERROR,

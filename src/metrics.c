@@ -725,6 +725,8 @@ void derived_free(struct derived *dv)
 		rack_totals_free(&dv->racks);
 	if (dv->plan)
 		cableplan_free(dv->plan);
+	if (dv->ports_done)
+		port_index_free(&dv->ports);
 	memset(dv, 0, sizeof(*dv));
 }
 
@@ -744,8 +746,17 @@ const struct fabric_metrics *derived_fabric(struct derived *dv, uint32_t fab)
 const struct cable_plan *derived_cableplan(struct derived *dv)
 {
 	if (!dv->plan)
-		dv->plan = cableplan_build(dv->d);
+		dv->plan = cableplan_build(dv->d, derived_ports(dv));
 	return dv->plan;
+}
+
+const struct port_index *derived_ports(struct derived *dv)
+{
+	if (!dv->ports_done) {
+		port_index_build(dv->d, &dv->ports);
+		dv->ports_done = true;
+	}
+	return &dv->ports;
 }
 
 const struct rack_totals *derived_racks(struct derived *dv)

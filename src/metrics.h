@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "ir.h"
+#include "portindex.h"
 
 enum bisect_method {
 	BISECT_NONE,	   /* fewer than two endpoints */
@@ -127,6 +128,8 @@ struct cable_plan;
 
 struct derived {
 	const struct rk_design *d;
+	struct port_index ports; /* portindex.h, built on first use */
+	bool ports_done;
 	struct cable_plan *plan;    /* cableplan.h, built on first use */
 	struct fabric_metrics *fab; /* indexed by object id, sparse */
 	uint8_t *fab_done;
@@ -139,5 +142,6 @@ void derived_free(struct derived *dv);
 const struct fabric_metrics *derived_fabric(struct derived *dv, uint32_t fab);
 const struct rack_totals *derived_racks(struct derived *dv);
 const struct cable_plan *derived_cableplan(struct derived *dv);
+const struct port_index *derived_ports(struct derived *dv);
 
 #endif

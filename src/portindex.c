@@ -12,8 +12,7 @@ static bool resolved(const struct rk_link *l)
 	       l->a_port != RK_NONE && l->b_port != RK_NONE;
 }
 
-void port_index_build(const struct rk_design *d, struct port_index *x,
-		      port_caps_fn *caps)
+void port_index_build(const struct rk_design *d, struct port_index *x)
 {
 	uint32_t nobjs = d->nobjs, n = 0;
 	uint32_t *cnt = xcalloc((size_t)nobjs + 1, sizeof(*cnt));
@@ -32,15 +31,12 @@ void port_index_build(const struct rk_design *d, struct port_index *x,
 	n = 0;
 	for (uint32_t i = 0; i < d->nlinks; i++) {
 		const struct rk_link *l = &d->links[i];
-		uint32_t cap[2] = { 1, 1 };
 
 		if (!resolved(l))
 			continue;
-		if (caps && !(l->a_dev == l->b_dev && l->a_port == l->b_port))
-			caps(d, l, cap);
 		for (uint32_t end = 0; end < 2; end++) {
 			tmp[n] = (struct port_end){ end ? l->b_port : l->a_port,
-						    i, end, cap[end] };
+						    i, end };
 			tdev[n] = end ? l->b_dev : l->a_dev;
 			cnt[tmp[n].port + 1]++;
 			n++;

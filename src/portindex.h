@@ -4,9 +4,9 @@
  * p of device d.  Built by two stable counting sorts (by port object, then
  * by device) of the link ends taken in link order, so it is linear in links
  * plus objects and sequential in memory; a hash table keyed by device and
- * port costs a cache miss per end on a 100,000-GPU design.  Used by the
- * port checks and the cabling plan; links with an unresolved end are left
- * out.
+ * port costs a cache miss per end on a 100,000-GPU design.  Built once per
+ * compilation (derived_ports, metrics.h) for the port checks and the
+ * cabling plan; links with an unresolved end are left out.
  */
 #ifndef RACKC_PORTINDEX_H
 #define RACKC_PORTINDEX_H
@@ -20,13 +20,11 @@
  * @port:  the port object
  * @link:  the link
  * @end:   0 a, 1 b
- * @cap:   what the caller's @caps said for this end (1 without @caps)
  */
 struct port_end {
 	uint32_t port;
 	uint32_t link;
 	uint32_t end;
-	uint32_t cap;
 };
 
 /**
@@ -41,13 +39,7 @@ struct port_index {
 	uint32_t n;
 };
 
-/* @caps, when given, fills cap[0..1] for each link with two resolved ends
- * that does not join a port to itself. */
-typedef void port_caps_fn(const struct rk_design *d, const struct rk_link *l,
-			  uint32_t cap[2]);
-
-void port_index_build(const struct rk_design *d, struct port_index *x,
-		      port_caps_fn *caps);
+void port_index_build(const struct rk_design *d, struct port_index *x);
 void port_index_free(struct port_index *x);
 /*
  * The first entry for port @port of device @dev (its links follow in link
