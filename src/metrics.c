@@ -17,6 +17,12 @@
 
 /* ---- max-flow ---- */
 
+/* a + b for capacities (both >= 0), saturating at INF_CAP. */
+static int64_t sat_add(int64_t a, int64_t b)
+{
+	return a >= INF_CAP - b ? INF_CAP : a + b;
+}
+
 struct arc {
 	uint32_t to, next;
 	int64_t cap;
@@ -125,7 +131,7 @@ static int64_t flow_dfs(struct flow *f, uint32_t s, uint32_t t)
 				f->arcs[f->stack[i]].cap -= b;
 				f->arcs[f->stack[i] ^ 1].cap += b;
 			}
-			total += b;
+			total = sat_add(total, b);
 		}
 	}
 }
@@ -136,32 +142,96 @@ static int64_t flow_run(struct flow *f, uint32_t s, uint32_t t)
 
 	while (flow_bfs(f, s, t)) {
 		memcpy(f->it, f->head, f->n * sizeof(*f->it));
-		total += flow_dfs(f, s, t);
+		total = sat_add(total, flow_dfs(f, s, t));
 		if (total >= INF_CAP)
 			break;
 	}
 	return total;
 }
 
+/*
+ * The graph is first reduced, exactly: every source is merged into one
+ * vertex S and every sink into T (a vertex joined to s by an unbounded
+ * edge is never cut from it), edges inside S or inside T vanish, S-T edges
+ * carry their capacity straight across, and parallel edges merge into one
+ * of the summed capacity.  On a fat tree this leaves the switches alone:
+ * Dinic then runs on thousands of vertices instead of every endpoint port.
+ */
 int64_t maxflow_bipartition(uint32_t nv, uint32_t ne, const uint32_t *u,
 			    const uint32_t *v, const int64_t *cap,
 			    const uint8_t *side)
 {
 	struct flow f;
-	uint32_t s = nv, t = nv + 1;
-	int64_t r;
+	uint32_t *map = xmalloc(((size_t)nv + 1) * sizeof(*map));
+	uint32_t n = 2, m = 0, k;
+	uint32_t *start, *other, *mark, *pos, *mu, *mv;
+	int64_t *c, *mc, direct = 0, r;
 
-	flow_init(&f, nv + 2, ne + nv);
-	for (uint32_t i = 0; i < ne; i++)
-		flow_edge(&f, u[i], v[i], cap[i], cap[i]);
-	for (uint32_t x = 0; x < nv; x++) {
-		if (side[x] == 1)
-			flow_edge(&f, s, x, INF_CAP, 0);
-		else if (side[x] == 2)
-			flow_edge(&f, x, t, INF_CAP, 0);
+	for (uint32_t x = 0; x < nv; x++)
+		map[x] = side[x] == 1 ? 0 : side[x] == 2 ? 1 : n++;
+	start = xcalloc((size_t)n + 1, sizeof(*start));
+	for (uint32_t i = 0; i < ne; i++) {
+		uint32_t a = map[u[i]], b = map[v[i]];
+
+		if (cap[i] <= 0 || a == b)
+			continue;
+		if ((a | b) == 1) /* S-T */
+			direct = sat_add(direct, cap[i]);
+		else
+			start[(a < b ? a : b) + 1]++;
 	}
-	r = flow_run(&f, s, t);
+	for (uint32_t x = 0; x < n; x++)
+		start[x + 1] += start[x];
+	other = xmalloc(((size_t)start[n] + 1) * sizeof(*other));
+	c = xmalloc(((size_t)start[n] + 1) * sizeof(*c));
+	for (uint32_t i = 0; i < ne; i++) {
+		uint32_t a = map[u[i]], b = map[v[i]], lo, hi;
+
+		if (cap[i] <= 0 || a == b || (a | b) == 1)
+			continue;
+		lo = a < b ? a : b;
+		hi = a < b ? b : a;
+		k = start[lo]++;
+		other[k] = hi;
+		c[k] = cap[i];
+	}
+	/* start[x] is now the end of x's bucket: merge parallel edges */
+	mark = xmalloc(((size_t)n + 1) * sizeof(*mark));
+	pos = xmalloc(((size_t)n + 1) * sizeof(*pos));
+	mu = xmalloc(((size_t)start[n - 1] + 1) * sizeof(*mu));
+	mv = xmalloc(((size_t)start[n - 1] + 1) * sizeof(*mv));
+	mc = xmalloc(((size_t)start[n - 1] + 1) * sizeof(*mc));
+	memset(mark, 0xff, ((size_t)n + 1) * sizeof(*mark));
+	k = 0;
+	for (uint32_t lo = 0; lo < n; lo++) {
+		for (; k < start[lo]; k++) {
+			uint32_t hi = other[k];
+
+			if (mark[hi] == lo) {
+				mc[pos[hi]] = sat_add(mc[pos[hi]], c[k]);
+				continue;
+			}
+			mark[hi] = lo;
+			pos[hi] = m;
+			mu[m] = lo;
+			mv[m] = hi;
+			mc[m++] = c[k];
+		}
+	}
+	flow_init(&f, n, m);
+	for (uint32_t i = 0; i < m; i++)
+		flow_edge(&f, mu[i], mv[i], mc[i], mc[i]);
+	r = sat_add(direct, flow_run(&f, 0, 1));
 	flow_free(&f);
+	free(map);
+	free(start);
+	free(other);
+	free(c);
+	free(mark);
+	free(pos);
+	free(mu);
+	free(mv);
+	free(mc);
 	return r;
 }
 
