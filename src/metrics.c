@@ -456,13 +456,11 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 		for (uint32_t k = adj_off[sw]; k < adj_off[sw + 1]; k++) {
 			const struct rk_link *l = &d->links[adj[k]];
 			uint32_t od = l->a_dev == sw ? l->b_dev : l->a_dev;
-			uint32_t op = l->a_dev == sw ? l->b_port : l->a_port;
 			uint32_t ov;
 
+			/* every link on an endpoint port was taken above */
 			if (used[adj[k]])
 				continue;
-			if (eph_get(&h, od, op) != RK_NONE)
-				continue; /* endpoint link, added above */
 			if (d->objs[od].cls != C_SWITCH)
 				continue;
 			used[adj[k]] = 1;
