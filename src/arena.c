@@ -120,15 +120,17 @@ static uint32_t hash_bytes(const char *s, size_t n)
 static void rehash(struct arena *a)
 {
 	uint32_t ncap = a->hcap ? a->hcap * 2 : 1024;
-	uint32_t *t = xcalloc(ncap, sizeof(*t));
+	uint64_t *t = xcalloc(ncap, sizeof(*t));
 
-	for (uint32_t id = 0; id < a->nstrs; id++) {
-		uint32_t h = hash_bytes(a->strs[id], a->str_len[id]);
-		uint32_t i = h & (ncap - 1);
+	for (uint32_t k = 0; k < a->hcap; k++) {
+		uint32_t i;
 
+		if (!a->htab[k])
+			continue;
+		i = (uint32_t)(a->htab[k] >> 32) & (ncap - 1);
 		while (t[i])
 			i = (i + 1) & (ncap - 1);
-		t[i] = id + 1;
+		t[i] = a->htab[k];
 	}
 	free(a->htab);
 	a->htab = t;
@@ -141,9 +143,15 @@ static uint32_t lookup_slot(const struct arena *a, const char *s, size_t n,
 	uint32_t i = h & (a->hcap - 1);
 
 	while (a->htab[i]) {
-		uint32_t id = a->htab[i] - 1;
-		if (a->str_len[id] == n && memcmp(a->strs[id], s, n) == 0)
-			return i;
+		uint64_t e = a->htab[i];
+
+		if ((uint32_t)(e >> 32) == h) {
+			uint32_t id = (uint32_t)e - 1;
+
+			if (a->str_len[id] == n &&
+			    memcmp(a->strs[id], s, n) == 0)
+				return i;
+		}
 		i = (i + 1) & (a->hcap - 1);
 	}
 	return i;
@@ -156,7 +164,7 @@ uint32_t intern_find(const struct arena *a, const char *s, size_t n)
 	if (!a->hcap)
 		return 0;
 	i = lookup_slot(a, s, n, hash_bytes(s, n));
-	return a->htab[i] ? a->htab[i] - 1 : 0;
+	return a->htab[i] ? (uint32_t)a->htab[i] - 1 : 0;
 }
 
 uint32_t intern(struct arena *a, const char *s, size_t n)
@@ -170,7 +178,7 @@ uint32_t intern(struct arena *a, const char *s, size_t n)
 	h = hash_bytes(s, n);
 	i = lookup_slot(a, s, n, h);
 	if (a->htab[i])
-		return a->htab[i] - 1;
+		return (uint32_t)a->htab[i] - 1;
 	if (a->nstrs == a->strs_cap) {
 		uint32_t cap = a->strs_cap;
 		vec_grow((void **)&a->strs, &cap, a->nstrs + 1,
@@ -181,7 +189,7 @@ uint32_t intern(struct arena *a, const char *s, size_t n)
 	id = a->nstrs++;
 	a->strs[id] = arena_strndup(a, s, n);
 	a->str_len[id] = (uint32_t)n;
-	a->htab[i] = id + 1;
+	a->htab[i] = (uint64_t)h << 32 | (id + 1);
 	return id;
 }
 

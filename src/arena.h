@@ -29,7 +29,9 @@ struct arena {
 	const char **strs; /* id -> string */
 	uint32_t *str_len; /* id -> length */
 	uint32_t nstrs, strs_cap;
-	uint32_t *htab; /* slot -> id + 1 (0 = empty) */
+	/* slot -> hash << 32 | (id + 1), 0 = empty: probes compare the hash
+	 * before touching the string */
+	uint64_t *htab;
 	uint32_t hcap;
 };
 
