@@ -23,32 +23,53 @@ static int64_t sat_add(int64_t a, int64_t b)
 	return a >= INF_CAP - b ? INF_CAP : a + b;
 }
 
+/*
+ * The residual graph in compressed rows: the arcs out of vertex v are
+ * arcs[head[v] .. head[v + 1]), so that BFS and DFS read memory in order;
+ * each arc knows the index of its reverse.
+ */
 struct arc {
-	uint32_t to, next;
+	uint32_t to, rev;
 	int64_t cap;
 };
 
 struct flow {
 	uint32_t n;
-	uint32_t *head;
+	uint32_t *head; /* n + 1 offsets */
 	struct arc *arcs;
-	uint32_t narcs, cap;
 	int32_t *level;
 	uint32_t *it, *queue, *stack;
 };
 
-static void flow_init(struct flow *f, uint32_t n, uint32_t edges)
+/* Undirected edges (u[i], v[i]) of capacity c[i] both ways. */
+static void flow_init(struct flow *f, uint32_t n, uint32_t m, const uint32_t *u,
+		      const uint32_t *v, const int64_t *c)
 {
+	uint32_t *fill;
+
 	memset(f, 0, sizeof(*f));
 	f->n = n;
-	f->head = xmalloc(n * sizeof(*f->head));
-	memset(f->head, 0xff, n * sizeof(*f->head));
-	f->cap = 2 * edges + 2;
-	f->arcs = xmalloc(f->cap * sizeof(*f->arcs));
-	f->level = xmalloc(n * sizeof(*f->level));
-	f->it = xmalloc(n * sizeof(*f->it));
-	f->queue = xmalloc(n * sizeof(*f->queue));
-	f->stack = xmalloc((n + 1) * sizeof(*f->stack));
+	f->head = xcalloc((size_t)n + 1, sizeof(*f->head));
+	for (uint32_t i = 0; i < m; i++) {
+		f->head[u[i] + 1]++;
+		f->head[v[i] + 1]++;
+	}
+	for (uint32_t x = 0; x < n; x++)
+		f->head[x + 1] += f->head[x];
+	f->arcs = xmalloc(((size_t)2 * m + 1) * sizeof(*f->arcs));
+	fill = xmalloc(((size_t)n + 1) * sizeof(*fill));
+	memcpy(fill, f->head, (size_t)n * sizeof(*fill));
+	for (uint32_t i = 0; i < m; i++) {
+		uint32_t p = fill[u[i]]++, q = fill[v[i]]++;
+
+		f->arcs[p] = (struct arc){ v[i], q, c[i] };
+		f->arcs[q] = (struct arc){ u[i], p, c[i] };
+	}
+	free(fill);
+	f->level = xmalloc((size_t)n * sizeof(*f->level));
+	f->it = xmalloc((size_t)n * sizeof(*f->it));
+	f->queue = xmalloc((size_t)n * sizeof(*f->queue));
+	f->stack = xmalloc(((size_t)n + 1) * sizeof(*f->stack));
 }
 
 static void flow_free(struct flow *f)
@@ -59,20 +80,6 @@ static void flow_free(struct flow *f)
 	free(f->it);
 	free(f->queue);
 	free(f->stack);
-}
-
-/* Undirected edge: two arcs, each the other's reverse, both with cap c. */
-static void flow_edge(struct flow *f, uint32_t u, uint32_t v, int64_t c,
-		      int64_t c_back)
-{
-	if (f->narcs + 2 > f->cap) {
-		f->cap = f->cap * 2 + 2;
-		f->arcs = xrealloc(f->arcs, f->cap * sizeof(*f->arcs));
-	}
-	f->arcs[f->narcs] = (struct arc){ v, f->head[u], c };
-	f->head[u] = f->narcs++;
-	f->arcs[f->narcs] = (struct arc){ u, f->head[v], c_back };
-	f->head[v] = f->narcs++;
 }
 
 static bool flow_bfs(struct flow *f, uint32_t s, uint32_t t)
@@ -86,7 +93,7 @@ static bool flow_bfs(struct flow *f, uint32_t s, uint32_t t)
 	while (qh < qt) {
 		uint32_t v = f->queue[qh++];
 
-		for (uint32_t a = f->head[v]; a != RK_NONE; a = f->arcs[a].next)
+		for (uint32_t a = f->head[v]; a < f->head[v + 1]; a++)
 			if (f->arcs[a].cap > 0 && f->level[f->arcs[a].to] < 0) {
 				f->level[f->arcs[a].to] = f->level[v] + 1;
 				f->queue[qt++] = f->arcs[a].to;
@@ -104,18 +111,18 @@ static int64_t flow_dfs(struct flow *f, uint32_t s, uint32_t t)
 		uint32_t depth = 0, v = s;
 
 		while (v != t) {
-			uint32_t a;
+			uint32_t a, end = f->head[v + 1];
 
-			for (a = f->it[v]; a != RK_NONE; a = f->arcs[a].next)
+			for (a = f->it[v]; a < end; a++)
 				if (f->arcs[a].cap > 0 &&
 				    f->level[f->arcs[a].to] == f->level[v] + 1)
 					break;
 			f->it[v] = a;
-			if (a == RK_NONE) {
+			if (a == end) {
 				if (depth == 0)
 					return total;
 				f->level[v] = -1; /* dead end */
-				v = f->arcs[f->stack[--depth] ^ 1].to;
+				v = f->arcs[f->arcs[f->stack[--depth]].rev].to;
 				continue;
 			}
 			f->stack[depth++] = a;
@@ -128,8 +135,10 @@ static int64_t flow_dfs(struct flow *f, uint32_t s, uint32_t t)
 				if (f->arcs[f->stack[i]].cap < b)
 					b = f->arcs[f->stack[i]].cap;
 			for (uint32_t i = 0; i < depth; i++) {
-				f->arcs[f->stack[i]].cap -= b;
-				f->arcs[f->stack[i] ^ 1].cap += b;
+				struct arc *x = &f->arcs[f->stack[i]];
+
+				x->cap -= b;
+				f->arcs[x->rev].cap += b;
 			}
 			total = sat_add(total, b);
 		}
@@ -218,9 +227,7 @@ int64_t maxflow_bipartition(uint32_t nv, uint32_t ne, const uint32_t *u,
 			mc[m++] = c[k];
 		}
 	}
-	flow_init(&f, n, m);
-	for (uint32_t i = 0; i < m; i++)
-		flow_edge(&f, mu[i], mv[i], mc[i], mc[i]);
+	flow_init(&f, n, m, mu, mv, mc);
 	r = sat_add(direct, flow_run(&f, 0, 1));
 	flow_free(&f);
 	free(map);
