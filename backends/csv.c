@@ -21,9 +21,8 @@ void csv_init(struct csv *w, FILE *fp)
 	w->tplain = true;
 	w->plain = NULL;
 	w->nplain = 0;
-	/* rows gather in w->buf and go out in 64 KiB blocks: no second copy
-	 * through a stdio buffer (set before any output) */
-	setvbuf(fp, NULL, _IONBF, 0);
+	/* rows gather in w->buf and go out in 64 KiB blocks, which stdio
+	 * passes to write() without copying them through its own buffer */
 }
 
 void csv_fini(struct csv *w)

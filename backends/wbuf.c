@@ -8,8 +8,6 @@ void wb_init(struct wbuf *w, FILE *fp)
 {
 	w->fp = fp;
 	w->len = 0;
-	/* the buffer is ours: no second copy through stdio's */
-	setvbuf(fp, NULL, _IONBF, 0);
 }
 
 void wb_flush(struct wbuf *w)
