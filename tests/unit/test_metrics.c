@@ -12,6 +12,7 @@
 
 #include "helpers.h"
 #include "metrics.h"
+#include "portindex.h"
 
 /* Minimum over all balanced bipartitions (ne <= 20). */
 static int64_t brute_bisection(const struct fabric_graph_view *g)
@@ -161,6 +162,152 @@ Test(maxflow, undirected_edges_carry_both_ways)
 
 	/* 1 -> 0 -> 2 uses both edges against their written direction */
 	cr_assert_eq(maxflow_bipartition(3, 2, u, v, cap, side), 2);
+}
+
+/*
+ * Reference max-flow for the comparison below: Edmonds-Karp on a capacity
+ * matrix, with a super source joined to every side-1 vertex and a super
+ * sink to every side-2 vertex by edges no cut can afford.
+ */
+#define REF_MAX 16
+static int64_t ref_maxflow(uint32_t nv, uint32_t ne, const uint32_t *u,
+			   const uint32_t *v, const int64_t *cap,
+			   const uint8_t *side)
+{
+	int64_t c[REF_MAX + 2][REF_MAX + 2] = { { 0 } }, total = 0;
+	const int64_t big = (int64_t)1 << 50;
+	uint32_t n = nv + 2, s = nv, t = nv + 1;
+
+	for (uint32_t i = 0; i < ne; i++) {
+		c[u[i]][v[i]] += cap[i];
+		c[v[i]][u[i]] += cap[i];
+	}
+	for (uint32_t x = 0; x < nv; x++) {
+		if (side[x] == 1)
+			c[s][x] = big;
+		if (side[x] == 2)
+			c[x][t] = big;
+	}
+	for (;;) {
+		int prev[REF_MAX + 2];
+		uint32_t q[REF_MAX + 2], qh = 0, qt = 0;
+		int64_t b = big;
+
+		for (uint32_t x = 0; x < n; x++)
+			prev[x] = -1;
+		prev[s] = (int)s;
+		q[qt++] = s;
+		while (qh < qt && prev[t] < 0) {
+			uint32_t x = q[qh++];
+
+			for (uint32_t y = 0; y < n; y++)
+				if (prev[y] < 0 && c[x][y] > 0) {
+					prev[y] = (int)x;
+					q[qt++] = y;
+				}
+		}
+		if (prev[t] < 0)
+			return total;
+		for (uint32_t y = t; y != s; y = (uint32_t)prev[y])
+			if (c[prev[y]][y] < b)
+				b = c[prev[y]][y];
+		for (uint32_t y = t; y != s; y = (uint32_t)prev[y]) {
+			c[prev[y]][y] -= b;
+			c[y][prev[y]] += b;
+		}
+		total += b;
+	}
+}
+
+/* Random multigraphs: parallel edges, edges inside a side, side-to-side
+ * edges, zero capacities; the contracted Dinic must agree every time. */
+Test(maxflow, random_graphs_match_reference)
+{
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+
+	for (int round = 0; round < 2000; round++) {
+		uint32_t nv, ne, u[40], v[40];
+		int64_t cap[40];
+		uint8_t side[REF_MAX];
+		bool has_src = false, has_snk = false;
+
+#define RND()                                                           \
+	(seed = seed * 6364136223846793005ull + 1442695040888963407ull, \
+	 (uint32_t)(seed >> 33))
+		nv = 2 + RND() % (REF_MAX - 1);
+		ne = RND() % 40;
+		for (uint32_t x = 0; x < nv; x++) {
+			side[x] = (uint8_t)(RND() % 3);
+			has_src |= side[x] == 1;
+			has_snk |= side[x] == 2;
+		}
+		if (!has_src)
+			side[0] = 1;
+		if (!has_snk)
+			side[nv - 1] = 2;
+		for (uint32_t i = 0; i < ne; i++) {
+			u[i] = RND() % nv;
+			v[i] = RND() % nv;
+			cap[i] = RND() % 10;
+		}
+#undef RND
+		cr_assert_eq(maxflow_bipartition(nv, ne, u, v, cap, side),
+			     ref_maxflow(nv, ne, u, v, cap, side), "round %d",
+			     round);
+	}
+}
+
+Test(maxflow, huge_capacities_saturate)
+{
+	uint32_t u[] = { 0, 0, 0 }, v[] = { 1, 1, 1 };
+	int64_t cap[] = { INT64_MAX / 2, INT64_MAX / 2, INT64_MAX / 2 };
+	uint8_t side[] = { 1, 2 };
+	int64_t r = maxflow_bipartition(2, 3, u, v, cap, side);
+
+	/* no overflow: the sum stops at a bound far above any real fabric */
+	cr_assert_gt(r, (int64_t)1 << 60);
+}
+
+Test(portindex, ends_by_device_and_port)
+{
+	struct unit *u =
+	    compile("part sw : switch { height 1U; port p[0..3] }\n"
+		    "device a : sw\n"
+		    "device b : sw\n"
+		    "link a.p[2] -- b.p[0]\n"
+		    "link a.p[0] -- b.p[1]\n"
+		    "link b.p[3] -- a.p[2]\n");
+	struct port_index x;
+	uint32_t a, b, p0, p2, p3, k, n;
+
+	cr_assert_eq(u->rc, 0, "%s", u->err);
+	a = find_obj(u, "a");
+	b = find_obj(u, "b");
+	p0 = find_part(u, "sw.p[0]");
+	p2 = find_part(u, "sw.p[2]");
+	p3 = find_part(u, "sw.p[3]");
+	port_index_build(u->d, &x);
+	cr_assert_eq(x.n, 6);
+	/* device a: p[0] (link 1), then p[2] twice in link order (0, 2) */
+	cr_assert_eq(x.start[a + 1] - x.start[a], 3);
+	k = port_index_find(&x, a, p2, &n);
+	cr_assert_neq(k, RK_NONE);
+	cr_assert_eq(n, 2);
+	cr_assert_eq(x.e[k].link, 0);
+	cr_assert_eq(x.e[k].end, 0);
+	cr_assert_eq(x.e[k + 1].link, 2);
+	cr_assert_eq(x.e[k + 1].end, 1);
+	k = port_index_find(&x, a, p0, &n);
+	cr_assert_eq(n, 1);
+	cr_assert_eq(x.e[k].link, 1);
+	cr_assert_lt(k, port_index_find(&x, a, p2, NULL));
+	cr_assert_eq(port_index_find(&x, a, p3, &n), RK_NONE);
+	cr_assert_eq(n, 0);
+	k = port_index_find(&x, b, p3, NULL);
+	cr_assert_eq(x.e[k].link, 2);
+	cr_assert_eq(x.e[k].end, 0);
+	port_index_free(&x);
+	unit_free(u);
 }
 
 Test(capacity, three_phase_nec)
