@@ -164,6 +164,15 @@ static void cell_name(struct csv *w, const struct rk_design *d, uint32_t obj)
 		csv_cell(w, NULL);
 }
 
+/* An interned word as a cell (0: empty). */
+static void cell_word(struct csv *w, const struct rk_design *d, uint32_t id)
+{
+	if (id)
+		csv_cell_str(w, d->arena, id);
+	else
+		csv_cell(w, NULL);
+}
+
 /* The U a device sits at, as a cell (empty when not placed). */
 static void cell_u(struct csv *w, const struct sheet *s, uint32_t dev,
 		   uint32_t rack)
@@ -246,10 +255,7 @@ static void row(struct sheet *s, struct csv *w, uint32_t li)
 		csv_cell_u64(w, (uint64_t)rail);
 	else
 		csv_cell(w, NULL);
-	if (r->media)
-		csv_cell_str(w, d->arena, r->media);
-	else
-		csv_cell(w, NULL);
+	cell_word(w, d, r->media);
 	if (r->cable != RK_NONE) {
 		const char *model, *pn;
 
@@ -333,10 +339,7 @@ static void pull_row(struct sheet *s, struct csv *w, uint32_t rack, uint32_t li)
 		cell_name(w, d, dev);
 		csv_cell_str(w, d->arena, d->objs[port].local);
 	}
-	if (r->media)
-		csv_cell_str(w, d->arena, r->media);
-	else
-		csv_cell(w, NULL);
+	cell_word(w, d, r->media);
 	if (r->cable != RK_NONE) {
 		const char *model, *pn;
 
