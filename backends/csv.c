@@ -185,7 +185,8 @@ void csv_cell_u64(struct csv *w, uint64_t v)
 {
 	char buf[24], *p = utoa_end(v, buf + sizeof(buf));
 
-	csv_cell_n(w, p, (size_t)(buf + sizeof(buf) - p));
+	/* digits never need quotes or a guard */
+	cell_raw(w, p, (size_t)(buf + sizeof(buf) - p));
 }
 
 void csv_part_begin(struct csv *w)
