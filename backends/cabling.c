@@ -74,7 +74,8 @@ struct sheet {
 	uint32_t *ids; /* per link: cable id (1-based), 0 not listed */
 	struct rails *rails;
 	uint32_t nrails;
-	uint32_t cable; /* cable_facts() cache */
+	uint32_t *rails_of; /* fabric object -> index in rails, RK_NONE */
+	uint32_t cable;	    /* cable_facts() cache */
 	const char *model, *pn;
 	uint32_t *rack; /* object -> its rack (layout_rack_of), RK_NONE */
 	int64_t *at;	/* object -> its U (layout_at), -1 */
@@ -85,12 +86,16 @@ static void build_rails(struct sheet *s)
 	const struct rk_design *d = s->d;
 	uint32_t cap = 0;
 
+	s->rails_of = xmalloc(((size_t)d->nobjs + 1) * sizeof(*s->rails_of));
+	memset(s->rails_of, 0xff,
+	       ((size_t)d->nobjs + 1) * sizeof(*s->rails_of));
 	for (uint32_t f = 0; f < d->nobjs; f++) {
 		const struct rk_obj *o = &d->objs[f];
 		struct rails *r;
 
 		if (o->kind != K_FABRIC || o->cls != FAB_FAT_TREE)
 			continue;
+		s->rails_of[f] = s->nrails;
 		r = VEC_PUSH(s->rails, s->nrails, cap);
 		r->fabric = f;
 		r->names = NULL;
@@ -126,12 +131,10 @@ static long rail_of(const struct sheet *s, const struct rk_link *l)
 {
 	const struct rk_design *d = s->d;
 
-	for (uint32_t i = 0; i < s->nrails; i++) {
-		const struct rails *r = &s->rails[i];
+	if (l->fabric != RK_NONE && s->rails_of[l->fabric] != RK_NONE) {
+		const struct rails *r = &s->rails[s->rails_of[l->fabric]];
 		uint32_t port;
 
-		if (r->fabric != l->fabric)
-			continue;
 		/* the endpoint is the end the fabric did not generate */
 		if (d->objs[l->a_dev].parent != l->fabric)
 			port = l->a_port;
@@ -455,6 +458,7 @@ static bool emit_cabling(struct backend_ctx *ctx)
 	for (uint32_t i = 0; i < s.nrails; i++)
 		free(s.rails[i].names);
 	free(s.rails);
+	free(s.rails_of);
 	free(s.ids);
 	free(s.rack);
 	free(s.at);

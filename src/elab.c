@@ -1907,6 +1907,7 @@ static void elab_fini(struct elab *e)
 	free(e->seen);
 	free(e->vmap);
 	free(e->link_ends);
+	free(e->sorted);
 }
 
 /*

@@ -159,6 +159,10 @@ struct elab {
 	/* per explicit link: the source of its two ends (for messages) */
 	struct srcloc *link_ends;
 	uint32_t nlink_ends, link_ends_cap;
+	/* resolve.c: object ids sorted by full name, for [*] patterns
+	 * (built on the first pattern, for the first @nsorted objects) */
+	uint32_t *sorted;
+	uint32_t nsorted;
 	uint64_t steps;
 	bool stopped;	 /* a limit was hit: unwind without more work */
 	bool syntax;	 /* a file had syntax errors */

@@ -348,6 +348,15 @@ static void fg_edge(struct fgraph *g, uint32_t a, uint32_t b, int64_t c,
 	g->nedges++;
 }
 
+/* Room for more switch vertices (vdev, tier and the BFS queue). */
+static void fg_grow(struct fgraph *g, uint32_t **queue, uint32_t *vcap)
+{
+	*vcap *= 2;
+	g->vdev = xrealloc(g->vdev, *vcap * sizeof(*g->vdev));
+	g->tier = xrealloc(g->tier, *vcap * sizeof(*g->tier));
+	*queue = xrealloc(*queue, *vcap * sizeof(**queue));
+}
+
 static void fg_free(struct fgraph *g)
 {
 	free(g->ep_dev);
@@ -361,21 +370,56 @@ static void fg_free(struct fgraph *g)
 	free(g->first_sw);
 }
 
+/*
+ * What every fabric graph of a design shares: the links by device, and
+ * scratch maps over all objects and links that each build leaves as it
+ * found them (all RK_NONE, all 0), so that building the graph of one
+ * fabric costs its own size, not the design's: a design with thousands of
+ * small fabrics (a management star per rack) stays linear.
+ */
+struct fg_shared {
+	uint32_t *adj_off, *adj; /* ir_link_index */
+	uint32_t *vert_of;	 /* object -> graph vertex, RK_NONE */
+	uint8_t *used;		 /* link -> taken by this graph */
+};
+
+struct fg_shared *fg_shared_new(const struct rk_design *d)
+{
+	struct fg_shared *sh = xmalloc(sizeof(*sh));
+
+	ir_link_index(d, &sh->adj_off, &sh->adj);
+	sh->vert_of = xmalloc(((size_t)d->nobjs + 1) * sizeof(*sh->vert_of));
+	memset(sh->vert_of, 0xff,
+	       ((size_t)d->nobjs + 1) * sizeof(*sh->vert_of));
+	sh->used = xcalloc((size_t)d->nlinks + 1, 1);
+	return sh;
+}
+
+void fg_shared_free(struct fg_shared *sh)
+{
+	if (!sh)
+		return;
+	free(sh->adj_off);
+	free(sh->adj);
+	free(sh->vert_of);
+	free(sh->used);
+	free(sh);
+}
+
 static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
-		     uint32_t *declared)
+		     uint32_t *declared, struct fg_shared *sh)
 {
 	const struct rk_obj *o = &d->objs[fab];
-	uint32_t *adj_off;
-	uint32_t *adj, *vert_of = xmalloc(d->nobjs * sizeof(*vert_of));
-	uint8_t *used = xcalloc(d->nlinks + 1, 1);
+	const uint32_t *adj_off = sh->adj_off, *adj = sh->adj;
+	uint32_t *vert_of = sh->vert_of;
+	uint8_t *used = sh->used;
 	uint32_t *queue, qh = 0, qt = 0, vcap;
+	uint32_t *marked = NULL, nmarked = 0, mcap = 0;
 	struct ephash h;
 
 	memset(g, 0, sizeof(*g));
-	memset(vert_of, 0xff, d->nobjs * sizeof(*vert_of));
 	*declared = 0;
 	g->generated_only = true;
-	ir_link_index(d, &adj_off, &adj);
 	/* endpoints */
 	for (uint32_t k = 0; k < o->attr_count; k++) {
 		const struct rk_attr *at = &d->attrs[o->attr_first + k];
@@ -410,7 +454,8 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 	for (uint32_t i = 0; i < g->ne; i++)
 		g->vdev[i] = g->ep_dev[i];
 	g->nv = g->ne;
-	queue = xmalloc((d->nobjs + 1) * sizeof(*queue));
+	/* at most one entry per switch vertex, which vdev counts */
+	queue = xmalloc(vcap * sizeof(*queue));
 	/* endpoint links, then BFS through switches */
 	for (uint32_t e = 0; e < g->ne; e++) {
 		uint32_t dev = g->ep_dev[e];
@@ -426,6 +471,7 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 			if ((!a_side && !b_side) || used[adj[k]])
 				continue;
 			used[adj[k]] = 1;
+			*VEC_PUSH(marked, nmarked, mcap) = adj[k];
 			if (l->fabric != fab || !l->generated)
 				g->generated_only = false;
 			od = a_side ? l->b_dev : l->a_dev;
@@ -435,15 +481,8 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 				if (d->objs[od].cls != C_SWITCH)
 					continue;
 				if (vert_of[od] == RK_NONE) {
-					if (g->nv == vcap) {
-						vcap *= 2;
-						g->vdev = xrealloc(
-						    g->vdev,
-						    vcap * sizeof(*g->vdev));
-						g->tier = xrealloc(
-						    g->tier,
-						    vcap * sizeof(*g->tier));
-					}
+					if (g->nv == vcap)
+						fg_grow(g, &queue, &vcap);
 					vert_of[od] = g->nv;
 					g->vdev[g->nv] = od;
 					g->tier[g->nv] = 1;
@@ -471,16 +510,12 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 			if (d->objs[od].cls != C_SWITCH)
 				continue;
 			used[adj[k]] = 1;
+			*VEC_PUSH(marked, nmarked, mcap) = adj[k];
 			if (l->fabric != fab || !l->generated)
 				g->generated_only = false;
 			if (vert_of[od] == RK_NONE) {
-				if (g->nv == vcap) {
-					vcap *= 2;
-					g->vdev = xrealloc(
-					    g->vdev, vcap * sizeof(*g->vdev));
-					g->tier = xrealloc(
-					    g->tier, vcap * sizeof(*g->tier));
-				}
+				if (g->nv == vcap)
+					fg_grow(g, &queue, &vcap);
 				vert_of[od] = g->nv;
 				g->vdev[g->nv] = od;
 				g->tier[g->nv] = g->tier[sv] + 1;
@@ -491,11 +526,13 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 			fg_edge(g, sv, ov, link_rate(d, l), adj[k]);
 		}
 	}
+	/* leave the shared maps as they were found */
+	for (uint32_t v = g->ne; v < g->nv; v++)
+		vert_of[g->vdev[v]] = RK_NONE;
+	for (uint32_t i = 0; i < nmarked; i++)
+		used[marked[i]] = 0;
+	free(marked);
 	free(queue);
-	free(adj_off);
-	free(adj);
-	free(vert_of);
-	free(used);
 	free(h.keys);
 	free(h.vals);
 }
@@ -613,6 +650,15 @@ static int64_t bisection(const struct rk_design *d, uint32_t fab,
 void fabric_compute(const struct rk_design *d, uint32_t fab,
 		    struct fabric_metrics *m)
 {
+	struct fg_shared *sh = fg_shared_new(d);
+
+	fabric_compute_shared(d, fab, m, sh);
+	fg_shared_free(sh);
+}
+
+void fabric_compute_shared(const struct rk_design *d, uint32_t fab,
+			   struct fabric_metrics *m, struct fg_shared *sh)
+{
 	struct fgraph g;
 	int64_t *down, *up;
 	uint32_t **rail = NULL;
@@ -621,7 +667,7 @@ void fabric_compute(const struct rk_design *d, uint32_t fab,
 	m->fabric = fab;
 	m->leaf_worst = RK_NONE;
 	m->rail_mixed = RK_NONE;
-	fg_build(d, fab, &g, &m->declared);
+	fg_build(d, fab, &g, &m->declared, sh);
 	down = xcalloc(g.nv + 1, sizeof(*down));
 	up = xcalloc(g.nv + 1, sizeof(*up));
 	rail = xcalloc(g.nv + 1, sizeof(*rail));
@@ -701,8 +747,10 @@ void fabric_graph_export(const struct rk_design *d, uint32_t fab,
 {
 	struct fgraph g;
 	uint32_t declared;
+	struct fg_shared *sh = fg_shared_new(d);
 
-	fg_build(d, fab, &g, &declared);
+	fg_build(d, fab, &g, &declared, sh);
+	fg_shared_free(sh);
 	out->ne = g.ne;
 	out->nv = g.nv;
 	out->nedges = g.nedges;
@@ -794,6 +842,7 @@ void derived_init(struct derived *dv, const struct rk_design *d)
 
 void derived_free(struct derived *dv)
 {
+	fg_shared_free(dv->fg);
 	free(dv->fab);
 	free(dv->fab_done);
 	if (dv->racks_done)
@@ -812,7 +861,9 @@ const struct fabric_metrics *derived_fabric(struct derived *dv, uint32_t fab)
 		dv->fab_done = xcalloc(dv->d->nobjs + 1, 1);
 	}
 	if (!dv->fab_done[fab]) {
-		fabric_compute(dv->d, fab, &dv->fab[fab]);
+		if (!dv->fg)
+			dv->fg = fg_shared_new(dv->d);
+		fabric_compute_shared(dv->d, fab, &dv->fab[fab], dv->fg);
 		dv->fab_done[fab] = 1;
 	}
 	return &dv->fab[fab];

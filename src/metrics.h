@@ -68,6 +68,16 @@ struct fabric_metrics {
 
 void fabric_compute(const struct rk_design *d, uint32_t fabric,
 		    struct fabric_metrics *m);
+/*
+ * The same with scratch shared by all the fabrics of a design (the links
+ * by device, maps over objects and links), so that each fabric costs its
+ * own size: derived_fabric() keeps one for the compilation.
+ */
+struct fg_shared;
+struct fg_shared *fg_shared_new(const struct rk_design *d);
+void fg_shared_free(struct fg_shared *sh);
+void fabric_compute_shared(const struct rk_design *d, uint32_t fabric,
+			   struct fabric_metrics *m, struct fg_shared *sh);
 const char *bisect_method_name(enum bisect_method m);
 
 /**
@@ -125,6 +135,7 @@ void rack_totals_free(struct rack_totals *t);
  * back ends of one compilation (never part of the IR, which stays const)
  */
 struct cable_plan;
+struct fg_shared;
 
 struct derived {
 	const struct rk_design *d;
@@ -132,6 +143,7 @@ struct derived {
 	bool ports_done;
 	struct cable_plan *plan;    /* cableplan.h, built on first use */
 	struct fabric_metrics *fab; /* indexed by object id, sparse */
+	struct fg_shared *fg;	    /* what the fabric graphs share */
 	uint8_t *fab_done;
 	struct rack_totals racks;
 	bool racks_done;

@@ -361,7 +361,55 @@ static void push_tmp(struct rk_value **tmp, uint32_t *n, uint32_t *cap,
 	r->loc = *loc;
 }
 
-/* Expand a [*] pattern into objects (or ports) in declaration order. */
+struct named_obj {
+	const char *name;
+	uint32_t id;
+};
+
+static int cmp_named_obj(const void *pa, const void *pb)
+{
+	const struct named_obj *a = pa, *b = pb;
+	int c = strcmp(a->name, b->name);
+
+	if (c)
+		return c;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static int cmp_u32(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/* The objects sorted by full name (rebuilt if objects were added). */
+static void sort_names(struct elab *e)
+{
+	const struct rk_design *d = e->d;
+	struct named_obj *v;
+
+	if (e->sorted && e->nsorted == d->nobjs)
+		return;
+	v = xmalloc(((size_t)d->nobjs + 1) * sizeof(*v));
+	for (uint32_t i = 0; i < d->nobjs; i++)
+		v[i] = (struct named_obj){ str_of(e->a, d->objs[i].name), i };
+	qsort(v, d->nobjs, sizeof(*v), cmp_named_obj);
+	e->sorted =
+	    xrealloc(e->sorted, ((size_t)d->nobjs + 1) * sizeof(*e->sorted));
+	for (uint32_t i = 0; i < d->nobjs; i++)
+		e->sorted[i] = v[i].id;
+	e->nsorted = d->nobjs;
+	free(v);
+}
+
+/*
+ * Expand a [*] pattern into objects (or ports) in declaration order.  Only
+ * names that start with the pattern's literal text before its first [*]
+ * can match: they form one run of the objects sorted by name, found by
+ * binary search, so a pattern costs the size of its run, not of the design
+ * (thousands of per-rack patterns stay linear).
+ */
 static bool resolve_pattern(struct elab *e, const struct rk_value *ref,
 			    uint32_t from, enum rk_kind want, bool ports,
 			    struct rk_value **tmp, uint32_t *n, uint32_t *cap)
@@ -369,7 +417,7 @@ static bool resolve_pattern(struct elab *e, const struct rk_value *ref,
 	const struct rk_design *d = e->d;
 	const char *p = str_of(e->a, ref->a);
 	size_t plen = strlen_of(e->a, ref->a), dot = plen;
-	uint32_t pname = 0, before = *n;
+	uint32_t pname = 0, before = *n, *hit = NULL, nhit = 0, hcap = 0;
 	struct scopes s;
 
 	if (ports) {
@@ -383,24 +431,51 @@ static bool resolve_pattern(struct elab *e, const struct rk_value *ref,
 		pname = intern(e->a, p + dot + 1, plen - dot - 1);
 		want = K_DEVICE;
 	}
+	sort_names(e);
 	scopes_for(e, from, &s);
 	for (uint32_t k = 0; k < s.n && *n == before; k++) {
 		const char *pre = s.name[k] ? str_of(e->a, s.name[k]) : "";
 		char *full = arena_printf(e->a, "%s%s%.*s", pre,
 					  s.name[k] ? "." : "", (int)dot, p);
+		const char *star = strstr(full, "[*]");
+		size_t lit = star ? (size_t)(star - full) : strlen(full);
+		uint32_t lo = 0, hi = e->nsorted;
 
-		for (uint32_t i = 0; i < d->nobjs; i++) {
+		/* first name not below the literal prefix */
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			const char *nm =
+			    str_of(e->a, d->objs[e->sorted[mid]].name);
+
+			if (strncmp(nm, full, lit) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		nhit = 0;
+		for (uint32_t j = lo; j < e->nsorted; j++) {
+			uint32_t i = e->sorted[j];
 			const struct rk_obj *o = &d->objs[i];
+			const char *nm = str_of(e->a, o->name);
 
+			if (strncmp(nm, full, lit) != 0)
+				break;
 			if (want != K_NONE
 				? o->kind != want
 				: o->kind == K_PART || o->kind == K_PORT ||
 				      o->kind == K_COMP)
 				continue;
-			if (!glob_match(full, str_of(e->a, o->name)))
-				continue;
+			if (glob_match(full, nm))
+				*VEC_PUSH(hit, nhit, hcap) = i;
+		}
+		/* declaration order */
+		qsort(hit, nhit, sizeof(*hit), cmp_u32);
+		for (uint32_t j = 0; j < nhit; j++) {
+			uint32_t i = hit[j];
+
 			if (ports) {
-				uint32_t port = ir_part_port(d, o->part, pname);
+				uint32_t port =
+				    ir_part_port(d, d->objs[i].part, pname);
 
 				if (port != RK_NONE)
 					push_tmp(tmp, n, cap, VT_PORT, i, port,
@@ -410,6 +485,7 @@ static bool resolve_pattern(struct elab *e, const struct rk_value *ref,
 			}
 		}
 	}
+	free(hit);
 	if (*n == before) {
 		elab_error(e, &ref->loc, "undefined-name", "'%s' matches no %s",
 			   p, ports ? "port" : rk_kind_name(want));
