@@ -1908,6 +1908,11 @@ static void elab_fini(struct elab *e)
 	free(e->vmap);
 	free(e->link_ends);
 	free(e->sorted);
+	free(e->ix_link_head);
+	free(e->ix_link_next);
+	free(e->ix_dev_head);
+	free(e->ix_dev_next);
+	free(e->ix_seen);
 }
 
 /*

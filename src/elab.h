@@ -163,6 +163,13 @@ struct elab {
 	 * (built on the first pattern, for the first @nsorted objects) */
 	uint32_t *sorted;
 	uint32_t nsorted;
+	/* fabric.c: incremental indexes over the first @ix_nobjs objects and
+	 * @ix_nlinks links (see index_update) */
+	uint32_t *ix_link_head, *ix_link_next; /* device -> 2 * link + end */
+	uint32_t *ix_dev_head, *ix_dev_next;   /* rack -> mounted devices */
+	uint8_t *ix_seen;		       /* all 0 between uses */
+	uint32_t ix_nobjs, ix_nlinks, ix_cap, ix_seen_n;
+	uint64_t ix_link_cap;
 	uint64_t steps;
 	bool stopped;	 /* a limit was hit: unwind without more work */
 	bool syntax;	 /* a file had syntax errors */

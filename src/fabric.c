@@ -116,6 +116,74 @@ static void add_attr(struct elab *e, uint32_t obj, uint32_t key, uint8_t type,
 	d->objs[obj].attr_count++;
 }
 
+/*
+ * Indexes the generators keep up to date as they add devices and links,
+ * so that each fabric costs its own size: the links on each device, and
+ * the devices mounted in each rack (with a U position).  Objects and links
+ * are only ever appended, so an update visits just the new ones.
+ */
+static void index_update(struct elab *e)
+{
+	const struct rk_design *d = e->d;
+
+	if (d->nobjs > e->ix_cap) {
+		uint32_t cap = e->ix_cap ? e->ix_cap : 1024;
+
+		while (cap < d->nobjs)
+			cap *= 2;
+		e->ix_link_head =
+		    xrealloc(e->ix_link_head, cap * sizeof(*e->ix_link_head));
+		e->ix_dev_head =
+		    xrealloc(e->ix_dev_head, cap * sizeof(*e->ix_dev_head));
+		e->ix_dev_next =
+		    xrealloc(e->ix_dev_next, cap * sizeof(*e->ix_dev_next));
+		e->ix_cap = cap;
+	}
+	for (uint32_t o = e->ix_nobjs; o < d->nobjs; o++) {
+		e->ix_link_head[o] = RK_NONE;
+		e->ix_dev_head[o] = RK_NONE;
+		e->ix_dev_next[o] = RK_NONE;
+	}
+	for (uint32_t dev = e->ix_nobjs; dev < d->nobjs; dev++) {
+		uint32_t r;
+
+		if (d->objs[dev].kind != K_DEVICE || layout_at(d, dev) < 1)
+			continue;
+		r = layout_rack_of(d, dev);
+		if (r == RK_NONE)
+			continue;
+		e->ix_dev_next[dev] = e->ix_dev_head[r];
+		e->ix_dev_head[r] = dev;
+	}
+	e->ix_nobjs = d->nobjs;
+	if ((uint64_t)2 * d->nlinks > e->ix_link_cap) {
+		uint64_t cap = e->ix_link_cap ? e->ix_link_cap : 1024;
+
+		while (cap < (uint64_t)2 * d->nlinks)
+			cap *= 2;
+		e->ix_link_next =
+		    xrealloc(e->ix_link_next, cap * sizeof(*e->ix_link_next));
+		e->ix_link_cap = cap;
+	}
+	for (uint32_t l = e->ix_nlinks; l < d->nlinks; l++) {
+		const struct rk_link *k = &d->links[l];
+
+		if (k->a_port == RK_NONE)
+			continue;
+		e->ix_link_next[2 * l] = e->ix_link_head[k->a_dev];
+		e->ix_link_head[k->a_dev] = 2 * l;
+		e->ix_link_next[2 * l + 1] = e->ix_link_head[k->b_dev];
+		e->ix_link_head[k->b_dev] = 2 * l + 1;
+	}
+	e->ix_nlinks = d->nlinks;
+}
+
+/* The links on device @dev: for_each_dev_link(e, dev, l) { ... }. */
+#define for_each_dev_link(e, dev, l)                     \
+	for (uint32_t l##_k = (e)->ix_link_head[dev], l; \
+	     l##_k != RK_NONE && ((l = l##_k >> 1), 1);  \
+	     l##_k = (e)->ix_link_next[l##_k])
+
 static void placer_init(struct elab *e, struct placer *p, uint32_t fab,
 			uint32_t key)
 {
@@ -139,31 +207,21 @@ static void placer_init(struct elab *e, struct placer *p, uint32_t fab,
 		p->units[i] = layout_rack_units(d, r);
 		p->used[i] = xcalloc((size_t)p->units[i] + 2, 1);
 	}
-	/* mark what is already mounted (one pass over the devices) */
-	{
-		uint32_t *slot = xmalloc(d->nobjs * sizeof(*slot));
+	/* mark what is already mounted in the listed racks */
+	index_update(e);
+	for (uint32_t i = 0; i < (uint32_t)v->n; i++) {
+		uint32_t r = d->vals[v->a + i].a;
 
-		memset(slot, 0xff, d->nobjs * sizeof(*slot));
-		for (uint32_t i = 0; i < (uint32_t)v->n; i++)
-			slot[d->vals[v->a + i].a] = i;
-		for (uint32_t dev = 0; dev < d->nobjs; dev++) {
-			uint32_t r, i;
-			int64_t at, h;
+		for (uint32_t dev = e->ix_dev_head[r]; dev != RK_NONE;
+		     dev = e->ix_dev_next[dev]) {
+			int64_t at = layout_at(d, dev), h;
 
-			if (d->objs[dev].kind != K_DEVICE)
-				continue;
-			at = layout_at(d, dev);
-			r = at < 1 ? RK_NONE : layout_rack_of(d, dev);
-			if (r == RK_NONE || slot[r] == RK_NONE)
-				continue;
-			i = slot[r];
 			p->count[i]++;
 			h = layout_height_u(d, dev);
 			for (int64_t u = at; u < at + h && u <= p->units[i];
 			     u++)
 				p->used[i][u] = 1;
 		}
-		free(slot);
 	}
 }
 
@@ -377,15 +435,20 @@ static void adopt_links(struct elab *e, uint32_t fab, const uint32_t *ed,
 			const uint32_t *ep, uint32_t ne)
 {
 	struct rk_design *d = e->d;
-	uint32_t *off, *adj;
-	uint8_t *seen = xcalloc(d->nobjs + 1, 1);
-	uint32_t *queue = xmalloc((d->nobjs + 1) * sizeof(*queue));
-	uint32_t qh = 0, qt = 0;
+	uint8_t *seen;
+	uint32_t *queue = NULL, qh = 0, qt = 0, qcap = 0;
 
-	ir_link_index(d, &off, &adj);
+	index_update(e);
+	if (e->ix_seen_n < d->nobjs) {
+		e->ix_seen = xrealloc(e->ix_seen, (size_t)d->nobjs + 1);
+		memset(e->ix_seen + e->ix_seen_n, 0,
+		       (size_t)d->nobjs + 1 - e->ix_seen_n);
+		e->ix_seen_n = d->nobjs + 1;
+	}
+	seen = e->ix_seen;
 	for (uint32_t k = 0; k < ne; k++)
-		for (uint32_t j = off[ed[k]]; j < off[ed[k] + 1]; j++) {
-			struct rk_link *l = &d->links[adj[j]];
+		for_each_dev_link(e, ed[k], li) {
+			struct rk_link *l = &d->links[li];
 			uint32_t other;
 
 			if (!((l->a_dev == ed[k] && l->a_port == ep[k]) ||
@@ -398,14 +461,14 @@ static void adopt_links(struct elab *e, uint32_t fab, const uint32_t *ed,
 				    : l->a_dev;
 			if (d->objs[other].cls == C_SWITCH && !seen[other]) {
 				seen[other] = 1;
-				queue[qt++] = other;
+				*VEC_PUSH(queue, qt, qcap) = other;
 			}
 		}
 	while (qh < qt) {
 		uint32_t sw = queue[qh++];
 
-		for (uint32_t j = off[sw]; j < off[sw + 1]; j++) {
-			struct rk_link *l = &d->links[adj[j]];
+		for_each_dev_link(e, sw, li) {
+			struct rk_link *l = &d->links[li];
 			uint32_t other = l->a_dev == sw ? l->b_dev : l->a_dev;
 
 			if (d->objs[other].cls != C_SWITCH)
@@ -414,13 +477,13 @@ static void adopt_links(struct elab *e, uint32_t fab, const uint32_t *ed,
 				l->fabric = fab;
 			if (!seen[other]) {
 				seen[other] = 1;
-				queue[qt++] = other;
+				*VEC_PUSH(queue, qt, qcap) = other;
 			}
 		}
 	}
-	free(off);
-	free(adj);
-	free(seen);
+	/* every device marked seen is in the queue: clear them */
+	for (uint32_t i = 0; i < qt; i++)
+		seen[queue[i]] = 0;
 	free(queue);
 }
 
