@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Benchmark: full compiles (every check, every back end) of the synthetic
-# design at 1k, 10k and 100k GPUs.  Prints, per size: wall time (best of
+# design at 1k, 10k and 100k GPUs (synth.rack), then of a design of many
+# small fabrics at 1,000 and 10,000 racks (fabrics.rack, two fabrics and
+# two [*] patterns per rack).  Prints, per size: wall time (best of
 # RUNS), peak memory (from /usr/bin/time), the time of each stage (from
 # --stats), the bytes written, and the time `cat` takes to write the same
 # files into a fresh directory (the output-bound floor, best of RUNS).
@@ -9,11 +11,13 @@
 # outputs removed and written back (sync), since a file system that still
 # holds hundreds of MiB of fresh writes slows the next writer down.
 #
-#   bench/run.sh [RACKC] [SIZES...]      (make bench runs it)
+#   bench/run.sh [RACKC] [GPU SIZES...]      (make bench runs it)
+#   FABRIC_SIZES="1000 10000" (racks of fabrics.rack; empty: skip)
 set -eu
 RACKC=${1:-./rackc}
 [ $# -gt 0 ] && shift
 SIZES=${*:-1000 10000 100000}
+FABRIC_SIZES=${FABRIC_SIZES-1000 10000}
 RUNS=${RUNS:-3}
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
@@ -23,42 +27,52 @@ now() { date +%s%N; }
 
 echo "# rackc benchmark: $(uname -m), $(nproc) cores, $(LC_ALL=C grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')"
 echo
-echo "| GPUs | wall (best of $RUNS) | peak RSS | output | copy of output | stages |"
-echo "|---:|---:|---:|---:|---:|---|"
-for g in $SIZES; do
-	best=
-	for _ in $(seq "$RUNS"); do
+# table DESIGN PARAM UNIT "SIZES"
+table() {
+	design=$1 param=$2 unit=$3 sizes=$4
+	echo "| $unit | wall (best of $RUNS) | peak RSS | output | copy of output | stages |"
+	echo "|---:|---:|---:|---:|---:|---|"
+	for g in $sizes; do
+		best=
+		for _ in $(seq "$RUNS"); do
+			rm -rf "$tmp/out"
+			# start each run with nothing left to write back from the last
+			sync
+			t0=$(now)
+			"$RACKC" -D "$param=$g" -o "$tmp/out" "$here/$design" 2>/dev/null
+			t1=$(now)
+			ms=$(( (t1 - t0) / 1000000 ))
+			if [ -z "$best" ] || [ "$ms" -lt "$best" ]; then best=$ms; fi
+		done
 		rm -rf "$tmp/out"
-		# start each run with nothing left to write back from the last
-		sync
-		t0=$(now)
-		"$RACKC" -D GPUS="$g" -o "$tmp/out" "$here/synth.rack"
-		t1=$(now)
-		ms=$(( (t1 - t0) / 1000000 ))
-		if [ -z "$best" ] || [ "$ms" -lt "$best" ]; then best=$ms; fi
-	done
-	rm -rf "$tmp/out"
-	/usr/bin/time -v "$RACKC" --stats -D GPUS="$g" -o "$tmp/out" \
-		"$here/synth.rack" 2>"$tmp/log"
-	rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$tmp/log")
-	stages=$(sed -n 's/^rackc: stats: \([a-z ()]*[a-z)]\) *\([0-9.]*\) ms$/\1 \2/p' "$tmp/log" |
-		awk '{ v=$NF; $NF=""; sub(/ $/, ""); printf "%s%s %s ms", sep, $0, v; sep=", " }')
-	bytes=$(cat "$tmp"/out/* "$tmp"/out/*/* 2>/dev/null | wc -c)
-	(cd "$tmp/out" && find . -type f | LC_ALL=C sort) >"$tmp/files"
-	copy=
-	for _ in $(seq "$RUNS"); do
+		/usr/bin/time -v "$RACKC" --stats -D "$param=$g" -o "$tmp/out" \
+			"$here/$design" 2>"$tmp/log"
+		rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$tmp/log")
+		stages=$(sed -n 's/^rackc: stats: \([a-z ()]*[a-z)]\) *\([0-9.]*\) ms$/\1 \2/p' "$tmp/log" |
+			awk '{ v=$NF; $NF=""; sub(/ $/, ""); printf "%s%s %s ms", sep, $0, v; sep=", " }')
+		bytes=$(cat "$tmp"/out/* "$tmp"/out/*/* 2>/dev/null | wc -c)
+		(cd "$tmp/out" && find . -type f | LC_ALL=C sort) >"$tmp/files"
+		copy=
+		for _ in $(seq "$RUNS"); do
+			rm -rf "$tmp/copy"
+			(cd "$tmp/out" && find . -type d) | (cd "$tmp" && mkdir -p copy &&
+				cd copy && xargs mkdir -p)
+			sync
+			t0=$(now)
+			while read -r f; do
+				cat "$tmp/out/$f" >"$tmp/copy/$f"
+			done <"$tmp/files"
+			t1=$(now)
+			ms=$(( (t1 - t0) / 1000000 ))
+			if [ -z "$copy" ] || [ "$ms" -lt "$copy" ]; then copy=$ms; fi
+		done
 		rm -rf "$tmp/copy"
-		(cd "$tmp/out" && find . -type d) | (cd "$tmp" && mkdir -p copy &&
-			cd copy && xargs mkdir -p)
-		sync
-		t0=$(now)
-		while read -r f; do
-			cat "$tmp/out/$f" >"$tmp/copy/$f"
-		done <"$tmp/files"
-		t1=$(now)
-		ms=$(( (t1 - t0) / 1000000 ))
-		if [ -z "$copy" ] || [ "$ms" -lt "$copy" ]; then copy=$ms; fi
+		echo "| $g | $best ms | $((rss / 1024)) MiB | $((bytes / 1024)) KiB | $copy ms | $stages |"
 	done
-	rm -rf "$tmp/copy"
-	echo "| $g | $best ms | $((rss / 1024)) MiB | $((bytes / 1024)) KiB | $copy ms | $stages |"
-done
+}
+
+table synth.rack GPUS GPUs "$SIZES"
+if [ -n "$FABRIC_SIZES" ]; then
+	echo
+	table fabrics.rack RACKS racks "$FABRIC_SIZES"
+fi
