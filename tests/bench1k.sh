@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Keeps the benchmark generator honest: bench/synth.rack at 1,000 GPUs must
+# Keeps the benchmark generators honest: bench/synth.rack at 1,000 GPUs must
 # compile clean with every back end, and its report must describe the
-# cluster it was asked for (the 10k and 100k sizes run in `make bench`).
+# cluster it was asked for (the 10k and 100k sizes run in `make bench`);
+# bench/fabrics.rack at 20 racks must give each rack's two fabrics exactly
+# their own eight endpoints, switch and links.
 . "$(dirname "$0")/lib.sh"
 
 if ! rk_run "$tmp/b" -D GPUS=1000 -o "$tmp/out" "$top_srcdir/bench/synth.rack"; then
@@ -34,5 +36,35 @@ print(t["gpus"], t["servers"], c["endpoints"], c["tiers"],
 	fi
 else
 	skip bench/1k/report "python3 not installed"
+fi
+
+if ! rk_run "$tmp/f" -D RACKS=20 -O ir,report,cabling -o "$tmp/fout" \
+	"$top_srcdir/bench/fabrics.rack"; then
+	fail bench/fabrics "$rk_problem"
+	finish
+fi
+if [ "$rc" -ne 0 ] || [ -s "$tmp/f.err" ]; then
+	fail bench/fabrics "exit $rc"
+	show "$tmp/f.err"
+	finish
+fi
+pass bench/fabrics/compile
+if command -v python3 >/dev/null 2>&1; then
+	got=$(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+fs = r["fabrics"]
+shapes = sorted({(f["type"], f["endpoints"], f["switches"], f["links"])
+                 for f in fs})
+print(len(fs), shapes, r["totals"]["cables"], r["checks"]["errors"])
+' "$tmp/fout/report.json")
+	want="40 [('star', 8, 1, 8)] 320 0"
+	if [ "$got" = "$want" ]; then
+		pass bench/fabrics/report "$got"
+	else
+		fail bench/fabrics/report "got '$got', want '$want'"
+	fi
+else
+	skip bench/fabrics/report "python3 not installed"
 fi
 finish
