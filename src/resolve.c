@@ -469,7 +469,8 @@ static bool resolve_pattern(struct elab *e, const struct rk_value *ref,
 				*VEC_PUSH(hit, nhit, hcap) = i;
 		}
 		/* declaration order */
-		qsort(hit, nhit, sizeof(*hit), cmp_u32);
+		if (nhit > 1)
+			qsort(hit, nhit, sizeof(*hit), cmp_u32);
 		for (uint32_t j = 0; j < nhit; j++) {
 			uint32_t i = hit[j];
 
