@@ -150,15 +150,6 @@ static long rail_of(const struct sheet *s, const struct rk_link *l)
 	return -1;
 }
 
-static uint32_t ancestor(const struct rk_design *d, uint32_t obj,
-			 enum rk_kind kind)
-{
-	for (; obj != RK_NONE; obj = d->objs[obj].parent)
-		if (d->objs[obj].kind == kind)
-			return obj;
-	return RK_NONE;
-}
-
 static void cell_name(struct csv *w, const struct rk_design *d, uint32_t obj)
 {
 	if (obj != RK_NONE)
@@ -194,8 +185,8 @@ static void end_cells(struct csv *w, const struct sheet *s, uint32_t dev,
 	const struct rk_design *d = s->d;
 	uint32_t rack = s->rack[dev];
 
-	cell_name(w, d, ancestor(d, rack, K_SITE));
-	cell_name(w, d, ancestor(d, rack, K_ROW));
+	cell_name(w, d, ir_ancestor(d, rack, K_SITE));
+	cell_name(w, d, ir_ancestor(d, rack, K_ROW));
 	cell_name(w, d, rack);
 	cell_u(w, s, dev, rack);
 	cell_name(w, d, dev);

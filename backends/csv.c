@@ -171,19 +171,9 @@ void csv_cell_str(struct csv *w, const struct arena *a, uint32_t id)
 		csv_cell_n(w, str_of(a, id), strlen_of(a, id));
 }
 
-/* Decimal digits of @v at the end of @end; returns the first digit. */
-static char *utoa_end(uint64_t v, char *end)
-{
-	do {
-		*--end = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	return end;
-}
-
 void csv_cell_u64(struct csv *w, uint64_t v)
 {
-	char buf[24], *p = utoa_end(v, buf + sizeof(buf));
+	char buf[24], *p = u64_digits(v, buf + sizeof(buf));
 
 	/* digits never need quotes or a guard */
 	cell_raw(w, p, (size_t)(buf + sizeof(buf) - p));
@@ -230,7 +220,7 @@ void csv_part_end(struct csv *w)
 
 size_t csv_zero_padded(uint64_t v, int width, char *buf)
 {
-	char tmp[24], *p = utoa_end(v, tmp + sizeof(tmp));
+	char tmp[24], *p = u64_digits(v, tmp + sizeof(tmp));
 	size_t n = (size_t)(tmp + sizeof(tmp) - p), pad = 0;
 
 	if ((size_t)width > n) {
@@ -288,7 +278,7 @@ static const char *fixed(int64_t v, int scale, int min, char *buf)
 		dec--;
 	}
 	{
-		char tmp[24], *q = utoa_end(a / p, tmp + sizeof(tmp));
+		char tmp[24], *q = u64_digits(a / p, tmp + sizeof(tmp));
 
 		n = 0;
 		if (v < 0)

@@ -36,12 +36,8 @@ void wb_mem(struct wbuf *w, const char *s, size_t n)
 
 void wb_u64(struct wbuf *w, uint64_t v)
 {
-	char buf[24], *p = buf + sizeof(buf);
+	char buf[24], *p = u64_digits(v, buf + sizeof(buf));
 
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
 	wb_mem(w, p, (size_t)(buf + sizeof(buf) - p));
 }
 

@@ -115,13 +115,8 @@ static uint32_t hash_bytes(const char *s, size_t n)
 		h *= 16777619u;
 	}
 	/* FNV-1a leaves names that differ only in their last bytes close
-	 * together in the low bits the table uses: mix them (fmix32) */
-	h ^= h >> 16;
-	h *= 0x85ebca6bu;
-	h ^= h >> 13;
-	h *= 0xc2b2ae35u;
-	h ^= h >> 16;
-	return h;
+	 * together in the low bits the table uses */
+	return hash_mix32(h);
 }
 
 static void rehash(struct arena *a)

@@ -83,16 +83,6 @@ struct cost {
 
 #define NO_REACH INT64_MAX
 
-static uint64_t mix(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
 static void htab_init(struct htab *t, uint32_t expect)
 {
 	uint32_t cap = 16;
@@ -128,7 +118,7 @@ static struct hent *htab_get(struct htab *t, uint64_t k1, uint64_t k2,
 		free(t->e);
 		*t = nt;
 	}
-	i = (uint32_t)mix(k1 ^ mix(k2 ^ part)) & (t->cap - 1);
+	i = (uint32_t)hash_mix64(k1 ^ hash_mix64(k2 ^ part)) & (t->cap - 1);
 	for (;; i = (i + 1) & (t->cap - 1)) {
 		struct hent *x = &t->e[i];
 

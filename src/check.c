@@ -14,6 +14,7 @@
 #include "driver.h"
 #include "schema.h"
 #include "suggest.h"
+#include "units.h"
 
 const struct check *const check_table[] = {
 #define CHECK(id) &check_##id,
@@ -352,4 +353,39 @@ void checks_list(FILE *fp)
 		}
 		fputc('\n', fp);
 	}
+}
+
+int64_t check_sat(__int128 v)
+{
+	if (v > INT64_MAX)
+		return INT64_MAX;
+	if (v < INT64_MIN)
+		return INT64_MIN;
+	return (int64_t)v;
+}
+
+int64_t check_sadd(int64_t a, int64_t b)
+{
+	return check_sat((__int128)a + b);
+}
+
+const char *check_qfmt(enum dim dim, int64_t v, char *buf)
+{
+	struct quantity q = { dim, v };
+
+	return quantity_format(q, buf);
+}
+
+int64_t check_num0(const struct rk_design *d, uint32_t obj, uint32_t key)
+{
+	int64_t v = ir_num(d, obj, key, 0);
+
+	return v > 0 ? v : 0;
+}
+
+const char *check_part_name(const struct rk_design *d, uint32_t obj)
+{
+	uint32_t p = ir_part_of(d, obj);
+
+	return p != RK_NONE ? ir_name(d, p) : "?";
 }

@@ -124,4 +124,17 @@ void checks_list(FILE *fp);
 /* Validate -W/-E names before compiling; false (after a message) if bad. */
 bool checks_validate(const struct check_setting *s, uint32_t n, FILE *err);
 
+/* ---- arithmetic and wording shared by the check families ---- */
+
+/* @v clamped to the int64_t range (sums of loads saturate, never wrap). */
+int64_t check_sat(__int128 v);
+int64_t check_sadd(int64_t a, int64_t b);
+/* A quantity of dimension @dim in its natural unit (quantity_format). */
+const char *check_qfmt(enum dim dim, int64_t v, char *buf);
+#define FP(v, b) check_qfmt(DIM_POWER, (v), (b))
+/* A non-negative numeric attribute (inherited), 0 when absent. */
+int64_t check_num0(const struct rk_design *d, uint32_t obj, uint32_t key);
+/* The part an instance was made from, by name ("?" for none). */
+const char *check_part_name(const struct rk_design *d, uint32_t obj);
+
 #endif

@@ -31,20 +31,6 @@
 #include "layout.h"
 #include "schema.h"
 
-static const char *len_str(int64_t um, char *buf)
-{
-	struct quantity q = { DIM_LENGTH, um };
-
-	return quantity_format(q, buf);
-}
-
-static const char *rate_str(int64_t v, char *buf)
-{
-	struct quantity q = { DIM_RATE, v };
-
-	return quantity_format(q, buf);
-}
-
 /* "a.p -- b.q" in @buf. */
 static const char *link_str(const struct rk_design *d, const struct rk_link *l,
 			    char buf[static 1024])
@@ -69,7 +55,7 @@ static void note_length(struct check_ctx *c, const struct rk_link *l,
 		const struct rk_value *v = cableplan_link_attr(d, l, A_LENGTH);
 
 		check_note(c, &v->loc, "length %s forced on the link",
-			   len_str(r->length, b1));
+			   check_qfmt(DIM_LENGTH, r->length, b1));
 		return;
 	}
 	layout_cable_run(d, l->a_dev, l->b_dev, &run);
@@ -77,15 +63,17 @@ static void note_length(struct check_ctx *c, const struct rk_link *l,
 		check_note(c, &l->loc,
 			   "length: %s vertical within the rack + %s slack = "
 			   "%s",
-			   len_str(run.vertical, b1), len_str(run.slack, b2),
-			   len_str(run.total, b3));
+			   check_qfmt(DIM_LENGTH, run.vertical, b1),
+			   check_qfmt(DIM_LENGTH, run.slack, b2),
+			   check_qfmt(DIM_LENGTH, run.total, b3));
 	} else {
 		check_note(c, &l->loc,
 			   "length: %s vertical + %s horizontal + %s slack = "
 			   "%s",
-			   len_str(run.vertical, b1),
-			   len_str(run.horizontal, b2), len_str(run.slack, b3),
-			   len_str(run.total, b4));
+			   check_qfmt(DIM_LENGTH, run.vertical, b1),
+			   check_qfmt(DIM_LENGTH, run.horizontal, b2),
+			   check_qfmt(DIM_LENGTH, run.slack, b3),
+			   check_qfmt(DIM_LENGTH, run.total, b4));
 	}
 }
 
@@ -113,8 +101,9 @@ static const char *lengths_str(const struct rk_design *d, uint32_t part,
 	buf[0] = '\0';
 	for (uint32_t i = 0; v && i < (uint32_t)v->n && used + 1 < n; i++) {
 		char q[RK_QFMT_MAX];
-		int w = snprintf(buf + used, n - used, "%s%s", i ? ", " : "",
-				 len_str(ir_list_at(d, v, i)->n, q));
+		int w =
+		    snprintf(buf + used, n - used, "%s%s", i ? ", " : "",
+			     check_qfmt(DIM_LENGTH, ir_list_at(d, v, i)->n, q));
 
 		if (w < 0)
 			break;
@@ -145,20 +134,22 @@ static void note_near(struct check_ctx *c, uint32_t part, int64_t len)
 			   "longest reach that fits otherwise: %s (%s), "
 			   "reach %s",
 			   ir_name(d, part), media ? media : "no media",
-			   len_str(reach, b1));
+			   check_qfmt(DIM_LENGTH, reach, b1));
 	else if (stock >= 0 && stock < len)
 		check_note(c, attr_loc(d, part, A_LENGTHS),
 			   "longest that fits otherwise: %s (%s), reach %s, "
 			   "sold up to %s",
 			   ir_name(d, part), media ? media : "no media",
-			   reach >= 0 ? len_str(reach, b1) : "unlimited",
-			   len_str(stock, b2));
+			   reach >= 0 ? check_qfmt(DIM_LENGTH, reach, b1)
+				      : "unlimited",
+			   check_qfmt(DIM_LENGTH, stock, b2));
 	else
 		check_note(c, &d->objs[part].loc,
 			   "longest that fits otherwise: %s (%s), reach %s, "
 			   "but the transceivers it needs reach less",
 			   ir_name(d, part), media ? media : "no media",
-			   reach >= 0 ? len_str(reach, b1) : "unlimited");
+			   reach >= 0 ? check_qfmt(DIM_LENGTH, reach, b1)
+				      : "unlimited");
 }
 
 static void run_cable_reach(struct check_ctx *c)
@@ -180,26 +171,30 @@ static void run_cable_reach(struct check_ctx *c)
 			if (check_link_waived(c, l))
 				break;
 			if (r->near != RK_NONE) {
-				check_fail(c, check_link_owner(l), &l->loc,
-					   "no catalog %s%sreaches %s%s%s "
-					   "for link %s",
-					   media ? media : "",
-					   media ? " cable " : "cable ",
-					   len_str(r->length, b1),
-					   r->speed ? " at " : "",
-					   r->speed ? rate_str(r->speed, b2)
-						    : "",
-					   link_str(d, l, lb));
+				check_fail(
+				    c, check_link_owner(l), &l->loc,
+				    "no catalog %s%sreaches %s%s%s "
+				    "for link %s",
+				    media ? media : "",
+				    media ? " cable " : "cable ",
+				    check_qfmt(DIM_LENGTH, r->length, b1),
+				    r->speed ? " at " : "",
+				    r->speed
+					? check_qfmt(DIM_RATE, r->speed, b2)
+					: "",
+				    link_str(d, l, lb));
 				note_length(c, l, r);
 				note_near(c, r->near, r->length);
 			} else {
-				check_fail(
-				    c, check_link_owner(l), &l->loc,
-				    "no catalog %s%sfits link %s%s%s",
-				    media ? media : "",
-				    media ? " cable " : "cable ",
-				    link_str(d, l, lb), r->speed ? " at " : "",
-				    r->speed ? rate_str(r->speed, b2) : "");
+				check_fail(c, check_link_owner(l), &l->loc,
+					   "no catalog %s%sfits link %s%s%s",
+					   media ? media : "",
+					   media ? " cable " : "cable ",
+					   link_str(d, l, lb),
+					   r->speed ? " at " : "",
+					   r->speed ? check_qfmt(DIM_RATE,
+								 r->speed, b2)
+						    : "");
 				check_note(c, &d->objs[l->a_port].loc,
 					   "no cable part matches the ports' "
 					   "form, cage, top and speed, or the "
@@ -212,8 +207,11 @@ static void run_cable_reach(struct check_ctx *c)
 			check_fail(c, check_link_owner(l), &l->loc,
 				   "cable %s reaches %s, but link %s needs %s",
 				   ir_name(d, r->cable),
-				   len_str(ir_num(d, r->cable, A_REACH, 0), b1),
-				   link_str(d, l, lb), len_str(r->length, b2));
+				   check_qfmt(DIM_LENGTH,
+					      ir_num(d, r->cable, A_REACH, 0),
+					      b1),
+				   link_str(d, l, lb),
+				   check_qfmt(DIM_LENGTH, r->length, b2));
 			note_length(c, l, r);
 			check_note(c, attr_loc(d, r->cable, A_REACH),
 				   "%s: reach %s", ir_name(d, r->cable), b1);
@@ -225,8 +223,10 @@ static void run_cable_reach(struct check_ctx *c)
 				   "cable %s is sold up to %s, but link %s "
 				   "needs %s",
 				   ir_name(d, r->cable),
-				   len_str(longest_stock(d, r->cable), b1),
-				   link_str(d, l, lb), len_str(r->length, b2));
+				   check_qfmt(DIM_LENGTH,
+					      longest_stock(d, r->cable), b1),
+				   link_str(d, l, lb),
+				   check_qfmt(DIM_LENGTH, r->length, b2));
 			note_length(c, l, r);
 			check_note(c, attr_loc(d, r->cable, A_LENGTHS),
 				   "%s: lengths %s", ir_name(d, r->cable),

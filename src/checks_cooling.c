@@ -57,48 +57,11 @@ static const struct coolant {
 	{ "pg25", 3900, 1020, "estimate, S-COOL" },
 };
 
-static int64_t sat(__int128 v)
-{
-	if (v > INT64_MAX)
-		return INT64_MAX;
-	if (v < INT64_MIN)
-		return INT64_MIN;
-	return (int64_t)v;
-}
-
-static int64_t sadd(int64_t a, int64_t b)
-{
-	return sat((__int128)a + b);
-}
-
-static const char *fmt_q(enum dim dim, int64_t v, char *buf)
-{
-	struct quantity q = { dim, v };
-
-	return quantity_format(q, buf);
-}
-
-#define FP(v, b) fmt_q(DIM_POWER, (v), (b))
-
-static int64_t num0(const struct rk_design *d, uint32_t obj, uint32_t key)
-{
-	int64_t v = ir_num(d, obj, key, 0);
-
-	return v > 0 ? v : 0;
-}
-
 static uint32_t obj_attr(const struct rk_design *d, uint32_t obj, uint32_t key)
 {
 	const struct rk_value *v = ir_attr_inh(d, obj, key);
 
 	return v && v->type == VT_OBJ ? v->a : RK_NONE;
-}
-
-static const char *part_name(const struct rk_design *d, uint32_t dev)
-{
-	uint32_t p = d->objs[dev].part;
-
-	return p == RK_NONE ? "?" : ir_name(d, p);
 }
 
 /* ---- heat of one device ---- */
@@ -129,8 +92,8 @@ static void heat_of(const struct rk_design *d, uint32_t dev, bool on_loop,
 	const struct rk_value *fv = ir_attr_inh(d, dev, A_LIQUID_FRACTION);
 
 	memset(h, 0, sizeof(*h));
-	h->pmax = num0(d, dev, A_POWER_MAX);
-	h->given = num0(d, dev, A_HEAT);
+	h->pmax = check_num0(d, dev, A_POWER_MAX);
+	h->given = check_num0(d, dev, A_HEAT);
 	h->heat = h->given > h->pmax ? h->given : h->pmax;
 	h->air = h->heat;
 	h->rule = HR_AIR;
@@ -140,7 +103,7 @@ static void heat_of(const struct rk_design *d, uint32_t dev, bool on_loop,
 		h->frac = fv->n < 0		 ? 0
 			  : fv->n > RK_RATIO_ONE ? RK_RATIO_ONE
 						 : fv->n;
-		h->liq = sat((__int128)h->heat * h->frac / RK_RATIO_ONE);
+		h->liq = check_sat((__int128)h->heat * h->frac / RK_RATIO_ONE);
 		h->air = h->heat - h->liq;
 		h->rule = HR_FRACTION;
 	} else if (cool && streq(cool, "liquid")) {
@@ -254,12 +217,12 @@ static void cm_build(struct cmodel *m, const struct rk_design *d)
 		if (r != RK_NONE) {
 			m->dev_next[i] = m->rack_dev[r];
 			m->rack_dev[r] = i;
-			m->air[r] = sadd(m->air[r], h.air);
+			m->air[r] = check_sadd(m->air[r], h.air);
 		}
 		if (l != RK_NONE) {
 			m->loop_next[i] = m->loop_dev[l];
 			m->loop_dev[l] = i;
-			m->liq[l] = sadd(m->liq[l], h.liq);
+			m->liq[l] = check_sadd(m->liq[l], h.liq);
 		}
 	}
 	/* rear doors */
@@ -273,7 +236,7 @@ static void cm_build(struct cmodel *m, const struct rk_design *d)
 		m->door[r] = m->air[r] < cap ? m->air[r] : cap;
 		l = obj_attr(d, r, A_LOOP);
 		if (l != RK_NONE)
-			m->liq[l] = sadd(m->liq[l], m->door[r]);
+			m->liq[l] = check_sadd(m->liq[l], m->door[r]);
 	}
 }
 
@@ -359,18 +322,20 @@ static void note_devices(struct check_ctx *c, const struct cmodel *m,
 
 		if (k >= MAX_GROUP_NOTES) {
 			more += x->count;
-			more_v = sadd(more_v, sat((__int128)x->v * x->count));
+			more_v = check_sadd(
+			    more_v, check_sat((__int128)x->v * x->count));
 			continue;
 		}
 		if (x->count == 1)
 			snprintf(who, sizeof(who), "%s (%s)",
-				 ir_name(d, x->first), part_name(d, x->first));
+				 ir_name(d, x->first),
+				 check_part_name(d, x->first));
 		else
 			snprintf(who, sizeof(who), "%u x %s", x->count,
-				 part_name(d, x->first));
+				 check_part_name(d, x->first));
 		heat_text(&x->h, ht, sizeof(ht));
 		FP(x->v, a);
-		fmt_q(DIM_RATIO, x->h.frac, b);
+		check_qfmt(DIM_RATIO, x->h.frac, b);
 		if (side == SIDE_NEED)
 			check_note(c, &d->objs[x->first].loc, "%s: cooling %s",
 				   who, ir_str(d, x->first, A_COOLING));
@@ -436,10 +401,11 @@ static void note_zone_racks(struct check_ctx *c, const struct cmodel *m,
 				    air_after(m, best[k]))
 					k = j;
 			if (air_after(m, best[k]) < v) {
-				rest_v = sadd(rest_v, air_after(m, best[k]));
+				rest_v =
+				    check_sadd(rest_v, air_after(m, best[k]));
 				best[k] = r;
 			} else {
-				rest_v = sadd(rest_v, v);
+				rest_v = check_sadd(rest_v, v);
 			}
 			rest++;
 		}
@@ -486,7 +452,7 @@ static void run_liquid_required(struct check_ctx *c)
 			check_fail(c, i, &o->loc,
 				   "device %s needs liquid cooling (part %s, "
 				   "cooling %s) but is on no liquid loop",
-				   ir_name(d, i), part_name(d, i),
+				   ir_name(d, i), check_part_name(d, i),
 				   ir_str(d, i, A_COOLING));
 			continue;
 		}
@@ -650,7 +616,7 @@ static bool cdu_sum(struct check_ctx *c, const struct rk_design *d,
 			continue;
 		}
 		v[i] = x->n > 0 ? x->n : 0;
-		*total = sadd(*total, v[i]);
+		*total = check_sadd(*total, v[i]);
 	}
 	*usable = *total;
 	/* drop the largest @spares (n is small: a loop's CDU list) */
@@ -690,14 +656,14 @@ static void note_cdus(struct check_ctx *c, const struct rk_design *d,
 			break;
 		}
 		check_note(c, &e->loc, "CDU %s (%s): %s %s", ir_name(d, e->a),
-			   part_name(d, e->a), attr_table[key].name,
-			   fmt_q(dim, num0(d, e->a, key), a));
+			   check_part_name(d, e->a), attr_table[key].name,
+			   check_qfmt(dim, check_num0(d, e->a, key), a));
 	}
 	if (spares)
 		check_note(c, &ir_attr(d, loop, A_REDUNDANCY)->loc,
 			   "redundancy \"%s\": %s less the %lld largest = %s",
-			   red, fmt_q(dim, total, a), (long long)spares,
-			   fmt_q(dim, usable, b));
+			   red, check_qfmt(dim, total, a), (long long)spares,
+			   check_qfmt(dim, usable, b));
 }
 
 /* Notes: where the liquid heat of @loop comes from. */
@@ -712,7 +678,7 @@ static void note_loop_heat(struct check_ctx *c, const struct cmodel *m,
 	for (uint32_t r = m->loop_rack[loop]; r != RK_NONE;
 	     r = m->rack_lnext[r])
 		if (m->door[r]) {
-			doors = sadd(doors, m->door[r]);
+			doors = check_sadd(doors, m->door[r]);
 			if (!nd++)
 				first = r;
 		}
@@ -835,11 +801,11 @@ static void run_flow(struct check_ctx *c)
 		num = (unsigned __int128)60000000 * (uint64_t)m.liq[l];
 		den = (unsigned __int128)co->rho * (uint64_t)co->cp *
 		      (uint64_t)dt;
-		need = sat((__int128)((num + den - 1) / den));
+		need = check_sat((__int128)((num + den - 1) / den));
 		if (need <= usable)
 			continue;
-		fmt_q(DIM_FLOW, need, a);
-		fmt_q(DIM_FLOW, usable, b);
+		check_qfmt(DIM_FLOW, need, a);
+		check_qfmt(DIM_FLOW, usable, b);
 		check_fail(c, l, &d->objs[l].loc,
 			   "loop %s needs %s of %s to carry %s at a %s rise, "
 			   "above the %s its CDUs deliver",
@@ -887,7 +853,7 @@ static void run_room(struct check_ctx *c)
 			continue;
 		for (uint32_t r = m.zone_rack[z]; r != RK_NONE;
 		     r = m.rack_next[r])
-			sum = sadd(sum, air_after(&m, r));
+			sum = check_sadd(sum, air_after(&m, r));
 		if (sum <= cv->n)
 			continue;
 		check_fail(c, z, &d->objs[z].loc,

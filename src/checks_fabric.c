@@ -11,13 +11,6 @@
 #include "metrics.h"
 #include "schema.h"
 
-static void fmt_rate(int64_t v, char *buf)
-{
-	struct quantity q = { DIM_RATE, v };
-
-	quantity_format(q, buf);
-}
-
 static void run_oversub(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
@@ -39,8 +32,8 @@ static void run_oversub(struct check_ctx *c)
 		if ((__int128)mp->leaf_worst_down * ov->a <=
 		    (__int128)mp->leaf_worst_up * ov->n)
 			continue;
-		fmt_rate(mp->leaf_worst_down, a);
-		fmt_rate(mp->leaf_worst_up, b);
+		check_qfmt(DIM_RATE, mp->leaf_worst_down, a);
+		check_qfmt(DIM_RATE, mp->leaf_worst_up, b);
 		check_fail(
 		    c, f, &ov->loc,
 		    "leaf %s of fabric '%s' is oversubscribed beyond the "

@@ -323,13 +323,6 @@ static void run_port_protocol(struct check_ctx *c)
 	}
 }
 
-static const char *rate(int64_t v, char *buf)
-{
-	struct quantity q = { DIM_RATE, v };
-
-	return quantity_format(q, buf);
-}
-
 static void note_speed(struct check_ctx *c, const struct rk_link *l, int end,
 		       int64_t split)
 {
@@ -343,11 +336,12 @@ static void note_speed(struct check_ctx *c, const struct rk_link *l, int end,
 		check_note(c, &v->loc,
 			   "%s: %s twin-port cage / %lld splitter legs = %s "
 			   "per leg",
-			   pname(d, dev, port, b), rate(v->n, r1),
-			   (long long)split, rate(v->n / split, r2));
+			   pname(d, dev, port, b),
+			   check_qfmt(DIM_RATE, v->n, r1), (long long)split,
+			   check_qfmt(DIM_RATE, v->n / split, r2));
 	else
 		check_note(c, &v->loc, "%s: %s", pname(d, dev, port, b),
-			   rate(v->n, r1));
+			   check_qfmt(DIM_RATE, v->n, r1));
 }
 
 static void run_port_speed(struct check_ctx *c)
@@ -382,7 +376,7 @@ static void run_port_speed(struct check_ctx *c)
 			  "speed",
 			  pname(d, l->a_dev, l->a_port, b1),
 			  pname(d, l->b_dev, l->b_port, b2),
-			  rate(sa < sb ? sa : sb, r));
+			  check_qfmt(DIM_RATE, sa < sb ? sa : sb, r));
 		note_speed(c, l, 0, fan == 0 ? split : 1);
 		note_speed(c, l, 1, fan == 1 ? split : 1);
 	}

@@ -56,47 +56,16 @@
 
 /* ---- arithmetic ---- */
 
-static int64_t sat(__int128 v)
-{
-	if (v > INT64_MAX)
-		return INT64_MAX;
-	if (v < INT64_MIN)
-		return INT64_MIN;
-	return (int64_t)v;
-}
-
-static int64_t sadd(int64_t a, int64_t b)
-{
-	return sat((__int128)a + b);
-}
-
 /* ceil(a * n / k) for a >= 0, k > 0 */
 static int64_t share_of(int64_t a, int64_t n, int64_t k)
 {
 	__int128 p = (__int128)a * n;
 
-	return sat((p + k - 1) / k);
+	return check_sat((p + k - 1) / k);
 }
-
-static const char *fmt_q(enum dim dim, int64_t v, char *buf)
-{
-	struct quantity q = { dim, v };
-
-	return quantity_format(q, buf);
-}
-
-#define FP(v, b) fmt_q(DIM_POWER, (v), (b))
 
 /* "%lld %s" arguments: 1 PSU, 2 PSUs */
 #define NPSU(n) (long long)(n), (n) == 1 ? "PSU" : "PSUs"
-
-/* A non-negative numeric attribute (inherited), 0 when absent. */
-static int64_t num0(const struct rk_design *d, uint32_t obj, uint32_t key)
-{
-	int64_t v = ir_num(d, obj, key, 0);
-
-	return v > 0 ? v : 0;
-}
 
 static bool is_source(const struct rk_design *d, uint32_t obj)
 {
@@ -109,13 +78,6 @@ static uint32_t feed_of(const struct rk_design *d, uint32_t pdu)
 	const struct rk_value *v = ir_attr_inh(d, pdu, A_FEED);
 
 	return v && v->type == VT_OBJ ? v->a : RK_NONE;
-}
-
-static const char *part_name(const struct rk_design *d, uint32_t dev)
-{
-	uint32_t p = d->objs[dev].part;
-
-	return p == RK_NONE ? "?" : ir_name(d, p);
 }
 
 /* ---- capacity of a PDU, power shelf or feed ---- */
@@ -161,13 +123,13 @@ static void capacity_of(const struct rk_design *d, uint32_t obj,
 		unsigned __int128 vi = (unsigned __int128)x;
 
 		cp->how = CAP_3PH;
-		x = sat((__int128)(isqrt_u128(3 * vi * vi) / 1000));
+		x = check_sat((__int128)(isqrt_u128(3 * vi * vi) / 1000));
 	} else {
 		cp->how = CAP_1PH;
 		x /= 1000;
 	}
 	if (cp->derate)
-		x = sat((__int128)x * cp->derate / RK_RATIO_ONE);
+		x = check_sat((__int128)x * cp->derate / RK_RATIO_ONE);
 	cp->v = x / 1000 * 1000; /* rounded down to the watt */
 }
 
@@ -180,10 +142,10 @@ static void capacity_text(const struct capacity *cp, char *out, size_t n)
 		snprintf(out, n, "capacity %s", FP(cp->v, p));
 		return;
 	}
-	fmt_q(DIM_VOLTAGE, cp->volt, v);
-	fmt_q(DIM_CURRENT, cp->amp, a);
+	check_qfmt(DIM_VOLTAGE, cp->volt, v);
+	check_qfmt(DIM_CURRENT, cp->amp, a);
 	if (cp->derate)
-		fmt_q(DIM_RATIO, cp->derate, r);
+		check_qfmt(DIM_RATIO, cp->derate, r);
 	snprintf(out, n, "%s x %s%s%s%s = %s", v, a,
 		 cp->how == CAP_3PH ? " x sqrt(3)" : "",
 		 cp->derate ? " x " : "", cp->derate ? r : "", FP(cp->v, p));
@@ -291,9 +253,9 @@ static void psu_info(const struct rk_design *d, uint32_t dev,
 	int64_t active, spare;
 
 	memset(pi, 0, sizeof(*pi));
-	pi->pmax = num0(d, dev, A_POWER_MAX);
-	pi->psus = num0(d, dev, A_PSUS);
-	pi->rating = num0(d, dev, A_PSU_RATING);
+	pi->pmax = check_num0(d, dev, A_POWER_MAX);
+	pi->psus = check_num0(d, dev, A_PSUS);
+	pi->rating = check_num0(d, dev, A_PSU_RATING);
 	pi->scheme = ir_str(d, dev, A_PSU_REDUNDANCY);
 	pi->full = 1;
 	pi->why = FULL_ANY;
@@ -318,7 +280,7 @@ static void psu_info(const struct rk_design *d, uint32_t dev,
 	}
 	pi->min_run = pi->full;
 	if (ir_attr_inh(d, dev, A_PSU_MIN_RUN)) {
-		int64_t m = num0(d, dev, A_PSU_MIN_RUN);
+		int64_t m = check_num0(d, dev, A_PSU_MIN_RUN);
 
 		pi->min_given = true;
 		if (m >= 1 && m < pi->full)
@@ -419,7 +381,7 @@ static void scen_add(struct pmodel *m, uint32_t *head, uint32_t feed,
 
 	for (uint32_t i = *head; i != RK_NONE; i = m->s[i].next) {
 		if (m->s[i].feed == feed) {
-			m->s[i].delta = sadd(m->s[i].delta, delta);
+			m->s[i].delta = check_sadd(m->s[i].delta, delta);
 			return;
 		}
 		prev = i;
@@ -579,10 +541,10 @@ static void pm_build(struct pmodel *m, const struct rk_design *d,
 	/* normal loads */
 	for (uint32_t j = 0; j < m->nw; j++) {
 		const struct wire *w = &m->w[j];
-		int64_t p = num0(d, w->dev, A_POWER_MAX);
+		int64_t p = check_num0(d, w->dev, A_POWER_MAX);
 
-		m->load[w->pdu] =
-		    sadd(m->load[w->pdu], share_of(p, w->n, m->dev_k[w->dev]));
+		m->load[w->pdu] = check_sadd(
+		    m->load[w->pdu], share_of(p, w->n, m->dev_k[w->dev]));
 	}
 	if (!scenarios)
 		return;
@@ -625,7 +587,7 @@ static void pm_build(struct pmodel *m, const struct rk_design *d,
 	for (uint32_t g = 0; g < n; g++)
 		for (uint32_t p = m->feed_p[g]; p != RK_NONE;
 		     p = m->pdu_next[p]) {
-			m->load[g] = sadd(m->load[g], m->load[p]);
+			m->load[g] = check_sadd(m->load[g], m->load[p]);
 			for (uint32_t s = m->pdu_s[p]; s != RK_NONE;
 			     s = m->s[s].next)
 				scen_add(m, &m->feed_s[g], m->s[s].feed,
@@ -698,16 +660,18 @@ static void note_pdu_load(struct check_ctx *c, const struct pmodel *m,
 		if (k >= MAX_GROUP_NOTES) {
 			more += x->count;
 			more_load =
-			    sadd(more_load, sat((__int128)x->share * x->count));
+			    check_sadd(more_load, check_sat((__int128)x->share *
+							    x->count));
 			continue;
 		}
 		psu_info(d, x->first, &pi);
 		if (x->count == 1)
 			snprintf(who, sizeof(who), "%s (%s)",
-				 ir_name(d, x->first), part_name(d, x->first));
+				 ir_name(d, x->first),
+				 check_part_name(d, x->first));
 		else
 			snprintf(who, sizeof(who), "%u x %s", x->count,
-				 part_name(d, x->first));
+				 check_part_name(d, x->first));
 		FP(x->draw, a);
 		FP(x->share, b);
 		if (x->n == x->s)
@@ -814,7 +778,7 @@ static void run_connected(struct check_ctx *c)
 
 		if (o->kind != K_DEVICE)
 			continue;
-		psus = num0(d, i, A_PSUS);
+		psus = check_num0(d, i, A_PSUS);
 		tracked = psus < MAX_TRACKED_PSUS ? psus : MAX_TRACKED_PSUS;
 		for (int64_t k = 0; k < tracked; k++)
 			slot[k] = RK_NONE;
@@ -851,7 +815,7 @@ static void run_connected(struct check_ctx *c)
 						   "declares no psus",
 						   ir_name(d, i),
 						   ir_name(d, p->a),
-						   part_name(d, i));
+						   check_part_name(d, i));
 				continue;
 			}
 			for (uint32_t e = 0; e < (uint32_t)l->n; e++) {
@@ -864,7 +828,7 @@ static void run_connected(struct check_ctx *c)
 					    "its part %s has %lld %s "
 					    "(psu[0..%lld])",
 					    ir_name(d, i), (long long)x,
-					    part_name(d, i), NPSU(psus),
+					    check_part_name(d, i), NPSU(psus),
 					    (long long)psus - 1);
 					break;
 				}
@@ -905,7 +869,7 @@ static void run_connected(struct check_ctx *c)
 			check_note(c, &first->val.loc,
 				   "its part %s has %lld %s; wire each to "
 				   "one PDU with 'power psu[..] -> PDU'",
-				   part_name(d, i), NPSU(psus));
+				   check_part_name(d, i), NPSU(psus));
 			break;
 		}
 	}
@@ -981,7 +945,7 @@ static void run_psu_redundancy(struct check_ctx *c)
 		}
 		if (pi.rating && pi.pmax) {
 			int64_t n = sk == SCH_NONE ? pi.psus : active;
-			int64_t have = sat((__int128)n * pi.rating);
+			int64_t have = check_sat((__int128)n * pi.rating);
 
 			if (have < pi.pmax) {
 				FP(pi.rating, a);
@@ -1057,7 +1021,7 @@ static void run_pdu_capacity(struct check_ctx *c)
 			   "%s %s carries %s at max load, above its %s",
 			   d->objs[p].cls == C_PDU ? "PDU" : "power shelf",
 			   ir_name(d, p), FP(m.load[p], a), FP(cp.v, b));
-		note_capacity(c, &cp, part_name(d, p));
+		note_capacity(c, &cp, check_part_name(d, p));
 		note_pdu_load(c, &m, p, RK_NONE);
 	}
 	pm_free(&m);
@@ -1102,11 +1066,11 @@ static void note_outlets(struct check_ctx *c, const struct pmodel *m,
 		if (g[k].count == 1)
 			check_note(c, g[k].loc, "%s (%s): %lld x %s",
 				   ir_name(d, g[k].first),
-				   part_name(d, g[k].first), (long long)g[k].n,
-				   inlet);
+				   check_part_name(d, g[k].first),
+				   (long long)g[k].n, inlet);
 		else
 			check_note(c, g[k].loc, "%u x %s: %lld x %s each",
-				   g[k].count, part_name(d, g[k].first),
+				   g[k].count, check_part_name(d, g[k].first),
 				   (long long)g[k].n, inlet);
 	}
 	if (more)
@@ -1146,8 +1110,8 @@ static void run_outlets(struct check_ctx *c)
 		    (!ir_attr_inh(d, p, A_OUTLETS_C13) &&
 		     !ir_attr_inh(d, p, A_OUTLETS_C19)))
 			continue;
-		h13 = num0(d, p, A_OUTLETS_C13);
-		h19 = num0(d, p, A_OUTLETS_C19);
+		h13 = check_num0(d, p, A_OUTLETS_C13);
+		h19 = check_num0(d, p, A_OUTLETS_C19);
 		for (uint32_t j = m.pdu_w[p]; j != RK_NONE; j = m.w[j].next) {
 			const char *in = ir_str(d, m.w[j].dev, A_INLET);
 
@@ -1277,7 +1241,7 @@ static void report_throttle(struct check_ctx *c, const struct pmodel *m,
 		check_note(c, m->w[m->dev_w[dev]].loc,
 			   "%lld x %s = %s against power_max %s", (long long)s,
 			   FP(pi->rating, a),
-			   FP(sat((__int128)s * pi->rating), b),
+			   FP(check_sat((__int128)s * pi->rating), b),
 			   FP(pi->pmax, t));
 	note_lost(c, m, dev, f);
 }
@@ -1298,7 +1262,7 @@ static void run_feed_failure(struct check_ctx *c)
 		if (cp.how == CAP_NONE)
 			continue;
 		for (uint32_t s = m.pdu_s[p]; s != RK_NONE; s = m.s[s].next) {
-			int64_t load = sadd(m.load[p], m.s[s].delta);
+			int64_t load = check_sadd(m.load[p], m.s[s].delta);
 			char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
 
 			if (load <= cp.v)
@@ -1310,7 +1274,7 @@ static void run_feed_failure(struct check_ctx *c)
 				   d->objs[p].cls == C_PDU ? "PDU"
 							   : "power shelf",
 				   ir_name(d, p), FP(load, a), FP(cp.v, b));
-			note_capacity(c, &cp, part_name(d, p));
+			note_capacity(c, &cp, check_part_name(d, p));
 			note_pdu_load(c, &m, p, m.s[s].feed);
 		}
 	}
@@ -1349,17 +1313,17 @@ static void note_feed_racks(struct check_ctx *c, const struct pmodel *m,
 		for (uint32_t s = m->pdu_s[p];
 		     s != RK_NONE && failed != RK_NONE; s = m->s[s].next)
 			if (m->s[s].feed == failed)
-				l = sadd(l, m->s[s].delta);
+				l = check_sadd(l, m->s[s].delta);
 		r = layout_rack_of(d, p);
 		if (r == RK_NONE) {
-			other = sadd(other, l);
+			other = check_sadd(other, l);
 			continue;
 		}
 		if (!sum[r] && !l)
 			continue;
 		if (!sum[r])
 			touched[nt++] = r;
-		sum[r] = sadd(sum[r], l);
+		sum[r] = check_sadd(sum[r], l);
 	}
 	/* the largest few, then the rest */
 	for (uint32_t shown = 0; shown < MAX_RACK_NOTES && shown < nt;
@@ -1386,7 +1350,7 @@ static void note_feed_racks(struct check_ctx *c, const struct pmodel *m,
 		char a[RK_QFMT_MAX];
 
 		for (uint32_t k = nb; k < nt; k++)
-			rest = sadd(rest, sum[touched[k]]);
+			rest = check_sadd(rest, sum[touched[k]]);
 		check_note(c, NULL, "and %u more racks: %s", nt - nb,
 			   FP(rest, a));
 	}
@@ -1429,7 +1393,7 @@ static void run_feed_capacity(struct check_ctx *c)
 			continue;
 		}
 		for (uint32_t s = m.feed_s[g]; s != RK_NONE; s = m.s[s].next) {
-			int64_t l = sadd(m.load[g], m.s[s].delta);
+			int64_t l = check_sadd(m.load[g], m.s[s].delta);
 
 			if (l > cp.v && l > wl) {
 				wl = l;

@@ -127,13 +127,6 @@ static uint32_t find_obj(struct reval *r, const struct ast *x,
 	return RK_NONE;
 }
 
-static void fmt_q(enum dim dim, int64_t v, char *buf)
-{
-	struct quantity q = { dim, v };
-
-	quantity_format(q, buf);
-}
-
 static bool eval_r(struct reval *r, const struct ast *x, struct rval *out);
 
 static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
@@ -171,8 +164,8 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 				? (int64_t)((__int128)m->bisection *
 					    RK_RATIO_ONE / m->full_bisection)
 				: 0;
-			fmt_q(DIM_RATE, m->bisection, a);
-			fmt_q(DIM_RATE, m->full_bisection, b);
+			check_qfmt(DIM_RATE, m->bisection, a);
+			check_qfmt(DIM_RATE, m->full_bisection, b);
 			rnote(r, "bisection(%s) = %s of %s full bisection (%s)",
 			      ir_name(d, f), a, b,
 			      bisect_method_name(m->method));
@@ -180,14 +173,14 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 		case 1:
 			out->dim = DIM_RATE;
 			out->n = m->bisection;
-			fmt_q(DIM_RATE, m->bisection, a);
+			check_qfmt(DIM_RATE, m->bisection, a);
 			rnote(r, "bisection_bw(%s) = %s (%s)", ir_name(d, f), a,
 			      bisect_method_name(m->method));
 			break;
 		case 2:
 			out->dim = DIM_RATE;
 			out->n = m->injection;
-			fmt_q(DIM_RATE, m->injection, a);
+			check_qfmt(DIM_RATE, m->injection, a);
 			rnote(r, "injection(%s) = %s", ir_name(d, f), a);
 			break;
 		case 3:
@@ -197,8 +190,8 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 				? (int64_t)((__int128)m->leaf_worst_down *
 					    RK_RATIO_ONE / m->leaf_worst_up)
 				: 0;
-			fmt_q(DIM_RATE, m->leaf_worst_down, a);
-			fmt_q(DIM_RATE, m->leaf_worst_up, b);
+			check_qfmt(DIM_RATE, m->leaf_worst_down, a);
+			check_qfmt(DIM_RATE, m->leaf_worst_up, b);
 			rnote(r,
 			      "oversubscription(%s): worst leaf %s down, "
 			      "%s up",
@@ -229,7 +222,7 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 		t = derived_racks(r->c->dv);
 		out->dim = DIM_POWER;
 		out->n = fn[0] == 'p' ? t->power[rk] : t->heat[rk];
-		fmt_q(DIM_POWER, out->n, a);
+		check_qfmt(DIM_POWER, out->n, a);
 		rnote(r, "%s(%s) = %s", fn, ir_name(d, rk), a);
 		return true;
 	}
@@ -248,7 +241,7 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 			}
 		}
 		if (best != RK_NONE) {
-			fmt_q(DIM_POWER, out->n, a);
+			check_qfmt(DIM_POWER, out->n, a);
 			rnote(r, "%s() = %s (rack %s)", fn, a,
 			      ir_name(d, best));
 		}

@@ -99,20 +99,6 @@ static const struct srcloc *attr_loc(const struct rk_design *d, uint32_t obj,
 	return v ? &v->loc : &d->objs[obj].loc;
 }
 
-static const char *qfmt(enum dim dim, int64_t v, char *buf)
-{
-	struct quantity q = { dim, v };
-
-	return quantity_format(q, buf);
-}
-
-static const char *part_name(const struct rk_design *d, uint32_t obj)
-{
-	uint32_t p = ir_part_of(d, obj);
-
-	return p != RK_NONE ? ir_name(d, p) : "?";
-}
-
 static void run_rack_placement(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
@@ -221,7 +207,7 @@ static void note_span(struct check_ctx *c, const struct placed *p)
 
 	check_note(c, attr_loc(d, p->dev, A_AT),
 		   "%s (%s, %lldU) at U%lld occupies %s", ir_name(d, p->dev),
-		   part_name(d, p->dev), (long long)(p->hi - p->lo + 1),
+		   check_part_name(d, p->dev), (long long)(p->hi - p->lo + 1),
 		   (long long)p->lo, urange(p->lo, p->hi, b));
 }
 
@@ -295,7 +281,7 @@ static void run_rack_overflow(struct check_ctx *c)
 		note_span(c, &p);
 		check_note(c, attr_loc(d, rack, A_HEIGHT),
 			   "rack %s (%s) has %lldU usable", ir_name(d, rack),
-			   part_name(d, rack), (long long)units);
+			   check_part_name(d, rack), (long long)units);
 	}
 }
 
@@ -321,8 +307,8 @@ static void run_rack_depth(struct check_ctx *c)
 			continue;
 		check_fail(c, i, &d->objs[i].loc,
 			   "%s is %s deep, deeper than rack %s (%s)",
-			   ir_name(d, i), qfmt(DIM_LENGTH, dd, b1),
-			   ir_name(d, rack), qfmt(DIM_LENGTH, rd, b2));
+			   ir_name(d, i), check_qfmt(DIM_LENGTH, dd, b1),
+			   ir_name(d, rack), check_qfmt(DIM_LENGTH, rd, b2));
 		check_note(c, attr_loc(d, i, A_DEPTH), "%s: depth %s",
 			   ir_name(d, attr_owner(d, i, A_DEPTH)), b1);
 		check_note(c, attr_loc(d, rack, A_DEPTH), "%s: depth %s",
@@ -380,8 +366,8 @@ static void weight_notes(struct check_ctx *c, const struct rack_index *ri,
 		while (k + cnt < n && pairs[2 * (k + cnt)] == part)
 			cnt++;
 		check_note(c, attr_loc(d, part, A_WEIGHT), "%u x %s at %s = %s",
-			   cnt, ir_name(d, part), qfmt(DIM_MASS, w, b1),
-			   qfmt(DIM_MASS, sat_mul(w, cnt), b2));
+			   cnt, ir_name(d, part), check_qfmt(DIM_MASS, w, b1),
+			   check_qfmt(DIM_MASS, sat_mul(w, cnt), b2));
 		k += cnt;
 	}
 	if (unweighed)
@@ -393,8 +379,8 @@ static void weight_notes(struct check_ctx *c, const struct rack_index *ri,
 			   unweighed == 1 ? "is" : "are");
 	check_note(c, attr_loc(d, rack, A_MAX_LOAD),
 		   "total %s against max_load %s of %s",
-		   qfmt(DIM_MASS, total, b1),
-		   qfmt(DIM_MASS, ir_num(d, rack, A_MAX_LOAD, 0), b2),
+		   check_qfmt(DIM_MASS, total, b1),
+		   check_qfmt(DIM_MASS, ir_num(d, rack, A_MAX_LOAD, 0), b2),
 		   ir_name(d, attr_owner(d, rack, A_MAX_LOAD)));
 }
 
@@ -426,8 +412,8 @@ static void run_rack_weight(struct check_ctx *c)
 		check_fail(c, r, &d->objs[r].loc,
 			   "rack %s carries %s of devices, over its static "
 			   "load rating of %s",
-			   ir_name(d, r), qfmt(DIM_MASS, total, b1),
-			   qfmt(DIM_MASS, limit, b2));
+			   ir_name(d, r), check_qfmt(DIM_MASS, total, b1),
+			   check_qfmt(DIM_MASS, limit, b2));
 		weight_notes(c, &ri, r, total, pairs);
 	}
 	free(pairs);

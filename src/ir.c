@@ -52,16 +52,6 @@ uint32_t ir_add_obj(struct rk_design *d, enum rk_kind kind, uint32_t parent,
 	return id;
 }
 
-static uint32_t hash_id(uint32_t x)
-{
-	x ^= x >> 16;
-	x *= 0x7feb352dU;
-	x ^= x >> 15;
-	x *= 0x846ca68bU;
-	x ^= x >> 16;
-	return x;
-}
-
 /* Open addressing over pairs (name, obj) stored as two uint32 per slot. */
 static uint32_t tab_find(const uint32_t *tab, uint32_t cap, uint32_t name)
 {
@@ -69,7 +59,7 @@ static uint32_t tab_find(const uint32_t *tab, uint32_t cap, uint32_t name)
 
 	if (!cap)
 		return RK_NONE;
-	for (i = hash_id(name) & (cap - 1); tab[2 * i] != RK_NONE;
+	for (i = hash_mix32(name) & (cap - 1); tab[2 * i] != RK_NONE;
 	     i = (i + 1) & (cap - 1))
 		if (tab[2 * i] == name)
 			return tab[2 * i + 1];
@@ -91,7 +81,7 @@ static uint32_t tab_bind(uint32_t **tabp, uint32_t *capp, uint32_t *countp,
 
 			if (tab[2 * i] == RK_NONE)
 				continue;
-			for (j = hash_id(tab[2 * i]) & (ncap - 1);
+			for (j = hash_mix32(tab[2 * i]) & (ncap - 1);
 			     nt[2 * j] != RK_NONE; j = (j + 1) & (ncap - 1))
 				;
 			nt[2 * j] = tab[2 * i];
@@ -101,7 +91,7 @@ static uint32_t tab_bind(uint32_t **tabp, uint32_t *capp, uint32_t *countp,
 		*tabp = tab = nt;
 		*capp = cap = ncap;
 	}
-	for (i = hash_id(name) & (cap - 1); tab[2 * i] != RK_NONE;
+	for (i = hash_mix32(name) & (cap - 1); tab[2 * i] != RK_NONE;
 	     i = (i + 1) & (cap - 1))
 		if (tab[2 * i] == name)
 			return tab[2 * i + 1];
@@ -134,6 +124,14 @@ uint32_t ir_find_part(const struct rk_design *d, uint32_t name)
 const char *ir_name(const struct rk_design *d, uint32_t id)
 {
 	return str_of(d->arena, d->objs[id].name);
+}
+
+uint32_t ir_ancestor(const struct rk_design *d, uint32_t obj, enum rk_kind kind)
+{
+	for (; obj != RK_NONE; obj = d->objs[obj].parent)
+		if (d->objs[obj].kind == kind)
+			return obj;
+	return RK_NONE;
 }
 
 const struct rk_value *ir_attr(const struct rk_design *d, uint32_t obj,

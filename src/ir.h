@@ -218,6 +218,9 @@ static inline const struct rk_obj *ir_obj(const struct rk_design *d,
 	return &d->objs[id];
 }
 const char *ir_name(const struct rk_design *d, uint32_t id);
+/* @obj itself or its nearest enclosing object of kind @kind, or RK_NONE. */
+uint32_t ir_ancestor(const struct rk_design *d, uint32_t obj,
+		     enum rk_kind kind);
 
 /* Attribute lookup on an object only (no inheritance). */
 const struct rk_value *ir_attr(const struct rk_design *d, uint32_t obj,

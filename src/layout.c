@@ -22,11 +22,7 @@ uint32_t layout_rack_of(const struct rk_design *d, uint32_t dev)
 
 	if (v && v->type == VT_OBJ)
 		return v->a;
-	for (uint32_t p = d->objs[dev].parent; p != RK_NONE;
-	     p = d->objs[p].parent)
-		if (d->objs[p].kind == K_RACK)
-			return p;
-	return RK_NONE;
+	return ir_ancestor(d, d->objs[dev].parent, K_RACK);
 }
 
 int64_t layout_height_u(const struct rk_design *d, uint32_t dev)
@@ -44,14 +40,6 @@ int64_t layout_at(const struct rk_design *d, uint32_t dev)
 int64_t layout_rack_units(const struct rk_design *d, uint32_t rack)
 {
 	return ir_num(d, d->objs[rack].part, A_HEIGHT, 0);
-}
-
-static uint32_t site_of(const struct rk_design *d, uint32_t obj)
-{
-	for (; obj != RK_NONE; obj = d->objs[obj].parent)
-		if (d->objs[obj].kind == K_SITE)
-			return obj;
-	return RK_NONE;
 }
 
 void layout_rack_pos(const struct rk_design *d, uint32_t rack,
@@ -73,7 +61,7 @@ void layout_rack_pos(const struct rk_design *d, uint32_t rack,
 	out->y = ir_num(d, row, A_Y, 0);
 	{
 		const struct rk_value *t = ir_attr(d, row, A_TRAY_HEIGHT);
-		uint32_t site = site_of(d, row);
+		uint32_t site = ir_ancestor(d, row, K_SITE);
 
 		if (!t && site != RK_NONE)
 			t = ir_attr(d, site, A_TRAY_HEIGHT);
@@ -106,7 +94,7 @@ void layout_cable_run(const struct rk_design *d, uint32_t a, uint32_t b,
 	memset(out, 0, sizeof(*out));
 	if (ra == RK_NONE || rb == RK_NONE)
 		return;
-	site = site_of(d, ra);
+	site = ir_ancestor(d, ra, K_SITE);
 	if (site != RK_NONE)
 		slack = ir_num(d, site, A_SLACK, DEFAULT_SLACK_UM);
 	out->known = 1;

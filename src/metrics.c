@@ -275,14 +275,6 @@ struct ephash {
 	uint32_t cap;
 };
 
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	return x;
-}
-
 static void eph_init(struct ephash *h, uint32_t n)
 {
 	h->cap = 16;
@@ -296,7 +288,7 @@ static uint32_t eph_get(const struct ephash *h, uint32_t dev, uint32_t port)
 {
 	uint64_t k = ((uint64_t)dev << 32 | port) + 1;
 
-	for (uint32_t i = (uint32_t)mix64(k) & (h->cap - 1); h->keys[i];
+	for (uint32_t i = (uint32_t)hash_mix64(k) & (h->cap - 1); h->keys[i];
 	     i = (i + 1) & (h->cap - 1))
 		if (h->keys[i] == k)
 			return h->vals[i];
@@ -308,7 +300,7 @@ static bool eph_put(struct ephash *h, uint32_t dev, uint32_t port, uint32_t val)
 	uint64_t k = ((uint64_t)dev << 32 | port) + 1;
 	uint32_t i;
 
-	for (i = (uint32_t)mix64(k) & (h->cap - 1); h->keys[i];
+	for (i = (uint32_t)hash_mix64(k) & (h->cap - 1); h->keys[i];
 	     i = (i + 1) & (h->cap - 1))
 		if (h->keys[i] == k)
 			return false;

@@ -37,6 +37,43 @@ static inline bool streq(const char *a, const char *b)
  * least need items.  Capacities double, so appends are amortised O(1).
  */
 void vec_grow(void **pp, uint32_t *cap, uint32_t need, size_t elem);
+
+/*
+ * Hash finalisers for the open-addressing tables (MurmurHash3's fmix32 and
+ * fmix64): every input bit reaches the low bits a table masks with.
+ */
+static inline uint32_t hash_mix32(uint32_t h)
+{
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	h ^= h >> 16;
+	return h;
+}
+
+static inline uint64_t hash_mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+/*
+ * The decimal digits of @v written backwards from @end (exclusive), with no
+ * terminator; returns the first digit.  20 bytes hold any uint64_t.
+ */
+static inline char *u64_digits(uint64_t v, char *end)
+{
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
+}
 #define VEC_PUSH(arr, len, cap)                                              \
 	(((len) >= (cap)                                                     \
 	      ? vec_grow((void **)&(arr), &(cap), (len) + 1, sizeof(*(arr))) \
