@@ -259,15 +259,8 @@ static void check_waivers(struct check_run *r)
 				diag_emit(r->ctx.diag, DIAG_ERROR,
 					  &d->vals[at->val.a].loc, "waiver",
 					  "waiver names unknown check "
-					  "'%s'%s%s%s",
-					  name,
-					  suggest_result(&sg) ? "; did you "
-								"mean '"
-							      : "",
-					  suggest_result(&sg)
-					      ? suggest_result(&sg)
-					      : "",
-					  suggest_result(&sg) ? "'?" : "");
+					  "'%s'" SUGGEST_FMT,
+					  name, SUGGEST_ARGS(&sg));
 			} else if (!r->ctx.used_waivers[o->attr_first + k]) {
 				unsigned ci = check_index(check_find(name));
 

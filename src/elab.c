@@ -345,13 +345,8 @@ static uint32_t find_part(struct elab *e, uint32_t name,
 	for (uint32_t i = 0; i < e->d->nobjs; i++)
 		if (e->d->objs[i].kind == K_PART)
 			suggest_offer(&sg, str_of(e->a, e->d->objs[i].name));
-	if (suggest_result(&sg))
-		elab_error(e, loc, "undefined-name",
-			   "unknown part '%s'; did you mean '%s'?",
-			   str_of(e->a, name), suggest_result(&sg));
-	else
-		elab_error(e, loc, "undefined-name", "unknown part '%s'",
-			   str_of(e->a, name));
+	elab_error(e, loc, "undefined-name", "unknown part '%s'" SUGGEST_FMT,
+		   str_of(e->a, name), SUGGEST_ARGS(&sg));
 	return RK_NONE;
 }
 
@@ -804,14 +799,9 @@ static void unknown_word(struct elab *e, const struct ast *st)
 			   "attribute '%s' is not allowed in %s", w, where);
 		return;
 	}
-	if (suggest_result(&sg))
-		elab_error(e, &st->wloc, "unknown-attribute",
-			   "unknown attribute or kind '%s' in %s; did you "
-			   "mean '%s'?",
-			   w, where, suggest_result(&sg));
-	else
-		elab_error(e, &st->wloc, "unknown-attribute",
-			   "unknown attribute or kind '%s' in %s", w, where);
+	elab_error(e, &st->wloc, "unknown-attribute",
+		   "unknown attribute or kind '%s' in %s" SUGGEST_FMT, w, where,
+		   SUGGEST_ARGS(&sg));
 }
 
 /* Declared names of a statement: the first argument, ranges expanded. */
@@ -956,17 +946,10 @@ static void decl_part(struct elab *e, const struct kind_info *ki,
 			for (uint32_t i = 0; i < e->d->nobjs; i++)
 				if (e->d->objs[i].kind == K_PART)
 					suggest_offer(&sg, ir_name(e->d, i));
-			if (suggest_result(&sg))
-				elab_error(e, &st->rhs->loc, "undefined-name",
-					   "unknown part class or base part "
-					   "'%s'; did you mean '%s'?",
-					   str_of(e->a, tw),
-					   suggest_result(&sg));
-			else
-				elab_error(e, &st->rhs->loc, "undefined-name",
-					   "unknown part class or base part "
-					   "'%s'",
-					   str_of(e->a, tw));
+			elab_error(e, &st->rhs->loc, "undefined-name",
+				   "unknown part class or base part "
+				   "'%s'" SUGGEST_FMT,
+				   str_of(e->a, tw), SUGGEST_ARGS(&sg));
 			return;
 		}
 		cls = e->d->objs[base].cls;
@@ -1239,15 +1222,9 @@ static void decl_instance(struct elab *e, const struct kind_info *ki,
 		suggest_init(&sg, str_of(e->a, call->str));
 		for (uint32_t i = 0; i < e->nmods; i++)
 			suggest_offer(&sg, str_of(e->a, e->mods[i].name));
-		if (suggest_result(&sg))
-			elab_error(e, &call->loc, "undefined-name",
-				   "unknown module '%s'; did you mean '%s'?",
-				   str_of(e->a, call->str),
-				   suggest_result(&sg));
-		else
-			elab_error(e, &call->loc, "undefined-name",
-				   "unknown module '%s'",
-				   str_of(e->a, call->str));
+		elab_error(e, &call->loc, "undefined-name",
+			   "unknown module '%s'" SUGGEST_FMT,
+			   str_of(e->a, call->str), SUGGEST_ARGS(&sg));
 		return;
 	}
 	for (uint32_t k = 0; k < e->mod_depth; k++)
@@ -1297,16 +1274,10 @@ static void decl_instance(struct elab *e, const struct kind_info *ki,
 					elab_error(
 					    e, &a->wloc, "undefined-name",
 					    "module '%s' has no parameter "
-					    "'%s'%s%s%s",
+					    "'%s'" SUGGEST_FMT,
 					    str_of(e->a, m->name),
 					    str_of(e->a, a->str),
-					    suggest_result(&sg)
-						? "; did you mean '"
-						: "",
-					    suggest_result(&sg)
-						? suggest_result(&sg)
-						: "",
-					    suggest_result(&sg) ? "'?" : "");
+					    SUGGEST_ARGS(&sg));
 					ok = false;
 					break;
 				}

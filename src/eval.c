@@ -200,14 +200,9 @@ static bool arith(struct elab *e, const struct ast *x, struct val *l,
 				if (i >= e->frame || i < e->nglobals)
 					suggest_offer(
 					    &sg, str_of(e->a, e->vars[i].name));
-			if (suggest_result(&sg))
-				elab_error(e, &bad->loc, "undefined-name",
-					   "'%s' is not defined; did you mean "
-					   "'%s'?",
-					   w, suggest_result(&sg));
-			else
-				elab_error(e, &bad->loc, "undefined-name",
-					   "'%s' is not defined", w);
+			elab_error(e, &bad->loc, "undefined-name",
+				   "'%s' is not defined" SUGGEST_FMT, w,
+				   SUGGEST_ARGS(&sg));
 			return false;
 		}
 		elab_error(e, &bad->loc, "type-mismatch",
@@ -577,14 +572,9 @@ static bool eval_call(struct elab *e, const struct ast *x, struct val *out)
 		suggest_init(&sg, fn);
 		for (size_t i = 0; i < ARRAY_SIZE(fns); i++)
 			suggest_offer(&sg, fns[i]);
-		if (suggest_result(&sg))
-			elab_error(e, &x->wloc, "undefined-name",
-				   "unknown function '%s'; did you mean "
-				   "'%s'?",
-				   fn, suggest_result(&sg));
-		else
-			elab_error(e, &x->wloc, "undefined-name",
-				   "unknown function '%s'", fn);
+		elab_error(e, &x->wloc, "undefined-name",
+			   "unknown function '%s'" SUGGEST_FMT, fn,
+			   SUGGEST_ARGS(&sg));
 	}
 	return false;
 }

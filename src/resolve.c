@@ -193,13 +193,9 @@ static void report_undefined(struct elab *e, const char *path,
 				suggest_offer(&sg, full + pl + 1);
 		}
 	}
-	if (suggest_result(&sg))
-		elab_error(e, loc, "undefined-name",
-			   "%s '%s' is not defined; did you mean '%s'?", what,
-			   path, suggest_result(&sg));
-	else
-		elab_error(e, loc, "undefined-name", "%s '%s' is not defined",
-			   what, path);
+	elab_error(e, loc, "undefined-name",
+		   "%s '%s' is not defined" SUGGEST_FMT, what, path,
+		   SUGGEST_ARGS(&sg));
 }
 
 /* Resolve an object reference; RK_NONE after reporting. */
@@ -307,18 +303,10 @@ static bool resolve_port(struct elab *e, uint32_t path, uint32_t from,
 					suggest_offer(
 					    &sg,
 					    str_of(e->a, d->objs[c].local));
-		if (suggest_result(&sg))
-			elab_error(e, loc, "undefined-name",
-				   "%s '%s' (%s) has no port '%s'; did you "
-				   "mean '%s'?",
-				   rk_kind_name(d->objs[*dev].kind),
-				   ir_name(d, *dev), ir_name(d, part), pn,
-				   suggest_result(&sg));
-		else
-			elab_error(e, loc, "undefined-name",
-				   "%s '%s' (%s) has no port '%s'",
-				   rk_kind_name(d->objs[*dev].kind),
-				   ir_name(d, *dev), ir_name(d, part), pn);
+		elab_error(e, loc, "undefined-name",
+			   "%s '%s' (%s) has no port '%s'" SUGGEST_FMT,
+			   rk_kind_name(d->objs[*dev].kind), ir_name(d, *dev),
+			   ir_name(d, part), pn, SUGGEST_ARGS(&sg));
 		return false;
 	}
 	return true;

@@ -25,6 +25,17 @@ void suggest_offer(struct suggest *s, const char *cand);
  * third of the longer name, and at least 1 edit allowed), else NULL.
  */
 const char *suggest_result(const struct suggest *s);
+/*
+ * A message's hint as three "%s" arguments: "; did you mean 'X'?" when
+ * there is a suggestion, nothing otherwise.  For example:
+ *     elab_error(e, loc, "undefined-name", "unknown part '%s'" SUGGEST_FMT,
+ *                name, SUGGEST_ARGS(&sg));
+ */
+#define SUGGEST_FMT "%s%s%s"
+#define SUGGEST_ARGS(s)                                   \
+	(suggest_result(s) ? "; did you mean '" : ""),    \
+	    (suggest_result(s) ? suggest_result(s) : ""), \
+	    (suggest_result(s) ? "'?" : "")
 /* Edit distance, capped: returns cap + 1 when the distance exceeds cap. */
 size_t edit_distance(const char *a, const char *b, size_t cap);
 
