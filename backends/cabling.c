@@ -361,45 +361,39 @@ static bool emit_pull(struct backend_ctx *ctx, struct sheet *s)
 	struct csv w;
 	bool ok;
 
-	/* bucket the links by rack: counts, prefix sums, fill */
-	for (uint32_t i = 0; i < d->nlinks; i++) {
-		const struct rk_link *l = &d->links[i];
-		uint32_t ra, rb;
+	/* bucket the links by rack: pass 0 counts, prefix sums, pass 1
+	 * fills (fill[] starts at each bucket's start) */
+	uint32_t *fill = xmalloc(((size_t)d->nobjs + 1) * sizeof(*fill));
 
-		if (!s->ids[i])
-			continue;
-		ra = s->rack[l->a_dev];
-		rb = s->rack[l->b_dev];
-		if (ra != RK_NONE)
-			start[ra + 1]++;
-		if (rb != RK_NONE && rb != ra)
-			start[rb + 1]++;
-	}
-	for (uint32_t i = 0; i < d->nobjs; i++) {
-		total += start[i + 1];
-		start[i + 1] = total;
-	}
-	entry = xmalloc(((size_t)total + 1) * sizeof(*entry));
-	{
-		uint32_t *fill =
-		    xmalloc(((size_t)d->nobjs + 1) * sizeof(*fill));
-
-		memcpy(fill, start, (size_t)d->nobjs * sizeof(*fill));
+	entry = NULL;
+	for (int pass = 0; pass < 2; pass++) {
 		for (uint32_t i = 0; i < d->nlinks; i++) {
 			const struct rk_link *l = &d->links[i];
-			uint32_t ra, rb;
+			uint32_t r[2];
 
 			if (!s->ids[i])
 				continue;
-			ra = s->rack[l->a_dev];
-			rb = s->rack[l->b_dev];
-			if (ra != RK_NONE)
-				entry[fill[ra]++] = i;
-			if (rb != RK_NONE && rb != ra)
-				entry[fill[rb]++] = i;
+			r[0] = s->rack[l->a_dev];
+			r[1] = s->rack[l->b_dev];
+			for (int k = 0; k < 2; k++) {
+				if (r[k] == RK_NONE || (k && r[1] == r[0]))
+					continue;
+				if (pass)
+					entry[fill[r[k]]++] = i;
+				else
+					start[r[k] + 1]++;
+			}
 		}
-		free(fill);
+		if (pass)
+			break;
+		for (uint32_t i = 0; i < d->nobjs; i++) {
+			total += start[i + 1];
+			start[i + 1] = total;
+		}
+		entry = xmalloc(((size_t)total + 1) * sizeof(*entry));
+		memcpy(fill, start, (size_t)d->nobjs * sizeof(*fill));
 	}
+	free(fill);
 	fp = out_open(ctx, "cabling/pull.csv");
 	ok = fp != NULL;
 	if (ok) {

@@ -253,6 +253,23 @@ static bool same_kids(const struct tsw *a, const struct tsw *b)
 	       !memcmp(a->kids.v, b->kids.v, a->kids.n * sizeof(*a->kids.v));
 }
 
+/* Switch @c joins the tree if its role gives it a level. */
+static void add_switch(const struct rk_design *d, uint32_t c,
+		       uint32_t *sw_index, struct tsw **sw, uint32_t *ns,
+		       uint32_t *cap)
+{
+	int lv = role_level(ir_str(d, c, A_ROLE));
+	struct tsw *t;
+
+	if (lv < 0)
+		return;
+	sw_index[c] = *ns;
+	t = VEC_PUSH(*sw, *ns, *cap);
+	memset(t, 0, sizeof(*t));
+	t->dev = c;
+	t->level = lv;
+}
+
 /* The tree of one fabric, appended to @o. */
 static void fabric_tree(struct backend_ctx *ctx, const char **host,
 			uint32_t fab, const uint32_t *links, uint32_t nl,
@@ -265,36 +282,18 @@ static void fabric_tree(struct backend_ctx *ctx, const char **host,
 
 	/* the switches of the fabric: generated ones are its children, a
 	 * hand-wired fabric's are found on its links */
-	for_each_child(d, fab, c) {
-		int lv;
-
-		if (d->objs[c].kind != K_DEVICE)
-			continue;
-		lv = role_level(ir_str(d, c, A_ROLE));
-		if (lv < 0)
-			continue;
-		sw_index[c] = ns;
-		memset(VEC_PUSH(sw, ns, cap), 0, sizeof(*sw));
-		sw[ns - 1].dev = c;
-		sw[ns - 1].level = lv;
-	}
+	for_each_child(d, fab, c)
+		if (d->objs[c].kind == K_DEVICE)
+			add_switch(d, c, sw_index, &sw, &ns, &cap);
 	for (uint32_t i = 0; i < nl; i++) {
 		const struct rk_link *l = &d->links[links[i]];
 
 		for (int end = 0; end < 2; end++) {
 			uint32_t c = end ? l->b_dev : l->a_dev;
-			int lv;
 
-			if (d->objs[c].cls != C_SWITCH ||
-			    sw_index[c] != RK_NONE)
-				continue;
-			lv = role_level(ir_str(d, c, A_ROLE));
-			if (lv < 0)
-				continue;
-			sw_index[c] = ns;
-			memset(VEC_PUSH(sw, ns, cap), 0, sizeof(*sw));
-			sw[ns - 1].dev = c;
-			sw[ns - 1].level = lv;
+			if (d->objs[c].cls == C_SWITCH &&
+			    sw_index[c] == RK_NONE)
+				add_switch(d, c, sw_index, &sw, &ns, &cap);
 		}
 	}
 	for (uint32_t i = 0; i < nl; i++) {
