@@ -104,13 +104,7 @@ while IFS= read -r case; do
 	elif [ -z "$why" ]; then
 		pass "$name"
 	else
-		fail "$name" "$why"
-		if [ -f "$expected" ]; then
-			diff -u "$expected" "$o.err" | sed 's/^/    | /' || :
-		else
-			show "$o.err"
-		fi
-		show "$o.out"
+		fail_diff "$name" "$why" "$expected" "$o"
 	fi
 done <"$tmp/cases"
 

@@ -137,6 +137,35 @@ rk_run() {
 	return 0
 }
 
+# fail_diff NAME WHY EXPECTED PREFIX: a failed expected-stderr case, with
+# the diff against EXPECTED (or the whole stderr when there is none) and
+# any stdout
+fail_diff() {
+	fail "$1" "$2"
+	if [ -f "$3" ]; then
+		diff -u "$3" "$4.err" | sed 's/^/    | /' || :
+	else
+		show "$4.err"
+	fi
+	show "$4.out"
+}
+
+# rk_examples [NAME...]: the example designs to test, one path a line: the
+# named ones, else every examples/*.rack (run from the top source dir)
+rk_examples() {
+	if [ $# -gt 0 ]; then
+		for x in "$@"; do
+			echo "examples/${x%.rack}.rack"
+		done
+	else
+		for f in examples/*.rack; do
+			if [ -f "$f" ]; then
+				echo "$f"
+			fi
+		done
+	fi
+}
+
 directive() {
 	sed -n "1,10s/^#[[:space:]]*$1:[[:space:]]*//p" "$2" | sed -n '$p'
 }

@@ -14,17 +14,7 @@
 
 cd "$top_srcdir" || exit 99
 
-if [ $# -gt 0 ]; then
-	for x in "$@"; do
-		echo "examples/${x%.rack}.rack"
-	done >"$tmp/examples"
-else
-	for f in examples/*.rack; do
-		if [ -f "$f" ]; then
-			echo "$f"
-		fi
-	done >"$tmp/examples"
-fi
+rk_examples "$@" >"$tmp/examples"
 if [ ! -s "$tmp/examples" ]; then
 	echo "no examples/*.rack yet"
 	finish
