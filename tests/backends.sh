@@ -23,11 +23,6 @@
 
 . "$(dirname "$0")/lib.sh"
 
-regen=${RACKC_REGEN:-0}
-if [ "${1:-}" = --regen ]; then
-	regen=1
-	shift
-fi
 
 cd "$top_srcdir"
 

@@ -20,8 +20,6 @@
 # rewritten first.  Sets dg_out to OUT (for further checks) and returns 1
 # after reporting a failure.
 
-regen=${RACKC_REGEN:-0}
-
 dg_directive() {
 	sed -n "1,10s/^#[[:space:]]*$1:[[:space:]]*//p" "$2" | sed -n '$p'
 }

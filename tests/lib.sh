@@ -9,6 +9,8 @@
 #   RACKC       the compiler under test (default: $top_srcdir/rackc)
 #   tmp         a private temporary directory, removed on exit
 #   rk_sanitized  yes when $RACKC is built with AddressSanitizer, else no
+#   regen       1 when the driver was given --regen first (removed from
+#               its arguments) or RACKC_REGEN=1: rewrite expected files
 #
 # Provides:
 #   pass NAME [DETAIL]     count and print a passing case
@@ -33,6 +35,14 @@
 set -eu
 LC_ALL=C
 export LC_ALL
+
+# shellcheck disable=SC2034 # regen is read by the drivers
+regen=${RACKC_REGEN:-0}
+# shellcheck disable=SC2034
+if [ "${1:-}" = --regen ]; then
+	regen=1
+	shift
+fi
 
 if [ -z "${top_srcdir:-}" ]; then
 	top_srcdir=$(cd "$(dirname "$0")/.." && pwd)

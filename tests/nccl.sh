@@ -18,10 +18,6 @@
 
 . "$(dirname "$0")/lib.sh"
 
-if [ "${1:-}" = --regen ]; then
-	RACKC_REGEN=1
-	shift
-fi
 cd "$top_srcdir"
 . tests/golden_designs.sh
 
