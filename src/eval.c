@@ -579,6 +579,18 @@ static bool eval_call(struct elab *e, const struct ast *x, struct val *out)
 	return false;
 }
 
+/* Path @base followed by member @x's name: base.name, located at @x. */
+static void member_of(struct elab *e, const struct val *base,
+		      const struct ast *x, struct val *out)
+{
+	*out = *base;
+	out->segs = copy_segs(e, base, 1);
+	memset(&out->segs[out->count], 0, sizeof(struct seg));
+	out->segs[out->count].name = x->str;
+	out->count++;
+	out->loc = x->loc;
+}
+
 bool eval(struct elab *e, const struct ast *x, struct val *out)
 {
 	if (e->stopped)
@@ -665,12 +677,7 @@ bool eval(struct elab *e, const struct ast *x, struct val *out)
 				   val_kind_name(&base));
 			return false;
 		}
-		*out = base;
-		out->segs = copy_segs(e, &base, 1);
-		memset(&out->segs[out->count], 0, sizeof(struct seg));
-		out->segs[out->count].name = x->str;
-		out->count++;
-		out->loc = x->loc;
+		member_of(e, &base, x, out);
 		return true;
 	}
 	case AST_INDEX:
@@ -722,12 +729,7 @@ bool eval_name(struct elab *e, const struct ast *x, struct val *out)
 	case AST_MEMBER:
 		if (!eval_name(e, x->lhs, &base))
 			return false;
-		*out = base;
-		out->segs = copy_segs(e, &base, 1);
-		memset(&out->segs[out->count], 0, sizeof(struct seg));
-		out->segs[out->count].name = x->str;
-		out->count++;
-		out->loc = x->loc;
+		member_of(e, &base, x, out);
 		return true;
 	case AST_INDEX:
 		/* the base is literal; the index is evaluated normally */
