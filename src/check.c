@@ -348,20 +348,6 @@ void checks_list(FILE *fp)
 	}
 }
 
-int64_t check_sat(__int128 v)
-{
-	if (v > INT64_MAX)
-		return INT64_MAX;
-	if (v < INT64_MIN)
-		return INT64_MIN;
-	return (int64_t)v;
-}
-
-int64_t check_sadd(int64_t a, int64_t b)
-{
-	return check_sat((__int128)a + b);
-}
-
 const char *check_qfmt(enum dim dim, int64_t v, char *buf)
 {
 	struct quantity q = { dim, v };

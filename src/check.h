@@ -127,8 +127,19 @@ bool checks_validate(const struct check_setting *s, uint32_t n, FILE *err);
 /* ---- arithmetic and wording shared by the check families ---- */
 
 /* @v clamped to the int64_t range (sums of loads saturate, never wrap). */
-int64_t check_sat(__int128 v);
-int64_t check_sadd(int64_t a, int64_t b);
+static inline int64_t check_sat(__int128 v)
+{
+	if (v > INT64_MAX)
+		return INT64_MAX;
+	if (v < INT64_MIN)
+		return INT64_MIN;
+	return (int64_t)v;
+}
+
+static inline int64_t check_sadd(int64_t a, int64_t b)
+{
+	return check_sat((__int128)a + b);
+}
 /* A quantity of dimension @dim in its natural unit (quantity_format). */
 const char *check_qfmt(enum dim dim, int64_t v, char *buf);
 #define FP(v, b) check_qfmt(DIM_POWER, (v), (b))
