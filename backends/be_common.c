@@ -75,7 +75,7 @@ const char **be_host_names(struct backend_ctx *ctx, bool *ok)
 			continue;
 		h = ir_attr(d, i, A_HOSTNAME);
 		if (h && h->type == VT_STR) {
-			const char *s = str_of(ctx->arena, h->a);
+			const char *s = str_of(ctx->d->arena, h->a);
 
 			if (!hostname_ok(s)) {
 				diag_error(ctx->diag, &h->loc, "hostname",

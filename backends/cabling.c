@@ -410,16 +410,13 @@ static bool emit_pull(struct backend_ctx *ctx, struct sheet *s)
 	return ok;
 }
 
+/* The sheet (part 0: cabling.csv) or the pull list (part 1). */
 static bool emit_cabling(struct backend_ctx *ctx)
 {
 	const struct rk_design *d = ctx->d;
 	struct sheet s;
-	FILE *fp = out_open(ctx, "cabling.csv");
-	struct csv w;
 	bool ok;
 
-	if (!fp)
-		return false;
 	memset(&s, 0, sizeof(s));
 	s.d = d;
 	s.p = derived_cableplan(ctx->dv);
@@ -432,14 +429,24 @@ static bool emit_cabling(struct backend_ctx *ctx)
 	}
 	s.ids = xmalloc(((size_t)d->nlinks + 1) * sizeof(*s.ids));
 	number(&s);
-	build_rails(&s);
-	csv_init(&w, fp);
-	csv_header(&w, columns, ARRAY_SIZE(columns));
-	for (uint32_t i = 0; i < d->nlinks; i++)
-		if (s.ids[i])
-			row(&s, &w, i);
-	csv_fini(&w);
-	ok = csv_close(ctx, fp) && emit_pull(ctx, &s);
+	if (ctx->part == 0) {
+		FILE *fp = out_open(ctx, "cabling.csv");
+		struct csv w;
+
+		ok = fp != NULL;
+		if (ok) {
+			build_rails(&s);
+			csv_init(&w, fp);
+			csv_header(&w, columns, ARRAY_SIZE(columns));
+			for (uint32_t i = 0; i < d->nlinks; i++)
+				if (s.ids[i])
+					row(&s, &w, i);
+			csv_fini(&w);
+			ok = csv_close(ctx, fp);
+		}
+	} else {
+		ok = emit_pull(ctx, &s);
+	}
 	for (uint32_t i = 0; i < s.nrails; i++)
 		free(s.rails[i].names);
 	free(s.rails);
@@ -450,9 +457,21 @@ static bool emit_cabling(struct backend_ctx *ctx)
 	return ok;
 }
 
+/* The plan is shared by both parts (and by bom): build it before them. */
+static void prepare_cabling(struct backend_ctx *ctx)
+{
+	derived_cableplan(ctx->dv);
+}
+
+static const char *const cabling_parts[] = { "cabling", "cabling (pull)" };
+
 const struct backend backend_cabling = {
 	.name = "cabling",
 	.summary = "cabling.csv and cabling/pull.csv: the cable plan, "
 		   "one row per cable",
 	.emit = emit_cabling,
+	.prepare = prepare_cabling,
+	.parts = 2,
+	.part_names = cabling_parts,
+	.weight = 8,
 };

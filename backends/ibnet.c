@@ -190,7 +190,7 @@ static void sort_ends(struct end **ends, struct end **tmp, size_t n,
 
 static const char *local(const struct ibnet *x, uint32_t obj)
 {
-	return str_of(x->ctx->arena, x->d->objs[obj].local);
+	return str_of(x->d->arena, x->d->objs[obj].local);
 }
 
 static void wb_name(struct wbuf *w, const struct rk_design *d, uint32_t id)
@@ -673,4 +673,5 @@ const struct backend backend_ibnet = {
 	.summary = "ib/<subnet>.net: each InfiniBand subnet as an ibsim / "
 		   "ibnetdiscover net file",
 	.emit = emit_ibnet,
+	.weight = 6,
 };

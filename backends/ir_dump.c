@@ -424,7 +424,7 @@ static void print_links(struct dump *x)
 
 static bool emit_ir(struct backend_ctx *ctx)
 {
-	struct dump x = { ctx->d, ctx->arena, out_open(ctx, "ir.rack") };
+	struct dump x = { ctx->d, ctx->d->arena, out_open(ctx, "ir.rack") };
 
 	if (!x.fp)
 		return false;
@@ -439,4 +439,5 @@ const struct backend backend_ir = {
 	.name = "ir",
 	.summary = "ir.rack: the elaborated design as canonical rackc source",
 	.emit = emit_ir,
+	.weight = 2,
 };

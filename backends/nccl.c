@@ -51,6 +51,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
+#include <libxml/parser.h>
 #include <libxml/xmlwriter.h>
 
 #include "backend.h"
@@ -259,7 +260,7 @@ static bool analyse(struct npart *p)
 			ncpu++;
 		}
 		if (b && b->type == VT_STR) {
-			const char *s = str_of(p->ctx->arena, b->a);
+			const char *s = str_of(p->ctx->d->arena, b->a);
 
 			if (!parse_bus(s, &c->bus, c->busid,
 				       sizeof(c->busid))) {
@@ -267,7 +268,7 @@ static bool analyse(struct npart *p)
 				    p, c->id, &b->loc,
 				    "%s has bus \"%s\", which is not a "
 				    "PCI address dddd:bb:dd.f",
-				    str_of(p->ctx->arena, d->objs[c->id].local),
+				    str_of(p->ctx->d->arena, d->objs[c->id].local),
 				    s);
 				continue;
 			}
@@ -319,7 +320,7 @@ static bool analyse(struct npart *p)
 	}
 	for (uint32_t i = 0; i < p->n; i++) {
 		const struct ncomp *c = &p->c[i];
-		const char *nm = str_of(p->ctx->arena, d->objs[c->id].local);
+		const char *nm = str_of(p->ctx->d->arena, d->objs[c->id].local);
 
 		if (!c->used || c->cls == COMP_CPU)
 			continue;
@@ -416,7 +417,7 @@ static bool analyse(struct npart *p)
 				   "PCIe generation %lld of %s has no NCCL "
 				   "link_speed spelling (Gen1 to Gen6)",
 				   (long long)c->gen,
-				   str_of(p->ctx->arena, d->objs[c->id].local));
+				   str_of(p->ctx->d->arena, d->objs[c->id].local));
 		}
 	}
 	free(depth);
@@ -576,7 +577,7 @@ static bool emit_part(struct npart *p)
 	analyse(p);
 	for (uint32_t i = 0; i < p->n; i++) {
 		const struct ncomp *c = &p->c[i];
-		const char *nm = str_of(p->ctx->arena, d->objs[c->id].local);
+		const char *nm = str_of(p->ctx->d->arena, d->objs[c->id].local);
 
 		if (c->cls == COMP_CPU) {
 			cpus[nc++] = i;
@@ -632,9 +633,9 @@ static bool emit_part(struct npart *p)
 		if (p->c[cpus[k]].numa == p->c[cpus[k - 1]].numa)
 			part_error(p, p->c[cpus[k]].id, NULL,
 				   "cpus %s and %s are both NUMA node %lld",
-				   str_of(p->ctx->arena,
+				   str_of(p->ctx->d->arena,
 					  d->objs[p->c[cpus[k - 1]].id].local),
-				   str_of(p->ctx->arena,
+				   str_of(p->ctx->d->arena,
 					  d->objs[p->c[cpus[k]].id].local),
 				   (long long)p->c[cpus[k]].numa);
 	if (!p->ok)
@@ -663,8 +664,8 @@ static bool emit_part(struct npart *p)
 				    p, a->id, NULL,
 				    "%s and %s have the same bus id "
 				    "%s",
-				    str_of(p->ctx->arena, d->objs[b->id].local),
-				    str_of(p->ctx->arena, d->objs[a->id].local),
+				    str_of(p->ctx->d->arena, d->objs[b->id].local),
+				    str_of(p->ctx->d->arena, d->objs[a->id].local),
 				    a->busid);
 		}
 	}
@@ -882,9 +883,17 @@ static bool emit_nccl(struct backend_ctx *ctx)
 	return ok && !ctx->failed;
 }
 
+/* libxml2 sets up its global tables once, before threads use it. */
+static void prepare_nccl(struct backend_ctx *ctx)
+{
+	(void)ctx;
+	xmlInitParser();
+}
+
 const struct backend backend_nccl = {
 	.name = "nccl",
 	.summary = "nccl/<part>.xml: NCCL topology per GPU server part, and "
 		   "nccl/hosts.csv",
 	.emit = emit_nccl,
+	.prepare = prepare_nccl,
 };

@@ -665,4 +665,5 @@ const struct backend backend_slurm = {
 	.summary = "slurm/topology.conf (tree), slurm/block.conf and "
 		   "slurm/topology.yaml (NVLink blocks)",
 	.emit = emit_slurm,
+	.weight = 1,
 };

@@ -28,11 +28,17 @@ struct outfile {
  * struct backend_ctx - what a back end gets
  * @d:      the design (read-only)
  * @diag:   for "cannot express" diagnostics and I/O errors
- * @arena:  scratch allocations
+ * @arena:  scratch allocations, private to the job (interned strings are
+ *          the design's: str_of(d->arena, id))
  * @outdir: the -o directory
  * @input:  the design file's base name, for headers
+ * @part:   which part of a back end with several (struct backend)
  * @files:  artifacts opened so far (committed or discarded together)
  * @failed: an I/O error happened
+ *
+ * Back ends run as jobs on several threads: each job gets its own context,
+ * arena and (deferred) diagnostic engine; the design and the derived
+ * figures are shared and must only be read (see @prepare below).
  */
 struct derived;
 
@@ -43,6 +49,7 @@ struct backend_ctx {
 	struct arena *arena;
 	const char *outdir;
 	const char *input;
+	unsigned part;
 	struct outfile *files;
 	uint32_t nfiles, files_cap;
 	bool failed;
@@ -54,11 +61,23 @@ struct backend_ctx {
  * @summary: one line for --list-backends
  * @emit:    writes its artifacts; returns false on failure (after a
  *           diagnostic)
+ * @prepare: optional; runs on the main thread before any job starts, to
+ *           compute the shared figures (derived data) @emit will read, so
+ *           that no job computes them while another reads them
+ * @parts:   0 or 1: one job; more: @emit runs once per part (ctx->part),
+ *           each writing different files, possibly at the same time
+ * @part_names: what --stats calls each part (NULL: the name)
+ * @weight:  rough cost per cable, a scheduling hint: heavier jobs start
+ *           first, so the last to finish is a short one
  */
 struct backend {
 	const char *name;
 	const char *summary;
 	bool (*emit)(struct backend_ctx *ctx);
+	void (*prepare)(struct backend_ctx *ctx);
+	unsigned parts;
+	const char *const *part_names;
+	unsigned weight;
 };
 
 extern const struct backend *const backend_table[];

@@ -231,24 +231,33 @@ static void print_text(struct diag_engine *d, enum diag_level level,
 		print_snippet(d, w);
 }
 
-void diag_vemit(struct diag_engine *d, enum diag_level level,
-		const struct srcloc *loc, const char *check, const char *fmt,
-		va_list ap)
+/* Count, record or print one diagnostic whose level is final. */
+static void emit_final(struct diag_engine *d, enum diag_level level,
+		       const struct srcloc *loc, const char *check, char *msg)
 {
 	struct where w;
 	bool located;
-	char *msg;
 
-	if (level == DIAG_WARNING && d->werror)
-		level = DIAG_ERROR;
 	if (level == DIAG_ERROR && d->errors < UINT32_MAX)
 		d->errors++;
 	else if (level == DIAG_WARNING && d->warnings < UINT32_MAX)
 		d->warnings++;
 
-	located = resolve(d->sm, loc, &w);
-	msg = vformat(d->arena, fmt, ap);
+	if (d->defer) {
+		/* resolved when replayed into the parent */
+		struct diag_record *r = VEC_PUSH(d->recs, d->nrecs, d->recs_cap);
 
+		if (d->nrecs == 1)
+			arena_own(d->arena, (void **)&d->recs);
+		r->level = level;
+		r->loc = loc ? *loc : (struct srcloc){ 0, 0, 0 };
+		r->check = check ? arena_strndup(d->arena, check, strlen(check))
+				 : NULL;
+		r->message = msg;
+		return;
+	}
+
+	located = resolve(d->sm, loc, &w);
 	if (d->format != DIAG_TEXT) {
 		bool first = d->recs == NULL;
 		struct diag_record *r =
@@ -274,6 +283,42 @@ void diag_vemit(struct diag_engine *d, enum diag_level level,
 		d->last_file = file;
 	}
 	print_text(d, level, &w, check, msg);
+}
+
+void diag_vemit(struct diag_engine *d, enum diag_level level,
+		const struct srcloc *loc, const char *check, const char *fmt,
+		va_list ap)
+{
+	if (level == DIAG_WARNING && d->werror)
+		level = DIAG_ERROR;
+	emit_final(d, level, loc, check, vformat(d->arena, fmt, ap));
+}
+
+void diag_fork(struct diag_engine *child, const struct diag_engine *parent,
+	       struct arena *a)
+{
+	diag_init(child, NULL, parent->sm, a);
+	child->format = parent->format;
+	child->show_source = parent->show_source;
+	child->werror = parent->werror;
+	/* the child stops where the parent would have */
+	if (parent->max_errors)
+		child->max_errors = parent->errors < parent->max_errors
+					? parent->max_errors - parent->errors
+					: 1;
+	child->defer = true;
+}
+
+void diag_join(struct diag_engine *parent, const struct diag_engine *child)
+{
+	for (uint32_t i = 0; i < child->nrecs; i++) {
+		const struct diag_record *r = &child->recs[i];
+		const char *m = r->message;
+
+		emit_final(parent, r->level, r->loc.file ? &r->loc : NULL,
+			   r->check,
+			   arena_strndup(parent->arena, m, strlen(m)));
+	}
 }
 
 void diag_emit(struct diag_engine *d, enum diag_level level,

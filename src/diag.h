@@ -58,7 +58,9 @@ struct diag_record {
  * @max_errors:  stop asking for more work after this many errors (0: no cap)
  * @errors, @warnings: counts so far
  * @last_file:   file of the last include chain printed (text format)
- * @recs, @nrecs, @recs_cap: records for json and sarif
+ * @recs, @nrecs, @recs_cap: records for json and sarif, and for a
+ *                          deferred engine
+ * @defer:       record everything, print nothing (diag_fork)
  */
 struct diag_engine {
 	FILE *out;
@@ -72,6 +74,7 @@ struct diag_engine {
 	uint32_t last_file;
 	struct diag_record *recs;
 	uint32_t nrecs, recs_cap;
+	bool defer;
 };
 
 void diag_init(struct diag_engine *d, FILE *out, const struct srcmgr *sm,
@@ -89,6 +92,17 @@ void diag_vemit(struct diag_engine *d, enum diag_level level,
 #define diag_note(d, loc, ...) diag_emit(d, DIAG_NOTE, loc, NULL, __VA_ARGS__)
 /* True once max_errors errors have been reported. */
 bool diag_stop(const struct diag_engine *d);
+/*
+ * A deferred engine for work done on another thread: it takes @parent's
+ * settings, counts and records what is emitted (strings in @a, which must
+ * outlive the records) and prints nothing; diag_join() later replays the
+ * records into @parent, so the output does not depend on the order in
+ * which threads ran.  @parent is only read.
+ */
+void diag_fork(struct diag_engine *child, const struct diag_engine *parent,
+	       struct arena *a);
+/* Replay @child's records into @parent, as if emitted there now. */
+void diag_join(struct diag_engine *parent, const struct diag_engine *child);
 /*
  * Finish: for text, print "N errors and M warnings generated." when
  * anything was reported; for json and sarif, write the document.

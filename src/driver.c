@@ -17,6 +17,7 @@
 #include "backend.h"
 #include "check.h"
 #include "driver.h"
+#include "jobs.h"
 #include "metrics.h"
 #include "suggest.h"
 
@@ -141,15 +142,67 @@ static bool select_backends(struct compilation *c, const char *list,
 	return ok;
 }
 
+/* One back-end job: a back end, or one part of one. */
+struct be_job {
+	const struct backend *b;
+	struct backend_ctx ctx;
+	struct arena arena;
+	struct diag_engine diag;
+	bool ok;
+	uint64_t ns;
+};
+
+static void run_job(void *arg, size_t i)
+{
+	struct be_job *j = &((struct be_job *)arg)[i];
+	uint64_t t0 = rk_now_ns();
+
+	j->ok = j->b->emit(&j->ctx) && !j->ctx.failed;
+	j->ns = rk_now_ns() - t0;
+}
+
+/* Heavier first; ties in table order (the sort is stable on the index). */
+static int job_cmp(const void *pa, const void *pb)
+{
+	const struct be_job *a = *(struct be_job *const *)pa;
+	const struct be_job *b = *(struct be_job *const *)pb;
+
+	if (a->b->weight != b->b->weight)
+		return a->b->weight > b->b->weight ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+struct job_order {
+	struct be_job **order;
+};
+
+static void run_ordered(void *arg, size_t i)
+{
+	struct job_order *o = arg;
+
+	run_job(o->order[i], 0);
+}
+
+/*
+ * The back ends run as jobs on up to o->jobs threads, each job in its own
+ * context; then, in table order, each job's diagnostics are replayed and
+ * its files added to the run's.  The first job (in table order) that
+ * failed decides the exit status, and what later jobs wrote or said is
+ * dropped, as if they had not run: the result does not depend on the
+ * number of threads.
+ */
 static int run_backends(struct compilation *c, struct derived *dv)
 {
 	const struct rackc_options *o = c->opts;
 	const struct backend **sel =
 	    xcalloc(backend_table_len + 1, sizeof(*sel));
 	struct backend_ctx ctx;
-	unsigned nsel;
+	struct be_job *jobs, **order;
+	struct job_order jo;
+	unsigned nsel, njobs = 0;
 	int rc = RK_EXIT_OK;
 	const char *base = strrchr(o->input, '/');
+	uint64_t t0;
 
 	if (!select_backends(c, o->backends, sel, &nsel)) {
 		free(sel);
@@ -169,24 +222,75 @@ static int run_backends(struct compilation *c, struct derived *dv)
 	ctx.arena = &c->arena;
 	ctx.outdir = o->outdir;
 	ctx.input = base ? base + 1 : o->input;
+	t0 = rk_now_ns();
 	for (unsigned i = 0; i < nsel; i++) {
-		uint32_t before = c->diag.errors;
-		uint64_t t0 = rk_now_ns();
-		bool ok = sel[i]->emit(&ctx) && !ctx.failed;
+		if (sel[i]->prepare)
+			sel[i]->prepare(&ctx);
+		njobs += sel[i]->parts > 1 ? sel[i]->parts : 1;
+	}
+	if (o->stats)
+		stat_line("prepare", rk_now_ns() - t0);
 
-		if (o->stats)
-			stat_line(sel[i]->name, rk_now_ns() - t0);
-		if (!ok) {
-			/* an error that names the design is the design's */
-			rc = c->diag.errors > before && !ctx.failed
-				 ? RK_EXIT_ERRORS
-				 : RK_EXIT_USAGE;
-			break;
+	jobs = xcalloc(njobs, sizeof(*jobs));
+	order = xcalloc(njobs, sizeof(*order));
+	njobs = 0;
+	for (unsigned i = 0; i < nsel; i++) {
+		unsigned parts = sel[i]->parts > 1 ? sel[i]->parts : 1;
+
+		for (unsigned p = 0; p < parts; p++) {
+			struct be_job *j = &jobs[njobs];
+
+			j->b = sel[i];
+			arena_init(&j->arena);
+			diag_fork(&j->diag, &c->diag, &j->arena);
+			j->ctx = ctx;
+			j->ctx.part = p;
+			j->ctx.arena = &j->arena;
+			j->ctx.diag = &j->diag;
+			order[njobs] = j;
+			njobs++;
 		}
 	}
-	if (rc == RK_EXIT_OK) {
-		uint64_t t0 = rk_now_ns();
+	qsort(order, njobs, sizeof(*order), job_cmp);
+	jo.order = order;
+	t0 = rk_now_ns();
+	jobs_run(o->jobs ? o->jobs : jobs_online_cpus(), njobs, run_ordered,
+		 &jo);
+	if (o->stats)
+		for (unsigned i = 0; i < njobs; i++) {
+			const struct backend *b = jobs[i].b;
+			unsigned p = jobs[i].ctx.part;
 
+			stat_line(b->part_names ? b->part_names[p] : b->name,
+				  jobs[i].ns);
+		}
+	if (o->stats)
+		stat_line("back ends (wall)", rk_now_ns() - t0);
+
+	for (unsigned i = 0; i < njobs; i++) {
+		struct be_job *j = &jobs[i];
+
+		if (rc == RK_EXIT_OK) {
+			uint32_t before = c->diag.errors;
+
+			diag_join(&c->diag, &j->diag);
+			if (!j->ok)
+				/* an error that names the design is the
+				 * design's */
+				rc = c->diag.errors > before && !j->ctx.failed
+					 ? RK_EXIT_ERRORS
+					 : RK_EXIT_USAGE;
+		}
+		for (uint32_t k = 0; k < j->ctx.nfiles; k++)
+			*VEC_PUSH(ctx.files, ctx.nfiles, ctx.files_cap) =
+			    j->ctx.files[k];
+		free(j->ctx.files);
+		arena_destroy(&j->arena);
+	}
+	free(order);
+	free(jobs);
+	if (rc == RK_EXIT_OK) {
+		t0 = rk_now_ns();
 		if (!out_commit(&ctx))
 			rc = RK_EXIT_USAGE;
 		if (o->stats)
@@ -194,6 +298,7 @@ static int run_backends(struct compilation *c, struct derived *dv)
 	}
 	if (rc != RK_EXIT_OK)
 		out_discard(&ctx);
+	free(ctx.files);
 	free(sel);
 	return rc;
 }

@@ -55,7 +55,8 @@ struct rackc_options {
 	bool show_source;
 	struct check_setting *checks;
 	uint32_t nchecks;
-	bool stats; /* --stats: print stage timings */
+	bool stats;    /* --stats: print stage timings */
+	unsigned jobs; /* -j: back-end threads, 0: the processors online */
 };
 
 /**

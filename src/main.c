@@ -15,6 +15,7 @@
 #include "backend.h"
 #include "check.h"
 #include "driver.h"
+#include "jobs.h"
 #include "suggest.h"
 
 enum {
@@ -42,6 +43,7 @@ static const struct option long_opts[] = {
 	{ "max-errors", required_argument, NULL, OPT_MAX_ERRORS },
 	{ "no-source", no_argument, NULL, OPT_NO_SOURCE },
 	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "jobs", required_argument, NULL, 'j' },
 	{ "stdlib", required_argument, NULL, OPT_STDLIB },
 	{ "list-checks", no_argument, NULL, OPT_LIST_CHECKS },
 	{ "list-backends", no_argument, NULL, OPT_LIST_BACKENDS },
@@ -73,6 +75,9 @@ static void usage(FILE *fp)
 	    "no limit)\n"
 	    "      --no-source         no source line and caret in messages\n"
 	    "      --stats             print the time each stage takes\n"
+	    "  -j, --jobs=N            run the back ends on up to N threads\n"
+	    "                          (default: the processors online; the\n"
+	    "                          output is the same for every N)\n"
 	    "      --list-checks       list the checks and exit\n"
 	    "      --list-backends     list the back ends and exit\n"
 	    "      --help              show this help and exit\n"
@@ -156,7 +161,7 @@ int main(int argc, char **argv)
 	o.show_source = true;
 	o.diag_format = DIAG_TEXT;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:O:D:I:W:E:", long_opts,
+	while ((c = getopt_long(argc, argv, ":o:O:D:I:W:E:j:", long_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'o':
@@ -235,6 +240,18 @@ int main(int argc, char **argv)
 		case OPT_STATS:
 			o.stats = true;
 			break;
+		case 'j': {
+			char *end;
+			unsigned long n = strtoul(optarg, &end, 10);
+
+			if (*end || !*optarg || optarg[0] == '-' || n < 1 ||
+			    n > JOBS_MAX_THREADS)
+				return usage_error("--jobs needs a number from "
+						   "1 to 64, not '%s'",
+						   optarg);
+			o.jobs = (unsigned)n;
+			break;
+		}
 		case OPT_STDLIB:
 			o.stddir = optarg;
 			break;
