@@ -323,6 +323,10 @@ int rackc_run(const struct rackc_options *o)
 	derived_init(&dv, &c.design);
 	if (rc == RK_EXIT_OK) {
 		t0 = rk_now_ns();
+		derived_prepare(&dv, o->jobs ? o->jobs : jobs_online_cpus());
+		if (o->stats)
+			stat_line("derived figures", rk_now_ns() - t0);
+		t0 = rk_now_ns();
 		checks_run(&c.design, &dv, &c.diag, &c.arena, o->checks,
 			   o->nchecks, &usage);
 		if (o->stats)

@@ -11,6 +11,7 @@
 #include "layout.h"
 #include "cableplan.h"
 #include "metrics.h"
+#include "jobs.h"
 #include "schema.h"
 
 #define INF_CAP (INT64_MAX / 4)
@@ -884,6 +885,36 @@ const struct rack_totals *derived_racks(struct derived *dv)
 		dv->racks_done = true;
 	}
 	return &dv->racks;
+}
+
+/* derived_prepare()'s jobs: each fills its own fields of the derived. */
+static void prepare_job(void *arg, size_t i)
+{
+	struct derived *dv = arg;
+	const struct rk_design *d = dv->d;
+
+	switch (i) {
+	case 0: /* the fabrics share one scratch index: one job */
+		for (uint32_t f = 0; f < d->nobjs; f++)
+			if (d->objs[f].kind == K_FABRIC)
+				derived_fabric(dv, f);
+		break;
+	case 1:
+		derived_cableplan(dv);
+		break;
+	default:
+		derived_racks(dv);
+		break;
+	}
+}
+
+void derived_prepare(struct derived *dv, unsigned threads)
+{
+	if (!dv->fab) {
+		dv->fab = xcalloc(dv->d->nobjs + 1, sizeof(*dv->fab));
+		dv->fab_done = xcalloc(dv->d->nobjs + 1, 1);
+	}
+	jobs_run(threads, 3, prepare_job, dv);
 }
 
 uint64_t isqrt_u128(unsigned __int128 x)

@@ -155,5 +155,12 @@ const struct fabric_metrics *derived_fabric(struct derived *dv, uint32_t fab);
 const struct rack_totals *derived_racks(struct derived *dv);
 const struct cable_plan *derived_cableplan(struct derived *dv);
 const struct port_index *derived_ports(struct derived *dv);
+/*
+ * Compute all of the above at once, on up to @threads threads (the
+ * fabrics on one, the port index and the cable plan on another, the rack
+ * totals on a third): afterwards every derived_*() call only reads, so
+ * checks and back ends may call them from any thread.
+ */
+void derived_prepare(struct derived *dv, unsigned threads);
 
 #endif
