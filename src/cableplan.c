@@ -63,6 +63,7 @@ struct planner {
 	struct pinfo *pi;
 	uint32_t npi, pi_cap;
 	const struct port_index *ports; /* links per device port */
+	struct layout_memo layout;	/* cable lengths */
 	struct htab cable_key, mod_key;
 	/* interned words (0 when no object uses them) */
 	uint32_t w_twin, w_single, w_mmf, w_smf, w_power, w_backplane, w_pcb;
@@ -625,7 +626,7 @@ static void plan_link(struct planner *x, uint32_t li, uint32_t *next_cable)
 	if (!r->forced_length) {
 		struct cable_run run;
 
-		layout_cable_run(d, l->a_dev, l->b_dev, &run);
+		layout_memo_run(&x->layout, l->a_dev, l->b_dev, &run);
 		if (run.known)
 			r->length = run.total;
 	}
@@ -920,6 +921,7 @@ struct cable_plan *cableplan_build(const struct rk_design *d,
 	memset(x.pidx, 0xff, ((size_t)d->nobjs + 1) * sizeof(*x.pidx));
 
 	x.ports = ports;
+	layout_memo_init(&x.layout, d);
 	htab_init(&x.cable_key, 64);
 	htab_init(&x.mod_key, 64);
 
@@ -935,6 +937,7 @@ struct cable_plan *cableplan_build(const struct rk_design *d,
 	}
 	free(x.pi);
 	free(x.pidx);
+	layout_memo_free(&x.layout);
 	free(x.cables);
 	free(x.mods);
 	free(x.cable_key.e);

@@ -301,11 +301,11 @@ void diag_fork(struct diag_engine *child, const struct diag_engine *parent,
 	child->format = parent->format;
 	child->show_source = parent->show_source;
 	child->werror = parent->werror;
-	/* the child stops where the parent would have */
-	if (parent->max_errors)
-		child->max_errors = parent->errors < parent->max_errors
-					? parent->max_errors - parent->errors
-					: 1;
+	/* counts so far, so the child stops where the parent would have and
+	 * reports the same totals; diag_join() adds only the records */
+	child->max_errors = parent->max_errors;
+	child->errors = parent->errors;
+	child->warnings = parent->warnings;
 	child->defer = true;
 }
 

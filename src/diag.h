@@ -94,7 +94,7 @@ void diag_vemit(struct diag_engine *d, enum diag_level level,
 bool diag_stop(const struct diag_engine *d);
 /*
  * A deferred engine for work done on another thread: it takes @parent's
- * settings, counts and records what is emitted (strings in @a, which must
+ * settings and counts so far, counts and records what is emitted (strings in @a, which must
  * outlive the records) and prints nothing; diag_join() later replays the
  * records into @parent, so the output does not depend on the order in
  * which threads ran.  @parent is only read.

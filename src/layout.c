@@ -8,6 +8,9 @@
  * Then the site's slack (default 1 m per cable end pair) is added.
  */
 #include "rackc.h"
+
+#include <stdlib.h>
+
 #include "layout.h"
 #include "schema.h"
 
@@ -83,38 +86,47 @@ static int64_t to_top(const struct rk_design *d, uint32_t dev, uint32_t rack)
 	return (units - (at - 1) - h / 2) * RK_U_UM;
 }
 
-void layout_cable_run(const struct rk_design *d, uint32_t a, uint32_t b,
+/* What one device adds to a cable: its rack and its height below the top. */
+struct layout_dev {
+	uint32_t rack; /* RK_NONE: not placed */
+	bool done;
+	int64_t top;
+};
+
+/* What one rack adds: its place and its site's slack. */
+struct layout_rack {
+	bool done;
+	struct rack_pos pos;
+	int64_t slack;
+};
+
+static int64_t site_slack(const struct rk_design *d, uint32_t rack)
+{
+	uint32_t site = ir_ancestor(d, rack, K_SITE);
+
+	return site != RK_NONE ? ir_num(d, site, A_SLACK, DEFAULT_SLACK_UM)
+			       : DEFAULT_SLACK_UM;
+}
+
+/* The model, from the looked-up pieces (pa, pb: NULL within one rack). */
+static void cable_run(int64_t top_a, int64_t top_b, const struct rack_pos *pa,
+		      const struct rack_pos *pb, int64_t slack,
 		      struct cable_run *out)
 {
-	uint32_t ra = layout_rack_of(d, a), rb = layout_rack_of(d, b);
-	uint32_t site;
-	struct rack_pos pa, pb;
-	int64_t slack = DEFAULT_SLACK_UM;
-
-	memset(out, 0, sizeof(*out));
-	if (ra == RK_NONE || rb == RK_NONE)
-		return;
-	site = ir_ancestor(d, ra, K_SITE);
-	if (site != RK_NONE)
-		slack = ir_num(d, site, A_SLACK, DEFAULT_SLACK_UM);
 	out->known = 1;
 	out->slack = slack;
-	if (ra == rb) {
-		int64_t ta = to_top(d, a, ra), tb = to_top(d, b, rb);
-
+	if (!pa) {
 		out->same_rack = 1;
-		out->vertical = ta > tb ? ta - tb : tb - ta;
+		out->vertical =
+		    top_a > top_b ? top_a - top_b : top_b - top_a;
 	} else {
 		__int128 v, h;
 
-		layout_rack_pos(d, ra, &pa);
-		layout_rack_pos(d, rb, &pb);
-		v = (__int128)to_top(d, a, ra) + pa.tray + to_top(d, b, rb) +
-		    pb.tray;
-		h = (pa.x > pb.x ? (__int128)pa.x - pb.x
-				 : (__int128)pb.x - pa.x) +
-		    (pa.y > pb.y ? (__int128)pa.y - pb.y
-				 : (__int128)pb.y - pa.y);
+		v = (__int128)top_a + pa->tray + top_b + pb->tray;
+		h = (pa->x > pb->x ? (__int128)pa->x - pb->x
+				   : (__int128)pb->x - pa->x) +
+		    (pa->y > pb->y ? (__int128)pa->y - pb->y
+				   : (__int128)pb->y - pa->y);
 		/* saturated: absurd layouts must not wrap around */
 		out->vertical = v > INT64_MAX / 4 ? INT64_MAX / 4 : (int64_t)v;
 		out->horizontal =
@@ -123,4 +135,83 @@ void layout_cable_run(const struct rk_design *d, uint32_t a, uint32_t b,
 	if (out->slack > INT64_MAX / 4)
 		out->slack = INT64_MAX / 4;
 	out->total = out->vertical + out->horizontal + out->slack;
+}
+
+void layout_cable_run(const struct rk_design *d, uint32_t a, uint32_t b,
+		      struct cable_run *out)
+{
+	uint32_t ra = layout_rack_of(d, a), rb = layout_rack_of(d, b);
+	struct rack_pos pa, pb;
+
+	memset(out, 0, sizeof(*out));
+	if (ra == RK_NONE || rb == RK_NONE)
+		return;
+	if (ra == rb) {
+		cable_run(to_top(d, a, ra), to_top(d, b, rb), NULL, NULL,
+			  site_slack(d, ra), out);
+		return;
+	}
+	layout_rack_pos(d, ra, &pa);
+	layout_rack_pos(d, rb, &pb);
+	cable_run(to_top(d, a, ra), to_top(d, b, rb), &pa, &pb,
+		  site_slack(d, ra), out);
+}
+
+void layout_memo_init(struct layout_memo *m, const struct rk_design *d)
+{
+	m->d = d;
+	m->dev = xcalloc((size_t)d->nobjs + 1, sizeof(*m->dev));
+	m->rack = xcalloc((size_t)d->nobjs + 1, sizeof(*m->rack));
+}
+
+void layout_memo_free(struct layout_memo *m)
+{
+	free(m->dev);
+	free(m->rack);
+	m->dev = NULL;
+	m->rack = NULL;
+}
+
+static const struct layout_dev *memo_dev(struct layout_memo *m, uint32_t dev)
+{
+	struct layout_dev *v = &m->dev[dev];
+
+	if (!v->done) {
+		v->done = true;
+		v->rack = layout_rack_of(m->d, dev);
+		if (v->rack != RK_NONE)
+			v->top = to_top(m->d, dev, v->rack);
+	}
+	return v;
+}
+
+static const struct layout_rack *memo_rack(struct layout_memo *m,
+					   uint32_t rack)
+{
+	struct layout_rack *r = &m->rack[rack];
+
+	if (!r->done) {
+		r->done = true;
+		layout_rack_pos(m->d, rack, &r->pos);
+		r->slack = site_slack(m->d, rack);
+	}
+	return r;
+}
+
+void layout_memo_run(struct layout_memo *m, uint32_t a, uint32_t b,
+		     struct cable_run *out)
+{
+	const struct layout_dev *da = memo_dev(m, a), *db = memo_dev(m, b);
+	const struct layout_rack *ra, *rb;
+
+	memset(out, 0, sizeof(*out));
+	if (da->rack == RK_NONE || db->rack == RK_NONE)
+		return;
+	ra = memo_rack(m, da->rack);
+	if (da->rack == db->rack) {
+		cable_run(da->top, db->top, NULL, NULL, ra->slack, out);
+		return;
+	}
+	rb = memo_rack(m, db->rack);
+	cable_run(da->top, db->top, &ra->pos, &rb->pos, ra->slack, out);
 }

@@ -55,4 +55,22 @@ struct cable_run {
 void layout_cable_run(const struct rk_design *d, uint32_t dev_a, uint32_t dev_b,
 		      struct cable_run *out);
 
+/*
+ * The same lengths for a pass over every link: what each device and rack
+ * contributes (its rack, its height to the rack top, the rack's place and
+ * its site's slack) is looked up once, on first use, instead of once per
+ * link end.  layout_memo_run() gives exactly layout_cable_run()'s result.
+ */
+struct layout_dev;
+struct layout_rack;
+struct layout_memo {
+	const struct rk_design *d;
+	struct layout_dev *dev;	  /* per object */
+	struct layout_rack *rack; /* per object (racks only) */
+};
+void layout_memo_init(struct layout_memo *m, const struct rk_design *d);
+void layout_memo_free(struct layout_memo *m);
+void layout_memo_run(struct layout_memo *m, uint32_t dev_a, uint32_t dev_b,
+		     struct cable_run *out);
+
 #endif

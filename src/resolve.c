@@ -427,9 +427,10 @@ static bool resolve_pattern(struct elab *e, const struct rk_value *ref,
 					  s.name[k] ? "." : "", (int)dot, p);
 		const char *star = strstr(full, "[*]");
 		size_t lit = star ? (size_t)(star - full) : strlen(full);
-		uint32_t lo = 0, hi = e->nsorted;
+		uint32_t lo = 0, hi = e->nsorted, end;
 
-		/* first name not below the literal prefix */
+		/* the run of names that start with the literal prefix: its
+		 * first name, then the first name past it */
 		while (lo < hi) {
 			uint32_t mid = lo + (hi - lo) / 2;
 			const char *nm =
@@ -440,20 +441,28 @@ static bool resolve_pattern(struct elab *e, const struct rk_value *ref,
 			else
 				hi = mid;
 		}
+		end = e->nsorted;
+		for (uint32_t l = lo; l < end;) {
+			uint32_t mid = l + (end - l) / 2;
+			const char *nm =
+			    str_of(e->a, d->objs[e->sorted[mid]].name);
+
+			if (strncmp(nm, full, lit) == 0)
+				l = mid + 1;
+			else
+				end = mid;
+		}
 		nhit = 0;
-		for (uint32_t j = lo; j < e->nsorted; j++) {
+		for (uint32_t j = lo; j < end; j++) {
 			uint32_t i = e->sorted[j];
 			const struct rk_obj *o = &d->objs[i];
-			const char *nm = str_of(e->a, o->name);
 
-			if (strncmp(nm, full, lit) != 0)
-				break;
 			if (want != K_NONE
 				? o->kind != want
 				: o->kind == K_PART || o->kind == K_PORT ||
 				      o->kind == K_COMP)
 				continue;
-			if (glob_match(full, nm))
+			if (glob_match(full + lit, str_of(e->a, o->name) + lit))
 				*VEC_PUSH(hit, nhit, hcap) = i;
 		}
 		/* declaration order */
