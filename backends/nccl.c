@@ -264,12 +264,12 @@ static bool analyse(struct npart *p)
 
 			if (!parse_bus(s, &c->bus, c->busid,
 				       sizeof(c->busid))) {
-				part_error(
-				    p, c->id, &b->loc,
-				    "%s has bus \"%s\", which is not a "
-				    "PCI address dddd:bb:dd.f",
-				    str_of(p->ctx->d->arena, d->objs[c->id].local),
-				    s);
+				part_error(p, c->id, &b->loc,
+					   "%s has bus \"%s\", which is not a "
+					   "PCI address dddd:bb:dd.f",
+					   str_of(p->ctx->d->arena,
+						  d->objs[c->id].local),
+					   s);
 				continue;
 			}
 			c->has_bus = true;
@@ -413,11 +413,12 @@ static bool analyse(struct npart *p)
 			const struct rk_value *v =
 			    ir_attr_inh(d, c->id, A_PCIE_GEN);
 
-			part_error(p, c->id, v ? &v->loc : NULL,
-				   "PCIe generation %lld of %s has no NCCL "
-				   "link_speed spelling (Gen1 to Gen6)",
-				   (long long)c->gen,
-				   str_of(p->ctx->d->arena, d->objs[c->id].local));
+			part_error(
+			    p, c->id, v ? &v->loc : NULL,
+			    "PCIe generation %lld of %s has no NCCL "
+			    "link_speed spelling (Gen1 to Gen6)",
+			    (long long)c->gen,
+			    str_of(p->ctx->d->arena, d->objs[c->id].local));
 		}
 	}
 	free(depth);
@@ -660,13 +661,14 @@ static bool emit_part(struct npart *p)
 			    &p->c[j < ng ? gpus[j] : nics[j - ng]];
 
 			if (a->has_bus && b->has_bus && a->bus == b->bus)
-				part_error(
-				    p, a->id, NULL,
-				    "%s and %s have the same bus id "
-				    "%s",
-				    str_of(p->ctx->d->arena, d->objs[b->id].local),
-				    str_of(p->ctx->d->arena, d->objs[a->id].local),
-				    a->busid);
+				part_error(p, a->id, NULL,
+					   "%s and %s have the same bus id "
+					   "%s",
+					   str_of(p->ctx->d->arena,
+						  d->objs[b->id].local),
+					   str_of(p->ctx->d->arena,
+						  d->objs[a->id].local),
+					   a->busid);
 		}
 	}
 	if (!p->ok)

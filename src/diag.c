@@ -245,7 +245,8 @@ static void emit_final(struct diag_engine *d, enum diag_level level,
 
 	if (d->defer) {
 		/* resolved when replayed into the parent */
-		struct diag_record *r = VEC_PUSH(d->recs, d->nrecs, d->recs_cap);
+		struct diag_record *r =
+		    VEC_PUSH(d->recs, d->nrecs, d->recs_cap);
 
 		if (d->nrecs == 1)
 			arena_own(d->arena, (void **)&d->recs);

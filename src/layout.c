@@ -117,8 +117,7 @@ static void cable_run(int64_t top_a, int64_t top_b, const struct rack_pos *pa,
 	out->slack = slack;
 	if (!pa) {
 		out->same_rack = 1;
-		out->vertical =
-		    top_a > top_b ? top_a - top_b : top_b - top_a;
+		out->vertical = top_a > top_b ? top_a - top_b : top_b - top_a;
 	} else {
 		__int128 v, h;
 
@@ -185,8 +184,7 @@ static const struct layout_dev *memo_dev(struct layout_memo *m, uint32_t dev)
 	return v;
 }
 
-static const struct layout_rack *memo_rack(struct layout_memo *m,
-					   uint32_t rack)
+static const struct layout_rack *memo_rack(struct layout_memo *m, uint32_t rack)
 {
 	struct layout_rack *r = &m->rack[rack];
 

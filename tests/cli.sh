@@ -89,6 +89,10 @@ t bad-diagnostics-format 2 '' "${usage_re}diagnostics format 'xml'" \
 t bad-max-errors 2 '' "${usage_re}--max-errors" --max-errors=many good.rack
 t negative-max-errors 2 '' "${usage_re}--max-errors" --max-errors=-1 \
 	good.rack
+t zero-jobs 2 '' "${usage_re}--jobs needs a number from 1 to 64" -j0 good.rack
+t many-jobs 2 '' "${usage_re}--jobs needs a number" --jobs=65 good.rack
+t word-jobs 2 '' "${usage_re}--jobs needs a number" -j all good.rack
+t negative-jobs 2 '' "${usage_re}--jobs needs a number" --jobs=-2 good.rack
 t define-without-value 2 '' "${usage_re}-D needs NAME=VALUE" -D x good.rack
 t define-without-name 2 '' "${usage_re}-D needs NAME=VALUE" -D =1 good.rack
 t missing-input 2 '' 'no-such-file\.rack' --check no-such-file.rack
@@ -180,5 +184,31 @@ if [ ! -e check-out ]; then
 else
 	fail check-writes-nothing/absent "check-out/ was created"
 fi
+
+# Back ends run on a thread pool; their diagnostics are replayed in table
+# order and the first failing back end (in table order) decides, so one
+# thread and eight give the same messages and status, in every format,
+# and neither leaves a file behind.
+for design in ib-errors nccl-errors; do
+	for fmt in text json; do
+		case=jobs-$design-$fmt
+		src=$top_srcdir/tests/deploy/$design.rack
+		rk_run "$tmp/$case-1" -j1 --diagnostics-format=$fmt \
+			-o "$case-1" "$src" || :
+		rc1=$rc
+		rk_run "$tmp/$case-8" -j8 --diagnostics-format=$fmt \
+			-o "$case-8" "$src" || :
+		if [ "$rc1" -ne 1 ] || [ "$rc" -ne 1 ]; then
+			fail "$case" "exit status $rc1 and $rc, expected 1 and 1"
+		elif ! cmp -s "$tmp/$case-1.err" "$tmp/$case-8.err"; then
+			fail "$case" "diagnostics differ"
+			diff "$tmp/$case-1.err" "$tmp/$case-8.err" | show /dev/stdin
+		elif [ -n "$(find "$case-1" "$case-8" -type f)" ]; then
+			fail "$case" "a failed run left files"
+		else
+			pass "$case"
+		fi
+	done
+done
 
 finish

@@ -9,7 +9,8 @@
 #                       exits 0 and writes exactly those files (diff -u on
 #                       each); a directory holding only `.none` expects
 #                       no files at all
-#   NAME/deterministic  two runs of every back end write identical trees
+#   NAME/deterministic  every back end on one thread (-j1) and on eight
+#                       (-j8) writes identical trees and diagnostics
 #
 # An example without a golden directory fails.
 #
@@ -124,10 +125,12 @@ while IFS= read -r ex; do
 		fi
 	done <"$w/backends"
 
-	# 3. two runs of every back end give identical trees
-	if rk_run "$w/run1" -o "$w/d1" "$ex" && [ "$rc" -eq 0 ] &&
-		rk_run "$w/run2" -o "$w/d2" "$ex" && [ "$rc" -eq 0 ]; then
-		if diff -r "$w/d1" "$w/d2" >"$w/det.diff" 2>&1; then
+	# 3. runs of every back end on one thread and on eight give
+	# identical trees and identical diagnostics
+	if rk_run "$w/run1" -j1 -o "$w/d1" "$ex" && [ "$rc" -eq 0 ] &&
+		rk_run "$w/run2" -j8 -o "$w/d2" "$ex" && [ "$rc" -eq 0 ]; then
+		if diff -r "$w/d1" "$w/d2" >"$w/det.diff" 2>&1 &&
+			diff "$w/run1.err" "$w/run2.err" >>"$w/det.diff" 2>&1; then
 			pass "$name/deterministic"
 		else
 			fail "$name/deterministic" "two runs differ"

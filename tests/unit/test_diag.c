@@ -545,6 +545,78 @@ Test(diag, sarif_empty)
 
 /* ---- suggestions ---- */
 
+/* ---- deferred engines (diag_fork / diag_join) ---- */
+
+Test(diag, fork_prints_nothing_and_join_replays_in_order)
+{
+	uint32_t id = add("j.rack", "ab\ncd\n", root);
+	struct arena ca;
+	struct diag_engine c1, c2;
+
+	D.show_source = false;
+	D.werror = true;
+	diag_error(&D, AT(id, 0, 1), "first", "before the fork");
+	arena_init(&ca);
+	diag_fork(&c1, &D, &ca);
+	diag_fork(&c2, &D, &ca);
+	/* c2 emits first (another thread finishing first) */
+	diag_warning(&c2, AT(id, 3, 4), "late", "from job %d", 2);
+	diag_warning(&c1, AT(id, 0, 2), "early", "from job %d", 1);
+	diag_note(&c1, NULL, "a note");
+	cr_assert_str_eq(text(),
+			 "j.rack:1:1: error: before the fork [first]\n");
+	/* a fork starts from the parent's counts, -Werror applied */
+	cr_assert_eq(c1.errors, 2);
+	cr_assert_eq(c2.errors, 2);
+	diag_join(&D, &c1);
+	diag_join(&D, &c2);
+	arena_destroy(&ca); /* the parent kept its own copies */
+	diag_finish(&D);
+	cr_assert_str_eq(text(), "j.rack:1:1: error: before the fork [first]\n"
+				 "j.rack:1:1: error: from job 1 [early]\n"
+				 "rackc: note: a note\n"
+				 "j.rack:2:1: error: from job 2 [late]\n"
+				 "3 errors generated.\n");
+	cr_assert_eq(D.errors, 3);
+	cr_assert_eq(D.warnings, 0);
+}
+
+Test(diag, join_into_json_keeps_locations)
+{
+	uint32_t id = add("k.rack", "ab\ncd\n", root);
+	struct arena ca;
+	struct diag_engine c;
+
+	D.format = DIAG_JSON;
+	arena_init(&ca);
+	diag_fork(&c, &D, &ca);
+	diag_warning(&c, AT(id, 3, 5), "w", "x");
+	diag_join(&D, &c);
+	arena_destroy(&ca);
+	diag_finish(&D);
+	cr_assert_str_eq(
+	    text(), "{\"version\":1,\"diagnostics\":["
+		    "{\"level\":\"warning\",\"file\":\"k.rack\",\"line\":2,"
+		    "\"column\":1,\"end_line\":2,\"end_column\":3,"
+		    "\"check\":\"w\",\"message\":\"x\"}"
+		    "],\"errors\":0,\"warnings\":1}\n");
+}
+
+Test(diag, fork_inherits_the_error_limit)
+{
+	struct arena ca;
+	struct diag_engine c;
+
+	D.max_errors = 2;
+	diag_error(&D, NULL, "e", "one");
+	arena_init(&ca);
+	diag_fork(&c, &D, &ca);
+	cr_assert(!diag_stop(&c));
+	diag_error(&c, NULL, "e", "two");
+	cr_assert(diag_stop(&c));
+	arena_destroy(&ca);
+}
+
 Test(suggest, distances)
 {
 	cr_assert_eq(edit_distance("kitten", "sitting", 10), 3);
