@@ -292,15 +292,18 @@ static void note_port_word(struct check_ctx *c, uint32_t dev, uint32_t port,
 		   v ? str_of(d->arena, v->a) : "?");
 }
 
-/* Both ends name a protocol, neither `any`, and they differ. */
+/*
+ * Both ends name a protocol, neither `any`, and they differ.  The words
+ * are interned strings of one arena, so equal words are the same pointer.
+ */
 static bool protocol_conflict(const struct rk_design *d,
 			      const struct rk_link *l, const char **pa,
 			      const char **pb)
 {
 	*pa = ir_str(d, l->a_port, A_PROTOCOL);
 	*pb = ir_str(d, l->b_port, A_PROTOCOL);
-	return *pa && *pb && !streq(*pa, "any") && !streq(*pb, "any") &&
-	       !streq(*pa, *pb);
+	return *pa && *pb && *pa != *pb && !streq(*pa, "any") &&
+	       !streq(*pb, "any");
 }
 
 static void run_port_protocol(struct check_ctx *c)
