@@ -34,6 +34,7 @@ struct outfile {
  * @input:  the design file's base name, for headers
  * @part:   which part of a back end with several (struct backend)
  * @files:  artifacts opened so far (committed or discarded together)
+ * @dirs:   directories this run created (removed again on discard)
  * @failed: an I/O error happened
  *
  * Back ends run as jobs on several threads: each job gets its own context,
@@ -52,6 +53,8 @@ struct backend_ctx {
 	unsigned part;
 	struct outfile *files;
 	uint32_t nfiles, files_cap;
+	char **dirs;
+	uint32_t ndirs, dirs_cap;
 	bool failed;
 };
 
@@ -86,7 +89,10 @@ const struct backend *backend_find(const char *name);
 
 /* Open artifact @rel (may contain '/') under the output directory. */
 FILE *out_open(struct backend_ctx *ctx, const char *rel);
-/* Rename every artifact into place (true) or remove the temporaries. */
+/* mkdir -p @dir, recording what it creates in ctx->dirs. */
+bool out_mkdirs(struct backend_ctx *ctx, const char *dir);
+/* Rename every artifact into place (true), or remove the temporaries and
+ * the directories the run created (out_discard). */
 bool out_commit(struct backend_ctx *ctx);
 void out_discard(struct backend_ctx *ctx);
 

@@ -76,25 +76,6 @@ const char *rackc_default_stddir(void)
 #endif
 }
 
-static bool mkdir_p(const char *dir)
-{
-	char *p = xstrdup(dir);
-	bool ok = true;
-
-	for (char *s = p + 1; *s && ok; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0777) != 0 && errno != EEXIST)
-			ok = false;
-		*s = '/';
-	}
-	if (ok && mkdir(p, 0777) != 0 && errno != EEXIST)
-		ok = false;
-	free(p);
-	return ok;
-}
-
 /* Split the -O list; returns false (after a message) on an unknown name. */
 static bool select_backends(struct compilation *c, const char *list,
 			    const struct backend **sel, unsigned *nsel)
@@ -208,13 +189,6 @@ static int run_backends(struct compilation *c, struct derived *dv)
 		free(sel);
 		return RK_EXIT_USAGE;
 	}
-	if (!mkdir_p(o->outdir)) {
-		diag_error(&c->diag, NULL, "io",
-			   "cannot create output directory '%s': %s", o->outdir,
-			   strerror(errno));
-		free(sel);
-		return RK_EXIT_USAGE;
-	}
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.d = &c->design;
 	ctx.dv = dv;
@@ -222,6 +196,14 @@ static int run_backends(struct compilation *c, struct derived *dv)
 	ctx.arena = &c->arena;
 	ctx.outdir = o->outdir;
 	ctx.input = base ? base + 1 : o->input;
+	if (!out_mkdirs(&ctx, o->outdir)) {
+		diag_error(&c->diag, NULL, "io",
+			   "cannot create output directory '%s': %s", o->outdir,
+			   strerror(errno));
+		out_discard(&ctx);
+		free(sel);
+		return RK_EXIT_USAGE;
+	}
 	t0 = rk_now_ns();
 	for (unsigned i = 0; i < nsel; i++) {
 		if (sel[i]->prepare)
@@ -244,6 +226,11 @@ static int run_backends(struct compilation *c, struct derived *dv)
 			arena_init(&j->arena);
 			diag_fork(&j->diag, &c->diag, &j->arena);
 			j->ctx = ctx;
+			/* its own lists of files and directories */
+			j->ctx.files = NULL;
+			j->ctx.nfiles = j->ctx.files_cap = 0;
+			j->ctx.dirs = NULL;
+			j->ctx.ndirs = j->ctx.dirs_cap = 0;
 			j->ctx.part = p;
 			j->ctx.arena = &j->arena;
 			j->ctx.diag = &j->diag;
@@ -284,7 +271,11 @@ static int run_backends(struct compilation *c, struct derived *dv)
 		for (uint32_t k = 0; k < j->ctx.nfiles; k++)
 			*VEC_PUSH(ctx.files, ctx.nfiles, ctx.files_cap) =
 			    j->ctx.files[k];
+		for (uint32_t k = 0; k < j->ctx.ndirs; k++)
+			*VEC_PUSH(ctx.dirs, ctx.ndirs, ctx.dirs_cap) =
+			    j->ctx.dirs[k];
 		free(j->ctx.files);
+		free(j->ctx.dirs);
 		arena_destroy(&j->arena);
 	}
 	free(order);
@@ -299,6 +290,7 @@ static int run_backends(struct compilation *c, struct derived *dv)
 	if (rc != RK_EXIT_OK)
 		out_discard(&ctx);
 	free(ctx.files);
+	free(ctx.dirs);
 	free(sel);
 	return rc;
 }

@@ -13,14 +13,42 @@
 
 #include "backend.h"
 
+/* mkdir @dir, remembering it when this run created it. */
+static bool make_dir(struct backend_ctx *ctx, const char *dir)
+{
+	if (mkdir(dir, 0777) == 0) {
+		*VEC_PUSH(ctx->dirs, ctx->ndirs, ctx->dirs_cap) = xstrdup(dir);
+		return true;
+	}
+	return errno == EEXIST;
+}
+
+bool out_mkdirs(struct backend_ctx *ctx, const char *dir)
+{
+	char *p = xstrdup(dir);
+	bool ok = true;
+
+	for (char *s = p + 1; *s && ok; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		ok = make_dir(ctx, p);
+		*s = '/';
+	}
+	if (ok)
+		ok = make_dir(ctx, p);
+	free(p);
+	return ok;
+}
+
 /* mkdir -p for the directory part of @path (which is not created). */
-static bool make_parents(char *path)
+static bool make_parents(struct backend_ctx *ctx, char *path)
 {
 	for (char *p = path + 1; *p; p++) {
 		if (*p != '/')
 			continue;
 		*p = '\0';
-		if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+		if (!make_dir(ctx, path)) {
 			*p = '/';
 			return false;
 		}
@@ -42,7 +70,7 @@ FILE *out_open(struct backend_ctx *ctx, const char *rel)
 	tmp = xmalloc(n + 16);
 	snprintf(tmp, n + 16, "%.*s.%s.XXXXXX", (int)(base - final), final,
 		 base);
-	if (!make_parents(tmp) || (fd = mkstemp(tmp)) < 0) {
+	if (!make_parents(ctx, tmp) || (fd = mkstemp(tmp)) < 0) {
 		diag_error(ctx->diag, NULL, "io", "cannot create '%s': %s",
 			   final, strerror(errno));
 		free(final);
@@ -111,7 +139,19 @@ bool out_commit(struct backend_ctx *ctx)
 	free(ctx->files);
 	ctx->files = NULL;
 	ctx->nfiles = ctx->files_cap = 0;
+	for (uint32_t i = 0; i < ctx->ndirs; i++)
+		free(ctx->dirs[i]);
+	free(ctx->dirs);
+	ctx->dirs = NULL;
+	ctx->ndirs = ctx->dirs_cap = 0;
 	return ok;
+}
+
+static int longer_first(const void *pa, const void *pb)
+{
+	size_t a = strlen(*(char *const *)pa), b = strlen(*(char *const *)pb);
+
+	return a > b ? -1 : a < b;
 }
 
 void out_discard(struct backend_ctx *ctx)
@@ -126,6 +166,17 @@ void out_discard(struct backend_ctx *ctx)
 	free(ctx->files);
 	ctx->files = NULL;
 	ctx->nfiles = ctx->files_cap = 0;
+	/* the directories this run made, longest path first (so each after
+	 * those made inside it); one that is not empty stays */
+	if (ctx->ndirs > 1)
+		qsort(ctx->dirs, ctx->ndirs, sizeof(*ctx->dirs), longer_first);
+	for (uint32_t i = 0; i < ctx->ndirs; i++) {
+		rmdir(ctx->dirs[i]);
+		free(ctx->dirs[i]);
+	}
+	free(ctx->dirs);
+	ctx->dirs = NULL;
+	ctx->ndirs = ctx->dirs_cap = 0;
 }
 
 void out_rack_string(FILE *fp, const char *s)

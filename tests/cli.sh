@@ -188,7 +188,7 @@ fi
 # Back ends run on a thread pool; their diagnostics are replayed in table
 # order and the first failing back end (in table order) decides, so one
 # thread and eight give the same messages and status, in every format,
-# and neither leaves a file behind.
+# and neither leaves anything behind: not a file, nor a directory it made.
 for design in ib-errors nccl-errors; do
 	for fmt in text json; do
 		case=jobs-$design-$fmt
@@ -203,12 +203,23 @@ for design in ib-errors nccl-errors; do
 		elif ! cmp -s "$tmp/$case-1.err" "$tmp/$case-8.err"; then
 			fail "$case" "diagnostics differ"
 			diff "$tmp/$case-1.err" "$tmp/$case-8.err" | show /dev/stdin
-		elif [ -n "$(find "$case-1" "$case-8" -type f)" ]; then
-			fail "$case" "a failed run left files"
+		elif [ -e "$case-1" ] || [ -e "$case-8" ]; then
+			fail "$case" "a failed run left its output directory"
 		else
 			pass "$case"
 		fi
 	done
 done
+
+# ... while directories that were there before stay, empty or not
+mkdir -p kept/ib
+n=$((n + 1))
+rk_run "$tmp/r$n" -o kept "$top_srcdir/tests/deploy/ib-errors.rack" || :
+if [ "$rc" -eq 1 ] && [ -d kept/ib ] &&
+	[ "$(cd kept && find . | LC_ALL=C sort | tr '\n' ' ')" = ". ./ib " ]; then
+	pass failed-backend-keeps-old-directories
+else
+	fail failed-backend-keeps-old-directories "exit $rc; left: $(cd kept && find . | tr '\n' ' ')"
+fi
 
 finish
