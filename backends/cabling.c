@@ -77,8 +77,23 @@ struct sheet {
 	uint32_t *rails_of; /* fabric object -> index in rails, RK_NONE */
 	uint32_t cable;	    /* cable_facts() cache */
 	const char *model, *pn;
-	uint32_t *rack; /* object -> its rack (layout_rack_of), RK_NONE */
-	int64_t *at;	/* object -> its U (layout_at), -1 */
+	uint32_t *rack;	 /* object -> its rack (layout_rack_of), RK_NONE */
+	int64_t *at;	 /* object -> its U (layout_at), -1 */
+	struct loc *loc; /* object -> its location cells (loc_of) */
+	char *locs;	 /* the rendered cells of every struct loc */
+	size_t nlocs, locs_cap;
+	struct csv scratch; /* renders them */
+};
+
+/*
+ * A device's location cells, rendered once however many cables it has:
+ * "site,row,rack,u,device" from @off in sheet.locs; the pull list uses the
+ * suffixes that start at the rack and at the U.
+ */
+struct loc {
+	bool done;
+	uint32_t len, from_rack, from_u;
+	size_t off;
 };
 
 static void build_rails(struct sheet *s)
@@ -179,18 +194,45 @@ static void cell_u(struct csv *w, const struct sheet *s, uint32_t dev,
 		csv_cell(w, NULL);
 }
 
-static void end_cells(struct csv *w, const struct sheet *s, uint32_t dev,
-		      uint32_t port)
+static const struct loc *loc_of(struct sheet *s, uint32_t dev)
 {
 	const struct rk_design *d = s->d;
+	struct loc *l = &s->loc[dev];
+	struct csv *t = &s->scratch;
 	uint32_t rack = s->rack[dev];
 
-	cell_name(w, d, ir_ancestor(d, rack, K_SITE));
-	cell_name(w, d, ir_ancestor(d, rack, K_ROW));
-	cell_name(w, d, rack);
-	cell_u(w, s, dev, rack);
-	cell_name(w, d, dev);
-	csv_cell_str(w, d->arena, d->objs[port].local);
+	if (l->done)
+		return l;
+	t->len = 0;
+	t->col = 0;
+	cell_name(t, d, ir_ancestor(d, rack, K_SITE));
+	cell_name(t, d, ir_ancestor(d, rack, K_ROW));
+	l->from_rack = (uint32_t)t->len + 1; /* past the separator */
+	cell_name(t, d, rack);
+	l->from_u = (uint32_t)t->len + 1;
+	cell_u(t, s, dev, rack);
+	cell_name(t, d, dev);
+	l->len = (uint32_t)t->len;
+	l->off = s->nlocs;
+	if (s->nlocs + t->len > s->locs_cap) {
+		while (s->nlocs + t->len > s->locs_cap)
+			s->locs_cap = s->locs_cap ? 2 * s->locs_cap : 1 << 16;
+		s->locs = xrealloc(s->locs, s->locs_cap);
+	}
+	memcpy(s->locs + s->nlocs, t->buf, t->len);
+	s->nlocs += t->len;
+	l->done = true;
+	return l;
+}
+
+/* Cells of one end: site, row, rack, U and device, then the port. */
+static void end_cells(struct csv *w, struct sheet *s, uint32_t dev,
+		      uint32_t port)
+{
+	const struct loc *l = loc_of(s, dev);
+
+	csv_cells_rendered(w, s->locs + l->off, l->len, 5);
+	csv_cell_str(w, s->d->arena, s->d->objs[port].local);
 }
 
 /* The cable id "C000001" of link @li into @buf; returns its length. */
@@ -204,16 +246,37 @@ static size_t cable_id(const struct sheet *s, uint32_t li, char buf[24])
 static void cell_label(struct csv *w, const struct rk_design *d,
 		       const struct rk_link *l, const char *id, size_t idn)
 {
+	const struct arena *a = d->arena;
+	const uint32_t nm[4] = { d->objs[l->a_dev].name,
+				 d->objs[l->a_port].local,
+				 d->objs[l->b_dev].name,
+				 d->objs[l->b_port].local };
+	static const char *const sep[4] = { " ", ".", " -- ", "." };
+	static const size_t nsep[4] = { 1, 1, 4, 1 };
+
+	/* starting with the id, the label needs no guard; with every name
+	 * plain, no quotes either: write it straight into the row */
+	if (csv_str_plain(w, a, nm[0]) && csv_str_plain(w, a, nm[1]) &&
+	    csv_str_plain(w, a, nm[2]) && csv_str_plain(w, a, nm[3])) {
+		size_t max = idn + 7;
+		char *o;
+
+		for (int k = 0; k < 4; k++)
+			max += strlen_of(a, nm[k]);
+		o = rk_put(csv_raw_begin(w, max), id, idn);
+		for (int k = 0; k < 4; k++) {
+			o = rk_put(o, sep[k], nsep[k]);
+			o = rk_put(o, str_of(a, nm[k]), strlen_of(a, nm[k]));
+		}
+		csv_raw_end(w, o);
+		return;
+	}
 	csv_part_begin(w);
 	csv_part(w, id, idn);
-	csv_part(w, " ", 1);
-	csv_part_str(w, d->arena, d->objs[l->a_dev].name);
-	csv_part(w, ".", 1);
-	csv_part_str(w, d->arena, d->objs[l->a_port].local);
-	csv_part(w, " -- ", 4);
-	csv_part_str(w, d->arena, d->objs[l->b_dev].name);
-	csv_part(w, ".", 1);
-	csv_part_str(w, d->arena, d->objs[l->b_port].local);
+	for (int k = 0; k < 4; k++) {
+		csv_part(w, sep[k], nsep[k]);
+		csv_part_str(w, a, nm[k]);
+	}
 	csv_part_end(w);
 }
 
@@ -317,22 +380,21 @@ static void pull_row(struct sheet *s, struct csv *w, uint32_t rack, uint32_t li)
 	uint32_t hport = a_here ? l->a_port : l->b_port;
 	uint32_t far = a_here ? l->b_dev : l->a_dev;
 	uint32_t fport = a_here ? l->b_port : l->a_port;
+	const struct loc *lh = loc_of(s, here), *lf = loc_of(s, far);
 	char id[24], nb[CSV_NUM_MAX];
 	size_t idn = cable_id(s, li, id);
 
 	cell_name(w, d, rack);
 	csv_cell_n(w, id, idn);
 	cell_label(w, d, l, id, idn);
-	for (int end = 0; end < 2; end++) {
-		uint32_t dev = end ? far : here, port = end ? fport : hport;
-		uint32_t rk = end ? s->rack[dev] : rack;
-
-		if (end)
-			cell_name(w, d, rk);
-		cell_u(w, s, dev, rk);
-		cell_name(w, d, dev);
-		csv_cell_str(w, d->arena, d->objs[port].local);
-	}
+	/* this end: U and device (its rack is the pull rack) */
+	csv_cells_rendered(w, s->locs + lh->off + lh->from_u,
+			   lh->len - lh->from_u, 2);
+	csv_cell_str(w, d->arena, d->objs[hport].local);
+	/* the far end: rack, U and device */
+	csv_cells_rendered(w, s->locs + lf->off + lf->from_rack,
+			   lf->len - lf->from_rack, 3);
+	csv_cell_str(w, d->arena, d->objs[fport].local);
 	cell_word(w, d, r->media);
 	if (r->cable != RK_NONE) {
 		const char *model, *pn;
@@ -428,6 +490,8 @@ static bool emit_cabling(struct backend_ctx *ctx)
 		s.at[i] = layout_at(d, i);
 	}
 	s.ids = xmalloc(((size_t)d->nlinks + 1) * sizeof(*s.ids));
+	s.loc = xcalloc((size_t)d->nobjs + 1, sizeof(*s.loc));
+	csv_init(&s.scratch, NULL);
 	number(&s);
 	if (ctx->part == 0) {
 		FILE *fp = out_open(ctx, "cabling.csv");
@@ -454,6 +518,10 @@ static bool emit_cabling(struct backend_ctx *ctx)
 	free(s.ids);
 	free(s.rack);
 	free(s.at);
+	free(s.loc);
+	free(s.locs);
+	s.scratch.len = 0; /* rendered cells only: nothing to write */
+	csv_fini(&s.scratch);
 	return ok;
 }
 

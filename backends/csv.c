@@ -104,7 +104,7 @@ void csv_cell_n(struct csv *w, const char *s, size_t n)
 	quote = must_quote(s, n);
 	guard = guarded(*s);
 	if (!quote && !guard) {
-		memcpy(room(w, n), s, n);
+		rk_put(room(w, n), s, n);
 		w->len += n;
 		return;
 	}
@@ -136,8 +136,7 @@ static void cell_raw(struct csv *w, const char *s, size_t n)
 
 	if (w->col++)
 		*o++ = ',';
-	memcpy(o, s, n);
-	w->len = (size_t)(o + n - w->buf);
+	w->len = (size_t)(rk_put(o, s, n) - w->buf);
 }
 
 /*
@@ -161,6 +160,35 @@ static bool plain(struct csv *w, const struct arena *a, uint32_t id)
 		w->plain[id] = n && !guarded(*s) && !must_quote(s, n) ? 1 : 2;
 	}
 	return w->plain[id] == 1;
+}
+
+bool csv_str_plain(struct csv *w, const struct arena *a, uint32_t id)
+{
+	return plain(w, a, id);
+}
+
+char *csv_raw_begin(struct csv *w, size_t max)
+{
+	char *o = room(w, max + 1);
+
+	if (w->col++)
+		*o++ = ',';
+	return o;
+}
+
+void csv_raw_end(struct csv *w, const char *end)
+{
+	w->len = (size_t)(end - w->buf);
+}
+
+void csv_cells_rendered(struct csv *w, const char *s, size_t n, unsigned ncells)
+{
+	char *o = room(w, n + 1);
+
+	if (w->col)
+		*o++ = ',';
+	w->len = (size_t)(rk_put(o, s, n) - w->buf);
+	w->col += ncells;
 }
 
 void csv_cell_str(struct csv *w, const struct arena *a, uint32_t id)
@@ -192,7 +220,7 @@ static void part_bytes(struct csv *w, const char *s, size_t n)
 			w->tcap = w->tcap ? w->tcap * 2 : 256;
 		w->tmp = xrealloc(w->tmp, w->tcap);
 	}
-	memcpy(w->tmp + w->tlen, s, n);
+	rk_put(w->tmp + w->tlen, s, n);
 	w->tlen += n;
 }
 
@@ -227,7 +255,7 @@ size_t csv_zero_padded(uint64_t v, int width, char *buf)
 		pad = (size_t)width - n;
 		memset(buf, '0', pad);
 	}
-	memcpy(buf + pad, p, n);
+	rk_put(buf + pad, p, n);
 	buf[pad + n] = '\0';
 	return pad + n;
 }

@@ -65,6 +65,21 @@ void csv_part_begin(struct csv *w);
 void csv_part(struct csv *w, const char *s, size_t n);
 void csv_part_str(struct csv *w, const struct arena *a, uint32_t id);
 void csv_part_end(struct csv *w);
+/*
+ * The raw fast path, for cells the caller knows need neither quotes nor a
+ * guard: csv_str_plain() says whether interned string @id is such (worked
+ * out once per string); csv_raw_begin() writes the separator and returns
+ * room for @max bytes of one cell; csv_raw_end() takes where they end.
+ */
+bool csv_str_plain(struct csv *w, const struct arena *a, uint32_t id);
+char *csv_raw_begin(struct csv *w, size_t max);
+void csv_raw_end(struct csv *w, const char *end);
+/*
+ * @ncells cells rendered already (by another writer: their separators
+ * inside, none before the first), appended as they are.
+ */
+void csv_cells_rendered(struct csv *w, const char *s, size_t n,
+			unsigned ncells);
 /* @v in decimal, zero-padded to @width digits, into @buf (24 bytes). */
 size_t csv_zero_padded(uint64_t v, int width, char *buf);
 void csv_end_row(struct csv *w);

@@ -19,6 +19,10 @@ void wb_flush(struct wbuf *w)
 
 void wb_mem(struct wbuf *w, const char *s, size_t n)
 {
+	if (w->len + n <= WBUF_SIZE) {
+		w->len = (size_t)(rk_put(w->buf + w->len, s, n) - w->buf);
+		return;
+	}
 	while (n) {
 		size_t k;
 

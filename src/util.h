@@ -74,6 +74,35 @@ static inline char *u64_digits(uint64_t v, char *end)
 	} while (v);
 	return end;
 }
+/*
+ * memcpy for the short strings of the output loops (names, numbers, a few
+ * to a few dozen bytes), inline: there a library call costs more than the
+ * copy.  Copies whole words, the last one overlapping the one before;
+ * reads and writes only [s, s + n) and [o, o + n).  Returns o + n.
+ */
+static inline char *rk_put(char *o, const char *s, size_t n)
+{
+	char *end = o + n;
+
+	if (n >= 8) {
+		if (n > 64) {
+			memcpy(o, s, n);
+			return end;
+		}
+		for (size_t i = 0; i + 8 < n; i += 8)
+			memcpy(o + i, s + i, 8);
+		memcpy(end - 8, s + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(o, s, 4);
+		memcpy(end - 4, s + n - 4, 4);
+	} else if (n >= 2) {
+		memcpy(o, s, 2);
+		memcpy(end - 2, s + n - 2, 2);
+	} else if (n) {
+		*o = *s;
+	}
+	return end;
+}
 #define VEC_PUSH(arr, len, cap)                                              \
 	(((len) >= (cap)                                                     \
 	      ? vec_grow((void **)&(arr), &(cap), (len) + 1, sizeof(*(arr))) \
