@@ -63,6 +63,7 @@ struct ibnode {
 	uint32_t nports;
 	uint64_t guid;
 	const char *id, *desc;
+	uint32_t idn, descn; /* their lengths */
 };
 
 /* What nic_of() knows of a port object, valid when @gen is current. */
@@ -191,6 +192,21 @@ static void sort_ends(struct end **ends, struct end **tmp, size_t n,
 static const char *local(const struct ibnet *x, uint32_t obj)
 {
 	return str_of(x->d->arena, x->d->objs[obj].local);
+}
+
+/* "@a@sep@b" in the arena; *n gets its length. */
+static const char *join(struct arena *ar, const char *a, char sep,
+			const char *b, uint32_t *n)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	char *s = arena_alloc(ar, na + nb + 2), *o;
+
+	o = rk_put(s, a, na);
+	*o++ = sep;
+	o = rk_put(o, b, nb);
+	*o = '\0';
+	*n = (uint32_t)(na + 1 + nb);
+	return s;
 }
 
 static void wb_name(struct wbuf *w, const struct rk_design *d, uint32_t id)
@@ -375,23 +391,24 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 
 		if (in->sw) {
 			in->id = ir_name(d, in->dev);
+			in->idn = strlen_of(d->arena, d->objs[in->dev].name);
 			in->desc = h;
+			in->descn = (uint32_t)strlen(h);
 			in->guid = base | 0x10000000 | (m + 1);
 		} else {
 			const char *dn = in->standalone
 					     ? NULL
 					     : ir_str(d, in->sub, A_DEVNAME);
 
-			in->id = arena_printf(x->ctx->arena, "%s/%s",
-					      ir_name(d, in->dev),
-					      local(x, in->sub));
-			in->desc = arena_printf(x->ctx->arena, "%s %s", h,
-						dn ? dn : local(x, in->sub));
+			in->id = join(x->ctx->arena, ir_name(d, in->dev), '/',
+				      local(x, in->sub), &in->idn);
+			in->desc =
+			    join(x->ctx->arena, h, ' ',
+				 dn ? dn : local(x, in->sub), &in->descn);
 			in->guid =
 			    base | 0x20000000 | (uint64_t)(m - nsw + 1) << 8;
 		}
-		if (in->nports > IB_MAX_PORTS ||
-		    strlen(in->desc) > IB_DESC_MAX) {
+		if (in->nports > IB_MAX_PORTS || in->descn > IB_DESC_MAX) {
 			diag_error(x->ctx->diag, &d->objs[in->dev].loc, "ibnet",
 				   "cannot express subnet '%s' as an ibsim net "
 				   "file: %s %s",
@@ -470,9 +487,9 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 			wb_str(wb, in->sw ? "\nSwitch\t" : "\nHca\t");
 			wb_u64(wb, in->nports);
 			wb_str(wb, " \"");
-			wb_str(wb, in->id);
+			wb_mem(wb, in->id, in->idn);
 			wb_str(wb, "\"\t# \"");
-			wb_str(wb, in->desc);
+			wb_mem(wb, in->desc, in->descn);
 			wb_str(wb, in->sw ? "\" enhanced port 0\n" : "\"\n");
 			for (; i < k; i++) {
 				const struct end *e = &ends[i];
@@ -487,7 +504,8 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 				wb_ch(wb, '[');
 				wb_u64(wb, e->num);
 				wb_str(wb, "]\t\"");
-				wb_str(wb, nodes[p->node].id);
+				wb_mem(wb, nodes[p->node].id,
+				       nodes[p->node].idn);
 				wb_str(wb, "\"[");
 				wb_u64(wb, p->num);
 				wb_str(wb, "]\t# lid 0 4x");
@@ -673,5 +691,5 @@ const struct backend backend_ibnet = {
 	.summary = "ib/<subnet>.net: each InfiniBand subnet as an ibsim / "
 		   "ibnetdiscover net file",
 	.emit = emit_ibnet,
-	.weight = 6,
+	.weight = 9,
 };

@@ -324,6 +324,8 @@ bool checks_run(const struct rk_design *d, struct derived *dv,
 			run_one(r, i);
 	check_waivers(r);
 	free(r->ctx.used_waivers);
+	for (unsigned k = 0; k < A__COUNT; k++)
+		free(r->ctx.memo[k]);
 	free(r);
 	return true;
 }
@@ -346,6 +348,40 @@ void checks_list(FILE *fp)
 		}
 		fputc('\n', fp);
 	}
+}
+
+/* What the memo holds for "no such attribute". */
+static const struct rk_value memo_none;
+
+const struct rk_value *check_inh(struct check_ctx *c, uint32_t obj,
+				 uint32_t key)
+{
+	const struct rk_value **m = c->memo[key];
+
+	if (!m)
+		m = c->memo[key] = xcalloc((size_t)c->d->nobjs + 1, sizeof(*m));
+	if (!m[obj]) {
+		const struct rk_value *v = ir_attr_inh(c->d, obj, key);
+
+		m[obj] = v ? v : &memo_none;
+	}
+	return m[obj] == &memo_none ? NULL : m[obj];
+}
+
+const char *check_str(struct check_ctx *c, uint32_t obj, uint32_t key)
+{
+	const struct rk_value *v = check_inh(c, obj, key);
+
+	return v && (v->type == VT_STR || v->type == VT_WORD)
+		   ? str_of(c->d->arena, v->a)
+		   : NULL;
+}
+
+int64_t check_num(struct check_ctx *c, uint32_t obj, uint32_t key, int64_t dflt)
+{
+	const struct rk_value *v = check_inh(c, obj, key);
+
+	return v && (v->type == VT_NUM || v->type == VT_BOOL) ? v->n : dflt;
 }
 
 const char *check_qfmt(enum dim dim, int64_t v, char *buf)

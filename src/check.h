@@ -19,6 +19,7 @@
 
 #include "diag.h"
 #include "ir.h"
+#include "schema.h"
 
 enum check_level {
 	CHECK_OFF,
@@ -88,7 +89,20 @@ struct check_ctx {
 	uint32_t waived;
 	uint32_t *used_waivers; /* per attr index: waiver was used */
 	bool last_printed;	/* the last finding was not waived */
+	/* check_inh(): per key, per object, NULL until asked */
+	const struct rk_value **memo[A__COUNT];
 };
+
+/*
+ * ir_attr_inh, ir_str and ir_num, remembered per (object, key) for the
+ * run of the checks: the port and cable checks ask the same few part
+ * objects the same questions once per link end.
+ */
+const struct rk_value *check_inh(struct check_ctx *c, uint32_t obj,
+				 uint32_t key);
+const char *check_str(struct check_ctx *c, uint32_t obj, uint32_t key);
+int64_t check_num(struct check_ctx *c, uint32_t obj, uint32_t key,
+		  int64_t dflt);
 
 /* Report a finding about @obj (RK_NONE: none) at @loc. */
 void check_fail(struct check_ctx *c, uint32_t obj, const struct srcloc *loc,

@@ -80,16 +80,16 @@ static uint32_t link_cable(const struct rk_design *d, const struct rk_link *l)
 }
 
 /* Media of a link: its own `media`, else its cable part's, or NULL. */
-static const char *link_media(const struct rk_design *d,
-			      const struct rk_link *l)
+static const char *link_media(struct check_ctx *c, const struct rk_link *l)
 {
+	const struct rk_design *d = c->d;
 	const struct rk_value *v = link_attr(d, l, A_MEDIA);
 	uint32_t cable;
 
 	if (v && v->type == VT_WORD)
 		return str_of(d->arena, v->a);
 	cable = link_cable(d, l);
-	return cable != RK_NONE ? ir_str(d, cable, A_MEDIA) : NULL;
+	return cable != RK_NONE ? check_str(c, cable, A_MEDIA) : NULL;
 }
 
 static bool word_is(const char *w, const char *s)
@@ -118,16 +118,16 @@ struct split {
  * part that says `split N`, N > 1.  Fan-out is assumed unless both speeds
  * are known and the twin end's rate / N is below the single end's.
  */
-static void link_split(const struct rk_design *d, const struct rk_link *l,
+static void link_split(struct check_ctx *c, const struct rk_link *l,
 		       struct split *sp)
 {
-	const char *ca = ir_str(d, l->a_port, A_CAGE);
-	const char *cb = ir_str(d, l->b_port, A_CAGE);
-	uint32_t cable = link_cable(d, l), tp, sp_port;
+	const char *ca = check_str(c, l->a_port, A_CAGE);
+	const char *cb = check_str(c, l->b_port, A_CAGE);
+	uint32_t cable = link_cable(c->d, l), tp, sp_port;
 	int64_t ts, ss;
 
 	sp->twin = -1;
-	sp->n = cable != RK_NONE ? ir_num(d, cable, A_SPLIT, 1) : 1;
+	sp->n = cable != RK_NONE ? check_num(c, cable, A_SPLIT, 1) : 1;
 	sp->fanout = false;
 	if (sp->n <= 1) {
 		sp->n = 1;
@@ -141,8 +141,8 @@ static void link_split(const struct rk_design *d, const struct rk_link *l,
 		return;
 	tp = sp->twin ? l->b_port : l->a_port;
 	sp_port = sp->twin ? l->a_port : l->b_port;
-	ts = ir_num(d, tp, A_SPEED, 0);
-	ss = ir_num(d, sp_port, A_SPEED, 0);
+	ts = check_num(c, tp, A_SPEED, 0);
+	ss = check_num(c, sp_port, A_SPEED, 0);
 	sp->fanout = ts <= 0 || ss <= 0 || ts / sp->n >= ss;
 }
 
@@ -167,12 +167,12 @@ static const char *pname(const struct rk_design *d, uint32_t dev, uint32_t port,
 
 /* The legs the port at end @end of link @l may carry: N at a fan-out
  * splitter's twin end, else 1. */
-static uint32_t split_cap(const struct rk_design *d, const struct rk_link *l,
+static uint32_t split_cap(struct check_ctx *c, const struct rk_link *l,
 			  uint32_t end)
 {
 	struct split sp;
 
-	link_split(d, l, &sp);
+	link_split(c, l, &sp);
 	return (int)end == sp.twin && sp.fanout && sp.n <= UINT32_MAX
 		   ? (uint32_t)sp.n
 		   : 1;
@@ -228,7 +228,7 @@ static void run_port_reuse(struct check_ctx *c)
 					}
 					continue;
 				}
-				ecap = split_cap(d, l, e->end);
+				ecap = split_cap(c, l, e->end);
 				if (!count++) {
 					first = e->link;
 					cap = ecap;
@@ -296,12 +296,11 @@ static void note_port_word(struct check_ctx *c, uint32_t dev, uint32_t port,
  * Both ends name a protocol, neither `any`, and they differ.  The words
  * are interned strings of one arena, so equal words are the same pointer.
  */
-static bool protocol_conflict(const struct rk_design *d,
-			      const struct rk_link *l, const char **pa,
-			      const char **pb)
+static bool protocol_conflict(struct check_ctx *c, const struct rk_link *l,
+			      const char **pa, const char **pb)
 {
-	*pa = ir_str(d, l->a_port, A_PROTOCOL);
-	*pb = ir_str(d, l->b_port, A_PROTOCOL);
+	*pa = check_str(c, l->a_port, A_PROTOCOL);
+	*pb = check_str(c, l->b_port, A_PROTOCOL);
 	return *pa && *pb && *pa != *pb && !streq(*pa, "any") &&
 	       !streq(*pb, "any");
 }
@@ -315,7 +314,7 @@ static void run_port_protocol(struct check_ctx *c)
 		const struct rk_link *l = &d->links[i];
 		const char *pa, *pb;
 
-		if (!link_ok(l) || !protocol_conflict(d, l, &pa, &pb))
+		if (!link_ok(l) || !protocol_conflict(c, l, &pa, &pb))
 			continue;
 		link_fail(c, l,
 			  "link %s -- %s joins protocol %s to protocol %s",
@@ -360,14 +359,14 @@ static void run_port_speed(struct check_ctx *c)
 		struct split sp;
 		int fan;
 
-		if (!link_ok(l) || protocol_conflict(d, l, &pa, &pb))
+		if (!link_ok(l) || protocol_conflict(c, l, &pa, &pb))
 			continue;
-		va = ir_attr_inh(d, l->a_port, A_SPEED);
-		vb = ir_attr_inh(d, l->b_port, A_SPEED);
+		va = check_inh(c, l->a_port, A_SPEED);
+		vb = check_inh(c, l->b_port, A_SPEED);
 		if (!va || !vb || va->type != VT_NUM || vb->type != VT_NUM ||
 		    va->n <= 0 || vb->n <= 0)
 			continue;
-		link_split(d, l, &sp);
+		link_split(c, l, &sp);
 		fan = sp.fanout ? sp.twin : -1;
 		split = sp.n;
 		sa = fan == 0 ? va->n / split : va->n;
@@ -388,9 +387,9 @@ static void run_port_speed(struct check_ctx *c)
 static void form_cage(struct check_ctx *c, const struct rk_link *l)
 {
 	const struct rk_design *d = c->d;
-	const char *ca = ir_str(d, l->a_port, A_CAGE);
-	const char *cb = ir_str(d, l->b_port, A_CAGE);
-	const char *media = link_media(d, l);
+	const char *ca = check_str(c, l->a_port, A_CAGE);
+	const char *cb = check_str(c, l->b_port, A_CAGE);
+	const char *media = link_media(c, l);
 	const struct rk_value *cv;
 	struct split sp;
 	uint32_t cable;
@@ -403,7 +402,7 @@ static void form_cage(struct check_ctx *c, const struct rk_link *l)
 	/* no cable and no media: the cabling plan picks optics */
 	if (!media || word_is(media, "mmf") || word_is(media, "smf"))
 		return;
-	link_split(d, l, &sp);
+	link_split(c, l, &sp);
 	if (sp.twin >= 0)
 		return;
 	tw = word_is(ca, "twin") ? 0 : 1;
@@ -441,13 +440,13 @@ static void form_top(struct check_ctx *c, const struct rk_link *l)
 
 	if (cable == RK_NONE)
 		return;
-	tv = ir_attr_inh(d, cable, A_TOP);
-	top = ir_str(d, cable, A_TOP);
+	tv = check_inh(c, cable, A_TOP);
+	top = check_str(c, cable, A_TOP);
 	if (!top)
 		return;
-	link_split(d, l, &sp);
-	ta = ir_str(d, l->a_port, A_TOP);
-	tb = ir_str(d, l->b_port, A_TOP);
+	link_split(c, l, &sp);
+	ta = check_str(c, l->a_port, A_TOP);
+	tb = check_str(c, l->b_port, A_TOP);
 	/* a splitter's `top` is its twin-port head's */
 	bad_a = ta && sp.twin != 1 && !streq(ta, top);
 	bad_b = tb && sp.twin != 0 && !streq(tb, top);
@@ -502,7 +501,7 @@ static void run_port_unconnected(struct check_ctx *c)
 		for (uint32_t p = top; p != RK_NONE; p = d->objs[p].part) {
 			for_each_child(d, p, port) {
 				if (d->objs[port].kind != K_PORT ||
-				    ir_num(d, port, A_REQUIRED, 0) == 0)
+				    check_num(c, port, A_REQUIRED, 0) == 0)
 					continue;
 				/* a derived part may redefine a base port */
 				if (p != top &&

@@ -542,31 +542,39 @@ static int64_t cut_of_order(const struct fgraph *g, const uint32_t *order)
 	return r;
 }
 
-/* sort keys for the candidate orders */
-struct key_ix {
-	uint64_t k;
-	uint32_t i;
-};
-
-static int cmp_key(const void *pa, const void *pb)
-{
-	const struct key_ix *a = pa, *b = pb;
-
-	if (a->k != b->k)
-		return a->k < b->k ? -1 : 1;
-	return a->i < b->i ? -1 : a->i > b->i;
-}
-
+/*
+ * The endpoints ordered by (key, index): a stable LSD radix sort on the
+ * 64-bit keys, a byte per pass, skipping the bytes all keys share (most
+ * keys are "group << 32 | index", so half the passes go).
+ */
 static uint32_t *order_by(const struct fgraph *g, const uint64_t *keys)
 {
-	struct key_ix *t = xmalloc((g->ne + 1) * sizeof(*t));
 	uint32_t *o = xmalloc((g->ne + 1) * sizeof(*o));
+	uint32_t *t = xmalloc((g->ne + 1) * sizeof(*t));
+	uint64_t same = ~(uint64_t)0, first = g->ne ? keys[0] : 0;
 
-	for (uint32_t i = 0; i < g->ne; i++)
-		t[i] = (struct key_ix){ keys[i], i };
-	qsort(t, g->ne, sizeof(*t), cmp_key);
-	for (uint32_t i = 0; i < g->ne; i++)
-		o[i] = t[i].i;
+	for (uint32_t i = 0; i < g->ne; i++) {
+		o[i] = i;
+		same &= ~(keys[i] ^ first);
+	}
+	for (unsigned shift = 0; shift < 64; shift += 8) {
+		uint32_t count[257] = { 0 };
+
+		if (((same >> shift) & 0xff) == 0xff)
+			continue; /* this byte is the same in every key */
+		for (uint32_t i = 0; i < g->ne; i++)
+			count[((keys[o[i]] >> shift) & 0xff) + 1]++;
+		for (unsigned b = 0; b < 256; b++)
+			count[b + 1] += count[b];
+		for (uint32_t i = 0; i < g->ne; i++)
+			t[count[(keys[o[i]] >> shift) & 0xff]++] = o[i];
+		{
+			uint32_t *x = o;
+
+			o = t;
+			t = x;
+		}
+	}
 	free(t);
 	return o;
 }
