@@ -635,15 +635,10 @@ static bool emit_bom(struct backend_ctx *ctx)
 	return ok;
 }
 
-static void prepare_bom(struct backend_ctx *ctx)
-{
-	derived_cableplan(ctx->dv);
-}
-
 const struct backend backend_bom = {
 	.name = "bom",
 	.summary = "bom.csv and bom.json: the bill of materials, with prices "
 		   "where the catalog has them",
 	.emit = emit_bom,
-	.prepare = prepare_bom,
+	.needs = BE_NEEDS_PLAN,
 };

@@ -461,11 +461,11 @@ static bool emit_pull(struct backend_ctx *ctx, struct sheet *s)
 	if (ok) {
 		csv_init(&w, fp);
 		csv_header(&w, pull_columns, ARRAY_SIZE(pull_columns));
-		for (uint32_t r = 0; r < d->nobjs; r++)
+		for (uint32_t r = 0; r < d->nobjs && !be_cancelled(ctx); r++)
 			for (uint32_t k = start[r]; k < start[r + 1]; k++)
 				pull_row(s, &w, r, entry[k]);
 		csv_fini(&w);
-		ok = csv_close(ctx, fp);
+		ok = csv_close(ctx, fp) && !be_cancelled(ctx);
 	}
 	free(entry);
 	free(start);
@@ -502,11 +502,14 @@ static bool emit_cabling(struct backend_ctx *ctx)
 			build_rails(&s);
 			csv_init(&w, fp);
 			csv_header(&w, columns, ARRAY_SIZE(columns));
-			for (uint32_t i = 0; i < d->nlinks; i++)
+			for (uint32_t i = 0; i < d->nlinks; i++) {
 				if (s.ids[i])
 					row(&s, &w, i);
+				if (!(i & 4095) && be_cancelled(ctx))
+					break;
+			}
 			csv_fini(&w);
-			ok = csv_close(ctx, fp);
+			ok = csv_close(ctx, fp) && !be_cancelled(ctx);
 		}
 	} else {
 		ok = emit_pull(ctx, &s);
@@ -525,12 +528,6 @@ static bool emit_cabling(struct backend_ctx *ctx)
 	return ok;
 }
 
-/* The plan is shared by both parts (and by bom): build it before them. */
-static void prepare_cabling(struct backend_ctx *ctx)
-{
-	derived_cableplan(ctx->dv);
-}
-
 static const char *const cabling_parts[] = { "cabling", "cabling (pull)" };
 
 const struct backend backend_cabling = {
@@ -538,7 +535,7 @@ const struct backend backend_cabling = {
 	.summary = "cabling.csv and cabling/pull.csv: the cable plan, "
 		   "one row per cable",
 	.emit = emit_cabling,
-	.prepare = prepare_cabling,
+	.needs = BE_NEEDS_PLAN,
 	.parts = 2,
 	.part_names = cabling_parts,
 	.weight = 8,

@@ -467,7 +467,8 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 		wb_str(wb,
 		       "# ibsim/ibnetdiscover net file; rates above HDR are "
 		       "written as 4xHDR\n\n");
-		for (uint32_t i = 0, m = 0; m < nn; m++) {
+		for (uint32_t i = 0, m = 0; m < nn && !be_cancelled(x->ctx);
+		     m++) {
 			const struct ibnode *in = &nodes[m];
 			uint32_t k;
 

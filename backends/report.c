@@ -231,20 +231,9 @@ static bool emit_report(struct backend_ctx *ctx)
 	return true;
 }
 
-/* The rack totals and every fabric's figures, computed before any job. */
-static void prepare_report(struct backend_ctx *ctx)
-{
-	const struct rk_design *d = ctx->d;
-
-	derived_racks(ctx->dv);
-	for (uint32_t i = 0; i < d->nobjs; i++)
-		if (d->objs[i].kind == K_FABRIC)
-			derived_fabric(ctx->dv, i);
-}
-
 const struct backend backend_report = {
 	.name = "report",
 	.summary = "report.json: totals, racks, fabrics (bisection), checks",
 	.emit = emit_report,
-	.prepare = prepare_report,
+	.needs = BE_NEEDS_FABRICS | BE_NEEDS_RACKS | BE_NEEDS_CHECKS,
 };

@@ -12,6 +12,7 @@
 #ifndef RACKC_BACKEND_H
 #define RACKC_BACKEND_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -33,6 +34,8 @@ struct outfile {
  * @outdir: the -o directory
  * @input:  the design file's base name, for headers
  * @part:   which part of a back end with several (struct backend)
+ * @cancel: set (by another thread) once the artifacts are not wanted any
+ *          more (the checks failed); long loops stop early (be_cancelled)
  * @files:  artifacts opened so far (committed or discarded together)
  * @dirs:   directories this run created (removed again on discard)
  * @failed: an I/O error happened
@@ -51,11 +54,20 @@ struct backend_ctx {
 	const char *outdir;
 	const char *input;
 	unsigned part;
+	const atomic_bool *cancel;
 	struct outfile *files;
 	uint32_t nfiles, files_cap;
 	char **dirs;
 	uint32_t ndirs, dirs_cap;
 	bool failed;
+};
+
+/* struct backend's @needs */
+enum {
+	BE_NEEDS_FABRICS = 1, /* derived_fabric() */
+	BE_NEEDS_PLAN = 2,    /* derived_cableplan(), derived_ports() */
+	BE_NEEDS_RACKS = 4,   /* derived_racks() */
+	BE_NEEDS_CHECKS = 8,  /* the diagnostic counts after the checks */
 };
 
 /**
@@ -64,9 +76,11 @@ struct backend_ctx {
  * @summary: one line for --list-backends
  * @emit:    writes its artifacts; returns false on failure (after a
  *           diagnostic)
- * @prepare: optional; runs on the main thread before any job starts, to
- *           compute the shared figures (derived data) @emit will read, so
- *           that no job computes them while another reads them
+ * @prepare: optional; runs on the main thread before any job starts (for
+ *           a library's one-time set-up)
+ * @needs:   what the back end reads besides the design (BE_NEEDS_*): its
+ *           jobs wait for those derived figures, and a back end that
+ *           needs the checks' results runs after them
  * @parts:   0 or 1: one job; more: @emit runs once per part (ctx->part),
  *           each writing different files, possibly at the same time
  * @part_names: what --stats calls each part (NULL: the name)
@@ -78,6 +92,7 @@ struct backend {
 	const char *summary;
 	bool (*emit)(struct backend_ctx *ctx);
 	void (*prepare)(struct backend_ctx *ctx);
+	unsigned needs;
 	unsigned parts;
 	const char *const *part_names;
 	unsigned weight;
@@ -86,6 +101,16 @@ struct backend {
 extern const struct backend *const backend_table[];
 extern const unsigned backend_table_len;
 const struct backend *backend_find(const char *name);
+
+/*
+ * Whether the run's artifacts are no longer wanted: a long loop may stop
+ * and return false (nothing it wrote or said will be kept).
+ */
+static inline bool be_cancelled(const struct backend_ctx *ctx)
+{
+	return ctx->cancel &&
+	       atomic_load_explicit(ctx->cancel, memory_order_relaxed);
+}
 
 /* Open artifact @rel (may contain '/') under the output directory. */
 FILE *out_open(struct backend_ctx *ctx, const char *rel);

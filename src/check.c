@@ -111,7 +111,7 @@ static bool waived(struct check_ctx *c, uint32_t obj)
 
 			if (at->key != A_WAIVE)
 				continue;
-			if (streq(str_of(c->arena, d->vals[at->val.a].a),
+			if (streq(str_of(d->arena, d->vals[at->val.a].a),
 				  c->check->name)) {
 				c->used_waivers[o->attr_first + k] = 1;
 				return true;
@@ -248,7 +248,7 @@ static void check_waivers(struct check_run *r)
 
 			if (at->key != A_WAIVE)
 				continue;
-			name = str_of(r->ctx.arena, d->vals[at->val.a].a);
+			name = str_of(d->arena, d->vals[at->val.a].a);
 			if (!check_find(name)) {
 				struct suggest sg;
 

@@ -3,8 +3,8 @@
  * The pipeline: load -> parse -> elaborate -> resolve -> checks -> back
  * ends, and the stop rules between them.  Syntax and name errors stop
  * before the checks (a half-resolved design only produces cascades), and
- * --force never overrides them; check errors stop before the back ends
- * unless --force.
+ * --force never overrides them; check errors keep the back ends from
+ * writing anything unless --force (they may have started: see run_all).
  */
 #include "rackc.h"
 
@@ -133,13 +133,59 @@ struct be_job {
 	uint64_t ns;
 };
 
-static void run_job(void *arg, size_t i)
+static bool run_be_job(void *arg)
 {
-	struct be_job *j = &((struct be_job *)arg)[i];
+	struct be_job *j = arg;
 	uint64_t t0 = rk_now_ns();
 
 	j->ok = j->b->emit(&j->ctx) && !j->ctx.failed;
 	j->ns = rk_now_ns() - t0;
+	return true;
+}
+
+/* One part of the derived figures (derived_prepare_part). */
+struct dv_job {
+	struct derived *dv;
+	unsigned part;
+	uint64_t ns;
+};
+
+static bool run_dv_job(void *arg)
+{
+	struct dv_job *j = arg;
+	uint64_t t0 = rk_now_ns();
+
+	derived_prepare_part(j->dv, j->part);
+	j->ns = rk_now_ns() - t0;
+	return true;
+}
+
+/* The checks, with their diagnostics deferred. */
+struct ck_job {
+	struct compilation *c;
+	struct derived *dv;
+	struct arena arena;
+	struct diag_engine diag;
+	bool usage;
+	uint64_t ns;
+	atomic_bool cancel; /* the artifacts are not wanted */
+};
+
+/* Returns whether the artifacts are still wanted. */
+static bool run_ck_job(void *arg)
+{
+	struct ck_job *j = arg;
+	const struct rackc_options *o = j->c->opts;
+	uint64_t t0 = rk_now_ns();
+	bool want;
+
+	checks_run(&j->c->design, j->dv, &j->diag, &j->arena, o->checks,
+		   o->nchecks, &j->usage);
+	j->ns = rk_now_ns() - t0;
+	want = !j->usage && !(j->diag.errors && !o->force);
+	if (!want)
+		atomic_store(&j->cancel, true);
+	return want;
 }
 
 /* Heavier first; ties in table order (the sort is stable on the index). */
@@ -153,42 +199,44 @@ static int job_cmp(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
-struct job_order {
-	struct be_job **order;
-};
-
-static void run_ordered(void *arg, size_t i)
-{
-	struct job_order *o = arg;
-
-	run_job(o->order[i], 0);
-}
+static const char *const dv_names[DERIVED_PARTS] = { "fabric figures",
+						     "cable plan",
+						     "rack totals" };
 
 /*
- * The back ends run as jobs on up to o->jobs threads, each job in its own
- * context; then, in table order, each job's diagnostics are replayed and
- * its files added to the run's.  The first job (in table order) that
- * failed decides the exit status, and what later jobs wrote or said is
- * dropped, as if they had not run: the result does not depend on the
- * number of threads.
+ * The checks and the back ends.  Everything after elaboration runs as one
+ * graph of jobs on up to o->jobs threads: the derived figures (fabrics;
+ * port index and cable plan; rack totals), then the checks, which wait for
+ * them, and the back ends, which wait only for the figures they read
+ * (struct backend's @needs) and so may start before the checks end.  Every
+ * job has its own context, arena and deferred diagnostics.  When the
+ * checks fail (without --force) the back-end jobs not started yet are
+ * skipped, and what the others wrote is removed, with the directories the
+ * run made: nothing is left, as if they had not run.  Otherwise, after
+ * the graph: the checks' diagnostics, the --force warning, the back ends
+ * that need the checks' results (report) run, and each back end's
+ * diagnostics are replayed in table order; the first back end in that
+ * order that failed decides the exit status, and what later ones wrote or
+ * said is dropped.  So the result does not depend on the number of
+ * threads or on the order the jobs ran in.
  */
-static int run_backends(struct compilation *c, struct derived *dv)
+static int run_all(struct compilation *c, struct derived *dv)
 {
 	const struct rackc_options *o = c->opts;
 	const struct backend **sel =
 	    xcalloc(backend_table_len + 1, sizeof(*sel));
 	struct backend_ctx ctx;
-	struct be_job *jobs, **order;
-	struct job_order jo;
-	unsigned nsel, njobs = 0;
+	struct be_job *bj, **order;
+	struct dv_job dj[DERIVED_PARTS];
+	struct ck_job ck;
+	struct job *graph;
+	unsigned nsel, nbj = 0, ng = 0;
 	int rc = RK_EXIT_OK;
 	const char *base = strrchr(o->input, '/');
+	bool dir_ok, want = !o->check_only;
+	int dir_errno = 0;
 	uint64_t t0;
 
-	if (!select_backends(c, o->backends, sel, &nsel)) {
-		free(sel);
-		return RK_EXIT_USAGE;
-	}
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.d = &c->design;
 	ctx.dv = dv;
@@ -196,31 +244,49 @@ static int run_backends(struct compilation *c, struct derived *dv)
 	ctx.arena = &c->arena;
 	ctx.outdir = o->outdir;
 	ctx.input = base ? base + 1 : o->input;
-	if (!out_mkdirs(&ctx, o->outdir)) {
-		diag_error(&c->diag, NULL, "io",
-			   "cannot create output directory '%s': %s", o->outdir,
-			   strerror(errno));
-		out_discard(&ctx);
+	nsel = 0;
+	if (want && !select_backends(c, o->backends, sel, &nsel)) {
 		free(sel);
 		return RK_EXIT_USAGE;
 	}
-	t0 = rk_now_ns();
-	for (unsigned i = 0; i < nsel; i++) {
-		if (sel[i]->prepare)
-			sel[i]->prepare(&ctx);
-		njobs += sel[i]->parts > 1 ? sel[i]->parts : 1;
+	/* the output directory now, so that the back ends can start early;
+	 * a failure is reported once the checks have passed */
+	dir_ok = !want || out_mkdirs(&ctx, o->outdir);
+	if (!dir_ok) {
+		dir_errno = errno;
+		nsel = 0;
 	}
-	if (o->stats)
-		stat_line("prepare", rk_now_ns() - t0);
+	for (unsigned i = 0; i < nsel; i++)
+		nbj += sel[i]->parts > 1 ? sel[i]->parts : 1;
+	bj = xcalloc(nbj + 1, sizeof(*bj));
+	order = xcalloc(nbj + 1, sizeof(*order));
+	graph = xcalloc(DERIVED_PARTS + 1 + nbj, sizeof(*graph));
 
-	jobs = xcalloc(njobs, sizeof(*jobs));
-	order = xcalloc(njobs, sizeof(*order));
-	njobs = 0;
+	/* the derived figures and the checks */
+	derived_prepare_init(dv);
+	for (unsigned i = 0; i < DERIVED_PARTS; i++) {
+		dj[i] = (struct dv_job){ dv, i, 0 };
+		graph[ng++] =
+		    (struct job){ run_dv_job, &dj[i], 0, false, false };
+	}
+	memset(&ck, 0, sizeof(ck));
+	atomic_init(&ck.cancel, false);
+	ctx.cancel = &ck.cancel;
+	ck.c = c;
+	ck.dv = dv;
+	arena_init(&ck.arena);
+	diag_fork(&ck.diag, &c->diag, &ck.arena);
+	graph[ng++] =
+	    (struct job){ run_ck_job, &ck, ((uint64_t)1 << DERIVED_PARTS) - 1,
+			  false, false };
+
+	/* the back ends, heaviest first */
+	nbj = 0;
 	for (unsigned i = 0; i < nsel; i++) {
 		unsigned parts = sel[i]->parts > 1 ? sel[i]->parts : 1;
 
 		for (unsigned p = 0; p < parts; p++) {
-			struct be_job *j = &jobs[njobs];
+			struct be_job *j = &bj[nbj];
 
 			j->b = sel[i];
 			arena_init(&j->arena);
@@ -234,28 +300,74 @@ static int run_backends(struct compilation *c, struct derived *dv)
 			j->ctx.part = p;
 			j->ctx.arena = &j->arena;
 			j->ctx.diag = &j->diag;
-			order[njobs] = j;
-			njobs++;
+			order[nbj] = j;
+			nbj++;
 		}
 	}
-	qsort(order, njobs, sizeof(*order), job_cmp);
-	jo.order = order;
+	for (unsigned i = 0; i < nsel; i++)
+		if (sel[i]->prepare)
+			sel[i]->prepare(&ctx); /* here, before any job */
+	qsort(order, nbj, sizeof(*order), job_cmp);
+	for (unsigned i = 0; i < nbj; i++) {
+		const struct backend *b = order[i]->b;
+		uint64_t deps = 0;
+
+		if (b->needs & BE_NEEDS_CHECKS)
+			continue; /* after the graph */
+		if (b->needs & BE_NEEDS_FABRICS)
+			deps |= (uint64_t)1 << 0;
+		if (b->needs & BE_NEEDS_PLAN)
+			deps |= (uint64_t)1 << 1;
+		if (b->needs & BE_NEEDS_RACKS)
+			deps |= (uint64_t)1 << 2;
+		graph[ng++] =
+		    (struct job){ run_be_job, order[i], deps, true, false };
+	}
+
 	t0 = rk_now_ns();
-	jobs_run(o->jobs ? o->jobs : jobs_online_cpus(), njobs, run_ordered,
-		 &jo);
-	if (o->stats)
-		for (unsigned i = 0; i < njobs; i++) {
-			const struct backend *b = jobs[i].b;
-			unsigned p = jobs[i].ctx.part;
+	jobs_run_graph(o->jobs ? o->jobs : jobs_online_cpus(), graph, ng);
+	if (o->stats) {
+		for (unsigned i = 0; i < DERIVED_PARTS; i++)
+			stat_line(dv_names[i], dj[i].ns);
+		stat_line("checks", ck.ns);
+	}
+
+	/* the checks' verdict first */
+	diag_join(&c->diag, &ck.diag);
+	arena_destroy(&ck.arena);
+	if (ck.usage)
+		rc = RK_EXIT_USAGE;
+	else if (c->diag.errors && !o->force)
+		rc = RK_EXIT_ERRORS;
+	else if (want && c->diag.errors)
+		diag_warning(&c->diag, NULL, "force",
+			     "writing artifacts despite errors (--force)");
+	if (rc == RK_EXIT_OK && !dir_ok) {
+		diag_error(&c->diag, NULL, "io",
+			   "cannot create output directory '%s': %s", o->outdir,
+			   strerror(dir_errno));
+		rc = RK_EXIT_USAGE;
+	}
+	/* the back ends that read the checks' results, now */
+	for (unsigned i = 0; i < nbj && rc == RK_EXIT_OK; i++)
+		if (bj[i].b->needs & BE_NEEDS_CHECKS) {
+			/* forked again: it sees the checks' counts */
+			diag_fork(&bj[i].diag, &c->diag, &bj[i].arena);
+			run_be_job(&bj[i]);
+		}
+	if (o->stats && want) {
+		for (unsigned i = 0; i < nbj; i++) {
+			const struct backend *b = bj[i].b;
+			unsigned p = bj[i].ctx.part;
 
 			stat_line(b->part_names ? b->part_names[p] : b->name,
-				  jobs[i].ns);
+				  bj[i].ns);
 		}
-	if (o->stats)
-		stat_line("back ends (wall)", rk_now_ns() - t0);
+		stat_line("checks and back ends", rk_now_ns() - t0);
+	}
 
-	for (unsigned i = 0; i < njobs; i++) {
-		struct be_job *j = &jobs[i];
+	for (unsigned i = 0; i < nbj; i++) {
+		struct be_job *j = &bj[i];
 
 		if (rc == RK_EXIT_OK) {
 			uint32_t before = c->diag.errors;
@@ -278,20 +390,23 @@ static int run_backends(struct compilation *c, struct derived *dv)
 		free(j->ctx.dirs);
 		arena_destroy(&j->arena);
 	}
+	free(graph);
 	free(order);
-	free(jobs);
-	if (rc == RK_EXIT_OK) {
+	free(bj);
+	if (rc == RK_EXIT_OK && want) {
 		t0 = rk_now_ns();
 		if (!out_commit(&ctx))
 			rc = RK_EXIT_USAGE;
 		if (o->stats)
 			stat_line("commit (rename)", rk_now_ns() - t0);
 	}
-	if (rc != RK_EXIT_OK)
+	if (rc != RK_EXIT_OK || !want)
 		out_discard(&ctx);
 	free(ctx.files);
 	free(ctx.dirs);
 	free(sel);
+	if (rc == RK_EXIT_OK && c->diag.errors)
+		rc = RK_EXIT_ERRORS;
 	return rc;
 }
 
@@ -301,7 +416,6 @@ int rackc_run(const struct rackc_options *o)
 	struct derived dv;
 	uint64_t t0, t1, start = rk_now_ns();
 	int rc;
-	bool usage = false;
 
 	compilation_init(&c, o, stderr);
 	t0 = rk_now_ns();
@@ -313,32 +427,8 @@ int rackc_run(const struct rackc_options *o)
 		stat_line("fabrics", c.fabric_ns);
 	}
 	derived_init(&dv, &c.design);
-	if (rc == RK_EXIT_OK) {
-		t0 = rk_now_ns();
-		derived_prepare(&dv, o->jobs ? o->jobs : jobs_online_cpus());
-		if (o->stats)
-			stat_line("derived figures", rk_now_ns() - t0);
-		t0 = rk_now_ns();
-		checks_run(&c.design, &dv, &c.diag, &c.arena, o->checks,
-			   o->nchecks, &usage);
-		if (o->stats)
-			stat_line("checks", rk_now_ns() - t0);
-		if (usage) {
-			rc = RK_EXIT_USAGE;
-		} else if (c.diag.errors && !o->force) {
-			rc = RK_EXIT_ERRORS;
-		} else if (!o->check_only) {
-			if (c.diag.errors)
-				diag_warning(&c.diag, NULL, "force",
-					     "writing artifacts despite "
-					     "errors (--force)");
-			rc = run_backends(&c, &dv);
-			if (rc == RK_EXIT_OK && c.diag.errors)
-				rc = RK_EXIT_ERRORS;
-		} else if (c.diag.errors) {
-			rc = RK_EXIT_ERRORS;
-		}
-	}
+	if (rc == RK_EXIT_OK)
+		rc = run_all(&c, &dv);
 	derived_free(&dv);
 	diag_finish(&c.diag);
 	if (o->stats) {

@@ -3,56 +3,99 @@
 #include "rackc.h"
 
 #include <pthread.h>
-#include <stdatomic.h>
 #include <unistd.h>
 
 #include "jobs.h"
 
-struct pool {
-	void (*fn)(void *arg, size_t i);
-	void *arg;
-	size_t n;
-	atomic_size_t next;
+struct graph {
+	struct job *jobs;
+	unsigned n;
+	uint64_t started, done;
+	bool stop;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
 };
 
-static void *worker(void *p)
+static void *graph_worker(void *p)
 {
-	struct pool *pl = p;
-	size_t i;
+	struct graph *g = p;
 
-	while ((i = atomic_fetch_add(&pl->next, 1)) < pl->n)
-		pl->fn(pl->arg, i);
+	pthread_mutex_lock(&g->mu);
+	for (;;) {
+		unsigned pick = g->n;
+		bool left = false;
+
+		for (unsigned i = 0; i < g->n; i++) {
+			uint64_t bit = (uint64_t)1 << i;
+
+			if (g->started & bit)
+				continue;
+			left = true;
+			if (!(g->jobs[i].deps & ~g->done)) {
+				pick = i;
+				break;
+			}
+		}
+		if (!left)
+			break;
+		if (pick == g->n) {
+			/* everything left waits for a running job */
+			pthread_cond_wait(&g->cv, &g->mu);
+			continue;
+		}
+		g->started |= (uint64_t)1 << pick;
+		if (!(g->stop && g->jobs[pick].skippable)) {
+			struct job *j = &g->jobs[pick];
+			bool ok;
+
+			pthread_mutex_unlock(&g->mu);
+			ok = j->fn(j->arg);
+			pthread_mutex_lock(&g->mu);
+			j->ran = true;
+			if (!ok)
+				g->stop = true;
+		}
+		g->done |= (uint64_t)1 << pick;
+		pthread_cond_broadcast(&g->cv);
+	}
+	pthread_mutex_unlock(&g->mu);
 	return NULL;
 }
 
-void jobs_run(unsigned threads, size_t n, void (*fn)(void *arg, size_t i),
-	      void *arg)
+void jobs_run_graph(unsigned threads, struct job *jobs, unsigned n)
 {
 	pthread_t tid[JOBS_MAX_THREADS];
 	bool started[JOBS_MAX_THREADS];
-	struct pool pl;
+	struct graph g;
 	unsigned extra;
 
+	if (n > JOBS_GRAPH_MAX)
+		die("internal error: a job graph of %u jobs", n);
+	for (unsigned i = 0; i < n; i++) {
+		jobs[i].ran = false;
+		if (jobs[i].deps >> i)
+			die("internal error: job %u waits for a later job", i);
+	}
+	g.jobs = jobs;
+	g.n = n;
+	g.started = g.done = 0;
+	g.stop = false;
+	pthread_mutex_init(&g.mu, NULL);
+	pthread_cond_init(&g.cv, NULL);
 	if (threads > JOBS_MAX_THREADS)
 		threads = JOBS_MAX_THREADS;
 	if (threads > n)
-		threads = (unsigned)n;
-	if (threads <= 1) {
-		for (size_t i = 0; i < n; i++)
-			fn(arg, i);
-		return;
-	}
-	pl.fn = fn;
-	pl.arg = arg;
-	pl.n = n;
-	atomic_init(&pl.next, 0);
-	extra = threads - 1;
+		threads = n;
+	extra = threads > 1 ? threads - 1 : 0;
 	for (unsigned t = 0; t < extra; t++)
-		started[t] = pthread_create(&tid[t], NULL, worker, &pl) == 0;
-	worker(&pl);
+		started[t] =
+		    pthread_create(&tid[t], NULL, graph_worker, &g) == 0;
+	graph_worker(&g);
 	for (unsigned t = 0; t < extra; t++)
 		if (started[t])
 			pthread_join(tid[t], NULL);
+	pthread_cond_destroy(&g.cv);
+	pthread_mutex_destroy(&g.mu);
 }
 
 unsigned jobs_online_cpus(void)

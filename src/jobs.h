@@ -1,29 +1,52 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A small fork-join pool: run n independent jobs on up to a given number
- * of threads (the caller's thread is one of them).  Jobs are handed out in
- * index order, each to the first free thread; a job must touch only its
- * own state and data that nobody writes while the pool runs, and the
- * caller combines the results in index order afterwards, so what a run
- * produces does not depend on how many threads it had or how they were
- * scheduled.
+ * A small pool for a graph of jobs: run them on up to a given number of
+ * threads (the caller's thread is one of them), each as soon as the jobs
+ * it waits for have finished.  A job must touch only its own state and
+ * data that nobody writes while it runs (what it waits for is finished);
+ * the caller combines the results in its own order afterwards, so what a
+ * run produces does not depend on how many threads it had or how they
+ * were scheduled.
  */
 #ifndef RACKC_JOBS_H
 #define RACKC_JOBS_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Most threads a pool starts, whatever it is asked for (-j's limit). */
 #define JOBS_MAX_THREADS 64u
 
-/*
- * Run fn(arg, i) for every i in [0, n) on up to @threads threads; returns
- * when all have finished.  With one thread (or one job) everything runs on
- * the caller's thread, in order.  A thread that cannot be started leaves
- * its share to the others.
+/**
+ * struct job - one job of a graph (jobs_run_graph)
+ * @fn:        the work; returns false to skip the skippable jobs that
+ *             have not started yet (work that is no longer wanted)
+ * @arg:       its argument
+ * @deps:      bit k set: runs only after job k has finished (k must be
+ *             below this job's index, so the graph has no cycle)
+ * @skippable: may be skipped once a job has returned false
+ * @ran:       out: the job ran (false: it was skipped)
  */
-void jobs_run(unsigned threads, size_t n, void (*fn)(void *arg, size_t i),
-	      void *arg);
+struct job {
+	bool (*fn)(void *arg);
+	void *arg;
+	uint64_t deps;
+	bool skippable;
+	bool ran;
+};
+
+/* Most jobs in one graph. */
+#define JOBS_GRAPH_MAX 64u
+
+/*
+ * Run a graph of up to JOBS_GRAPH_MAX jobs on up to @threads threads: a
+ * free thread takes the first job (lowest index) whose dependencies have
+ * all finished, so the index order is the priority order.  Returns when
+ * every job has run or been skipped.  With one thread the jobs run on the
+ * caller's thread, in index order (dependencies point backwards).
+ */
+void jobs_run_graph(unsigned threads, struct job *jobs, unsigned n);
 
 /* The processors online (at least 1, at most JOBS_MAX_THREADS). */
 unsigned jobs_online_cpus(void);

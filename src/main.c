@@ -75,7 +75,7 @@ static void usage(FILE *fp)
 	    "no limit)\n"
 	    "      --no-source         no source line and caret in messages\n"
 	    "      --stats             print the time each stage takes\n"
-	    "  -j, --jobs=N            run the back ends on up to N threads\n"
+	    "  -j, --jobs=N            run checks and back ends on N threads\n"
 	    "                          (default: the processors online; the\n"
 	    "                          output is the same for every N)\n"
 	    "      --list-checks       list the checks and exit\n"

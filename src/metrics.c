@@ -11,7 +11,6 @@
 #include "layout.h"
 #include "cableplan.h"
 #include "metrics.h"
-#include "jobs.h"
 #include "schema.h"
 
 #define INF_CAP (INT64_MAX / 4)
@@ -895,14 +894,20 @@ const struct rack_totals *derived_racks(struct derived *dv)
 	return &dv->racks;
 }
 
-/* derived_prepare()'s jobs: each fills its own fields of the derived. */
-static void prepare_job(void *arg, size_t i)
+void derived_prepare_init(struct derived *dv)
 {
-	struct derived *dv = arg;
+	if (!dv->fab) {
+		dv->fab = xcalloc(dv->d->nobjs + 1, sizeof(*dv->fab));
+		dv->fab_done = xcalloc(dv->d->nobjs + 1, 1);
+	}
+}
+
+void derived_prepare_part(struct derived *dv, unsigned part)
+{
 	const struct rk_design *d = dv->d;
 
-	switch (i) {
-	case 0: /* the fabrics share one scratch index: one job */
+	switch (part) {
+	case 0: /* the fabrics share one scratch index: one part */
 		for (uint32_t f = 0; f < d->nobjs; f++)
 			if (d->objs[f].kind == K_FABRIC)
 				derived_fabric(dv, f);
@@ -914,15 +919,6 @@ static void prepare_job(void *arg, size_t i)
 		derived_racks(dv);
 		break;
 	}
-}
-
-void derived_prepare(struct derived *dv, unsigned threads)
-{
-	if (!dv->fab) {
-		dv->fab = xcalloc(dv->d->nobjs + 1, sizeof(*dv->fab));
-		dv->fab_done = xcalloc(dv->d->nobjs + 1, 1);
-	}
-	jobs_run(threads, 3, prepare_job, dv);
 }
 
 uint64_t isqrt_u128(unsigned __int128 x)

@@ -156,11 +156,14 @@ const struct rack_totals *derived_racks(struct derived *dv);
 const struct cable_plan *derived_cableplan(struct derived *dv);
 const struct port_index *derived_ports(struct derived *dv);
 /*
- * Compute all of the above at once, on up to @threads threads (the
- * fabrics on one, the port index and the cable plan on another, the rack
- * totals on a third): afterwards every derived_*() call only reads, so
- * checks and back ends may call them from any thread.
+ * All of the above at once, in parts for a caller with its own threads:
+ * derived_prepare_init on one thread, then parts 0 (fabrics), 1 (port
+ * index and cable plan) and 2 (rack totals), each on any thread, at the
+ * same time or not.  Afterwards every derived_*() call only reads, so the
+ * checks and the back ends may call them from any thread.
  */
-void derived_prepare(struct derived *dv, unsigned threads);
+#define DERIVED_PARTS 3
+void derived_prepare_init(struct derived *dv);
+void derived_prepare_part(struct derived *dv, unsigned part);
 
 #endif

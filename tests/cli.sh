@@ -222,4 +222,28 @@ else
 	fail failed-backend-keeps-old-directories "exit $rc; left: $(cd kept && find . | tr '\n' ' ')"
 fi
 
+# A design that fails a check (not elaboration): the back ends may have
+# started before the checks ended, but nothing they wrote is left, nor the
+# output directory; with --force the artifacts are written and report.json
+# counts the checks' errors and the --force warning.  -j1 and -j8 agree.
+broken=$top_srcdir/examples/broken/dac-too-long.rack
+for j in 1 8; do
+	t check-failure-j$j 1 '' '*' -j$j -o spec$j "$broken"
+	if [ ! -e spec$j ]; then
+		pass check-failure-j$j/nothing-left
+	else
+		fail check-failure-j$j/nothing-left "spec$j/ is there"
+	fi
+	t force-j$j 1 '' '*' -j$j --force -O ir,report,cabling -o force$j "$broken"
+done
+if cmp -s "$tmp/r$((n - 2)).err" "$tmp/r$n.err" &&
+	diff -r force1 force8 >/dev/null &&
+	grep -q '"checks": {"errors": [1-9][0-9]*, "warnings": [1-9]' \
+		force1/report.json &&
+	grep -q 'writing artifacts despite errors' "$tmp/r$n.err"; then
+	pass force-same-at-any-j
+else
+	fail force-same-at-any-j "outputs or messages differ, or counts wrong"
+fi
+
 finish

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The fork-join pool (src/jobs.h): every job runs exactly once whatever the
- * number of threads, the caller's thread takes part, one thread runs the
- * jobs in order, and the pool is reusable.
+ * The job-graph pool (src/jobs.h): every job runs exactly once and only
+ * after the jobs it waits for, whatever the number of threads; with one
+ * thread on the caller's thread in index order; a job returning false
+ * skips the skippable jobs not started yet and nothing else.
  */
 #include "rackc.h"
 
@@ -13,74 +14,128 @@
 
 #include "jobs.h"
 
-struct tally {
-	atomic_uint *runs;
-	size_t *order; /* with one thread: the order jobs ran in */
-	atomic_size_t next;
-	pthread_t caller;
+struct world {
+	atomic_uint runs[JOBS_GRAPH_MAX];
+	atomic_bool finished[JOBS_GRAPH_MAX];
+	atomic_uint order[JOBS_GRAPH_MAX]; /* k-th job to start */
+	atomic_uint next;
+	atomic_uint bad_deps;
 	atomic_uint on_caller;
+	pthread_t caller;
+	struct job *jobs;
+	unsigned stop_at; /* this job returns false (JOBS_GRAPH_MAX: none) */
 };
 
-static void count(void *arg, size_t i)
-{
-	struct tally *t = arg;
-	size_t k = atomic_fetch_add(&t->next, 1);
+struct arg {
+	struct world *w;
+	unsigned i;
+};
 
-	atomic_fetch_add(&t->runs[i], 1);
-	if (t->order)
-		t->order[k] = i;
-	if (pthread_equal(pthread_self(), t->caller))
-		atomic_fetch_add(&t->on_caller, 1);
+static bool work(void *p)
+{
+	struct arg *a = p;
+	struct world *w = a->w;
+
+	/* what it waits for has finished (or, once a job said stop, was
+	 * perhaps skipped) */
+	for (unsigned k = 0; k < JOBS_GRAPH_MAX; k++)
+		if ((w->jobs[a->i].deps >> k & 1) &&
+		    !atomic_load(&w->finished[k]) &&
+		    w->stop_at == JOBS_GRAPH_MAX)
+			atomic_fetch_add(&w->bad_deps, 1);
+	atomic_store(&w->order[atomic_fetch_add(&w->next, 1)], a->i);
+	atomic_fetch_add(&w->runs[a->i], 1);
+	if (pthread_equal(pthread_self(), w->caller))
+		atomic_fetch_add(&w->on_caller, 1);
 	/* some work, so that the threads overlap */
-	for (volatile unsigned spin = 0; spin < 2000; spin++)
+	for (volatile unsigned spin = 0; spin < 3000; spin++)
 		;
+	atomic_store(&w->finished[a->i], true);
+	return a->i != w->stop_at;
 }
 
-static void run(unsigned threads, size_t n, bool ordered)
+/* A graph of @n jobs, job i waiting for i/2 and i-3 (when they exist). */
+static void run(unsigned threads, unsigned n, unsigned stop_at, bool skippable)
 {
-	struct tally t;
+	struct world *w = calloc(1, sizeof(*w));
+	struct job jobs[JOBS_GRAPH_MAX];
+	struct arg args[JOBS_GRAPH_MAX];
 
-	t.runs = calloc(n + 1, sizeof(*t.runs));
-	t.order = ordered ? calloc(n + 1, sizeof(*t.order)) : NULL;
-	atomic_init(&t.next, 0);
-	atomic_init(&t.on_caller, 0);
-	t.caller = pthread_self();
-	jobs_run(threads, n, count, &t);
-	for (size_t i = 0; i < n; i++)
-		cr_assert_eq(t.runs[i], 1, "job %zu of %zu ran %u times on %u",
-			     i, n, (unsigned)t.runs[i], threads);
-	cr_assert_eq(atomic_load(&t.next), n);
-	if (ordered)
-		for (size_t i = 0; i < n; i++)
-			cr_assert_eq(t.order[i], i);
-	if (n && threads <= 1)
-		cr_assert_eq(atomic_load(&t.on_caller), n,
-			     "one thread: all on the caller's");
-	free(t.runs);
-	free(t.order);
+	w->caller = pthread_self();
+	w->jobs = jobs;
+	w->stop_at = stop_at;
+	for (unsigned i = 0; i < n; i++) {
+		args[i] = (struct arg){ w, i };
+		jobs[i] = (struct job){ work, &args[i], 0, skippable, false };
+		if (i)
+			jobs[i].deps |= (uint64_t)1 << (i / 2);
+		if (i >= 3)
+			jobs[i].deps |= (uint64_t)1 << (i - 3);
+	}
+	jobs_run_graph(threads, jobs, n);
+	cr_assert_eq(atomic_load(&w->bad_deps), 0,
+		     "a job started before a job it waits for finished");
+	for (unsigned i = 0; i < n; i++) {
+		bool skip = skippable && stop_at < n && !jobs[i].ran;
+
+		cr_assert_eq(atomic_load(&w->runs[i]), skip ? 0u : 1u,
+			     "job %u of %u ran %u times on %u threads", i, n,
+			     atomic_load(&w->runs[i]), threads);
+		cr_assert_eq(jobs[i].ran, !skip);
+	}
+	if (threads <= 1) {
+		for (unsigned k = 0; k < atomic_load(&w->next); k++)
+			cr_assert_eq(atomic_load(&w->order[k]), k,
+				     "one thread: index order");
+		cr_assert_eq(atomic_load(&w->on_caller), atomic_load(&w->next));
+	}
+	free(w);
 }
 
-Test(jobs, every_job_once)
+Test(jobs, every_job_once_after_its_dependencies)
 {
 	static const unsigned threads[] = { 1, 2, 3, 8, 64, 1000 };
-	static const size_t sizes[] = { 0, 1, 2, 7, 64, 1000 };
+	static const unsigned sizes[] = { 0, 1, 2, 7, 33, 64 };
 
 	for (size_t a = 0; a < ARRAY_SIZE(threads); a++)
 		for (size_t b = 0; b < ARRAY_SIZE(sizes); b++)
-			run(threads[a], sizes[b], false);
+			run(threads[a], sizes[b], JOBS_GRAPH_MAX, true);
 }
 
-Test(jobs, one_thread_runs_in_order_on_the_caller)
+Test(jobs, false_skips_only_skippable_jobs_not_started)
 {
-	run(1, 100, true);
-	run(0, 100, true);
-	run(8, 1, true);
+	/* one thread: everything after job 5 is skipped */
+	run(1, 20, 5, true);
+	for (unsigned t = 2; t <= 8; t *= 2)
+		run(t, 40, 3, true);
+	/* nothing is skippable: all run */
+	run(4, 40, 3, false);
+}
+
+Test(jobs, one_thread_runs_everything_in_order)
+{
+	struct world *w = calloc(1, sizeof(*w));
+	struct job jobs[10];
+	struct arg args[10];
+
+	w->caller = pthread_self();
+	w->jobs = jobs;
+	w->stop_at = JOBS_GRAPH_MAX;
+	for (unsigned i = 0; i < 10; i++) {
+		args[i] = (struct arg){ w, i };
+		jobs[i] = (struct job){ work, &args[i], 0, false, false };
+	}
+	jobs_run_graph(1, jobs, 10);
+	for (unsigned i = 0; i < 10; i++)
+		cr_assert_eq(atomic_load(&w->order[i]), i);
+	cr_assert_eq(atomic_load(&w->on_caller), 10);
+	free(w);
 }
 
 Test(jobs, pool_is_reusable)
 {
 	for (int k = 0; k < 50; k++)
-		run(4, 33, false);
+		run(4, 33, JOBS_GRAPH_MAX, false);
 }
 
 Test(jobs, online_cpus_in_range)
