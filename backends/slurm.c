@@ -253,6 +253,15 @@ static bool same_kids(const struct tsw *a, const struct tsw *b)
 	       !memcmp(a->kids.v, b->kids.v, a->kids.n * sizeof(*a->kids.v));
 }
 
+static uint32_t kids_hash(const struct tsw *a)
+{
+	uint64_t h = a->kids.n;
+
+	for (uint32_t k = 0; k < a->kids.n; k++)
+		h = hash_mix64(h * 0x100000001b3ULL ^ a->kids.v[k]);
+	return (uint32_t)h;
+}
+
 /* Switch @c joins the tree if its role gives it a level. */
 static void add_switch(const struct rk_design *d, uint32_t c,
 		       uint32_t *sw_index, struct tsw **sw, uint32_t *ns,
@@ -277,7 +286,7 @@ static void fabric_tree(struct backend_ctx *ctx, const char **host,
 {
 	const struct rk_design *d = ctx->d;
 	struct tsw *sw = NULL;
-	uint32_t ns = 0, cap = 0;
+	uint32_t ns = 0, cap = 0, *head, *next;
 	const char *fname = ir_name(d, fab);
 
 	/* the switches of the fabric: generated ones are its children, a
@@ -311,6 +320,8 @@ static void fabric_tree(struct backend_ctx *ctx, const char **host,
 			ulist_push(&sw[b].kids, l->a_dev);
 		}
 	}
+	head = xmalloc(((size_t)ns + 1) * sizeof(*head));
+	next = xmalloc(((size_t)ns + 1) * sizeof(*next));
 	for (int lv = 0; lv <= 2; lv++) {
 		/* children of upper levels are groups of the level below */
 		for (uint32_t s = 0; s < ns; s++) {
@@ -362,21 +373,39 @@ static void fabric_tree(struct backend_ctx *ctx, const char **host,
 					owner[sw[s].kids.v[k]] = RK_NONE;
 		} else {
 			/* the first earlier switch of the level with the
-			 * same children (quadratic in one fabric's
-			 * switches) */
+			 * same children: the groups so far in a table by
+			 * a hash of the children (at most one group per set
+			 * of children) */
+			uint32_t hcap = 16, *tab;
+
+			while (hcap < 2 * ns)
+				hcap *= 2;
+			tab = xmalloc(hcap * sizeof(*tab));
+			memset(tab, 0xff, hcap * sizeof(*tab));
 			for (uint32_t s = 0; s < ns; s++) {
-				uint32_t t;
+				uint32_t h, t;
 
 				if (sw[s].level != lv)
 					continue;
-				for (t = 0; t < s; t++)
-					if (sw[t].level == lv &&
-					    sw[t].group == t &&
-					    same_kids(&sw[t], &sw[s]))
-						break;
-				sw[s].group = t < s ? t : s;
+				h = kids_hash(&sw[s]) & (hcap - 1);
+				while ((t = tab[h]) != RK_NONE &&
+				       !same_kids(&sw[t], &sw[s]))
+					h = (h + 1) & (hcap - 1);
+				if (t == RK_NONE)
+					tab[h] = t = s;
+				sw[s].group = t;
 			}
+			free(tab);
 		}
+		/* each group's members, in index order (from the group's
+		 * first switch, which has the lowest index) */
+		for (uint32_t s = 0; s < ns; s++)
+			head[s] = RK_NONE;
+		for (uint32_t t = ns; t-- > 0;)
+			if (sw[t].level == lv) {
+				next[t] = head[sw[t].group];
+				head[sw[t].group] = t;
+			}
 		for (uint32_t s = 0; s < ns; s++) {
 			struct entry *e;
 			const char **nm;
@@ -387,10 +416,9 @@ static void fabric_tree(struct backend_ctx *ctx, const char **host,
 			{
 				uint32_t total = 0;
 
-				for (uint32_t t = s; t < ns; t++)
-					if (sw[t].level == lv &&
-					    sw[t].group == s)
-						total += sw[t].kids.n;
+				for (uint32_t t = head[s]; t != RK_NONE;
+				     t = next[t])
+					total += sw[t].kids.n;
 				if (!total)
 					continue;
 			}
@@ -401,9 +429,7 @@ static void fabric_tree(struct backend_ctx *ctx, const char **host,
 			e->name = host[sw[s].dev];
 			e->fabric = fname;
 			e->fab = fab;
-			for (uint32_t t = s; t < ns; t++) {
-				if (sw[t].level != lv || sw[t].group != s)
-					continue;
+			for (uint32_t t = head[s]; t != RK_NONE; t = next[t]) {
 				if (lv) {
 					/* same children as s by construction */
 					if (t != s)
@@ -425,11 +451,10 @@ static void fabric_tree(struct backend_ctx *ctx, const char **host,
 			else
 				e->nodes = hostlist(ctx->arena, nm, nm_n);
 			nm_n = 0;
-			for (uint32_t t = s; t < ns; t++)
-				if (sw[t].level == lv && sw[t].group == s) {
-					nm[nm_n++] = host[sw[t].dev];
-					members++;
-				}
+			for (uint32_t t = head[s]; t != RK_NONE; t = next[t]) {
+				nm[nm_n++] = host[sw[t].dev];
+				members++;
+			}
 			if (members > 1)
 				e->also = hostlist(ctx->arena, nm, nm_n);
 			free(nm);
@@ -439,6 +464,8 @@ static void fabric_tree(struct backend_ctx *ctx, const char **host,
 		sw_index[sw[s].dev] = RK_NONE;
 		free(sw[s].kids.v);
 	}
+	free(head);
+	free(next);
 	free(sw);
 }
 
