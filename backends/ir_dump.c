@@ -15,23 +15,71 @@
 #include <stdlib.h>
 
 #include "backend.h"
+#include "wbuf.h"
 #include "schema.h"
 
 struct dump {
 	const struct rk_design *d;
 	const struct arena *a;
-	FILE *fp;
+	struct wbuf *w;
 };
 
 static void indent(struct dump *x, unsigned depth)
 {
 	for (unsigned i = 0; i < depth; i++)
-		fputc('\t', x->fp);
+		wb_ch(x->w, '\t');
 }
 
 static const char *S(struct dump *x, uint32_t id)
 {
 	return str_of(x->a, id);
+}
+
+/* Interned string @id. */
+static void put_id(struct dump *x, uint32_t id)
+{
+	wb_mem(x->w, str_of(x->a, id), strlen_of(x->a, id));
+}
+
+/* The full name of object @obj. */
+static void put_name(struct dump *x, uint32_t obj)
+{
+	put_id(x, x->d->objs[obj].name);
+}
+
+static void put_i64(struct dump *x, long long v)
+{
+	if (v < 0) {
+		wb_ch(x->w, '-');
+		wb_u64(x->w, -(uint64_t)v);
+	} else {
+		wb_u64(x->w, (uint64_t)v);
+	}
+}
+
+/* A string as a rackc string literal (quotes and escapes). */
+static void put_string(struct dump *x, const char *s)
+{
+	wb_ch(x->w, '"');
+	for (; *s; s++) {
+		switch (*s) {
+		case '"':
+			wb_str(x->w, "\\\"");
+			break;
+		case '\\':
+			wb_str(x->w, "\\\\");
+			break;
+		case '\n':
+			wb_str(x->w, "\\n");
+			break;
+		case '\t':
+			wb_str(x->w, "\\t");
+			break;
+		default:
+			wb_ch(x->w, *s);
+		}
+	}
+	wb_ch(x->w, '"');
 }
 
 static void print_value(struct dump *x, const struct rk_value *v);
@@ -40,7 +88,7 @@ static void print_list(struct dump *x, const struct rk_value *v)
 {
 	for (uint32_t i = 0; i < (uint32_t)v->n; i++) {
 		if (i)
-			fputs(", ", x->fp);
+			wb_str(x->w, ", ");
 		print_value(x, &x->d->vals[v->a + i]);
 	}
 }
@@ -54,33 +102,36 @@ static void print_value(struct dump *x, const struct rk_value *v)
 	case VT_NUM: {
 		struct quantity q = { (enum dim)v->dim, v->n };
 
-		fputs(quantity_format(q, buf), x->fp);
+		wb_str(x->w, quantity_format(q, buf));
 		break;
 	}
 	case VT_BOOL:
-		fputs(v->n ? "true" : "false", x->fp);
+		wb_str(x->w, v->n ? "true" : "false");
 		break;
 	case VT_STR:
-		out_rack_string(x->fp, S(x, v->a));
+		put_string(x, S(x, v->a));
 		break;
 	case VT_WORD:
-		fputs(S(x, v->a), x->fp);
+		put_id(x, v->a);
 		break;
 	case VT_RATIO:
-		fprintf(x->fp, "%lld:%u", (long long)v->n, v->a);
+		put_i64(x, (long long)v->n);
+		wb_ch(x->w, ':');
+		wb_u64(x->w, v->a);
 		break;
 	case VT_OBJ:
 		/* members of a part are named relative to the part */
-		fputs(d->objs[v->a].kind == K_COMP ? S(x, d->objs[v->a].local)
-						   : ir_name(d, v->a),
-		      x->fp);
+		if (d->objs[v->a].kind == K_COMP)
+			put_id(x, d->objs[v->a].local);
+		else
+			put_name(x, v->a);
 		break;
 	case VT_PORT:
-		if (d->objs[v->a].kind == K_PART)
-			fputs(S(x, d->objs[v->n].local), x->fp);
-		else
-			fprintf(x->fp, "%s.%s", ir_name(d, v->a),
-				S(x, d->objs[v->n].local));
+		if (d->objs[v->a].kind != K_PART) {
+			put_name(x, v->a);
+			wb_ch(x->w, '.');
+		}
+		put_id(x, d->objs[v->n].local);
 		break;
 	case VT_LIST:
 		print_list(x, v);
@@ -91,19 +142,21 @@ static void print_value(struct dump *x, const struct rk_value *v)
 		int64_t lo = d->vals[l->a].n;
 		int64_t hi = d->vals[l->a + l->n - 1].n;
 
-		if (lo == hi)
-			fprintf(x->fp, "psu[%lld] -> ", (long long)lo);
-		else
-			fprintf(x->fp, "psu[%lld..%lld] -> ", (long long)lo,
-				(long long)hi);
+		wb_str(x->w, "psu[");
+		put_i64(x, (long long)lo);
+		if (lo != hi) {
+			wb_str(x->w, "..");
+			put_i64(x, (long long)hi);
+		}
+		wb_str(x->w, "] -> ");
 		print_value(x, r);
 		break;
 	}
 	case VT_REF:
-		fputs(S(x, v->a), x->fp);
+		put_id(x, v->a);
 		break;
 	default:
-		fputs("?", x->fp);
+		wb_str(x->w, "?");
 	}
 }
 
@@ -114,9 +167,10 @@ static void print_attrs(struct dump *x, uint32_t first, uint32_t count,
 		const struct rk_attr *at = &x->d->attrs[first + i];
 
 		indent(x, depth);
-		fprintf(x->fp, "%s ", attr_table[at->key].name);
+		wb_str(x->w, attr_table[at->key].name);
+		wb_ch(x->w, ' ');
 		print_value(x, &at->val);
-		fputc('\n', x->fp);
+		wb_ch(x->w, '\n');
 	}
 }
 
@@ -178,70 +232,77 @@ static void print_expr(struct dump *x, const struct ast *e, bool top)
 
 	switch (e->kind) {
 	case AST_NUM:
-		fputs(quantity_format(e->num, buf), x->fp);
+		wb_str(x->w, quantity_format(e->num, buf));
 		break;
 	case AST_STR:
-		out_rack_string(x->fp, S(x, e->str));
+		put_string(x, S(x, e->str));
 		break;
 	case AST_RATIO:
-		fprintf(x->fp, "%lld:%lld", (long long)e->num.v,
-			(long long)e->num2);
+		put_i64(x, (long long)e->num.v);
+		wb_ch(x->w, ':');
+		put_i64(x, (long long)e->num2);
 		break;
 	case AST_IDENT:
-		fputs(S(x, e->str), x->fp);
+		put_id(x, e->str);
 		break;
 	case AST_WILD:
-		fputc('*', x->fp);
+		wb_ch(x->w, '*');
 		break;
 	case AST_BINARY:
 		if (!top)
-			fputc('(', x->fp);
+			wb_ch(x->w, '(');
 		print_expr(x, e->lhs, false);
-		fprintf(x->fp, " %s ", ast_op_str(e->op));
+		wb_ch(x->w, ' ');
+		wb_str(x->w, ast_op_str(e->op));
+		wb_ch(x->w, ' ');
 		print_expr(x, e->rhs, false);
 		if (!top)
-			fputc(')', x->fp);
+			wb_ch(x->w, ')');
 		break;
 	case AST_UNARY:
 		/* parenthesised, so "-" of a negative number stays valid */
-		fprintf(x->fp, "%s(", ast_op_str(e->op));
+		wb_str(x->w, ast_op_str(e->op));
+		wb_ch(x->w, '(');
 		print_expr(x, e->lhs, true);
-		fputc(')', x->fp);
+		wb_ch(x->w, ')');
 		break;
 	case AST_MEMBER:
 		print_expr(x, e->lhs, false);
-		fprintf(x->fp, ".%s", S(x, e->str));
+		wb_ch(x->w, '.');
+		put_id(x, e->str);
 		break;
 	case AST_INDEX:
 		print_expr(x, e->lhs, false);
-		fputc('[', x->fp);
+		wb_ch(x->w, '[');
 		print_expr(x, e->rhs, true);
-		fputc(']', x->fp);
+		wb_ch(x->w, ']');
 		break;
 	case AST_CALL:
-		fprintf(x->fp, "%s(", S(x, e->str));
+		put_id(x, e->str);
+		wb_ch(x->w, '(');
 		for (const struct ast *a = e->list; a; a = a->next) {
 			print_expr(x, a, true);
 			if (a->next)
-				fputs(", ", x->fp);
+				wb_str(x->w, ", ");
 		}
-		fputc(')', x->fp);
+		wb_ch(x->w, ')');
 		break;
 	case AST_LIST:
-		fputc('[', x->fp);
+		wb_ch(x->w, '[');
 		for (const struct ast *a = e->list; a; a = a->next) {
 			print_expr(x, a, true);
 			if (a->next)
-				fputs(", ", x->fp);
+				wb_str(x->w, ", ");
 		}
-		fputc(']', x->fp);
+		wb_ch(x->w, ']');
 		break;
 	case AST_NAMED:
-		fprintf(x->fp, "%s = ", S(x, e->str));
+		put_id(x, e->str);
+		wb_str(x->w, " = ");
 		print_expr(x, e->lhs, true);
 		break;
 	default:
-		fputc('?', x->fp);
+		wb_ch(x->w, '?');
 	}
 }
 
@@ -253,13 +314,13 @@ static void print_reqs(struct dump *x, uint32_t scope, unsigned depth)
 		if (r->scope != scope)
 			continue;
 		indent(x, depth);
-		fputs("require ", x->fp);
+		wb_str(x->w, "require ");
 		print_expr(x, r->expr, true);
 		if (r->msg) {
-			fputs(", ", x->fp);
+			wb_str(x->w, ", ");
 			print_expr(x, r->msg, true);
 		}
-		fputc('\n', x->fp);
+		wb_ch(x->w, '\n');
 	}
 }
 
@@ -371,29 +432,41 @@ static void print_obj_named(struct dump *x, uint32_t id, unsigned depth,
 	if (run > 1) {
 		const char *nm = S(x, o->local);
 
-		fprintf(x->fp, "%s %.*s[%lld..%lld]", decl_word(o),
-			(int)(strchr(nm, '[') - nm), nm, lo,
-			lo + (long long)run - 1);
+		wb_str(x->w, decl_word(o));
+		wb_ch(x->w, ' ');
+		wb_mem(x->w, nm, (size_t)(strchr(nm, '[') - nm));
+		wb_ch(x->w, '[');
+		put_i64(x, lo);
+		wb_str(x->w, "..");
+		put_i64(x, lo + (long long)run - 1);
+		wb_ch(x->w, ']');
 	} else {
-		fprintf(x->fp, "%s %s", decl_word(o), S(x, o->local));
+		wb_str(x->w, decl_word(o));
+		wb_ch(x->w, ' ');
+		put_id(x, o->local);
 	}
-	if (o->kind == K_PART)
-		fprintf(x->fp, " : %s",
-			o->part != RK_NONE ? ir_name(d, o->part)
-					   : rk_class_name(o->cls));
-	else if (o->kind == K_FABRIC)
-		fprintf(x->fp, " : %s",
-			o->cls < ARRAY_SIZE(fabric_words) ? fabric_words[o->cls]
-							  : "?");
-	else if (o->part != RK_NONE)
-		fprintf(x->fp, " : %s", ir_name(d, o->part));
-	fputs(" {\n", x->fp);
+	if (o->kind == K_PART) {
+		wb_str(x->w, " : ");
+		if (o->part != RK_NONE)
+			put_name(x, o->part);
+		else
+			wb_str(x->w, rk_class_name(o->cls));
+	} else if (o->kind == K_FABRIC) {
+		wb_str(x->w, " : ");
+		wb_str(x->w, o->cls < ARRAY_SIZE(fabric_words)
+				 ? fabric_words[o->cls]
+				 : "?");
+	} else if (o->part != RK_NONE) {
+		wb_str(x->w, " : ");
+		put_name(x, o->part);
+	}
+	wb_str(x->w, " {\n");
 	print_attrs(x, o->attr_first, o->attr_count, depth + 1);
 	print_children(x, id, depth + 1);
 	if (o->kind == K_GROUP)
 		print_reqs(x, id, depth + 1);
 	indent(x, depth);
-	fputs("}\n", x->fp);
+	wb_str(x->w, "}\n");
 }
 
 /*
@@ -410,28 +483,38 @@ static void print_links(struct dump *x)
 
 		if (l->generated)
 			continue;
-		fprintf(x->fp, "link %s.%s -- %s.%s", ir_name(d, l->a_dev),
-			S(x, d->objs[l->a_port].local), ir_name(d, l->b_dev),
-			S(x, d->objs[l->b_port].local));
+		wb_str(x->w, "link ");
+		put_name(x, l->a_dev);
+		wb_ch(x->w, '.');
+		put_id(x, d->objs[l->a_port].local);
+		wb_str(x->w, " -- ");
+		put_name(x, l->b_dev);
+		wb_ch(x->w, '.');
+		put_id(x, d->objs[l->b_port].local);
 		if (l->attr_count) {
-			fputs(" {\n", x->fp);
+			wb_str(x->w, " {\n");
 			print_attrs(x, l->attr_first, l->attr_count, 1);
-			fputc('}', x->fp);
+			wb_ch(x->w, '}');
 		}
-		fputc('\n', x->fp);
+		wb_ch(x->w, '\n');
 	}
 }
 
 static bool emit_ir(struct backend_ctx *ctx)
 {
-	struct dump x = { ctx->d, ctx->d->arena, out_open(ctx, "ir.rack") };
+	FILE *fp = out_open(ctx, "ir.rack");
+	struct dump x = { ctx->d, ctx->d->arena, NULL };
 
-	if (!x.fp)
+	if (!fp)
 		return false;
-	fputs("# rackc elaborated design (canonical form)\n", x.fp);
+	x.w = xmalloc(sizeof(*x.w));
+	wb_init(x.w, fp);
+	wb_str(x.w, "# rackc elaborated design (canonical form)\n");
 	print_children(&x, RK_NONE, 0);
 	print_links(&x);
 	print_reqs(&x, RK_NONE, 0);
+	wb_flush(x.w);
+	free(x.w);
 	return true;
 }
 

@@ -121,7 +121,4 @@ bool out_mkdirs(struct backend_ctx *ctx, const char *dir);
 bool out_commit(struct backend_ctx *ctx);
 void out_discard(struct backend_ctx *ctx);
 
-/* Print a string as a rackc string literal (quotes and escapes). */
-void out_rack_string(FILE *fp, const char *s);
-
 #endif

@@ -178,27 +178,3 @@ void out_discard(struct backend_ctx *ctx)
 	ctx->dirs = NULL;
 	ctx->ndirs = ctx->dirs_cap = 0;
 }
-
-void out_rack_string(FILE *fp, const char *s)
-{
-	fputc('"', fp);
-	for (; *s; s++) {
-		switch (*s) {
-		case '"':
-			fputs("\\\"", fp);
-			break;
-		case '\\':
-			fputs("\\\\", fp);
-			break;
-		case '\n':
-			fputs("\\n", fp);
-			break;
-		case '\t':
-			fputs("\\t", fp);
-			break;
-		default:
-			fputc(*s, fp);
-		}
-	}
-	fputc('"', fp);
-}
