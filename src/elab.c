@@ -1878,7 +1878,6 @@ static void elab_fini(struct elab *e)
 	free(e->seen);
 	free(e->vmap);
 	free(e->link_ends);
-	free(e->sorted);
 	free(e->ix_link_head);
 	free(e->ix_link_next);
 	free(e->ix_dev_head);

@@ -159,10 +159,6 @@ struct elab {
 	/* per explicit link: the source of its two ends (for messages) */
 	struct srcloc *link_ends;
 	uint32_t nlink_ends, link_ends_cap;
-	/* resolve.c: object ids sorted by full name, for [*] patterns
-	 * (built on the first pattern, for the first @nsorted objects) */
-	uint32_t *sorted;
-	uint32_t nsorted;
 	/* fabric.c: incremental indexes over the first @ix_nobjs objects and
 	 * @ix_nlinks links (see index_update) */
 	uint32_t *ix_link_head, *ix_link_next; /* device -> 2 * link + end */

@@ -312,11 +312,35 @@ static bool resolve_port(struct elab *e, uint32_t path, uint32_t from,
 	return true;
 }
 
-/* Does name match pattern, where "[*]" matches any "[digits]"? */
-static bool glob_match(const char *pat, const char *name)
+static void push_tmp(struct rk_value **tmp, uint32_t *n, uint32_t *cap,
+		     uint8_t type, uint32_t a, int64_t v,
+		     const struct srcloc *loc)
 {
-	while (*pat) {
-		if (pat[0] == '[' && pat[1] == '*' && pat[2] == ']') {
+	struct rk_value *r = VEC_PUSH(*tmp, *n, *cap);
+
+	memset(r, 0, sizeof(*r));
+	r->type = type;
+	r->a = a;
+	r->n = v;
+	r->loc = *loc;
+}
+
+static int cmp_u32(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Whether @name matches the @plen bytes at @pat, where "[*]" matches any
+ * "[digits]". */
+static bool glob_match_n(const char *pat, size_t plen, const char *name)
+{
+	const char *end = pat + plen;
+
+	while (pat < end) {
+		if (end - pat >= 3 && pat[0] == '[' && pat[1] == '*' &&
+		    pat[2] == ']') {
 			if (*name != '[' || name[1] < '0' || name[1] > '9')
 				return false;
 			name++;
@@ -336,67 +360,87 @@ static bool glob_match(const char *pat, const char *name)
 	return *name == '\0';
 }
 
-static void push_tmp(struct rk_value **tmp, uint32_t *n, uint32_t *cap,
-		     uint8_t type, uint32_t a, int64_t v,
-		     const struct srcloc *loc)
-{
-	struct rk_value *r = VEC_PUSH(*tmp, *n, *cap);
-
-	memset(r, 0, sizeof(*r));
-	r->type = type;
-	r->a = a;
-	r->n = v;
-	r->loc = *loc;
-}
-
-struct named_obj {
-	const char *name;
-	uint32_t id;
-};
-
-static int cmp_named_obj(const void *pa, const void *pb)
-{
-	const struct named_obj *a = pa, *b = pb;
-	int c = strcmp(a->name, b->name);
-
-	if (c)
-		return c;
-	return a->id < b->id ? -1 : a->id > b->id;
-}
-
-static int cmp_u32(const void *pa, const void *pb)
-{
-	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-
-	return a < b ? -1 : a > b;
-}
-
-/* The objects sorted by full name (rebuilt if objects were added). */
-static void sort_names(struct elab *e)
+/*
+ * The objects whose full name matches @pat, where "[*]" matches any
+ * "[digits]", in declaration order.  A full name is its parent's, a dot
+ * and its own, and "[*]" never matches a dot, so the search walks down the
+ * object tree a name component at a time: from the object the pattern's
+ * literal leading components name (or the roots), to the children that
+ * match the next component, and so on.  It visits only objects on the
+ * way to a match, whatever the size of the design.
+ */
+static void match_tree(struct elab *e, const char *pat, uint32_t **hit,
+		       uint32_t *nhit, uint32_t *hcap)
 {
 	const struct rk_design *d = e->d;
-	struct named_obj *v;
+	const char *star = strstr(pat, "[*]"), *c;
+	uint32_t *cur = NULL, ncur = 0, ccap = 0, *nxt = NULL, nnxt = 0;
+	uint32_t ncap = 0;
 
-	if (e->sorted && e->nsorted == d->nobjs)
+	*nhit = 0;
+	if (!star) {
+		uint32_t id = intern_find(e->a, pat, strlen(pat));
+		uint32_t o = id ? ir_find_name(d, id) : RK_NONE;
+
+		if (o != RK_NONE)
+			*VEC_PUSH(*hit, *nhit, *hcap) = o;
 		return;
-	v = xmalloc(((size_t)d->nobjs + 1) * sizeof(*v));
-	for (uint32_t i = 0; i < d->nobjs; i++)
-		v[i] = (struct named_obj){ str_of(e->a, d->objs[i].name), i };
-	qsort(v, d->nobjs, sizeof(*v), cmp_named_obj);
-	e->sorted =
-	    xrealloc(e->sorted, ((size_t)d->nobjs + 1) * sizeof(*e->sorted));
-	for (uint32_t i = 0; i < d->nobjs; i++)
-		e->sorted[i] = v[i].id;
-	e->nsorted = d->nobjs;
-	free(v);
+	}
+	/* the literal components before the one with the first [*] */
+	c = star;
+	while (c > pat && c[-1] != '.')
+		c--;
+	if (c > pat) {
+		uint32_t id = intern_find(e->a, pat, (size_t)(c - 1 - pat));
+		uint32_t o = id ? ir_find_name(d, id) : RK_NONE;
+
+		if (o == RK_NONE)
+			return;
+		*VEC_PUSH(cur, ncur, ccap) = o;
+	}
+	/* c: the next component; cur: the objects matched so far (none
+	 * yet at the top: the roots are the candidates) */
+	for (bool top = c == pat; *c; top = false) {
+		const char *dot = strchr(c, '.');
+		size_t n = dot ? (size_t)(dot - c) : strlen(c);
+		uint32_t nfrom = top ? 1 : ncur;
+
+		nnxt = 0;
+		for (uint32_t k = 0; k < nfrom; k++) {
+			uint32_t ch =
+			    top ? d->first_root : d->objs[cur[k]].first_child;
+
+			for (; ch != RK_NONE; ch = d->objs[ch].next_sibling)
+				if (glob_match_n(
+					c, n, str_of(e->a, d->objs[ch].local)))
+					*VEC_PUSH(nxt, nnxt, ncap) = ch;
+		}
+		{
+			uint32_t *t = cur, tc = ccap;
+
+			cur = nxt;
+			ncur = nnxt;
+			ccap = ncap;
+			nxt = t;
+			ncap = tc;
+		}
+		c += n + (dot ? 1 : 0);
+		if (!dot)
+			break;
+	}
+	for (uint32_t k = 0; k < ncur; k++)
+		*VEC_PUSH(*hit, *nhit, *hcap) = cur[k];
+	/* declaration order */
+	if (*nhit > 1)
+		qsort(*hit, *nhit, sizeof(**hit), cmp_u32);
+	free(cur);
+	free(nxt);
 }
 
 /*
- * Expand a [*] pattern into objects (or ports) in declaration order.  Only
- * names that start with the pattern's literal text before its first [*]
- * can match: they form one run of the objects sorted by name, found by
- * binary search, so a pattern costs the size of its run, not of the design
- * (thousands of per-rack patterns stay linear).
+ * Expand a [*] pattern into objects (or ports) in declaration order: the
+ * pattern is tried under each enclosing scope in turn, as a plain name
+ * would be (match_tree), until one gives matches.
  */
 static bool resolve_pattern(struct elab *e, const struct rk_value *ref,
 			    uint32_t from, enum rk_kind want, bool ports,
@@ -406,6 +450,7 @@ static bool resolve_pattern(struct elab *e, const struct rk_value *ref,
 	const char *p = str_of(e->a, ref->a);
 	size_t plen = strlen_of(e->a, ref->a), dot = plen;
 	uint32_t pname = 0, before = *n, *hit = NULL, nhit = 0, hcap = 0;
+	uint32_t last_part = RK_NONE, last_port = RK_NONE;
 	struct scopes s;
 
 	if (ports) {
@@ -419,61 +464,37 @@ static bool resolve_pattern(struct elab *e, const struct rk_value *ref,
 		pname = intern(e->a, p + dot + 1, plen - dot - 1);
 		want = K_DEVICE;
 	}
-	sort_names(e);
 	scopes_for(e, from, &s);
 	for (uint32_t k = 0; k < s.n && *n == before; k++) {
 		const char *pre = s.name[k] ? str_of(e->a, s.name[k]) : "";
 		char *full = arena_printf(e->a, "%s%s%.*s", pre,
 					  s.name[k] ? "." : "", (int)dot, p);
-		const char *star = strstr(full, "[*]");
-		size_t lit = star ? (size_t)(star - full) : strlen(full);
-		uint32_t lo = 0, hi = e->nsorted, end;
+		uint32_t m = 0;
 
-		/* the run of names that start with the literal prefix: its
-		 * first name, then the first name past it */
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			const char *nm =
-			    str_of(e->a, d->objs[e->sorted[mid]].name);
-
-			if (strncmp(nm, full, lit) < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		end = e->nsorted;
-		for (uint32_t l = lo; l < end;) {
-			uint32_t mid = l + (end - l) / 2;
-			const char *nm =
-			    str_of(e->a, d->objs[e->sorted[mid]].name);
-
-			if (strncmp(nm, full, lit) == 0)
-				l = mid + 1;
-			else
-				end = mid;
-		}
-		nhit = 0;
-		for (uint32_t j = lo; j < end; j++) {
-			uint32_t i = e->sorted[j];
-			const struct rk_obj *o = &d->objs[i];
+		match_tree(e, full, &hit, &nhit, &hcap);
+		for (uint32_t j = 0; j < nhit; j++) {
+			const struct rk_obj *o = &d->objs[hit[j]];
 
 			if (want != K_NONE
-				? o->kind != want
-				: o->kind == K_PART || o->kind == K_PORT ||
-				      o->kind == K_COMP)
-				continue;
-			if (glob_match(full + lit, str_of(e->a, o->name) + lit))
-				*VEC_PUSH(hit, nhit, hcap) = i;
+				? o->kind == want
+				: o->kind != K_PART && o->kind != K_PORT &&
+				      o->kind != K_COMP)
+				hit[m++] = hit[j];
 		}
-		/* declaration order */
-		if (nhit > 1)
-			qsort(hit, nhit, sizeof(*hit), cmp_u32);
+		nhit = m;
 		for (uint32_t j = 0; j < nhit; j++) {
 			uint32_t i = hit[j];
 
 			if (ports) {
-				uint32_t port =
-				    ir_part_port(d, d->objs[i].part, pname);
+				uint32_t port;
+
+				/* the devices are mostly of one part */
+				if (d->objs[i].part != last_part) {
+					last_part = d->objs[i].part;
+					last_port =
+					    ir_part_port(d, last_part, pname);
+				}
+				port = last_port;
 
 				if (port != RK_NONE)
 					push_tmp(tmp, n, cap, VT_PORT, i, port,

@@ -611,6 +611,74 @@ Test(elab, wildcard_endpoints_in_declaration_order)
 	unit_free(u);
 }
 
+/* The devices of a list of port values, as full names joined by ' '. */
+static void endpoint_devs(struct unit *u, const char *fab, char *out, size_t n)
+{
+	const struct rk_value *v = ir_attr(u->d, obj(u, fab), A_ENDPOINTS);
+
+	out[0] = '\0';
+	cr_assert_not_null(v);
+	for (uint32_t i = 0; i < (uint32_t)v->n; i++) {
+		const struct rk_value *e = ir_list_at(u->d, v, i);
+
+		cr_assert_eq(e->type, VT_PORT);
+		snprintf(out + strlen(out), n - strlen(out), "%s%s.%s",
+			 i ? " " : "", ir_name(u->d, e->a),
+			 str_of(u->d->arena, u->d->objs[e->n].local));
+	}
+}
+
+Test(elab, wildcards_at_every_depth)
+{
+	/* [*] after literal components, in the first one, and between
+	 * literal ones; a pattern in a module instance is tried under the
+	 * instance first; matches come in declaration order */
+	struct unit *u =
+	    good(CATALOG
+		 "site s { feed A {}; feed B {}\n"
+		 "  row r[0..1] { rack k[0..1] : r48 {\n"
+		 "    node n[0..1] : srv } } }\n"
+		 "node top[0..2] : srv\n"
+		 "module m() { node n[0..1] : srv\n"
+		 "  fabric g : fat_tree { endpoints n[*].ib[3] } }\n"
+		 "instance i : m()\n"
+		 "fabric a : fat_tree { endpoints s.r[*].k[*].n[*].ib[0] }\n"
+		 "fabric b : fat_tree { endpoints top[*].ib[1] }\n"
+		 "fabric c : fat_tree { endpoints s.r[1].k[*].n[1].ib[2] }\n");
+	char got[1024];
+
+	endpoint_devs(u, "a", got, sizeof(got));
+	cr_assert_str_eq(got, "s.r[0].k[0].n[0].ib[0] s.r[0].k[0].n[1].ib[0] "
+			      "s.r[0].k[1].n[0].ib[0] s.r[0].k[1].n[1].ib[0] "
+			      "s.r[1].k[0].n[0].ib[0] s.r[1].k[0].n[1].ib[0] "
+			      "s.r[1].k[1].n[0].ib[0] s.r[1].k[1].n[1].ib[0]");
+	endpoint_devs(u, "b", got, sizeof(got));
+	cr_assert_str_eq(got, "top[0].ib[1] top[1].ib[1] top[2].ib[1]");
+	endpoint_devs(u, "c", got, sizeof(got));
+	cr_assert_str_eq(got, "s.r[1].k[0].n[1].ib[2] s.r[1].k[1].n[1].ib[2]");
+	endpoint_devs(u, "i.g", got, sizeof(got));
+	cr_assert_str_eq(got, "i.n[0].ib[3] i.n[1].ib[3]");
+	unit_free(u);
+}
+
+Test(elab, wildcard_matching_nothing)
+{
+	/* a component that matches no child, a literal head that names no
+	 * object, and [*] against a name without an index */
+	struct unit *u = fails(CATALOG "node d[0..1] : srv\nnode e : srv\n"
+				       "fabric f : fat_tree { endpoints "
+				       "d[*].x[*].ib[0] }\n"
+				       "fabric g : fat_tree { endpoints "
+				       "nosuch.d[*].ib[0] }\n"
+				       "fabric h : fat_tree { endpoints "
+				       "e[*].ib[0] }\n");
+
+	HAS(u, "'d[*].x[*].ib[0]' matches no port");
+	HAS(u, "'nosuch.d[*].ib[0]' matches no port");
+	HAS(u, "'e[*].ib[0]' matches no port");
+	unit_free(u);
+}
+
 /* ---- params, -D, let ---- */
 
 Test(elab, define_overrides_param)
