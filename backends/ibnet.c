@@ -79,18 +79,31 @@ struct ibnet {
 	uint8_t *numbered;   /* switch part -> port_num filled */
 	uint32_t *sw_nports; /* switch part -> port count */
 	int64_t *speed;	     /* port object -> speed (0 unknown) */
+	uint8_t *proto;	     /* port object -> PROTO_* */
 	struct nic_ent *nic; /* port object -> NIC of part nic_part */
 	uint32_t nic_part, nic_gen;
 };
 
-static bool ib_link(const struct rk_design *d, const struct rk_link *l)
-{
-	const char *a = be_port_protocol(d, l->a_port);
-	const char *b = be_port_protocol(d, l->b_port);
-	bool a_ok = !a[0] || streq(a, "ib") || streq(a, "any");
-	bool b_ok = !b[0] || streq(b, "ib") || streq(b, "any");
+/* A port's protocol, as far as InfiniBand is concerned. */
+enum { PROTO_NONE, PROTO_IB, PROTO_ANY, PROTO_OTHER };
 
-	return a_ok && b_ok && (streq(a, "ib") || streq(b, "ib"));
+static uint8_t proto_of(const struct rk_design *d, uint32_t port)
+{
+	const char *p = be_port_protocol(d, port);
+
+	return !p[0]		 ? PROTO_NONE
+	       : streq(p, "ib")	 ? PROTO_IB
+	       : streq(p, "any") ? PROTO_ANY
+				 : PROTO_OTHER;
+}
+
+/* An InfiniBand link: one end says ib, the other ib, any or nothing. */
+static bool ib_link(const struct ibnet *x, const struct rk_link *l)
+{
+	uint8_t a = x->proto[l->a_port], b = x->proto[l->b_port];
+
+	return a != PROTO_OTHER && b != PROTO_OTHER &&
+	       (a == PROTO_IB || b == PROTO_IB);
 }
 
 static uint32_t uf_find(uint32_t *up, uint32_t x)
@@ -214,6 +227,67 @@ static void wb_name(struct wbuf *w, const struct rk_design *d, uint32_t id)
 	wb_mem(w, str_of(d->arena, id), strlen_of(d->arena, id));
 }
 
+/* "# [num] device.port" (a record when it fits the buffer). */
+static void port_comment(struct wbuf *w, const struct rk_design *d,
+			 const struct end *e)
+{
+	uint32_t dn = d->objs[e->dev].name, pn = d->objs[e->port].local;
+	size_t a = strlen_of(d->arena, dn), b = strlen_of(d->arena, pn);
+	char *o;
+
+	if (a + b + 32 > WBUF_SIZE) {
+		wb_str(w, "# [");
+		wb_u64(w, e->num);
+		wb_str(w, "] ");
+		wb_name(w, d, dn);
+		wb_ch(w, '.');
+		wb_name(w, d, pn);
+		wb_ch(w, '\n');
+		return;
+	}
+	o = wb_room(w, a + b + 32);
+	o = rk_put(o, "# [", 3);
+	o = wb_put_u64(o, e->num);
+	o = rk_put(o, "] ", 2);
+	o = rk_put(o, str_of(d->arena, dn), a);
+	*o++ = '.';
+	o = rk_put(o, str_of(d->arena, pn), b);
+	*o++ = '\n';
+	wb_end(w, o);
+}
+
+/* "[num]\t"peer"[pnum]\t# lid 0 4xSPEED" (a record when it fits). */
+static void port_line(struct wbuf *w, uint32_t num, const struct ibnode *peer,
+		      uint32_t pnum, const char *speed)
+{
+	size_t sn = strlen(speed), n = peer->idn + sn + 64;
+	char *o;
+
+	if (n > WBUF_SIZE) {
+		wb_ch(w, '[');
+		wb_u64(w, num);
+		wb_str(w, "]\t\"");
+		wb_mem(w, peer->id, peer->idn);
+		wb_str(w, "\"[");
+		wb_u64(w, pnum);
+		wb_str(w, "]\t# lid 0 4x");
+		wb_str(w, speed);
+		wb_ch(w, '\n');
+		return;
+	}
+	o = wb_room(w, n);
+	*o++ = '[';
+	o = wb_put_u64(o, num);
+	o = rk_put(o, "]\t\"", 3);
+	o = rk_put(o, peer->id, peer->idn);
+	o = rk_put(o, "\"[", 2);
+	o = wb_put_u64(o, pnum);
+	o = rk_put(o, "]\t# lid 0 4x", 12);
+	o = rk_put(o, speed, sn);
+	*o++ = '\n';
+	wb_end(w, o);
+}
+
 static const char *speed_word(int64_t rate)
 {
 	int64_t lane = rate / 4;
@@ -281,6 +355,68 @@ static uint32_t nic_of(struct ibnet *x, uint32_t part, uint32_t port,
 	return x->nic[port].comp;
 }
 
+static uint32_t bucket(const struct end *e, enum end_key k, uint32_t nb)
+{
+	uint32_t v = key_of(e, k);
+
+	return v < nb ? v : nb;
+}
+
+/*
+ * Stable sort of @n ends by (@k1, @k2), each @k1 below @nb or RK_NONE: a
+ * counting
+ * sort by @k1 (one pass), then each run of equal @k1 by @k2 where it is
+ * not in order already (the ends of one device or node mostly are): an
+ * insertion sort for a short run, sort_ends() for a long one.  The sorted
+ * ends are in *@ends; *@tmp is scratch of the same size (swapped).
+ */
+static void sort_ends2(struct end **ends, struct end **tmp, size_t n,
+		       enum end_key k1, enum end_key k2, uint32_t nb)
+{
+	uint32_t *start = xcalloc((size_t)nb + 2, sizeof(*start));
+	struct end *src = *ends, *dst = *tmp;
+
+	/* a key past the others (a node not made after an error) sorts
+	 * last, in bucket @nb */
+	for (size_t i = 0; i < n; i++)
+		start[bucket(&src[i], k1, nb) + 1]++;
+	for (uint32_t b = 0; b <= nb; b++)
+		start[b + 1] += start[b];
+	for (size_t i = 0; i < n; i++)
+		dst[start[bucket(&src[i], k1, nb)]++] = src[i];
+	free(start);
+	for (size_t i = 0; i < n;) {
+		uint32_t kk = key_of(&dst[i], k1);
+		bool in_order = true;
+		size_t j = i + 1;
+
+		for (; j < n && key_of(&dst[j], k1) == kk; j++)
+			if (key_of(&dst[j], k2) < key_of(&dst[j - 1], k2))
+				in_order = false;
+		if (!in_order && j - i <= 32) {
+			for (size_t a = i + 1; a < j; a++) {
+				struct end e = dst[a];
+				size_t b = a;
+
+				for (; b > i &&
+				       key_of(&dst[b - 1], k2) > key_of(&e, k2);
+				     b--)
+					dst[b] = dst[b - 1];
+				dst[b] = e;
+			}
+		} else if (!in_order) {
+			struct end *run = dst + i, *scr = src + i;
+
+			sort_ends(&run, &scr, j - i, &k2, 1);
+			if (run != dst + i)
+				memcpy(dst + i, run, (j - i) * sizeof(*run));
+		}
+		i = j;
+	}
+	*ends = dst;
+	*tmp = src;
+}
+
 /* Write one subnet: the IB links @links[0..n) joining its devices. */
 static bool emit_subnet(struct ibnet *x, const char *name,
 			const uint32_t *links, uint32_t nl)
@@ -293,8 +429,6 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 	 * stay in link order without a link key: (dev, port, link), then
 	 * (node, num, link), since equal (node, num) means the same port.
 	 */
-	static const enum end_key by_dev[] = { KEY_DEV, KEY_PORT };
-	static const enum end_key by_node[] = { KEY_NODE, KEY_NUM };
 	uint32_t *peer = xmalloc((size_t)2 * nl * sizeof(*peer));
 	struct ibnode *nodes = NULL;
 	uint32_t nn = 0, ncap = 0, nsw = 0, nhca = 0;
@@ -313,7 +447,8 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 		    (struct end){ l->b_dev, l->b_port, links[i],
 				  RK_NONE,  0,	       2 * i + 1 };
 	}
-	sort_ends(&ends, &scratch, (size_t)2 * nl, by_dev, 2);
+	sort_ends2(&ends, &scratch, (size_t)2 * nl, KEY_DEV, KEY_PORT,
+		   d->nobjs);
 	/* nodes: switches first (pass 0), then HCAs (pass 1) */
 	for (int pass = 0; pass < 2; pass++) {
 		for (uint32_t i = 0; i < 2 * nl;) {
@@ -420,7 +555,7 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 			ok = false;
 		}
 	}
-	sort_ends(&ends, &scratch, (size_t)2 * nl, by_node, 2);
+	sort_ends2(&ends, &scratch, (size_t)2 * nl, KEY_NODE, KEY_NUM, nn);
 	for (uint32_t i = 1; i < 2 * nl && ok; i++) {
 		const struct end *a = &ends[i - 1], *b = &ends[i];
 
@@ -472,17 +607,8 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 			const struct ibnode *in = &nodes[m];
 			uint32_t k;
 
-			for (k = i; k < 2 * nl && ends[k].node == m; k++) {
-				const struct end *e = &ends[k];
-
-				wb_str(wb, "# [");
-				wb_u64(wb, e->num);
-				wb_str(wb, "] ");
-				wb_name(wb, d, d->objs[e->dev].name);
-				wb_ch(wb, '.');
-				wb_name(wb, d, d->objs[e->port].local);
-				wb_ch(wb, '\n');
-			}
+			for (k = i; k < 2 * nl && ends[k].node == m; k++)
+				port_comment(wb, d, &ends[k]);
 			wb_str(wb, in->sw ? "switchguid=0x" : "caguid=0x");
 			wb_hex(wb, in->guid, 16);
 			wb_str(wb, in->sw ? "\nSwitch\t" : "\nHca\t");
@@ -502,16 +628,8 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 					    : ra < rb ? ra
 						      : rb;
 
-				wb_ch(wb, '[');
-				wb_u64(wb, e->num);
-				wb_str(wb, "]\t\"");
-				wb_mem(wb, nodes[p->node].id,
-				       nodes[p->node].idn);
-				wb_str(wb, "\"[");
-				wb_u64(wb, p->num);
-				wb_str(wb, "]\t# lid 0 4x");
-				wb_str(wb, speed_word(r));
-				wb_ch(wb, '\n');
+				port_line(wb, e->num, &nodes[p->node], p->num,
+					  speed_word(r));
 			}
 			wb_ch(wb, '\n');
 		}
@@ -543,7 +661,6 @@ static bool emit_ibnet(struct backend_ctx *ctx)
 	uint32_t *first = xmalloc(nl * sizeof(*first)); /* root -> subnet */
 	uint32_t *sub_of = NULL, *cnt = NULL, *start = NULL, *links = NULL;
 	uint32_t nsub = 0, nib = 0, nk = 0;
-	static const enum end_key by_dev[] = { KEY_DEV, KEY_PORT };
 	struct end *keys, *kscratch;
 	const char **names = NULL;
 	bool ok;
@@ -556,11 +673,14 @@ static bool emit_ibnet(struct backend_ctx *ctx)
 	x.numbered = xcalloc(n, 1);
 	x.sw_nports = xcalloc(n, sizeof(*x.sw_nports));
 	x.speed = xcalloc(n, sizeof(*x.speed));
+	x.proto = xcalloc(n, sizeof(*x.proto));
 	x.nic = xcalloc(n, sizeof(*x.nic));
 	x.nic_part = RK_NONE;
 	for (uint32_t i = 0; i < d->nobjs; i++)
-		if (d->objs[i].kind == K_PORT)
+		if (d->objs[i].kind == K_PORT) {
 			x.speed[i] = ir_num(d, i, A_SPEED, 0);
+			x.proto[i] = proto_of(d, i);
+		}
 	for (uint32_t i = 0; i < nl; i++) {
 		up[i] = i;
 		first[i] = RK_NONE;
@@ -577,7 +697,7 @@ static bool emit_ibnet(struct backend_ctx *ctx)
 		const struct rk_link *k = &d->links[l];
 
 		sub_of[l] = RK_NONE;
-		if (!ib_link(d, k))
+		if (!ib_link(&x, k))
 			continue;
 		nib++;
 		for (int e = 0; e < 2; e++) {
@@ -594,7 +714,7 @@ static bool emit_ibnet(struct backend_ctx *ctx)
 			keys[nk++] = (struct end){ dev, sub, l, 0, 0, 0 };
 		}
 	}
-	sort_ends(&keys, &kscratch, nk, by_dev, 2);
+	sort_ends2(&keys, &kscratch, nk, KEY_DEV, KEY_PORT, d->nobjs);
 	for (uint32_t i = 1; i < nk; i++) {
 		uint32_t a, b;
 
@@ -612,7 +732,7 @@ static bool emit_ibnet(struct backend_ctx *ctx)
 	for (uint32_t l = 0; l < d->nlinks; l++) {
 		uint32_t r;
 
-		if (!ib_link(d, &d->links[l]))
+		if (!ib_link(&x, &d->links[l]))
 			continue;
 		r = uf_find(up, l);
 		if (first[r] == RK_NONE)
@@ -683,6 +803,7 @@ static bool emit_ibnet(struct backend_ctx *ctx)
 	free(x.numbered);
 	free(x.sw_nports);
 	free(x.speed);
+	free(x.proto);
 	free(x.nic);
 	return ok && !ctx->failed;
 }

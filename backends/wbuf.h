@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util.h"
+
 #define WBUF_SIZE (1 << 16)
 
 struct wbuf {
@@ -37,6 +39,28 @@ static inline void wb_ch(struct wbuf *w, char c)
 }
 /* @v in decimal. */
 void wb_u64(struct wbuf *w, uint64_t v);
+/*
+ * A record written in one go: wb_room() makes room for @n bytes (at most
+ * WBUF_SIZE) and returns where they go; the caller writes them (rk_put,
+ * wb_put_u64) and hands the end to wb_end().
+ */
+static inline char *wb_room(struct wbuf *w, size_t n)
+{
+	if (w->len + n > WBUF_SIZE)
+		wb_flush(w);
+	return w->buf + w->len;
+}
+static inline void wb_end(struct wbuf *w, const char *end)
+{
+	w->len = (size_t)(end - w->buf);
+}
+/* @v in decimal at @o (at most 20 bytes); returns the end. */
+static inline char *wb_put_u64(char *o, uint64_t v)
+{
+	char buf[24], *p = u64_digits(v, buf + sizeof(buf));
+
+	return rk_put(o, p, (size_t)(buf + sizeof(buf) - p));
+}
 /* The low @width (at most 16) hex digits of @v, lower case, zero-padded. */
 void wb_hex(struct wbuf *w, uint64_t v, int width);
 
