@@ -373,6 +373,7 @@ struct fg_shared {
 	uint32_t *adj_off, *adj; /* ir_link_index */
 	uint32_t *vert_of;	 /* object -> graph vertex, RK_NONE */
 	uint8_t *used;		 /* link -> taken by this graph */
+	uint8_t *ep_dev;	 /* object -> has an endpoint of this graph */
 };
 
 struct fg_shared *fg_shared_new(const struct rk_design *d)
@@ -384,6 +385,7 @@ struct fg_shared *fg_shared_new(const struct rk_design *d)
 	memset(sh->vert_of, 0xff,
 	       ((size_t)d->nobjs + 1) * sizeof(*sh->vert_of));
 	sh->used = xcalloc((size_t)d->nlinks + 1, 1);
+	sh->ep_dev = xcalloc((size_t)d->nobjs + 1, 1);
 	return sh;
 }
 
@@ -395,6 +397,7 @@ void fg_shared_free(struct fg_shared *sh)
 	free(sh->adj);
 	free(sh->vert_of);
 	free(sh->used);
+	free(sh->ep_dev);
 	free(sh);
 }
 
@@ -436,6 +439,7 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 			g->ep_dev[g->ne] = v->a;
 			g->ep_port[g->ne] = (uint32_t)v->n;
 			g->ne++;
+			sh->ep_dev[v->a] = 1;
 		}
 	}
 	vcap = g->ne + 16;
@@ -468,7 +472,8 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 				g->generated_only = false;
 			od = a_side ? l->b_dev : l->a_dev;
 			op = a_side ? l->b_port : l->a_port;
-			ov = eph_get(&h, od, op);
+			/* most far ends (switches) have no endpoint at all */
+			ov = sh->ep_dev[od] ? eph_get(&h, od, op) : RK_NONE;
 			if (ov == RK_NONE) {
 				if (d->objs[od].cls != C_SWITCH)
 					continue;
@@ -523,6 +528,8 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 		vert_of[g->vdev[v]] = RK_NONE;
 	for (uint32_t i = 0; i < nmarked; i++)
 		used[marked[i]] = 0;
+	for (uint32_t e = 0; e < g->ne; e++)
+		sh->ep_dev[g->ep_dev[e]] = 0;
 	free(marked);
 	free(queue);
 	free(h.keys);
