@@ -68,6 +68,14 @@ struct rails {
 	uint32_t n;
 };
 
+/* One formatted length (metres()). */
+#define METRES_MEMO 256
+struct metres_memo {
+	int64_t um;
+	size_t n;
+	char s[CSV_NUM_MAX];
+};
+
 struct sheet {
 	const struct rk_design *d;
 	const struct cable_plan *p;
@@ -82,7 +90,8 @@ struct sheet {
 	struct loc *loc; /* object -> its location cells (loc_of) */
 	char *locs;	 /* the rendered cells of every struct loc */
 	size_t nlocs, locs_cap;
-	struct csv scratch; /* renders them */
+	struct csv scratch;	    /* renders them */
+	struct metres_memo *metres; /* metres() */
 };
 
 /*
@@ -238,8 +247,49 @@ static void end_cells(struct csv *w, struct sheet *s, uint32_t dev,
 /* The cable id "C000001" of link @li into @buf; returns its length. */
 static size_t cable_id(const struct sheet *s, uint32_t li, char buf[24])
 {
+	uint32_t v = s->ids[li];
+
 	buf[0] = 'C';
-	return 1 + csv_zero_padded(s->ids[li], 6, buf + 1);
+	if (v >= 1000000)
+		return 1 + csv_zero_padded(v, 6, buf + 1);
+	/* the common case, six digits, without a loop */
+	for (int i = 6; i >= 1; i--) {
+		buf[i] = (char)('0' + v % 10);
+		v /= 10;
+	}
+	buf[7] = '\0';
+	return 7;
+}
+
+/* csv_metres() of lengths, which repeat: the last few are kept. */
+static const char *metres(struct sheet *s, int64_t um, size_t *n)
+{
+	struct metres_memo *m = &s->metres[(uint64_t)um % METRES_MEMO];
+
+	if (m->um != um || !m->n) {
+		char buf[CSV_NUM_MAX];
+
+		csv_metres(um, buf);
+		m->um = um;
+		m->n = strlen(buf);
+		memcpy(m->s, buf, m->n);
+	}
+	*n = m->n;
+	return m->s;
+}
+
+/* A length cell (negative: empty). */
+static void cell_metres(struct csv *w, struct sheet *s, int64_t um)
+{
+	size_t n;
+	const char *t;
+
+	if (um < 0) {
+		csv_cell(w, NULL);
+		return;
+	}
+	t = metres(s, um, &n);
+	csv_cell_n(w, t, n);
 }
 
 /* The printed label: "C000001 a.port -- b.port". */
@@ -299,7 +349,7 @@ static void row(struct sheet *s, struct csv *w, uint32_t li)
 	const struct rk_design *d = s->d;
 	const struct rk_link *l = &d->links[li];
 	const struct cp_link *r = &s->p->links[li];
-	char id[24], nb[CSV_NUM_MAX];
+	char id[24];
 	size_t idn = cable_id(s, li, id);
 	long rail = rail_of(s, l);
 
@@ -325,8 +375,8 @@ static void row(struct sheet *s, struct csv *w, uint32_t li)
 		csv_cell(w, NULL);
 		csv_cell(w, NULL);
 	}
-	csv_cell(w, r->stock >= 0 ? csv_metres(r->stock, nb) : NULL);
-	csv_cell(w, r->length >= 0 ? csv_metres(r->length, nb) : NULL);
+	cell_metres(w, s, r->stock);
+	cell_metres(w, s, r->length);
 	cell_name(w, d, r->xcvr[0]);
 	cell_name(w, d, r->xcvr[1]);
 	csv_cell(w, cableplan_reason(r));
@@ -381,7 +431,7 @@ static void pull_row(struct sheet *s, struct csv *w, uint32_t rack, uint32_t li)
 	uint32_t far = a_here ? l->b_dev : l->a_dev;
 	uint32_t fport = a_here ? l->b_port : l->a_port;
 	const struct loc *lh = loc_of(s, here), *lf = loc_of(s, far);
-	char id[24], nb[CSV_NUM_MAX];
+	char id[24];
 	size_t idn = cable_id(s, li, id);
 
 	cell_name(w, d, rack);
@@ -404,7 +454,7 @@ static void pull_row(struct sheet *s, struct csv *w, uint32_t rack, uint32_t li)
 	} else {
 		csv_cell(w, NULL);
 	}
-	csv_cell(w, r->stock >= 0 ? csv_metres(r->stock, nb) : NULL);
+	cell_metres(w, s, r->stock);
 	csv_end_row(w);
 }
 
@@ -491,6 +541,7 @@ static bool emit_cabling(struct backend_ctx *ctx)
 	}
 	s.ids = xmalloc(((size_t)d->nlinks + 1) * sizeof(*s.ids));
 	s.loc = xcalloc((size_t)d->nobjs + 1, sizeof(*s.loc));
+	s.metres = xcalloc(METRES_MEMO, sizeof(*s.metres));
 	csv_init(&s.scratch, NULL);
 	number(&s);
 	if (ctx->part == 0) {
@@ -523,6 +574,7 @@ static bool emit_cabling(struct backend_ctx *ctx)
 	free(s.at);
 	free(s.loc);
 	free(s.locs);
+	free(s.metres);
 	s.scratch.len = 0; /* rendered cells only: nothing to write */
 	csv_fini(&s.scratch);
 	return ok;
