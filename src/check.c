@@ -326,6 +326,9 @@ bool checks_run(const struct rk_design *d, struct derived *dv,
 	free(r->ctx.used_waivers);
 	for (unsigned k = 0; k < A__COUNT; k++)
 		free(r->ctx.memo[k]);
+	for (unsigned k = 0; k < CHECK_MODEL__COUNT; k++)
+		if (r->ctx.model[k].p)
+			r->ctx.model[k].free(r->ctx.model[k].p);
 	free(r);
 	return true;
 }

@@ -256,6 +256,27 @@ static void cm_free(struct cmodel *m)
 	free(m->liq);
 }
 
+static void cm_release(void *p)
+{
+	cm_free(p);
+	free(p);
+}
+
+/* The design's cooling model, built once for all the cooling checks. */
+static const struct cmodel *cooling_model(struct check_ctx *c)
+{
+	struct check_model *cm = &c->model[CHECK_MODEL_COOLING];
+
+	if (!cm->p) {
+		struct cmodel *m = xmalloc(sizeof(*m));
+
+		cm_build(m, c->d);
+		cm->p = m;
+		cm->free = cm_release;
+	}
+	return cm->p;
+}
+
 static int64_t air_after(const struct cmodel *m, uint32_t rack)
 {
 	return m->air[rack] - m->door[rack];
@@ -440,15 +461,14 @@ static void note_zone_racks(struct check_ctx *c, const struct cmodel *m,
 static void run_liquid_required(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
-	struct cmodel m;
+	const struct cmodel *m = cooling_model(c);
 
-	cm_build(&m, d);
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		const struct rk_obj *o = &d->objs[i];
 		uint32_t need = 0, one = RK_NONE;
 
 		if (o->kind == K_DEVICE && layout_rack_of(d, i) == RK_NONE &&
-		    m.loop_of[i] == RK_NONE && needs_liquid(d, i)) {
+		    m->loop_of[i] == RK_NONE && needs_liquid(d, i)) {
 			check_fail(c, i, &o->loc,
 				   "device %s needs liquid cooling (part %s, "
 				   "cooling %s) but is on no liquid loop",
@@ -458,9 +478,9 @@ static void run_liquid_required(struct check_ctx *c)
 		}
 		if (o->kind != K_RACK)
 			continue;
-		for (uint32_t k = m.rack_dev[i]; k != RK_NONE;
-		     k = m.dev_next[k])
-			if (m.loop_of[k] == RK_NONE && needs_liquid(d, k)) {
+		for (uint32_t k = m->rack_dev[i]; k != RK_NONE;
+		     k = m->dev_next[k])
+			if (m->loop_of[k] == RK_NONE && needs_liquid(d, k)) {
 				need++;
 				one = k;
 			}
@@ -476,9 +496,8 @@ static void run_liquid_required(struct check_ctx *c)
 				   "rack %s has no liquid loop, but %u devices "
 				   "in it need liquid cooling",
 				   ir_name(d, i), need);
-		note_devices(c, &m, m.rack_dev[i], m.dev_next, SIDE_NEED);
+		note_devices(c, m, m->rack_dev[i], m->dev_next, SIDE_NEED);
 	}
-	cm_free(&m);
 }
 
 /* ---- cooling-air-limit ---- */
@@ -486,9 +505,8 @@ static void run_liquid_required(struct check_ctx *c)
 static void run_air_limit(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
-	struct cmodel m;
+	const struct cmodel *m = cooling_model(c);
 
-	cm_build(&m, d);
 	for (uint32_t r = 0; r < d->nobjs; r++) {
 		const struct rk_value *lim;
 		uint32_t z;
@@ -500,18 +518,17 @@ static void run_air_limit(struct check_ctx *c)
 		if (z == RK_NONE)
 			continue;
 		lim = ir_attr(d, z, A_RACK_LIMIT);
-		if (!lim || lim->type != VT_NUM || air_after(&m, r) <= lim->n)
+		if (!lim || lim->type != VT_NUM || air_after(m, r) <= lim->n)
 			continue;
 		check_fail(c, r, &d->objs[r].loc,
 			   "rack %s puts %s of heat into the air, above the "
 			   "%s rack_limit of air zone %s",
-			   ir_name(d, r), FP(air_after(&m, r), a),
-			   FP(lim->n, b), ir_name(d, z));
+			   ir_name(d, r), FP(air_after(m, r), a), FP(lim->n, b),
+			   ir_name(d, z));
 		check_note(c, &lim->loc, "rack_limit given here");
-		note_devices(c, &m, m.rack_dev[r], m.dev_next, SIDE_AIR);
-		note_door(c, &m, r);
+		note_devices(c, m, m->rack_dev[r], m->dev_next, SIDE_AIR);
+		note_door(c, m, r);
 	}
-	cm_free(&m);
 }
 
 /* ---- cooling-rdhx ---- */
@@ -519,9 +536,8 @@ static void run_air_limit(struct check_ctx *c)
 static void run_rdhx(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
-	struct cmodel m;
+	const struct cmodel *m = cooling_model(c);
 
-	cm_build(&m, d);
 	for (uint32_t r = 0; r < d->nobjs; r++) {
 		const struct rk_value *rv;
 		uint32_t p;
@@ -544,17 +560,16 @@ static void run_rdhx(struct check_ctx *c)
 			continue;
 		}
 		/* in an air zone, cooling-air-limit and -room judge the rest */
-		if (m.air[r] <= cap || obj_attr(d, r, A_AIR) != RK_NONE)
+		if (m->air[r] <= cap || obj_attr(d, r, A_AIR) != RK_NONE)
 			continue;
 		check_fail(c, r, &rv->loc,
 			   "rack %s sends %s of air-side heat to its rear door "
 			   "%s rated %s, and is in no air zone to take the "
 			   "other %s",
-			   ir_name(d, r), FP(m.air[r], a), ir_name(d, p),
-			   FP(cap, b), FP(m.air[r] - cap, t));
-		note_devices(c, &m, m.rack_dev[r], m.dev_next, SIDE_AIR);
+			   ir_name(d, r), FP(m->air[r], a), ir_name(d, p),
+			   FP(cap, b), FP(m->air[r] - cap, t));
+		note_devices(c, m, m->rack_dev[r], m->dev_next, SIDE_AIR);
 	}
-	cm_free(&m);
 }
 
 /* ---- loops: CDU capacity and flow ---- */
@@ -694,9 +709,8 @@ static void note_loop_heat(struct check_ctx *c, const struct cmodel *m,
 static void run_cdu_capacity(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
-	struct cmodel m;
+	const struct cmodel *m = cooling_model(c);
 
-	cm_build(&m, d);
 	for (uint32_t l = 0; l < d->nobjs; l++) {
 		const struct rk_value *lv;
 		int64_t spares, total, usable;
@@ -715,47 +729,45 @@ static void run_cdu_capacity(struct check_ctx *c)
 				   ir_str(d, l, A_REDUNDANCY), ir_name(d, l));
 			continue;
 		}
-		if (!m.liq[l])
+		if (!m->liq[l])
 			continue;
 		if (!n) {
 			check_fail(c, l, &d->objs[l].loc,
 				   "loop %s takes %s of heat to liquid but has "
 				   "no CDU",
-				   ir_name(d, l), FP(m.liq[l], a));
-			note_loop_heat(c, &m, l);
+				   ir_name(d, l), FP(m->liq[l], a));
+			note_loop_heat(c, m, l);
 			continue;
 		}
 		if (!cdu_sum(c, d, l, A_CAPACITY, spares, true, &total,
 			     &usable))
 			continue;
-		if (m.liq[l] <= usable)
+		if (m->liq[l] <= usable)
 			continue;
 		if (spares)
 			check_fail(
 			    c, l, &d->objs[l].loc,
 			    "loop %s takes %s of heat to liquid, above "
 			    "the %s its CDUs give with redundancy \"%s\"",
-			    ir_name(d, l), FP(m.liq[l], a), FP(usable, b),
+			    ir_name(d, l), FP(m->liq[l], a), FP(usable, b),
 			    ir_str(d, l, A_REDUNDANCY));
 		else
 			check_fail(c, l, &d->objs[l].loc,
 				   "loop %s takes %s of heat to liquid, above "
 				   "the %s capacity of its CDUs",
-				   ir_name(d, l), FP(m.liq[l], a),
+				   ir_name(d, l), FP(m->liq[l], a),
 				   FP(usable, b));
 		note_cdus(c, d, l, A_CAPACITY, spares, total, usable,
 			  DIM_POWER);
-		note_loop_heat(c, &m, l);
+		note_loop_heat(c, m, l);
 	}
-	cm_free(&m);
 }
 
 static void run_flow(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
-	struct cmodel m;
+	const struct cmodel *m = cooling_model(c);
 
-	cm_build(&m, d);
 	for (uint32_t l = 0; l < d->nobjs; l++) {
 		const struct rk_value *cv, *tv, *lv;
 		const struct coolant *co = NULL;
@@ -765,7 +777,7 @@ static void run_flow(struct check_ctx *c)
 		char a[RK_QFMT_MAX], b[RK_QFMT_MAX], t[RK_QFMT_MAX];
 		char w[RK_QFMT_MAX], k[RK_QFMT_MAX];
 
-		if (d->objs[l].kind != K_LOOP || !m.liq[l])
+		if (d->objs[l].kind != K_LOOP || !m->liq[l])
 			continue;
 		cv = ir_attr(d, l, A_COOLANT);
 		tv = ir_attr(d, l, A_DELTA_T);
@@ -798,7 +810,7 @@ static void run_flow(struct check_ctx *c)
 			     &usable))
 			continue; /* no figure to compare with */
 		/* mL/min = 6e7 x P[mW] / (rho[g/L] x c_p[J/(kg K)] x dT[mK]) */
-		num = (unsigned __int128)60000000 * (uint64_t)m.liq[l];
+		num = (unsigned __int128)60000000 * (uint64_t)m->liq[l];
 		den = (unsigned __int128)co->rho * (uint64_t)co->cp *
 		      (uint64_t)dt;
 		need = check_sat((__int128)((num + den - 1) / den));
@@ -809,7 +821,7 @@ static void run_flow(struct check_ctx *c)
 		check_fail(c, l, &d->objs[l].loc,
 			   "loop %s needs %s of %s to carry %s at a %s rise, "
 			   "above the %s its CDUs deliver",
-			   ir_name(d, l), a, co->name, FP(m.liq[l], t),
+			   ir_name(d, l), a, co->name, FP(m->liq[l], t),
 			   quantity_format_in((struct quantity){ DIM_TEMP, dt },
 					      "K", k),
 			   b);
@@ -821,16 +833,15 @@ static void run_flow(struct check_ctx *c)
 		    "flow [mL/min] = 60000000 x P [W] / (density x c_p "
 		    "x delta_t [K]) = 60000000 x %s / (%lld x %lld x "
 		    "%s) = %s, rounded up",
-		    quantity_format_in((struct quantity){ DIM_POWER, m.liq[l] },
-				       "W", w),
+		    quantity_format_in(
+			(struct quantity){ DIM_POWER, m->liq[l] }, "W", w),
 		    (long long)co->rho, (long long)co->cp,
 		    quantity_format_in((struct quantity){ DIM_TEMP, dt }, "K",
 				       k),
 		    a);
 		note_cdus(c, d, l, A_MAX_FLOW, spares, total, usable, DIM_FLOW);
-		note_loop_heat(c, &m, l);
+		note_loop_heat(c, m, l);
 	}
-	cm_free(&m);
 }
 
 /* ---- cooling-room ---- */
@@ -838,9 +849,8 @@ static void run_flow(struct check_ctx *c)
 static void run_room(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
-	struct cmodel m;
+	const struct cmodel *m = cooling_model(c);
 
-	cm_build(&m, d);
 	for (uint32_t z = 0; z < d->nobjs; z++) {
 		const struct rk_value *cv;
 		int64_t sum = 0;
@@ -851,9 +861,9 @@ static void run_room(struct check_ctx *c)
 		cv = ir_attr(d, z, A_CAPACITY);
 		if (!cv || cv->type != VT_NUM)
 			continue;
-		for (uint32_t r = m.zone_rack[z]; r != RK_NONE;
-		     r = m.rack_next[r])
-			sum = check_sadd(sum, air_after(&m, r));
+		for (uint32_t r = m->zone_rack[z]; r != RK_NONE;
+		     r = m->rack_next[r])
+			sum = check_sadd(sum, air_after(m, r));
 		if (sum <= cv->n)
 			continue;
 		check_fail(c, z, &d->objs[z].loc,
@@ -861,9 +871,8 @@ static void run_room(struct check_ctx *c)
 			   "its capacity %s",
 			   ir_name(d, z), FP(sum, a), FP(cv->n, b));
 		check_note(c, &cv->loc, "capacity given here");
-		note_zone_racks(c, &m, z);
+		note_zone_racks(c, m, z);
 	}
-	cm_free(&m);
 }
 
 CHECK_DEFINE(cooling_liquid_required, "cooling-liquid-required", CHECK_ERROR,

@@ -595,6 +595,32 @@ static void pm_build(struct pmodel *m, const struct rk_design *d,
 		}
 }
 
+static void pm_release(void *p)
+{
+	pm_free(p);
+	free(p);
+}
+
+/*
+ * The design's power model (with the feed-failure scenarios or without),
+ * built once for all the power checks.
+ */
+static const struct pmodel *power_model(struct check_ctx *c, bool scenarios)
+{
+	struct check_model *pm =
+	    &c->model[scenarios ? CHECK_MODEL_POWER_SCENARIOS
+				: CHECK_MODEL_POWER];
+
+	if (!pm->p) {
+		struct pmodel *m = xmalloc(sizeof(*m));
+
+		pm_build(m, c->d, scenarios);
+		pm->p = m;
+		pm->free = pm_release;
+	}
+	return pm->p;
+}
+
 /* ---- notes: who draws from a PDU ---- */
 
 struct lgroup {
@@ -1005,26 +1031,24 @@ static void run_psu_redundancy(struct check_ctx *c)
 static void run_pdu_capacity(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
-	struct pmodel m;
+	const struct pmodel *m = power_model(c, false);
 
-	pm_build(&m, d, false);
 	for (uint32_t p = 0; p < d->nobjs; p++) {
 		struct capacity cp;
 		char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
 
-		if (m.pdu_w[p] == RK_NONE || !is_source(d, p))
+		if (m->pdu_w[p] == RK_NONE || !is_source(d, p))
 			continue;
 		capacity_of(d, p, &cp);
-		if (cp.how == CAP_NONE || m.load[p] <= cp.v)
+		if (cp.how == CAP_NONE || m->load[p] <= cp.v)
 			continue;
 		check_fail(c, p, &d->objs[p].loc,
 			   "%s %s carries %s at max load, above its %s",
 			   d->objs[p].cls == C_PDU ? "PDU" : "power shelf",
-			   ir_name(d, p), FP(m.load[p], a), FP(cp.v, b));
+			   ir_name(d, p), FP(m->load[p], a), FP(cp.v, b));
 		note_capacity(c, &cp, check_part_name(d, p));
-		note_pdu_load(c, &m, p, RK_NONE);
+		note_pdu_load(c, m, p, RK_NONE);
 	}
-	pm_free(&m);
 }
 
 /* ---- power-outlets ---- */
@@ -1082,12 +1106,11 @@ static void run_outlets(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
 	uint8_t *seen = xcalloc(d->nobjs + 1, 1);
-	struct pmodel m;
+	const struct pmodel *m = power_model(c, false);
 
-	pm_build(&m, d, false);
 	/* supply inlets must be plugs */
-	for (uint32_t j = 0; j < m.nw; j++) {
-		uint32_t dev = m.w[j].dev, part = d->objs[dev].part;
+	for (uint32_t j = 0; j < m->nw; j++) {
+		uint32_t dev = m->w[j].dev, part = d->objs[dev].part;
 		const char *in = ir_str(d, dev, A_INLET);
 		const struct rk_value *iv;
 
@@ -1106,19 +1129,19 @@ static void run_outlets(struct check_ctx *c)
 	for (uint32_t p = 0; p < d->nobjs; p++) {
 		int64_t c20 = 0, c14 = 0, h13, h19;
 
-		if (m.pdu_w[p] == RK_NONE || d->objs[p].cls != C_PDU ||
+		if (m->pdu_w[p] == RK_NONE || d->objs[p].cls != C_PDU ||
 		    (!ir_attr_inh(d, p, A_OUTLETS_C13) &&
 		     !ir_attr_inh(d, p, A_OUTLETS_C19)))
 			continue;
 		h13 = check_num0(d, p, A_OUTLETS_C13);
 		h19 = check_num0(d, p, A_OUTLETS_C19);
-		for (uint32_t j = m.pdu_w[p]; j != RK_NONE; j = m.w[j].next) {
-			const char *in = ir_str(d, m.w[j].dev, A_INLET);
+		for (uint32_t j = m->pdu_w[p]; j != RK_NONE; j = m->w[j].next) {
+			const char *in = ir_str(d, m->w[j].dev, A_INLET);
 
 			if (in && streq(in, "C20"))
-				c20 += m.w[j].n;
+				c20 += m->w[j].n;
 			else if (in && streq(in, "C14"))
-				c14 += m.w[j].n;
+				c14 += m->w[j].n;
 		}
 		if (c20 > h19) {
 			check_fail(c, p, &d->objs[p].loc,
@@ -1126,7 +1149,7 @@ static void run_outlets(struct check_ctx *c)
 				   "%s with C20 inlets",
 				   ir_name(d, p), (long long)h19,
 				   h19 == 1 ? "outlet" : "outlets", NPSU(c20));
-			note_outlets(c, &m, p, "C20");
+			note_outlets(c, m, p, "C20");
 		} else if (c14 > h13 + (h19 - c20)) {
 			check_fail(c, p, &d->objs[p].loc,
 				   "PDU %s has %lld C13 %s and %lld C19 %s "
@@ -1137,10 +1160,9 @@ static void run_outlets(struct check_ctx *c)
 				   (long long)(h19 - c20),
 				   h19 - c20 == 1 ? "outlet" : "outlets",
 				   NPSU(c14));
-			note_outlets(c, &m, p, "C14");
+			note_outlets(c, m, p, "C14");
 		}
 	}
-	pm_free(&m);
 	free(seen);
 }
 
@@ -1249,20 +1271,19 @@ static void report_throttle(struct check_ctx *c, const struct pmodel *m,
 static void run_feed_failure(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
-	struct pmodel m;
+	const struct pmodel *m = power_model(c, true);
 
-	pm_build(&m, d, true);
-	each_device_loss(c, &m, report_down);
+	each_device_loss(c, m, report_down);
 	for (uint32_t p = 0; p < d->nobjs; p++) {
 		struct capacity cp;
 
-		if (m.pdu_s[p] == RK_NONE || !is_source(d, p))
+		if (m->pdu_s[p] == RK_NONE || !is_source(d, p))
 			continue;
 		capacity_of(d, p, &cp);
 		if (cp.how == CAP_NONE)
 			continue;
-		for (uint32_t s = m.pdu_s[p]; s != RK_NONE; s = m.s[s].next) {
-			int64_t load = check_sadd(m.load[p], m.s[s].delta);
+		for (uint32_t s = m->pdu_s[p]; s != RK_NONE; s = m->s[s].next) {
+			int64_t load = check_sadd(m->load[p], m->s[s].delta);
 			char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
 
 			if (load <= cp.v)
@@ -1270,24 +1291,21 @@ static void run_feed_failure(struct check_ctx *c)
 			check_fail(c, p, &d->objs[p].loc,
 				   "when feed %s fails, %s %s carries %s, "
 				   "above its %s",
-				   ir_name(d, m.s[s].feed),
+				   ir_name(d, m->s[s].feed),
 				   d->objs[p].cls == C_PDU ? "PDU"
 							   : "power shelf",
 				   ir_name(d, p), FP(load, a), FP(cp.v, b));
 			note_capacity(c, &cp, check_part_name(d, p));
-			note_pdu_load(c, &m, p, m.s[s].feed);
+			note_pdu_load(c, m, p, m->s[s].feed);
 		}
 	}
-	pm_free(&m);
 }
 
 static void run_feed_throttle(struct check_ctx *c)
 {
-	struct pmodel m;
+	const struct pmodel *m = power_model(c, false);
 
-	pm_build(&m, c->d, false);
-	each_device_loss(c, &m, report_throttle);
-	pm_free(&m);
+	each_device_loss(c, m, report_throttle);
 }
 
 /* ---- power-feed-capacity ---- */
@@ -1368,9 +1386,8 @@ static void run_feed_capacity(struct check_ctx *c)
 	const struct rk_design *d = c->d;
 	int64_t *sum = xcalloc(d->nobjs + 1, sizeof(*sum));
 	uint32_t *touched = xmalloc((d->nobjs + 1) * sizeof(*touched));
-	struct pmodel m;
+	const struct pmodel *m = power_model(c, true);
 
-	pm_build(&m, d, true);
 	for (uint32_t g = 0; g < d->nobjs; g++) {
 		struct capacity cp;
 		uint32_t worst = RK_NONE;
@@ -1382,22 +1399,23 @@ static void run_feed_capacity(struct check_ctx *c)
 		capacity_of(d, g, &cp);
 		if (cp.how == CAP_NONE)
 			continue;
-		if (m.load[g] > cp.v) {
+		if (m->load[g] > cp.v) {
 			check_fail(c, g, &d->objs[g].loc,
 				   "feed %s carries %s at max load, above its "
 				   "%s",
-				   ir_name(d, g), FP(m.load[g], a),
+				   ir_name(d, g), FP(m->load[g], a),
 				   FP(cp.v, b));
 			note_capacity(c, &cp, ir_name(d, g));
-			note_feed_racks(c, &m, g, RK_NONE, sum, touched);
+			note_feed_racks(c, m, g, RK_NONE, sum, touched);
 			continue;
 		}
-		for (uint32_t s = m.feed_s[g]; s != RK_NONE; s = m.s[s].next) {
-			int64_t l = check_sadd(m.load[g], m.s[s].delta);
+		for (uint32_t s = m->feed_s[g]; s != RK_NONE;
+		     s = m->s[s].next) {
+			int64_t l = check_sadd(m->load[g], m->s[s].delta);
 
 			if (l > cp.v && l > wl) {
 				wl = l;
-				worst = m.s[s].feed;
+				worst = m->s[s].feed;
 			}
 		}
 		if (worst == RK_NONE)
@@ -1406,11 +1424,10 @@ static void run_feed_capacity(struct check_ctx *c)
 			   "when feed %s fails, feed %s carries %s (%s in "
 			   "normal operation), above its %s",
 			   ir_name(d, worst), ir_name(d, g), FP(wl, a),
-			   FP(m.load[g], t), FP(cp.v, b));
+			   FP(m->load[g], t), FP(cp.v, b));
 		note_capacity(c, &cp, ir_name(d, g));
-		note_feed_racks(c, &m, g, worst, sum, touched);
+		note_feed_racks(c, m, g, worst, sum, touched);
 	}
-	pm_free(&m);
 	free(touched);
 	free(sum);
 }
