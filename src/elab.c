@@ -882,7 +882,7 @@ static void instantiate_template(struct elab *e, uint32_t part, uint32_t inst,
 		return;
 	instantiate_template(e, d->objs[part].part, inst, depth + 1);
 	for (uint32_t i = 0; i < e->nbodies; i++)
-		if (e->bodies[i].part == part) {
+		if (e->bodies[i].part == part && e->bodies[i].instances) {
 			uint32_t ctx =
 			    d->objs[inst].kind == K_RACK ? X_RACK : X_DEVICE;
 			uint32_t s_group = e->group, s_nv = e->nvars;
@@ -901,6 +901,31 @@ static void instantiate_template(struct elab *e, uint32_t part, uint32_t inst,
 static bool is_instance_kind(const struct kind_info *ki)
 {
 	return ki->kind == K_DEVICE;
+}
+
+/* Whether the statements @list (and those nested in them) may declare a
+ * device: a statement word that names an instance kind anywhere. */
+static bool declares_devices(struct elab *e, const struct ast *list)
+{
+	for (const struct ast *st = list; st; st = st->next) {
+		if (st->kind == AST_STMT && st->str <= e->max_word &&
+		    e->word_kind[st->str]) {
+			const char *w = str_of(e->a, st->str);
+
+			for (uint32_t i = e->word_kind[st->str] - 1;
+			     i < kind_table_len; i++)
+				if (streq(kind_table[i].word, w) &&
+				    is_instance_kind(&kind_table[i]))
+					return true;
+		}
+		if ((st->kind == AST_STMT || st->kind == AST_FOR ||
+		     st->kind == AST_IF) &&
+		    (declares_devices(e, st->body) ||
+		     (st->kind == AST_IF &&
+		      declares_devices(e, st->else_body))))
+			return true;
+	}
+	return false;
 }
 
 static void decl_part(struct elab *e, const struct kind_info *ki,
@@ -965,6 +990,10 @@ static void decl_part(struct elab *e, const struct kind_info *ki,
 
 		pb->part = id;
 		pb->body = st->body;
+		/* only device declarations run again for each instance
+		 * (MODE_TEMPLATE): a body without any (a server's ports
+		 * and components) need not run per instance at all */
+		pb->instances = declares_devices(e, st->body);
 	}
 	mark = e->nscratch;
 	{

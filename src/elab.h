@@ -79,6 +79,7 @@ struct module_def {
 struct part_body {
 	uint32_t part;
 	const struct ast *body;
+	bool instances; /* declares devices: a template for each instance */
 };
 
 struct import_rec {
