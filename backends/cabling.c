@@ -101,7 +101,8 @@ struct sheet {
  */
 struct loc {
 	bool done;
-	uint32_t len, from_rack, from_u;
+	bool dev_plain; /* the device cell is its name as it is */
+	uint32_t len, from_rack, from_u, from_dev;
 	size_t off;
 };
 
@@ -220,6 +221,8 @@ static const struct loc *loc_of(struct sheet *s, uint32_t dev)
 	cell_name(t, d, rack);
 	l->from_u = (uint32_t)t->len + 1;
 	cell_u(t, s, dev, rack);
+	l->from_dev = (uint32_t)t->len + 1;
+	l->dev_plain = csv_str_plain(t, d->arena, d->objs[dev].name);
 	cell_name(t, d, dev);
 	l->len = (uint32_t)t->len;
 	l->off = s->nlocs;
@@ -292,10 +295,13 @@ static void cell_metres(struct csv *w, struct sheet *s, int64_t um)
 	csv_cell_n(w, t, n);
 }
 
-/* The printed label: "C000001 a.port -- b.port". */
-static void cell_label(struct csv *w, const struct rk_design *d,
-		       const struct rk_link *l, const char *id, size_t idn)
+/* The printed label: "C000001 a.port -- b.port" (@la, @lb: the ends'
+ * devices' location cells, whose last cell is the device's name). */
+static void cell_label(struct csv *w, struct sheet *s, const struct rk_link *l,
+		       const struct loc *la, const struct loc *lb,
+		       const char *id, size_t idn)
 {
+	const struct rk_design *d = s->d;
 	const struct arena *a = d->arena;
 	const uint32_t nm[4] = { d->objs[l->a_dev].name,
 				 d->objs[l->a_port].local,
@@ -305,18 +311,25 @@ static void cell_label(struct csv *w, const struct rk_design *d,
 	static const size_t nsep[4] = { 1, 1, 4, 1 };
 
 	/* starting with the id, the label needs no guard; with every name
-	 * plain, no quotes either: write it straight into the row */
-	if (csv_str_plain(w, a, nm[0]) && csv_str_plain(w, a, nm[1]) &&
-	    csv_str_plain(w, a, nm[2]) && csv_str_plain(w, a, nm[3])) {
-		size_t max = idn + 7;
-		char *o;
+	 * plain, no quotes either: write it straight into the row, the
+	 * device names copied from the location cells at hand */
+	if (la->dev_plain && lb->dev_plain && csv_str_plain(w, a, nm[1]) &&
+	    csv_str_plain(w, a, nm[3])) {
+		const char *p[4] = { s->locs + la->off + la->from_dev,
+				     str_of(a, nm[1]),
+				     s->locs + lb->off + lb->from_dev,
+				     str_of(a, nm[3]) };
+		const size_t n[4] = { la->len - la->from_dev,
+				      strlen_of(a, nm[1]),
+				      lb->len - lb->from_dev,
+				      strlen_of(a, nm[3]) };
+		char *o = rk_put(
+		    csv_raw_begin(w, idn + 7 + n[0] + n[1] + n[2] + n[3]), id,
+		    idn);
 
-		for (int k = 0; k < 4; k++)
-			max += strlen_of(a, nm[k]);
-		o = rk_put(csv_raw_begin(w, max), id, idn);
 		for (int k = 0; k < 4; k++) {
 			o = rk_put(o, sep[k], nsep[k]);
-			o = rk_put(o, str_of(a, nm[k]), strlen_of(a, nm[k]));
+			o = rk_put(o, p[k], n[k]);
 		}
 		csv_raw_end(w, o);
 		return;
@@ -354,7 +367,7 @@ static void row(struct sheet *s, struct csv *w, uint32_t li)
 	long rail = rail_of(s, l);
 
 	csv_cell_n(w, id, idn);
-	cell_label(w, d, l, id, idn);
+	cell_label(w, s, l, loc_of(s, l->a_dev), loc_of(s, l->b_dev), id, idn);
 	end_cells(w, s, l->a_dev, l->a_port);
 	end_cells(w, s, l->b_dev, l->b_port);
 	cell_name(w, d, l->fabric);
@@ -436,7 +449,7 @@ static void pull_row(struct sheet *s, struct csv *w, uint32_t rack, uint32_t li)
 
 	cell_name(w, d, rack);
 	csv_cell_n(w, id, idn);
-	cell_label(w, d, l, id, idn);
+	cell_label(w, s, l, a_here ? lh : lf, a_here ? lf : lh, id, idn);
 	/* this end: U and device (its rack is the pull rack) */
 	csv_cells_rendered(w, s->locs + lh->off + lh->from_u,
 			   lh->len - lh->from_u, 2);
