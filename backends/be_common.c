@@ -59,6 +59,30 @@ static bool hostname_ok(const char *s)
 	return true;
 }
 
+/* Whether two of the @n names are equal. */
+static bool any_clash(const struct named *v, uint32_t n)
+{
+	uint32_t cap = 16, *slot;
+	bool clash = false;
+
+	while (cap < 2 * n)
+		cap *= 2;
+	slot = xmalloc(cap * sizeof(*slot));
+	memset(slot, 0xff, cap * sizeof(*slot));
+	for (uint32_t i = 0; i < n && !clash; i++) {
+		uint32_t h = (uint32_t)be_fnv1a(v[i].name) & (cap - 1);
+
+		for (; slot[h] != UINT32_MAX; h = (h + 1) & (cap - 1))
+			if (streq(v[slot[h]].name, v[i].name)) {
+				clash = true;
+				break;
+			}
+		slot[h] = i;
+	}
+	free(slot);
+	return clash;
+}
+
 const char **be_host_names(struct backend_ctx *ctx, bool *ok)
 {
 	const struct rk_design *d = ctx->d;
@@ -99,19 +123,22 @@ const char **be_host_names(struct backend_ctx *ctx, bool *ok)
 		v[n].id = i;
 		n++;
 	}
-	if (n > 1)
+	/* names clash rarely: a hash set says whether any do, and only
+	 * then are they sorted, to report each clash in name order */
+	if (n > 1 && any_clash(v, n)) {
 		qsort(v, n, sizeof(*v), cmp_named);
-	for (uint32_t i = 1; i < n; i++) {
-		if (!streq(v[i].name, v[i - 1].name))
-			continue;
-		diag_error(ctx->diag, &d->objs[v[i].id].loc, "hostname",
-			   "%s and %s would both be host '%s'; give one of "
-			   "them a hostname",
-			   ir_name(d, v[i - 1].id), ir_name(d, v[i].id),
-			   v[i].name);
-		diag_note(ctx->diag, &d->objs[v[i - 1].id].loc,
-			  "%s declared here", ir_name(d, v[i - 1].id));
-		*ok = false;
+		for (uint32_t i = 1; i < n; i++) {
+			if (!streq(v[i].name, v[i - 1].name))
+				continue;
+			diag_error(ctx->diag, &d->objs[v[i].id].loc, "hostname",
+				   "%s and %s would both be host '%s'; give "
+				   "one of them a hostname",
+				   ir_name(d, v[i - 1].id), ir_name(d, v[i].id),
+				   v[i].name);
+			diag_note(ctx->diag, &d->objs[v[i - 1].id].loc,
+				  "%s declared here", ir_name(d, v[i - 1].id));
+			*ok = false;
+		}
 	}
 	free(v);
 	return names;
