@@ -25,7 +25,7 @@
  * struct csv - a CSV writer on one artifact
  * @fp:   the artifact
  * @col:  cells written on the current row
- * @buf, @len, @cap: rows not yet written (flushed in 64 KiB blocks at
+ * @buf, @len, @cap: rows not yet written (flushed in 256 KiB blocks at
  *        csv_end_row, so that a large file costs few stdio calls)
  * @tmp, @tlen, @tcap: the cell being assembled by csv_part*()
  * @tplain: that cell needs neither quotes nor a guard (so far)

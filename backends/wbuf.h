@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A buffered text writer for large artifacts: pieces are appended to a
- * 64 KiB buffer and written in blocks, numbers are formatted by hand (no
+ * 256 KiB buffer and written in blocks, numbers are formatted by hand (no
  * format string is parsed per record).  Errors show up on the FILE, which
  * the back end closes and checks as usual.
  */
@@ -15,7 +15,7 @@
 
 #include "util.h"
 
-#define WBUF_SIZE (1 << 16)
+#define WBUF_SIZE (1 << 18)
 
 struct wbuf {
 	FILE *fp;
