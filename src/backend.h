@@ -79,8 +79,8 @@ enum {
  * @prepare: optional; runs on the main thread before any job starts (for
  *           a library's one-time set-up)
  * @needs:   what the back end reads besides the design (BE_NEEDS_*): its
- *           jobs wait for those derived figures, and a back end that
- *           needs the checks' results runs after them
+ *           jobs wait for those derived figures, or for the checks when
+ *           it reads their diagnostic counts
  * @parts:   0 or 1: one job; more: @emit runs once per part (ctx->part),
  *           each writing different files, possibly at the same time
  * @part_names: what --stats calls each part (NULL: the name)

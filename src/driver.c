@@ -123,12 +123,24 @@ static bool select_backends(struct compilation *c, const char *list,
 	return ok;
 }
 
+/* The checks, with their diagnostics deferred. */
+struct ck_job {
+	struct compilation *c;
+	struct derived *dv;
+	struct arena arena;
+	struct diag_engine diag;
+	bool usage;
+	uint64_t ns;
+	atomic_bool cancel; /* the artifacts are not wanted */
+};
+
 /* One back-end job: a back end, or one part of one. */
 struct be_job {
 	const struct backend *b;
 	struct backend_ctx ctx;
 	struct arena arena;
 	struct diag_engine diag;
+	const struct ck_job *after; /* the checks, for BE_NEEDS_CHECKS */
 	bool ok;
 	uint64_t ns;
 };
@@ -138,6 +150,20 @@ static bool run_be_job(void *arg)
 	struct be_job *j = arg;
 	uint64_t t0 = rk_now_ns();
 
+	if (j->after) {
+		/* the counts the run will have once the checks' diagnostics
+		 * and the --force warning are in */
+		const struct diag_engine *cd = &j->after->diag;
+
+		j->diag.errors = cd->errors;
+		j->diag.warnings = cd->warnings;
+		if (cd->errors && j->after->c->opts->force) {
+			if (cd->werror)
+				j->diag.errors++;
+			else
+				j->diag.warnings++;
+		}
+	}
 	j->ok = j->b->emit(&j->ctx) && !j->ctx.failed;
 	j->ns = rk_now_ns() - t0;
 	return true;
@@ -159,17 +185,6 @@ static bool run_dv_job(void *arg)
 	j->ns = rk_now_ns() - t0;
 	return true;
 }
-
-/* The checks, with their diagnostics deferred. */
-struct ck_job {
-	struct compilation *c;
-	struct derived *dv;
-	struct arena arena;
-	struct diag_engine diag;
-	bool usage;
-	uint64_t ns;
-	atomic_bool cancel; /* the artifacts are not wanted */
-};
 
 /* Returns whether the artifacts are still wanted. */
 static bool run_ck_job(void *arg)
@@ -207,18 +222,18 @@ static const char *const dv_names[DERIVED_PARTS] = { "fabric figures",
  * The checks and the back ends.  Everything after elaboration runs as one
  * graph of jobs on up to o->jobs threads: the derived figures (fabrics;
  * port index and cable plan; rack totals), then the checks, which wait for
- * them, and the back ends, which wait only for the figures they read
- * (struct backend's @needs) and so may start before the checks end.  Every
- * job has its own context, arena and deferred diagnostics.  When the
- * checks fail (without --force) the back-end jobs not started yet are
- * skipped, and what the others wrote is removed, with the directories the
- * run made: nothing is left, as if they had not run.  Otherwise, after
- * the graph: the checks' diagnostics, the --force warning, the back ends
- * that need the checks' results (report) run, and each back end's
- * diagnostics are replayed in table order; the first back end in that
- * order that failed decides the exit status, and what later ones wrote or
- * said is dropped.  So the result does not depend on the number of
- * threads or on the order the jobs ran in.
+ * them, and the back ends, which wait only for what they read (struct
+ * backend's @needs: figures, or the checks' counts for report) and so may
+ * start before the checks end.  Every job has its own context, arena and
+ * deferred diagnostics.  When the checks fail (without --force) the
+ * back-end jobs not started yet are skipped, and what the others wrote is
+ * removed, with the directories the run made: nothing is left, as if they
+ * had not run.  Otherwise, after the graph: the checks' diagnostics, the
+ * --force warning, then each back end's diagnostics replayed in table
+ * order; the first back end in that order that failed decides the exit
+ * status, and what later ones wrote or said is dropped.  So the result
+ * does not depend on the number of threads or on the order the jobs ran
+ * in.
  */
 static int run_all(struct compilation *c, struct derived *dv)
 {
@@ -312,8 +327,10 @@ static int run_all(struct compilation *c, struct derived *dv)
 		const struct backend *b = order[i]->b;
 		uint64_t deps = 0;
 
-		if (b->needs & BE_NEEDS_CHECKS)
-			continue; /* after the graph */
+		if (b->needs & BE_NEEDS_CHECKS) {
+			order[i]->after = &ck;
+			deps |= (uint64_t)1 << DERIVED_PARTS;
+		}
 		if (b->needs & BE_NEEDS_FABRICS)
 			deps |= (uint64_t)1 << 0;
 		if (b->needs & BE_NEEDS_PLAN)
@@ -348,13 +365,6 @@ static int run_all(struct compilation *c, struct derived *dv)
 			   strerror(dir_errno));
 		rc = RK_EXIT_USAGE;
 	}
-	/* the back ends that read the checks' results, now */
-	for (unsigned i = 0; i < nbj && rc == RK_EXIT_OK; i++)
-		if (bj[i].b->needs & BE_NEEDS_CHECKS) {
-			/* forked again: it sees the checks' counts */
-			diag_fork(&bj[i].diag, &c->diag, &bj[i].arena);
-			run_be_job(&bj[i]);
-		}
 	if (o->stats && want) {
 		for (unsigned i = 0; i < nbj; i++) {
 			const struct backend *b = bj[i].b;
