@@ -28,10 +28,11 @@ static bool host_char(char c)
 	       (c >= '0' && c <= '9') || c == '-';
 }
 
-const char *be_derived_name(struct arena *a, const char *full)
+/* The derived host name of the @n bytes at @full. */
+static const char *derived_name_n(struct arena *a, const char *full, size_t n)
 {
-	size_t n = strlen(full), k = 0;
 	char *s = arena_alloc(a, n + 1);
+	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		char c = host_char(full[i]) ? full[i] : '-';
@@ -44,6 +45,11 @@ const char *be_derived_name(struct arena *a, const char *full)
 		k--;
 	s[k] = '\0';
 	return s;
+}
+
+const char *be_derived_name(struct arena *a, const char *full)
+{
+	return derived_name_n(a, full, strlen(full));
 }
 
 /* What a hostname attribute may hold: [A-Za-z0-9._-], 1 to 253 bytes. */
@@ -113,7 +119,9 @@ const char **be_host_names(struct backend_ctx *ctx, bool *ok)
 			}
 			names[i] = s;
 		} else {
-			names[i] = be_derived_name(ctx->arena, ir_name(d, i));
+			names[i] = derived_name_n(
+			    ctx->arena, ir_name(d, i),
+			    strlen_of(d->arena, d->objs[i].name));
 			if (!names[i][0])
 				names[i] = "host";
 		}

@@ -207,11 +207,10 @@ static const char *local(const struct ibnet *x, uint32_t obj)
 	return str_of(x->d->arena, x->d->objs[obj].local);
 }
 
-/* "@a@sep@b" in the arena; *n gets its length. */
-static const char *join(struct arena *ar, const char *a, char sep,
-			const char *b, uint32_t *n)
+/* "@a@sep@b" (@na and @nb bytes) in the arena; *n gets its length. */
+static const char *join(struct arena *ar, const char *a, size_t na, char sep,
+			const char *b, size_t nb, uint32_t *n)
 {
-	size_t na = strlen(a), nb = strlen(b);
 	char *s = arena_alloc(ar, na + nb + 2), *o;
 
 	o = rk_put(s, a, na);
@@ -535,11 +534,17 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 					     ? NULL
 					     : ir_str(d, in->sub, A_DEVNAME);
 
-			in->id = join(x->ctx->arena, ir_name(d, in->dev), '/',
-				      local(x, in->sub), &in->idn);
-			in->desc =
-			    join(x->ctx->arena, h, ' ',
-				 dn ? dn : local(x, in->sub), &in->descn);
+			const char *sub = local(x, in->sub);
+			size_t subn =
+			    strlen_of(d->arena, d->objs[in->sub].local);
+
+			in->id =
+			    join(x->ctx->arena, ir_name(d, in->dev),
+				 strlen_of(d->arena, d->objs[in->dev].name),
+				 '/', sub, subn, &in->idn);
+			in->desc = join(x->ctx->arena, h, strlen(h), ' ',
+					dn ? dn : sub, dn ? strlen(dn) : subn,
+					&in->descn);
 			in->guid =
 			    base | 0x20000000 | (uint64_t)(m - nsw + 1) << 8;
 		}
