@@ -12,60 +12,75 @@ static bool resolved(const struct rk_link *l)
 	       l->a_port != RK_NONE && l->b_port != RK_NONE;
 }
 
+static int cmp_end(const void *pa, const void *pb)
+{
+	const struct port_end *a = pa, *b = pb;
+
+	if (a->port != b->port)
+		return a->port < b->port ? -1 : 1;
+	if (a->link != b->link)
+		return a->link < b->link ? -1 : 1;
+	return a->end < b->end ? -1 : a->end > b->end;
+}
+
 void port_index_build(const struct rk_design *d, struct port_index *x)
 {
-	uint32_t nobjs = d->nobjs, n = 0;
-	uint32_t *cnt = xcalloc((size_t)nobjs + 1, sizeof(*cnt));
-	uint32_t *devs, *tdev;
-	struct port_end *tmp;
+	uint32_t nobjs = d->nobjs, n;
+	uint32_t *start = xcalloc((size_t)nobjs + 2, sizeof(*start));
+	uint32_t *fill;
 
-	for (uint32_t i = 0; i < d->nlinks; i++)
-		if (resolved(&d->links[i]))
-			n += 2;
-	tmp = xmalloc(((size_t)n + 1) * sizeof(*tmp));
-	tdev = xmalloc(((size_t)n + 1) * sizeof(*tdev));
-	x->e = xmalloc(((size_t)n + 1) * sizeof(*x->e));
-	devs = xmalloc(((size_t)n + 1) * sizeof(*devs));
-	x->n = n;
-	/* the ends in link order, counted by port */
-	n = 0;
+	/* by device: count, prefix sums, then the ends in link order */
 	for (uint32_t i = 0; i < d->nlinks; i++) {
 		const struct rk_link *l = &d->links[i];
 
 		if (!resolved(l))
 			continue;
-		for (uint32_t end = 0; end < 2; end++) {
-			tmp[n] = (struct port_end){ end ? l->b_port : l->a_port,
-						    i, end };
-			tdev[n] = end ? l->b_dev : l->a_dev;
-			cnt[tmp[n].port + 1]++;
-			n++;
+		start[l->a_dev + 1]++;
+		start[l->b_dev + 1]++;
+	}
+	for (uint32_t o = 0; o < nobjs; o++)
+		start[o + 1] += start[o];
+	n = start[nobjs];
+	x->n = n;
+	x->e = xmalloc(((size_t)n + 1) * sizeof(*x->e));
+	fill = xmalloc(((size_t)nobjs + 1) * sizeof(*fill));
+	memcpy(fill, start, (size_t)nobjs * sizeof(*fill));
+	for (uint32_t i = 0; i < d->nlinks; i++) {
+		const struct rk_link *l = &d->links[i];
+
+		if (!resolved(l))
+			continue;
+		x->e[fill[l->a_dev]++] = (struct port_end){ l->a_port, i, 0 };
+		x->e[fill[l->b_dev]++] = (struct port_end){ l->b_port, i, 1 };
+	}
+	free(fill);
+	/*
+	 * then each device's ends by port (link and end break ties, as the
+	 * link order they came in): mostly in order already, as generators
+	 * and designs wire ports in order
+	 */
+	for (uint32_t o = 0; o < nobjs; o++) {
+		struct port_end *r = x->e + start[o];
+		uint32_t m = start[o + 1] - start[o], k;
+
+		for (k = 1; k < m && r[k - 1].port <= r[k].port; k++)
+			;
+		if (k >= m)
+			continue;
+		if (m <= 32) {
+			for (uint32_t a = 1; a < m; a++) {
+				struct port_end t = r[a];
+				uint32_t b = a;
+
+				for (; b > 0 && cmp_end(&r[b - 1], &t) > 0; b--)
+					r[b] = r[b - 1];
+				r[b] = t;
+			}
+		} else {
+			qsort(r, m, sizeof(*r), cmp_end);
 		}
 	}
-	/* stable by port */
-	for (uint32_t o = 0; o < nobjs; o++)
-		cnt[o + 1] += cnt[o];
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t k = cnt[tmp[i].port]++;
-
-		x->e[k] = tmp[i];
-		devs[k] = tdev[i];
-	}
-	/* stable by device: (device, port, link, end) */
-	memset(cnt, 0, ((size_t)nobjs + 1) * sizeof(*cnt));
-	for (uint32_t i = 0; i < n; i++)
-		cnt[devs[i] + 1]++;
-	for (uint32_t o = 0; o < nobjs; o++)
-		cnt[o + 1] += cnt[o];
-	x->start = xmalloc(((size_t)nobjs + 1) * sizeof(*x->start));
-	memcpy(x->start, cnt, ((size_t)nobjs + 1) * sizeof(*cnt));
-	for (uint32_t i = 0; i < n; i++)
-		tmp[cnt[devs[i]]++] = x->e[i];
-	free(x->e);
-	x->e = tmp;
-	free(devs);
-	free(tdev);
-	free(cnt);
+	x->start = xrealloc(start, ((size_t)nobjs + 1) * sizeof(*start));
 }
 
 void port_index_free(struct port_index *x)

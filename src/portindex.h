@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The ends of the links, grouped by device and port: which links use port
- * p of device d.  Built by two stable counting sorts (by port object, then
- * by device) of the link ends taken in link order, so it is linear in links
- * plus objects and sequential in memory; a hash table keyed by device and
- * port costs a cache miss per end on a 100,000-GPU design.  Built once per
+ * p of device d.  Built by a counting sort by device of the link ends taken
+ * in link order, then each device's run ordered by port (mostly in order
+ * already), so it is linear in links plus objects and sequential in
+ * memory; a hash table keyed by device and port costs a cache miss per end
+ * on a 100,000-GPU design.  Built once per
  * compilation (derived_ports, metrics.h) for the port checks and the
  * cabling plan; links with an unresolved end are left out.
  */
