@@ -2,6 +2,8 @@
 /* Helpers shared by the deployment back ends (see be_common.h). */
 #include "rackc.h"
 
+#include <pthread.h>
+
 #include <stdlib.h>
 
 #include "be_common.h"
@@ -89,9 +91,10 @@ static bool any_clash(const struct named *v, uint32_t n)
 	return clash;
 }
 
-const char **be_host_names(struct backend_ctx *ctx, bool *ok)
+static const char **compute_host_names(const struct rk_design *d,
+				       struct arena *a,
+				       struct diag_engine *diag, bool *ok)
 {
-	const struct rk_design *d = ctx->d;
 	const char **names = xcalloc(d->nobjs ? d->nobjs : 1, sizeof(*names));
 	struct named *v = NULL;
 	uint32_t n = 0;
@@ -105,10 +108,10 @@ const char **be_host_names(struct backend_ctx *ctx, bool *ok)
 			continue;
 		h = ir_attr(d, i, A_HOSTNAME);
 		if (h && h->type == VT_STR) {
-			const char *s = str_of(ctx->d->arena, h->a);
+			const char *s = str_of(d->arena, h->a);
 
 			if (!hostname_ok(s)) {
-				diag_error(ctx->diag, &h->loc, "hostname",
+				diag_error(diag, &h->loc, "hostname",
 					   "hostname \"%s\" of %s cannot be "
 					   "used in host lists: only letters, "
 					   "digits, '.', '_' and '-' are "
@@ -120,7 +123,7 @@ const char **be_host_names(struct backend_ctx *ctx, bool *ok)
 			names[i] = s;
 		} else {
 			names[i] = derived_name_n(
-			    ctx->arena, ir_name(d, i),
+			    a, ir_name(d, i),
 			    strlen_of(d->arena, d->objs[i].name));
 			if (!names[i][0])
 				names[i] = "host";
@@ -138,18 +141,63 @@ const char **be_host_names(struct backend_ctx *ctx, bool *ok)
 		for (uint32_t i = 1; i < n; i++) {
 			if (!streq(v[i].name, v[i - 1].name))
 				continue;
-			diag_error(ctx->diag, &d->objs[v[i].id].loc, "hostname",
+			diag_error(diag, &d->objs[v[i].id].loc, "hostname",
 				   "%s and %s would both be host '%s'; give "
 				   "one of them a hostname",
 				   ir_name(d, v[i - 1].id), ir_name(d, v[i].id),
 				   v[i].name);
-			diag_note(ctx->diag, &d->objs[v[i - 1].id].loc,
+			diag_note(diag, &d->objs[v[i - 1].id].loc,
 				  "%s declared here", ir_name(d, v[i - 1].id));
 			*ok = false;
 		}
 	}
 	free(v);
 	return names;
+}
+
+struct be_shared {
+	pthread_mutex_t mu;
+	bool hosts_done, hosts_ok;
+	const char **hosts;
+	struct arena arena;
+	struct diag_engine diag; /* what computing them said (deferred) */
+};
+
+struct be_shared *be_shared_new(void)
+{
+	struct be_shared *sh = xcalloc(1, sizeof(*sh));
+
+	pthread_mutex_init(&sh->mu, NULL);
+	arena_init(&sh->arena);
+	return sh;
+}
+
+void be_shared_free(struct be_shared *sh)
+{
+	if (!sh)
+		return;
+	free(sh->hosts);
+	arena_destroy(&sh->arena);
+	pthread_mutex_destroy(&sh->mu);
+	free(sh);
+}
+
+const char *const *be_host_names(struct backend_ctx *ctx, bool *ok)
+{
+	struct be_shared *sh = ctx->shared;
+
+	pthread_mutex_lock(&sh->mu);
+	if (!sh->hosts_done) {
+		diag_fork(&sh->diag, ctx->diag, &sh->arena);
+		sh->hosts = compute_host_names(ctx->d, &sh->arena, &sh->diag,
+					       &sh->hosts_ok);
+		sh->hosts_done = true;
+	}
+	pthread_mutex_unlock(&sh->mu);
+	/* every caller reports the problems, as if it had found them */
+	diag_join(ctx->diag, &sh->diag);
+	*ok = sh->hosts_ok;
+	return sh->hosts;
 }
 
 uint32_t be_part_comps(const struct rk_design *d, uint32_t part, uint32_t **out)

@@ -23,9 +23,10 @@
  * digits a host list can compress).  Names that clash, and hostname
  * attributes that a host list, a CSV field or an InfiniBand node
  * description cannot carry, are reported as errors; *ok is then false.
- * The array is malloc'ed (free it); the strings live in the arena.
+ * Computed once per run (ctx->shared) and shared: do not free or change
+ * it; each caller gets the diagnostics in its own engine.
  */
-const char **be_host_names(struct backend_ctx *ctx, bool *ok);
+const char *const *be_host_names(struct backend_ctx *ctx, bool *ok);
 
 /* The derived form alone: "su[0].dgx[3]" -> "su-0-dgx-3" (may be ""). */
 const char *be_derived_name(struct arena *a, const char *full);

@@ -74,7 +74,7 @@ struct nic_ent {
 struct ibnet {
 	struct backend_ctx *ctx;
 	const struct rk_design *d;
-	const char **host;
+	const char *const *host;
 	int32_t *port_num;   /* switch port object -> IB port number, 0 none */
 	uint8_t *numbered;   /* switch part -> port_num filled */
 	uint32_t *sw_nports; /* switch part -> port count */
@@ -803,7 +803,7 @@ static bool emit_ibnet(struct backend_ctx *ctx)
 	free(start);
 	free(links);
 	free(names);
-	free(x.host);
+
 	free(x.port_num);
 	free(x.numbered);
 	free(x.sw_nports);

@@ -753,7 +753,7 @@ static bool emit_nccl(struct backend_ctx *ctx)
 	uint32_t *first = xmalloc((d->nobjs ? d->nobjs : 1) * sizeof(*first));
 	uint8_t *nvfab = xcalloc(d->nobjs ? d->nobjs : 1, 1);
 	const char **file = xcalloc(d->nobjs ? d->nobjs : 1, sizeof(*file));
-	const char **host;
+	const char *const *host;
 	bool ok, any_gpu = false;
 	uint32_t gpuless_part = 0; /* first GPU-less server part, + 1 */
 	FILE *fp;
@@ -881,7 +881,7 @@ static bool emit_nccl(struct backend_ctx *ctx)
 	free(first);
 	free(nvfab);
 	free(file);
-	free(host);
+
 	return ok && !ctx->failed;
 }
 

@@ -280,7 +280,7 @@ static void add_switch(const struct rk_design *d, uint32_t c,
 }
 
 /* The tree of one fabric, appended to @o. */
-static void fabric_tree(struct backend_ctx *ctx, const char **host,
+static void fabric_tree(struct backend_ctx *ctx, const char *const *host,
 			uint32_t fab, const uint32_t *links, uint32_t nl,
 			uint32_t *sw_index, uint32_t *owner, struct out *o)
 {
@@ -501,7 +501,7 @@ static bool emit_slurm(struct backend_ctx *ctx)
 	uint32_t *owner = xmalloc(n * sizeof(*owner));
 	struct out tree = { NULL, 0, 0 }, blocks = { NULL, 0, 0 };
 	uint32_t ncompute = 0, min_block = 0;
-	const char **host;
+	const char *const *host;
 	bool ok;
 	FILE *fp;
 
@@ -683,7 +683,7 @@ static bool emit_slurm(struct backend_ctx *ctx)
 	free(sw_index);
 	free(block_of);
 	free(owner);
-	free(host);
+
 	return ok && !ctx->failed;
 }
 

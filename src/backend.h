@@ -34,6 +34,7 @@ struct outfile {
  * @outdir: the -o directory
  * @input:  the design file's base name, for headers
  * @part:   which part of a back end with several (struct backend)
+ * @shared: what several back ends compute once per run (be_common.h)
  * @cancel: set (by another thread) once the artifacts are not wanted any
  *          more (the checks failed); long loops stop early (be_cancelled)
  * @files:  artifacts opened so far (committed or discarded together)
@@ -45,6 +46,7 @@ struct outfile {
  * figures are shared and must only be read (see @prepare below).
  */
 struct derived;
+struct be_shared;
 
 struct backend_ctx {
 	const struct rk_design *d;
@@ -54,6 +56,7 @@ struct backend_ctx {
 	const char *outdir;
 	const char *input;
 	unsigned part;
+	struct be_shared *shared;
 	const atomic_bool *cancel;
 	struct outfile *files;
 	uint32_t nfiles, files_cap;
@@ -111,6 +114,13 @@ static inline bool be_cancelled(const struct backend_ctx *ctx)
 	return ctx->cancel &&
 	       atomic_load_explicit(ctx->cancel, memory_order_relaxed);
 }
+
+/*
+ * What several back ends compute once per run, whichever asks first, for
+ * all of them (backends/be_common.c: the host names).
+ */
+struct be_shared *be_shared_new(void);
+void be_shared_free(struct be_shared *sh);
 
 /* Open artifact @rel (may contain '/') under the output directory. */
 FILE *out_open(struct backend_ctx *ctx, const char *rel);

@@ -259,8 +259,10 @@ static int run_all(struct compilation *c, struct derived *dv)
 	ctx.arena = &c->arena;
 	ctx.outdir = o->outdir;
 	ctx.input = base ? base + 1 : o->input;
+	ctx.shared = be_shared_new();
 	nsel = 0;
 	if (want && !select_backends(c, o->backends, sel, &nsel)) {
+		be_shared_free(ctx.shared);
 		free(sel);
 		return RK_EXIT_USAGE;
 	}
@@ -414,6 +416,7 @@ static int run_all(struct compilation *c, struct derived *dv)
 		out_discard(&ctx);
 	free(ctx.files);
 	free(ctx.dirs);
+	be_shared_free(ctx.shared);
 	free(sel);
 	if (rc == RK_EXIT_OK && c->diag.errors)
 		rc = RK_EXIT_ERRORS;
