@@ -50,10 +50,11 @@
 
 struct end {
 	uint32_t dev, port; /* rackc device and port objects */
-	uint32_t link;
-	uint32_t node; /* ibnode index */
-	uint32_t num;  /* IB port number */
-	uint32_t orig; /* 2 * (index in the subnet's links) + (0 a, 1 b) */
+	uint32_t node;	    /* ibnode index */
+	uint32_t num;	    /* IB port number */
+	/* 2 * (index in the subnet's links) + (0 a, 1 b); when finding
+	 * the subnets, the link itself */
+	uint32_t orig;
 };
 
 struct ibnode {
@@ -440,11 +441,10 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 	for (uint32_t i = 0; i < nl; i++) {
 		const struct rk_link *l = &d->links[links[i]];
 
-		ends[2 * i] = (struct end){ l->a_dev, l->a_port, links[i],
-					    RK_NONE,  0,	 2 * i };
+		ends[2 * i] =
+		    (struct end){ l->a_dev, l->a_port, RK_NONE, 0, 2 * i };
 		ends[2 * i + 1] =
-		    (struct end){ l->b_dev, l->b_port, links[i],
-				  RK_NONE,  0,	       2 * i + 1 };
+		    (struct end){ l->b_dev, l->b_port, RK_NONE, 0, 2 * i + 1 };
 	}
 	sort_ends2(&ends, &scratch, (size_t)2 * nl, KEY_DEV, KEY_PORT,
 		   d->nobjs);
@@ -472,7 +472,9 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 					if (!num) {
 						diag_error(
 						    x->ctx->diag,
-						    &d->links[e->link].loc,
+						    &d->links[links[e->orig >>
+								    1]]
+							 .loc,
 						    "ibnet",
 						    "cannot express subnet "
 						    "'%s' as an ibsim net "
@@ -565,8 +567,8 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 		const struct end *a = &ends[i - 1], *b = &ends[i];
 
 		if (a->node == b->node && a->num == b->num) {
-			diag_error(x->ctx->diag, &d->links[b->link].loc,
-				   "ibnet",
+			diag_error(x->ctx->diag,
+				   &d->links[links[b->orig >> 1]].loc, "ibnet",
 				   "cannot express subnet '%s' as an ibsim net "
 				   "file: port %u of %s carries two links",
 				   name, b->num, nodes[b->node].id);
@@ -716,7 +718,7 @@ static bool emit_ibnet(struct backend_ctx *ctx)
 				if (sub == RK_NONE)
 					sub = port;
 			}
-			keys[nk++] = (struct end){ dev, sub, l, 0, 0, 0 };
+			keys[nk++] = (struct end){ dev, sub, 0, 0, l };
 		}
 	}
 	sort_ends2(&keys, &kscratch, nk, KEY_DEV, KEY_PORT, d->nobjs);
@@ -726,8 +728,8 @@ static bool emit_ibnet(struct backend_ctx *ctx)
 		if (keys[i].dev != keys[i - 1].dev ||
 		    keys[i].port != keys[i - 1].port)
 			continue;
-		a = uf_find(up, keys[i].link);
-		b = uf_find(up, keys[i - 1].link);
+		a = uf_find(up, keys[i].orig);
+		b = uf_find(up, keys[i - 1].orig);
 		if (a != b)
 			up[a < b ? b : a] = a < b ? a : b;
 	}
