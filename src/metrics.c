@@ -373,7 +373,7 @@ struct fg_shared {
 	uint32_t *adj_off, *adj; /* ir_link_index */
 	uint32_t *vert_of;	 /* object -> graph vertex, RK_NONE */
 	uint8_t *used;		 /* link -> taken by this graph */
-	uint8_t *ep_dev;	 /* object -> has an endpoint of this graph */
+	uint32_t *ep_head; /* object -> its first endpoint in this graph */
 };
 
 struct fg_shared *fg_shared_new(const struct rk_design *d)
@@ -385,7 +385,9 @@ struct fg_shared *fg_shared_new(const struct rk_design *d)
 	memset(sh->vert_of, 0xff,
 	       ((size_t)d->nobjs + 1) * sizeof(*sh->vert_of));
 	sh->used = xcalloc((size_t)d->nlinks + 1, 1);
-	sh->ep_dev = xcalloc((size_t)d->nobjs + 1, 1);
+	sh->ep_head = xmalloc(((size_t)d->nobjs + 1) * sizeof(*sh->ep_head));
+	memset(sh->ep_head, 0xff,
+	       ((size_t)d->nobjs + 1) * sizeof(*sh->ep_head));
 	return sh;
 }
 
@@ -397,7 +399,7 @@ void fg_shared_free(struct fg_shared *sh)
 	free(sh->adj);
 	free(sh->vert_of);
 	free(sh->used);
-	free(sh->ep_dev);
+	free(sh->ep_head);
 	free(sh);
 }
 
@@ -409,7 +411,7 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 	uint32_t *vert_of = sh->vert_of;
 	uint8_t *used = sh->used;
 	uint32_t *queue, qh = 0, qt = 0, vcap;
-	uint32_t *marked = NULL, nmarked = 0, mcap = 0;
+	uint32_t *marked = NULL, nmarked = 0, mcap = 0, *ep_next;
 	struct ephash h;
 
 	memset(g, 0, sizeof(*g));
@@ -439,7 +441,6 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 			g->ep_dev[g->ne] = v->a;
 			g->ep_port[g->ne] = (uint32_t)v->n;
 			g->ne++;
-			sh->ep_dev[v->a] = 1;
 		}
 	}
 	vcap = g->ne + 16;
@@ -452,19 +453,39 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 	g->nv = g->ne;
 	/* at most one entry per switch vertex, which vdev counts */
 	queue = xmalloc(vcap * sizeof(*queue));
-	/* endpoint links, then BFS through switches */
-	for (uint32_t e = 0; e < g->ne; e++) {
-		uint32_t dev = g->ep_dev[e];
+	/* each device's endpoints, chained in index order */
+	ep_next = xmalloc(((size_t)g->ne + 1) * sizeof(*ep_next));
+	for (uint32_t e = g->ne; e-- > 0;) {
+		ep_next[e] = sh->ep_head[g->ep_dev[e]];
+		sh->ep_head[g->ep_dev[e]] = e;
+	}
+	/*
+	 * endpoint links, device by device (each device's links read once,
+	 * not once per endpoint port), then BFS through switches; a link
+	 * belongs to the device's first endpoint on either of its ends
+	 */
+	for (uint32_t e0 = 0; e0 < g->ne; e0++) {
+		uint32_t dev = g->ep_dev[e0];
 
+		if (sh->ep_head[dev] != e0)
+			continue; /* the device was done at its first endpoint */
 		for (uint32_t k = adj_off[dev]; k < adj_off[dev + 1]; k++) {
-			const struct rk_link *l = &d->links[adj[k]];
-			bool a_side =
-			    l->a_dev == dev && l->a_port == g->ep_port[e];
-			bool b_side =
-			    l->b_dev == dev && l->b_port == g->ep_port[e];
-			uint32_t od, op, ov;
+			const struct rk_link *l;
+			bool a_side = false, b_side = false;
+			uint32_t e, od, op, ov;
 
-			if ((!a_side && !b_side) || used[adj[k]])
+			if (used[adj[k]])
+				continue;
+			l = &d->links[adj[k]];
+			for (e = e0; e != RK_NONE; e = ep_next[e]) {
+				a_side = l->a_dev == dev &&
+					 l->a_port == g->ep_port[e];
+				b_side = l->b_dev == dev &&
+					 l->b_port == g->ep_port[e];
+				if (a_side || b_side)
+					break;
+			}
+			if (e == RK_NONE)
 				continue;
 			used[adj[k]] = 1;
 			*VEC_PUSH(marked, nmarked, mcap) = adj[k];
@@ -473,7 +494,8 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 			od = a_side ? l->b_dev : l->a_dev;
 			op = a_side ? l->b_port : l->a_port;
 			/* most far ends (switches) have no endpoint at all */
-			ov = sh->ep_dev[od] ? eph_get(&h, od, op) : RK_NONE;
+			ov = sh->ep_head[od] != RK_NONE ? eph_get(&h, od, op)
+							: RK_NONE;
 			if (ov == RK_NONE) {
 				if (d->objs[od].cls != C_SWITCH)
 					continue;
@@ -529,7 +551,8 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 	for (uint32_t i = 0; i < nmarked; i++)
 		used[marked[i]] = 0;
 	for (uint32_t e = 0; e < g->ne; e++)
-		sh->ep_dev[g->ep_dev[e]] = 0;
+		sh->ep_head[g->ep_dev[e]] = RK_NONE;
+	free(ep_next);
 	free(marked);
 	free(queue);
 	free(h.keys);
