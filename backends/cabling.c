@@ -248,7 +248,7 @@ static void end_cells(struct csv *w, struct sheet *s, uint32_t dev,
 }
 
 /* The cable id "C000001" of link @li into @buf; returns its length. */
-static size_t cable_id(const struct sheet *s, uint32_t li, char buf[24])
+static size_t cable_id(const struct sheet *s, uint32_t li, char buf[72])
 {
 	uint32_t v = s->ids[li];
 
@@ -292,7 +292,7 @@ static void cell_metres(struct csv *w, struct sheet *s, int64_t um)
 		return;
 	}
 	t = metres(s, um, &n);
-	csv_cell_n(w, t, n);
+	csv_cell_raw(w, t, n); /* digits and a point */
 }
 
 /* The printed label: "C000001 a.port -- b.port" (@la, @lb: the ends'
@@ -362,11 +362,11 @@ static void row(struct sheet *s, struct csv *w, uint32_t li)
 	const struct rk_design *d = s->d;
 	const struct rk_link *l = &d->links[li];
 	const struct cp_link *r = &s->p->links[li];
-	char id[24];
+	char id[72]; /* roomy: rk_put may copy it in words */
 	size_t idn = cable_id(s, li, id);
 	long rail = rail_of(s, l);
 
-	csv_cell_n(w, id, idn);
+	csv_cell_raw(w, id, idn); /* "C" and digits */
 	cell_label(w, s, l, loc_of(s, l->a_dev), loc_of(s, l->b_dev), id, idn);
 	end_cells(w, s, l->a_dev, l->a_port);
 	end_cells(w, s, l->b_dev, l->b_port);
@@ -444,11 +444,11 @@ static void pull_row(struct sheet *s, struct csv *w, uint32_t rack, uint32_t li)
 	uint32_t far = a_here ? l->b_dev : l->a_dev;
 	uint32_t fport = a_here ? l->b_port : l->a_port;
 	const struct loc *lh = loc_of(s, here), *lf = loc_of(s, far);
-	char id[24];
+	char id[72]; /* roomy: rk_put may copy it in words */
 	size_t idn = cable_id(s, li, id);
 
 	cell_name(w, d, rack);
-	csv_cell_n(w, id, idn);
+	csv_cell_raw(w, id, idn); /* "C" and digits */
 	cell_label(w, s, l, a_here ? lh : lf, a_here ? lf : lh, id, idn);
 	/* this end: U and device (its rack is the pull rack) */
 	csv_cells_rendered(w, s->locs + lh->off + lh->from_u,

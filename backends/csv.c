@@ -38,15 +38,18 @@ void csv_fini(struct csv *w)
 	w->len = w->cap = w->tlen = w->tcap = 0;
 }
 
+char *csv_grow(struct csv *w, size_t n)
+{
+	while (w->len + n > w->cap)
+		w->cap = w->cap ? w->cap * 2 : 512;
+	w->buf = xrealloc(w->buf, w->cap);
+	return w->buf + w->len;
+}
+
 /* Room for @n more bytes in the row. */
 static char *room(struct csv *w, size_t n)
 {
-	if (w->len + n > w->cap) {
-		while (w->len + n > w->cap)
-			w->cap = w->cap ? w->cap * 2 : 512;
-		w->buf = xrealloc(w->buf, w->cap);
-	}
-	return w->buf + w->len;
+	return csv_room(w, n);
 }
 
 static void put(struct csv *w, char c)
@@ -132,11 +135,7 @@ void csv_cell(struct csv *w, const char *s)
 /* A cell written as is: neither quoted nor guarded. */
 static void cell_raw(struct csv *w, const char *s, size_t n)
 {
-	char *o = room(w, n + 1);
-
-	if (w->col++)
-		*o++ = ',';
-	w->len = (size_t)(rk_put(o, s, n) - w->buf);
+	csv_cell_raw(w, s, n);
 }
 
 /*
@@ -144,7 +143,7 @@ static void cell_raw(struct csv *w, const char *s, size_t n)
  * formula guard): worked out once per string, since the same names fill
  * hundreds of thousands of rows.
  */
-static bool plain(struct csv *w, const struct arena *a, uint32_t id)
+bool csv_str_plain_slow(struct csv *w, const struct arena *a, uint32_t id)
 {
 	if (id >= w->nplain) {
 		uint32_t n = a->nstrs > id ? a->nstrs : id + 1;
@@ -160,11 +159,6 @@ static bool plain(struct csv *w, const struct arena *a, uint32_t id)
 		w->plain[id] = n && !guarded(*s) && !must_quote(s, n) ? 1 : 2;
 	}
 	return w->plain[id] == 1;
-}
-
-bool csv_str_plain(struct csv *w, const struct arena *a, uint32_t id)
-{
-	return plain(w, a, id);
 }
 
 char *csv_raw_begin(struct csv *w, size_t max)
@@ -189,14 +183,6 @@ void csv_cells_rendered(struct csv *w, const char *s, size_t n, unsigned ncells)
 		*o++ = ',';
 	w->len = (size_t)(rk_put(o, s, n) - w->buf);
 	w->col += ncells;
-}
-
-void csv_cell_str(struct csv *w, const struct arena *a, uint32_t id)
-{
-	if (plain(w, a, id))
-		cell_raw(w, str_of(a, id), strlen_of(a, id));
-	else
-		csv_cell_n(w, str_of(a, id), strlen_of(a, id));
 }
 
 void csv_cell_u64(struct csv *w, uint64_t v)
@@ -233,7 +219,7 @@ void csv_part(struct csv *w, const char *s, size_t n)
 
 void csv_part_str(struct csv *w, const struct arena *a, uint32_t id)
 {
-	if (!plain(w, a, id))
+	if (!csv_str_plain(w, a, id))
 		w->tplain = false;
 	part_bytes(w, str_of(a, id), strlen_of(a, id));
 }

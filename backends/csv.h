@@ -52,8 +52,6 @@ void csv_cell(struct csv *w, const char *s);
 void csv_cellf(struct csv *w, const char *fmt, ...) PRINTF(2, 3);
 /* One cell of @n bytes (no terminating NUL needed). */
 void csv_cell_n(struct csv *w, const char *s, size_t n);
-/* One cell holding interned string @id. */
-void csv_cell_str(struct csv *w, const struct arena *a, uint32_t id);
 /* One cell holding @v in decimal. */
 void csv_cell_u64(struct csv *w, uint64_t v);
 /*
@@ -71,7 +69,14 @@ void csv_part_end(struct csv *w);
  * out once per string); csv_raw_begin() writes the separator and returns
  * room for @max bytes of one cell; csv_raw_end() takes where they end.
  */
-bool csv_str_plain(struct csv *w, const struct arena *a, uint32_t id);
+bool csv_str_plain_slow(struct csv *w, const struct arena *a, uint32_t id);
+static inline bool csv_str_plain(struct csv *w, const struct arena *a,
+				 uint32_t id)
+{
+	if (id < w->nplain && w->plain[id])
+		return w->plain[id] == 1;
+	return csv_str_plain_slow(w, a, id);
+}
 char *csv_raw_begin(struct csv *w, size_t max);
 void csv_raw_end(struct csv *w, const char *end);
 /*
@@ -85,6 +90,33 @@ size_t csv_zero_padded(uint64_t v, int width, char *buf);
 void csv_end_row(struct csv *w);
 /* A header row of @n names. */
 void csv_header(struct csv *w, const char *const *names, unsigned n);
+
+/* Room for @n more bytes in the row (csv_grow: when there is none). */
+char *csv_grow(struct csv *w, size_t n);
+static inline char *csv_room(struct csv *w, size_t n)
+{
+	return w->len + n > w->cap ? csv_grow(w, n) : w->buf + w->len;
+}
+
+/* One cell of @n bytes that needs neither quotes nor a guard. */
+static inline void csv_cell_raw(struct csv *w, const char *s, size_t n)
+{
+	char *o = csv_room(w, n + 1);
+
+	if (w->col++)
+		*o++ = ',';
+	w->len = (size_t)(rk_put(o, s, n) - w->buf);
+}
+
+/* One cell holding interned string @id. */
+static inline void csv_cell_str(struct csv *w, const struct arena *a,
+				uint32_t id)
+{
+	if (csv_str_plain(w, a, id))
+		csv_cell_raw(w, str_of(a, id), strlen_of(a, id));
+	else
+		csv_cell_n(w, str_of(a, id), strlen_of(a, id));
+}
 
 #define CSV_NUM_MAX 40
 /*
