@@ -84,11 +84,11 @@ struct sheet {
 	uint32_t nrails;
 	uint32_t *rails_of; /* fabric object -> index in rails, RK_NONE */
 	uint32_t cable;	    /* cable_facts() cache */
-	const char *model, *pn;
-	uint32_t *rack;	 /* object -> its rack (layout_rack_of), RK_NONE */
-	int64_t *at;	 /* object -> its U (layout_at), -1 */
-	struct loc *loc; /* object -> its location cells (loc_of) */
-	char *locs;	 /* the rendered cells of every struct loc */
+	uint32_t model, pn; /* interned, 0: none */
+	uint32_t *rack;	    /* object -> its rack (layout_rack_of), RK_NONE */
+	int64_t *at;	    /* object -> its U (layout_at), -1 */
+	struct loc *loc;    /* object -> its location cells (loc_of) */
+	char *locs;	    /* the rendered cells of every struct loc */
 	size_t nlocs, locs_cap;
 	struct csv scratch;	    /* renders them */
 	struct metres_memo *metres; /* metres() */
@@ -183,7 +183,7 @@ static void cell_name(struct csv *w, const struct rk_design *d, uint32_t obj)
 		csv_cell(w, NULL);
 }
 
-/* An interned word as a cell (0: empty). */
+/* An interned string or word as a cell (0: empty). */
 static void cell_word(struct csv *w, const struct rk_design *d, uint32_t id)
 {
 	if (id)
@@ -343,15 +343,23 @@ static void cell_label(struct csv *w, struct sheet *s, const struct rk_link *l,
 	csv_part_end(w);
 }
 
+/* A string or word attribute as its interned id, 0 when there is none. */
+static uint32_t str_id(const struct rk_design *d, uint32_t obj, uint32_t key)
+{
+	const struct rk_value *v = ir_attr_inh(d, obj, key);
+
+	return v && (v->type == VT_STR || v->type == VT_WORD) ? v->a : 0;
+}
+
 /* A cable part's model and part number (the last one asked for is kept:
  * consecutive links mostly share their cable part). */
-static void cable_facts(struct sheet *s, uint32_t cable, const char **model,
-			const char **pn)
+static void cable_facts(struct sheet *s, uint32_t cable, uint32_t *model,
+			uint32_t *pn)
 {
 	if (cable != s->cable) {
 		s->cable = cable;
-		s->model = ir_str(s->d, cable, A_MODEL);
-		s->pn = ir_str(s->d, cable, A_PART_NUMBER);
+		s->model = str_id(s->d, cable, A_MODEL);
+		s->pn = str_id(s->d, cable, A_PART_NUMBER);
 	}
 	*model = s->model;
 	*pn = s->pn;
@@ -377,12 +385,12 @@ static void row(struct sheet *s, struct csv *w, uint32_t li)
 		csv_cell(w, NULL);
 	cell_word(w, d, r->media);
 	if (r->cable != RK_NONE) {
-		const char *model, *pn;
+		uint32_t model, pn;
 
 		cable_facts(s, r->cable, &model, &pn);
 		cell_name(w, d, r->cable);
-		csv_cell(w, model);
-		csv_cell(w, pn);
+		cell_word(w, d, model);
+		cell_word(w, d, pn);
 	} else {
 		csv_cell(w, NULL);
 		csv_cell(w, NULL);
@@ -460,10 +468,10 @@ static void pull_row(struct sheet *s, struct csv *w, uint32_t rack, uint32_t li)
 	csv_cell_str(w, d->arena, d->objs[fport].local);
 	cell_word(w, d, r->media);
 	if (r->cable != RK_NONE) {
-		const char *model, *pn;
+		uint32_t model, pn;
 
 		cable_facts(s, r->cable, &model, &pn);
-		csv_cell(w, pn);
+		cell_word(w, d, pn);
 	} else {
 		csv_cell(w, NULL);
 	}
