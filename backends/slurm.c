@@ -94,7 +94,13 @@ static char *hostlist(struct arena *ar, const char *const *names, uint32_t n)
 			    s[k] == '0' && l - k > 1 ? (unsigned)(l - k) : 0;
 		}
 	}
-	qsort(h, n, sizeof(*h), cmp_hname);
+	/* names mostly come in order already (devices in declaration
+	 * order): sort only when they do not */
+	for (uint32_t i = 1; i < n; i++)
+		if (cmp_hname(&h[i - 1], &h[i]) > 0) {
+			qsort(h, n, sizeof(*h), cmp_hname);
+			break;
+		}
 	out[0] = '\0';
 	for (uint32_t i = 0; i < n;) {
 		uint32_t j = i + 1;
@@ -218,7 +224,11 @@ static void ulist_sort_unique(struct ulist *l)
 
 	if (!l->n)
 		return;
-	qsort(l->v, l->n, sizeof(*l->v), cmp_u32);
+	for (uint32_t i = 1; i < l->n; i++)
+		if (l->v[i - 1] > l->v[i]) {
+			qsort(l->v, l->n, sizeof(*l->v), cmp_u32);
+			break;
+		}
 	for (uint32_t i = 1; i < l->n; i++)
 		if (l->v[i] != l->v[k])
 			l->v[++k] = l->v[i];
