@@ -110,11 +110,11 @@ enum cp_how {
  * @xcvr_missing: bit 0/1: end a/b needs a transceiver and none fits
  */
 struct cp_link {
-	uint32_t cable;
-	uint32_t xcvr[2];
 	int64_t length;
 	int64_t stock;
 	int64_t speed;
+	uint32_t cable;
+	uint32_t xcvr[2];
 	uint32_t media;
 	uint32_t near;
 	uint32_t cable_no;
