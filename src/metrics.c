@@ -969,6 +969,25 @@ uint64_t isqrt_u128(unsigned __int128 x)
 	return (uint64_t)r;
 }
 
+uint64_t isqrt_3sq(uint64_t y)
+{
+	/* floor((sqrt(3) - 1) * 2^64): y + y * K / 2^64 is within a unit or
+	 * two of y sqrt(3), and the steps below make it exact */
+	const uint64_t K = 0xbb67ae8584caa73bULL;
+	unsigned __int128 t;
+	uint64_t r;
+
+	if (y >= (uint64_t)1 << 62)
+		return isqrt_u128(3 * (unsigned __int128)y * y);
+	t = 3 * (unsigned __int128)y * y;
+	r = y + (uint64_t)(((unsigned __int128)y * K) >> 64);
+	while ((unsigned __int128)r * r > t)
+		r--;
+	while ((unsigned __int128)(r + 1) * (r + 1) <= t)
+		r++;
+	return r;
+}
+
 int64_t supply_capacity_mw(const struct rk_design *d, uint32_t obj)
 {
 	int64_t v = ir_num(d, obj, A_VOLTAGE, 0),
@@ -981,7 +1000,8 @@ int64_t supply_capacity_mw(const struct rk_design *d, uint32_t obj)
 		return 0;
 	va = (unsigned __int128)v * (uint64_t)i; /* mV x mA = uW x 1000 */
 	if (phases == 3)
-		va = isqrt_u128(3 * va * va);
+		va = va >> 64 ? isqrt_u128(3 * va * va)
+			      : isqrt_3sq((uint64_t)va);
 	/* mV*mA/1000 = mW; then the derating */
 	va = va * (uint64_t)derate / RK_RATIO_ONE / 1000;
 	return va > INT64_MAX ? INT64_MAX : (int64_t)va;

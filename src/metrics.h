@@ -116,6 +116,8 @@ int64_t maxflow_bipartition(uint32_t nv, uint32_t ne, const uint32_t *u,
 int64_t supply_capacity_mw(const struct rk_design *d, uint32_t obj);
 /* floor(sqrt(x)) */
 uint64_t isqrt_u128(unsigned __int128 x);
+/* floor(sqrt(3 y^2)) = floor(y sqrt(3)): the three-phase factor, exact */
+uint64_t isqrt_3sq(uint64_t y);
 
 /* GPUs in the design: effective gpu components of every device's part. */
 uint32_t design_gpu_count(const struct rk_design *d);
