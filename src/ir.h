@@ -152,10 +152,11 @@ struct rk_obj {
  */
 struct rk_link {
 	uint32_t a_dev, a_port, b_dev, b_port;
-	uint32_t attr_first, attr_count;
+	uint32_t attr_first;
+	uint32_t attr_count : 31; /* within the table limit */
+	uint32_t generated : 1;
 	uint32_t scope;
 	uint32_t fabric;
-	bool generated;
 	struct srcloc loc;
 };
 
