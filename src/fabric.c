@@ -603,6 +603,15 @@ static void gen_fat_tree(struct elab *e, uint32_t fab)
 			   L, L, ir_name(d, spw), sp.n);
 		goto out;
 	}
+	/* the links: one per endpoint, U up from each leaf, and at most as
+	 * many again from spines to cores (reserved up to a few million;
+	 * a larger fabric grows as usual, into the table limit's error) */
+	{
+		uint64_t more = (uint64_t)ne + 2 * (uint64_t)L * U;
+
+		VEC_RESERVE(d->links, d->nlinks, d->links_cap,
+			    more < (1u << 22) ? more : (1u << 22));
+	}
 	/* each tier's placer starts from what the tiers before it placed */
 	memset(&pl_spine, 0, sizeof(pl_spine));
 	memset(&pl_core, 0, sizeof(pl_core));

@@ -103,6 +103,18 @@ static inline char *rk_put(char *o, const char *s, size_t n)
 	}
 	return end;
 }
+/*
+ * Room for @more further elements of a vector at once, so that a loop that
+ * knows how many it will push copies the vector at most once.
+ */
+#define VEC_RESERVE(arr, len, cap, more)                            \
+	((uint64_t)(len) + (more) > (cap)                           \
+	     ? vec_grow((void **)&(arr), &(cap),                    \
+			(uint64_t)(len) + (more) > UINT32_MAX       \
+			    ? UINT32_MAX                            \
+			    : (uint32_t)((uint64_t)(len) + (more)), \
+			sizeof(*(arr)))                             \
+	     : (void)0)
 #define VEC_PUSH(arr, len, cap)                                              \
 	(((len) >= (cap)                                                     \
 	      ? vec_grow((void **)&(arr), &(cap), (len) + 1, sizeof(*(arr))) \
