@@ -46,15 +46,9 @@ char *csv_grow(struct csv *w, size_t n)
 	return w->buf + w->len;
 }
 
-/* Room for @n more bytes in the row. */
-static char *room(struct csv *w, size_t n)
-{
-	return csv_room(w, n);
-}
-
 static void put(struct csv *w, char c)
 {
-	*room(w, 1) = c;
+	*csv_room(w, 1) = c;
 	w->len++;
 }
 
@@ -107,12 +101,12 @@ void csv_cell_n(struct csv *w, const char *s, size_t n)
 	quote = must_quote(s, n);
 	guard = guarded(*s);
 	if (!quote && !guard) {
-		rk_put(room(w, n), s, n);
+		rk_put(csv_room(w, n), s, n);
 		w->len += n;
 		return;
 	}
 	/* worst case: quotes, guard, every byte doubled */
-	o = room(w, 2 * n + 3);
+	o = csv_room(w, 2 * n + 3);
 	if (quote)
 		*o++ = '"';
 	if (guard)
@@ -133,10 +127,6 @@ void csv_cell(struct csv *w, const char *s)
 }
 
 /* A cell written as is: neither quoted nor guarded. */
-static void cell_raw(struct csv *w, const char *s, size_t n)
-{
-	csv_cell_raw(w, s, n);
-}
 
 /*
  * Whether interned string @id can be written as is (no byte to quote, no
@@ -163,7 +153,7 @@ bool csv_str_plain_slow(struct csv *w, const struct arena *a, uint32_t id)
 
 char *csv_raw_begin(struct csv *w, size_t max)
 {
-	char *o = room(w, max + 1);
+	char *o = csv_room(w, max + 1);
 
 	if (w->col++)
 		*o++ = ',';
@@ -177,7 +167,7 @@ void csv_raw_end(struct csv *w, const char *end)
 
 void csv_cells_rendered(struct csv *w, const char *s, size_t n, unsigned ncells)
 {
-	char *o = room(w, n + 1);
+	char *o = csv_room(w, n + 1);
 
 	if (w->col)
 		*o++ = ',';
@@ -190,7 +180,7 @@ void csv_cell_u64(struct csv *w, uint64_t v)
 	char buf[24], *p = u64_digits(v, buf + sizeof(buf));
 
 	/* digits never need quotes or a guard */
-	cell_raw(w, p, (size_t)(buf + sizeof(buf) - p));
+	csv_cell_raw(w, p, (size_t)(buf + sizeof(buf) - p));
 }
 
 void csv_part_begin(struct csv *w)
@@ -227,7 +217,7 @@ void csv_part_str(struct csv *w, const struct arena *a, uint32_t id)
 void csv_part_end(struct csv *w)
 {
 	if (w->tplain && w->tlen)
-		cell_raw(w, w->tmp, w->tlen);
+		csv_cell_raw(w, w->tmp, w->tlen);
 	else
 		csv_cell_n(w, w->tmp, w->tlen);
 }

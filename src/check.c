@@ -401,6 +401,17 @@ int64_t check_num0(const struct rk_design *d, uint32_t obj, uint32_t key)
 	return v > 0 ? v : 0;
 }
 
+const char *check_group_who(const struct rk_design *d, uint32_t first,
+			    uint32_t count, char *buf, size_t n)
+{
+	if (count == 1)
+		snprintf(buf, n, "%s (%s)", ir_name(d, first),
+			 check_part_name(d, first));
+	else
+		snprintf(buf, n, "%u x %s", count, check_part_name(d, first));
+	return buf;
+}
+
 const char *check_part_name(const struct rk_design *d, uint32_t obj)
 {
 	uint32_t p = ir_part_of(d, obj);

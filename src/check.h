@@ -154,6 +154,17 @@ bool checks_validate(const struct check_setting *s, uint32_t n, FILE *err);
 
 /* ---- arithmetic and wording shared by the check families ---- */
 
+/* Notes about groups of like devices show this many groups, then sum up
+ * the rest ("and N more devices"). */
+#define CHECK_GROUP_NOTES 6
+
+/*
+ * A group of @count devices of one part, the first being @first, as the
+ * notes name it: "name (part)" for one, "N x part" for more; in @buf.
+ */
+const char *check_group_who(const struct rk_design *d, uint32_t first,
+			    uint32_t count, char *buf, size_t n);
+
 /* @v clamped to the int64_t range (sums of loads saturate, never wrap). */
 static inline int64_t check_sat(__int128 v)
 {

@@ -290,8 +290,6 @@ struct hgroup {
 	struct heat h;
 };
 
-#define MAX_GROUP_NOTES 6
-
 enum side { SIDE_AIR, SIDE_LIQUID, SIDE_NEED };
 
 /*
@@ -341,19 +339,13 @@ static void note_devices(struct check_ctx *c, const struct cmodel *m,
 		char who[600], ht[200], a[RK_QFMT_MAX], b[RK_QFMT_MAX];
 		const char *each = x->count > 1 ? " each" : "";
 
-		if (k >= MAX_GROUP_NOTES) {
+		if (k >= CHECK_GROUP_NOTES) {
 			more += x->count;
 			more_v = check_sadd(
 			    more_v, check_sat((__int128)x->v * x->count));
 			continue;
 		}
-		if (x->count == 1)
-			snprintf(who, sizeof(who), "%s (%s)",
-				 ir_name(d, x->first),
-				 check_part_name(d, x->first));
-		else
-			snprintf(who, sizeof(who), "%u x %s", x->count,
-				 check_part_name(d, x->first));
+		check_group_who(d, x->first, x->count, who, sizeof(who));
 		heat_text(&x->h, ht, sizeof(ht));
 		FP(x->v, a);
 		check_qfmt(DIM_RATIO, x->h.frac, b);
@@ -665,7 +657,7 @@ static void note_cdus(struct check_ctx *c, const struct rk_design *d,
 
 		if (e->type != VT_OBJ)
 			continue;
-		if (shown++ == MAX_GROUP_NOTES) {
+		if (shown++ == CHECK_GROUP_NOTES) {
 			check_note(c, NULL, "and %u more CDUs",
 				   (uint32_t)lv->n - i);
 			break;

@@ -632,8 +632,6 @@ struct lgroup {
 	const struct srcloc *loc;
 };
 
-#define MAX_GROUP_NOTES 6
-
 /* Notes for the load on @pdu, normal (@failed == RK_NONE) or after a loss. */
 static void note_pdu_load(struct check_ctx *c, const struct pmodel *m,
 			  uint32_t pdu, uint32_t failed)
@@ -685,7 +683,7 @@ static void note_pdu_load(struct check_ctx *c, const struct pmodel *m,
 		const char *each = x->count > 1 ? " each" : "";
 		struct psu_info pi;
 
-		if (k >= MAX_GROUP_NOTES) {
+		if (k >= CHECK_GROUP_NOTES) {
 			more += x->count;
 			more_load =
 			    check_sadd(more_load, check_sat((__int128)x->share *
@@ -693,13 +691,7 @@ static void note_pdu_load(struct check_ctx *c, const struct pmodel *m,
 			continue;
 		}
 		psu_info(d, x->first, &pi);
-		if (x->count == 1)
-			snprintf(who, sizeof(who), "%s (%s)",
-				 ir_name(d, x->first),
-				 check_part_name(d, x->first));
-		else
-			snprintf(who, sizeof(who), "%u x %s", x->count,
-				 check_part_name(d, x->first));
+		check_group_who(d, x->first, x->count, who, sizeof(who));
 		FP(x->draw, a);
 		FP(x->share, b);
 		if (x->n == x->s)
@@ -1085,19 +1077,17 @@ static void note_outlets(struct check_ctx *c, const struct pmodel *m,
 		g[k].count++;
 	}
 	for (uint32_t k = 0; k < ng; k++) {
-		if (k >= MAX_GROUP_NOTES) {
+		char who[600];
+
+		if (k >= CHECK_GROUP_NOTES) {
 			more += g[k].count;
 			continue;
 		}
-		if (g[k].count == 1)
-			check_note(c, g[k].loc, "%s (%s): %lld x %s",
-				   ir_name(d, g[k].first),
-				   check_part_name(d, g[k].first),
-				   (long long)g[k].n, inlet);
-		else
-			check_note(c, g[k].loc, "%u x %s: %lld x %s each",
-				   g[k].count, check_part_name(d, g[k].first),
-				   (long long)g[k].n, inlet);
+		check_note(c, g[k].loc, "%s: %lld x %s%s",
+			   check_group_who(d, g[k].first, g[k].count, who,
+					   sizeof(who)),
+			   (long long)g[k].n, inlet,
+			   g[k].count > 1 ? " each" : "");
 	}
 	if (more)
 		check_note(c, NULL, "and %u more devices", more);

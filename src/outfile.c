@@ -23,24 +23,6 @@ static bool make_dir(struct backend_ctx *ctx, const char *dir)
 	return errno == EEXIST;
 }
 
-bool out_mkdirs(struct backend_ctx *ctx, const char *dir)
-{
-	char *p = xstrdup(dir);
-	bool ok = true;
-
-	for (char *s = p + 1; *s && ok; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		ok = make_dir(ctx, p);
-		*s = '/';
-	}
-	if (ok)
-		ok = make_dir(ctx, p);
-	free(p);
-	return ok;
-}
-
 /* mkdir -p for the directory part of @path (which is not created). */
 static bool make_parents(struct backend_ctx *ctx, char *path)
 {
@@ -55,6 +37,15 @@ static bool make_parents(struct backend_ctx *ctx, char *path)
 		*p = '/';
 	}
 	return true;
+}
+
+bool out_mkdirs(struct backend_ctx *ctx, const char *dir)
+{
+	char *p = xstrdup(dir);
+	bool ok = make_parents(ctx, p) && make_dir(ctx, p);
+
+	free(p);
+	return ok;
 }
 
 FILE *out_open(struct backend_ctx *ctx, const char *rel)
