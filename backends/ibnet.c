@@ -805,7 +805,6 @@ static bool emit_ibnet(struct backend_ctx *ctx)
 	free(start);
 	free(links);
 	free(names);
-
 	free(x.port_num);
 	free(x.numbered);
 	free(x.sw_nports);

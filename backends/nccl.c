@@ -881,7 +881,6 @@ static bool emit_nccl(struct backend_ctx *ctx)
 	free(first);
 	free(nvfab);
 	free(file);
-
 	return ok && !ctx->failed;
 }
 

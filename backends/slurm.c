@@ -693,7 +693,6 @@ static bool emit_slurm(struct backend_ctx *ctx)
 	free(sw_index);
 	free(block_of);
 	free(owner);
-
 	return ok && !ctx->failed;
 }
 

@@ -123,9 +123,7 @@ static void capacity_of(const struct rk_design *d, uint32_t obj,
 		unsigned __int128 vi = (unsigned __int128)x;
 
 		cp->how = CAP_3PH;
-		x = check_sat((__int128)(vi >> 64 ? isqrt_u128(3 * vi * vi)
-						  : isqrt_3sq((uint64_t)vi)) /
-			      1000);
+		x = check_sat((__int128)(isqrt_3sq(vi) / 1000));
 	} else {
 		cp->how = CAP_1PH;
 		x /= 1000;

@@ -333,12 +333,13 @@ static int run_all(struct compilation *c, struct derived *dv)
 			order[i]->after = &ck;
 			deps |= (uint64_t)1 << DERIVED_PARTS;
 		}
+		/* the derived parts are the first jobs of the graph */
 		if (b->needs & BE_NEEDS_FABRICS)
-			deps |= (uint64_t)1 << 0;
+			deps |= (uint64_t)1 << DERIVED_FABRICS;
 		if (b->needs & BE_NEEDS_PLAN)
-			deps |= (uint64_t)1 << 1;
+			deps |= (uint64_t)1 << DERIVED_PLAN;
 		if (b->needs & BE_NEEDS_RACKS)
-			deps |= (uint64_t)1 << 2;
+			deps |= (uint64_t)1 << DERIVED_RACKS;
 		graph[ng++] =
 		    (struct job){ run_be_job, order[i], deps, true, false };
 	}

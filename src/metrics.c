@@ -937,15 +937,15 @@ void derived_prepare_part(struct derived *dv, unsigned part)
 	const struct rk_design *d = dv->d;
 
 	switch (part) {
-	case 0: /* the fabrics share one scratch index: one part */
+	case DERIVED_FABRICS: /* they share one scratch index: one part */
 		for (uint32_t f = 0; f < d->nobjs; f++)
 			if (d->objs[f].kind == K_FABRIC)
 				derived_fabric(dv, f);
 		break;
-	case 1:
+	case DERIVED_PLAN:
 		derived_cableplan(dv);
 		break;
-	default:
+	default: /* DERIVED_RACKS */
 		derived_racks(dv);
 		break;
 	}
@@ -969,7 +969,7 @@ uint64_t isqrt_u128(unsigned __int128 x)
 	return (uint64_t)r;
 }
 
-uint64_t isqrt_3sq(uint64_t y)
+uint64_t isqrt_3sq(unsigned __int128 y)
 {
 	/* floor((sqrt(3) - 1) * 2^64): y + y * K / 2^64 is within a unit or
 	 * two of y sqrt(3), and the steps below make it exact */
@@ -977,10 +977,10 @@ uint64_t isqrt_3sq(uint64_t y)
 	unsigned __int128 t;
 	uint64_t r;
 
-	if (y >= (uint64_t)1 << 62)
-		return isqrt_u128(3 * (unsigned __int128)y * y);
-	t = 3 * (unsigned __int128)y * y;
-	r = y + (uint64_t)(((unsigned __int128)y * K) >> 64);
+	if (y >> 62)
+		return isqrt_u128(3 * y * y);
+	t = 3 * y * y;
+	r = (uint64_t)y + (uint64_t)((y * K) >> 64);
 	while ((unsigned __int128)r * r > t)
 		r--;
 	while ((unsigned __int128)(r + 1) * (r + 1) <= t)
@@ -1000,8 +1000,7 @@ int64_t supply_capacity_mw(const struct rk_design *d, uint32_t obj)
 		return 0;
 	va = (unsigned __int128)v * (uint64_t)i; /* mV x mA = uW x 1000 */
 	if (phases == 3)
-		va = va >> 64 ? isqrt_u128(3 * va * va)
-			      : isqrt_3sq((uint64_t)va);
+		va = isqrt_3sq(va);
 	/* mV*mA/1000 = mW; then the derating */
 	va = va * (uint64_t)derate / RK_RATIO_ONE / 1000;
 	return va > INT64_MAX ? INT64_MAX : (int64_t)va;

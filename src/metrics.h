@@ -116,8 +116,9 @@ int64_t maxflow_bipartition(uint32_t nv, uint32_t ne, const uint32_t *u,
 int64_t supply_capacity_mw(const struct rk_design *d, uint32_t obj);
 /* floor(sqrt(x)) */
 uint64_t isqrt_u128(unsigned __int128 x);
-/* floor(sqrt(3 y^2)) = floor(y sqrt(3)): the three-phase factor, exact */
-uint64_t isqrt_3sq(uint64_t y);
+/* floor(sqrt(3 y^2)) = floor(y sqrt(3)), the three-phase factor, exact
+ * (3 y^2 as a 128-bit product, as isqrt_u128 would take it) */
+uint64_t isqrt_3sq(unsigned __int128 y);
 
 /* GPUs in the design: effective gpu components of every device's part. */
 uint32_t design_gpu_count(const struct rk_design *d);
@@ -159,12 +160,16 @@ const struct cable_plan *derived_cableplan(struct derived *dv);
 const struct port_index *derived_ports(struct derived *dv);
 /*
  * All of the above at once, in parts for a caller with its own threads:
- * derived_prepare_init on one thread, then parts 0 (fabrics), 1 (port
- * index and cable plan) and 2 (rack totals), each on any thread, at the
- * same time or not.  Afterwards every derived_*() call only reads, so the
+ * derived_prepare_init on one thread, then each enum derived_part on any
+ * thread, at the same time or not.  Afterwards every derived_*() call only reads, so the
  * checks and the back ends may call them from any thread.
  */
-#define DERIVED_PARTS 3
+enum derived_part {
+	DERIVED_FABRICS, /* every fabric's figures */
+	DERIVED_PLAN,	 /* the port index and the cable plan */
+	DERIVED_RACKS,	 /* rack totals */
+	DERIVED_PARTS,
+};
 void derived_prepare_init(struct derived *dv);
 void derived_prepare_part(struct derived *dv, unsigned part);
 

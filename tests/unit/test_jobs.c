@@ -83,6 +83,16 @@ static void run(unsigned threads, unsigned n, unsigned stop_at, bool skippable)
 			     atomic_load(&w->runs[i]), threads);
 		cr_assert_eq(jobs[i].ran, !skip);
 	}
+	/* what was skipped: nothing unless a job said stop and the rest may
+	 * be; then on one thread exactly the jobs after it (on more, which
+	 * ones had started depends on timing) */
+	for (unsigned i = 0; i < n; i++) {
+		if (!skippable || stop_at >= n)
+			cr_assert(jobs[i].ran, "job %u skipped", i);
+		else if (threads <= 1)
+			cr_assert_eq(jobs[i].ran, i <= stop_at,
+				     "job %u, stop at %u", i, stop_at);
+	}
 	if (threads <= 1) {
 		for (unsigned k = 0; k < atomic_load(&w->next); k++)
 			cr_assert_eq(atomic_load(&w->order[k]), k,
