@@ -531,7 +531,7 @@ static bool write_csv(struct backend_ctx *ctx, struct bom *b)
 	csv_cell(&w, NULL);
 	csv_end_row(&w);
 	csv_fini(&w);
-	return csv_close(ctx, fp);
+	return out_close(ctx, fp);
 }
 
 static bool write_json(struct backend_ctx *ctx, struct bom *b)
@@ -610,7 +610,7 @@ static bool write_json(struct backend_ctx *ctx, struct bom *b)
 		be_json_str(fp, b->notes[i]);
 	}
 	fputs(b->nnotes ? "\n  ]\n}\n" : "]\n}\n", fp);
-	return csv_close(ctx, fp);
+	return out_close(ctx, fp);
 }
 
 static bool emit_bom(struct backend_ctx *ctx)

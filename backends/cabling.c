@@ -536,7 +536,7 @@ static bool emit_pull(struct backend_ctx *ctx, struct sheet *s)
 			for (uint32_t k = start[r]; k < start[r + 1]; k++)
 				pull_row(s, &w, r, entry[k]);
 		csv_fini(&w);
-		ok = csv_close(ctx, fp) && !be_cancelled(ctx);
+		ok = out_close(ctx, fp) && !be_cancelled(ctx);
 	}
 	free(entry);
 	free(start);
@@ -581,7 +581,7 @@ static bool emit_cabling(struct backend_ctx *ctx)
 					break;
 			}
 			csv_fini(&w);
-			ok = csv_close(ctx, fp) && !be_cancelled(ctx);
+			ok = out_close(ctx, fp) && !be_cancelled(ctx);
 		}
 	} else {
 		ok = emit_pull(ctx, &s);

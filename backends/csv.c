@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "backend.h"
 #include "csv.h"
 
 void csv_init(struct csv *w, FILE *fp)
@@ -28,7 +29,7 @@ void csv_init(struct csv *w, FILE *fp)
 void csv_fini(struct csv *w)
 {
 	if (w->len)
-		fwrite(w->buf, 1, w->len, w->fp);
+		out_write(w->fp, w->buf, w->len);
 	free(w->buf);
 	free(w->tmp);
 	free(w->plain);
@@ -254,7 +255,7 @@ void csv_end_row(struct csv *w)
 	/* rows gather in the buffer: one write per 256 KiB, not per row
 	 * (fewer, larger writes cost the file system less per byte) */
 	if (w->len >= 1 << 18) {
-		fwrite(w->buf, 1, w->len, w->fp);
+		out_write(w->fp, w->buf, w->len);
 		w->len = 0;
 	}
 }
@@ -312,28 +313,4 @@ const char *csv_metres(int64_t um, char buf[static CSV_NUM_MAX])
 const char *csv_dollars(int64_t cents, char buf[static CSV_NUM_MAX])
 {
 	return fixed(cents, 2, 2, buf);
-}
-
-bool csv_close(struct backend_ctx *ctx, FILE *fp)
-{
-	for (uint32_t i = ctx->nfiles; i-- > 0;) {
-		struct outfile *of = &ctx->files[i];
-		bool ok = true;
-
-		if (of->fp != fp)
-			continue;
-		if (ferror(fp) || fflush(fp) != 0)
-			ok = false;
-		if (fclose(fp) != 0)
-			ok = false;
-		of->fp = NULL;
-		if (!ok) {
-			diag_error(ctx->diag, NULL, "io",
-				   "cannot write '%s': %s", of->final,
-				   strerror(errno));
-			ctx->failed = true;
-		}
-		return ok;
-	}
-	return true;
 }

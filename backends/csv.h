@@ -128,11 +128,4 @@ const char *csv_metres(int64_t um, char buf[static CSV_NUM_MAX]);
 /* Cents as dollars with two decimals: 123456 -> "1234.56". */
 const char *csv_dollars(int64_t cents, char buf[static CSV_NUM_MAX]);
 
-/*
- * Finish an artifact now rather than at commit, so that a back end writing
- * thousands of files keeps one open at a time.  Reports a write error and
- * marks the run failed; returns false then.
- */
-bool csv_close(struct backend_ctx *ctx, FILE *fp);
-
 #endif

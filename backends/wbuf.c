@@ -2,6 +2,7 @@
 /* Buffered text output for the back ends (see wbuf.h). */
 #include "rackc.h"
 
+#include "backend.h"
 #include "wbuf.h"
 
 void wb_init(struct wbuf *w, FILE *fp)
@@ -13,7 +14,7 @@ void wb_init(struct wbuf *w, FILE *fp)
 void wb_flush(struct wbuf *w)
 {
 	if (w->len)
-		fwrite(w->buf, 1, w->len, w->fp);
+		out_write(w->fp, w->buf, w->len);
 	w->len = 0;
 }
 

@@ -124,6 +124,15 @@ void be_shared_free(struct be_shared *sh);
 
 /* Open artifact @rel (may contain '/') under the output directory. */
 FILE *out_open(struct backend_ctx *ctx, const char *rel);
+/* fwrite() of a large block of artifact @fp, allocating the file's space
+ * ahead of it where that makes writing cheaper (errors: as fwrite's). */
+void out_write(FILE *fp, const void *buf, size_t n);
+/*
+ * Finish artifact @fp now rather than at commit, so that a back end writing
+ * many files keeps one open at a time.  Reports a write error and marks the
+ * run failed; returns false then.
+ */
+bool out_close(struct backend_ctx *ctx, FILE *fp);
 /* mkdir -p @dir, recording what it creates in ctx->dirs. */
 bool out_mkdirs(struct backend_ctx *ctx, const char *dir);
 /* Rename every artifact into place (true), or remove the temporaries and

@@ -150,9 +150,10 @@ int main(int argc, char **argv)
 	 * another (sort scratch, port indexes, row buffers).  Kept in the heap
 	 * instead of mmap'ed and unmapped each time, freed memory is reused
 	 * without faulting fresh pages in again: about 5% of a 100,000-GPU
-	 * compile (bench/RESULTS.md).
+	 * compile (bench/RESULTS.md).  32 MiB is the largest threshold glibc
+	 * accepts (a larger one is refused and leaves its default in place).
 	 */
-	mallopt(M_MMAP_THRESHOLD, 256 << 20);
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 #endif
 	memset(&o, 0, sizeof(o));

@@ -6,10 +6,15 @@
 #include "rackc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <linux/magic.h>
+#include <sys/vfs.h>
+#endif
 
 #include "backend.h"
 
@@ -85,13 +90,70 @@ FILE *out_open(struct backend_ctx *ctx, const char *rel)
 	return of->fp;
 }
 
+/*
+ * Preallocation.  On ext4 a write into space the file does not have yet
+ * reserves it block by block (delayed allocation); into space allocated
+ * beforehand (fallocate, unwritten extents) the same write costs about 40%
+ * less processor time (bench/RESULTS.md).  Large artifacts are therefore
+ * allocated ahead of the writer, PREALLOC_STEP at a time, without changing
+ * their size, and what lies past the end is released when the file is
+ * closed.  Where that does not pay (tmpfs allocates memory for it) or the
+ * call fails, the bytes are simply written.
+ */
+#define PREALLOC_STEP ((off_t)8 << 20)
+#define PREALLOC_MIN ((size_t)64 << 10)
+
+/* Allocate the steps that begin inside [from, to) of file @fd. */
+static void prealloc(int fd, off_t from, off_t to)
+{
+#if defined(__linux__) && defined(FALLOC_FL_KEEP_SIZE) && \
+    defined(EXT4_SUPER_MAGIC)
+	off_t k = (from + PREALLOC_STEP - 1) / PREALLOC_STEP;
+	struct statfs fs;
+
+	if (k * PREALLOC_STEP >= to || fstatfs(fd, &fs) != 0 ||
+	    fs.f_type != EXT4_SUPER_MAGIC)
+		return;
+	for (; k * PREALLOC_STEP < to; k++)
+		(void)fallocate(fd, FALLOC_FL_KEEP_SIZE, k * PREALLOC_STEP,
+				PREALLOC_STEP);
+#else
+	(void)fd;
+	(void)from;
+	(void)to;
+#endif
+}
+
+void out_write(FILE *fp, const void *buf, size_t n)
+{
+	off_t pos;
+
+	if (n >= PREALLOC_MIN && (pos = ftello(fp)) >= 0)
+		prealloc(fileno(fp), pos, pos + (off_t)n);
+	fwrite(buf, 1, n, fp);
+}
+
+/* Release what out_write allocated past the end of the file. */
+static bool release_tail(FILE *fp)
+{
+	struct stat st;
+	int fd = fileno(fp);
+
+	if (fstat(fd, &st) != 0)
+		return false;
+	if ((off_t)st.st_blocks * 512 <=
+	    (st.st_size + st.st_blksize - 1) / st.st_blksize * st.st_blksize)
+		return true;
+	return ftruncate(fd, st.st_size) == 0;
+}
+
 static bool close_one(struct backend_ctx *ctx, struct outfile *of)
 {
 	bool ok = true;
 
 	if (!of->fp)
 		return true;
-	if (ferror(of->fp) || fflush(of->fp) != 0)
+	if (ferror(of->fp) || fflush(of->fp) != 0 || !release_tail(of->fp))
 		ok = false;
 	if (fclose(of->fp) != 0)
 		ok = false;
@@ -102,6 +164,14 @@ static bool close_one(struct backend_ctx *ctx, struct outfile *of)
 		ctx->failed = true;
 	}
 	return ok;
+}
+
+bool out_close(struct backend_ctx *ctx, FILE *fp)
+{
+	for (uint32_t i = ctx->nfiles; i-- > 0;)
+		if (ctx->files[i].fp == fp)
+			return close_one(ctx, &ctx->files[i]);
+	return true;
 }
 
 bool out_commit(struct backend_ctx *ctx)
