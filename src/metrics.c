@@ -875,6 +875,7 @@ void derived_free(struct derived *dv)
 	fg_shared_free(dv->fg);
 	free(dv->fab);
 	free(dv->fab_done);
+	free(dv->fab_slot);
 	if (dv->racks_done)
 		rack_totals_free(&dv->racks);
 	if (dv->plan)
@@ -884,19 +885,35 @@ void derived_free(struct derived *dv)
 	memset(dv, 0, sizeof(*dv));
 }
 
+/* The fabrics' slots: dv->fab_slot[object] indexes dv->fab. */
+static void fab_table(struct derived *dv)
+{
+	const struct rk_design *d = dv->d;
+	uint32_t n = 0;
+
+	dv->fab_slot = xmalloc(((size_t)d->nobjs + 1) * sizeof(*dv->fab_slot));
+	for (uint32_t i = 0; i < d->nobjs; i++)
+		dv->fab_slot[i] = d->objs[i].kind == K_FABRIC ? n++ : RK_NONE;
+	dv->fab = xcalloc((size_t)n + 1, sizeof(*dv->fab));
+	dv->fab_done = xcalloc((size_t)n + 1, 1);
+}
+
 const struct fabric_metrics *derived_fabric(struct derived *dv, uint32_t fab)
 {
-	if (!dv->fab) {
-		dv->fab = xcalloc(dv->d->nobjs + 1, sizeof(*dv->fab));
-		dv->fab_done = xcalloc(dv->d->nobjs + 1, 1);
-	}
-	if (!dv->fab_done[fab]) {
+	uint32_t k;
+
+	if (!dv->fab)
+		fab_table(dv);
+	k = dv->fab_slot[fab];
+	if (k == RK_NONE)
+		BUG("fabric figures asked of an object that is not a fabric");
+	if (!dv->fab_done[k]) {
 		if (!dv->fg)
 			dv->fg = fg_shared_new(dv->d);
-		fabric_compute_shared(dv->d, fab, &dv->fab[fab], dv->fg);
-		dv->fab_done[fab] = 1;
+		fabric_compute_shared(dv->d, fab, &dv->fab[k], dv->fg);
+		dv->fab_done[k] = 1;
 	}
-	return &dv->fab[fab];
+	return &dv->fab[k];
 }
 
 const struct cable_plan *derived_cableplan(struct derived *dv)
@@ -926,10 +943,8 @@ const struct rack_totals *derived_racks(struct derived *dv)
 
 void derived_prepare_init(struct derived *dv)
 {
-	if (!dv->fab) {
-		dv->fab = xcalloc(dv->d->nobjs + 1, sizeof(*dv->fab));
-		dv->fab_done = xcalloc(dv->d->nobjs + 1, 1);
-	}
+	if (!dv->fab)
+		fab_table(dv);
 }
 
 void derived_prepare_part(struct derived *dv, unsigned part)

@@ -145,7 +145,8 @@ struct derived {
 	struct port_index ports; /* portindex.h, built on first use */
 	bool ports_done;
 	struct cable_plan *plan;    /* cableplan.h, built on first use */
-	struct fabric_metrics *fab; /* indexed by object id, sparse */
+	struct fabric_metrics *fab; /* one per fabric, see fab_slot */
+	uint32_t *fab_slot;	    /* object -> its index in fab, RK_NONE */
 	struct fg_shared *fg;	    /* what the fabric graphs share */
 	uint8_t *fab_done;
 	struct rack_totals racks;
