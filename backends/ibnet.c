@@ -42,6 +42,8 @@
 
 #include "backend.h"
 #include "be_common.h"
+#include "metrics.h"
+#include "portindex.h"
 #include "schema.h"
 #include "wbuf.h"
 
@@ -52,8 +54,7 @@ struct end {
 	uint32_t dev, port; /* rackc device and port objects */
 	uint32_t node;	    /* ibnode index */
 	uint32_t num;	    /* IB port number */
-	/* 2 * (index in the subnet's links) + (0 a, 1 b); when finding
-	 * the subnets, the link itself */
+	/* 2 * (index in the subnet's links) + (0 a, 1 b) */
 	uint32_t orig;
 };
 
@@ -116,6 +117,14 @@ static uint32_t uf_find(uint32_t *up, uint32_t x)
 	return x;
 }
 
+static void uf_union(uint32_t *up, uint32_t a, uint32_t b)
+{
+	a = uf_find(up, a);
+	b = uf_find(up, b);
+	if (a != b)
+		up[a < b ? b : a] = a < b ? a : b;
+}
+
 static void number_switch_ports(struct ibnet *x, uint32_t part)
 {
 	const struct rk_design *d = x->d;
@@ -144,15 +153,11 @@ static void number_switch_ports(struct ibnet *x, uint32_t part)
 	x->sw_nports[part] = n;
 }
 
-enum end_key { KEY_DEV, KEY_PORT, KEY_NODE, KEY_NUM };
+enum end_key { KEY_NODE, KEY_NUM };
 
 static uint32_t key_of(const struct end *e, enum end_key k)
 {
 	switch (k) {
-	case KEY_DEV:
-		return e->dev;
-	case KEY_PORT:
-		return e->port;
 	case KEY_NODE:
 		return e->node;
 	case KEY_NUM:
@@ -355,6 +360,18 @@ static uint32_t nic_of(struct ibnet *x, uint32_t part, uint32_t port,
 	return x->nic[port].comp;
 }
 
+/*
+ * The HCA that port @port of device @dev (not a switch) belongs to: the
+ * NIC component listing it, or the port itself when no NIC does.
+ */
+static uint32_t hca_of(struct ibnet *x, uint32_t dev, uint32_t port)
+{
+	uint32_t num, np;
+	uint32_t sub = nic_of(x, x->d->objs[dev].part, port, &num, &np);
+
+	return sub != RK_NONE ? sub : port;
+}
+
 static uint32_t bucket(const struct end *e, enum end_key k, uint32_t nb)
 {
 	uint32_t v = key_of(e, k);
@@ -417,18 +434,18 @@ static void sort_ends2(struct end **ends, struct end **tmp, size_t n,
 	*tmp = src;
 }
 
-/* Write one subnet: the IB links @links[0..n) joining its devices. */
+/*
+ * Write one subnet: the IB links @links[0..n) joining its devices, whose
+ * 2 * @nl ends @ends come ordered by (dev, port, link), as the port index
+ * has them.  They are sorted again by (node, num); the sort is stable, so
+ * ties stay in link order, and equal (node, num) means the same port.
+ */
 static bool emit_subnet(struct ibnet *x, const char *name,
-			const uint32_t *links, uint32_t nl)
+			const uint32_t *links, uint32_t nl, struct end *ends)
 {
 	const struct rk_design *d = x->d;
-	struct end *ends = xmalloc((size_t)2 * nl * sizeof(*ends));
-	struct end *scratch = xmalloc((size_t)2 * nl * sizeof(*scratch));
-	/*
-	 * The ends start in link order and the sorts are stable, so ties
-	 * stay in link order without a link key: (dev, port, link), then
-	 * (node, num, link), since equal (node, num) means the same port.
-	 */
+	struct end *scratch = xmalloc(((size_t)2 * nl + 1) * sizeof(*scratch));
+	struct end *const mine = scratch; /* sort_ends2 may swap them */
 	uint32_t *peer = xmalloc((size_t)2 * nl * sizeof(*peer));
 	struct ibnode *nodes = NULL;
 	uint32_t nn = 0, ncap = 0, nsw = 0, nhca = 0;
@@ -438,16 +455,6 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 	struct wbuf *wb;
 	FILE *fp;
 
-	for (uint32_t i = 0; i < nl; i++) {
-		const struct rk_link *l = &d->links[links[i]];
-
-		ends[2 * i] =
-		    (struct end){ l->a_dev, l->a_port, RK_NONE, 0, 2 * i };
-		ends[2 * i + 1] =
-		    (struct end){ l->b_dev, l->b_port, RK_NONE, 0, 2 * i + 1 };
-	}
-	sort_ends2(&ends, &scratch, (size_t)2 * nl, KEY_DEV, KEY_PORT,
-		   d->nobjs);
 	/* nodes: switches first (pass 0), then HCAs (pass 1) */
 	for (int pass = 0; pass < 2; pass++) {
 		for (uint32_t i = 0; i < 2 * nl;) {
@@ -645,8 +652,7 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 	}
 out:
 	free(nodes);
-	free(ends);
-	free(scratch);
+	free(mine);
 	free(peer);
 	return ok;
 }
@@ -667,8 +673,10 @@ static bool emit_ibnet(struct backend_ctx *ctx)
 	uint32_t *up = xmalloc(nl * sizeof(*up));
 	uint32_t *first = xmalloc(nl * sizeof(*first)); /* root -> subnet */
 	uint32_t *sub_of = NULL, *cnt = NULL, *start = NULL, *links = NULL;
-	uint32_t nsub = 0, nib = 0, nk = 0;
-	struct end *keys, *kscratch;
+	uint32_t *last, *pos, *fill, nsub = 0, nib = 0;
+	uint8_t *isib; /* link -> InfiniBand (ib_link) */
+	const struct port_index *pi = derived_ports(ctx->dv);
+	struct end *ends;
 	const char **names = NULL;
 	bool ok;
 
@@ -695,52 +703,45 @@ static bool emit_ibnet(struct backend_ctx *ctx)
 	/*
 	 * Subnets: links are joined through a switch, or through one HCA
 	 * (a NIC component of a device, or a port no NIC claims).  A server
-	 * with a compute HCA and a storage HCA is on two subnets.
+	 * with a compute HCA and a storage HCA is on two subnets.  The port
+	 * index has each device's link ends together; @last holds, per HCA
+	 * (its NIC or port object), the last link seen on the device at hand.
 	 */
-	keys = xmalloc((size_t)2 * nl * sizeof(*keys));
-	kscratch = xmalloc((size_t)2 * nl * sizeof(*kscratch));
-	sub_of = xmalloc(nl * sizeof(*sub_of));
-	for (uint32_t l = 0; l < d->nlinks; l++) {
-		const struct rk_link *k = &d->links[l];
+	isib = xmalloc(nl);
+	for (uint32_t l = 0; l < d->nlinks; l++)
+		isib[l] = ib_link(&x, &d->links[l]);
+	last = xmalloc(n * sizeof(*last));
+	memset(last, 0xff, n * sizeof(*last));
+	for (uint32_t dev = 0; dev < d->nobjs; dev++) {
+		uint32_t lo = pi->start[dev], hi = pi->start[dev + 1];
+		bool sw = d->objs[dev].cls == C_SWITCH;
+		uint32_t swl = RK_NONE;
 
-		sub_of[l] = RK_NONE;
-		if (!ib_link(&x, k))
-			continue;
-		nib++;
-		for (int e = 0; e < 2; e++) {
-			uint32_t dev = e ? k->b_dev : k->a_dev;
-			uint32_t port = e ? k->b_port : k->a_port;
-			uint32_t sub = RK_NONE, num, np;
+		for (uint32_t k = lo; k < hi; k++) {
+			uint32_t l = pi->e[k].link, *prev;
 
-			if (d->objs[dev].cls != C_SWITCH) {
-				sub = nic_of(&x, d->objs[dev].part, port, &num,
-					     &np);
-				if (sub == RK_NONE)
-					sub = port;
-			}
-			keys[nk++] = (struct end){ dev, sub, 0, 0, l };
+			if (!isib[l])
+				continue;
+			prev =
+			    sw ? &swl : &last[hca_of(&x, dev, pi->e[k].port)];
+			if (*prev != RK_NONE)
+				uf_union(up, *prev, l);
+			*prev = l;
 		}
+		for (uint32_t k = lo; k < hi && !sw; k++)
+			if (isib[pi->e[k].link])
+				last[hca_of(&x, dev, pi->e[k].port)] = RK_NONE;
 	}
-	sort_ends2(&keys, &kscratch, nk, KEY_DEV, KEY_PORT, d->nobjs);
-	for (uint32_t i = 1; i < nk; i++) {
-		uint32_t a, b;
-
-		if (keys[i].dev != keys[i - 1].dev ||
-		    keys[i].port != keys[i - 1].port)
-			continue;
-		a = uf_find(up, keys[i].orig);
-		b = uf_find(up, keys[i - 1].orig);
-		if (a != b)
-			up[a < b ? b : a] = a < b ? a : b;
-	}
-	free(keys);
-	free(kscratch);
+	free(last);
 	/* subnets numbered by their first link */
+	sub_of = xmalloc(nl * sizeof(*sub_of));
 	for (uint32_t l = 0; l < d->nlinks; l++) {
 		uint32_t r;
 
-		if (!ib_link(&x, &d->links[l]))
+		sub_of[l] = RK_NONE;
+		if (!isib[l])
 			continue;
+		nib++;
 		r = uf_find(up, l);
 		if (first[r] == RK_NONE)
 			first[r] = nsub++;
@@ -756,9 +757,32 @@ static bool emit_ibnet(struct backend_ctx *ctx)
 	for (uint32_t s = 1; s <= nsub; s++)
 		start[s] = start[s - 1] + cnt[s - 1];
 	memset(cnt, 0, (nsub + 1) * sizeof(*cnt));
+	pos = xmalloc(nl * sizeof(*pos));
 	for (uint32_t l = 0; l < d->nlinks; l++)
-		if (sub_of[l] != RK_NONE)
-			links[start[sub_of[l]] + cnt[sub_of[l]]++] = l;
+		if (sub_of[l] != RK_NONE) {
+			pos[l] = cnt[sub_of[l]]++;
+			links[start[sub_of[l]] + pos[l]] = l;
+		}
+	/*
+	 * Each subnet's link ends, 2 * start[s] onwards, in port-index order
+	 * (device, port, link, end); orig numbers them within the subnet.
+	 */
+	ends = xmalloc(((size_t)2 * nib + 1) * sizeof(*ends));
+	fill = xmalloc((nsub + 1) * sizeof(*fill));
+	for (uint32_t s = 0; s < nsub; s++)
+		fill[s] = 2 * start[s];
+	for (uint32_t dev = 0; dev < d->nobjs; dev++)
+		for (uint32_t k = pi->start[dev]; k < pi->start[dev + 1]; k++) {
+			const struct port_end *pe = &pi->e[k];
+			uint32_t sb = sub_of[pe->link];
+
+			if (sb != RK_NONE)
+				ends[fill[sb]++] =
+				    (struct end){ dev, pe->port, RK_NONE, 0,
+						  2 * pos[pe->link] + pe->end };
+		}
+	free(fill);
+	free(pos);
 	/* names: the first generating fabric, else the first switch/device */
 	for (uint32_t s = 0; s < nsub; s++) {
 		uint32_t best = RK_NONE, sw = RK_NONE;
@@ -795,12 +819,14 @@ static bool emit_ibnet(struct backend_ctx *ctx)
 	}
 	if (ok)
 		for (uint32_t s = 0; s < nsub && !ctx->failed; s++)
-			if (!emit_subnet(&x, names[s], links + start[s],
-					 cnt[s]))
+			if (!emit_subnet(&x, names[s], links + start[s], cnt[s],
+					 ends + (size_t)2 * start[s]))
 				ok = false;
 	free(up);
 	free(first);
 	free(sub_of);
+	free(isib);
+	free(ends);
 	free(cnt);
 	free(start);
 	free(links);
@@ -819,5 +845,6 @@ const struct backend backend_ibnet = {
 	.summary = "ib/<subnet>.net: each InfiniBand subnet as an ibsim / "
 		   "ibnetdiscover net file",
 	.emit = emit_ibnet,
+	.needs = BE_NEEDS_PLAN, /* the port index */
 	.weight = 9,
 };
