@@ -153,61 +153,6 @@ static void number_switch_ports(struct ibnet *x, uint32_t part)
 	x->sw_nports[part] = n;
 }
 
-enum end_key { KEY_NODE, KEY_NUM };
-
-static uint32_t key_of(const struct end *e, enum end_key k)
-{
-	switch (k) {
-	case KEY_NODE:
-		return e->node;
-	case KEY_NUM:
-		return e->num;
-	}
-	return 0;
-}
-
-/*
- * Stable sort of @n ends by @keys, most significant first: an LSD radix
- * sort with 16-bit digits, linear in @n (digits that are zero throughout
- * are skipped).  The sorted ends are in *@ends; *@tmp is scratch of the
- * same size (the two may be swapped).
- */
-static void sort_ends(struct end **ends, struct end **tmp, size_t n,
-		      const enum end_key *keys, int nkeys)
-{
-	uint32_t *count = xmalloc(((size_t)1 << 16) * sizeof(*count));
-
-	for (int k = nkeys - 1; k >= 0; k--) {
-		uint32_t all = 0;
-
-		for (size_t i = 0; i < n; i++)
-			all |= key_of(&(*ends)[i], keys[k]);
-		for (int shift = 0; shift < 32; shift += 16) {
-			struct end *src = *ends, *dst = *tmp;
-			uint32_t sum = 0;
-
-			if (!(all >> shift))
-				break;
-			memset(count, 0, ((size_t)1 << 16) * sizeof(*count));
-			for (size_t i = 0; i < n; i++)
-				count[key_of(&src[i], keys[k]) >> shift &
-				      0xffff]++;
-			for (size_t v = 0; v < ((size_t)1 << 16); v++) {
-				uint32_t c = count[v];
-
-				count[v] = sum;
-				sum += c;
-			}
-			for (size_t i = 0; i < n; i++)
-				dst[count[key_of(&src[i], keys[k]) >> shift &
-					  0xffff]++] = src[i];
-			*ends = dst;
-			*tmp = src;
-		}
-	}
-	free(count);
-}
-
 static const char *local(const struct ibnet *x, uint32_t obj)
 {
 	return str_of(x->d->arena, x->d->objs[obj].local);
@@ -372,81 +317,76 @@ static uint32_t hca_of(struct ibnet *x, uint32_t dev, uint32_t port)
 	return sub != RK_NONE ? sub : port;
 }
 
-static uint32_t bucket(const struct end *e, enum end_key k, uint32_t nb)
+static int cmp_u64(const void *pa, const void *pb)
 {
-	uint32_t v = key_of(e, k);
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
 
-	return v < nb ? v : nb;
+	return a < b ? -1 : a > b;
 }
 
 /*
- * Stable sort of @n ends by (@k1, @k2), each @k1 below @nb or RK_NONE: a
- * counting
- * sort by @k1 (one pass), then each run of equal @k1 by @k2 where it is
- * not in order already (the ends of one device or node mostly are): an
- * insertion sort for a short run, sort_ends() for a long one.  The sorted
- * ends are in *@ends; *@tmp is scratch of the same size (swapped).
+ * The @n ends in (node, num) order, stably (ties keep their index order):
+ * their indices counting-sorted by node (@nb nodes; an end without one, after
+ * an error, sorts last), then each node's run by num where it is not in
+ * order already (a node's ends mostly are): an insertion sort for a short
+ * run, a sort of (num, index) keys for a long one.
  */
-static void sort_ends2(struct end **ends, struct end **tmp, size_t n,
-		       enum end_key k1, enum end_key k2, uint32_t nb)
+static uint32_t *order_ends(const struct end *ends, uint32_t n, uint32_t nb)
 {
 	uint32_t *start = xcalloc((size_t)nb + 2, sizeof(*start));
-	struct end *src = *ends, *dst = *tmp;
+	uint32_t *ord = xmalloc(((size_t)n + 1) * sizeof(*ord));
 
-	/* a key past the others (a node not made after an error) sorts
-	 * last, in bucket @nb */
-	for (size_t i = 0; i < n; i++)
-		start[bucket(&src[i], k1, nb) + 1]++;
+	for (uint32_t i = 0; i < n; i++)
+		start[(ends[i].node < nb ? ends[i].node : nb) + 1]++;
 	for (uint32_t b = 0; b <= nb; b++)
 		start[b + 1] += start[b];
-	for (size_t i = 0; i < n; i++)
-		dst[start[bucket(&src[i], k1, nb)]++] = src[i];
+	for (uint32_t i = 0; i < n; i++)
+		ord[start[ends[i].node < nb ? ends[i].node : nb]++] = i;
 	free(start);
-	for (size_t i = 0; i < n;) {
-		uint32_t kk = key_of(&dst[i], k1);
+	for (uint32_t i = 0; i < n;) {
+		uint32_t node = ends[ord[i]].node, j = i + 1;
 		bool in_order = true;
-		size_t j = i + 1;
 
-		for (; j < n && key_of(&dst[j], k1) == kk; j++)
-			if (key_of(&dst[j], k2) < key_of(&dst[j - 1], k2))
+		for (; j < n && ends[ord[j]].node == node; j++)
+			if (ends[ord[j]].num < ends[ord[j - 1]].num)
 				in_order = false;
 		if (!in_order && j - i <= 32) {
-			for (size_t a = i + 1; a < j; a++) {
-				struct end e = dst[a];
-				size_t b = a;
+			for (uint32_t a = i + 1; a < j; a++) {
+				uint32_t v = ord[a], b = a;
 
 				for (; b > i &&
-				       key_of(&dst[b - 1], k2) > key_of(&e, k2);
+				       ends[ord[b - 1]].num > ends[v].num;
 				     b--)
-					dst[b] = dst[b - 1];
-				dst[b] = e;
+					ord[b] = ord[b - 1];
+				ord[b] = v;
 			}
 		} else if (!in_order) {
-			struct end *run = dst + i, *scr = src + i;
+			uint64_t *key = xmalloc((j - i) * sizeof(*key));
 
-			sort_ends(&run, &scr, j - i, &k2, 1);
-			if (run != dst + i)
-				memcpy(dst + i, run, (j - i) * sizeof(*run));
+			for (uint32_t a = i; a < j; a++)
+				key[a - i] =
+				    (uint64_t)ends[ord[a]].num << 32 | ord[a];
+			qsort(key, j - i, sizeof(*key), cmp_u64);
+			for (uint32_t a = i; a < j; a++)
+				ord[a] = (uint32_t)key[a - i];
+			free(key);
 		}
 		i = j;
 	}
-	*ends = dst;
-	*tmp = src;
+	return ord;
 }
 
 /*
  * Write one subnet: the IB links @links[0..n) joining its devices, whose
  * 2 * @nl ends @ends come ordered by (dev, port, link), as the port index
- * has them.  They are sorted again by (node, num); the sort is stable, so
- * ties stay in link order, and equal (node, num) means the same port.
+ * has them.  They are written in (node, num) order (order_ends), ties in
+ * link order; equal (node, num) means the same port.
  */
 static bool emit_subnet(struct ibnet *x, const char *name,
 			const uint32_t *links, uint32_t nl, struct end *ends)
 {
 	const struct rk_design *d = x->d;
-	struct end *scratch = xmalloc(((size_t)2 * nl + 1) * sizeof(*scratch));
-	struct end *const mine = scratch; /* sort_ends2 may swap them */
-	uint32_t *peer = xmalloc((size_t)2 * nl * sizeof(*peer));
+	uint32_t *ord = NULL, *peer = NULL;
 	struct ibnode *nodes = NULL;
 	uint32_t nn = 0, ncap = 0, nsw = 0, nhca = 0;
 	uint64_t base = (uint64_t)0x02 << 56 | (be_fnv1a(name) & 0xffffff)
@@ -569,9 +509,9 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 			ok = false;
 		}
 	}
-	sort_ends2(&ends, &scratch, (size_t)2 * nl, KEY_NODE, KEY_NUM, nn);
+	ord = order_ends(ends, 2 * nl, nn);
 	for (uint32_t i = 1; i < 2 * nl && ok; i++) {
-		const struct end *a = &ends[i - 1], *b = &ends[i];
+		const struct end *a = &ends[ord[i - 1]], *b = &ends[ord[i]];
 
 		if (a->node == b->node && a->num == b->num) {
 			diag_error(x->ctx->diag,
@@ -584,14 +524,17 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 	}
 	if (!ok)
 		goto out;
-	/* the peer of each end: the other end of the same link */
+	/* peer[i]: the other end of the link of the i-th end written (an
+	 * index into ends), found through orig -> written position */
 	{
-		uint32_t *pos = (uint32_t *)scratch; /* orig -> index */
+		uint32_t *pos = xmalloc((size_t)2 * nl * sizeof(*pos));
 
+		peer = xmalloc((size_t)2 * nl * sizeof(*peer));
 		for (uint32_t i = 0; i < 2 * nl; i++)
-			pos[ends[i].orig] = i;
+			pos[ends[ord[i]].orig] = i;
 		for (uint32_t i = 0; i < 2 * nl; i++)
-			peer[i] = pos[ends[i].orig ^ 1];
+			peer[i] = ord[pos[ends[ord[i]].orig ^ 1]];
+		free(pos);
 	}
 	{
 		fp = out_open(x->ctx,
@@ -621,8 +564,8 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 			const struct ibnode *in = &nodes[m];
 			uint32_t k;
 
-			for (k = i; k < 2 * nl && ends[k].node == m; k++)
-				port_comment(wb, d, &ends[k]);
+			for (k = i; k < 2 * nl && ends[ord[k]].node == m; k++)
+				port_comment(wb, d, &ends[ord[k]]);
 			wb_str(wb, in->sw ? "switchguid=0x" : "caguid=0x");
 			wb_hex(wb, in->guid, 16);
 			wb_str(wb, in->sw ? "\nSwitch\t" : "\nHca\t");
@@ -633,7 +576,7 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 			wb_mem(wb, in->desc, in->descn);
 			wb_str(wb, in->sw ? "\" enhanced port 0\n" : "\"\n");
 			for (; i < k; i++) {
-				const struct end *e = &ends[i];
+				const struct end *e = &ends[ord[i]];
 				const struct end *p = &ends[peer[i]];
 				int64_t ra = x->speed[e->port];
 				int64_t rb = x->speed[p->port];
@@ -652,7 +595,7 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 	}
 out:
 	free(nodes);
-	free(mine);
+	free(ord);
 	free(peer);
 	return ok;
 }
