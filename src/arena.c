@@ -40,6 +40,7 @@ void arena_destroy(struct arena *a)
 	free(a->owned);
 	free(a->strs);
 	free(a->str_len);
+	free(a->str_fnv);
 	free(a->htab);
 	memset(a, 0, sizeof(*a));
 }
@@ -106,17 +107,24 @@ void arena_own(struct arena *a, void **slot)
 	*VEC_PUSH(a->owned, a->nowned, a->owned_cap) = slot;
 }
 
-static uint32_t hash_bytes(const char *s, size_t n)
+/* FNV-1a over @n more bytes from state @h. */
+static uint32_t fnv_more(uint32_t h, const char *s, size_t n)
 {
-	uint32_t h = 2166136261u;
-
 	for (size_t i = 0; i < n; i++) {
 		h ^= (unsigned char)s[i];
 		h *= 16777619u;
 	}
-	/* FNV-1a leaves names that differ only in their last bytes close
-	 * together in the low bits the table uses */
-	return hash_mix32(h);
+	return h;
+}
+
+#define FNV_START 2166136261u
+
+/* The table's hash of a string whose FNV-1a state is @fnv: FNV-1a leaves
+ * names that differ only in their last bytes close together in the low
+ * bits the table uses. */
+static uint32_t hash_of(uint32_t fnv)
+{
+	return hash_mix32(fnv);
 }
 
 static void rehash(struct arena *a)
@@ -139,19 +147,27 @@ static void rehash(struct arena *a)
 	a->hcap = ncap;
 }
 
-static uint32_t lookup_slot(const struct arena *a, const char *s, size_t n,
-			    uint32_t h)
+/*
+ * The slot of the string @pre @sep @s (@n bytes; without @pre and @sep when
+ * @pre is 0) whose table hash is @h, or the empty slot where it would go.
+ */
+static uint32_t lookup_slot(const struct arena *a, uint32_t pre, char sep,
+			    const char *s, size_t n, uint32_t h)
 {
 	uint32_t i = h & (a->hcap - 1);
+	size_t pn = pre ? a->str_len[pre] + 1 : 0;
 
 	while (a->htab[i]) {
 		uint64_t e = a->htab[i];
 
 		if ((uint32_t)(e >> 32) == h) {
 			uint32_t id = (uint32_t)e - 1;
+			const char *t = a->strs[id];
 
-			if (a->str_len[id] == n &&
-			    memcmp(a->strs[id], s, n) == 0)
+			if (a->str_len[id] == pn + n &&
+			    (!pre || (memcmp(t, a->strs[pre], pn - 1) == 0 &&
+				      t[pn - 1] == sep)) &&
+			    memcmp(t + pn, s, n) == 0)
 				return i;
 		}
 		i = (i + 1) & (a->hcap - 1);
@@ -159,26 +175,46 @@ static uint32_t lookup_slot(const struct arena *a, const char *s, size_t n,
 	return i;
 }
 
-uint32_t intern_find(const struct arena *a, const char *s, size_t n)
+/* The FNV-1a state of @pre @sep @s (see lookup_slot). */
+static uint32_t fnv_join(const struct arena *a, uint32_t pre, char sep,
+			 const char *s, size_t n)
+{
+	uint32_t h = pre ? fnv_more(a->str_fnv[pre], &sep, 1) : FNV_START;
+
+	return fnv_more(h, s, n);
+}
+
+uint32_t intern_find_join(const struct arena *a, uint32_t pre, char sep,
+			  const char *s, size_t n)
 {
 	uint32_t i;
 
 	if (!a->hcap)
 		return 0;
-	i = lookup_slot(a, s, n, hash_bytes(s, n));
+	i = lookup_slot(a, pre, sep, s, n,
+			hash_of(fnv_join(a, pre, sep, s, n)));
 	return a->htab[i] ? (uint32_t)a->htab[i] - 1 : 0;
 }
 
-uint32_t intern(struct arena *a, const char *s, size_t n)
+uint32_t intern_find(const struct arena *a, const char *s, size_t n)
 {
-	uint32_t h, i, id;
+	return intern_find_join(a, 0, 0, s, n);
+}
 
-	if (n > UINT32_MAX / 2)
+uint32_t intern_join(struct arena *a, uint32_t pre, char sep, const char *s,
+		     size_t n)
+{
+	uint32_t fnv, h, i, id;
+	size_t pn = pre ? a->str_len[pre] + 1 : 0;
+	char *t;
+
+	if (n > UINT32_MAX / 2 || pn > UINT32_MAX / 2)
 		die("string too long");
 	if ((uint64_t)(a->nstrs + 1) * 2 > a->hcap)
 		rehash(a);
-	h = hash_bytes(s, n);
-	i = lookup_slot(a, s, n, h);
+	fnv = fnv_join(a, pre, sep, s, n);
+	h = hash_of(fnv);
+	i = lookup_slot(a, pre, sep, s, n, h);
 	if (a->htab[i])
 		return (uint32_t)a->htab[i] - 1;
 	if (a->nstrs == a->strs_cap) {
@@ -186,13 +222,28 @@ uint32_t intern(struct arena *a, const char *s, size_t n)
 		vec_grow((void **)&a->strs, &cap, a->nstrs + 1,
 			 sizeof(*a->strs));
 		a->str_len = xrealloc(a->str_len, cap * sizeof(*a->str_len));
+		a->str_fnv = xrealloc(a->str_fnv, cap * sizeof(*a->str_fnv));
 		a->strs_cap = cap;
 	}
+	/* strings never move: @s may lie in this arena */
+	t = arena_alloc(a, pn + n + 1);
+	if (pre) {
+		memcpy(t, a->strs[pre], pn - 1);
+		t[pn - 1] = sep;
+	}
+	memcpy(t + pn, s, n);
+	t[pn + n] = '\0';
 	id = a->nstrs++;
-	a->strs[id] = arena_strndup(a, s, n);
-	a->str_len[id] = (uint32_t)n;
+	a->strs[id] = t;
+	a->str_len[id] = (uint32_t)(pn + n);
+	a->str_fnv[id] = fnv;
 	a->htab[i] = (uint64_t)h << 32 | (id + 1);
 	return id;
+}
+
+uint32_t intern(struct arena *a, const char *s, size_t n)
+{
+	return intern_join(a, 0, 0, s, n);
 }
 
 uint32_t intern_cstr(struct arena *a, const char *s)

@@ -28,6 +28,7 @@ struct arena {
 	/* string interning: open addressing table of ids */
 	const char **strs; /* id -> string */
 	uint32_t *str_len; /* id -> length */
+	uint32_t *str_fnv; /* id -> FNV-1a state, to hash joined names */
 	uint32_t nstrs, strs_cap;
 	/* slot -> hash << 32 | (id + 1), 0 = empty: probes compare the hash
 	 * before touching the string */
@@ -50,6 +51,14 @@ uint32_t intern(struct arena *a, const char *s, size_t n);
 uint32_t intern_cstr(struct arena *a, const char *s);
 /* Returns the id of s if it was interned already, else 0 (never interns). */
 uint32_t intern_find(const struct arena *a, const char *s, size_t n);
+/*
+ * The same for the string "<@pre><@sep><@s>" (@pre an interned id; 0: just
+ * @s), without assembling it first: a full name from its parent's.
+ */
+uint32_t intern_join(struct arena *a, uint32_t pre, char sep, const char *s,
+		     size_t n);
+uint32_t intern_find_join(const struct arena *a, uint32_t pre, char sep,
+			  const char *s, size_t n);
 static inline const char *str_of(const struct arena *a, uint32_t id)
 {
 	return a->strs[id];

@@ -156,8 +156,6 @@ static uint32_t join_name(struct elab *e, uint32_t prefix, uint32_t local,
 			  const struct srcloc *loc)
 {
 	size_t a, b;
-	char *buf;
-	uint32_t id;
 
 	if (!prefix)
 		return local;
@@ -168,13 +166,7 @@ static uint32_t join_name(struct elab *e, uint32_t prefix, uint32_t local,
 			   RK_MAX_PATH);
 		return 0;
 	}
-	buf = xmalloc(a + b + 2);
-	memcpy(buf, str_of(e->a, prefix), a);
-	buf[a] = '.';
-	memcpy(buf + a + 1, str_of(e->a, local), b);
-	id = intern(e->a, buf, a + b + 1);
-	free(buf);
-	return id;
+	return intern_join(e->a, prefix, '.', str_of(e->a, local), b);
 }
 
 /* ---- attributes ---- */

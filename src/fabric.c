@@ -347,8 +347,7 @@ static uint32_t new_switch(struct elab *e, uint32_t fab, const char *tier,
 
 	snprintf(local, sizeof(local), "%s[%u]", tier, idx);
 	lid = intern_cstr(e->a, local);
-	full = intern_cstr(e->a,
-			   arena_printf(e->a, "%s.%s", ir_name(d, fab), local));
+	full = intern_join(e->a, d->objs[fab].name, '.', local, strlen(local));
 	id = ir_add_obj(d, K_DEVICE, fab, lid, full, loc);
 	d->objs[id].cls = C_SWITCH;
 	d->objs[id].part = part;

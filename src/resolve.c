@@ -66,18 +66,13 @@ static void scopes_for(struct elab *e, uint32_t obj, struct scopes *s)
 static uint32_t lookup_in(struct elab *e, uint32_t prefix, const char *path,
 			  size_t plen, bool part_ns)
 {
-	char buf[2 * RK_MAX_PATH + 2];
 	size_t a = prefix ? strlen_of(e->a, prefix) : 0;
 	uint32_t id;
 
-	if (a + plen + 1 >= sizeof(buf))
+	if (a + plen + 1 >= 2 * RK_MAX_PATH + 2)
 		return RK_NONE;
-	if (a) {
-		memcpy(buf, str_of(e->a, prefix), a);
-		buf[a++] = '.';
-	}
-	memcpy(buf + a, path, plen);
-	id = intern_find(e->a, buf, a + plen);
+	/* "prefix.path", found without writing it out */
+	id = intern_find_join(e->a, a ? prefix : 0, '.', path, plen);
 	if (!id)
 		return RK_NONE;
 	return part_ns ? ir_find_part(e->d, id) : ir_find_name(e->d, id);

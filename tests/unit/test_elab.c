@@ -1555,3 +1555,42 @@ Test(elab, import_only_at_top_level)
 	       "of a file [misplaced]");
 	unit_free(u);
 }
+
+/* Full names are interned from their parent's id without being written
+ * out first: the same ids as interning the assembled strings. */
+Test(intern, joined_names_are_the_assembled_strings)
+{
+	struct arena a;
+	uint32_t hall, r0, j, k;
+	char buf[64];
+
+	arena_init(&a);
+	hall = intern_cstr(&a, "hall");
+	r0 = intern_cstr(&a, "hall.r[0]");
+	cr_assert_eq(intern_join(&a, hall, '.', "r[0]", 4), r0);
+	cr_assert_eq(intern_find_join(&a, hall, '.', "r[0]", 4), r0);
+	cr_assert_eq(intern_find_join(&a, hall, '.', "r[1]", 4), 0);
+	cr_assert_eq(intern_find_join(&a, hall, '/', "r[0]", 4), 0);
+	/* no prefix: the string itself */
+	cr_assert_eq(intern_find_join(&a, 0, '.', "hall", 4), hall);
+	/* interned by a join, found whole; many, so the table grows */
+	for (uint32_t i = 0; i < 5000; i++) {
+		int n = snprintf(buf, sizeof(buf), "n[%u]", i);
+
+		j = intern_join(&a, r0, i % 2 ? '/' : '.', buf, (size_t)n);
+		snprintf(buf, sizeof(buf), "hall.r[0]%cn[%u]",
+			 i % 2 ? '/' : '.', i);
+		cr_assert_str_eq(str_of(&a, j), buf);
+		cr_assert_eq(strlen_of(&a, j), strlen(buf));
+		k = intern_find(&a, buf, strlen(buf));
+		cr_assert_eq(k, j, "%s", buf);
+	}
+	for (uint32_t i = 0; i < 5000; i++) {
+		int n = snprintf(buf, sizeof(buf), "n[%u]", i);
+
+		cr_assert_neq(
+		    intern_find_join(&a, r0, i % 2 ? '/' : '.', buf, (size_t)n),
+		    0);
+	}
+	arena_destroy(&a);
+}
