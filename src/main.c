@@ -156,6 +156,15 @@ int main(int argc, char **argv)
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 #endif
+#ifdef M_ARENA_MAX
+	/*
+	 * One heap for every thread: the jobs after elaboration free large
+	 * tables that a job on another thread can then reuse (with a heap per
+	 * thread it would fault fresh pages in: 22 MiB more at 100,000 GPUs).
+	 * The jobs allocate in large blocks, so they seldom wait for the lock.
+	 */
+	mallopt(M_ARENA_MAX, 1);
+#endif
 	memset(&o, 0, sizeof(o));
 	o.outdir = "out";
 	o.max_errors = 10;
