@@ -519,13 +519,16 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 		uint32_t sw = queue[qh++], sv = vert_of[sw];
 
 		for (uint32_t k = adj_off[sw]; k < adj_off[sw + 1]; k++) {
-			const struct rk_link *l = &d->links[adj[k]];
-			uint32_t od = l->a_dev == sw ? l->b_dev : l->a_dev;
-			uint32_t ov;
+			const struct rk_link *l;
+			uint32_t od, ov;
 
-			/* every link on an endpoint port was taken above */
+			/* every link on an endpoint port was taken above, and
+			 * a link down from here was taken from below (tested
+			 * first: the link record is a cache miss) */
 			if (used[adj[k]])
 				continue;
+			l = &d->links[adj[k]];
+			od = l->a_dev == sw ? l->b_dev : l->a_dev;
 			if (d->objs[od].cls != C_SWITCH)
 				continue;
 			used[adj[k]] = 1;
