@@ -79,7 +79,6 @@ struct metres_memo {
 struct sheet {
 	const struct rk_design *d;
 	const struct cable_plan *p;
-	uint32_t *ids; /* per link: cable id (1-based), 0 not listed */
 	struct rails *rails;
 	uint32_t nrails;
 	uint32_t *rails_of; /* fabric object -> index in rails, RK_NONE */
@@ -250,7 +249,7 @@ static void end_cells(struct csv *w, struct sheet *s, uint32_t dev,
 /* The cable id "C000001" of link @li into @buf; returns its length. */
 static size_t cable_id(const struct sheet *s, uint32_t li, char buf[72])
 {
-	uint32_t v = s->ids[li];
+	uint32_t v = s->p->links[li].label_no;
 
 	buf[0] = 'C';
 	if (v >= 1000000)
@@ -404,35 +403,6 @@ static void row(struct sheet *s, struct csv *w, uint32_t li)
 	csv_end_row(w);
 }
 
-static bool listed(const struct cp_link *r)
-{
-	return r->status != CP_NOT_CABLED;
-}
-
-/* Cable ids in link order; shared cables keep their first leg's id. */
-static void number(struct sheet *s)
-{
-	const struct rk_design *d = s->d;
-	uint32_t *by_no = xcalloc((size_t)s->p->ncables + 1, sizeof(*by_no));
-	uint32_t next = 1;
-
-	for (uint32_t i = 0; i < d->nlinks; i++) {
-		const struct cp_link *r = &s->p->links[i];
-
-		s->ids[i] = 0;
-		if (!listed(r))
-			continue;
-		if (r->cable_no == RK_NONE) {
-			s->ids[i] = next++;
-		} else {
-			if (!by_no[r->cable_no])
-				by_no[r->cable_no] = next++;
-			s->ids[i] = by_no[r->cable_no];
-		}
-	}
-	free(by_no);
-}
-
 /* Pull-list columns: what a technician at the rack needs. */
 static const char *const pull_columns[] = {
 	"pull_rack", "cable_id",    "label",	"u",	      "device",
@@ -504,7 +474,7 @@ static bool emit_pull(struct backend_ctx *ctx, struct sheet *s)
 			const struct rk_link *l = &d->links[i];
 			uint32_t r[2];
 
-			if (!s->ids[i])
+			if (!s->p->links[i].label_no)
 				continue;
 			r[0] = s->rack[l->a_dev];
 			r[1] = s->rack[l->b_dev];
@@ -560,11 +530,9 @@ static bool emit_cabling(struct backend_ctx *ctx)
 		s.rack[i] = layout_rack_of(d, i);
 		s.at[i] = layout_at(d, i);
 	}
-	s.ids = xmalloc(((size_t)d->nlinks + 1) * sizeof(*s.ids));
 	s.loc = xcalloc((size_t)d->nobjs + 1, sizeof(*s.loc));
 	s.metres = xcalloc(METRES_MEMO, sizeof(*s.metres));
 	csv_init(&s.scratch, NULL);
-	number(&s);
 	if (ctx->part == 0) {
 		FILE *fp = out_open(ctx, "cabling.csv");
 		struct csv w;
@@ -575,7 +543,7 @@ static bool emit_cabling(struct backend_ctx *ctx)
 			csv_init(&w, fp);
 			csv_header(&w, columns, ARRAY_SIZE(columns));
 			for (uint32_t i = 0; i < d->nlinks; i++) {
-				if (s.ids[i])
+				if (s.p->links[i].label_no)
 					row(&s, &w, i);
 				if (!(i & 4095) && be_cancelled(ctx))
 					break;
@@ -590,7 +558,6 @@ static bool emit_cabling(struct backend_ctx *ctx)
 		free(s.rails[i].names);
 	free(s.rails);
 	free(s.rails_of);
-	free(s.ids);
 	free(s.rack);
 	free(s.at);
 	free(s.loc);

@@ -582,6 +582,7 @@ static void plan_link(struct planner *x, uint32_t li, uint32_t *next_cable)
 	uint32_t forced_media = 0, forced = RK_NONE;
 	struct cpart fc;
 	const struct cpart *c = NULL;
+	int64_t speed; /* the slower end's, 0 when neither says */
 
 	memset(r, 0, sizeof(*r));
 	r->cable = r->near = r->cable_no = RK_NONE;
@@ -616,9 +617,9 @@ static void plan_link(struct planner *x, uint32_t li, uint32_t *next_cable)
 		r->status = CP_NOT_CABLED;
 		return;
 	}
-	r->speed = e[0].pi->speed;
-	if (e[1].pi->speed && (!r->speed || e[1].pi->speed < r->speed))
-		r->speed = e[1].pi->speed;
+	speed = e[0].pi->speed;
+	if (e[1].pi->speed && (!speed || e[1].pi->speed < speed))
+		speed = e[1].pi->speed;
 	if ((v = cableplan_link_attr(d, l, A_LENGTH)) && v->type == VT_NUM) {
 		r->length = v->n;
 		r->forced_length = 1;
@@ -646,7 +647,7 @@ static void plan_link(struct planner *x, uint32_t li, uint32_t *next_cable)
 
 			if (end_fit(c, e[i].pi) != END_XCVR)
 				continue;
-			r->xcvr[i] = pick_mod(x, e[i].pi, c->media, r->speed,
+			r->xcvr[i] = pick_mod(x, e[i].pi, c->media, speed,
 					      r->length, &lo);
 			if (r->xcvr[i] == RK_NONE)
 				r->xcvr_missing |= (uint8_t)(1u << i);
@@ -667,7 +668,7 @@ static void plan_link(struct planner *x, uint32_t li, uint32_t *next_cable)
 		r->how = forced_media ? CP_HOW_MEDIA : CP_HOW_CHEAPEST;
 		for (uint32_t i = 0; i < x->ncables; i++) {
 			const struct cpart *cc = &x->cables[i];
-			int fit = try_cable(x, cc, e, r->speed, r->length,
+			int fit = try_cable(x, cc, e, speed, r->length,
 					    forced_media, mods, &k);
 
 			if (fit == FIT_LENGTH) {
@@ -828,14 +829,28 @@ static void count_parts(struct planner *x)
 	struct htab lines;
 	uint32_t nc = 0, nx = 0, cc = 0, xc = 0;
 
+	uint32_t *label = xcalloc((size_t)p->ncables + 1, sizeof(*label));
+	uint32_t next = 1;
+
 	for (uint32_t i = 0; i < p->ncables; i++)
 		stock[i] = -1;
+	/* the longest stock of each physical cable; the label numbers */
 	for (uint32_t i = 0; i < d->nlinks; i++) {
-		const struct cp_link *r = &p->links[i];
+		struct cp_link *r = &p->links[i];
 
-		if (r->cable_no != RK_NONE && r->stock > stock[r->cable_no])
+		if (r->status == CP_NOT_CABLED)
+			continue;
+		if (r->cable_no == RK_NONE) {
+			r->label_no = next++;
+			continue;
+		}
+		if (r->stock > stock[r->cable_no])
 			stock[r->cable_no] = r->stock;
+		if (!label[r->cable_no]) /* its first leg */
+			label[r->cable_no] = next++;
+		r->label_no = label[r->cable_no];
 	}
+	free(label);
 	htab_init(&lines, 64);
 	for (uint32_t i = 0; i < d->nlinks; i++) {
 		struct cp_link *r = &p->links[i];

@@ -96,11 +96,13 @@ enum cp_how {
  * @length:    computed or forced length in um, -1 when unknown (the
  *             breakdown of a computed one: layout_cable_run())
  * @stock:     stock length of the physical cable in um, -1 when none
- * @speed:     link speed in b/s, 0 when unknown
  * @media:     string id of the media word, 0 when none
  * @near:      CP_NO_FIT: the longest-reach part that fits all but the
  *             length, or RK_NONE
  * @cable_no:  physical cable number (0-based, in link order), RK_NONE
+ * @label_no:  number on the cable's label and cut-sheet rows (1-based, in
+ *             link order, over the links that are cabled; the legs of one
+ *             physical cable share their first leg's), 0 when not cabled
  * @status:    enum cp_status
  * @how:       enum cp_how
  * @forced_length: the length is the link's `length`
@@ -112,12 +114,12 @@ enum cp_how {
 struct cp_link {
 	int64_t length;
 	int64_t stock;
-	int64_t speed;
 	uint32_t cable;
 	uint32_t xcvr[2];
 	uint32_t media;
 	uint32_t near;
 	uint32_t cable_no;
+	uint32_t label_no;
 	uint8_t status;
 	uint8_t how;
 	uint8_t forced_length;

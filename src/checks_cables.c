@@ -157,6 +157,7 @@ static void run_cable_reach(struct check_ctx *c)
 	const struct rk_design *d = c->d;
 	const struct cable_plan *p = derived_cableplan(c->dv);
 	char lb[1024], b1[RK_QFMT_MAX], b2[RK_QFMT_MAX], ls[512];
+	int64_t speed;
 
 	for (uint32_t i = 0; i < d->nlinks && !diag_stop(c->diag); i++) {
 		const struct rk_link *l = &d->links[i];
@@ -170,6 +171,7 @@ static void run_cable_reach(struct check_ctx *c)
 		case CP_NO_FIT:
 			if (check_link_waived(c, l))
 				break;
+			speed = link_rate(d, l);
 			if (r->near != RK_NONE) {
 				check_fail(
 				    c, check_link_owner(l), &l->loc,
@@ -178,23 +180,21 @@ static void run_cable_reach(struct check_ctx *c)
 				    media ? media : "",
 				    media ? " cable " : "cable ",
 				    check_qfmt(DIM_LENGTH, r->length, b1),
-				    r->speed ? " at " : "",
-				    r->speed
-					? check_qfmt(DIM_RATE, r->speed, b2)
-					: "",
+				    speed ? " at " : "",
+				    speed ? check_qfmt(DIM_RATE, speed, b2)
+					  : "",
 				    link_str(d, l, lb));
 				note_length(c, l, r);
 				note_near(c, r->near, r->length);
 			} else {
-				check_fail(c, check_link_owner(l), &l->loc,
-					   "no catalog %s%sfits link %s%s%s",
-					   media ? media : "",
-					   media ? " cable " : "cable ",
-					   link_str(d, l, lb),
-					   r->speed ? " at " : "",
-					   r->speed ? check_qfmt(DIM_RATE,
-								 r->speed, b2)
-						    : "");
+				check_fail(
+				    c, check_link_owner(l), &l->loc,
+				    "no catalog %s%sfits link %s%s%s",
+				    media ? media : "",
+				    media ? " cable " : "cable ",
+				    link_str(d, l, lb), speed ? " at " : "",
+				    speed ? check_qfmt(DIM_RATE, speed, b2)
+					  : "");
 				check_note(c, &d->objs[l->a_port].loc,
 					   "no cable part matches the ports' "
 					   "form, cage, top and speed, or the "
