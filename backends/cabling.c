@@ -182,15 +182,6 @@ static void cell_name(struct csv *w, const struct rk_design *d, uint32_t obj)
 		csv_cell(w, NULL);
 }
 
-/* An interned string or word as a cell (0: empty). */
-static void cell_word(struct csv *w, const struct rk_design *d, uint32_t id)
-{
-	if (id)
-		csv_cell_str(w, d->arena, id);
-	else
-		csv_cell(w, NULL);
-}
-
 /* The U a device sits at, as a cell (empty when not placed). */
 static void cell_u(struct csv *w, const struct sheet *s, uint32_t dev,
 		   uint32_t rack)
@@ -236,16 +227,6 @@ static const struct loc *loc_of(struct sheet *s, uint32_t dev)
 	return l;
 }
 
-/* Cells of one end: site, row, rack, U and device, then the port. */
-static void end_cells(struct csv *w, struct sheet *s, uint32_t dev,
-		      uint32_t port)
-{
-	const struct loc *l = loc_of(s, dev);
-
-	csv_cells_rendered(w, s->locs + l->off, l->len, 5);
-	csv_cell_str(w, s->d->arena, s->d->objs[port].local);
-}
-
 /* The cable id "C000001" of link @li into @buf; returns its length. */
 static size_t cable_id(const struct sheet *s, uint32_t li, char buf[72])
 {
@@ -280,25 +261,24 @@ static const char *metres(struct sheet *s, int64_t um, size_t *n)
 	return m->s;
 }
 
-/* A length cell (negative: empty). */
-static void cell_metres(struct csv *w, struct sheet *s, int64_t um)
+/* The printed label: "C000001 a.port -- b.port" (@la, @lb: the ends'
+ * devices' location cells, whose last cell is the device's name).  At most
+ * label_max() bytes are written at @o; returns the end. */
+static size_t label_max(const struct sheet *s, const struct rk_link *l,
+			size_t idn)
 {
-	size_t n;
-	const char *t;
+	const struct rk_design *d = s->d;
 
-	if (um < 0) {
-		csv_cell(w, NULL);
-		return;
-	}
-	t = metres(s, um, &n);
-	csv_cell_raw(w, t, n); /* digits and a point */
+	return CSV_CELL_MAX(idn + 7 +
+			    strlen_of(d->arena, d->objs[l->a_dev].name) +
+			    strlen_of(d->arena, d->objs[l->a_port].local) +
+			    strlen_of(d->arena, d->objs[l->b_dev].name) +
+			    strlen_of(d->arena, d->objs[l->b_port].local));
 }
 
-/* The printed label: "C000001 a.port -- b.port" (@la, @lb: the ends'
- * devices' location cells, whose last cell is the device's name). */
-static void cell_label(struct csv *w, struct sheet *s, const struct rk_link *l,
+static char *put_label(struct csv *w, struct sheet *s, const struct rk_link *l,
 		       const struct loc *la, const struct loc *lb,
-		       const char *id, size_t idn)
+		       const char *id, size_t idn, char *o)
 {
 	const struct rk_design *d = s->d;
 	const struct arena *a = d->arena;
@@ -322,16 +302,13 @@ static void cell_label(struct csv *w, struct sheet *s, const struct rk_link *l,
 				      strlen_of(a, nm[1]),
 				      lb->len - lb->from_dev,
 				      strlen_of(a, nm[3]) };
-		char *o = rk_put(
-		    csv_raw_begin(w, idn + 7 + n[0] + n[1] + n[2] + n[3]), id,
-		    idn);
 
+		o = rk_put(o, id, idn);
 		for (int k = 0; k < 4; k++) {
 			o = rk_put(o, sep[k], nsep[k]);
 			o = rk_put(o, p[k], n[k]);
 		}
-		csv_raw_end(w, o);
-		return;
+		return o;
 	}
 	csv_part_begin(w);
 	csv_part(w, id, idn);
@@ -339,7 +316,7 @@ static void cell_label(struct csv *w, struct sheet *s, const struct rk_link *l,
 		csv_part(w, sep[k], nsep[k]);
 		csv_part_str(w, a, nm[k]);
 	}
-	csv_part_end(w);
+	return csv_put_parts(w, o);
 }
 
 /* A string or word attribute as its interned id, 0 when there is none. */
@@ -364,43 +341,110 @@ static void cable_facts(struct sheet *s, uint32_t cable, uint32_t *model,
 	*pn = s->pn;
 }
 
+/* A cell of interned string or word @id (0: empty) at @o. */
+static char *put_word(struct csv *w, const struct rk_design *d, uint32_t id,
+		      char *o)
+{
+	return id ? csv_put_str(w, o, d->arena, id) : o;
+}
+
+/* Length @um at @o (negative: an empty cell); returns the end. */
+static char *put_metres(struct sheet *s, int64_t um, char *o)
+{
+	size_t n;
+	const char *t;
+
+	if (um < 0)
+		return o;
+	t = metres(s, um, &n);
+	return rk_put(o, t, n); /* digits and a point */
+}
+
+/* The full name of object @obj (RK_NONE: an empty cell) at @o. */
+static char *put_name(struct csv *w, const struct rk_design *d, uint32_t obj,
+		      char *o)
+{
+	return obj != RK_NONE ? csv_put_str(w, o, d->arena, d->objs[obj].name)
+			      : o;
+}
+
+/* The longest a put_name() cell can be. */
+static size_t name_max(const struct rk_design *d, uint32_t obj)
+{
+	return obj != RK_NONE
+		   ? CSV_CELL_MAX(strlen_of(d->arena, d->objs[obj].name))
+		   : 1;
+}
+
+/* One cut-sheet row, written as a whole like pull_row(). */
 static void row(struct sheet *s, struct csv *w, uint32_t li)
 {
 	const struct rk_design *d = s->d;
+	const struct arena *a = d->arena;
 	const struct rk_link *l = &d->links[li];
 	const struct cp_link *r = &s->p->links[li];
+	const struct loc *la = loc_of(s, l->a_dev), *lb = loc_of(s, l->b_dev);
 	char id[72]; /* roomy: rk_put may copy it in words */
 	size_t idn = cable_id(s, li, id);
 	long rail = rail_of(s, l);
+	uint32_t model = 0, pn = 0;
+	const char *note = cableplan_reason(r);
+	size_t nn = note ? strlen(note) : 0;
+	char *o;
 
-	csv_cell_raw(w, id, idn); /* "C" and digits */
-	cell_label(w, s, l, loc_of(s, l->a_dev), loc_of(s, l->b_dev), id, idn);
-	end_cells(w, s, l->a_dev, l->a_port);
-	end_cells(w, s, l->b_dev, l->b_port);
-	cell_name(w, d, l->fabric);
-	if (rail >= 0)
-		csv_cell_u64(w, (uint64_t)rail);
-	else
-		csv_cell(w, NULL);
-	cell_word(w, d, r->media);
-	if (r->cable != RK_NONE) {
-		uint32_t model, pn;
-
+	if (r->cable != RK_NONE)
 		cable_facts(s, r->cable, &model, &pn);
-		cell_name(w, d, r->cable);
-		cell_word(w, d, model);
-		cell_word(w, d, pn);
-	} else {
-		csv_cell(w, NULL);
-		csv_cell(w, NULL);
-		csv_cell(w, NULL);
+	o = csv_room(
+	    w, idn + 1 + label_max(s, l, idn) + la->len + 1 +
+		   CSV_CELL_MAX(strlen_of(a, d->objs[l->a_port].local)) +
+		   lb->len + 1 +
+		   CSV_CELL_MAX(strlen_of(a, d->objs[l->b_port].local)) +
+		   name_max(d, l->fabric) + 24 +
+		   CSV_CELL_MAX(strlen_of(a, r->media)) +
+		   name_max(d, r->cable) + CSV_CELL_MAX(strlen_of(a, model)) +
+		   CSV_CELL_MAX(strlen_of(a, pn)) + 2 * CSV_NUM_MAX +
+		   name_max(d, r->xcvr[0]) + name_max(d, r->xcvr[1]) +
+		   CSV_CELL_MAX(nn) + 1);
+	o = rk_put(o, id, idn); /* "C" and digits */
+	*o++ = ',';
+	o = put_label(w, s, l, la, lb, id, idn, o);
+	/* each end: site, row, rack, U and device, then the port */
+	*o++ = ',';
+	o = rk_put(o, s->locs + la->off, la->len);
+	*o++ = ',';
+	o = csv_put_str(w, o, a, d->objs[l->a_port].local);
+	*o++ = ',';
+	o = rk_put(o, s->locs + lb->off, lb->len);
+	*o++ = ',';
+	o = csv_put_str(w, o, a, d->objs[l->b_port].local);
+	*o++ = ',';
+	o = put_name(w, d, l->fabric, o);
+	*o++ = ',';
+	if (rail >= 0) {
+		char nb[72]; /* roomy: rk_put may copy it in words */
+		char *dg = u64_digits((uint64_t)rail, nb + sizeof(nb));
+
+		o = rk_put(o, dg, (size_t)(nb + sizeof(nb) - dg));
 	}
-	cell_metres(w, s, r->stock);
-	cell_metres(w, s, r->length);
-	cell_name(w, d, r->xcvr[0]);
-	cell_name(w, d, r->xcvr[1]);
-	csv_cell(w, cableplan_reason(r));
-	csv_end_row(w);
+	*o++ = ',';
+	o = put_word(w, d, r->media, o);
+	*o++ = ',';
+	o = put_name(w, d, r->cable, o);
+	*o++ = ',';
+	o = put_word(w, d, model, o);
+	*o++ = ',';
+	o = put_word(w, d, pn, o);
+	*o++ = ',';
+	o = put_metres(s, r->stock, o);
+	*o++ = ',';
+	o = put_metres(s, r->length, o);
+	*o++ = ',';
+	o = put_name(w, d, r->xcvr[0], o);
+	*o++ = ',';
+	o = put_name(w, d, r->xcvr[1], o);
+	*o++ = ',';
+	o = csv_put_cell(o, note, nn);
+	csv_row_end(w, o);
 }
 
 /* Pull-list columns: what a technician at the rack needs. */
@@ -410,10 +454,14 @@ static const char *const pull_columns[] = {
 	"media",     "part_number", "length_m",
 };
 
-/* One pull-list row: link @li seen from rack @rack. */
+/*
+ * One pull-list row: link @li seen from rack @rack, written as a whole
+ * (room for its longest form first, then the cells one after another).
+ */
 static void pull_row(struct sheet *s, struct csv *w, uint32_t rack, uint32_t li)
 {
 	const struct rk_design *d = s->d;
+	const struct arena *a = d->arena;
 	const struct rk_link *l = &d->links[li];
 	const struct cp_link *r = &s->p->links[li];
 	bool a_here = s->rack[l->a_dev] == rack;
@@ -422,31 +470,46 @@ static void pull_row(struct sheet *s, struct csv *w, uint32_t rack, uint32_t li)
 	uint32_t far = a_here ? l->b_dev : l->a_dev;
 	uint32_t fport = a_here ? l->b_port : l->a_port;
 	const struct loc *lh = loc_of(s, here), *lf = loc_of(s, far);
+	uint32_t pn = 0, media = r->media, model;
 	char id[72]; /* roomy: rk_put may copy it in words */
-	size_t idn = cable_id(s, li, id);
+	size_t idn = cable_id(s, li, id), mn = 0;
+	const char *m = r->stock >= 0 ? metres(s, r->stock, &mn) : NULL;
+	char *o;
 
-	cell_name(w, d, rack);
-	csv_cell_raw(w, id, idn); /* "C" and digits */
-	cell_label(w, s, l, a_here ? lh : lf, a_here ? lf : lh, id, idn);
-	/* this end: U and device (its rack is the pull rack) */
-	csv_cells_rendered(w, s->locs + lh->off + lh->from_u,
-			   lh->len - lh->from_u, 2);
-	csv_cell_str(w, d->arena, d->objs[hport].local);
-	/* the far end: rack, U and device */
-	csv_cells_rendered(w, s->locs + lf->off + lf->from_rack,
-			   lf->len - lf->from_rack, 3);
-	csv_cell_str(w, d->arena, d->objs[fport].local);
-	cell_word(w, d, r->media);
-	if (r->cable != RK_NONE) {
-		uint32_t model, pn;
-
+	if (r->cable != RK_NONE)
 		cable_facts(s, r->cable, &model, &pn);
-		cell_word(w, d, pn);
-	} else {
-		csv_cell(w, NULL);
-	}
-	cell_metres(w, s, r->stock);
-	csv_end_row(w);
+	o = csv_room(w, CSV_CELL_MAX(strlen_of(a, d->objs[rack].name)) + idn +
+			    1 + label_max(s, l, idn) + (lh->len - lh->from_u) +
+			    1 +
+			    CSV_CELL_MAX(strlen_of(a, d->objs[hport].local)) +
+			    (lf->len - lf->from_rack) + 1 +
+			    CSV_CELL_MAX(strlen_of(a, d->objs[fport].local)) +
+			    CSV_CELL_MAX(strlen_of(a, media)) +
+			    CSV_CELL_MAX(strlen_of(a, pn)) + mn + 1);
+	o = csv_put_str(w, o, a, d->objs[rack].name);
+	*o++ = ',';
+	o = rk_put(o, id, idn); /* "C" and digits */
+	*o++ = ',';
+	o = put_label(w, s, l, a_here ? lh : lf, a_here ? lf : lh, id, idn, o);
+	/* this end: U and device (its rack is the pull rack) */
+	*o++ = ',';
+	o = rk_put(o, s->locs + lh->off + lh->from_u, lh->len - lh->from_u);
+	*o++ = ',';
+	o = csv_put_str(w, o, a, d->objs[hport].local);
+	/* the far end: rack, U and device */
+	*o++ = ',';
+	o = rk_put(o, s->locs + lf->off + lf->from_rack,
+		   lf->len - lf->from_rack);
+	*o++ = ',';
+	o = csv_put_str(w, o, a, d->objs[fport].local);
+	*o++ = ',';
+	o = put_word(w, d, media, o);
+	*o++ = ',';
+	o = put_word(w, d, pn, o);
+	*o++ = ',';
+	if (m)
+		o = rk_put(o, m, mn); /* digits and a point */
+	csv_row_end(w, o);
 }
 
 /*

@@ -90,24 +90,16 @@ static bool guarded(char c)
 	       c == '\r';
 }
 
-void csv_cell_n(struct csv *w, const char *s, size_t n)
+char *csv_put_cell(char *o, const char *s, size_t n)
 {
 	bool quote, guard;
-	char *o;
 
-	if (w->col++)
-		put(w, ',');
 	if (!s || !n)
-		return;
+		return o;
 	quote = must_quote(s, n);
 	guard = guarded(*s);
-	if (!quote && !guard) {
-		rk_put(csv_room(w, n), s, n);
-		w->len += n;
-		return;
-	}
-	/* worst case: quotes, guard, every byte doubled */
-	o = csv_room(w, 2 * n + 3);
+	if (!quote && !guard)
+		return rk_put(o, s, n);
 	if (quote)
 		*o++ = '"';
 	if (guard)
@@ -119,7 +111,17 @@ void csv_cell_n(struct csv *w, const char *s, size_t n)
 	}
 	if (quote)
 		*o++ = '"';
-	w->len = (size_t)(o - w->buf);
+	return o;
+}
+
+void csv_cell_n(struct csv *w, const char *s, size_t n)
+{
+	/* worst case: a separator, quotes, guard, every byte doubled */
+	char *o = csv_room(w, CSV_CELL_MAX(n));
+
+	if (w->col++)
+		*o++ = ',';
+	w->len = (size_t)(csv_put_cell(o, s, n) - w->buf);
 }
 
 void csv_cell(struct csv *w, const char *s)
@@ -215,6 +217,13 @@ void csv_part_str(struct csv *w, const struct arena *a, uint32_t id)
 	part_bytes(w, str_of(a, id), strlen_of(a, id));
 }
 
+char *csv_put_parts(struct csv *w, char *o)
+{
+	if (w->tplain)
+		return rk_put(o, w->tmp, w->tlen);
+	return csv_put_cell(o, w->tmp, w->tlen);
+}
+
 void csv_part_end(struct csv *w)
 {
 	if (w->tplain && w->tlen)
@@ -246,6 +255,12 @@ void csv_cellf(struct csv *w, const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	csv_cell(w, buf);
+}
+
+void csv_row_end(struct csv *w, char *end)
+{
+	w->len = (size_t)(end - w->buf);
+	csv_end_row(w);
 }
 
 void csv_end_row(struct csv *w)

@@ -63,6 +63,8 @@ void csv_part_begin(struct csv *w);
 void csv_part(struct csv *w, const char *s, size_t n);
 void csv_part_str(struct csv *w, const struct arena *a, uint32_t id);
 void csv_part_end(struct csv *w);
+/* The assembled cell written at @o (see csv_put_cell), returning its end. */
+char *csv_put_parts(struct csv *w, char *o);
 /*
  * The raw fast path, for cells the caller knows need neither quotes nor a
  * guard: csv_str_plain() says whether interned string @id is such (worked
@@ -97,6 +99,26 @@ static inline char *csv_room(struct csv *w, size_t n)
 {
 	return w->len + n > w->cap ? csv_grow(w, n) : w->buf + w->len;
 }
+
+/*
+ * Whole rows at once, for the largest artifacts: the caller asks
+ * csv_room() for a row's worst case (CSV_CELL_MAX of each cell), writes
+ * the cells there with csv_put_*() (which return the end; the commas are
+ * the caller's), and hands the end of the row to csv_row_end(), which
+ * adds the newline and writes full blocks out.
+ */
+#define CSV_CELL_MAX(n) (2 * (size_t)(n) + 4)
+/* Cell @s of @n bytes (NULL or 0: empty), quoted or guarded as needed. */
+char *csv_put_cell(char *o, const char *s, size_t n);
+/* Interned string @id as a cell. */
+static inline char *csv_put_str(struct csv *w, char *o, const struct arena *a,
+				uint32_t id)
+{
+	if (csv_str_plain(w, a, id))
+		return rk_put(o, str_of(a, id), strlen_of(a, id));
+	return csv_put_cell(o, str_of(a, id), strlen_of(a, id));
+}
+void csv_row_end(struct csv *w, char *end);
 
 /* One cell of @n bytes that needs neither quotes nor a guard. */
 static inline void csv_cell_raw(struct csv *w, const char *s, size_t n)
