@@ -399,7 +399,7 @@ static void row(struct sheet *s, struct csv *w, uint32_t li)
 		   CSV_CELL_MAX(strlen_of(a, d->objs[l->a_port].local)) +
 		   lb->len + 1 +
 		   CSV_CELL_MAX(strlen_of(a, d->objs[l->b_port].local)) +
-		   name_max(d, l->fabric) + 24 +
+		   name_max(d, l->fabric) + CSV_NUM_MAX /* rail */ +
 		   CSV_CELL_MAX(strlen_of(a, r->media)) +
 		   name_max(d, r->cable) + CSV_CELL_MAX(strlen_of(a, model)) +
 		   CSV_CELL_MAX(strlen_of(a, pn)) + 2 * CSV_NUM_MAX +
@@ -470,7 +470,7 @@ static void pull_row(struct sheet *s, struct csv *w, uint32_t rack, uint32_t li)
 	uint32_t far = a_here ? l->b_dev : l->a_dev;
 	uint32_t fport = a_here ? l->b_port : l->a_port;
 	const struct loc *lh = loc_of(s, here), *lf = loc_of(s, far);
-	uint32_t pn = 0, media = r->media, model;
+	uint32_t pn = 0, media = r->media, model = 0;
 	char id[72]; /* roomy: rk_put may copy it in words */
 	size_t idn = cable_id(s, li, id), mn = 0;
 	const char *m = r->stock >= 0 ? metres(s, r->stock, &mn) : NULL;

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "backend.h"
 #include "csv.h"
 
 void csv_init(struct csv *w, FILE *fp)

@@ -828,7 +828,6 @@ static void count_parts(struct planner *x)
 	int64_t *stock = xmalloc(((size_t)p->ncables + 1) * sizeof(*stock));
 	struct htab lines;
 	uint32_t nc = 0, nx = 0, cc = 0, xc = 0;
-
 	uint32_t *label = xcalloc((size_t)p->ncables + 1, sizeof(*label));
 	uint32_t next = 1;
 
