@@ -323,16 +323,21 @@ struct fgraph {
 	bool generated_only;
 };
 
+/* Room for @cap edges. */
+static void fg_reserve(struct fgraph *g, uint32_t cap)
+{
+	g->ecap = cap;
+	g->u = xrealloc(g->u, g->ecap * sizeof(*g->u));
+	g->v = xrealloc(g->v, g->ecap * sizeof(*g->v));
+	g->cap = xrealloc(g->cap, g->ecap * sizeof(*g->cap));
+	g->elink = xrealloc(g->elink, g->ecap * sizeof(*g->elink));
+}
+
 static void fg_edge(struct fgraph *g, uint32_t a, uint32_t b, int64_t c,
 		    uint32_t link)
 {
-	if (g->nedges == g->ecap) {
-		g->ecap = g->ecap ? g->ecap * 2 : 256;
-		g->u = xrealloc(g->u, g->ecap * sizeof(*g->u));
-		g->v = xrealloc(g->v, g->ecap * sizeof(*g->v));
-		g->cap = xrealloc(g->cap, g->ecap * sizeof(*g->cap));
-		g->elink = xrealloc(g->elink, g->ecap * sizeof(*g->elink));
-	}
+	if (g->nedges == g->ecap)
+		fg_reserve(g, g->ecap ? g->ecap * 2 : 256);
 	g->u[g->nedges] = a;
 	g->v[g->nedges] = b;
 	g->cap[g->nedges] = c;
@@ -443,6 +448,12 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 			g->ne++;
 		}
 	}
+	/* a fat tree of three tiers has about three edges per endpoint: make
+	 * room for four at once (pages never written cost nothing); an edge
+	 * is a link, so never more than the design's links */
+	fg_reserve(g, (uint32_t)((uint64_t)4 * g->ne + 256 < d->nlinks + 1ull
+				     ? 4 * (uint64_t)g->ne + 256
+				     : d->nlinks + 1ull));
 	vcap = g->ne + 16;
 	g->vdev = xmalloc(vcap * sizeof(*g->vdev));
 	g->tier = xcalloc(vcap, sizeof(*g->tier));
