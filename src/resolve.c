@@ -569,11 +569,13 @@ static void resolve_attr(struct elab *e, uint32_t obj, struct rk_attr *at)
 			}
 		}
 		if (ok) {
+			VEC_RESERVE(d->vals, d->nvals, d->vals_cap, n);
 			at->val.a = d->nvals;
 			at->val.n = n;
-			for (uint32_t i = 0; i < n; i++)
-				*VEC_PUSH(d->vals, d->nvals, d->vals_cap) =
-				    tmp[i];
+			if (n)
+				memcpy(&d->vals[d->nvals], tmp,
+				       (size_t)n * sizeof(*tmp));
+			d->nvals += n;
 		}
 		free(tmp);
 		break;
