@@ -543,41 +543,40 @@ static void resolve_attr(struct elab *e, uint32_t obj, struct rk_attr *at)
 		break;
 	case T_REFS:
 	case T_PORTS: {
-		struct rk_value *tmp = NULL;
-		uint32_t n = 0, cap = 0, cnt = (uint32_t)at->val.n;
+		uint32_t cnt = (uint32_t)at->val.n, src = at->val.a;
+		uint32_t start = d->nvals;
 		bool any_pattern = false, ok = true;
 
 		for (uint32_t i = 0; i < cnt; i++)
-			if (d->vals[at->val.a + i].n &&
-			    d->vals[at->val.a + i].type == VT_REF)
+			if (d->vals[src + i].n &&
+			    d->vals[src + i].type == VT_REF)
 				any_pattern = true;
 		if (!any_pattern) {
 			for (uint32_t i = 0; i < cnt && !e->stopped; i++)
-				resolve_one(e, ai, &d->vals[at->val.a + i], obj,
+				resolve_one(e, ai, &d->vals[src + i], obj,
 					    ports);
 			break;
 		}
+		/* patterns grow the list: the resolved one is appended to the
+		 * value table (indexes, not pointers, into it: it may move) */
 		for (uint32_t i = 0; i < cnt && ok && !e->stopped; i++) {
-			struct rk_value v = d->vals[at->val.a + i];
+			struct rk_value v = d->vals[src + i];
 
 			if (v.type == VT_REF && v.n) {
 				ok = resolve_pattern(e, &v, obj, ai->ref_kind,
-						     ports, &tmp, &n, &cap);
+						     ports, &d->vals, &d->nvals,
+						     &d->vals_cap);
 			} else {
 				ok = resolve_one(e, ai, &v, obj, ports);
-				*VEC_PUSH(tmp, n, cap) = v;
+				*VEC_PUSH(d->vals, d->nvals, d->vals_cap) = v;
 			}
 		}
 		if (ok) {
-			VEC_RESERVE(d->vals, d->nvals, d->vals_cap, n);
-			at->val.a = d->nvals;
-			at->val.n = n;
-			if (n)
-				memcpy(&d->vals[d->nvals], tmp,
-				       (size_t)n * sizeof(*tmp));
-			d->nvals += n;
+			at->val.a = start;
+			at->val.n = d->nvals - start;
+		} else {
+			d->nvals = start;
 		}
-		free(tmp);
 		break;
 	}
 	case T_PSUMAP: {
