@@ -98,10 +98,14 @@ FILE *out_open(struct backend_ctx *ctx, const char *rel)
  * allocated ahead of the writer, PREALLOC_STEP at a time, without changing
  * their size, and what lies past the end is released when the file is
  * closed.  Where that does not pay (tmpfs allocates memory for it) or the
- * call fails, the bytes are simply written.
+ * call fails, the bytes are simply written.  So is everything once the file
+ * system has less than PREALLOC_FREE left: space held ahead by files still
+ * being written (a step each at the most) must not make another file's
+ * write fail on a nearly full disk.
  */
 #define PREALLOC_STEP ((off_t)8 << 20)
 #define PREALLOC_MIN ((size_t)64 << 10)
+#define PREALLOC_FREE ((uint64_t)512 << 20)
 
 /* Allocate the steps that begin inside [from, to) of file @fd. */
 static void prealloc(int fd, off_t from, off_t to)
@@ -112,7 +116,8 @@ static void prealloc(int fd, off_t from, off_t to)
 	struct statfs fs;
 
 	if (k * PREALLOC_STEP >= to || fstatfs(fd, &fs) != 0 ||
-	    fs.f_type != EXT4_SUPER_MAGIC)
+	    fs.f_type != EXT4_SUPER_MAGIC ||
+	    (uint64_t)fs.f_bavail * (uint64_t)fs.f_bsize < PREALLOC_FREE)
 		return;
 	for (; k * PREALLOC_STEP < to; k++)
 		(void)fallocate(fd, FALLOC_FL_KEEP_SIZE, k * PREALLOC_STEP,
