@@ -420,12 +420,8 @@ static void row(struct sheet *s, struct csv *w, uint32_t li)
 	*o++ = ',';
 	o = put_name(w, d, l->fabric, o);
 	*o++ = ',';
-	if (rail >= 0) {
-		char nb[72]; /* roomy: rk_put may copy it in words */
-		char *dg = u64_digits((uint64_t)rail, nb + sizeof(nb));
-
-		o = rk_put(o, dg, (size_t)(nb + sizeof(nb) - dg));
-	}
+	if (rail >= 0)
+		o = u64_put(o, (uint64_t)rail);
 	*o++ = ',';
 	o = put_word(w, d, r->media, o);
 	*o++ = ',';

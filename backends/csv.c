@@ -179,10 +179,12 @@ void csv_cells_rendered(struct csv *w, const char *s, size_t n, unsigned ncells)
 
 void csv_cell_u64(struct csv *w, uint64_t v)
 {
-	char buf[24], *p = u64_digits(v, buf + sizeof(buf));
+	char *o = csv_room(w, 21);
 
 	/* digits never need quotes or a guard */
-	csv_cell_raw(w, p, (size_t)(buf + sizeof(buf) - p));
+	if (w->col++)
+		*o++ = ',';
+	w->len = (size_t)(u64_put(o, v) - w->buf);
 }
 
 void csv_part_begin(struct csv *w)

@@ -57,9 +57,7 @@ static inline void wb_end(struct wbuf *w, const char *end)
 /* @v in decimal at @o (at most 20 bytes); returns the end. */
 static inline char *wb_put_u64(char *o, uint64_t v)
 {
-	char buf[24], *p = u64_digits(v, buf + sizeof(buf));
-
-	return rk_put(o, p, (size_t)(buf + sizeof(buf) - p));
+	return u64_put(o, v);
 }
 /* The low @width (at most 16) hex digits of @v, lower case, zero-padded. */
 void wb_hex(struct wbuf *w, uint64_t v, int width);

@@ -75,6 +75,21 @@ static inline char *u64_digits(uint64_t v, char *end)
 	return end;
 }
 /*
+ * @v in decimal at @o; returns the end.  The digits go straight to @o: a
+ * copy from a buffer just written byte by byte would read them back as a
+ * word, which the processor cannot forward from the byte stores (a stall
+ * on every number of a large artifact).
+ */
+static inline char *u64_put(char *o, uint64_t v)
+{
+	size_t n = 1;
+
+	for (uint64_t t = v; t >= 10; t /= 10)
+		n++;
+	u64_digits(v, o + n);
+	return o + n;
+}
+/*
  * memcpy for the short strings of the output loops (names, numbers, a few
  * to a few dozen bytes), inline: there a library call costs more than the
  * copy.  Copies whole words, the last one overlapping the one before;
