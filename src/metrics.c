@@ -93,6 +93,10 @@ static bool flow_bfs(struct flow *f, uint32_t s, uint32_t t)
 	while (qh < qt) {
 		uint32_t v = f->queue[qh++];
 
+		/* the vertices the queue holds now lie no nearer to s than t
+		 * does: no shortest path goes through them */
+		if (f->level[t] >= 0 && f->level[v] >= f->level[t])
+			break;
 		for (uint32_t a = f->head[v]; a < f->head[v + 1]; a++)
 			if (f->arcs[a].cap > 0 && f->level[f->arcs[a].to] < 0) {
 				f->level[f->arcs[a].to] = f->level[v] + 1;
