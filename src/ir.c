@@ -186,26 +186,20 @@ uint32_t ir_part_member(const struct rk_design *d, uint32_t part,
 			uint32_t local_name)
 {
 	const char *ln = str_of(d->arena, local_name);
+	size_t lnlen = strlen_of(d->arena, local_name);
 	uint32_t hops = 0;
 
 	while (part != RK_NONE && hops++ < 256) {
-		const char *pn = str_of(d->arena, d->objs[part].name);
-		size_t a = strlen(pn), b = strlen(ln);
-		char buf[2 * 300];
-		uint32_t id, m;
+		/* "part.member", found without writing it out */
+		uint32_t id = intern_find_join(d->arena, d->objs[part].name,
+					       '.', ln, lnlen);
+		uint32_t m;
 
-		if (a + b + 2 <= sizeof(buf)) {
-			memcpy(buf, pn, a);
-			buf[a] = '.';
-			memcpy(buf + a + 1, ln, b);
-			id = intern_find(d->arena, buf, a + b + 1);
-			if (id) {
-				m = ir_find_part(d, id);
-				if (m != RK_NONE &&
-				    (d->objs[m].kind == K_PORT ||
-				     d->objs[m].kind == K_COMP))
-					return m;
-			}
+		if (id) {
+			m = ir_find_part(d, id);
+			if (m != RK_NONE && (d->objs[m].kind == K_PORT ||
+					     d->objs[m].kind == K_COMP))
+				return m;
 		}
 		part = d->objs[part].part;
 	}
