@@ -208,7 +208,7 @@ uint32_t intern_join(struct arena *a, uint32_t pre, char sep, const char *s,
 	size_t pn = pre ? a->str_len[pre] + 1 : 0;
 	char *t;
 
-	if (n > UINT32_MAX / 2 || pn > UINT32_MAX / 2)
+	if (n > UINT32_MAX / 2 || pn + n > UINT32_MAX / 2)
 		die("string too long");
 	if ((uint64_t)(a->nstrs + 1) * 2 > a->hcap)
 		rehash(a);
