@@ -498,7 +498,7 @@ static bool write_csv(struct backend_ctx *ctx, struct bom *b)
 		csv_cell(&w, ir_str(d, part, A_PART_NUMBER));
 		csv_cell(&w, ir_str(d, part, A_DESCRIPTION));
 		csv_cell(&w, l->length >= 0 ? csv_metres(l->length, nb) : NULL);
-		csv_cellf(&w, "%llu", (unsigned long long)l->qty);
+		csv_cell_u64(&w, l->qty);
 		csv_cell(&w, l->price >= 0 ? csv_dollars(l->price, nb) : NULL);
 		csv_cell(&w, ext >= 0 ? csv_dollars(ext, nb) : NULL);
 		for (uint32_t k = 0; k < ne; k++)
@@ -525,7 +525,7 @@ static bool write_csv(struct backend_ctx *ctx, struct bom *b)
 	csv_cell(&w, "total");
 	for (int k = 0; k < 6; k++)
 		csv_cell(&w, NULL);
-	csv_cellf(&w, "%llu", (unsigned long long)qty);
+	csv_cell_u64(&w, qty);
 	csv_cell(&w, NULL);
 	csv_cell(&w, total >= 0 ? csv_dollars(total, nb) : NULL);
 	csv_cell(&w, NULL);

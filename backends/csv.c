@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -153,30 +152,6 @@ bool csv_str_plain_slow(struct csv *w, const struct arena *a, uint32_t id)
 	return w->plain[id] == 1;
 }
 
-char *csv_raw_begin(struct csv *w, size_t max)
-{
-	char *o = csv_room(w, max + 1);
-
-	if (w->col++)
-		*o++ = ',';
-	return o;
-}
-
-void csv_raw_end(struct csv *w, const char *end)
-{
-	w->len = (size_t)(end - w->buf);
-}
-
-void csv_cells_rendered(struct csv *w, const char *s, size_t n, unsigned ncells)
-{
-	char *o = csv_room(w, n + 1);
-
-	if (w->col)
-		*o++ = ',';
-	w->len = (size_t)(rk_put(o, s, n) - w->buf);
-	w->col += ncells;
-}
-
 void csv_cell_u64(struct csv *w, uint64_t v)
 {
 	char *o = csv_room(w, 21);
@@ -245,17 +220,6 @@ size_t csv_zero_padded(uint64_t v, int width, char *buf)
 	rk_put(buf + pad, p, n);
 	buf[pad + n] = '\0';
 	return pad + n;
-}
-
-void csv_cellf(struct csv *w, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	csv_cell(w, buf);
 }
 
 void csv_row_end(struct csv *w, char *end)

@@ -49,7 +49,6 @@ void csv_init(struct csv *w, FILE *fp);
 void csv_fini(struct csv *w);
 /* One cell (NULL: empty). */
 void csv_cell(struct csv *w, const char *s);
-void csv_cellf(struct csv *w, const char *fmt, ...) PRINTF(2, 3);
 /* One cell of @n bytes (no terminating NUL needed). */
 void csv_cell_n(struct csv *w, const char *s, size_t n);
 /* One cell holding @v in decimal. */
@@ -66,10 +65,8 @@ void csv_part_end(struct csv *w);
 /* The assembled cell written at @o (see csv_put_cell), returning its end. */
 char *csv_put_parts(struct csv *w, char *o);
 /*
- * The raw fast path, for cells the caller knows need neither quotes nor a
- * guard: csv_str_plain() says whether interned string @id is such (worked
- * out once per string); csv_raw_begin() writes the separator and returns
- * room for @max bytes of one cell; csv_raw_end() takes where they end.
+ * Whether interned string @id can be written as it is, needing neither
+ * quotes nor a guard (worked out once per string).
  */
 bool csv_str_plain_slow(struct csv *w, const struct arena *a, uint32_t id);
 static inline bool csv_str_plain(struct csv *w, const struct arena *a,
@@ -79,14 +76,6 @@ static inline bool csv_str_plain(struct csv *w, const struct arena *a,
 		return w->plain[id] == 1;
 	return csv_str_plain_slow(w, a, id);
 }
-char *csv_raw_begin(struct csv *w, size_t max);
-void csv_raw_end(struct csv *w, const char *end);
-/*
- * @ncells cells rendered already (by another writer: their separators
- * inside, none before the first), appended as they are.
- */
-void csv_cells_rendered(struct csv *w, const char *s, size_t n,
-			unsigned ncells);
 /* @v in decimal, zero-padded to @width digits, into @buf (24 bytes). */
 size_t csv_zero_padded(uint64_t v, int width, char *buf);
 void csv_end_row(struct csv *w);

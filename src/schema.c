@@ -81,14 +81,6 @@ static const char *const class_words[C__COUNT] = {
 	[C_DEVICE] = "device",
 };
 
-const struct kind_info *schema_kind(const char *word)
-{
-	for (uint32_t i = 0; i < kind_table_len; i++)
-		if (streq(kind_table[i].word, word))
-			return &kind_table[i];
-	return NULL;
-}
-
 uint32_t schema_attr(const char *name)
 {
 	for (uint32_t i = 1; i < A__COUNT; i++)
@@ -108,38 +100,6 @@ enum rk_class schema_class(const char *word)
 const char *rk_class_name(enum rk_class c)
 {
 	return (unsigned)c < C__COUNT ? class_words[c] : "?";
-}
-
-uint32_t schema_ctx_of(enum rk_kind k)
-{
-	switch (k) {
-	case K_PART:
-		return X_PART;
-	case K_PORT:
-		return X_PORT;
-	case K_COMP:
-		return X_COMP;
-	case K_SITE:
-		return X_SITE;
-	case K_ROW:
-		return X_ROW;
-	case K_RACK:
-		return X_RACK;
-	case K_DEVICE:
-		return X_DEVICE;
-	case K_FEED:
-		return X_FEED;
-	case K_AIR:
-		return X_AIR;
-	case K_LOOP:
-		return X_LOOP;
-	case K_FABRIC:
-		return X_FABRIC;
-	case K_GROUP:
-		return X_GROUP;
-	default:
-		return X_TOP;
-	}
 }
 
 const char *schema_ctx_name(uint32_t bit)

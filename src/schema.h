@@ -104,13 +104,10 @@ extern const struct kind_info kind_table[];
 extern const uint32_t kind_table_len;
 extern const struct attr_info attr_table[];
 
-const struct kind_info *schema_kind(const char *word);
 /* Attribute by name (any context), or NULL. */
 uint32_t schema_attr(const char *name);
 /* Part class by its word (server, switch, ...), or C_NONE. */
 enum rk_class schema_class(const char *word);
-/* Context bit of an object kind. */
-uint32_t schema_ctx_of(enum rk_kind k);
 /* The word that names a context, for messages ("part", "rack", ...). */
 const char *schema_ctx_name(uint32_t ctx_bit);
 
