@@ -115,6 +115,7 @@ static void build_rails(struct sheet *s)
 	       ((size_t)d->nobjs + 1) * sizeof(*s->rails_of));
 	for (uint32_t f = 0; f < d->nobjs; f++) {
 		const struct rk_obj *o = &d->objs[f];
+		struct ir_ep_cursor c = { 0, 0 };
 		struct rails *r;
 
 		if (o->kind != K_FABRIC || o->cls != FAB_FAT_TREE)
@@ -124,28 +125,17 @@ static void build_rails(struct sheet *s)
 		r->fabric = f;
 		r->names = NULL;
 		r->n = 0;
-		for (uint32_t k = 0; k < o->attr_count; k++) {
-			const struct rk_attr *at = &d->attrs[o->attr_first + k];
+		for (const struct rk_value *v;
+		     (v = ir_next_endpoint(d, f, &c));) {
+			uint32_t nm = d->objs[v->n].local, j;
 
-			if (at->key != A_ENDPOINTS || at->val.type != VT_LIST)
+			for (j = 0; j < r->n && r->names[j] != nm; j++)
+				;
+			if (j < r->n)
 				continue;
-			for (uint32_t i = 0; i < (uint32_t)at->val.n; i++) {
-				const struct rk_value *v =
-				    ir_list_at(d, &at->val, i);
-				uint32_t nm, j, ncap;
-
-				if (v->type != VT_PORT)
-					continue;
-				nm = d->objs[v->n].local;
-				for (j = 0; j < r->n && r->names[j] != nm; j++)
-					;
-				if (j < r->n)
-					continue;
-				ncap = r->n + 1;
-				r->names = xrealloc(r->names,
-						    ncap * sizeof(*r->names));
-				r->names[r->n++] = nm;
-			}
+			r->names =
+			    xrealloc(r->names, (r->n + 1) * sizeof(*r->names));
+			r->names[r->n++] = nm;
 		}
 	}
 }

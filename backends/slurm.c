@@ -481,22 +481,10 @@ static void fabric_tree(struct backend_ctx *ctx, const char *const *host,
 
 static bool fabric_is_compute(const struct rk_design *d, uint32_t fab)
 {
-	const struct rk_obj *o = &d->objs[fab];
+	struct ir_ep_cursor c = { 0, 0 };
+	const struct rk_value *v = ir_next_endpoint(d, fab, &c);
 
-	for (uint32_t k = 0; k < o->attr_count; k++) {
-		const struct rk_attr *at = &d->attrs[o->attr_first + k];
-
-		if (at->key != A_ENDPOINTS)
-			continue;
-		for (uint32_t i = 0; i < (uint32_t)at->val.n; i++) {
-			const struct rk_value *v = &d->vals[at->val.a + i];
-
-			if (v->type == VT_PORT)
-				return streq(be_port_role(d, (uint32_t)v->n),
-					     "compute");
-		}
-	}
-	return false;
+	return v && streq(be_port_role(d, (uint32_t)v->n), "compute");
 }
 
 static bool emit_slurm(struct backend_ctx *ctx)

@@ -396,32 +396,20 @@ static void add_link(struct elab *e, uint32_t fab, uint32_t ad, uint32_t ap,
 static uint32_t endpoints(struct elab *e, uint32_t fab, uint32_t **devs,
 			  uint32_t **ports)
 {
-	const struct rk_design *d = e->d;
-	const struct rk_obj *o = &d->objs[fab];
+	struct ir_ep_cursor c = { 0, 0 };
 	uint32_t n = 0, cap = 0;
 
 	*devs = NULL;
 	*ports = NULL;
-	for (uint32_t k = 0; k < o->attr_count; k++) {
-		const struct rk_attr *at = &d->attrs[o->attr_first + k];
-
-		if (at->key != A_ENDPOINTS)
-			continue;
-		for (uint32_t i = 0; i < (uint32_t)at->val.n; i++) {
-			const struct rk_value *v = &d->vals[at->val.a + i];
-
-			if (v->type != VT_PORT)
-				continue;
-			if (n == cap) {
-				cap = cap ? cap * 2 : 64;
-				*devs = xrealloc(*devs, cap * sizeof(**devs));
-				*ports =
-				    xrealloc(*ports, cap * sizeof(**ports));
-			}
-			(*devs)[n] = v->a;
-			(*ports)[n] = (uint32_t)v->n;
-			n++;
+	for (const struct rk_value *v; (v = ir_next_endpoint(e->d, fab, &c));) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			*devs = xrealloc(*devs, cap * sizeof(**devs));
+			*ports = xrealloc(*ports, cap * sizeof(**ports));
 		}
+		(*devs)[n] = v->a;
+		(*ports)[n] = (uint32_t)v->n;
+		n++;
 	}
 	return n;
 }

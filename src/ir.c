@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "ir.h"
+#include "schema.h"
 
 void ir_init(struct rk_design *d, struct arena *a)
 {
@@ -180,6 +181,27 @@ const char *ir_str(const struct rk_design *d, uint32_t obj, uint32_t key)
 	return v && (v->type == VT_STR || v->type == VT_WORD)
 		   ? str_of(d->arena, v->a)
 		   : NULL;
+}
+
+const struct rk_value *ir_next_endpoint(const struct rk_design *d, uint32_t fab,
+					struct ir_ep_cursor *c)
+{
+	const struct rk_obj *o = &d->objs[fab];
+
+	for (; c->k < o->attr_count; c->k++, c->i = 0) {
+		const struct rk_attr *at = &d->attrs[o->attr_first + c->k];
+
+		if (at->key != A_ENDPOINTS || at->val.type != VT_LIST)
+			continue;
+		while (c->i < (uint32_t)at->val.n) {
+			const struct rk_value *v =
+			    ir_list_at(d, &at->val, c->i++);
+
+			if (v->type == VT_PORT)
+				return v;
+		}
+	}
+	return NULL;
 }
 
 uint32_t ir_part_member(const struct rk_design *d, uint32_t part,

@@ -244,6 +244,20 @@ static inline const struct rk_value *ir_list_at(const struct rk_design *d,
 	return &d->vals[list->a + i];
 }
 
+/*
+ * The endpoint ports of fabric @fab, in order, over every `endpoints` list
+ * it has (values that are not ports passed over):
+ *
+ *	struct ir_ep_cursor c = { 0, 0 };
+ *	for (const struct rk_value *v; (v = ir_next_endpoint(d, fab, &c));)
+ *		... v->a is the device, v->n the port ...
+ */
+struct ir_ep_cursor {
+	uint32_t k, i; /* attribute of the fabric, value in its list */
+};
+const struct rk_value *ir_next_endpoint(const struct rk_design *d, uint32_t fab,
+					struct ir_ep_cursor *c);
+
 /* Iterate the children of an object (or the roots when obj is RK_NONE). */
 #define for_each_child(d, obj, c)                                        \
 	for (uint32_t c = (obj) == RK_NONE ? (d)->first_root             \

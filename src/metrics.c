@@ -422,6 +422,7 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 	uint32_t *queue, qh = 0, qt = 0, vcap;
 	uint32_t *marked = NULL, nmarked = 0, mcap = 0, *ep_next;
 	struct ephash h;
+	struct ir_ep_cursor ec = { 0, 0 };
 
 	memset(g, 0, sizeof(*g));
 	*declared = 0;
@@ -436,21 +437,12 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 	eph_init(&h, *declared);
 	g->ep_dev = xmalloc((*declared + 1) * sizeof(*g->ep_dev));
 	g->ep_port = xmalloc((*declared + 1) * sizeof(*g->ep_port));
-	for (uint32_t k = 0; k < o->attr_count; k++) {
-		const struct rk_attr *at = &d->attrs[o->attr_first + k];
-
-		if (at->key != A_ENDPOINTS)
-			continue;
-		for (uint32_t i = 0; i < (uint32_t)at->val.n; i++) {
-			const struct rk_value *v = &d->vals[at->val.a + i];
-
-			if (v->type != VT_PORT ||
-			    !eph_put(&h, v->a, (uint32_t)v->n, g->ne))
-				continue;
-			g->ep_dev[g->ne] = v->a;
-			g->ep_port[g->ne] = (uint32_t)v->n;
-			g->ne++;
-		}
+	for (const struct rk_value *v; (v = ir_next_endpoint(d, fab, &ec));) {
+		if (!eph_put(&h, v->a, (uint32_t)v->n, g->ne))
+			continue; /* named twice */
+		g->ep_dev[g->ne] = v->a;
+		g->ep_port[g->ne] = (uint32_t)v->n;
+		g->ne++;
 	}
 	/* a fat tree of three tiers has about three edges per endpoint: make
 	 * room for four at once (pages never written cost nothing); an edge
