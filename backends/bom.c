@@ -458,6 +458,34 @@ static int64_t extended(const struct line *l)
 	return e;
 }
 
+/*
+ * The totals row of both files: the quantity, the lines without a price,
+ * and the priced total (-1 when no line is priced or the sum overflows).
+ */
+struct totals {
+	uint64_t qty;
+	int64_t price;
+	uint32_t unpriced;
+};
+
+static struct totals totals_of(const struct bom *b)
+{
+	struct totals t = { 0, 0, 0 };
+
+	for (uint32_t i = 0; i < b->nlines; i++) {
+		int64_t ext = extended(&b->lines[i]);
+
+		t.qty += b->lines[i].qty;
+		if (ext < 0)
+			t.unpriced++;
+		else if (t.price >= 0 && !q_add(t.price, ext, &t.price))
+			t.price = -1;
+	}
+	if (t.unpriced == b->nlines)
+		t.price = -1;
+	return t;
+}
+
 #define MAX_EST 32
 
 static bool write_csv(struct backend_ctx *ctx, struct bom *b)
@@ -473,9 +501,7 @@ static bool write_csv(struct backend_ctx *ctx, struct bom *b)
 	const struct rk_design *d = b->d;
 	FILE *fp = out_open(ctx, "bom.csv");
 	struct csv w;
-	uint64_t qty = 0;
-	int64_t total = 0;
-	uint32_t priced = 0;
+	struct totals t = totals_of(b);
 	char nb[CSV_NUM_MAX];
 
 	if (!fp)
@@ -513,21 +539,13 @@ static bool write_csv(struct backend_ctx *ctx, struct bom *b)
 		csv_cell(&w, joined);
 		free(joined);
 		csv_end_row(&w);
-		qty += l->qty;
-		if (ext >= 0) {
-			priced++;
-			if (total >= 0 && !q_add(total, ext, &total))
-				total = -1;
-		}
 	}
-	if (!priced)
-		total = -1;
 	csv_cell(&w, "total");
 	for (int k = 0; k < 6; k++)
 		csv_cell(&w, NULL);
-	csv_cell_u64(&w, qty);
+	csv_cell_u64(&w, t.qty);
 	csv_cell(&w, NULL);
-	csv_cell(&w, total >= 0 ? csv_dollars(total, nb) : NULL);
+	csv_cell(&w, t.price >= 0 ? csv_dollars(t.price, nb) : NULL);
 	csv_cell(&w, NULL);
 	csv_end_row(&w);
 	csv_fini(&w);
@@ -538,9 +556,7 @@ static bool write_json(struct backend_ctx *ctx, struct bom *b)
 {
 	const struct rk_design *d = b->d;
 	FILE *fp = out_open(ctx, "bom.json");
-	uint64_t qty = 0;
-	int64_t total = 0;
-	uint32_t unpriced = 0;
+	struct totals t = totals_of(b);
 	char nb[CSV_NUM_MAX];
 
 	if (!fp)
@@ -582,20 +598,13 @@ static bool write_json(struct backend_ctx *ctx, struct bom *b)
 			be_json_str(fp, est[k]);
 		}
 		fputs("]}", fp);
-		qty += l->qty;
-		if (ext < 0)
-			unpriced++;
-		else if (total >= 0 && !q_add(total, ext, &total))
-			total = -1;
 	}
-	if (unpriced == b->nlines)
-		total = -1;
 	fputs(b->nlines ? "\n  ],\n" : "],\n", fp);
 	fprintf(fp,
 		"  \"totals\": {\"lines\": %u, \"quantity\": %llu, "
 		"\"priced_usd\": %s, \"unpriced_lines\": %u},\n",
-		b->nlines, (unsigned long long)qty,
-		total >= 0 ? csv_dollars(total, nb) : "null", unpriced);
+		b->nlines, (unsigned long long)t.qty,
+		t.price >= 0 ? csv_dollars(t.price, nb) : "null", t.unpriced);
 	fprintf(fp,
 		"  \"counts\": {\"devices\": %llu, \"racks\": %llu, "
 		"\"pdus\": %llu, \"cdus\": %llu, \"cables\": %llu, "
