@@ -202,10 +202,11 @@ char *csv_put_parts(struct csv *w, char *o)
 
 void csv_part_end(struct csv *w)
 {
-	if (w->tplain && w->tlen)
-		csv_cell_raw(w, w->tmp, w->tlen);
-	else
-		csv_cell_n(w, w->tmp, w->tlen);
+	char *o = csv_room(w, CSV_CELL_MAX(w->tlen));
+
+	if (w->col++)
+		*o++ = ',';
+	w->len = (size_t)(csv_put_parts(w, o) - w->buf);
 }
 
 size_t csv_zero_padded(uint64_t v, int width, char *buf)
