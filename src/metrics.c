@@ -484,6 +484,9 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 			if (used[adj[k]])
 				continue;
 			l = &d->links[adj[k]];
+			/* a fabric's graph holds its own links only */
+			if (l->fabric != fab)
+				continue;
 			for (e = e0; e != RK_NONE; e = ep_next[e]) {
 				a_side = l->a_dev == dev &&
 					 l->a_port == g->ep_port[e];
@@ -496,7 +499,7 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 				continue;
 			used[adj[k]] = 1;
 			*VEC_PUSH(marked, nmarked, mcap) = adj[k];
-			if (l->fabric != fab || !l->generated)
+			if (!l->generated)
 				g->generated_only = false;
 			od = a_side ? l->b_dev : l->a_dev;
 			op = a_side ? l->b_port : l->a_port;
@@ -535,12 +538,14 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 			if (used[adj[k]])
 				continue;
 			l = &d->links[adj[k]];
+			if (l->fabric != fab)
+				continue;
 			od = l->a_dev == sw ? l->b_dev : l->a_dev;
 			if (d->objs[od].cls != C_SWITCH)
 				continue;
 			used[adj[k]] = 1;
 			*VEC_PUSH(marked, nmarked, mcap) = adj[k];
-			if (l->fabric != fab || !l->generated)
+			if (!l->generated)
 				g->generated_only = false;
 			if (vert_of[od] == RK_NONE) {
 				if (g->nv == vcap)

@@ -367,3 +367,38 @@ Test(capacity, isqrt_3sq_matches_isqrt)
 			     (unsigned long long)y);
 	}
 }
+
+/*
+ * An out-of-band star over the NVLink switches' BMC ports shares devices
+ * with the NVLink domain but none of its links: the domain's figures count
+ * its member switches (one tier) only.
+ */
+Test(fabric_graph, other_fabrics_links_stay_out)
+{
+	struct unit *u = compile(
+	    "part gsrv : server { height 1U; port nv[0..3] { speed 50GB/s; "
+	    "protocol nvlink } }\n"
+	    "part nvsw : switch { height 1U; port nvl[0..7] { speed 50GB/s; "
+	    "protocol nvlink }\n"
+	    "  port bmc { speed 1Gb/s; role oob } }\n"
+	    "part oobsw : switch { height 1U; port p[0..7] { speed 1Gb/s } }\n"
+	    "for n in 0..3 { node g[n] : gsrv {} }\n"
+	    "for k in 0..1 { switch s[k] : nvsw {} }\n"
+	    "fabric f : nvlink { endpoints g[*].nv[0..3]; members s[*] }\n"
+	    "fabric oob : star { endpoints s[*].bmc; switch oobsw }\n");
+	struct fabric_metrics m;
+	uint32_t fab;
+
+	cr_assert_eq(u->rc, 0, "%s", u->err);
+	fab = find_obj(u, "f");
+	fabric_compute(u->d, fab, &m);
+	cr_assert_eq(m.switches, 2);
+	cr_assert_eq(m.tiers, 1);
+	cr_assert_eq(m.links, 16);
+	cr_assert_eq(m.tier_switches[1], 0);
+	fab = find_obj(u, "oob");
+	fabric_compute(u->d, fab, &m);
+	cr_assert_eq(m.switches, 1);
+	cr_assert_eq(m.endpoints, 2);
+	unit_free(u);
+}
