@@ -11,10 +11,11 @@
  *                      port), media, part number and stock length
  *
  * Columns (fixed order, see csv.h for the quoting rules):
- *   cable_id           C000001, C000002, ... numbered in link order; the
- *                      legs of one twin-port cable or splitter share the
- *                      number of their first leg
- *   label              "C000001 a.port -- b.port", for the printed label
+ *   cable_id           "C" and 8 characters, derived from the cable's
+ *                      fabric and ends (cableplan.h), so stable when the
+ *                      design changes elsewhere; the legs of one twin-port
+ *                      cable or splitter share their first leg's
+ *   label              "C1A2B3C4D a.port -- b.port", for the printed label
  *   a_site, a_row, a_rack, a_u, a_device, a_port, and the same for b:
  *                      full object names (a_u: lowest U of the device;
  *                      empty when not placed), the port's local name
@@ -217,21 +218,10 @@ static const struct loc *loc_of(struct sheet *s, uint32_t dev)
 	return l;
 }
 
-/* The cable id "C000001" of link @li into @buf; returns its length. */
+/* The cable id of link @li (cableplan.h) into @buf; returns its length. */
 static size_t cable_id(const struct sheet *s, uint32_t li, char buf[72])
 {
-	uint32_t v = s->p->links[li].label_no;
-
-	buf[0] = 'C';
-	if (v >= 1000000)
-		return 1 + csv_zero_padded(v, 6, buf + 1);
-	/* the common case, six digits, without a loop */
-	for (int i = 6; i >= 1; i--) {
-		buf[i] = (char)('0' + v % 10);
-		v /= 10;
-	}
-	buf[7] = '\0';
-	return 7;
+	return cableplan_id_str(s->p->links[li].id - 1, buf);
 }
 
 /* csv_metres() of lengths, which repeat: the last few are kept. */

@@ -821,6 +821,232 @@ static uint32_t finish_counts(const struct rk_design *d, struct cp_count *c,
 	return m;
 }
 
+/* --- cable identities (cableplan.h) --- */
+
+uint64_t cableplan_id_hash(const char *const *part, const size_t *len,
+			   uint32_t n, uint32_t salt, unsigned bits)
+{
+	uint64_t h = 14695981039346656037ull; /* FNV-1a */
+
+	for (uint32_t k = 0; k < n; k++) {
+		const unsigned char *p = (const unsigned char *)part[k];
+
+		if (k)
+			h = (h ^ 0) * 1099511628211ull;
+		for (size_t i = 0; i < len[k]; i++)
+			h = (h ^ p[i]) * 1099511628211ull;
+	}
+	for (int i = 0; salt && i < 4; i++)
+		h = (h ^ ((salt >> (8 * i)) & 0xff)) * 1099511628211ull;
+	/* a finaliser, so that every bit depends on every byte */
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
+	return bits >= 64 ? h : h >> (64 - bits);
+}
+
+size_t cableplan_id_str(uint64_t id, char *buf)
+{
+	static const char digit[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+	buf[0] = 'C';
+	for (int i = 8; i >= 1; i--) {
+		buf[i] = digit[id & 31];
+		id >>= 5;
+	}
+	buf[CP_ID_CHARS] = '\0';
+	return CP_ID_CHARS;
+}
+
+struct id_sort {
+	uint64_t h;
+	uint32_t i;
+};
+
+static int id_cmp(const void *a, const void *b)
+{
+	const struct id_sort *x = a, *y = b;
+
+	if (x->h != y->h)
+		return x->h < y->h ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+struct id_run {
+	uint32_t i;
+	const char *key;
+	size_t len;
+};
+
+static int run_cmp(const void *a, const void *b)
+{
+	const struct id_run *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int r = memcmp(x->key, y->key, n);
+
+	if (r)
+		return r;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i; /* the same key twice */
+}
+
+void cableplan_resolve_ids(uint64_t *h, uint32_t n, unsigned bits,
+			   cp_key_fn key, void *ctx)
+{
+	struct id_sort *s = xmalloc(((size_t)n + 1) * sizeof(*s));
+	char **keys = NULL;
+	size_t *klen = NULL;
+	uint32_t *salt = NULL;
+	struct id_run *run = NULL;
+	bool again = true;
+
+	while (again) {
+		again = false;
+		for (uint32_t i = 0; i < n; i++) {
+			s[i].h = h[i];
+			s[i].i = i;
+		}
+		qsort(s, n, sizeof(*s), id_cmp);
+		for (uint32_t a = 0, b; a < n; a = b) {
+			for (b = a + 1; b < n && s[b].h == s[a].h; b++)
+				;
+			if (b - a < 2)
+				continue;
+			if (!keys) {
+				keys = xcalloc((size_t)n + 1, sizeof(*keys));
+				klen = xcalloc((size_t)n + 1, sizeof(*klen));
+				salt = xcalloc((size_t)n + 1, sizeof(*salt));
+				run = xmalloc(((size_t)n + 1) * sizeof(*run));
+			}
+			for (uint32_t k = a; k < b; k++) {
+				uint32_t i = s[k].i;
+
+				if (!keys[i])
+					keys[i] = key(ctx, i, &klen[i]);
+				run[k - a].i = i;
+				run[k - a].key = keys[i];
+				run[k - a].len = klen[i];
+			}
+			qsort(run, b - a, sizeof(*run), run_cmp);
+			/* the first keeps its hash; the others are salted */
+			for (uint32_t k = 1; k < b - a; k++) {
+				uint32_t i = run[k].i;
+				const char *kp = keys[i];
+
+				h[i] = cableplan_id_hash(&kp, &klen[i], 1,
+							 ++salt[i], bits);
+			}
+			again = true;
+		}
+	}
+	if (keys)
+		for (uint32_t i = 0; i < n; i++)
+			free(keys[i]);
+	free(keys);
+	free(klen);
+	free(salt);
+	free(run);
+	free(s);
+}
+
+/* The parts of a link's key: fabric, then the ends in byte order. */
+static void link_key_parts(const struct rk_design *d, uint32_t li,
+			   const char *part[5], size_t len[5])
+{
+	const struct rk_link *l = &d->links[li];
+	const struct arena *a = d->arena;
+	const char *an = str_of(a, d->objs[l->a_dev].name);
+	const char *ap = str_of(a, d->objs[l->a_port].local);
+	const char *bn = str_of(a, d->objs[l->b_dev].name);
+	const char *bp = str_of(a, d->objs[l->b_port].local);
+	int c = strcmp(an, bn);
+	bool swap = c > 0 || (c == 0 && strcmp(ap, bp) > 0);
+
+	part[0] = l->fabric == RK_NONE ? "" : ir_name(d, l->fabric);
+	part[1] = swap ? bn : an;
+	part[2] = swap ? bp : ap;
+	part[3] = swap ? an : bn;
+	part[4] = swap ? ap : bp;
+	for (int k = 0; k < 5; k++)
+		len[k] = strlen(part[k]);
+}
+
+struct id_ctx {
+	const struct rk_design *d;
+	const uint32_t *link; /* entry -> its (first) link */
+};
+
+static char *link_key(void *ctx, uint32_t i, size_t *len)
+{
+	const struct id_ctx *c = ctx;
+	const char *part[5];
+	size_t n[5], t = 0;
+	char *k, *o;
+
+	link_key_parts(c->d, c->link[i], part, n);
+	for (int j = 0; j < 5; j++)
+		t += n[j] + 1;
+	o = k = xmalloc(t);
+	for (int j = 0; j < 5; j++) {
+		if (j)
+			*o++ = '\0';
+		memcpy(o, part[j], n[j]);
+		o += n[j];
+	}
+	*len = (size_t)(o - k);
+	return k;
+}
+
+/* The ID of every cabled link (legs share their first leg's). */
+static void assign_ids(struct planner *x)
+{
+	const struct rk_design *d = x->d;
+	struct cable_plan *p = x->p;
+	uint32_t *first = xmalloc(((size_t)p->ncables + 1) * sizeof(*first));
+	uint32_t *link = xmalloc(((size_t)d->nlinks + 1) * sizeof(*link));
+	uint32_t *entry = xmalloc(((size_t)d->nlinks + 1) * sizeof(*entry));
+	uint64_t *h;
+	uint32_t n = 0;
+	struct id_ctx c = { d, link };
+
+	memset(first, 0xff, ((size_t)p->ncables + 1) * sizeof(*first));
+	for (uint32_t i = 0; i < d->nlinks; i++) {
+		const struct cp_link *r = &p->links[i];
+
+		entry[i] = RK_NONE;
+		if (r->status == CP_NOT_CABLED)
+			continue;
+		if (r->cable_no != RK_NONE) {
+			if (first[r->cable_no] == RK_NONE) {
+				first[r->cable_no] = n;
+				link[n++] = i;
+			}
+			entry[i] = first[r->cable_no];
+		} else {
+			entry[i] = n;
+			link[n++] = i;
+		}
+	}
+	h = xmalloc(((size_t)n + 1) * sizeof(*h));
+	for (uint32_t k = 0; k < n; k++) {
+		const char *part[5];
+		size_t len[5];
+
+		link_key_parts(d, link[k], part, len);
+		h[k] = cableplan_id_hash(part, len, 5, 0, CP_ID_BITS);
+	}
+	cableplan_resolve_ids(h, n, CP_ID_BITS, link_key, &c);
+	for (uint32_t i = 0; i < d->nlinks; i++)
+		p->links[i].id = entry[i] == RK_NONE ? 0 : h[entry[i]] + 1;
+	free(h);
+	free(entry);
+	free(link);
+	free(first);
+}
+
 static void count_parts(struct planner *x)
 {
 	const struct rk_design *d = x->d;
@@ -944,6 +1170,7 @@ struct cable_plan *cableplan_build(const struct rk_design *d,
 		plan_link(&x, i, &next_cable);
 	p->ncables = next_cable;
 	count_parts(&x);
+	assign_ids(&x);
 
 	for (uint32_t i = 0; i < x.npi; i++) {
 		free(x.pi[i].mods[0]);

@@ -100,9 +100,12 @@ enum cp_how {
  * @near:      CP_NO_FIT: the longest-reach part that fits all but the
  *             length, or RK_NONE
  * @cable_no:  physical cable number (0-based, in link order), RK_NONE
- * @label_no:  number on the cable's label and cut-sheet rows (1-based, in
- *             link order, over the links that are cabled; the legs of one
+ * @label_no:  ordinal of the cable's cut-sheet row (1-based, in link
+ *             order, over the links that are cabled; the legs of one
  *             physical cable share their first leg's), 0 when not cabled
+ * @id:        one more than the cable's stable identity (below; written
+ *             by cableplan_id_str(id - 1)), 0 when not cabled; the legs
+ *             of one physical cable share their first leg's
  * @status:    enum cp_status
  * @how:       enum cp_how
  * @forced_length: the length is the link's `length`
@@ -112,6 +115,7 @@ enum cp_how {
  * @xcvr_missing: bit 0/1: end a/b needs a transceiver and none fits
  */
 struct cp_link {
+	uint64_t id;
 	int64_t length;
 	int64_t stock;
 	uint32_t cable;
@@ -162,6 +166,43 @@ struct cable_plan {
 	uint64_t nxcvrs;
 	uint32_t ncatalog;
 };
+
+/*
+ * Cable identities.  A cable's ID is "C" and 8 characters of Crockford
+ * base 32 (0-9, A-Z without I, L, O, U): 40 bits of a hash of its key,
+ * the fabric's full name (empty for a link outside any fabric) and its two
+ * ends, each the device's full hierarchical name and the port's local name,
+ * in byte order of (device, port) so that writing a link the other way
+ * round does not change it.  The legs of a twin-port cable or splitter
+ * take their first leg's.  Nothing else enters the key, so a change
+ * elsewhere in the design leaves the ID as it was.
+ *
+ * Collisions.  Cables whose hashes are equal are put in byte order of
+ * their keys: the first keeps its hash, each later one is hashed again
+ * with a salt (1, 2, ...) until it is unique among all the cables; this
+ * repeats until every ID is distinct, so the IDs depend only on the set
+ * of keys.  With 40 bits a collision is rare (about one in 2,200 designs
+ * of a million cables); when one happens, the cable whose key sorts later
+ * may change ID when the other appears.
+ */
+#define CP_ID_CHARS 9 /* "C" and 8 digits */
+#define CP_ID_BITS 40
+
+/* The hash of the @n strings @part (@len bytes each; a NUL byte is hashed
+ * between two), with @salt (0: none), in @bits bits. */
+uint64_t cableplan_id_hash(const char *const *part, const size_t *len,
+			   uint32_t n, uint32_t salt, unsigned bits);
+/* Write @id as "C" and 8 characters to @buf (CP_ID_CHARS + 1 bytes);
+ * returns CP_ID_CHARS. */
+size_t cableplan_id_str(uint64_t id, char *buf);
+/* The key of entry @i (NUL bytes between its parts), malloc'ed, its length
+ * in *@len. */
+typedef char *(*cp_key_fn)(void *ctx, uint32_t i, size_t *len);
+/* Make the @n hashes @h distinct as described above, in @bits bits
+ * (CP_ID_BITS; fewer in tests to force collisions; @n must be well below
+ * 2^@bits).  Keys are asked of @key only for entries that collide. */
+void cableplan_resolve_ids(uint64_t *h, uint32_t n, unsigned bits,
+			   cp_key_fn key, void *ctx);
 
 /* Compute the plan (malloc'ed; free with cableplan_free) from the design
  * and its link ends by port (portindex.h). */

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Cable identities (cableplan.h): the hash, the printed form, and the
+ * collision resolution, forced by hashing into 4 bits.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rackc.h"
+#include "cableplan.h"
+
+#define NKEYS 12
+
+static char *key_of(void *ctx, uint32_t i, size_t *len)
+{
+	const char *const *keys = ctx;
+	char *k = xstrdup(keys[i]);
+
+	*len = strlen(k);
+	return k;
+}
+
+static uint64_t hash_of(const char *k, unsigned bits)
+{
+	size_t n = strlen(k);
+
+	return cableplan_id_hash(&k, &n, 1, 0, bits);
+}
+
+Test(cableid, printed_form)
+{
+	char b[CP_ID_CHARS + 1];
+
+	cr_assert_eq(cableplan_id_str(0, b), CP_ID_CHARS);
+	cr_assert_str_eq(b, "C00000000");
+	cableplan_id_str((1ull << CP_ID_BITS) - 1, b);
+	cr_assert_str_eq(b, "CZZZZZZZZ");
+	/* Crockford: 18 -> J (no I, L, O, U) */
+	cableplan_id_str(18, b);
+	cr_assert_str_eq(b, "C0000000J");
+}
+
+Test(cableid, parts_hash_like_the_joined_key)
+{
+	const char *p[3] = { "compute", "dgx[0]", "ib[0]" };
+	size_t n[3] = { 7, 6, 5 };
+	const char joined[] = "compute\0dgx[0]\0ib[0]";
+	const char *j = joined;
+	size_t jn = sizeof(joined) - 1;
+
+	cr_assert_eq(cableplan_id_hash(p, n, 3, 0, CP_ID_BITS),
+		     cableplan_id_hash(&j, &jn, 1, 0, CP_ID_BITS));
+	cr_assert_neq(cableplan_id_hash(p, n, 3, 0, CP_ID_BITS),
+		      cableplan_id_hash(p, n, 3, 1, CP_ID_BITS));
+	cr_assert_lt(cableplan_id_hash(p, n, 3, 0, CP_ID_BITS),
+		     1ull << CP_ID_BITS);
+}
+
+/* In 4 bits, 12 keys must collide (and do: checked); resolution makes
+ * them distinct, keeps the first key of each group on its hash, and
+ * depends on the set of keys only, not on their order. */
+Test(cableid, forced_collisions)
+{
+	char *keys[NKEYS], *rev[NKEYS];
+	uint64_t h[NKEYS], hr[NKEYS];
+	int collided = 0;
+
+	for (int i = 0; i < NKEYS; i++) {
+		char b[32];
+
+		snprintf(b, sizeof(b), "f.leaf[%d].p[%d]", i, i);
+		keys[i] = xstrdup(b);
+		rev[NKEYS - 1 - i] = keys[i];
+	}
+	for (int i = 0; i < NKEYS; i++) {
+		h[i] = hash_of(keys[i], 4);
+		hr[NKEYS - 1 - i] = h[i];
+	}
+	for (int i = 0; i < NKEYS; i++)
+		for (int j = i + 1; j < NKEYS; j++)
+			collided += h[i] == h[j];
+	cr_assert_gt(collided, 0, "the keys must collide in 4 bits");
+
+	uint64_t raw[NKEYS];
+
+	memcpy(raw, h, sizeof(raw));
+	cableplan_resolve_ids(h, NKEYS, 4, key_of, keys);
+	cableplan_resolve_ids(hr, NKEYS, 4, key_of, rev);
+	for (int i = 0; i < NKEYS; i++) {
+		cr_assert_lt(h[i], 16);
+		cr_assert_eq(h[i], hr[NKEYS - 1 - i], "order-dependent");
+		for (int j = i + 1; j < NKEYS; j++)
+			cr_assert_neq(h[i], h[j], "%d and %d collide", i, j);
+	}
+	/* the least key of each group of equal raw hashes keeps it */
+	for (int i = 0; i < NKEYS; i++) {
+		bool least = true;
+
+		for (int j = 0; j < NKEYS; j++)
+			if (raw[j] == raw[i] && strcmp(keys[j], keys[i]) < 0)
+				least = false;
+		if (least)
+			cr_assert_eq(h[i], raw[i], "key %s lost its hash",
+				     keys[i]);
+	}
+	for (int i = 0; i < NKEYS; i++)
+		free(keys[i]);
+}
