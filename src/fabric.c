@@ -12,8 +12,9 @@
  * R fabric ports and leaf oversubscription d:u, a leaf has D = R*d/(d+u)
  * ports down and U = R-D up.  Nodes form scalable units of su_size (default
  * D); every SU has one leaf per rail, and node k of an SU uses down port k
- * of its rail's leaf.  Two tiers: S = ceil(L*U/R) spines, leaf uplinks dealt
- * round-robin over the spines.  Three tiers: leaves are grouped rail-major
+ * of its rail's leaf.  Two tiers: S = ceil(L*U/R) spines (or as many as
+ * `final_sus` units need), leaf uplinks dealt round-robin over the spines,
+ * growth-stable (deal_uplinks() below).  Three tiers: leaves are grouped rail-major
  * into pods of R/2, each pod gets ceil(pod_leaves*U/(R/2)) spines with R/2
  * ports down and R/2 up, and C = ceil(spine_uplinks/R) cores take the
  * spine uplinks round-robin.  This reproduces the NVIDIA DGX SuperPOD
@@ -481,6 +482,125 @@ static uint32_t fabric_switch_part(struct elab *e, uint32_t fab, uint32_t key)
 	return v && v->type == VT_OBJ ? v->a : RK_NONE;
 }
 
+/*
+ * Leaf uplinks to spine ports of a two-tier fat tree, growth-stable.
+ *
+ * Spread.  With S spines, leaf l sends spread(l, s) of its U uplinks to
+ * spine s: the number of j < U with (l*U + j) mod S = s (every leaf
+ * floor(U/S) or ceil(U/S) to each spine, every spine within one of the
+ * others: uplinks dealt round-robin).
+ *
+ * Growth.  The assignment for nsu scalable units is the end of a
+ * sequence: units are added one at a time (nrails leaves each), and each
+ * step changes the spine count to S_k = ceil(k*nrails*U/P) (P ports per
+ * spine; with `final_sus F`, S_F from the start).  A step keeps every
+ * cable that its leaf's new spread allows on its spine and port: a leaf
+ * with more cables on a spine than the new spread takes off its youngest
+ * ones (last placed; then the highest uplink); the uplinks taken off and
+ * those of new leaves go, leaf by leaf and uplink by uplink, to the spine
+ * (l*U + j) mod S_k if the leaf still lacks cables there, else to the
+ * lowest spine where it does, on that spine's lowest free port.  A design
+ * built at once and one grown unit by unit get the same cables; so the
+ * cables are a function of the leaf, the uplink and the units so far,
+ * and with no growth at all, of the leaf and the uplink: (l*U + j) mod S,
+ * ports in order, as before.
+ *
+ * Minimum.  Growing from leaves L_a and spines S_a to S_b >= S_a, a cable
+ * of leaf l on spine s < S_a can stay only while the leaf's count there
+ * is at most spread_b(l, s): at least
+ *     sum over l < L_a, s < S_a of max(0, spread_a(l, s) - spread_b(l, s))
+ * cables must move (a new spread moves only what it has to).  When S_b
+ * divides U this is L_a*U*(1 - S_a/S_b) (the DGX SuperPOD: 128, 256, 512
+ * of the leaf-spine cables at 1->2, 2->4, 4->8 units) and the sequence
+ * meets it: along it a leaf's count on an old spine never drops below its
+ * final one, and the oldest cables are kept, so those that remain are the
+ * original ones.  With S_a = S_b (within `final_sus`) nothing moves.
+ */
+static uint32_t spread(uint32_t l, uint32_t s, uint32_t U, uint32_t S)
+{
+	uint32_t start = (uint32_t)(((uint64_t)l * U) % S);
+
+	return U / S + ((s + S - start) % S < U % S);
+}
+
+/* @sp, @pt: spine and port of uplink j of leaf l at [l*U + j], for the
+ * nsu units of nrails leaves; @Sfix: the spine count when provisioned (0:
+ * grown with the units).  Returns the final spine count. */
+static uint32_t deal_uplinks(uint32_t nrails, uint32_t nsu, uint32_t Sfix,
+			     uint32_t U, uint32_t P, uint32_t *sp, uint32_t *pt)
+{
+	uint32_t L = nsu * nrails, S = 0, Sprev = 0;
+	uint32_t Smax = Sfix ? Sfix : (uint32_t)(((uint64_t)L * U + P - 1) / P);
+	uint8_t *occ = xcalloc((size_t)Smax * P + 1, 1);
+	uint32_t *age = xcalloc((size_t)L * U + 1, sizeof(*age));
+	uint32_t *cnt = xcalloc((size_t)Smax + 1, sizeof(*cnt));
+
+	for (uint32_t k = 1; k <= nsu; k++) {
+		uint32_t Lk = k * nrails, Lprev = (k - 1) * nrails;
+
+		S = Sfix ? Sfix : (uint32_t)(((uint64_t)Lk * U + P - 1) / P);
+		for (uint32_t l = Lprev; l < Lk; l++)
+			for (uint32_t j = 0; j < U; j++)
+				sp[l * U + j] = RK_NONE;
+		/* old leaves: take off what the new spread does not allow */
+		for (uint32_t l = 0; l < Lprev && S != Sprev; l++) {
+			uint32_t *a = sp + (size_t)l * U;
+
+			memset(cnt, 0, (size_t)S * sizeof(*cnt));
+			for (uint32_t j = 0; j < U; j++)
+				cnt[a[j]]++;
+			for (uint32_t s = 0; s < Sprev; s++)
+				while (cnt[s] > spread(l, s, U, S)) {
+					uint32_t v = RK_NONE;
+
+					/* youngest, then highest uplink */
+					for (uint32_t j = 0; j < U; j++)
+						if (a[j] == s &&
+						    (v == RK_NONE ||
+						     age[l * U + j] >=
+							 age[l * U + v]))
+							v = j;
+					occ[(size_t)s * P + pt[l * U + v]] = 0;
+					a[v] = RK_NONE;
+					cnt[s]--;
+				}
+		}
+		/* place what is unplaced */
+		for (uint32_t l = 0; l < Lk; l++) {
+			uint32_t *a = sp + (size_t)l * U;
+
+			memset(cnt, 0, (size_t)S * sizeof(*cnt));
+			for (uint32_t j = 0; j < U; j++)
+				if (a[j] != RK_NONE)
+					cnt[a[j]]++;
+			for (uint32_t j = 0; j < U; j++) {
+				uint32_t s = (uint32_t)(((uint64_t)l * U + j) %
+							S),
+					 q;
+
+				if (a[j] != RK_NONE)
+					continue;
+				if (cnt[s] >= spread(l, s, U, S))
+					for (s = 0;
+					     cnt[s] >= spread(l, s, U, S); s++)
+						;
+				for (q = 0; occ[(size_t)s * P + q]; q++)
+					;
+				occ[(size_t)s * P + q] = 1;
+				a[j] = s;
+				pt[l * U + j] = q;
+				age[l * U + j] = k;
+				cnt[s]++;
+			}
+		}
+		Sprev = S;
+	}
+	free(cnt);
+	free(age);
+	free(occ);
+	return S;
+}
+
 static void gen_fat_tree(struct elab *e, uint32_t fab)
 {
 	struct rk_design *d = e->d;
@@ -494,7 +614,8 @@ static void gen_fat_tree(struct elab *e, uint32_t fab)
 	struct swport_list lp, sp;
 	const struct rk_value *ov = ir_attr(d, fab, A_OVERSUB);
 	int64_t od = ov ? ov->n : 1, ou = ov ? ov->a : 1;
-	uint32_t R, D, U, su_size, nsu, L, tiers;
+	uint32_t R, D, U, su_size, nsu, L, tiers, Sfix = 0;
+	int64_t fin;
 	uint32_t *leaf = NULL, *spine = NULL, *core = NULL;
 	uint32_t *leaf_next = NULL, *spine_next = NULL, *core_next = NULL;
 	uint8_t *seen = NULL;
@@ -569,8 +690,21 @@ static void gen_fat_tree(struct elab *e, uint32_t fab)
 	}
 	nsu = (nnodes + su_size - 1) / su_size;
 	L = nsu * nrails;
-	tiers = (uint32_t)ir_num(d, fab, A_TIERS, L <= (sp.n) ? 2 : 3);
-	if (L == 1 && !ir_attr(d, fab, A_TIERS))
+	fin = ir_attr(d, fab, A_FINAL_SUS) ? ir_num(d, fab, A_FINAL_SUS, 0)
+					   : (int64_t)nsu;
+	if (fin < (int64_t)nsu ||
+	    (ir_attr(d, fab, A_FINAL_SUS) && fin > (int64_t)sp.n)) {
+		/* two tiers hold at most one leaf per spine port */
+		elab_error(e, loc, "fabric",
+			   "final_sus %lld is %s the %u scalable units the "
+			   "endpoints fill",
+			   (long long)fin,
+			   fin < (int64_t)nsu ? "below" : "far beyond", nsu);
+		goto out;
+	}
+	tiers = (uint32_t)ir_num(d, fab, A_TIERS,
+				 (uint64_t)fin * nrails <= sp.n ? 2 : 3);
+	if (L == 1 && fin * nrails == 1 && !ir_attr(d, fab, A_TIERS))
 		tiers = 1;
 	if (tiers < 1 || tiers > 3) {
 		elab_error(e, loc, "fabric", "tiers must be 1, 2 or 3");
@@ -583,6 +717,25 @@ static void gen_fat_tree(struct elab *e, uint32_t fab)
 			   nnodes, nrails, L);
 		goto out;
 	}
+	if (ir_attr(d, fab, A_FINAL_SUS) && tiers != 2) {
+		elab_error(e, loc, "fabric",
+			   "final_sus provisions a two-tier fabric; %u units "
+			   "of %u leaves need %u tier%s of '%s'",
+			   (unsigned)fin, nrails, tiers, tiers == 1 ? "" : "s",
+			   ir_name(d, spw));
+		goto out;
+	}
+	if (tiers == 2 && (uint64_t)fin * nrails > sp.n) {
+		elab_error(e, loc, "fabric",
+			   "final_sus %u needs %llu leaves, more than the %u "
+			   "ports of spine '%s'",
+			   (unsigned)fin, (unsigned long long)fin * nrails,
+			   sp.n, ir_name(d, spw));
+		goto out;
+	}
+	if (ir_attr(d, fab, A_FINAL_SUS))
+		Sfix =
+		    (uint32_t)(((uint64_t)fin * nrails * U + sp.n - 1) / sp.n);
 	if (tiers == 2 && L > sp.n) {
 		elab_error(e, loc, "fabric",
 			   "a 2-tier fabric of %u leaves needs spines with at "
@@ -626,24 +779,30 @@ static void gen_fat_tree(struct elab *e, uint32_t fab)
 		add_link(e, fab, ed[i], ep[i], leaf[l], lp.ports[n % su_size]);
 	}
 	if (tiers == 2) {
-		uint32_t S = (uint32_t)(((uint64_t)L * U + sp.n - 1) / sp.n);
+		uint32_t *up_s = xmalloc(((size_t)L * U + 1) * sizeof(*up_s));
+		uint32_t *up_p = xmalloc(((size_t)L * U + 1) * sizeof(*up_p));
+		uint32_t S =
+		    deal_uplinks(nrails, nsu, Sfix, U, sp.n, up_s, up_p);
 
 		spine = xcalloc(S, sizeof(*spine));
-		spine_next = xcalloc(S, sizeof(*spine_next));
 		placer_init(e, &pl_spine, fab, A_PLACE_SPINES);
 		for (uint32_t s = 0; s < S; s++)
 			if ((spine[s] = new_switch(e, fab, "spine", s, spw,
 						   w_spine, &pl_spine)) ==
-			    RK_NONE)
+			    RK_NONE) {
+				free(up_s);
+				free(up_p);
 				goto done;
+			}
 		for (uint32_t l = 0; l < L; l++)
 			for (uint32_t j = 0; j < U; j++) {
-				uint32_t s =
-				    (uint32_t)(((uint64_t)l * U + j) % S);
+				size_t k = (size_t)l * U + j;
 
 				add_link(e, fab, leaf[l], lp.ports[D + j],
-					 spine[s], sp.ports[spine_next[s]++]);
+					 spine[up_s[k]], sp.ports[up_p[k]]);
 			}
+		free(up_s);
+		free(up_p);
 	} else if (tiers == 3) {
 		uint32_t half = sp.n / 2, pods = (L + half - 1) / half;
 		uint32_t S = 0, C, cu = 0;
