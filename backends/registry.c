@@ -9,10 +9,11 @@ extern const struct backend backend_cabling, backend_bom;
 extern const struct backend backend_nccl;
 extern const struct backend backend_ibnet;
 extern const struct backend backend_slurm;
+extern const struct backend backend_elevations;
 
 const struct backend *const backend_table[] = {
 	&backend_ir,   &backend_report, &backend_cabling, &backend_bom,
-	&backend_nccl, &backend_ibnet,	&backend_slurm,
+	&backend_nccl, &backend_ibnet,	&backend_slurm,	  &backend_elevations,
 };
 
 const unsigned backend_table_len = ARRAY_SIZE(backend_table);

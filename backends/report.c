@@ -12,6 +12,7 @@
 
 #include "backend.h"
 #include "be_common.h"
+#include "capacity.h"
 #include "fabric.h"
 #include "layout.h"
 #include "metrics.h"
@@ -113,6 +114,211 @@ static int64_t *rack_capacities(const struct rk_design *d)
 	free(first_feed);
 	free(multi);
 	return total;
+}
+
+/* an unsigned 128-bit integer in decimal */
+static void json_u128(FILE *fp, unsigned __int128 v)
+{
+	char buf[48];
+	size_t n = sizeof(buf);
+
+	buf[--n] = '\0';
+	do {
+		buf[--n] = (char)('0' + (unsigned)(v % 10));
+		v /= 10;
+	} while (v);
+	fputs(buf + n, fp);
+}
+
+/* v / 10^k as an exact decimal number */
+static void json_scaled(FILE *fp, unsigned __int128 v, unsigned k)
+{
+	unsigned __int128 p = 1, frac;
+	char digits[48];
+	unsigned n;
+
+	for (unsigned i = 0; i < k; i++)
+		p *= 10;
+	json_u128(fp, v / p);
+	frac = v % p;
+	if (!frac)
+		return;
+	for (n = k; n > 0; n--) {
+		digits[n - 1] = (char)('0' + (unsigned)(frac % 10));
+		frac /= 10;
+	}
+	for (n = k; n > 0 && digits[n - 1] == '0'; n--)
+		;
+	fprintf(fp, ".%.*s", (int)n, digits);
+}
+
+static void json_time(FILE *fp, const char *key, const struct cap_time *t)
+{
+	fprintf(fp, "\"%s\": ", key);
+	if (!t->valid)
+		fputs("null", fp);
+	else
+		fprintf(fp, "%llu", (unsigned long long)t->ns);
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/*
+ * The "capacity" section (README, "Machine-readable results"; formulas
+ * in doc/language.md, "Capacity figures").
+ */
+static void report_capacity(FILE *fp, struct backend_ctx *ctx)
+{
+	const struct rk_design *d = ctx->d;
+	struct capacity c;
+
+	capacity_compute(ctx->dv, &c);
+	fprintf(fp, ",\n  \"capacity\": {\"gpus\": %llu, \"gpu_models\": [",
+		(unsigned long long)c.gpus);
+	for (uint32_t j = 0; j < c.nmodels; j++) {
+		const struct cap_model *m = &c.models[j];
+		bool first = true;
+
+		fputs(j ? ",\n    {\"part\": " : "\n    {\"part\": ", fp);
+		be_json_str(fp, ir_name(d, m->part));
+		fputs(", \"model\": ", fp);
+		be_json_str(fp, ir_str(d, m->part, A_MODEL));
+		fprintf(fp, ", \"count\": %llu, \"flops_dense\": {",
+			(unsigned long long)m->count);
+		for (unsigned k = 0; k < CAP__PREC; k++) {
+			fprintf(fp, "%s\"%s\": ", k ? ", " : "",
+				cap_prec_name((enum cap_prec)k));
+			if (m->flops[k])
+				fprintf(fp, "%lld", (long long)m->flops[k]);
+			else
+				fputs("null", fp);
+		}
+		fprintf(fp,
+			"}, \"hbm_bytes\": %lld, \"hbm_bps\": %lld, "
+			"\"nvlink_bps_bidirectional\": %lld, "
+			"\"nvlink_bps_per_direction\": %lld, \"sources\": [",
+			(long long)m->hbm, (long long)m->hbm_bw,
+			(long long)m->nvlink_bw, (long long)(m->nvlink_bw / 2));
+		for (uint32_t p = m->part, hops = 0; p != RK_NONE && hops < 256;
+		     p = d->objs[p].part, hops++)
+			for (uint32_t a = 0; a < d->objs[p].attr_count; a++) {
+				const struct rk_attr *at =
+				    &d->attrs[d->objs[p].attr_first + a];
+
+				if (at->key != A_SOURCE ||
+				    at->val.type != VT_STR)
+					continue;
+				fputs(first ? "" : ", ", fp);
+				first = false;
+				be_json_str(fp, str_of(d->arena, at->val.a));
+			}
+		fputs("]}", fp);
+	}
+	fputs(c.nmodels ? "\n  ],\n  \"flops_dense_total\": {"
+			: "],\n  \"flops_dense_total\": {",
+	      fp);
+	for (unsigned k = 0; k < CAP__PREC; k++) {
+		fprintf(fp, "%s\"%s\": ", k ? ", " : "",
+			cap_prec_name((enum cap_prec)k));
+		if (c.flops_known[k])
+			json_u128(fp, c.flops[k]);
+		else
+			fputs("null", fp);
+	}
+	fputs("},\n  \"hbm_bytes_total\": ", fp);
+	json_u128(fp, c.hbm);
+	fputs(", \"hbm_bps_total\": ", fp);
+	json_u128(fp, c.hbm_bw);
+	fprintf(fp,
+		",\n  \"nvlink_domains\": %u, \"nvlink_domain_gpus\": %u, "
+		"\"nvlink_domain_gpus_min\": %u, "
+		"\"nvlink_bps_per_gpu_per_direction\": %lld,\n  "
+		"\"scaleout_fabric\": ",
+		c.domains, c.domain_max, c.domain_min, (long long)c.nvlink_dir);
+	be_json_str(fp, c.scaleout != RK_NONE ? ir_name(d, c.scaleout) : NULL);
+	fprintf(fp,
+		", \"scaleout_gpus\": %llu, \"scaleout_bps_per_gpu\": %lld, "
+		"\"scaleout_bps_per_gpu_exact\": %s, "
+		"\"nvlink_to_scaleout\": ",
+		(unsigned long long)c.scaleout_gpus,
+		(long long)c.scaleout_per_gpu,
+		c.scaleout_exact ? "true" : "false");
+	if (c.nvlink_dir > 0 && c.scaleout_per_gpu > 0) {
+		uint64_t g =
+		    gcd64((uint64_t)c.nvlink_dir, (uint64_t)c.scaleout_per_gpu);
+
+		fprintf(fp, "\"%llu:%llu\"",
+			(unsigned long long)((uint64_t)c.nvlink_dir / g),
+			(unsigned long long)((uint64_t)c.scaleout_per_gpu / g));
+	} else {
+		fputs("null", fp);
+	}
+	fprintf(fp,
+		",\n  \"collectives\": {\"message_bytes\": %lld, "
+		"\"nvlink_latency_ns\": ",
+		(long long)c.message);
+	if (c.nvlink_latency >= 0)
+		fprintf(fp, "%lld", (long long)c.nvlink_latency);
+	else
+		fputs("null", fp);
+	fputs(", \"fabric_latency_ns\": ", fp);
+	if (c.fabric_latency >= 0)
+		fprintf(fp, "%lld", (long long)c.fabric_latency);
+	else
+		fputs("null", fp);
+	fputs(", ", fp);
+	json_time(fp, "nvlink_allreduce_ring_ns", &c.nv_ring);
+	fputs(", ", fp);
+	json_time(fp, "nvlink_allreduce_tree_ns", &c.nv_tree);
+	fprintf(fp, ", \"nvlink_basis\": \"%s\", ",
+		c.nv_ring.bound ? "lower bound" : "estimate");
+	json_time(fp, "fabric_allreduce_ring_ns", &c.net_ring);
+	fputs(", ", fp);
+	json_time(fp, "fabric_allreduce_tree_ns", &c.net_tree);
+	fprintf(fp, ", \"fabric_basis\": \"%s\", ",
+		c.net_ring.bound ? "lower bound" : "estimate");
+	json_time(fp, "alltoall_ns", &c.alltoall);
+	fprintf(fp,
+		", \"alltoall_basis\": \"lower bound\"},\n  \"model_params\": "
+		"{\"training_bytes_per_param\": %d, \"training_max\": %llu, "
+		"\"inference_bytes_per_param\": %d, \"inference_max\": "
+		"%llu, \"inference_max_per_domain\": %llu, \"basis\": "
+		"\"upper bound (weights and optimizer state only)\"},\n  "
+		"\"power\": {\"it_w\": ",
+		CAP_TRAIN_BYTES, (unsigned long long)c.train_params,
+		CAP_INFER_BYTES, (unsigned long long)c.infer_params,
+		(unsigned long long)c.infer_params_domain);
+	json_watts(fp, c.it_power);
+	fputs(", \"pue\": ", fp);
+	if (c.pue >= 0) {
+		fputc('"', fp);
+		json_scaled(fp, (uint64_t)c.pue, 4);
+		fputs("%\", \"facility_w\": ", fp);
+		json_scaled(fp, c.facility_nw, 9);
+		fprintf(fp, ", \"energy_per_year_wh\": ");
+		json_scaled(fp, c.facility_nw * CAP_HOURS_PER_YEAR, 9);
+	} else {
+		fputs(
+		    "null, \"facility_w\": null, \"energy_per_year_wh\": null",
+		    fp);
+	}
+	fprintf(fp, ", \"it_energy_per_year_wh\": ");
+	json_scaled(
+	    fp,
+	    (unsigned __int128)(uint64_t)(c.it_power > 0 ? c.it_power : 0) *
+		CAP_HOURS_PER_YEAR,
+	    3);
+	fprintf(fp, ", \"hours_per_year\": %d}}", CAP_HOURS_PER_YEAR);
+	capacity_free(&c);
 }
 
 static bool emit_report(struct backend_ctx *ctx)
@@ -224,9 +430,10 @@ static bool emit_report(struct backend_ctx *ctx)
 				(long long)m->tier_up[k]);
 		fputs("]}", fp);
 	}
-	fprintf(fp,
-		"%s],\n  \"checks\": {\"errors\": %u, \"warnings\": %u}\n}\n",
-		first ? "" : "\n  ", ctx->diag->errors, ctx->diag->warnings);
+	fputs(first ? "]" : "\n  ]", fp);
+	report_capacity(fp, ctx);
+	fprintf(fp, ",\n  \"checks\": {\"errors\": %u, \"warnings\": %u}\n}\n",
+		ctx->diag->errors, ctx->diag->warnings);
 	free(cap);
 	return true;
 }

@@ -369,6 +369,10 @@ static const char *a_dim(enum dim d)
 		return "a price (e.g. 1200USD)";
 	case DIM_RATIO:
 		return "a ratio (e.g. 80%)";
+	case DIM_FLOPS:
+		return "a compute rate (e.g. 989.5TFLOP/s)";
+	case DIM_TIME:
+		return "a time (e.g. 2us)";
 	default:
 		return "a plain number";
 	}

@@ -114,6 +114,10 @@ const char *val_kind_name(const struct val *v)
 			return "rack units";
 		case DIM_MONEY:
 			return "a price";
+		case DIM_FLOPS:
+			return "a compute rate";
+		case DIM_TIME:
+			return "a time";
 		default:
 			return "a ratio";
 		}

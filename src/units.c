@@ -95,6 +95,17 @@ static const struct unit units[] = {
 
 	{ "ppm", DIM_RATIO, 1 },
 	{ "%", DIM_RATIO, INT64_C(10000) },
+
+	{ "FLOP/s", DIM_FLOPS, 1 },
+	{ "GFLOP/s", DIM_FLOPS, INT64_C(1000000000) },
+	{ "TFLOP/s", DIM_FLOPS, INT64_C(1000000000000) },
+	{ "PFLOP/s", DIM_FLOPS, INT64_C(1000000000000000) },
+	{ "EFLOP/s", DIM_FLOPS, INT64_C(1000000000000000000) },
+
+	{ "ns", DIM_TIME, 1 },
+	{ "us", DIM_TIME, INT64_C(1000) },
+	{ "ms", DIM_TIME, INT64_C(1000000) },
+	{ "s", DIM_TIME, INT64_C(1000000000) },
 };
 
 /*
@@ -129,6 +140,11 @@ static const struct dim_info dims[DIM__COUNT] = {
 	[DIM_RACKU] = { "rack units", "U", "U", { "U", NULL } },
 	[DIM_MONEY] = { "money", "cent", "USD", { "USD", NULL } },
 	[DIM_RATIO] = { "ratio", "ppm", "%", { "%", NULL } },
+	[DIM_FLOPS] = { "compute rate",
+			"FLOP/s",
+			"TFLOP/s",
+			{ "PFLOP/s", "TFLOP/s", "GFLOP/s", "FLOP/s", NULL } },
+	[DIM_TIME] = { "time", "ns", "s", { "s", "ms", "us", "ns", NULL } },
 };
 
 static bool valid_dim(enum dim d)

@@ -18,6 +18,8 @@
  *   rack units  1 U              U
  *   money       US cent          USD
  *   ratio       part per million ppm %
+ *   compute     FLOP per second  FLOP/s GFLOP/s TFLOP/s PFLOP/s EFLOP/s
+ *   time        nanosecond       ns us ms s
  *
  * A plain number (no suffix) is dimensionless and must be an integer.
  */
@@ -42,6 +44,8 @@ enum dim {
 	DIM_RACKU,
 	DIM_MONEY,
 	DIM_RATIO,
+	DIM_FLOPS,
+	DIM_TIME,
 	DIM__COUNT
 };
 

@@ -35,7 +35,8 @@ log() {
 # Debian package names of the build and test dependencies
 DEPS="build-essential autoconf automake autoconf-archive pkg-config bison
 flex libxml2-dev libxml2-utils libcriterion-dev clang-format shellcheck
-python3 ibsim-utils libumad2sim0 opensm infiniband-diags ibutils"
+python3 ibsim-utils libumad2sim0 opensm infiniband-diags ibutils
+graphviz chromium"
 
 deps_missing() {
 	if ! command -v dpkg-query >/dev/null 2>&1; then

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Pictures of a design: rack elevations, floor plans and fabric diagrams
+ * as SVG (and a fabric's group graph as Graphviz DOT).  Each picture is
+ * written into a wbuf as one <svg> element, so that the picture back ends
+ * write it to its own file (after an XML declaration) and the html back
+ * end puts the same element inline.  Coordinates are whole pixels and
+ * every list is in declaration order: the output is deterministic.
+ * Text goes through wb_xml(), which escapes the XML specials and drops
+ * the control characters XML 1.0 forbids.
+ */
+#ifndef RACKC_SVG_H
+#define RACKC_SVG_H
+
+#include <stdint.h>
+
+#include "backend.h"
+#include "ir.h"
+#include "metrics.h"
+#include "util.h"
+#include "wbuf.h"
+
+/* printf into the buffer (at most 4 KiB at a time) */
+void wb_printf(struct wbuf *w, const char *fmt, ...) PRINTF(2, 3);
+/* @s as XML character data or attribute value (NULL: nothing) */
+void wb_xml(struct wbuf *w, const char *s);
+/* an exact power in the best unit ("40.8kW") */
+void wb_power(struct wbuf *w, int64_t mw);
+/* open an artifact with a wbuf of its own (freed by svg_file_close) */
+struct wbuf *svg_file_open(struct backend_ctx *ctx, const char *rel);
+bool svg_file_close(struct backend_ctx *ctx, struct wbuf *w);
+
+/* <svg ...> with a <title> and a <desc> (the picture's text alternative) */
+void svg_begin(struct wbuf *w, int width, int height, const char *id,
+	       const char *title, const char *desc);
+void svg_end(struct wbuf *w);
+/* fill colour of a device by its class (server, switch, pdu, ...) */
+const char *svg_fill(const struct rk_design *d, uint32_t dev);
+
+/*
+ * Devices by rack: devs[off[r] .. off[r + 1]) are rack r's, in declaration
+ * order (indexed by object id; malloc'ed, svg_rack_index_free).
+ */
+struct rack_index {
+	uint32_t *off, *devs;
+};
+void svg_rack_index(const struct rk_design *d, struct rack_index *ix);
+void svg_rack_index_free(struct rack_index *ix);
+
+/* the racks of a row (or of no row: @row RK_NONE), front and rear */
+void svg_elevation(struct wbuf *w, const struct rk_design *d,
+		   struct derived *dv, const struct rack_index *ix,
+		   const uint32_t *racks, uint32_t n, const char *title);
+/* the floor plan of a site */
+void svg_floor(struct wbuf *w, const struct rk_design *d, struct derived *dv,
+	       const struct rack_index *ix, uint32_t site);
+/* a fabric's switch groups, link bundles and endpoint rails */
+void svg_fabric(struct wbuf *w, const struct rk_design *d, uint32_t fab);
+void dot_fabric(struct wbuf *w, const struct rk_design *d, uint32_t fab);
+
+/* The racks of each row page: rows in declaration order, then unrowed. */
+struct rack_pages {
+	uint32_t n;    /* pages */
+	uint32_t *row; /* row object of each page (RK_NONE: no row) */
+	uint32_t *off; /* racks[off[p] .. off[p + 1]) */
+	uint32_t *racks;
+};
+void svg_rack_pages(const struct rk_design *d, struct rack_pages *pg);
+void svg_rack_pages_free(struct rack_pages *pg);
+
+#endif

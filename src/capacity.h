@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a design can do: peak dense throughput per precision, HBM, the
+ * NVLink domain and the scale-out bandwidth per GPU, alpha-beta estimates
+ * of collectives, the largest model that fits in HBM, and facility power
+ * and energy.  Computed from the read-only IR, the GPU parts' catalog
+ * figures and the fabric figures (metrics.h); read by the report and html
+ * back ends.  The formulas are in doc/language.md, section "Capacity
+ * figures".
+ *
+ * Every quantity is an exact integer in base units (FLOP/s, bytes, b/s,
+ * ns, mW) or an exact rational written as one; totals are 128-bit.
+ * Rates are per direction: a GPU part's `nvlink_bw` is the catalog's
+ * bidirectional total and is halved.
+ */
+#ifndef RACKC_CAPACITY_H
+#define RACKC_CAPACITY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ir.h"
+#include "metrics.h"
+
+enum cap_prec { CAP_FP64, CAP_TF32, CAP_BF16, CAP_FP8, CAP_FP4, CAP__PREC };
+
+/* "fp64", "tf32", ... */
+const char *cap_prec_name(enum cap_prec p);
+
+/* The GPUs of one part, with its figures (0: not in the catalog). */
+struct cap_model {
+	uint32_t part;
+	uint64_t count;
+	int64_t flops[CAP__PREC]; /* FLOP/s, dense */
+	int64_t hbm;		  /* bytes */
+	int64_t hbm_bw;		  /* b/s */
+	int64_t nvlink_bw;	  /* b/s, both directions (catalog) */
+	int64_t latency;	  /* ns, alpha over NVLink; -1: not given */
+};
+
+/*
+ * One collective time: ns rounded up.  @bound: a lower bound (bandwidth
+ * terms only), else an estimate (alpha-beta model with the design's
+ * latency).  @valid: false when a term is missing (no bandwidth).
+ */
+struct cap_time {
+	bool valid, bound;
+	uint64_t ns;
+};
+
+struct capacity {
+	uint64_t gpus;
+	uint32_t nmodels;
+	struct cap_model *models; /* by part id */
+	/* sums over every GPU; known only when every model has the figure */
+	unsigned __int128 flops[CAP__PREC];
+	bool flops_known[CAP__PREC];
+	unsigned __int128 hbm, hbm_bw;
+	/* NVLink domains: GPUs joined by NVLink (an nvlink fabric, or the
+	 * GPUs of one server whose GPU part has nvlink_bw) */
+	uint32_t domains, domain_max, domain_min;
+	unsigned __int128 domain_hbm_max; /* HBM of the largest domain */
+	int64_t nvlink_dir;		  /* b/s per GPU per direction, min */
+	int64_t nvlink_latency;		  /* ns, -1: not given */
+	/* scale-out: the non-NVLink fabric with GPUs and the most injection */
+	uint32_t scaleout;	  /* fabric object, RK_NONE: none */
+	uint64_t scaleout_gpus;	  /* GPUs of its endpoint devices */
+	int64_t scaleout_per_gpu; /* b/s, floor(injection / GPUs) */
+	bool scaleout_exact;	  /* injection divisible by the GPUs */
+	int64_t bisection;	  /* b/s, its bisection */
+	int64_t fabric_latency;	  /* ns, -1: not given */
+	int64_t message;	  /* bytes */
+	struct cap_time nv_ring, nv_tree, net_ring, net_tree, alltoall;
+	/* models that fit: HBM / bytes per parameter, rounded down */
+	uint64_t train_params, infer_params, infer_params_domain;
+	/* power */
+	int64_t it_power;	       /* mW, sum of the racks' power_max */
+	int64_t pue;		       /* ppm, -1: not set */
+	uint32_t pue_site;	       /* the site that sets it */
+	unsigned __int128 facility_nw; /* it_power (mW) x pue (ppm) = nW */
+};
+
+/* Bytes per parameter: mixed-precision Adam training, BF16 inference. */
+#define CAP_TRAIN_BYTES 16
+#define CAP_INFER_BYTES 2
+/* Default message size of the collective estimates: 1 GiB. */
+#define CAP_DEFAULT_MESSAGE (INT64_C(1) << 30)
+#define CAP_HOURS_PER_YEAR 8760
+
+void capacity_compute(struct derived *dv, struct capacity *c);
+void capacity_free(struct capacity *c);
+
+/*
+ * The closed forms (exposed for the unit tests): p GPUs, message S bytes,
+ * per-direction bandwidth B b/s, alpha ns (< 0: none, a lower bound).
+ *   ring:  2(p-1) alpha + 2(p-1)/p * 8S/B
+ *   tree:  2 ceil(log2 p) alpha + 2 * 8S/B
+ */
+struct cap_time cap_allreduce_ring(uint64_t p, int64_t s, int64_t b,
+				   int64_t alpha);
+struct cap_time cap_allreduce_tree(uint64_t p, int64_t s, int64_t b,
+				   int64_t alpha);
+/*
+ * All-to-All of S bytes per GPU among p GPUs, each with B b/s, through a
+ * bisection of X b/s: at least max((p-1)/p * 8S/B,
+ * floor(p/2) ceil(p/2) / p * 8S/X).
+ */
+struct cap_time cap_alltoall(uint64_t p, int64_t s, int64_t b, int64_t x);
+
+#endif
