@@ -1,0 +1,555 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The "diagrams" back end: fabrics/NAME.svg and fabrics/NAME.dot, one
+ * picture per fabric of its groups and link bundles.  A fabric's devices
+ * are layered by their distance from the endpoints (0: the endpoint
+ * devices, 1: the switches they attach to, 2: the next tier, ...).  The
+ * endpoint ports are grouped by rail (the port's name: ib[0] is one rail)
+ * and the switches of tier 1 by the rail they serve ("mixed" when more
+ * than one); higher tiers by tier and switch part.  With more than
+ * MAX_RAILS rails, endpoints and tier-1 switches are grouped by part
+ * instead.  A bundle is every link between two groups, drawn with its
+ * count and rate.  The DOT file is the same graph for Graphviz.
+ */
+#include "rackc.h"
+
+#include <stdlib.h>
+
+#include "be_common.h"
+#include "schema.h"
+#include "svg.h"
+
+#define MAX_RAILS 16
+#define MAX_GROUPS 256
+#define BOX_W 170
+#define BOX_H 46
+#define LAYER_H 150
+
+struct fgroup {
+	uint32_t level;
+	uint32_t key;	  /* rail name (interned) or part object */
+	bool by_part;	  /* key is a part */
+	bool mixed;	  /* a tier-1 group of switches serving several rails */
+	uint32_t members; /* switches, or endpoint ports */
+	uint32_t devices; /* endpoint devices (for endpoint groups) */
+	uint32_t part;	  /* first member's part */
+	uint32_t order;	  /* position in its layer */
+};
+
+struct bundle {
+	uint32_t a, b; /* groups, a < b */
+	uint32_t count;
+	int64_t rate; /* per link, when uniform */
+	bool uniform;
+	__int128 total;
+};
+
+struct fdiag {
+	struct fgroup g[MAX_GROUPS + 1];
+	uint32_t ng, nlevels;
+	struct bundle *b;
+	uint32_t nb, b_cap;
+	uint32_t *of_dev;  /* device -> group (switches), RK_NONE */
+	uint32_t *level;   /* device -> level, RK_NONE */
+	uint32_t *layer_n; /* groups per level */
+	bool overflow;	   /* more groups than MAX_GROUPS: the rest merged */
+	uint32_t links;
+};
+
+static uint32_t group_get(struct fdiag *x, uint32_t level, uint32_t key,
+			  bool by_part, bool mixed, uint32_t part)
+{
+	for (uint32_t i = 0; i < x->ng; i++)
+		if (x->g[i].level == level && x->g[i].key == key &&
+		    x->g[i].by_part == by_part && x->g[i].mixed == mixed)
+			return i;
+	if (x->ng == MAX_GROUPS) {
+		x->overflow = true;
+		return MAX_GROUPS; /* the catch-all */
+	}
+	memset(&x->g[x->ng], 0, sizeof(x->g[0]));
+	x->g[x->ng].level = level;
+	x->g[x->ng].key = key;
+	x->g[x->ng].by_part = by_part;
+	x->g[x->ng].mixed = mixed;
+	x->g[x->ng].part = part;
+	return x->ng++;
+}
+
+static void bundle_add(struct fdiag *x, uint32_t a, uint32_t b, int64_t rate)
+{
+	struct bundle *k;
+
+	if (a > b) {
+		uint32_t t = a;
+
+		a = b;
+		b = t;
+	}
+	for (uint32_t i = 0; i < x->nb; i++) {
+		k = &x->b[i];
+		if (k->a == a && k->b == b) {
+			k->count++;
+			k->total += rate;
+			if (rate != k->rate)
+				k->uniform = false;
+			return;
+		}
+	}
+	if (x->nb == x->b_cap) {
+		x->b_cap = x->b_cap ? 2 * x->b_cap : 32;
+		x->b = xrealloc(x->b, x->b_cap * sizeof(*x->b));
+	}
+	k = &x->b[x->nb++];
+	k->a = a;
+	k->b = b;
+	k->count = 1;
+	k->rate = rate;
+	k->uniform = true;
+	k->total = rate;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* the group of an endpoint port */
+static uint32_t ep_group(struct fdiag *x, const struct rk_design *d,
+			 uint32_t dev, uint32_t port, bool by_part)
+{
+	uint32_t p = d->objs[dev].part;
+
+	return by_part ? group_get(x, 0, p, true, false, p)
+		       : group_get(x, 0, d->objs[port].local, false, false, p);
+}
+
+static void fdiag_build(struct fdiag *x, const struct rk_design *d,
+			uint32_t fab)
+{
+	uint64_t *pairs = NULL;
+	size_t np = 0, np_cap = 0;
+	uint32_t *queue = xmalloc((d->nobjs + 1) * sizeof(*queue));
+	uint32_t *off, *adj, qh = 0, qt = 0, rails = 0, first_rail = RK_NONE;
+	struct ir_ep_cursor cur = { 0, 0 };
+	bool by_part;
+
+	memset(x, 0, sizeof(*x));
+	x->of_dev = xmalloc((d->nobjs + 1) * sizeof(*x->of_dev));
+	x->level = xmalloc((d->nobjs + 1) * sizeof(*x->level));
+	memset(x->of_dev, 0xff, (d->nobjs + 1) * sizeof(*x->of_dev));
+	memset(x->level, 0xff, (d->nobjs + 1) * sizeof(*x->level));
+	/* the rails (distinct endpoint port names, up to MAX_RAILS + 1) */
+	{
+		uint32_t seen[MAX_RAILS + 1];
+
+		for (const struct rk_value *v;
+		     (v = ir_next_endpoint(d, fab, &cur));) {
+			uint32_t nm = d->objs[(uint32_t)v->n].local, k;
+
+			for (k = 0; k < rails && seen[k] != nm; k++)
+				;
+			if (k == rails && rails <= MAX_RAILS)
+				seen[rails++] = nm;
+			if (first_rail == RK_NONE)
+				first_rail = nm;
+		}
+	}
+	by_part = rails > MAX_RAILS;
+	/* endpoint devices are level 0; devices per group from the
+	 * distinct (group, device) pairs */
+	cur.k = cur.i = 0;
+	for (const struct rk_value *v; (v = ir_next_endpoint(d, fab, &cur));) {
+		uint32_t dev = v->a;
+		uint32_t g = ep_group(x, d, dev, (uint32_t)v->n, by_part);
+
+		x->g[g].members++;
+		if (np == np_cap) {
+			np_cap = np_cap ? 2 * np_cap : 64;
+			pairs = xrealloc(pairs, np_cap * sizeof(*pairs));
+		}
+		pairs[np++] = (uint64_t)g << 32 | dev;
+		if (x->level[dev] == RK_NONE) {
+			x->level[dev] = 0;
+			queue[qt++] = dev;
+		}
+	}
+	qsort(pairs, np, sizeof(*pairs), cmp_u64);
+	for (size_t k = 0; k < np; k++)
+		if (!k || pairs[k] != pairs[k - 1])
+			x->g[pairs[k] >> 32].devices++;
+	free(pairs);
+	/* the fabric's links, by device */
+	ir_link_index(d, &off, &adj);
+	while (qh < qt) {
+		uint32_t u = queue[qh++];
+
+		for (uint32_t k = off[u]; k < off[u + 1]; k++) {
+			const struct rk_link *l = &d->links[adj[k]];
+			uint32_t w = l->a_dev == u ? l->b_dev : l->a_dev;
+
+			if (l->fabric != fab || x->level[w] != RK_NONE)
+				continue;
+			x->level[w] = x->level[u] + 1;
+			if (x->level[w] + 1 > x->nlevels)
+				x->nlevels = x->level[w] + 1;
+			queue[qt++] = w;
+		}
+	}
+	if (!x->nlevels)
+		x->nlevels = 1;
+	/* the rail a tier-1 switch serves: from its endpoint links */
+	for (uint32_t q = 0; q < qt; q++) {
+		uint32_t u = queue[q], rail = RK_NONE;
+		bool mixed = false;
+		uint32_t p = d->objs[u].part;
+
+		if (x->level[u] == 0)
+			continue;
+		if (x->level[u] == 1 && !by_part) {
+			for (uint32_t k = off[u]; k < off[u + 1]; k++) {
+				const struct rk_link *l = &d->links[adj[k]];
+				bool a = l->a_dev == u;
+				uint32_t w = a ? l->b_dev : l->a_dev;
+				uint32_t wp = a ? l->b_port : l->a_port;
+
+				if (l->fabric != fab || x->level[w] != 0)
+					continue;
+				if (rail == RK_NONE)
+					rail = d->objs[wp].local;
+				else if (rail != d->objs[wp].local)
+					mixed = true;
+			}
+		}
+		if (x->level[u] == 1 && !by_part && rail != RK_NONE)
+			x->of_dev[u] = group_get(
+			    x, 1, mixed ? first_rail : rail, false, mixed, p);
+		else
+			x->of_dev[u] =
+			    group_get(x, x->level[u], p, true, false, p);
+		x->g[x->of_dev[u]].members++;
+	}
+	/* bundles */
+	for (uint32_t i = 0; i < d->nlinks; i++) {
+		const struct rk_link *l = &d->links[i];
+		uint32_t ga, gb;
+
+		if (l->fabric != fab || l->a_port == RK_NONE ||
+		    x->level[l->a_dev] == RK_NONE ||
+		    x->level[l->b_dev] == RK_NONE)
+			continue;
+		ga = x->level[l->a_dev] == 0
+			 ? ep_group(x, d, l->a_dev, l->a_port, by_part)
+			 : x->of_dev[l->a_dev];
+		gb = x->level[l->b_dev] == 0
+			 ? ep_group(x, d, l->b_dev, l->b_port, by_part)
+			 : x->of_dev[l->b_dev];
+		bundle_add(x, ga, gb, link_rate(d, l));
+		x->links++;
+	}
+	/* positions in each layer, in order of first appearance */
+	x->layer_n = xcalloc(x->nlevels + 1, sizeof(*x->layer_n));
+	for (uint32_t i = 0; i < x->ng; i++)
+		x->g[i].order =
+		    x->layer_n[x->g[i].level < x->nlevels ? x->g[i].level
+							  : 0]++;
+	free(off);
+	free(adj);
+	free(queue);
+}
+
+static void fdiag_free(struct fdiag *x)
+{
+	free(x->b);
+	free(x->of_dev);
+	free(x->level);
+	free(x->layer_n);
+}
+
+static const char *tier_name(uint32_t level, uint32_t nlevels)
+{
+	static const char *const ft[] = { "endpoints", "leaf", "spine",
+					  "core" };
+
+	if (level == 0)
+		return "endpoints";
+	if (nlevels == 2)
+		return "switch";
+	return level < 4 ? ft[level] : "tier";
+}
+
+/* a group's first line ("leaf ib[0]", "spine") into @buf */
+static void group_title(char *buf, size_t n, const struct rk_design *d,
+			const struct fdiag *x, uint32_t g)
+{
+	const struct fgroup *gr = &x->g[g];
+	const char *t;
+
+	if (g == MAX_GROUPS) {
+		snprintf(buf, n, "other groups");
+		return;
+	}
+	t = tier_name(gr->level, x->nlevels);
+	if (gr->mixed)
+		snprintf(buf, n, "%s (several rails)", t);
+	else if (!gr->by_part)
+		snprintf(buf, n, "%s %s", t, str_of(d->arena, gr->key));
+	else if (gr->level == 0)
+		snprintf(buf, n, "%s %s", t,
+			 ir_str(d, gr->key, A_MODEL)
+			     ? ir_str(d, gr->key, A_MODEL)
+			     : ir_name(d, gr->key));
+	else if (gr->level >= 4)
+		snprintf(buf, n, "%s %u", t, gr->level);
+	else
+		snprintf(buf, n, "%s", t);
+}
+
+/* its second line: what it holds */
+static void group_detail(char *buf, size_t n, const struct rk_design *d,
+			 const struct fdiag *x, uint32_t g)
+{
+	const struct fgroup *gr = &x->g[g];
+	const char *m;
+
+	if (g == MAX_GROUPS) {
+		snprintf(buf, n, "merged");
+		return;
+	}
+	m = gr->part != RK_NONE ? ir_str(d, gr->part, A_MODEL) : NULL;
+	if (!m)
+		m = gr->part != RK_NONE ? ir_name(d, gr->part) : "?";
+	if (gr->level == 0)
+		snprintf(buf, n, "%u ports on %u devices", gr->members,
+			 gr->devices);
+	else
+		snprintf(buf, n, "%u \xc3\x97 %s", gr->members, m);
+}
+
+static void wb_rate(struct wbuf *w, int64_t bps)
+{
+	char buf[RK_QFMT_MAX];
+	struct quantity q = { DIM_RATE, bps };
+
+	wb_str(w, quantity_format(q, buf));
+}
+
+static void bundle_label(struct wbuf *w, const struct bundle *k)
+{
+	if (k->uniform) {
+		wb_printf(w, "%u \xc3\x97 ", k->count);
+		wb_rate(w, k->rate);
+	} else {
+		wb_printf(w, "%u links, ", k->count);
+		wb_rate(w,
+			k->total > INT64_MAX ? INT64_MAX : (int64_t)k->total);
+	}
+}
+
+static void box_pos(const struct fdiag *x, uint32_t g, int width, int *cx,
+		    int *cy)
+{
+	uint32_t lv = g == MAX_GROUPS ? 0 : x->g[g].level;
+	uint32_t n = g == MAX_GROUPS ? 1 : x->layer_n[lv];
+	uint32_t o = g == MAX_GROUPS ? 0 : x->g[g].order;
+
+	*cx = (int)((uint64_t)width * (2 * o + 1) / (2 * (n ? n : 1)));
+	*cy = 90 + (int)(x->nlevels - 1 - lv) * LAYER_H + BOX_H / 2;
+}
+
+void svg_fabric(struct wbuf *w, const struct rk_design *d, uint32_t fab)
+{
+	struct fdiag x;
+	uint32_t widest = 1;
+	int width, height;
+	char title[512], desc[1024];
+
+	fdiag_build(&x, d, fab);
+	for (uint32_t l = 0; l < x.nlevels; l++)
+		widest = x.layer_n[l] > widest ? x.layer_n[l] : widest;
+	width = (int)widest * (BOX_W + 30) + 40;
+	if (width < 640)
+		width = 640;
+	height = 90 + (int)(x.nlevels - 1) * LAYER_H + BOX_H + 30;
+	snprintf(title, sizeof(title), "Fabric %s", ir_name(d, fab));
+	snprintf(desc, sizeof(desc),
+		 "Fabric %s: %u tiers of switches above its endpoints, in %u "
+		 "groups (endpoints by rail, switches by tier and rail); %u "
+		 "bundles carry its %u links, each labelled with its link "
+		 "count and rate.",
+		 ir_name(d, fab), x.nlevels - 1, x.ng, x.nb, x.links);
+	svg_begin(w, width, height, NULL, title, desc);
+	wb_str(w, "<text x=\"20\" y=\"28\" font-size=\"16\" "
+		  "font-weight=\"bold\">");
+	wb_xml(w, title);
+	wb_printf(w,
+		  "</text>\n<text x=\"20\" y=\"48\" font-size=\"11\">%u "
+		  "links in %u bundles; endpoints grouped by %s</text>\n",
+		  x.links, x.nb, x.ng && x.g[0].by_part ? "part" : "rail");
+	for (uint32_t i = 0; i < x.nb; i++) {
+		const struct bundle *k = &x.b[i];
+		int ax, ay, bx, by, lx, ly;
+
+		box_pos(&x, k->a, width, &ax, &ay);
+		box_pos(&x, k->b, width, &bx, &by);
+		if (ay == by) {
+			/* the same layer: an arc above */
+			wb_printf(
+			    w,
+			    "<path d=\"M%d %d Q%d %d %d %d\" fill=\"none\" "
+			    "stroke=\"#4e79a7\" stroke-width=\"1.5\"/>\n",
+			    ax, ay - BOX_H / 2, (ax + bx) / 2, ay - BOX_H - 30,
+			    bx, by - BOX_H / 2);
+			lx = (ax + bx) / 2;
+			ly = ay - BOX_H - 10;
+		} else {
+			int y1 = ay > by ? ay - BOX_H / 2 : ay + BOX_H / 2;
+			int y2 = ay > by ? by + BOX_H / 2 : by - BOX_H / 2;
+
+			wb_printf(
+			    w,
+			    "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+			    "stroke=\"#4e79a7\" stroke-width=\"1.5\"/>\n",
+			    ax, y1, bx, y2);
+			/* the label nearer the lower end, where lines part */
+			lx = ay > by ? ax + (bx - ax) / 4 : bx + (ax - bx) / 4;
+			ly = ay > by ? y1 + (y2 - y1) / 4 : y2 + (y1 - y2) / 4;
+		}
+		wb_printf(w,
+			  "<text x=\"%d\" y=\"%d\" font-size=\"9\" "
+			  "text-anchor=\"middle\" fill=\"#1f3b5a\" "
+			  "stroke=\"#ffffff\" stroke-width=\"3\" "
+			  "paint-order=\"stroke\">",
+			  lx, ly);
+		bundle_label(w, k);
+		wb_str(w, "</text>\n");
+	}
+	for (uint32_t g = 0; g <= x.ng; g++) {
+		char t[512];
+		int cx, cy;
+
+		if (g == x.ng && !x.overflow)
+			break;
+		if (g == x.ng)
+			g = MAX_GROUPS;
+		box_pos(&x, g, width, &cx, &cy);
+		wb_printf(
+		    w,
+		    "<g><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+		    "rx=\"6\" fill=\"%s\" stroke=\"#333333\"/>",
+		    cx - BOX_W / 2, cy - BOX_H / 2, BOX_W, BOX_H,
+		    g != MAX_GROUPS && x.g[g].level == 0 ? "#a6c8ec"
+							 : "#b5dfa7");
+		wb_printf(w,
+			  "<text x=\"%d\" y=\"%d\" font-size=\"11\" "
+			  "text-anchor=\"middle\" font-weight=\"bold\">",
+			  cx, cy - 4);
+		group_title(t, sizeof(t), d, &x, g);
+		wb_xml(w, t);
+		wb_printf(w,
+			  "</text><text x=\"%d\" y=\"%d\" font-size=\"10\" "
+			  "text-anchor=\"middle\">",
+			  cx, cy + 12);
+		group_detail(t, sizeof(t), d, &x, g);
+		wb_xml(w, t);
+		wb_str(w, "</text></g>\n");
+	}
+	svg_end(w);
+	fdiag_free(&x);
+}
+
+/* a DOT string literal's contents */
+static void wb_dot(struct wbuf *w, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '"' || *s == '\\')
+			wb_ch(w, '\\');
+		if ((unsigned char)*s >= 0x20)
+			wb_ch(w, *s);
+	}
+}
+
+void dot_fabric(struct wbuf *w, const struct rk_design *d, uint32_t fab)
+{
+	struct fdiag x;
+
+	fdiag_build(&x, d, fab);
+	wb_str(w, "graph \"");
+	wb_dot(w, ir_name(d, fab));
+	wb_str(
+	    w,
+	    "\" {\n\trankdir=BT;\n\tnode [shape=box, style=\"rounded,filled\", "
+	    "fontname=\"sans-serif\", fontsize=10];\n"
+	    "\tedge [fontname=\"sans-serif\", fontsize=9];\n");
+	for (uint32_t l = 0; l < x.nlevels; l++) {
+		wb_printf(w, "\t{ rank=same;");
+		for (uint32_t g = 0; g < x.ng; g++)
+			if (x.g[g].level == l)
+				wb_printf(w, " g%u;", g);
+		wb_str(w, " }\n");
+	}
+	for (uint32_t g = 0; g <= x.ng; g++) {
+		char t[512];
+
+		if (g == x.ng && !x.overflow)
+			break;
+		if (g == x.ng)
+			g = MAX_GROUPS;
+		wb_printf(w, "\tg%u [label=\"", g);
+		group_title(t, sizeof(t), d, &x, g);
+		wb_dot(w, t);
+		wb_str(w, "\\n");
+		group_detail(t, sizeof(t), d, &x, g);
+		wb_dot(w, t);
+		wb_printf(w, "\", fillcolor=\"%s\"];\n",
+			  g != MAX_GROUPS && x.g[g].level == 0 ? "#a6c8ec"
+							       : "#b5dfa7");
+	}
+	for (uint32_t i = 0; i < x.nb; i++) {
+		wb_printf(w, "\tg%u -- g%u [label=\"", x.b[i].a, x.b[i].b);
+		bundle_label(w, &x.b[i]);
+		wb_str(w, "\"];\n");
+	}
+	wb_str(w, "}\n");
+	fdiag_free(&x);
+}
+
+static bool emit_diagrams(struct backend_ctx *ctx)
+{
+	const struct rk_design *d = ctx->d;
+
+	for (uint32_t f = 0; f < d->nobjs; f++) {
+		const char *base;
+		char rel[1024];
+		struct wbuf *w;
+
+		if (d->objs[f].kind != K_FABRIC)
+			continue;
+		if (be_cancelled(ctx))
+			return false;
+		base = be_derived_name(ctx->arena, ir_name(d, f));
+		snprintf(rel, sizeof(rel), "fabrics/%s.svg", base);
+		if (!(w = svg_file_open(ctx, rel)))
+			return false;
+		wb_str(w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+		svg_fabric(w, d, f);
+		if (!svg_file_close(ctx, w))
+			return false;
+		snprintf(rel, sizeof(rel), "fabrics/%s.dot", base);
+		if (!(w = svg_file_open(ctx, rel)))
+			return false;
+		dot_fabric(w, d, f);
+		if (!svg_file_close(ctx, w))
+			return false;
+	}
+	return true;
+}
+
+const struct backend backend_diagrams = {
+	.name = "diagrams",
+	.summary = "fabrics/NAME.svg and .dot: each fabric's switch groups and "
+		   "link bundles",
+	.emit = emit_diagrams,
+};

@@ -1,0 +1,370 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The "floor" back end: floor/SITE.svg, the plan of each site to scale
+ * from the layout model (a row's racks side by side from its x, y and
+ * pitch; each rack its part's width and depth, 600 x 1200 mm when the
+ * part gives none).  Racks are shaded by their power (power_max of their
+ * devices) in fixed bands, outlined in their air zone's colour, dashed
+ * when they hold switches but no servers (network racks); racks on a
+ * liquid loop carry a blue dot and the loop's racks are joined by a line,
+ * racks holding a CDU a teal triangle.  Rows are labelled at their start
+ * ("network" when their racks hold only switches).  The legend gives the
+ * bands with their rack counts, the zones and the loops.
+ */
+#include "rackc.h"
+
+#include <stdlib.h>
+
+#include "be_common.h"
+#include "layout.h"
+#include "schema.h"
+#include "svg.h"
+
+#define LEGEND_W 300
+#define MARGIN 60
+
+/* power bands, kW (upper bounds), and their fills */
+static const int64_t band_kw[] = { 0, 10, 20, 40, 60, 100, INT64_MAX };
+static const char *const band_fill[] = { "#f7f7f7", "#fee8c8", "#fdd49e",
+					 "#fdbb84", "#fc8d59", "#e34a33",
+					 "#b30000" };
+#define NBANDS 7
+static const char *const zone_stroke[] = { "#1b9e77", "#7570b3", "#e7298a",
+					   "#66a61e", "#e6ab02", "#a6761d" };
+
+static unsigned band_of(int64_t mw)
+{
+	unsigned b = 0;
+
+	if (mw <= 0)
+		return 0;
+	while (b + 1 < NBANDS && mw > band_kw[b + 1] * 1000000)
+		b++;
+	return b + 1 < NBANDS ? b + 1 : NBANDS - 1;
+}
+
+struct frack {
+	uint32_t rack;
+	int64_t x, y, w, h; /* micrometres */
+	bool net, cdu;
+};
+
+void svg_floor(struct wbuf *w, const struct rk_design *d, struct derived *dv,
+	       const struct rack_index *ix, uint32_t site)
+{
+	const struct rack_totals *t = derived_racks(dv);
+	struct frack *r = NULL;
+	uint32_t n = 0, cap = 0, zones[6], nz = 0, bands[NBANDS] = { 0 };
+	int64_t x0 = INT64_MAX, y0 = INT64_MAX, x1 = INT64_MIN, y1 = INT64_MIN;
+	int64_t span, scale_num, scale_den = 1000000; /* px per um */
+	int width, height, ly;
+	char title[512], desc[1024];
+
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		struct rack_pos pos;
+		struct frack *f;
+		uint32_t servers = 0, switches = 0;
+
+		if (d->objs[i].kind != K_RACK ||
+		    ir_ancestor(d, i, K_SITE) != site)
+			continue;
+		layout_rack_pos(d, i, &pos);
+		if (pos.row == RK_NONE)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			r = xrealloc(r, cap * sizeof(*r));
+		}
+		f = &r[n++];
+		f->rack = i;
+		f->x = pos.x;
+		f->y = pos.y;
+		f->w = ir_num(d, i, A_WIDTH, 600000);
+		f->h = ir_num(d, i, A_DEPTH, 1200000);
+		f->cdu = false;
+		for (uint32_t k = ix->off[i]; k < ix->off[i + 1]; k++) {
+			uint16_t c = d->objs[ix->devs[k]].cls;
+
+			servers += c == C_SERVER;
+			switches += c == C_SWITCH;
+			f->cdu |= c == C_CDU;
+		}
+		f->net = switches && !servers;
+		x0 = f->x < x0 ? f->x : x0;
+		y0 = f->y < y0 ? f->y : y0;
+		x1 = f->x + f->w > x1 ? f->x + f->w : x1;
+		y1 = f->y + f->h > y1 ? f->y + f->h : y1;
+		bands[band_of(t->power[i])]++;
+	}
+	if (!n) {
+		x0 = y0 = 0;
+		x1 = y1 = 1000000;
+	}
+	/* px per metre: the longer side fits in 1000 px, 4 to 50 px/m */
+	span = (x1 - x0 > y1 - y0 ? x1 - x0 : y1 - y0) / 1000000 + 1;
+	scale_num = 1000 / span;
+	scale_num = scale_num < 4 ? 4 : scale_num > 50 ? 50 : scale_num;
+#define PX(v) ((int)(((v)*scale_num) / scale_den))
+	width = MARGIN * 2 + PX(x1 - x0) + LEGEND_W;
+	height = MARGIN * 2 + PX(y1 - y0) + 20;
+	if (height < 520)
+		height = 520;
+	snprintf(title, sizeof(title), "Floor plan: %s", ir_name(d, site));
+	snprintf(desc, sizeof(desc),
+		 "Floor plan of site %s to scale (%lld px per metre): %u "
+		 "racks in rows, shaded by power per rack (legend), outlined "
+		 "by air zone, dashed where they hold only network switches; "
+		 "blue dots and lines mark liquid loops, teal triangles CDUs.",
+		 ir_name(d, site), (long long)scale_num, n);
+	svg_begin(w, width, height, NULL, title, desc);
+	wb_str(w, "<text x=\"20\" y=\"28\" font-size=\"16\" "
+		  "font-weight=\"bold\">");
+	wb_xml(w, title);
+	wb_printf(w,
+		  "</text>\n<text x=\"20\" y=\"46\" font-size=\"10\">%u "
+		  "racks; scale bar: 1 m = %lld px</text>\n<line x1=\"20\" "
+		  "y1=\"52\" x2=\"%d\" y2=\"52\" stroke=\"#000000\" "
+		  "stroke-width=\"2\"/>\n",
+		  n, (long long)scale_num, 20 + (int)scale_num);
+	/* row labels, at each row's first rack */
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		uint32_t first = RK_NONE, nets = 0, racks = 0;
+
+		if (d->objs[i].kind != K_ROW ||
+		    ir_ancestor(d, i, K_SITE) != site)
+			continue;
+		for (uint32_t k = 0; k < n; k++) {
+			if (d->objs[r[k].rack].parent != i)
+				continue;
+			if (first == RK_NONE)
+				first = k;
+			racks++;
+			nets += r[k].net;
+		}
+		if (first == RK_NONE)
+			continue;
+		wb_printf(w,
+			  "<text x=\"%d\" y=\"%d\" font-size=\"10\" "
+			  "text-anchor=\"end\">",
+			  MARGIN + PX(r[first].x - x0) - 4,
+			  MARGIN + PX(r[first].y - y0) + PX(r[first].h) / 2 +
+			      4);
+		wb_xml(w, d->objs[i].local != 0
+			      ? str_of(d->arena, d->objs[i].local)
+			      : ir_name(d, i));
+		wb_str(w, nets == racks ? " (network)</text>\n" : "</text>\n");
+	}
+	/* racks */
+	for (uint32_t k = 0; k < n; k++) {
+		const struct frack *f = &r[k];
+		const struct rk_value *air = ir_attr(d, f->rack, A_AIR);
+		const char *stroke = "#555555";
+		int px = MARGIN + PX(f->x - x0), py = MARGIN + PX(f->y - y0);
+		int pw = PX(f->w), ph = PX(f->h);
+
+		if (pw < 2)
+			pw = 2;
+		if (ph < 2)
+			ph = 2;
+		if (air && air->type == VT_OBJ) {
+			uint32_t z;
+
+			for (z = 0; z < nz && zones[z] != air->a; z++)
+				;
+			if (z == nz && nz < 6)
+				zones[nz++] = air->a;
+			stroke = zone_stroke[z < 6 ? z : 5];
+		}
+		wb_printf(
+		    w,
+		    "<g><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+		    "fill=\"%s\" stroke=\"%s\" stroke-width=\"%s\"%s/>",
+		    px, py, pw, ph, band_fill[band_of(t->power[f->rack])],
+		    stroke, pw >= 8 ? "1.5" : "0.5",
+		    f->net ? " stroke-dasharray=\"3 2\"" : "");
+		wb_str(w, "<title>");
+		wb_xml(w, ir_name(d, f->rack));
+		wb_str(w, ": ");
+		wb_power(w, t->power[f->rack]);
+		wb_printf(w, ", %u devices</title>", t->devices[f->rack]);
+		if (ir_attr(d, f->rack, A_LOOP))
+			wb_printf(w,
+				  "<circle cx=\"%d\" cy=\"%d\" r=\"%d\" "
+				  "fill=\"#1f77b4\"/>",
+				  px + pw / 2, py + ph / 2, pw >= 8 ? 3 : 1);
+		if (f->cdu)
+			wb_printf(w,
+				  "<path d=\"M%d %d l%d %d l%d 0 z\" "
+				  "fill=\"#17becf\" stroke=\"#0b5563\"/>",
+				  px + pw / 2, py + 1, pw / 3 + 1, ph / 3 + 1,
+				  -2 * (pw / 3 + 1));
+		if (pw >= 28 && ph >= 12) {
+			wb_printf(w,
+				  "<text x=\"%d\" y=\"%d\" font-size=\"8\" "
+				  "text-anchor=\"middle\">",
+				  px + pw / 2, py + ph - 3);
+			wb_xml(w, str_of(d->arena, d->objs[f->rack].local));
+			wb_str(w, "</text>");
+		}
+		wb_str(w, "</g>\n");
+	}
+	/* liquid loops: their racks joined in declaration order */
+	for (uint32_t lp = 0; lp < d->nobjs; lp++) {
+		bool started = false;
+
+		if (d->objs[lp].kind != K_LOOP)
+			continue;
+		for (uint32_t k = 0; k < n; k++) {
+			const struct rk_value *v =
+			    ir_attr(d, r[k].rack, A_LOOP);
+
+			if (!v || v->type != VT_OBJ || v->a != lp)
+				continue;
+			wb_printf(w, "%s%d %d",
+				  started ? " L"
+					  : "<path fill=\"none\" "
+					    "stroke=\"#1f77b4\" "
+					    "stroke-opacity=\"0.6\" d=\"M",
+				  MARGIN + PX(r[k].x - x0) + PX(r[k].w) / 2,
+				  MARGIN + PX(r[k].y - y0) + PX(r[k].h) / 2);
+			started = true;
+		}
+		if (started)
+			wb_str(w, "\"/>\n");
+	}
+	/* legend */
+	{
+		int lx = width - LEGEND_W + 10;
+
+		ly = MARGIN;
+		wb_printf(w,
+			  "<text x=\"%d\" y=\"%d\" font-size=\"12\" "
+			  "font-weight=\"bold\">power per rack</text>\n",
+			  lx, ly);
+		for (unsigned b = 0; b < NBANDS; b++) {
+			ly += 18;
+			wb_printf(
+			    w,
+			    "<rect x=\"%d\" y=\"%d\" width=\"14\" "
+			    "height=\"12\" fill=\"%s\" stroke=\"#555555\"/>"
+			    "<text x=\"%d\" y=\"%d\" font-size=\"10\">",
+			    lx, ly - 10, band_fill[b], lx + 20, ly);
+			if (b == 0)
+				wb_str(w, "no load");
+			else if (band_kw[b] == INT64_MAX)
+				wb_printf(w, "over %lld kW",
+					  (long long)band_kw[b - 1]);
+			else
+				wb_printf(w, "%lld to %lld kW",
+					  (long long)band_kw[b - 1],
+					  (long long)band_kw[b]);
+			wb_printf(w, ": %u racks</text>\n", bands[b]);
+		}
+		ly += 30;
+		wb_printf(w,
+			  "<text x=\"%d\" y=\"%d\" font-size=\"12\" "
+			  "font-weight=\"bold\">air zones (outline)</text>\n",
+			  lx, ly);
+		for (uint32_t z = 0; z < nz; z++) {
+			int64_t lim = ir_num(d, zones[z], A_RACK_LIMIT, 0);
+
+			ly += 18;
+			wb_printf(
+			    w,
+			    "<rect x=\"%d\" y=\"%d\" width=\"14\" "
+			    "height=\"12\" fill=\"#ffffff\" stroke=\"%s\" "
+			    "stroke-width=\"2\"/><text x=\"%d\" y=\"%d\" "
+			    "font-size=\"10\">",
+			    lx, ly - 10, zone_stroke[z], lx + 20, ly);
+			wb_xml(w, ir_name(d, zones[z]));
+			if (lim > 0) {
+				wb_str(w, ", limit ");
+				wb_power(w, lim);
+				wb_str(w, " per rack");
+			}
+			wb_str(w, "</text>\n");
+		}
+		if (!nz) {
+			ly += 18;
+			wb_printf(w,
+				  "<text x=\"%d\" y=\"%d\" font-size=\"10\">"
+				  "none</text>\n",
+				  lx, ly);
+		}
+		ly += 30;
+		wb_printf(w,
+			  "<text x=\"%d\" y=\"%d\" font-size=\"12\" "
+			  "font-weight=\"bold\">liquid loops</text>\n",
+			  lx, ly);
+		for (uint32_t lp = 0; lp < d->nobjs; lp++) {
+			const struct rk_value *cdu;
+
+			if (d->objs[lp].kind != K_LOOP ||
+			    ir_ancestor(d, lp, K_SITE) != site)
+				continue;
+			ly += 18;
+			wb_printf(w,
+				  "<circle cx=\"%d\" cy=\"%d\" r=\"4\" "
+				  "fill=\"#1f77b4\"/><text x=\"%d\" y=\"%d\" "
+				  "font-size=\"10\">",
+				  lx + 7, ly - 4, lx + 20, ly);
+			wb_xml(w, ir_name(d, lp));
+			cdu = ir_attr(d, lp, A_CDU);
+			if (cdu && cdu->type == VT_LIST)
+				wb_printf(w, ", %lld CDU", (long long)cdu->n);
+			wb_str(w, "</text>\n");
+		}
+		ly += 30;
+		wb_printf(w,
+			  "<path d=\"M%d %d l6 10 l-12 0 z\" fill=\"#17becf\" "
+			  "stroke=\"#0b5563\"/><text x=\"%d\" y=\"%d\" "
+			  "font-size=\"10\">rack holding a CDU</text>\n",
+			  lx + 7, ly - 10, lx + 20, ly);
+		ly += 18;
+		wb_printf(w,
+			  "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"12\" "
+			  "fill=\"#ffffff\" stroke=\"#555555\" "
+			  "stroke-dasharray=\"3 2\"/><text x=\"%d\" y=\"%d\" "
+			  "font-size=\"10\">network rack (switches, no "
+			  "servers)</text>\n",
+			  lx, ly - 10, lx + 20, ly);
+	}
+#undef PX
+	svg_end(w);
+	free(r);
+}
+
+static bool emit_floor(struct backend_ctx *ctx)
+{
+	const struct rk_design *d = ctx->d;
+	struct rack_index ix;
+	bool ok = true;
+
+	svg_rack_index(d, &ix);
+	for (uint32_t s = 0; s < d->nobjs && ok; s++) {
+		char rel[1024];
+		struct wbuf *w;
+
+		if (d->objs[s].kind != K_SITE)
+			continue;
+		snprintf(rel, sizeof(rel), "floor/%s.svg",
+			 be_derived_name(ctx->arena, ir_name(d, s)));
+		if (!(w = svg_file_open(ctx, rel))) {
+			ok = false;
+			break;
+		}
+		wb_str(w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+		svg_floor(w, d, ctx->dv, &ix, s);
+		ok = svg_file_close(ctx, w);
+	}
+	svg_rack_index_free(&ix);
+	return ok;
+}
+
+const struct backend backend_floor = {
+	.name = "floor",
+	.summary =
+	    "floor/SITE.svg: each site's floor plan, racks shaded by power",
+	.emit = emit_floor,
+	.needs = BE_NEEDS_RACKS,
+};
