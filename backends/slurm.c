@@ -13,8 +13,8 @@
  * Trees come from the compute fabrics: the fat_tree (and star) fabrics
  * whose endpoint ports have role compute, or every fat_tree fabric when
  * none is marked.  A generated switch's role gives its level (leaf 0,
- * spine 1, core 2); a leaf lists the nodes cabled to it, a spine the leaves,
- * a core the spines.  Slurm's tree model expects each node under a single
+ * spine 1, core 2, top 3); a leaf lists the nodes cabled to it, a spine the
+ * leaves, a core the spines, a top switch the cores.  Slurm's tree model expects each node under a single
  * leaf, while a rail-optimised fabric cables every node of a scalable unit
  * to one leaf per rail; so switches of one level whose children are the
  * same set are written as one Slurm switch, named after the first of them,
@@ -245,6 +245,8 @@ static int role_level(const char *role)
 		return 1;
 	if (streq(role, "core"))
 		return 2;
+	if (streq(role, "top"))
+		return 3;
 	return -1;
 }
 
@@ -332,7 +334,7 @@ static void fabric_tree(struct backend_ctx *ctx, const char *const *host,
 	}
 	head = xmalloc(((size_t)ns + 1) * sizeof(*head));
 	next = xmalloc(((size_t)ns + 1) * sizeof(*next));
-	for (int lv = 0; lv <= 2; lv++) {
+	for (int lv = 0; lv <= 3; lv++) {
 		/* children of upper levels are groups of the level below */
 		for (uint32_t s = 0; s < ns; s++) {
 			uint32_t m = 0;

@@ -31,24 +31,8 @@
 
 #include "elab.h"
 #include "fabric.h"
+#include "fabric_gen.h"
 #include "layout.h"
-
-struct swport_list {
-	uint32_t *ports;
-	uint32_t n;
-};
-
-struct placer {
-	/* copies: the attribute table grows while switches are placed */
-	struct rk_value list;	      /* VT_LIST of racks */
-	const struct rk_value *racks; /* &list, or NULL */
-	const struct rk_value *where; /* &list, for messages */
-	uint32_t next;		      /* rack index to try first */
-	int64_t per_rack;	      /* most devices per rack (0: any) */
-	uint32_t *count;	      /* switches placed per listed rack */
-	uint8_t **used;		      /* per listed rack: U bitmap */
-	int64_t *units;
-};
 
 static const char *S(struct elab *e, uint32_t id)
 {
@@ -185,8 +169,7 @@ static void index_update(struct elab *e)
 	     l##_k != RK_NONE && ((l = l##_k >> 1), 1);  \
 	     l##_k = (e)->ix_link_next[l##_k])
 
-static void placer_init(struct elab *e, struct placer *p, uint32_t fab,
-			uint32_t key)
+void placer_init(struct elab *e, struct placer *p, uint32_t fab, uint32_t key)
 {
 	const struct rk_design *d = e->d;
 	const struct rk_value *v = ir_attr(d, fab, key);
@@ -226,7 +209,7 @@ static void placer_init(struct elab *e, struct placer *p, uint32_t fab,
 	}
 }
 
-static void placer_fini(struct placer *p)
+void placer_fini(struct placer *p)
 {
 	if (p->racks)
 		for (uint32_t i = 0; i < (uint32_t)p->racks->n; i++)
@@ -336,9 +319,9 @@ static void wire_power(struct elab *e, uint32_t dev, const struct srcloc *loc)
 	}
 }
 
-static uint32_t new_switch(struct elab *e, uint32_t fab, const char *tier,
-			   uint32_t idx, uint32_t part, uint32_t role,
-			   struct placer *pl)
+uint32_t new_switch(struct elab *e, uint32_t fab, const char *tier,
+		    uint32_t idx, uint32_t part, uint32_t role,
+		    struct placer *pl)
 {
 	struct rk_design *d = e->d;
 	char local[64];
@@ -372,8 +355,8 @@ static uint32_t new_switch(struct elab *e, uint32_t fab, const char *tier,
 	return id;
 }
 
-static void add_link(struct elab *e, uint32_t fab, uint32_t ad, uint32_t ap,
-		     uint32_t bd, uint32_t bp)
+void add_link(struct elab *e, uint32_t fab, uint32_t ad, uint32_t ap,
+	      uint32_t bd, uint32_t bp)
 {
 	struct rk_design *d = e->d;
 	struct rk_link *l = VEC_PUSH(d->links, d->nlinks, d->links_cap);
@@ -601,7 +584,7 @@ static uint32_t deal_uplinks(uint32_t nrails, uint32_t nsu, uint32_t Sfix,
 	return S;
 }
 
-static void gen_fat_tree(struct elab *e, uint32_t fab)
+void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 {
 	struct rk_design *d = e->d;
 	/* a copy: the object table grows as switches are added */
@@ -626,6 +609,8 @@ static void gen_fat_tree(struct elab *e, uint32_t fab)
 
 	memset(&lp, 0, sizeof(lp));
 	memset(&sp, 0, sizeof(sp));
+	if (fp->nplanes > 1)
+		ne = ft_plane_select(e, fp, ed, ep, ne);
 	if (sw == RK_NONE) {
 		/* hand-wired: the links are written out; claim them */
 		adopt_links(e, fab, ed, ep, ne);
@@ -702,12 +687,15 @@ static void gen_fat_tree(struct elab *e, uint32_t fab)
 			   fin < (int64_t)nsu ? "below" : "far beyond", nsu);
 		goto out;
 	}
+	/* beyond the pods a core reaches (see below): four tiers */
 	tiers = (uint32_t)ir_num(d, fab, A_TIERS,
-				 (uint64_t)fin * nrails <= sp.n ? 2 : 3);
+				 (uint64_t)fin * nrails <= sp.n		   ? 2
+				 : (L + sp.n / 2 - 1) / (sp.n / 2) <= sp.n ? 3
+									   : 4);
 	if (L == 1 && fin * nrails == 1 && !ir_attr(d, fab, A_TIERS))
 		tiers = 1;
-	if (tiers < 1 || tiers > 3) {
-		elab_error(e, loc, "fabric", "tiers must be 1, 2 or 3");
+	if (tiers < 1 || tiers > 4) {
+		elab_error(e, loc, "fabric", "tiers must be 1, 2, 3 or 4");
 		goto out;
 	}
 	if (tiers == 1 && L > 1) {
@@ -759,9 +747,10 @@ static void gen_fat_tree(struct elab *e, uint32_t fab)
 	leaf = xcalloc(L, sizeof(*leaf));
 	leaf_next = xcalloc(L, sizeof(*leaf_next));
 	for (uint32_t i = 0; i < L && !e->stopped; i++)
-		if ((leaf[i] = new_switch(e, fab, "leaf", i, sw, w_leaf,
-					  &pl_leaf)) == RK_NONE)
+		if ((leaf[i] = new_switch(e, fab, "leaf", fp->base[0] + i, sw,
+					  w_leaf, &pl_leaf)) == RK_NONE)
 			goto done;
+	fp->built[0] = L;
 	/* nodes to leaves: node k of SU s, rail r -> leaf s*rails+r, port k */
 	seen = xcalloc((size_t)nnodes * nrails, 1);
 	for (uint32_t i = 0; i < ne; i++) {
@@ -787,13 +776,14 @@ static void gen_fat_tree(struct elab *e, uint32_t fab)
 		spine = xcalloc(S, sizeof(*spine));
 		placer_init(e, &pl_spine, fab, A_PLACE_SPINES);
 		for (uint32_t s = 0; s < S; s++)
-			if ((spine[s] = new_switch(e, fab, "spine", s, spw,
-						   w_spine, &pl_spine)) ==
-			    RK_NONE) {
+			if ((spine[s] = new_switch(
+				 e, fab, "spine", fp->base[1] + s, spw, w_spine,
+				 &pl_spine)) == RK_NONE) {
 				free(up_s);
 				free(up_p);
 				goto done;
 			}
+		fp->built[1] = S;
 		for (uint32_t l = 0; l < L; l++)
 			for (uint32_t j = 0; j < U; j++) {
 				size_t k = (size_t)l * U + j;
@@ -803,6 +793,13 @@ static void gen_fat_tree(struct elab *e, uint32_t fab)
 			}
 		free(up_s);
 		free(up_p);
+	} else if (tiers == 4 || (tiers == 3 && fp->nplanes > 1)) {
+		/* fabric_tiers.c */
+		struct ft_build b = { fab,  loc,   spw, &lp,	   &sp,
+				      leaf, L,	   D,	U,	   nrails,
+				      nsu,  tiers, fp,	&pl_spine, &pl_core };
+
+		gen_upper_tiers(e, &b);
 	} else if (tiers == 3) {
 		uint32_t half = sp.n / 2, pods = (L + half - 1) / half;
 		uint32_t S = 0, C, cu = 0;
@@ -813,7 +810,8 @@ static void gen_fat_tree(struct elab *e, uint32_t fab)
 			elab_error(e, loc, "fabric",
 				   "%u leaves make %u pods, more than a "
 				   "%u-port core can reach: the fabric is "
-				   "beyond three tiers of '%s'",
+				   "beyond three tiers of '%s' (tiers 4 or "
+				   "planes N go further)",
 				   L, pods, sp.n, ir_name(d, spw));
 			free(pod_first);
 			free(order);
@@ -837,15 +835,18 @@ static void gen_fat_tree(struct elab *e, uint32_t fab)
 		core_next = xcalloc(C, sizeof(*core_next));
 		placer_init(e, &pl_spine, fab, A_PLACE_SPINES);
 		for (uint32_t s = 0; s < S && !e->stopped; s++)
-			if ((spine[s] = new_switch(e, fab, "spine", s, spw,
-						   w_spine, &pl_spine)) ==
-			    RK_NONE)
+			if ((spine[s] = new_switch(
+				 e, fab, "spine", fp->base[1] + s, spw, w_spine,
+				 &pl_spine)) == RK_NONE)
 				break;
 		placer_init(e, &pl_core, fab, A_PLACE_CORES);
 		for (uint32_t c = 0; c < C && !e->stopped; c++)
-			if ((core[c] = new_switch(e, fab, "core", c, spw,
-						  w_core, &pl_core)) == RK_NONE)
+			if ((core[c] =
+				 new_switch(e, fab, "core", fp->base[2] + c,
+					    spw, w_core, &pl_core)) == RK_NONE)
 				break;
+		fp->built[1] = S;
+		fp->built[2] = C;
 		for (uint32_t p = 0; p < pods && !e->stopped; p++) {
 			uint32_t ns = pod_first[p + 1] - pod_first[p];
 			uint32_t nl = L - p * half < half ? L - p * half : half;
@@ -1028,9 +1029,10 @@ void fabric_expand(struct elab *e)
 		if (o->kind != K_FABRIC)
 			continue;
 		link_attrs(e, i);
+		fabric_planes_check(e, i);
 		switch (o->cls) {
 		case FAB_FAT_TREE:
-			gen_fat_tree(e, i);
+			gen_fat_tree_planes(e, i);
 			break;
 		case FAB_NVLINK:
 			gen_nvlink(e, i);

@@ -623,8 +623,51 @@ static uint32_t *order_by(const struct fgraph *g, const uint64_t *keys)
 	return o;
 }
 
+/*
+ * A fat tree of `planes N` is N trees that share no switch: each plane is
+ * halved on its own, along @o, as a split that put whole planes on either
+ * side would cut nothing.  The cut is the sum of the planes' cuts; *full
+ * becomes the sum of the planes' full bisections.
+ */
+static int64_t cut_of_planes(const struct rk_design *d, const struct fgraph *g,
+			     const uint32_t *o, uint32_t planes, int64_t *full)
+{
+	uint32_t *plane = xmalloc((g->ne + 1) * sizeof(*plane));
+	uint32_t *size = xcalloc(planes, sizeof(*size));
+	uint32_t *taken = xcalloc(planes, sizeof(*taken));
+	int64_t *inj = xcalloc(planes, sizeof(*inj));
+	uint8_t *side = xcalloc(g->nv + 1, 1);
+	int64_t r;
+
+	fabric_rails(d, g->ep_port, g->ne, plane);
+	for (uint32_t i = 0; i < g->ne; i++)
+		size[plane[i] %= planes]++;
+	for (uint32_t k = 0; k < g->ne; k++) {
+		uint32_t i = o[k], p = plane[i];
+
+		side[i] = taken[p]++ < size[p] / 2 ? 1 : 2;
+	}
+	for (uint32_t k = 0; k < g->nedges; k++)
+		if ((g->u[k] < g->ne) != (g->v[k] < g->ne))
+			inj[plane[g->u[k] < g->ne ? g->u[k] : g->v[k]]] +=
+			    g->cap[k];
+	*full = 0;
+	for (uint32_t p = 0; p < planes; p++)
+		if (size[p])
+			*full += (int64_t)((__int128)inj[p] * (size[p] / 2) /
+					   size[p]);
+	r = maxflow_bipartition(g->nv, g->nedges, g->u, g->v, g->cap, side);
+	free(plane);
+	free(size);
+	free(taken);
+	free(inj);
+	free(side);
+	return r;
+}
+
 static int64_t bisection(const struct rk_design *d, uint32_t fab,
-			 const struct fgraph *g, enum bisect_method *method)
+			 const struct fgraph *g, enum bisect_method *method,
+			 int64_t *full)
 {
 	uint64_t *keys = xmalloc((g->ne + 1) * sizeof(*keys));
 	uint32_t *o;
@@ -653,7 +696,11 @@ static int64_t bisection(const struct rk_design *d, uint32_t fab,
 					  (keys[i] >> 32);
 		}
 		o = order_by(g, keys);
-		best = cut_of_order(g, o);
+		best = ir_num(d, fab, A_PLANES, 1) > 1
+			   ? cut_of_planes(
+				 d, g, o, (uint32_t)ir_num(d, fab, A_PLANES, 1),
+				 full)
+			   : cut_of_order(g, o);
 		free(o);
 		free(keys);
 		*method = BISECT_CLOS_EXACT;
@@ -759,7 +806,7 @@ void fabric_compute_shared(const struct rk_design *d, uint32_t fab,
 			m->tiers = t;
 		if (t < 5)
 			m->tier_switches[t - 1]++;
-		if (t < 4) {
+		if (t <= 4) {
 			m->tier_down[t - 1] += down[v];
 			m->tier_up[t - 1] += up[v];
 		}
@@ -775,12 +822,13 @@ void fabric_compute_shared(const struct rk_design *d, uint32_t fab,
 		}
 		free(rail[v]);
 	}
-	if (g.ne >= 2)
-		m->bisection = bisection(d, fab, &g, &m->method);
 	if (m->endpoints)
 		m->full_bisection =
 		    (int64_t)((__int128)m->injection * (m->endpoints / 2) /
 			      m->endpoints);
+	if (g.ne >= 2)
+		m->bisection =
+		    bisection(d, fab, &g, &m->method, &m->full_bisection);
 	free(down);
 	free(up);
 	free(rail);

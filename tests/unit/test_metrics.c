@@ -117,6 +117,179 @@ Test(bisection, three_tier)
 	    BISECT_CLOS_EXACT, true);
 }
 
+Test(bisection, four_tier)
+{
+	/* 4-port switches: pods of 2 leaves, groups of 2 pods, at most 4
+	 * groups under a top switch; 9 leaves make 5 pods in 3 groups, more
+	 * than three tiers reach: four by default */
+	check_fabric("for n in 0..17 { node s[n] : srv {} }\n"
+		     "fabric f : fat_tree { endpoints s[*].ib[0]; switch sw4; "
+		     "su_size 2 }\n",
+		     BISECT_CLOS_EXACT, true);
+}
+
+Test(bisection, four_tier_every_size)
+{
+	/* 3 to 20 nodes in SUs of 2 on 4-port switches: 2 to 10 leaves in
+	 * pods of 2 and groups of 2 pods, full and partial */
+	for (unsigned n = 3; n <= 20; n++) {
+		char *body;
+
+		cr_assert(asprintf(&body,
+				   "for n in 0..%u { node s[n] : srv {} }\n"
+				   "fabric f : fat_tree { endpoints "
+				   "s[*].ib[0]; switch sw4; su_size 2; "
+				   "tiers 4 }\n",
+				   n - 1) > 0);
+		check_fabric(body, BISECT_CLOS_EXACT, true);
+		free(body);
+	}
+}
+
+Test(bisection, four_tier_closed_form)
+{
+	/* 18 endpoints on 4-port leaves 1:1 (2 down, 2 up): 9 leaves in 5
+	 * pods of 2 (the last of 1) in 3 groups of 2 pods (the last of 1);
+	 * U = 2 spines per pod (10), 2 * 2 = 4 cores per group (12), top
+	 * switches ceil(4 * 2 / floor(4 / 3)) = 8; links: 18 endpoints, 2
+	 * up per leaf, per spine, per core */
+	struct unit *u = compile(
+	    "part srv : server { height 1U; port ib[0] { speed 100Gb/s; "
+	    "protocol ib } }\n"
+	    "part sw4 : switch { height 1U; port p[0..3] { speed 100Gb/s; "
+	    "protocol ib } }\n"
+	    "for n in 0..17 { node s[n] : srv {} }\n"
+	    "fabric f : fat_tree { endpoints s[*].ib[0]; switch sw4; "
+	    "su_size 2; tiers 4 }\n");
+	struct fabric_metrics m;
+	const uint32_t want[4] = { 9, 10, 12, 8 },
+		       links[4] = { 18, 18, 20, 24 };
+
+	cr_assert_eq(u->rc, 0, "%s", u->err);
+	fabric_compute(u->d, find_obj(u, "f"), &m);
+	cr_assert_eq(m.tiers, 4);
+	for (unsigned t = 0; t < 4; t++) {
+		cr_assert_eq(m.tier_switches[t], want[t], "tier %u", t);
+		cr_assert_eq(m.tier_links[t], links[t], "tier %u", t);
+	}
+	cr_assert_eq(m.injection, 18 * 100000000000ll);
+	cr_assert_eq(m.bisection, 9 * 100000000000ll);
+	unit_free(u);
+}
+
+/*
+ * Minimum over the bipartitions that halve every connected component
+ * (the planes of a multi-plane fabric; each component of at most 20
+ * endpoints, all together at most 24).
+ */
+static int64_t brute_plane_bisection(const struct fabric_graph_view *g)
+{
+	uint32_t *comp = malloc((g->nv + 1) * sizeof(*comp));
+	uint32_t size[24] = { 0 }, ncomp = 0, cid[24];
+	uint8_t *side = calloc(g->nv + 1, 1);
+	int64_t best = -1;
+	bool changed = true;
+
+	cr_assert(g->ne <= 24);
+	for (uint32_t x = 0; x < g->nv; x++)
+		comp[x] = x;
+	/* components by label propagation: the smallest vertex of each */
+	while (changed) {
+		changed = false;
+		for (uint32_t i = 0; i < g->nedges; i++) {
+			uint32_t a = comp[g->u[i]], b = comp[g->v[i]];
+
+			if (a != b) {
+				comp[g->u[i]] = comp[g->v[i]] = a < b ? a : b;
+				changed = true;
+			}
+		}
+	}
+	for (uint32_t i = 0; i < g->ne; i++) {
+		uint32_t k;
+
+		for (k = 0; k < ncomp && cid[k] != comp[i]; k++)
+			;
+		if (k == ncomp)
+			cid[ncomp++] = comp[i];
+		comp[i] = k;
+		size[k]++;
+	}
+	for (uint32_t mask = 0; mask < (1u << g->ne); mask++) {
+		uint32_t in[24] = { 0 }, k;
+		int64_t c;
+
+		for (uint32_t i = 0; i < g->ne; i++)
+			in[comp[i]] += mask >> i & 1;
+		for (k = 0; k < ncomp && in[k] == size[k] / 2; k++)
+			;
+		if (k < ncomp)
+			continue;
+		for (uint32_t i = 0; i < g->ne; i++)
+			side[i] = (mask >> i & 1) ? 1 : 2;
+		c = maxflow_bipartition(g->nv, g->nedges, g->u, g->v, g->cap,
+					side);
+		if (best < 0 || c < best)
+			best = c;
+	}
+	free(comp);
+	free(side);
+	return best;
+}
+
+static void check_planes(const char *body, uint32_t planes)
+{
+	char *src;
+	struct unit *u;
+	struct fabric_metrics m;
+	struct fabric_graph_view g;
+	int64_t truth;
+
+	cr_assert(asprintf(&src, "%s%s", parts, body) > 0);
+	u = compile(src);
+	cr_assert_eq(u->rc, 0, "%s", u->err);
+	fabric_compute(u->d, find_obj(u, "f"), &m);
+	fabric_graph_export(u->d, find_obj(u, "f"), &g);
+	truth = brute_plane_bisection(&g);
+	cr_assert_eq(m.method, BISECT_CLOS_EXACT);
+	cr_assert_eq(m.bisection, truth, "rackc %lld, brute force %lld",
+		     (long long)m.bisection, (long long)truth);
+	/* the planes share no switch: a leaf serves one plane's rails */
+	cr_assert_eq(m.switches % planes, 0);
+	fabric_graph_view_free(&g);
+	unit_free(u);
+	free(src);
+}
+
+Test(bisection, planes_two_tier)
+{
+	/* 5 nodes x 4 rails on 2 planes (rails 0, 2 and 1, 3) */
+	check_planes("for n in 0..4 { node s[n] : srv {} }\n"
+		     "fabric f : fat_tree { endpoints s[*].ib[0..3]; "
+		     "switch sw4; su_size 2; planes 2 }\n",
+		     2);
+}
+
+Test(bisection, planes_one_rail_each)
+{
+	/* 4 nodes x 4 rails, a plane per rail; 8-port switches at 3:1
+	 * (6 down, 2 up): per plane 2 leaves and ceil(2 * 2 / 8) = 1 spine */
+	check_planes(
+	    "for n in 0..3 { node s[n] : srv {} }\n"
+	    "fabric f : fat_tree { endpoints s[*].ib[0..3]; "
+	    "switch sw8; oversubscription 3:1; su_size 2; planes 4 }\n",
+	    4);
+}
+
+Test(bisection, planes_three_tier)
+{
+	/* 8 nodes x 2 rails on 2 planes of three tiers each */
+	check_planes("for n in 0..7 { node s[n] : srv {} }\n"
+		     "fabric f : fat_tree { endpoints s[*].ib[0..1]; "
+		     "switch sw4; su_size 2; tiers 3; planes 2 }\n",
+		     2);
+}
+
 Test(bisection, hand_wired_ring_is_upper_bound)
 {
 	/* a ring of 4 switches with 2 nodes each */

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the fabric generators share between src/fabric.c (fat tree, nvlink,
+ * star) and the files that extend the fat tree: src/fabric_planes.c
+ * (parallel planes) and src/fabric_tiers.c (a fourth tier).  Internal to
+ * the fabric expansion stage.
+ */
+#ifndef RACKC_FABRIC_GEN_H
+#define RACKC_FABRIC_GEN_H
+
+#include "elab.h"
+
+struct swport_list {
+	uint32_t *ports;
+	uint32_t n;
+};
+
+struct placer {
+	/* copies: the attribute table grows while switches are placed */
+	struct rk_value list;	      /* VT_LIST of racks */
+	const struct rk_value *racks; /* &list, or NULL */
+	const struct rk_value *where; /* &list, for messages */
+	uint32_t next;		      /* rack index to try first */
+	int64_t per_rack;	      /* most devices per rack (0: any) */
+	uint32_t *count;	      /* switches placed per listed rack */
+	uint8_t **used;		      /* per listed rack: U bitmap */
+	int64_t *units;
+};
+
+/*
+ * One plane of a fat tree: the endpoints whose rail r (rails numbered in
+ * order of first appearance) has r mod nplanes == plane; its switches are
+ * named from base[t] on in tier t (0 leaf, 1 spine, 2 core, 3 super), and
+ * the generator says in built[t] how many it made.  nplanes 1: the whole
+ * fabric.
+ */
+struct ft_plane {
+	uint32_t plane, nplanes;
+	uint32_t base[4];
+	uint32_t built[4];
+};
+
+/* A fat tree's leaves, built, and what the tiers above them need. */
+struct ft_build {
+	uint32_t fab;
+	const struct srcloc *loc;
+	uint32_t spw;			   /* spine (and core) switch part */
+	const struct swport_list *lp, *sp; /* leaf and spine part ports */
+	const uint32_t *leaf;		   /* L leaves, index s*nrails+r */
+	uint32_t L, D, U, nrails, nsu;
+	uint32_t tiers; /* 3 or 4 */
+	struct ft_plane *fp;
+	struct placer *pl_spine, *pl_core; /* zeroed; initialised here */
+};
+
+void placer_init(struct elab *e, struct placer *p, uint32_t fab, uint32_t key);
+void placer_fini(struct placer *p);
+uint32_t new_switch(struct elab *e, uint32_t fab, const char *tier,
+		    uint32_t idx, uint32_t part, uint32_t role,
+		    struct placer *pl);
+void add_link(struct elab *e, uint32_t fab, uint32_t ad, uint32_t ap,
+	      uint32_t bd, uint32_t bp);
+void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp);
+
+/* fabric_planes.c: keep plane fp->plane's endpoints of the @n in @ed/@ep
+ * (in place, in order); the count kept */
+uint32_t ft_plane_select(struct elab *e, const struct ft_plane *fp,
+			 uint32_t *ed, uint32_t *ep, uint32_t n);
+/* fabric_planes.c: a fat tree, in as many planes as it asks for */
+void gen_fat_tree_planes(struct elab *e, uint32_t fab);
+/* fabric_planes.c: `planes` on a fabric that is no fat tree: an error */
+void fabric_planes_check(struct elab *e, uint32_t fab);
+/* fabric_tiers.c: pods, spines, cores (and a top tier) above @b's leaves,
+ * as a complete tree with leaves missing */
+void gen_upper_tiers(struct elab *e, const struct ft_build *b);
+
+#endif

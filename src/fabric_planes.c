@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Multi-plane fat trees: `planes N` on a generated fat_tree builds N
+ * parallel fat trees that share no switch.  Rails are the endpoint ports'
+ * names, numbered in order of first appearance among the endpoints; rail r
+ * is dealt to plane r mod N (so with ib[0..7] and planes 8 each NIC port
+ * has a plane of its own; with planes 2, ports 0, 2, 4 and 6 share plane
+ * 0).  The rails must deal evenly, so that the planes are the same tree.
+ * Each plane is the fat tree the rest of the fabric's attributes describe,
+ * built over its own rails (see fabric.c); the switches of all planes are
+ * numbered on from one plane to the next (plane 0's leaves first, then
+ * plane 1's ...), so that each plane is a contiguous run of each tier.
+ */
+#include "rackc.h"
+
+#include <stdlib.h>
+
+#include "fabric.h"
+#include "fabric_gen.h"
+
+uint32_t fabric_rails(const struct rk_design *d, const uint32_t *ep, uint32_t n,
+		      uint32_t *rail)
+{
+	uint32_t *names = NULL, nr = 0, cap = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t nm = d->objs[ep[i]].local, r;
+
+		for (r = 0; r < nr && names[r] != nm; r++)
+			;
+		if (r == nr)
+			*VEC_PUSH(names, nr, cap) = nm;
+		rail[i] = r;
+	}
+	free(names);
+	return nr;
+}
+
+uint32_t ft_plane_select(struct elab *e, const struct ft_plane *fp,
+			 uint32_t *ed, uint32_t *ep, uint32_t n)
+{
+	uint32_t *rail = xmalloc(((size_t)n + 1) * sizeof(*rail)), k = 0;
+
+	fabric_rails(e->d, ep, n, rail);
+	for (uint32_t i = 0; i < n; i++)
+		if (rail[i] % fp->nplanes == fp->plane) {
+			ed[k] = ed[i];
+			ep[k] = ep[i];
+			k++;
+		}
+	free(rail);
+	return k;
+}
+
+void gen_fat_tree_planes(struct elab *e, uint32_t fab)
+{
+	const struct rk_design *d = e->d;
+	const struct rk_value *pv = ir_attr(d, fab, A_PLANES);
+	struct ft_plane fp;
+	uint32_t *ep = NULL, *rail, n = 0, cap = 0, nr, errors;
+	struct ir_ep_cursor c = { 0, 0 };
+
+	memset(&fp, 0, sizeof(fp));
+	fp.nplanes = 1;
+	if (!pv || pv->n == 1) {
+		gen_fat_tree(e, fab, &fp);
+		return;
+	}
+	if (pv->n < 1 || pv->n > 4096) {
+		elab_error(e, &pv->loc, "fabric",
+			   "planes must be from 1 to 4096, not %lld",
+			   (long long)pv->n);
+		return;
+	}
+	if (!ir_attr(d, fab, A_SWITCH)) {
+		elab_error(e, &pv->loc, "fabric",
+			   "planes needs a switch part: a hand-wired fabric "
+			   "has the planes it is wired with");
+		return;
+	}
+	for (const struct rk_value *v; (v = ir_next_endpoint(d, fab, &c));)
+		*VEC_PUSH(ep, n, cap) = (uint32_t)v->n;
+	rail = xmalloc(((size_t)n + 1) * sizeof(*rail));
+	nr = fabric_rails(d, ep, n, rail);
+	free(rail);
+	free(ep);
+	fp.nplanes = (uint32_t)pv->n;
+	if (nr % fp.nplanes) {
+		elab_error(e, &pv->loc, "fabric",
+			   "%u rail%s cannot be dealt evenly over %u planes "
+			   "(rail r goes to plane r mod %u)",
+			   nr, nr == 1 ? "" : "s", fp.nplanes, fp.nplanes);
+		return;
+	}
+	errors = e->errors;
+	for (fp.plane = 0; fp.plane < fp.nplanes; fp.plane++) {
+		gen_fat_tree(e, fab, &fp);
+		/* a plane's error would be every plane's */
+		if (e->errors != errors || e->stopped)
+			return;
+		for (unsigned t = 0; t < 4; t++) {
+			fp.base[t] += fp.built[t];
+			fp.built[t] = 0;
+		}
+	}
+}
+
+void fabric_planes_check(struct elab *e, uint32_t fab)
+{
+	const struct rk_value *pv = ir_attr(e->d, fab, A_PLANES);
+
+	if (pv && e->d->objs[fab].cls != FAB_FAT_TREE)
+		elab_error(e, &pv->loc, "fabric",
+			   "planes applies to a fat_tree only");
+}
