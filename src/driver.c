@@ -49,9 +49,25 @@ uint64_t rk_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static void stat_line(const char *what, uint64_t ns)
+uint64_t rk_cpu_ns(bool process)
 {
-	fprintf(stderr, "rackc: stats: %-16s %9.1f ms\n", what, ns / 1e6);
+	struct timespec ts;
+
+	clock_gettime(
+	    process ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* A stage's wall time and, unless UINT64_MAX, its processor time (which
+ * a busy machine does not inflate). */
+static void stat_line(const char *what, uint64_t ns, uint64_t cpu)
+{
+	if (cpu == UINT64_MAX)
+		fprintf(stderr, "rackc: stats: %-16s %9.1f ms\n", what,
+			ns / 1e6);
+	else
+		fprintf(stderr, "rackc: stats: %-16s %9.1f ms %9.1f ms cpu\n",
+			what, ns / 1e6, cpu / 1e6);
 }
 
 const char *rackc_default_stddir(void)
@@ -130,7 +146,7 @@ struct ck_job {
 	struct arena arena;
 	struct diag_engine diag;
 	bool usage;
-	uint64_t ns;
+	uint64_t ns, cpu;
 	atomic_bool cancel; /* the artifacts are not wanted */
 };
 
@@ -142,13 +158,13 @@ struct be_job {
 	struct diag_engine diag;
 	const struct ck_job *after; /* the checks, for BE_NEEDS_CHECKS */
 	bool ok;
-	uint64_t ns;
+	uint64_t ns, cpu;
 };
 
 static bool run_be_job(void *arg)
 {
 	struct be_job *j = arg;
-	uint64_t t0 = rk_now_ns();
+	uint64_t t0 = rk_now_ns(), u0 = rk_cpu_ns(false);
 
 	if (j->after) {
 		/* the counts the run will have once the checks' diagnostics
@@ -166,6 +182,7 @@ static bool run_be_job(void *arg)
 	}
 	j->ok = j->b->emit(&j->ctx) && !j->ctx.failed;
 	j->ns = rk_now_ns() - t0;
+	j->cpu = rk_cpu_ns(false) - u0;
 	return true;
 }
 
@@ -173,16 +190,17 @@ static bool run_be_job(void *arg)
 struct dv_job {
 	struct derived *dv;
 	unsigned part;
-	uint64_t ns;
+	uint64_t ns, cpu;
 };
 
 static bool run_dv_job(void *arg)
 {
 	struct dv_job *j = arg;
-	uint64_t t0 = rk_now_ns();
+	uint64_t t0 = rk_now_ns(), u0 = rk_cpu_ns(false);
 
 	derived_prepare_part(j->dv, j->part);
 	j->ns = rk_now_ns() - t0;
+	j->cpu = rk_cpu_ns(false) - u0;
 	return true;
 }
 
@@ -191,12 +209,13 @@ static bool run_ck_job(void *arg)
 {
 	struct ck_job *j = arg;
 	const struct rackc_options *o = j->c->opts;
-	uint64_t t0 = rk_now_ns();
+	uint64_t t0 = rk_now_ns(), u0 = rk_cpu_ns(false);
 	bool want;
 
 	checks_run(&j->c->design, j->dv, &j->diag, &j->arena, o->checks,
 		   o->nchecks, &j->usage);
 	j->ns = rk_now_ns() - t0;
+	j->cpu = rk_cpu_ns(false) - u0;
 	want = !j->usage && !(j->diag.errors && !o->force);
 	if (!want)
 		atomic_store(&j->cancel, true);
@@ -282,7 +301,7 @@ static int run_all(struct compilation *c, struct derived *dv)
 	/* the derived figures and the checks */
 	derived_prepare_init(dv);
 	for (unsigned i = 0; i < DERIVED_PARTS; i++) {
-		dj[i] = (struct dv_job){ dv, i, 0 };
+		dj[i] = (struct dv_job){ dv, i, 0, 0 };
 		graph[ng++] =
 		    (struct job){ run_dv_job, &dj[i], 0, false, false };
 	}
@@ -348,8 +367,8 @@ static int run_all(struct compilation *c, struct derived *dv)
 	jobs_run_graph(o->jobs ? o->jobs : jobs_online_cpus(), graph, ng);
 	if (o->stats) {
 		for (unsigned i = 0; i < DERIVED_PARTS; i++)
-			stat_line(dv_names[i], dj[i].ns);
-		stat_line("checks", ck.ns);
+			stat_line(dv_names[i], dj[i].ns, dj[i].cpu);
+		stat_line("checks", ck.ns, ck.cpu);
 	}
 
 	/* the checks' verdict first */
@@ -374,9 +393,9 @@ static int run_all(struct compilation *c, struct derived *dv)
 			unsigned p = bj[i].ctx.part;
 
 			stat_line(b->part_names ? b->part_names[p] : b->name,
-				  bj[i].ns);
+				  bj[i].ns, bj[i].cpu);
 		}
-		stat_line("checks and back ends", rk_now_ns() - t0);
+		stat_line("checks and back ends", rk_now_ns() - t0, UINT64_MAX);
 	}
 
 	for (unsigned i = 0; i < nbj; i++) {
@@ -411,7 +430,8 @@ static int run_all(struct compilation *c, struct derived *dv)
 		if (!out_commit(&ctx))
 			rc = RK_EXIT_USAGE;
 		if (o->stats)
-			stat_line("commit (rename)", rk_now_ns() - t0);
+			stat_line("commit (rename)", rk_now_ns() - t0,
+				  UINT64_MAX);
 	}
 	if (rc != RK_EXIT_OK || !want)
 		out_discard(&ctx);
@@ -428,17 +448,21 @@ int rackc_run(const struct rackc_options *o)
 {
 	struct compilation c;
 	struct derived dv;
-	uint64_t t0, t1, start = rk_now_ns();
+	uint64_t t0, t1, u0, u1, start = rk_now_ns();
 	int rc;
 
 	compilation_init(&c, o, stderr);
 	t0 = rk_now_ns();
+	u0 = rk_cpu_ns(false);
 	rc = elaborate(&c);
 	t1 = rk_now_ns();
+	u1 = rk_cpu_ns(false);
 	if (o->stats) {
-		stat_line("parse", c.parse_ns);
-		stat_line("elaborate", t1 - t0 - c.parse_ns - c.fabric_ns);
-		stat_line("fabrics", c.fabric_ns);
+		stat_line("parse", c.parse_ns, UINT64_MAX);
+		/* processor time with the parse's (a fraction of a ms) */
+		stat_line("elaborate", t1 - t0 - c.parse_ns - c.fabric_ns,
+			  u1 - u0 - c.fabric_cpu);
+		stat_line("fabrics", c.fabric_ns, c.fabric_cpu);
 	}
 	derived_init(&dv, &c.design);
 	if (rc == RK_EXIT_OK)
@@ -446,7 +470,7 @@ int rackc_run(const struct rackc_options *o)
 	derived_free(&dv);
 	diag_finish(&c.diag);
 	if (o->stats) {
-		stat_line("total", rk_now_ns() - start);
+		stat_line("total", rk_now_ns() - start, rk_cpu_ns(true));
 		fprintf(stderr,
 			"rackc: stats: %u objects, %u links, %zu arena "
 			"bytes\n",

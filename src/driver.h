@@ -73,10 +73,13 @@ struct compilation {
 	bool resolve_errors; /* likewise */
 	uint64_t parse_ns;   /* time spent parsing (for --stats) */
 	uint64_t fabric_ns;  /* time spent in fabric generators */
+	uint64_t fabric_cpu; /* processor time of the same */
 };
 
 /* Monotonic clock in nanoseconds. */
 uint64_t rk_now_ns(void);
+/* Processor time of the calling thread (@process: of the whole process). */
+uint64_t rk_cpu_ns(bool process);
 
 void compilation_init(struct compilation *c, const struct rackc_options *o,
 		      FILE *diag_out);

@@ -1997,10 +1997,11 @@ static int elaborate_file(struct compilation *c, uint32_t file)
 		resolve_design(&e);
 		assign_slots(&e);
 		if (!e.errors) {
-			uint64_t t0 = rk_now_ns();
+			uint64_t t0 = rk_now_ns(), u0 = rk_cpu_ns(false);
 
 			fabric_expand(&e);
 			c->fabric_ns = rk_now_ns() - t0;
+			c->fabric_cpu = rk_cpu_ns(false) - u0;
 		}
 	}
 	if (e.errors)

@@ -52,6 +52,48 @@ else
 	skip bench/1k/report "python3 not installed"
 fi
 
+# The compute fabric in planes, as the million-GPU design builds it, at
+# sizes whose figures have a closed form (128-port switches 1:1, 64 down):
+#  - 2,048 GPUs, a plane per rail: per plane 4 leaves and 4 * 64 / 128 = 2
+#    spines (48 switches), 2,048 + 8 * 4 * 64 links;
+#  - 17,408 GPUs (2,176 nodes, 34 SUs) on 2 planes of 4 rails: per plane
+#    136 leaves in 3 pods (64, 64, 8) with 64 spines each (192) and
+#    ceil(64 * 64 / floor(128 / 3)) = 98 cores: 852 switches; links per
+#    plane 8,704 to endpoints, 136 * 64 leaf and 192 * 64 spine uplinks.
+# Full bisection (half the injection) both times.
+for shape in "2048 8 2 48 4096" "17408 2 3 852 59392"; do
+	# shellcheck disable=SC2086 # the fields of one shape
+	set -- $shape
+	if ! rk_run "$tmp/p" -D GPUS="$1" -D PLANES="$2" -o "$tmp/pout" \
+		"$top_srcdir/bench/synth.rack"; then
+		fail "bench/planes-$2" "$rk_problem"
+		continue
+	fi
+	if [ "$rc" -ne 0 ] || [ -s "$tmp/p.err" ]; then
+		fail "bench/planes-$2" "exit $rc"
+		show "$tmp/p.err"
+		continue
+	fi
+	if ! command -v python3 >/dev/null 2>&1; then
+		skip "bench/planes-$2" "python3 not installed"
+		continue
+	fi
+	got=$(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = {x["name"]: x for x in r["fabrics"]}["compute"]
+print(c["endpoints"], c["tiers"], c["switches"], c["links"],
+      c["bisection_bps"] * 2 == c["injection_bps"], r["checks"]["errors"])
+' "$tmp/pout/report.json")
+	want="$1 $3 $4 $5 True 0"
+	if [ "$got" = "$want" ]; then
+		pass "bench/planes-$2/report" "$got"
+	else
+		fail "bench/planes-$2/report" "got '$got', want '$want'"
+	fi
+	rm -rf "$tmp/pout"
+done
+
 if ! rk_run "$tmp/f" -D RACKS=20 -O ir,report,cabling -o "$tmp/fout" \
 	"$top_srcdir/bench/fabrics.rack"; then
 	fail bench/fabrics "$rk_problem"
