@@ -17,6 +17,7 @@
 #include "layout.h"
 #include "metrics.h"
 #include "schema.h"
+#include "supply.h"
 
 /* milliwatts as an exact number of watts */
 static void json_watts(FILE *fp, int64_t mw)
@@ -50,69 +51,85 @@ static const char *rack_cooling(const struct rk_design *d, uint32_t r)
 	return "none";
 }
 
+/* one PDU or power shelf mounted in a rack */
+struct rack_src {
+	uint32_t rack, feed;
+	int64_t mw;
+};
+
+/* a + b for non-negative powers, saturated */
+static int64_t add_mw(int64_t a, int64_t b)
+{
+	int64_t t;
+
+	return q_add(a, b, &t) ? t : INT64_MAX;
+}
+
+static int src_cmp(const void *x, const void *y)
+{
+	const struct rack_src *a = x, *b = y;
+
+	if (a->rack != b->rack)
+		return a->rack < b->rack ? -1 : 1;
+	if (a->feed != b->feed)
+		return a->feed < b->feed ? -1 : 1;
+	return 0;
+}
+
 /*
- * Capacity each rack keeps when its weakest feed fails (see README): the
- * PDUs mounted in the rack (declared in it or naming it) grouped by feed;
- * with two or more feeds, the total less the largest feed's share.
+ * Capacity each rack keeps when its worst feed fails (see README): the
+ * capacities the power checks use (supply.c) of the PDUs and power
+ * shelves mounted in the rack (declared in it or naming it), grouped by
+ * feed; with two or more feeds, the total less the largest feed's share
+ * (a supply on no feed never fails).
  */
 static int64_t *rack_capacities(const struct rk_design *d)
 {
 	int64_t *total = xcalloc(d->nobjs + 1, sizeof(*total));
-	int64_t *worst = xcalloc(d->nobjs + 1, sizeof(*worst));
-	int64_t *per = xcalloc(d->nobjs + 1, sizeof(*per));
-	uint32_t *first_feed = xmalloc((d->nobjs + 1) * sizeof(*first_feed));
-	uint8_t *multi = xcalloc(d->nobjs + 1, 1);
+	struct rack_src *s = NULL;
+	uint32_t ns = 0, scap = 0;
 
-	memset(first_feed, 0xff, (d->nobjs + 1) * sizeof(*first_feed));
-	/* per (rack, feed) sums: feeds are few, so key the sum by feed id
-	 * in a second pass per rack-feed pair through a small list */
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		const struct rk_value *f;
+		struct rack_src *x;
 		uint32_t r;
 
-		if (d->objs[i].kind != K_DEVICE || d->objs[i].cls != C_PDU)
+		if (d->objs[i].kind != K_DEVICE ||
+		    (d->objs[i].cls != C_PDU &&
+		     d->objs[i].cls != C_POWER_SHELF))
 			continue;
 		r = layout_rack_of(d, i);
 		if (r == RK_NONE)
 			continue;
-		total[r] += supply_capacity_mw(d, i);
-		f = ir_attr(d, i, A_FEED);
-		if (!f || f->type != VT_OBJ)
-			continue;
-		if (first_feed[r] == RK_NONE)
-			first_feed[r] = f->a;
-		else if (first_feed[r] != f->a)
-			multi[r] = 1;
+		f = ir_attr_inh(d, i, A_FEED);
+		x = VEC_PUSH(s, ns, scap);
+		x->rack = r;
+		x->feed = f && f->type == VT_OBJ ? f->a : RK_NONE;
+		x->mw = supply_capacity_mw(d, i);
 	}
-	/* largest single-feed share per rack: one pass per feed object */
-	for (uint32_t feed = 0; feed < d->nobjs; feed++) {
-		if (d->objs[feed].kind != K_FEED)
-			continue;
-		memset(per, 0, (d->nobjs + 1) * sizeof(*per));
-		for (uint32_t i = 0; i < d->nobjs; i++) {
-			const struct rk_value *f;
-			uint32_t r;
+	if (ns)
+		qsort(s, ns, sizeof(*s), src_cmp);
+	for (uint32_t i = 0; i < ns;) {
+		uint32_t r = s[i].rack, feeds = 0;
+		int64_t worst = 0;
 
-			if (d->objs[i].kind != K_DEVICE ||
-			    d->objs[i].cls != C_PDU)
+		while (i < ns && s[i].rack == r) {
+			uint32_t f = s[i].feed;
+			int64_t share = 0;
+
+			for (; i < ns && s[i].rack == r && s[i].feed == f; i++)
+				share = add_mw(share, s[i].mw);
+			total[r] = add_mw(total[r], share);
+			if (f == RK_NONE)
 				continue;
-			f = ir_attr(d, i, A_FEED);
-			r = layout_rack_of(d, i);
-			if (!f || f->type != VT_OBJ || f->a != feed ||
-			    r == RK_NONE)
-				continue;
-			per[r] += supply_capacity_mw(d, i);
-			if (per[r] > worst[r])
-				worst[r] = per[r];
+			feeds++;
+			if (share > worst)
+				worst = share;
 		}
+		if (feeds >= 2)
+			total[r] -= worst;
 	}
-	for (uint32_t r = 0; r < d->nobjs; r++)
-		if (multi[r])
-			total[r] -= worst[r];
-	free(worst);
-	free(per);
-	free(first_feed);
-	free(multi);
+	free(s);
 	return total;
 }
 

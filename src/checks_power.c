@@ -23,9 +23,10 @@
  *    as usable, no derating); otherwise V x A (single-phase) or
  *    V x A x sqrt(3) (three-phase, V line to line), times `derate` when the
  *    part says so (the NEC 80 % continuous-load rule, S-PDU,
- *    S-PDU), rounded down to the watt.  sqrt(3) is exact: floor of the
- *    integer square root of 3 x (V x A)^2.  Feeds (and UPSes) are rated
- *    the same way from their own attributes.
+ *    S-PDU), computed exactly (supply.c).  Loads are whole milliwatts and
+ *    are compared with the capacity rounded down to the milliwatt, which
+ *    is exact: a load fits when it is at most that floor.  Feeds (and
+ *    UPSes, busways) are rated the same way from their own attributes.
  *  - Feed failure (N1, N2, S-B200): for each feed F that a
  *    rack's PDUs use, when the rack uses two or more feeds, F is lost: PDUs
  *    on F carry nothing, every device runs on its supplies plugged into the
@@ -53,6 +54,7 @@
 #include "metrics.h"
 #include "layout.h"
 #include "schema.h"
+#include "supply.h"
 
 /* ---- arithmetic ---- */
 
@@ -80,66 +82,16 @@ static uint32_t feed_of(const struct rk_design *d, uint32_t pdu)
 	return v && v->type == VT_OBJ ? v->a : RK_NONE;
 }
 
-/* ---- capacity of a PDU, power shelf or feed ---- */
+/* ---- capacity of a PDU, power shelf or feed (supply.c) ---- */
 
-enum cap_how { CAP_NONE, CAP_GIVEN, CAP_1PH, CAP_3PH };
-
-struct capacity {
-	enum cap_how how;
-	int64_t v;		   /* usable, mW */
-	int64_t volt, amp, derate; /* derate 0: none */
-	const struct srcloc *loc;
-};
-
-static void capacity_of(const struct rk_design *d, uint32_t obj,
-			struct capacity *cp)
-{
-	const struct rk_value *cap = ir_attr_inh(d, obj, A_CAPACITY);
-	const struct rk_value *v = ir_attr_inh(d, obj, A_VOLTAGE);
-	const struct rk_value *a = ir_attr_inh(d, obj, A_CURRENT);
-	int64_t phases = ir_num(d, obj, A_PHASES, 1);
-	int64_t x;
-
-	memset(cp, 0, sizeof(*cp));
-	if (cap && cap->type == VT_NUM) {
-		cp->how = CAP_GIVEN;
-		cp->v = cap->n > 0 ? cap->n : 0;
-		cp->loc = &cap->loc;
-		return;
-	}
-	if (!v || !a || v->type != VT_NUM || a->type != VT_NUM || v->n <= 0 ||
-	    a->n <= 0 || (phases != 1 && phases != 3))
-		return;
-	cp->volt = v->n;
-	cp->amp = a->n;
-	cp->loc = &v->loc;
-	cp->derate = ir_num(d, obj, A_DERATE, 0);
-	if (cp->derate <= 0 || cp->derate > RK_RATIO_ONE)
-		cp->derate = 0;
-	if ((__int128)v->n * a->n > (__int128)10000000000000000000ULL)
-		return;	 /* beyond any real feed; unrepresentable */
-	x = v->n * a->n; /* mV x mA = uW */
-	if (phases == 3) {
-		unsigned __int128 vi = (unsigned __int128)x;
-
-		cp->how = CAP_3PH;
-		x = check_sat((__int128)(isqrt_3sq(vi) / 1000));
-	} else {
-		cp->how = CAP_1PH;
-		x /= 1000;
-	}
-	if (cp->derate)
-		x = check_sat((__int128)x * cp->derate / RK_RATIO_ONE);
-	cp->v = x / 1000 * 1000; /* rounded down to the watt */
-}
-
-/* "415V x 32A x sqrt(3) x 80% = 18.401kW" or "100kW (capacity)" */
-static void capacity_text(const struct capacity *cp, char *out, size_t n)
+/* "415V x 32A x sqrt(3) x 80% = 18.401307522...kW" or "capacity 100kW" */
+static void capacity_text(const struct supply_cap *cp, char *out, size_t n)
 {
 	char v[RK_QFMT_MAX], a[RK_QFMT_MAX], r[RK_QFMT_MAX], p[RK_QFMT_MAX];
 
-	if (cp->how == CAP_GIVEN) {
-		snprintf(out, n, "capacity %s", FP(cp->v, p));
+	supply_format(cp, p);
+	if (cp->how == SUPPLY_GIVEN) {
+		snprintf(out, n, "capacity %s", p);
 		return;
 	}
 	check_qfmt(DIM_VOLTAGE, cp->volt, v);
@@ -147,8 +99,8 @@ static void capacity_text(const struct capacity *cp, char *out, size_t n)
 	if (cp->derate)
 		check_qfmt(DIM_RATIO, cp->derate, r);
 	snprintf(out, n, "%s x %s%s%s%s = %s", v, a,
-		 cp->how == CAP_3PH ? " x sqrt(3)" : "",
-		 cp->derate ? " x " : "", cp->derate ? r : "", FP(cp->v, p));
+		 cp->how == SUPPLY_3PH ? " x sqrt(3)" : "",
+		 cp->derate ? " x " : "", cp->derate ? r : "", p);
 }
 
 /* ---- PSU figures of a device ---- */
@@ -734,7 +686,7 @@ static void note_pdu_load(struct check_ctx *c, const struct pmodel *m,
 	free(g);
 }
 
-static void note_capacity(struct check_ctx *c, const struct capacity *cp,
+static void note_capacity(struct check_ctx *c, const struct supply_cap *cp,
 			  const char *what)
 {
 	char t[256];
@@ -1026,18 +978,19 @@ static void run_pdu_capacity(struct check_ctx *c)
 	const struct pmodel *m = power_model(c, false);
 
 	for (uint32_t p = 0; p < d->nobjs; p++) {
-		struct capacity cp;
+		struct supply_cap cp;
 		char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
 
 		if (m->pdu_w[p] == RK_NONE || !is_source(d, p))
 			continue;
-		capacity_of(d, p, &cp);
-		if (cp.how == CAP_NONE || m->load[p] <= cp.v)
+		supply_capacity(d, p, &cp);
+		if (cp.how == SUPPLY_NONE || m->load[p] <= cp.mw)
 			continue;
 		check_fail(c, p, &d->objs[p].loc,
 			   "%s %s carries %s at max load, above its %s",
 			   d->objs[p].cls == C_PDU ? "PDU" : "power shelf",
-			   ir_name(d, p), FP(m->load[p], a), FP(cp.v, b));
+			   ir_name(d, p), FP(m->load[p], a),
+			   supply_format(&cp, b));
 		note_capacity(c, &cp, check_part_name(d, p));
 		note_pdu_load(c, m, p, RK_NONE);
 	}
@@ -1265,26 +1218,26 @@ static void run_feed_failure(struct check_ctx *c)
 
 	each_device_loss(c, m, report_down);
 	for (uint32_t p = 0; p < d->nobjs; p++) {
-		struct capacity cp;
+		struct supply_cap cp;
 
 		if (m->pdu_s[p] == RK_NONE || !is_source(d, p))
 			continue;
-		capacity_of(d, p, &cp);
-		if (cp.how == CAP_NONE)
+		supply_capacity(d, p, &cp);
+		if (cp.how == SUPPLY_NONE)
 			continue;
 		for (uint32_t s = m->pdu_s[p]; s != RK_NONE; s = m->s[s].next) {
 			int64_t load = check_sadd(m->load[p], m->s[s].delta);
 			char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
 
-			if (load <= cp.v)
+			if (load <= cp.mw)
 				continue;
-			check_fail(c, p, &d->objs[p].loc,
-				   "when feed %s fails, %s %s carries %s, "
-				   "above its %s",
-				   ir_name(d, m->s[s].feed),
-				   d->objs[p].cls == C_PDU ? "PDU"
-							   : "power shelf",
-				   ir_name(d, p), FP(load, a), FP(cp.v, b));
+			check_fail(
+			    c, p, &d->objs[p].loc,
+			    "when feed %s fails, %s %s carries %s, "
+			    "above its %s",
+			    ir_name(d, m->s[s].feed),
+			    d->objs[p].cls == C_PDU ? "PDU" : "power shelf",
+			    ir_name(d, p), FP(load, a), supply_format(&cp, b));
 			note_capacity(c, &cp, check_part_name(d, p));
 			note_pdu_load(c, m, p, m->s[s].feed);
 		}
@@ -1379,22 +1332,22 @@ static void run_feed_capacity(struct check_ctx *c)
 	const struct pmodel *m = power_model(c, true);
 
 	for (uint32_t g = 0; g < d->nobjs; g++) {
-		struct capacity cp;
+		struct supply_cap cp;
 		uint32_t worst = RK_NONE;
 		int64_t wl = 0;
 		char a[RK_QFMT_MAX], b[RK_QFMT_MAX], t[RK_QFMT_MAX];
 
 		if (d->objs[g].kind != K_FEED)
 			continue;
-		capacity_of(d, g, &cp);
-		if (cp.how == CAP_NONE)
+		supply_capacity(d, g, &cp);
+		if (cp.how == SUPPLY_NONE)
 			continue;
-		if (m->load[g] > cp.v) {
+		if (m->load[g] > cp.mw) {
 			check_fail(c, g, &d->objs[g].loc,
 				   "feed %s carries %s at max load, above its "
 				   "%s",
 				   ir_name(d, g), FP(m->load[g], a),
-				   FP(cp.v, b));
+				   supply_format(&cp, b));
 			note_capacity(c, &cp, ir_name(d, g));
 			note_feed_racks(c, m, g, RK_NONE, sum, touched);
 			continue;
@@ -1403,7 +1356,7 @@ static void run_feed_capacity(struct check_ctx *c)
 		     s = m->s[s].next) {
 			int64_t l = check_sadd(m->load[g], m->s[s].delta);
 
-			if (l > cp.v && l > wl) {
+			if (l > cp.mw && l > wl) {
 				wl = l;
 				worst = m->s[s].feed;
 			}
@@ -1414,7 +1367,7 @@ static void run_feed_capacity(struct check_ctx *c)
 			   "when feed %s fails, feed %s carries %s (%s in "
 			   "normal operation), above its %s",
 			   ir_name(d, worst), ir_name(d, g), FP(wl, a),
-			   FP(m->load[g], t), FP(cp.v, b));
+			   FP(m->load[g], t), supply_format(&cp, b));
 		note_capacity(c, &cp, ir_name(d, g));
 		note_feed_racks(c, m, g, worst, sum, touched);
 	}

@@ -1065,21 +1065,3 @@ uint64_t isqrt_3sq(unsigned __int128 y)
 		r++;
 	return r;
 }
-
-int64_t supply_capacity_mw(const struct rk_design *d, uint32_t obj)
-{
-	int64_t v = ir_num(d, obj, A_VOLTAGE, 0),
-		i = ir_num(d, obj, A_CURRENT, 0);
-	int64_t phases = ir_num(d, obj, A_PHASES, 1);
-	int64_t derate = ir_num(d, obj, A_DERATE, RK_RATIO_ONE);
-	unsigned __int128 va;
-
-	if (v <= 0 || i <= 0)
-		return 0;
-	va = (unsigned __int128)v * (uint64_t)i; /* mV x mA = uW x 1000 */
-	if (phases == 3)
-		va = isqrt_3sq(va);
-	/* mV*mA/1000 = mW; then the derating */
-	va = va * (uint64_t)derate / RK_RATIO_ONE / 1000;
-	return va > INT64_MAX ? INT64_MAX : (int64_t)va;
-}

@@ -107,13 +107,6 @@ int64_t maxflow_bipartition(uint32_t nv, uint32_t ne, const uint32_t *u,
 			    const uint32_t *v, const int64_t *cap,
 			    const uint8_t *side);
 
-/*
- * Capacity of a PDU (or feed) from its voltage, current, phases and
- * derating, in mW, rounded down: V x I for one phase, V(line-line) x I x
- * sqrt(3) for three (sqrt(3) exact to the milliwatt via an integer square
- * root), times `derate` when given.  0 when voltage or current is missing.
- */
-int64_t supply_capacity_mw(const struct rk_design *d, uint32_t obj);
 /* floor(sqrt(x)) */
 uint64_t isqrt_u128(unsigned __int128 x);
 /* floor(sqrt(3 y^2)) = floor(y sqrt(3)), the three-phase factor, exact

@@ -12,6 +12,7 @@
 
 #include "helpers.h"
 #include "metrics.h"
+#include "supply.h"
 #include "portindex.h"
 
 /* Minimum over all balanced bipartitions (ne <= 20). */
