@@ -285,3 +285,26 @@ void be_json_str(FILE *fp, const char *s)
 	}
 	fputc('"', fp);
 }
+
+uint32_t be_part_number(const struct rk_design *d, uint32_t part,
+			int64_t length)
+{
+	const struct rk_value *pns = ir_attr_inh(d, part, A_PART_NUMBERS);
+	const struct rk_value *lens = ir_attr_inh(d, part, A_LENGTHS);
+	const struct rk_value *v;
+
+	if (!pns || pns->type != VT_LIST) {
+		v = ir_attr_inh(d, part, A_PART_NUMBER);
+		return v && v->type == VT_STR ? v->a : 0;
+	}
+	if (!lens || lens->type != VT_LIST || length < 0)
+		return 0;
+	for (uint32_t i = 0; i < (uint32_t)lens->n && i < (uint32_t)pns->n;
+	     i++) {
+		if (ir_list_at(d, lens, i)->n == length) {
+			v = ir_list_at(d, pns, i);
+			return v->type == VT_STR ? v->a : 0;
+		}
+	}
+	return 0;
+}

@@ -44,6 +44,15 @@ const char *be_port_protocol(const struct rk_design *d, uint32_t port);
 /* Role word of a port object, or "" when it has none. */
 const char *be_port_role(const struct rk_design *d, uint32_t port);
 
+/*
+ * The orderable part number of @part sold at stock length @length (um; -1:
+ * no length) as an interned string id, 0 when there is none: the entry of
+ * `part_numbers` at the position of @length in `lengths` when the part has
+ * `part_numbers`, else its `part_number`.
+ */
+uint32_t be_part_number(const struct rk_design *d, uint32_t part,
+			int64_t length);
+
 /* 64-bit FNV-1a hash of a string (stable across runs and hosts). */
 uint64_t be_fnv1a(const char *s);
 

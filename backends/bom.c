@@ -8,33 +8,43 @@
  *     power shelves, CDUs;
  *   - racks by their part, and a rear-door heat exchanger per rack that
  *     names one (`rdhx`);
+ *   - assemblies: the devices a rack part's templates place in a rack of a
+ *     part that says `assembly true` are that part's contents, listed
+ *     right after its line (in_assembly), counted but not priced apart;
  *   - cables and transceivers from the cabling plan (src/cableplan.h): one
  *     cable per link (one per twin-port cable or splitter, which serves the
- *     links of a cage), one line per cable part and stock length; one
- *     module per twin-port cage, one per single cage;
+ *     links of a cage), one line per cable part and stock length, with the
+ *     part number of that length (be_part_number); one module per twin-port
+ *     cage, one per single cage;
  *   - power cords, one per wired power supply (`power psu[..] -> pdu`):
  *     the catalog part of class cable with media power whose `form` is the
  *     IEC 60320 connector that mates the device's `inlet` (C14 -> C13, C20
  *     -> C19, C22 -> C21; cheapest, then by name).  A cord is never
- *     invented: a supply whose inlet has no such part is left out and
- *     reported in the notes; busbar-fed supplies need no cord.
+ *     invented: a supply without an inlet, or whose inlet no catalog cord
+ *     fits, gets none, and its part's line says so (missing); busbar-fed
+ *     supplies need no cord.
  *
  * Lines are sorted by category (racks and rear doors, power, cooling,
  * compute, network, optics, cables), then part number (the part name when
- * it has none), then length.  Parts that share a part number (a derived
- * part inherits its base's) and length and price make one line ("one line
- * per part number"); the part column then names all of them.
+ * it has none), then length; an assembly's contents follow it.  Parts that
+ * share a part number (a derived part inherits its base's) and length and
+ * price make one line ("one line per part number"); the part column then
+ * names all of them.
  *
  * Columns of bom.csv (csv.h rules): category (the part class), part,
  * vendor, model, part_number, description, length_m (cables), quantity,
- * unit_price_usd and extended_price_usd (exact, two decimals; empty when
- * the catalog has no price), estimated (the part's `estimated` facts,
- * joined with "; ").  A last row, category "total", carries the total
- * quantity and the total of the priced lines.
+ * in_assembly, unit_price and extended_price (exact, two decimals; empty
+ * when unknown), currency, price_source, missing (what the line lacks:
+ * "part number", "inlet", "power cord"), estimated (the part's
+ * `estimated` facts, joined with "; ").  Quantities are never summed
+ * across lines; the last rows are one "subtotal" per category and
+ * currency and one "total" per currency, of extended prices.
  *
  * bom.json holds the same lines (null for what is unknown; prices and
- * lengths as exact decimal numbers, estimated as a list), "totals",
- * "counts" and "notes" (what could not be counted), keys in a fixed order.
+ * lengths as exact decimal numbers, missing and estimated as lists),
+ * "subtotals", "totals", "counts", "warnings" (one per incomplete line,
+ * naming the part and what it lacks) and "notes" (what the plan could not
+ * do), keys in a fixed order.
  */
 #include "rackc.h"
 
@@ -56,6 +66,14 @@ static const enum rk_class class_order[] = {
 	C_NIC,	  C_TRANSCEIVER, C_CABLE,  C_NONE,
 };
 
+/* What a line lacks (struct line's @missing). */
+enum {
+	MISS_PN = 1,	/* no part number (of its stock length) */
+	MISS_INLET = 2, /* its devices' supplies have no inlet: no cords */
+	MISS_CORD = 4,	/* no catalog cord fits its devices' inlet */
+	MISS_PRICE = 8, /* prices were asked for and none is known */
+};
+
 /**
  * struct line - one BOM line
  * @parts:   catalog parts on the line (first: the facts shown)
@@ -63,9 +81,18 @@ static const enum rk_class class_order[] = {
  * @cls:     the part class
  * @length:  stock length (cables), -1 otherwise
  * @qty:     quantity
- * @price:   unit price in cents, -1 unknown
+ * @price:   unit price in hundredths of @cur, -1 unknown
+ * @cur:     currency of @price (NULL when unknown)
+ * @psrc:    where @price comes from (NULL when unknown)
  * @key:     part number, or the part name when it has none
+ * @pn:      part number (of the stock length), NULL when none
  * @name:    name of the first part (last sort key)
+ * @asm_part: the assembly (rack part) the line's devices come with, or
+ *            RK_NONE; such a line is counted but not priced
+ * @gcls, @gkey: class and key of the line it is listed under (its
+ *            assembly's, or its own)
+ * @missing: MISS_* bits
+ * @cords:   power cords not counted for the line's devices
  */
 struct line {
 	uint32_t *parts;
@@ -74,8 +101,22 @@ struct line {
 	int64_t length;
 	uint64_t qty;
 	int64_t price;
+	const char *cur;
+	const char *psrc;
 	const char *key;
+	const char *pn;
 	const char *name;
+	uint32_t asm_part;
+	uint32_t gcls;
+	const char *gkey;
+	unsigned missing;
+	uint64_t cords;
+};
+
+/* One part counted inside assemblies of one rack part. */
+struct content {
+	uint32_t asm_part, part;
+	uint64_t qty;
 };
 
 struct bom {
@@ -85,40 +126,91 @@ struct bom {
 	uint32_t nlines, cap;
 	char **notes;
 	uint32_t nnotes, notes_cap;
+	char **warns; /* one per incomplete line and what it lacks */
+	uint32_t nwarns, warns_cap;
+	uint64_t *no_inlet; /* per part: cords not counted, no inlet */
+	uint64_t *no_cord;  /* per part: cords not counted, no cord part */
 	uint64_t n_devices, n_racks, n_pdus, n_cdus, n_cables, n_xcvrs, n_cords;
 };
+
+static void vnote(char ***v, uint32_t *n, uint32_t *cap, const char *fmt,
+		  va_list ap) PRINTF(4, 0);
+static void vnote(char ***v, uint32_t *n, uint32_t *cap, const char *fmt,
+		  va_list ap)
+{
+	char buf[1024];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	*VEC_PUSH(*v, *n, *cap) = xstrdup(buf);
+}
 
 static void note(struct bom *b, const char *fmt, ...) PRINTF(2, 3);
 static void note(struct bom *b, const char *fmt, ...)
 {
-	char buf[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	vnote(&b->notes, &b->nnotes, &b->notes_cap, fmt, ap);
 	va_end(ap);
-	*VEC_PUSH(b->notes, b->nnotes, b->notes_cap) = xstrdup(buf);
 }
 
-static void add(struct bom *b, uint32_t part, int64_t length, uint64_t qty)
+static void warn(struct bom *b, const char *fmt, ...) PRINTF(2, 3);
+static void warn(struct bom *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vnote(&b->warns, &b->nwarns, &b->warns_cap, fmt, ap);
+	va_end(ap);
+}
+
+/* The line key of a part at a length: its part number, else its name. */
+static const char *part_key(const struct rk_design *d, uint32_t part,
+			    int64_t length, const char **pn)
+{
+	uint32_t id = be_part_number(d, part, length);
+
+	*pn = id ? str_of(d->arena, id) : NULL;
+	return *pn ? *pn : ir_name(d, part);
+}
+
+static void add_in(struct bom *b, uint32_t part, int64_t length, uint64_t qty,
+		   uint32_t asm_part)
 {
 	const struct rk_design *d = b->d;
 	struct line *l;
-	const char *pn;
+	const char *apn;
 
 	if (!qty)
 		return;
 	l = VEC_PUSH(b->lines, b->nlines, b->cap);
+	memset(l, 0, sizeof(*l));
 	l->parts = xmalloc(sizeof(*l->parts));
 	l->parts[0] = part;
 	l->nparts = 1;
 	l->cls = d->objs[part].cls;
 	l->length = length;
 	l->qty = qty;
-	l->price = ir_num(d, part, A_PRICE, -1);
-	pn = ir_str(d, part, A_PART_NUMBER);
-	l->key = pn ? pn : ir_name(d, part);
+	l->price = asm_part == RK_NONE ? ir_num(d, part, A_PRICE, -1) : -1;
+	if (l->price >= 0) {
+		l->cur = "USD";
+		l->psrc = "catalog";
+	}
+	l->key = part_key(d, part, length, &l->pn);
 	l->name = ir_name(d, part);
+	l->asm_part = asm_part;
+	if (asm_part == RK_NONE) {
+		l->gcls = l->cls;
+		l->gkey = l->key;
+	} else {
+		l->gcls = d->objs[asm_part].cls;
+		l->gkey = part_key(d, asm_part, -1, &apn);
+	}
+}
+
+static void add(struct bom *b, uint32_t part, int64_t length, uint64_t qty)
+{
+	add_in(b, part, length, qty, RK_NONE);
 }
 
 static unsigned class_rank(uint32_t cls)
@@ -132,9 +224,19 @@ static unsigned class_rank(uint32_t cls)
 static int line_cmp(const void *pa, const void *pb)
 {
 	const struct line *x = pa, *y = pb;
-	unsigned rx = class_rank(x->cls), ry = class_rank(y->cls);
+	unsigned rx = class_rank(x->gcls), ry = class_rank(y->gcls);
 	int c;
 
+	if (rx != ry)
+		return rx < ry ? -1 : 1;
+	if ((c = strcmp(x->gkey, y->gkey)))
+		return c;
+	if ((x->asm_part != RK_NONE) != (y->asm_part != RK_NONE))
+		return x->asm_part == RK_NONE ? -1 : 1;
+	if (x->asm_part != y->asm_part)
+		return x->asm_part < y->asm_part ? -1 : 1;
+	rx = class_rank(x->cls);
+	ry = class_rank(y->cls);
 	if (rx != ry)
 		return rx < ry ? -1 : 1;
 	if ((c = strcmp(x->key, y->key)))
@@ -146,12 +248,7 @@ static int line_cmp(const void *pa, const void *pb)
 	return strcmp(x->name, y->name);
 }
 
-static bool has_part_number(const struct rk_design *d, const struct line *l)
-{
-	return ir_str(d, l->parts[0], A_PART_NUMBER) != NULL;
-}
-
-/* Sort, then merge lines of one part number, length and price. */
+/* Sort, then merge lines of one part number, length, price and assembly. */
 static void finish_lines(struct bom *b)
 {
 	const struct rk_design *d = b->d;
@@ -162,9 +259,9 @@ static void finish_lines(struct bom *b)
 	for (uint32_t i = 0; i < b->nlines; i++) {
 		struct line *l = &b->lines[i], *p = m ? &b->lines[m - 1] : NULL;
 
-		if (p && p->cls == l->cls && has_part_number(d, p) &&
-		    has_part_number(d, l) && streq(p->key, l->key) &&
-		    p->length == l->length) {
+		if (p && p->cls == l->cls && p->pn && l->pn &&
+		    streq(p->key, l->key) && p->length == l->length &&
+		    p->asm_part == l->asm_part) {
 			if (p->price == l->price) {
 				p->parts =
 				    xrealloc(p->parts, (p->nparts + l->nparts) *
@@ -185,6 +282,28 @@ static void finish_lines(struct bom *b)
 		b->lines[m++] = *l;
 	}
 	b->nlines = m;
+}
+
+/* What each line lacks (after merging). */
+static void mark_missing(struct bom *b)
+{
+	for (uint32_t i = 0; i < b->nlines; i++) {
+		struct line *l = &b->lines[i];
+
+		if (l->asm_part != RK_NONE)
+			continue; /* comes with its assembly */
+		if (!l->pn)
+			l->missing |= MISS_PN;
+		for (uint32_t k = 0; k < l->nparts; k++) {
+			uint32_t p = l->parts[k];
+
+			if (b->no_inlet[p])
+				l->missing |= MISS_INLET;
+			if (b->no_cord[p])
+				l->missing |= MISS_CORD;
+			l->cords += b->no_inlet[p] + b->no_cord[p];
+		}
+	}
 }
 
 /* IEC 60320: the cord connector that mates an appliance inlet, or NULL. */
@@ -296,31 +415,52 @@ static void count_cords(struct bom *b)
 			ci[n++].qty = 0;
 		}
 		ci[k].qty += w;
+		if (ci[k].cord == RK_NONE && !inlet)
+			b->no_inlet[d->objs[dev].part] += w;
+		else if (ci[k].cord == RK_NONE && inlet != busbar)
+			b->no_cord[d->objs[dev].part] += w;
 	}
 	for (uint32_t k = 0; k < n; k++) {
-		const char *in =
-		    ci[k].inlet ? str_of(d->arena, ci[k].inlet) : NULL;
-
 		if (ci[k].cord != RK_NONE) {
 			add(b, ci[k].cord, -1, ci[k].qty);
 			b->n_cords += ci[k].qty;
-		} else if (ci[k].inlet && ci[k].inlet == busbar) {
-			continue;
-		} else if (!in) {
-			note(b,
-			     "%llu power cord%s not counted: the devices' "
-			     "parts give no inlet",
-			     (unsigned long long)ci[k].qty,
-			     ci[k].qty == 1 ? "" : "s");
-		} else {
-			note(b,
-			     "%llu power cord%s not counted: no power-cord "
-			     "part in the catalog fits %s inlets",
-			     (unsigned long long)ci[k].qty,
-			     ci[k].qty == 1 ? "" : "s", in);
 		}
 	}
 	free(ci);
+}
+
+/*
+ * The rack part whose assembly device @dev comes with: the device was
+ * placed by the instance template of its rack's part (or of a base), and
+ * that part says `assembly true`.  RK_NONE otherwise.
+ */
+static uint32_t assembly_of(const struct rk_design *d, uint32_t dev)
+{
+	uint32_t rk = d->objs[dev].parent;
+	const struct rk_value *v;
+
+	if (!d->objs[dev].tmpl || rk == RK_NONE || d->objs[rk].kind != K_RACK ||
+	    d->objs[rk].part == RK_NONE)
+		return RK_NONE;
+	v = ir_attr_inh(d, rk, A_ASSEMBLY);
+	return v && v->type == VT_BOOL && v->n ? d->objs[rk].part : RK_NONE;
+}
+
+static void count_content(struct content **in, uint32_t *n, uint32_t *cap,
+			  uint32_t asm_part, uint32_t part)
+{
+	struct content *c;
+
+	/* few distinct pairs: the last one matches most of the time */
+	for (uint32_t k = *n; k-- > 0;)
+		if ((*in)[k].asm_part == asm_part && (*in)[k].part == part) {
+			(*in)[k].qty++;
+			return;
+		}
+	c = VEC_PUSH(*in, *n, *cap);
+	c->asm_part = asm_part;
+	c->part = part;
+	c->qty = 1;
 }
 
 static void count_all(struct bom *b, const struct cable_plan *p)
@@ -332,6 +472,8 @@ static void count_all(struct bom *b, const struct cable_plan *p)
 	int64_t *cut = xcalloc((size_t)d->nobjs + 1, sizeof(*cut));
 	uint64_t *ncut = xcalloc((size_t)d->nobjs + 1, sizeof(*ncut));
 	uint32_t no_catalog = 0, no_fit = 0, unknown = 0, no_xcvr = 0;
+	struct content *in = NULL;
+	uint32_t nin = 0, in_cap = 0;
 	char nb[CSV_NUM_MAX];
 
 	for (uint32_t i = 0; i < d->nobjs; i++) {
@@ -339,10 +481,16 @@ static void count_all(struct bom *b, const struct cable_plan *p)
 		const struct rk_value *v;
 
 		if (o->kind == K_DEVICE && o->part != RK_NONE) {
-			dev[o->part]++;
+			uint32_t ap = assembly_of(d, i);
+
 			b->n_devices++;
 			b->n_pdus += o->cls == C_PDU;
 			b->n_cdus += o->cls == C_CDU;
+			if (ap != RK_NONE) {
+				count_content(&in, &nin, &in_cap, ap, o->part);
+				continue;
+			}
+			dev[o->part]++;
 		} else if (o->kind == K_RACK && o->part != RK_NONE) {
 			rack[o->part]++;
 			b->n_racks++;
@@ -351,6 +499,9 @@ static void count_all(struct bom *b, const struct cable_plan *p)
 				door[v->a]++;
 		}
 	}
+	for (uint32_t i = 0; i < nin; i++)
+		add_in(b, in[i].part, -1, in[i].qty, in[i].asm_part);
+	free(in);
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		add(b, i, -1, dev[i]);
 		add(b, i, -1, rack[i]);
@@ -459,49 +610,169 @@ static int64_t extended(const struct line *l)
 }
 
 /*
- * The totals row of both files: the quantity, the lines without a price,
- * and the priced total (-1 when no line is priced or the sum overflows).
+ * Sums of extended prices: one per (category, currency) over the priced
+ * lines (lines inside an assembly have no price of their own), and one per
+ * currency.  Quantities are never summed across lines: they count
+ * unrelated units.  A sum that overflows is dropped (-1).
  */
+struct sum {
+	uint32_t cls; /* C__COUNT for a grand total */
+	const char *cur;
+	int64_t total;
+};
+
 struct totals {
-	uint64_t qty;
-	int64_t price;
+	struct sum *s;
+	uint32_t n, cap;
 	uint32_t unpriced;
 };
 
+static void sum_add(struct totals *t, uint32_t cls, const char *cur, int64_t v)
+{
+	struct sum *x = NULL;
+
+	for (uint32_t i = 0; i < t->n; i++)
+		if (t->s[i].cls == cls && streq(t->s[i].cur, cur))
+			x = &t->s[i];
+	if (!x) {
+		x = VEC_PUSH(t->s, t->n, t->cap);
+		x->cls = cls;
+		x->cur = cur;
+		x->total = 0;
+	}
+	if (x->total >= 0 && !q_add(x->total, v, &x->total))
+		x->total = -1;
+}
+
+static int sum_cmp(const void *pa, const void *pb)
+{
+	const struct sum *x = pa, *y = pb;
+	unsigned rx = x->cls == C__COUNT ? 99 : class_rank(x->cls);
+	unsigned ry = y->cls == C__COUNT ? 99 : class_rank(y->cls);
+
+	if (rx != ry)
+		return rx < ry ? -1 : 1;
+	return strcmp(x->cur, y->cur);
+}
+
 static struct totals totals_of(const struct bom *b)
 {
-	struct totals t = { 0, 0, 0 };
+	struct totals t;
+
+	memset(&t, 0, sizeof(t));
+	for (uint32_t i = 0; i < b->nlines; i++) {
+		const struct line *l = &b->lines[i];
+		int64_t ext = extended(l);
+
+		if (l->asm_part != RK_NONE)
+			continue;
+		if (ext < 0) {
+			t.unpriced++;
+			continue;
+		}
+		sum_add(&t, l->cls, l->cur, ext);
+		sum_add(&t, C__COUNT, l->cur, ext);
+	}
+	if (t.n)
+		qsort(t.s, t.n, sizeof(*t.s), sum_cmp);
+	return t;
+}
+
+/* What a line lacks, as words joined by "; " (NULL: nothing). */
+static const char *missing_text(struct bom *b, const struct line *l)
+{
+	static const char *const what[] = { "part number", "inlet",
+					    "power cord", "price" };
+	char *s = arena_alloc(b->a, 64);
+
+	s[0] = '\0';
+	for (unsigned k = 0; k < ARRAY_SIZE(what); k++)
+		if (l->missing & (1u << k)) {
+			if (s[0])
+				strcat(s, "; ");
+			strcat(s, what[k]);
+		}
+	return s[0] ? s : NULL;
+}
+
+/* One warning per incomplete line, naming the part and what it lacks. */
+static void warn_missing(struct bom *b)
+{
+	const struct rk_design *d = b->d;
+	char nb[CSV_NUM_MAX];
 
 	for (uint32_t i = 0; i < b->nlines; i++) {
-		int64_t ext = extended(&b->lines[i]);
+		const struct line *l = &b->lines[i];
+		char len[CSV_NUM_MAX + 16] = "";
 
-		t.qty += b->lines[i].qty;
-		if (ext < 0)
-			t.unpriced++;
-		else if (t.price >= 0 && !q_add(t.price, ext, &t.price))
-			t.price = -1;
+		if (!l->missing)
+			continue;
+		if (l->length >= 0)
+			snprintf(len, sizeof(len), " at %s m",
+				 csv_metres(l->length, nb));
+		if (l->missing & MISS_PN)
+			warn(b, "%s (%s%s): no part number%s", l->name,
+			     rk_class_name(l->cls), len,
+			     ir_attr_inh(d, l->parts[0], A_PART_NUMBERS)
+				 ? " for this length"
+				 : "");
+		if (l->missing & MISS_INLET)
+			warn(b,
+			     "%s (%s): no inlet, so %llu power cord%s not "
+			     "counted",
+			     l->name, rk_class_name(l->cls),
+			     (unsigned long long)l->cords,
+			     l->cords == 1 ? "" : "s");
+		if (l->missing & MISS_CORD)
+			warn(b,
+			     "%s (%s): no catalog power cord fits its %s "
+			     "inlet, so %llu cord%s not counted",
+			     l->name, rk_class_name(l->cls),
+			     ir_str(d, l->parts[0], A_INLET),
+			     (unsigned long long)l->cords,
+			     l->cords == 1 ? "" : "s");
+		if (l->missing & MISS_PRICE)
+			warn(b, "%s (%s%s): no price", l->name,
+			     rk_class_name(l->cls), len);
 	}
-	if (t.unpriced == b->nlines)
-		t.price = -1;
-	return t;
 }
 
 #define MAX_EST 32
 
-static bool write_csv(struct backend_ctx *ctx, struct bom *b)
+static const char *joined_estimates(const struct rk_design *d, uint32_t part,
+				    struct arena *a)
+{
+	const char *est[MAX_EST];
+	uint32_t ne = estimates(d, part, est, MAX_EST);
+	size_t jn = 1;
+	char *joined;
+
+	if (!ne)
+		return NULL;
+	for (uint32_t k = 0; k < ne; k++)
+		jn += strlen(est[k]) + 2;
+	joined = arena_alloc(a, jn);
+	joined[0] = '\0';
+	for (uint32_t k = 0; k < ne; k++) {
+		if (k)
+			strcat(joined, "; ");
+		strcat(joined, est[k]);
+	}
+	return joined;
+}
+
+static bool write_csv(struct backend_ctx *ctx, struct bom *b,
+		      const struct totals *t)
 {
 	static const char *const cols[] = {
-		"category",	  "part",
-		"vendor",	  "model",
-		"part_number",	  "description",
-		"length_m",	  "quantity",
-		"unit_price_usd", "extended_price_usd",
-		"estimated",
+		"category",	"part",	       "vendor",	 "model",
+		"part_number",	"description", "length_m",	 "quantity",
+		"in_assembly",	"unit_price",  "extended_price", "currency",
+		"price_source", "missing",     "estimated",
 	};
 	const struct rk_design *d = b->d;
 	FILE *fp = out_open(ctx, "bom.csv");
 	struct csv w;
-	struct totals t = totals_of(b);
 	char nb[CSV_NUM_MAX];
 
 	if (!fp)
@@ -511,65 +782,99 @@ static bool write_csv(struct backend_ctx *ctx, struct bom *b)
 	for (uint32_t i = 0; i < b->nlines; i++) {
 		const struct line *l = &b->lines[i];
 		uint32_t part = l->parts[0];
-		const char *est[MAX_EST];
-		uint32_t ne = estimates(d, part, est, MAX_EST);
 		int64_t ext = extended(l);
-		char *joined;
-		size_t jn = 1;
 
 		csv_cell(&w, rk_class_name(l->cls));
 		csv_cell(&w, part_names(b, l));
 		csv_cell(&w, ir_str(d, part, A_VENDOR));
 		csv_cell(&w, ir_str(d, part, A_MODEL));
-		csv_cell(&w, ir_str(d, part, A_PART_NUMBER));
+		csv_cell(&w, l->pn);
 		csv_cell(&w, ir_str(d, part, A_DESCRIPTION));
 		csv_cell(&w, l->length >= 0 ? csv_metres(l->length, nb) : NULL);
 		csv_cell_u64(&w, l->qty);
+		csv_cell(&w, l->asm_part != RK_NONE ? l->gkey : NULL);
 		csv_cell(&w, l->price >= 0 ? csv_dollars(l->price, nb) : NULL);
 		csv_cell(&w, ext >= 0 ? csv_dollars(ext, nb) : NULL);
-		for (uint32_t k = 0; k < ne; k++)
-			jn += strlen(est[k]) + 2;
-		joined = xmalloc(jn);
-		joined[0] = '\0';
-		for (uint32_t k = 0; k < ne; k++) {
-			if (k)
-				strcat(joined, "; ");
-			strcat(joined, est[k]);
-		}
-		csv_cell(&w, joined);
-		free(joined);
+		csv_cell(&w, l->cur);
+		csv_cell(&w, l->psrc);
+		csv_cell(&w, missing_text(b, l));
+		csv_cell(&w, joined_estimates(d, part, b->a));
 		csv_end_row(&w);
 	}
-	csv_cell(&w, "total");
-	for (int k = 0; k < 6; k++)
-		csv_cell(&w, NULL);
-	csv_cell_u64(&w, t.qty);
-	csv_cell(&w, NULL);
-	csv_cell(&w, t.price >= 0 ? csv_dollars(t.price, nb) : NULL);
-	csv_cell(&w, NULL);
-	csv_end_row(&w);
+	for (uint32_t i = 0; i < t->n; i++) {
+		const struct sum *x = &t->s[i];
+		bool grand = x->cls == C__COUNT;
+
+		csv_cell(&w, grand ? "total" : "subtotal");
+		csv_cell(&w, grand ? NULL : rk_class_name(x->cls));
+		for (int k = 0; k < 8; k++)
+			csv_cell(&w, NULL);
+		csv_cell(&w, x->total >= 0 ? csv_dollars(x->total, nb) : NULL);
+		csv_cell(&w, x->cur);
+		for (int k = 0; k < 3; k++)
+			csv_cell(&w, NULL);
+		csv_end_row(&w);
+	}
 	csv_fini(&w);
 	return out_close(ctx, fp);
 }
 
-static bool write_json(struct backend_ctx *ctx, struct bom *b)
+static void json_sums(FILE *fp, const struct totals *t, bool grand)
+{
+	char nb[CSV_NUM_MAX];
+	bool first = true;
+
+	fputs("[", fp);
+	for (uint32_t i = 0; i < t->n; i++) {
+		const struct sum *x = &t->s[i];
+
+		if ((x->cls == C__COUNT) != grand)
+			continue;
+		fputs(first ? "" : ", ", fp);
+		first = false;
+		fputs("{", fp);
+		if (!grand) {
+			fputs("\"category\": ", fp);
+			be_json_str(fp, rk_class_name(x->cls));
+			fputs(", ", fp);
+		}
+		fputs("\"currency\": ", fp);
+		be_json_str(fp, x->cur);
+		fprintf(fp, ", \"extended_price\": %s}",
+			x->total >= 0 ? csv_dollars(x->total, nb) : "null");
+	}
+	fputs("]", fp);
+}
+
+static void json_strs(FILE *fp, char **v, uint32_t n)
+{
+	fputs("[", fp);
+	for (uint32_t i = 0; i < n; i++) {
+		fputs(i ? ",\n    " : "\n    ", fp);
+		be_json_str(fp, v[i]);
+	}
+	fputs(n ? "\n  ]" : "]", fp);
+}
+
+static bool write_json(struct backend_ctx *ctx, struct bom *b,
+		       const struct totals *t)
 {
 	const struct rk_design *d = b->d;
 	FILE *fp = out_open(ctx, "bom.json");
-	struct totals t = totals_of(b);
 	char nb[CSV_NUM_MAX];
 
 	if (!fp)
 		return false;
 	fputs("{\n  \"design\": ", fp);
 	be_json_str(fp, ctx->input);
-	fputs(",\n  \"currency\": \"USD\",\n  \"lines\": [", fp);
+	fputs(",\n  \"lines\": [", fp);
 	for (uint32_t i = 0; i < b->nlines; i++) {
 		const struct line *l = &b->lines[i];
 		uint32_t part = l->parts[0];
 		const char *est[MAX_EST];
 		uint32_t ne = estimates(d, part, est, MAX_EST);
 		int64_t ext = extended(l);
+		bool first = true;
 
 		fputs(i ? ",\n    {" : "\n    {", fp);
 		fputs("\"category\": ", fp);
@@ -581,17 +886,35 @@ static bool write_json(struct backend_ctx *ctx, struct bom *b)
 		fputs(", \"model\": ", fp);
 		be_json_str(fp, ir_str(d, part, A_MODEL));
 		fputs(", \"part_number\": ", fp);
-		be_json_str(fp, ir_str(d, part, A_PART_NUMBER));
+		be_json_str(fp, l->pn);
 		fputs(", \"description\": ", fp);
 		be_json_str(fp, ir_str(d, part, A_DESCRIPTION));
 		fprintf(fp, ", \"length_m\": %s",
 			l->length >= 0 ? csv_metres(l->length, nb) : "null");
 		fprintf(fp, ", \"quantity\": %llu", (unsigned long long)l->qty);
-		fprintf(fp, ", \"unit_price_usd\": %s",
+		fputs(", \"in_assembly\": ", fp);
+		be_json_str(fp, l->asm_part != RK_NONE ? l->gkey : NULL);
+		fprintf(fp, ", \"unit_price\": %s",
 			l->price >= 0 ? csv_dollars(l->price, nb) : "null");
-		fprintf(fp, ", \"extended_price_usd\": %s",
+		fprintf(fp, ", \"extended_price\": %s",
 			ext >= 0 ? csv_dollars(ext, nb) : "null");
-		fputs(", \"estimated\": [", fp);
+		fputs(", \"currency\": ", fp);
+		be_json_str(fp, l->cur);
+		fputs(", \"price_source\": ", fp);
+		be_json_str(fp, l->psrc);
+		fputs(", \"missing\": [", fp);
+		for (unsigned k = 0; k < 4; k++)
+			if (l->missing & (1u << k)) {
+				static const char *const w[] = { "part_number",
+								 "inlet",
+								 "power_cord",
+								 "price" };
+
+				fputs(first ? "" : ", ", fp);
+				first = false;
+				be_json_str(fp, w[k]);
+			}
+		fputs("], \"estimated\": [", fp);
 		for (uint32_t k = 0; k < ne; k++) {
 			if (k)
 				fputs(", ", fp);
@@ -600,11 +923,14 @@ static bool write_json(struct backend_ctx *ctx, struct bom *b)
 		fputs("]}", fp);
 	}
 	fputs(b->nlines ? "\n  ],\n" : "],\n", fp);
+	fputs("  \"subtotals\": ", fp);
+	json_sums(fp, t, false);
 	fprintf(fp,
-		"  \"totals\": {\"lines\": %u, \"quantity\": %llu, "
-		"\"priced_usd\": %s, \"unpriced_lines\": %u},\n",
-		b->nlines, (unsigned long long)t.qty,
-		t.price >= 0 ? csv_dollars(t.price, nb) : "null", t.unpriced);
+		",\n  \"totals\": {\"lines\": %u, \"unpriced_lines\": %u, "
+		"\"by_currency\": ",
+		b->nlines, t->unpriced);
+	json_sums(fp, t, true);
+	fputs("},\n", fp);
 	fprintf(fp,
 		"  \"counts\": {\"devices\": %llu, \"racks\": %llu, "
 		"\"pdus\": %llu, \"cdus\": %llu, \"cables\": %llu, "
@@ -613,18 +939,18 @@ static bool write_json(struct backend_ctx *ctx, struct bom *b)
 		(unsigned long long)b->n_racks, (unsigned long long)b->n_pdus,
 		(unsigned long long)b->n_cdus, (unsigned long long)b->n_cables,
 		(unsigned long long)b->n_xcvrs, (unsigned long long)b->n_cords);
-	fputs("  \"notes\": [", fp);
-	for (uint32_t i = 0; i < b->nnotes; i++) {
-		fputs(i ? ",\n    " : "\n    ", fp);
-		be_json_str(fp, b->notes[i]);
-	}
-	fputs(b->nnotes ? "\n  ]\n}\n" : "]\n}\n", fp);
+	fputs("  \"warnings\": ", fp);
+	json_strs(fp, b->warns, b->nwarns);
+	fputs(",\n  \"notes\": ", fp);
+	json_strs(fp, b->notes, b->nnotes);
+	fputs("\n}\n", fp);
 	return out_close(ctx, fp);
 }
 
 static bool emit_bom(struct backend_ctx *ctx)
 {
 	struct bom b;
+	struct totals t;
 	const struct cable_plan *p;
 	bool ok;
 
@@ -632,15 +958,26 @@ static bool emit_bom(struct backend_ctx *ctx)
 	b.d = ctx->d;
 	b.a = ctx->arena;
 	p = derived_cableplan(ctx->dv);
+	b.no_inlet = xcalloc((size_t)b.d->nobjs + 1, sizeof(*b.no_inlet));
+	b.no_cord = xcalloc((size_t)b.d->nobjs + 1, sizeof(*b.no_cord));
 	count_all(&b, p);
 	finish_lines(&b);
-	ok = write_csv(ctx, &b) && write_json(ctx, &b);
+	mark_missing(&b);
+	warn_missing(&b);
+	t = totals_of(&b);
+	ok = write_csv(ctx, &b, &t) && write_json(ctx, &b, &t);
+	free(t.s);
+	free(b.no_inlet);
+	free(b.no_cord);
 	for (uint32_t i = 0; i < b.nlines; i++)
 		free(b.lines[i].parts);
 	free(b.lines);
 	for (uint32_t i = 0; i < b.nnotes; i++)
 		free(b.notes[i]);
 	free(b.notes);
+	for (uint32_t i = 0; i < b.nwarns; i++)
+		free(b.warns[i]);
+	free(b.warns);
 	return ok;
 }
 

@@ -24,7 +24,8 @@
  *                      the fabric's endpoint names, as the generator
  *                      assigns leaves), empty otherwise
  *   media, part, model, part_number
- *                      the cable (catalog part name and its facts)
+ *                      the cable (catalog part name and its facts; the
+ *                      part number of its stock length, be_part_number())
  *   length_m           stock length of the cable, metres, exact
  *   computed_length_m  the computed (or forced) length, metres, exact
  *   a_transceiver, b_transceiver
@@ -39,6 +40,7 @@
 #include <stdlib.h>
 
 #include "backend.h"
+#include "be_common.h"
 #include "cableplan.h"
 #include "metrics.h"
 #include "csv.h"
@@ -84,6 +86,7 @@ struct sheet {
 	uint32_t nrails;
 	uint32_t *rails_of; /* fabric object -> index in rails, RK_NONE */
 	uint32_t cable;	    /* cable_facts() cache */
+	int64_t stock;	    /* its stock length */
 	uint32_t model, pn; /* interned, 0: none */
 	uint32_t *rack;	    /* object -> its rack (layout_rack_of), RK_NONE */
 	int64_t *at;	    /* object -> its U (layout_at), -1 */
@@ -307,15 +310,16 @@ static uint32_t str_id(const struct rk_design *d, uint32_t obj, uint32_t key)
 	return v && (v->type == VT_STR || v->type == VT_WORD) ? v->a : 0;
 }
 
-/* A cable part's model and part number (the last one asked for is kept:
- * consecutive links mostly share their cable part). */
-static void cable_facts(struct sheet *s, uint32_t cable, uint32_t *model,
-			uint32_t *pn)
+/* A cable part's model and the part number of its stock length (the last
+ * one asked for is kept: consecutive links mostly share their cable). */
+static void cable_facts(struct sheet *s, uint32_t cable, int64_t stock,
+			uint32_t *model, uint32_t *pn)
 {
-	if (cable != s->cable) {
+	if (cable != s->cable || stock != s->stock) {
 		s->cable = cable;
+		s->stock = stock;
 		s->model = str_id(s->d, cable, A_MODEL);
-		s->pn = str_id(s->d, cable, A_PART_NUMBER);
+		s->pn = be_part_number(s->d, cable, stock);
 	}
 	*model = s->model;
 	*pn = s->pn;
@@ -373,7 +377,7 @@ static void row(struct sheet *s, struct csv *w, uint32_t li)
 	char *o;
 
 	if (r->cable != RK_NONE)
-		cable_facts(s, r->cable, &model, &pn);
+		cable_facts(s, r->cable, r->stock, &model, &pn);
 	o = csv_room(
 	    w, idn + 1 + label_max(s, l, idn) + la->len + 1 +
 		   CSV_CELL_MAX(strlen_of(a, d->objs[l->a_port].local)) +
@@ -453,7 +457,7 @@ static void pull_row(struct sheet *s, struct csv *w, uint32_t rack, uint32_t li)
 	char *o;
 
 	if (r->cable != RK_NONE)
-		cable_facts(s, r->cable, &model, &pn);
+		cable_facts(s, r->cable, r->stock, &model, &pn);
 	o = csv_room(w, CSV_CELL_MAX(strlen_of(a, d->objs[rack].name)) + idn +
 			    1 + label_max(s, l, idn) + (lh->len - lh->from_u) +
 			    1 +

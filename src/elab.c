@@ -712,6 +712,29 @@ static void set_attr(struct elab *e, uint32_t key, const struct ast *st,
 			return;
 		break;
 	}
+	case T_STRS: {
+		struct rk_value *tmp = xcalloc(n, sizeof(*tmp));
+		bool ok = true;
+
+		for (uint32_t i = 0; i < n && ok; i++) {
+			if (items[i].kind != V_STR) {
+				elab_error(e, &items[i].loc, "type-mismatch",
+					   "'%s' expects strings, not %s",
+					   ai->name, val_kind_name(&items[i]));
+				ok = false;
+				break;
+			}
+			tmp[i].type = VT_STR;
+			tmp[i].a = items[i].s;
+			tmp[i].loc = items[i].loc;
+		}
+		if (ok)
+			store_list(e, tmp, n, &st->loc, &out);
+		free(tmp);
+		if (!ok)
+			return;
+		break;
+	}
 	case T_PSUMAP:
 		for (uint32_t i = 0; i < argc; i++) {
 			struct rk_value one;
@@ -884,10 +907,14 @@ static void instantiate_template(struct elab *e, uint32_t part, uint32_t inst,
 			uint32_t s_group = e->group, s_nv = e->nvars;
 			uint32_t s_frame = e->frame;
 
+			uint32_t first = d->nobjs;
+
 			/* a part body sees only file-level names */
 			e->frame = e->nvars;
 			exec_body(e, inst, ctx, d->objs[inst].name,
 				  e->bodies[i].body, MODE_TEMPLATE);
+			for (uint32_t k = first; k < d->nobjs; k++)
+				e->d->objs[k].tmpl = 1;
 			e->frame = s_frame;
 			vars_truncate(e, s_nv);
 			e->group = s_group;

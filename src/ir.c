@@ -27,7 +27,7 @@ uint32_t ir_add_obj(struct rk_design *d, enum rk_kind kind, uint32_t parent,
 	struct rk_obj *o = VEC_PUSH(d->objs, d->nobjs, d->objs_cap);
 
 	memset(o, 0, sizeof(*o));
-	o->kind = (uint16_t)kind;
+	o->kind = (uint8_t)kind;
 	o->name = name;
 	o->local = local;
 	o->parent = parent;

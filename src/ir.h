@@ -117,6 +117,8 @@ struct rk_attr {
 /**
  * struct rk_obj - one named object
  * @kind:       K_*
+ * @tmpl:       K_DEVICE: made by the instance template of its rack's part
+ *              (or of a base), not declared in the rack's own body
  * @cls:        part class (K_PART, K_DEVICE, K_RACK) or component kind
  * @name:       full hierarchical name (interned)
  * @local:      name relative to @parent (interned)
@@ -128,7 +130,8 @@ struct rk_attr {
  * @tloc:       the type expression after ':' (or @loc)
  */
 struct rk_obj {
-	uint16_t kind;
+	uint8_t kind;
+	uint8_t tmpl;
 	uint16_t cls;
 	uint32_t name;
 	uint32_t local;

@@ -28,6 +28,7 @@ enum attr_type {
 	T_WAIVER,  /* "check-name", "reason" */
 	T_PARTREF, /* reference to a catalog part */
 	T_ANY,	   /* any value, kept as written */
+	T_STRS,	   /* list of string literals */
 };
 
 /* Where a kind or attribute may appear: one bit per context. */

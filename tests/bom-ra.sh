@@ -83,10 +83,22 @@ def key(row):
 
 
 bom = Counter()
+bypart = Counter()
+fibre_pn = Counter()
 with open(out + "/bom.csv", newline="") as f:
     for row in csv.DictReader(f):
-        if row["category"] != "total":
+        if row["category"] not in ("total", "subtotal"):
             bom[key(row)] += int(row["quantity"])
+            for p in row["part"].split("; "):
+                bypart[p] += int(row["quantity"])
+            if row["part"] == FIBRE:
+                # per-length part number: NVIDIA's Nxxx suffix is the
+                # length in metres (hardware-facts 5.2)
+                m = float(row["length_m"])
+                want = "MFP7E10-N%03d" % m if m == int(m) else None
+                check("fibre part number at %s m" % row["length_m"],
+                      row["part_number"], want, "suffix scheme N003 = 3 m")
+                fibre_pn[row["part_number"]] += int(row["quantity"])
 bomj = Counter()
 for line in json.load(open(out + "/bom.json"))["lines"]:
     bomj[line["part_number"] or line["part"]] += line["quantity"]
@@ -175,8 +187,11 @@ if mode == "superpod":
     check("compute cables, other", kinds["other"], 0, "DGX, UFM or switch ends")
     check("compute cables are %s 400G fibre" % FIBRE,
           all(r["part"] == FIBRE for r in c), True, "RA Table 8")
-    check("BOM %s = fibre rows of cabling.csv" % FIBRE, bom[FIBRE],
+    check("BOM %s = fibre rows of cabling.csv" % FIBRE, bypart[FIBRE],
           sum(r["part"] == FIBRE for r in rows), "one cable per 400G link")
+    check("BOM fibre part numbers = cabling.csv part numbers", dict(fibre_pn),
+          dict(Counter(r["part_number"] for r in rows if r["part"] == FIBRE)),
+          "per stock length")
 
     mc = modules(c)
     check("compute switch twin-port modules (980-9I510-00NS00)",
@@ -208,8 +223,11 @@ else:
     check("leaf-spine cables", kinds["isl"], 256, "RA Table 4")
     check("UFM cables", kinds["ufm"], 1, UFM_WHY)
     check("cables in all", len(rows), 505, "248 + 1 UFM + 256")
-    check("BOM %s = cabling.csv rows" % FIBRE, bom[FIBRE], len(rows),
+    check("BOM %s = cabling.csv rows" % FIBRE, bypart[FIBRE], len(rows),
           "one cable per 400G link")
+    check("BOM fibre part numbers = cabling.csv part numbers", dict(fibre_pn),
+          dict(Counter(r["part_number"] for r in rows if r["part"] == FIBRE)),
+          "per stock length")
     m = modules(rows)
     check("switch twin-port modules (980-9I510-00NS00)",
           m["980-9I510-00NS00", "switch"], 384, "12 switches x 32 cages")
