@@ -31,11 +31,18 @@
  * price make one line ("one line per part number"); the part column then
  * names all of them.
  *
- * Columns of bom.csv (csv.h rules): category (the part class), part,
+ * Prices: the catalog's `price` (USD), or the --prices list's entry for
+ * the line's part number (its name without one), which wins (prices.h).
+ * Spares: a site's `spares CATEGORY, PERCENT, MINIMUM` adds, after the
+ * part lines, one "spare" line per line of that category: the larger of
+ * the minimum and the percent of its quantity rounded up.
+ *
+ * Columns of bom.csv (csv.h rules): kind ("part", "content" of an
+ * assembly, "spare"; "subtotal", "total"), category (the part class), part,
  * vendor, model, part_number, description, length_m (cables), quantity,
  * in_assembly, unit_price and extended_price (exact, two decimals; empty
  * when unknown), currency, price_source, missing (what the line lacks:
- * "part number", "inlet", "power cord"), estimated (the part's
+ * "part number", "inlet", "power cord", "price" when prices were given), estimated (the part's
  * `estimated` facts, joined with "; ").  Quantities are never summed
  * across lines; the last rows are one "subtotal" per category and
  * currency and one "total" per currency, of extended prices.
@@ -57,6 +64,7 @@
 #include "cableplan.h"
 #include "metrics.h"
 #include "csv.h"
+#include "prices.h"
 #include "schema.h"
 
 /* Display order of the categories. */
@@ -93,6 +101,7 @@ enum {
  *            assembly's, or its own)
  * @missing: MISS_* bits
  * @cords:   power cords not counted for the line's devices
+ * @spare:   a line of spares (struct policy) for the line before it
  */
 struct line {
 	uint32_t *parts;
@@ -111,6 +120,13 @@ struct line {
 	const char *gkey;
 	unsigned missing;
 	uint64_t cords;
+	bool spare;
+};
+
+/* The spares policy of a category (`spares CATEGORY, PERCENT, MINIMUM`). */
+struct policy {
+	int64_t ppm; /* share of each line, parts per million; -1: none */
+	int64_t min;
 };
 
 /* One part counted inside assemblies of one rack part. */
@@ -128,6 +144,8 @@ struct bom {
 	uint32_t nnotes, notes_cap;
 	char **warns; /* one per incomplete line and what it lacks */
 	uint32_t nwarns, warns_cap;
+	struct policy spares[C__COUNT];
+	bool priced; /* --prices given: a line without a price is missing one */
 	uint64_t *no_inlet; /* per part: cords not counted, no inlet */
 	uint64_t *no_cord;  /* per part: cords not counted, no cord part */
 	uint64_t n_devices, n_racks, n_pdus, n_cdus, n_cables, n_xcvrs, n_cords;
@@ -294,6 +312,8 @@ static void mark_missing(struct bom *b)
 			continue; /* comes with its assembly */
 		if (!l->pn)
 			l->missing |= MISS_PN;
+		if (b->priced && l->price < 0)
+			l->missing |= MISS_PRICE;
 		for (uint32_t k = 0; k < l->nparts; k++) {
 			uint32_t p = l->parts[k];
 
@@ -705,7 +725,7 @@ static void warn_missing(struct bom *b)
 		const struct line *l = &b->lines[i];
 		char len[CSV_NUM_MAX + 16] = "";
 
-		if (!l->missing)
+		if (!l->missing || l->spare)
 			continue;
 		if (l->length >= 0)
 			snprintf(len, sizeof(len), " at %s m",
@@ -761,14 +781,20 @@ static const char *joined_estimates(const struct rk_design *d, uint32_t part,
 	return joined;
 }
 
+/* The kind column: part, content (of an assembly) or spare. */
+static const char *line_kind(const struct line *l)
+{
+	return l->spare ? "spare" : l->asm_part != RK_NONE ? "content" : "part";
+}
+
 static bool write_csv(struct backend_ctx *ctx, struct bom *b,
 		      const struct totals *t)
 {
 	static const char *const cols[] = {
-		"category",	"part",	       "vendor",	 "model",
-		"part_number",	"description", "length_m",	 "quantity",
-		"in_assembly",	"unit_price",  "extended_price", "currency",
-		"price_source", "missing",     "estimated",
+		"kind",	    "category",	    "part",	   "vendor",
+		"model",    "part_number",  "description", "length_m",
+		"quantity", "in_assembly",  "unit_price",  "extended_price",
+		"currency", "price_source", "missing",	   "estimated",
 	};
 	const struct rk_design *d = b->d;
 	FILE *fp = out_open(ctx, "bom.csv");
@@ -784,6 +810,7 @@ static bool write_csv(struct backend_ctx *ctx, struct bom *b,
 		uint32_t part = l->parts[0];
 		int64_t ext = extended(l);
 
+		csv_cell(&w, line_kind(l));
 		csv_cell(&w, rk_class_name(l->cls));
 		csv_cell(&w, part_names(b, l));
 		csv_cell(&w, ir_str(d, part, A_VENDOR));
@@ -807,7 +834,7 @@ static bool write_csv(struct backend_ctx *ctx, struct bom *b,
 
 		csv_cell(&w, grand ? "total" : "subtotal");
 		csv_cell(&w, grand ? NULL : rk_class_name(x->cls));
-		for (int k = 0; k < 8; k++)
+		for (int k = 0; k < 9; k++)
 			csv_cell(&w, NULL);
 		csv_cell(&w, x->total >= 0 ? csv_dollars(x->total, nb) : NULL);
 		csv_cell(&w, x->cur);
@@ -877,7 +904,9 @@ static bool write_json(struct backend_ctx *ctx, struct bom *b,
 		bool first = true;
 
 		fputs(i ? ",\n    {" : "\n    {", fp);
-		fputs("\"category\": ", fp);
+		fputs("\"kind\": ", fp);
+		be_json_str(fp, line_kind(l));
+		fputs(", \"category\": ", fp);
 		be_json_str(fp, rk_class_name(l->cls));
 		fputs(", \"part\": ", fp);
 		be_json_str(fp, part_names(b, l));
@@ -947,9 +976,112 @@ static bool write_json(struct backend_ctx *ctx, struct bom *b,
 	return out_close(ctx, fp);
 }
 
+/* Prices from the user's list, by part number (or name without one). */
+static void apply_prices(struct bom *b, const struct price_list *pl)
+{
+	for (uint32_t i = 0; i < b->nlines; i++) {
+		struct line *l = &b->lines[i];
+		const struct price *p;
+
+		if (l->asm_part != RK_NONE)
+			continue;
+		p = prices_find(pl, l->pn ? l->pn : l->name);
+		if (!p)
+			continue;
+		l->price = p->cents;
+		l->cur = p->currency;
+		l->psrc = p->source;
+	}
+}
+
+/*
+ * The design's spares policies: `spares CATEGORY, PERCENT, MINIMUM` on its
+ * sites, the first one of each category in declaration order (a later
+ * one that differs is noted and ignored).
+ */
+static void read_policies(struct bom *b)
+{
+	const struct rk_design *d = b->d;
+
+	for (unsigned c = 0; c < C__COUNT; c++)
+		b->spares[c].ppm = -1;
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		const struct rk_obj *o = &d->objs[i];
+
+		if (o->kind != K_SITE)
+			continue;
+		for (uint32_t k = 0; k < o->attr_count; k++) {
+			const struct rk_attr *at = &d->attrs[o->attr_first + k];
+			const struct rk_value *v;
+			const char *cat;
+			struct policy *p = NULL;
+
+			if (at->key != A_SPARES || at->val.type != VT_LIST ||
+			    at->val.n != 3)
+				continue;
+			v = &d->vals[at->val.a];
+			cat = str_of(d->arena, v[0].a);
+			for (unsigned c = 0; c < C__COUNT; c++)
+				if (streq(cat, rk_class_name((enum rk_class)c)))
+					p = &b->spares[c];
+			if (!p)
+				continue;
+			if (p->ppm < 0) {
+				p->ppm = v[1].n;
+				p->min = v[2].n;
+			} else if (p->ppm != v[1].n || p->min != v[2].n) {
+				note(b,
+				     "spares %s: %s gives another policy; the "
+				     "first one is used",
+				     cat, ir_name(d, i));
+			}
+		}
+	}
+}
+
+/* Spares of a line of @qty: the policy's share rounded up, at least its
+ * minimum (0: none, or too many to count). */
+static uint64_t spares_of(const struct policy *p, uint64_t qty)
+{
+	int64_t n;
+
+	if (p->ppm < 0 || qty > INT64_MAX || !q_mul((int64_t)qty, p->ppm, &n) ||
+	    !q_add(n, 999999, &n))
+		return 0;
+	n /= 1000000;
+	return (uint64_t)(n > p->min ? n : p->min);
+}
+
+/* One spares line after the part lines for every line of a category
+ * with a policy (contents of assemblies come with them: none). */
+static void add_spares(struct bom *b)
+{
+	uint32_t n = b->nlines;
+
+	for (uint32_t i = 0; i < n; i++) {
+		const struct line *l = &b->lines[i];
+		uint64_t q;
+		struct line *s;
+
+		if (l->asm_part != RK_NONE || l->cls >= C__COUNT)
+			continue;
+		q = spares_of(&b->spares[l->cls], l->qty);
+		if (!q)
+			continue;
+		s = VEC_PUSH(b->lines, b->nlines, b->cap);
+		l = &b->lines[i];
+		*s = *l;
+		s->parts = xmalloc(l->nparts * sizeof(*s->parts));
+		memcpy(s->parts, l->parts, l->nparts * sizeof(*s->parts));
+		s->qty = q;
+		s->spare = true;
+	}
+}
+
 static bool emit_bom(struct backend_ctx *ctx)
 {
 	struct bom b;
+	struct price_list pl = { NULL, 0 };
 	struct totals t;
 	const struct cable_plan *p;
 	bool ok;
@@ -957,16 +1089,23 @@ static bool emit_bom(struct backend_ctx *ctx)
 	memset(&b, 0, sizeof(b));
 	b.d = ctx->d;
 	b.a = ctx->arena;
+	b.priced = ctx->prices != NULL;
+	if (b.priced && !prices_load(ctx, ctx->prices, &pl))
+		return false;
 	p = derived_cableplan(ctx->dv);
 	b.no_inlet = xcalloc((size_t)b.d->nobjs + 1, sizeof(*b.no_inlet));
 	b.no_cord = xcalloc((size_t)b.d->nobjs + 1, sizeof(*b.no_cord));
+	read_policies(&b);
 	count_all(&b, p);
 	finish_lines(&b);
+	apply_prices(&b, &pl);
 	mark_missing(&b);
+	add_spares(&b);
 	warn_missing(&b);
 	t = totals_of(&b);
 	ok = write_csv(ctx, &b, &t) && write_json(ctx, &b, &t);
 	free(t.s);
+	free(pl.v);
 	free(b.no_inlet);
 	free(b.no_cord);
 	for (uint32_t i = 0; i < b.nlines; i++)

@@ -33,6 +33,7 @@ struct outfile {
  *          the design's: str_of(d->arena, id))
  * @outdir: the -o directory
  * @input:  the design file's base name, for headers
+ * @prices: the --prices file (NULL: none), for the BOM
  * @part:   which part of a back end with several (struct backend)
  * @shared: what several back ends compute once per run (be_common.h)
  * @cancel: set (by another thread) once the artifacts are not wanted any
@@ -55,6 +56,7 @@ struct backend_ctx {
 	struct arena *arena;
 	const char *outdir;
 	const char *input;
+	const char *prices;
 	unsigned part;
 	struct be_shared *shared;
 	const atomic_bool *cancel;

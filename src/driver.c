@@ -278,6 +278,7 @@ static int run_all(struct compilation *c, struct derived *dv)
 	ctx.arena = &c->arena;
 	ctx.outdir = o->outdir;
 	ctx.input = base ? base + 1 : o->input;
+	ctx.prices = o->prices;
 	ctx.shared = be_shared_new();
 	nsel = 0;
 	if (want && !select_backends(c, o->backends, sel, &nsel)) {

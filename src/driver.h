@@ -55,8 +55,9 @@ struct rackc_options {
 	bool show_source;
 	struct check_setting *checks;
 	uint32_t nchecks;
-	bool stats;    /* --stats: print stage timings */
-	unsigned jobs; /* -j: back-end threads, 0: the processors online */
+	bool stats;	    /* --stats: print stage timings */
+	unsigned jobs;	    /* -j: back-end threads, 0: the processors online */
+	const char *prices; /* --prices FILE.csv, NULL: none */
 };
 
 /**

@@ -744,6 +744,50 @@ static void set_attr(struct elab *e, uint32_t key, const struct ast *st,
 				push_attr(e, key, &one);
 		}
 		return;
+	case T_SPARES: {
+		struct rk_value three[3];
+		uint32_t w = argc == 3 ? bare_word(&args[0]) : 0;
+		bool known = false;
+
+		if (argc != 3 || !w || args[1].kind != V_NUM ||
+		    (args[1].dim != DIM_RATIO && args[1].n) ||
+		    args[2].kind != V_NUM || args[2].dim != DIM_NONE) {
+			elab_error(e, &st->loc, "value",
+				   "spares takes a part category, a percent "
+				   "and a minimum: spares cable, 2%%, 4");
+			return;
+		}
+		for (unsigned c = C_NONE + 1; c < C__COUNT; c++)
+			known |= streq(str_of(e->a, w),
+				       rk_class_name((enum rk_class)c));
+		if (!known) {
+			elab_error(e, &args[0].loc, "value",
+				   "'%s' is not a part category (server, "
+				   "switch, cable, transceiver, ...)",
+				   str_of(e->a, w));
+			return;
+		}
+		if (args[1].n < 0 || args[2].n < 0) {
+			elab_error(e, &st->loc, "value",
+				   "spares: the percent and the minimum cannot "
+				   "be negative");
+			return;
+		}
+		memset(three, 0, sizeof(three));
+		three[0].type = VT_WORD;
+		three[0].a = w;
+		three[0].loc = args[0].loc;
+		three[1].type = VT_NUM;
+		three[1].dim = DIM_RATIO;
+		three[1].n = args[1].n;
+		three[1].loc = args[1].loc;
+		three[2].type = VT_NUM;
+		three[2].dim = DIM_NONE;
+		three[2].n = args[2].n;
+		three[2].loc = args[2].loc;
+		store_list(e, three, 3, &st->loc, &out);
+		break;
+	}
 	case T_WAIVER: {
 		struct rk_value two[2];
 

@@ -28,6 +28,7 @@ enum {
 	OPT_VERSION,
 	OPT_FORCE,
 	OPT_STDLIB,
+	OPT_PRICES,
 	OPT_NO_SOURCE,
 	OPT_STATS,
 };
@@ -45,6 +46,7 @@ static const struct option long_opts[] = {
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "stdlib", required_argument, NULL, OPT_STDLIB },
+	{ "prices", required_argument, NULL, OPT_PRICES },
 	{ "list-checks", no_argument, NULL, OPT_LIST_CHECKS },
 	{ "list-backends", no_argument, NULL, OPT_LIST_BACKENDS },
 	{ "help", no_argument, NULL, OPT_HELP },
@@ -67,6 +69,7 @@ static void usage(FILE *fp)
 	    "  -D, --define=NAME=VALUE override param NAME\n"
 	    "  -I, --include=DIR       search DIR for imports\n"
 	    "      --stdlib=DIR        standard library directory\n"
+	    "      --prices=FILE.csv   unit prices for the bill of materials\n"
 	    "  -W NAME, -Wno-NAME      enable / disable check NAME\n"
 	    "  -E NAME, -Eno-NAME      make check NAME an error / a warning\n"
 	    "  -Werror                 treat warnings as errors\n"
@@ -264,6 +267,9 @@ int main(int argc, char **argv)
 		}
 		case OPT_STDLIB:
 			o.stddir = optarg;
+			break;
+		case OPT_PRICES:
+			o.prices = optarg;
 			break;
 		case OPT_LIST_CHECKS:
 			checks_list(stdout);

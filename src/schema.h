@@ -29,6 +29,7 @@ enum attr_type {
 	T_PARTREF, /* reference to a catalog part */
 	T_ANY,	   /* any value, kept as written */
 	T_STRS,	   /* list of string literals */
+	T_SPARES,  /* category, percent, minimum (a spares policy) */
 };
 
 /* Where a kind or attribute may appear: one bit per context. */

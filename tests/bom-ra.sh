@@ -87,7 +87,7 @@ bypart = Counter()
 fibre_pn = Counter()
 with open(out + "/bom.csv", newline="") as f:
     for row in csv.DictReader(f):
-        if row["category"] not in ("total", "subtotal"):
+        if row["kind"] in ("part", "content"):
             bom[key(row)] += int(row["quantity"])
             for p in row["part"].split("; "):
                 bypart[p] += int(row["quantity"])

@@ -61,4 +61,43 @@ for ex in examples/*.rack; do
 	*) bom_case "$n" -- "$ex" ;;
 	esac
 done
+
+# a price list (tests/bom/prices.csv: test values, not real prices) on the
+# one-SU DGX H100 example, and a spares policy (tests/designs/spares.rack)
+bom_case priced prices=tests/bom/prices.csv -- \
+	--prices tests/bom/prices.csv examples/dgx-h100-su.rack
+bom_case spares spares=cable:50000:2,transceiver:100000:1 -- \
+	tests/designs/spares.rack
+
+# price lists that are wrong: exit status and the message
+# bad_prices NAME STATUS MESSAGE: $tmp/NAME.csv is the list
+bad_prices() {
+	o=$tmp/bad-$1
+	if ! rk_run "$o" -o "$o" -O bom --prices "$tmp/$1.csv" \
+		tests/designs/spares.rack; then
+		fail "prices/$1" "$rk_problem"
+	elif [ "$rc" -ne "$2" ] || ! grep -qF -- "$3" "$o.err" ||
+		[ -e "$o/bom.csv" ]; then
+		fail "prices/$1" "exit status $rc (want $2), or no '$3', or files"
+		show "$o.err"
+	else
+		pass "prices/$1"
+	fi
+}
+h='part_number,unit_price,currency,source'
+printf '%s\nSR4-1,1.234,USD,x\n' "$h" >"$tmp/decimals.csv"
+bad_prices decimals 1 "unit price '1.234' is not a decimal number"
+printf '%s\nSR4-1,-1,USD,x\n' "$h" >"$tmp/negative.csv"
+bad_prices negative 1 "unit price '-1'"
+printf '%s\nSR4-1,1,usd,x\n' "$h" >"$tmp/currency.csv"
+bad_prices currency 1 "currency 'usd' is not an ISO 4217 code"
+printf '%s\nSR4-1,1,USD,\n' "$h" >"$tmp/nosource.csv"
+bad_prices nosource 1 "price of 'SR4-1' has no source"
+printf '%s\nSR4-1,1,USD,x\nSR4-1,2,USD,y\n' "$h" >"$tmp/twice.csv"
+bad_prices twice 1 "part number 'SR4-1' is priced twice"
+printf 'part_number,price,currency,source\n' >"$tmp/header.csv"
+bad_prices header 1 "the header has no column 'unit_price'"
+printf '%s\n"SR4-1,1,USD,x\n' "$h" >"$tmp/quote.csv"
+bad_prices quote 1 "a quoted cell is not closed"
+bad_prices missing 2 "cannot read price list"
 finish

@@ -13,6 +13,14 @@ give:
                  rack part on one line of quantity N and, under it, 18 N
                  compute trays, 9 N NVLink switch trays and 8 N power
                  shelves as its contents (N3: rack contents)
+    spares=CAT:PPM:MIN,...
+                 the design's spares policies: every part line of category
+                 CAT has a spare line of max(MIN, ceil(quantity x PPM /
+                 10^6)) of the same part, and no other line has spares
+    prices=FILE  the run was given --prices FILE: every line whose part
+                 number (or part name, without one) FILE lists has FILE's
+                 price, currency and source; every other part line without
+                 a catalog price says "price" in missing and is warned about
 """
 import csv
 import json
@@ -23,7 +31,7 @@ from decimal import Decimal
 out = sys.argv[1]
 opts = dict(a.split("=", 1) for a in sys.argv[2:])
 
-COLS = ["category", "part", "vendor", "model", "part_number", "description",
+COLS = ["kind", "category", "part", "vendor", "model", "part_number", "description",
         "length_m", "quantity", "in_assembly", "unit_price",
         "extended_price", "currency", "price_source", "missing",
         "estimated"]
@@ -38,10 +46,11 @@ with open(out + "/bom.csv", newline="") as f:
     header = next(rd)
     rows = [dict(zip(header, r)) for r in rd]
 say(header == COLS, "bom.csv columns", ",".join(header))
-js = json.load(open(out + "/bom.json"))
+js = json.load(open(out + "/bom.json"), parse_float=Decimal)
 
-lines = [r for r in rows if r["category"] not in ("subtotal", "total")]
-sums = [r for r in rows if r["category"] in ("subtotal", "total")]
+lines = [r for r in rows if r["kind"] in ("part", "content", "spare")]
+sums = [r for r in rows if r["kind"] in ("subtotal", "total")]
+say(len(lines) + len(sums) == len(rows), "every row has a known kind")
 say(all(not r["quantity"] for r in sums), "no quantity summed across lines")
 say(rows[len(lines):] == sums, "subtotals and totals come last")
 
@@ -56,7 +65,7 @@ for r in lines:
         want["subtotal", r["category"], r["currency"]] += \
             Decimal(r["extended_price"])
         want["total", "", r["currency"]] += Decimal(r["extended_price"])
-got = {(r["category"], r["part"], r["currency"]): Decimal(r["extended_price"])
+got = {(r["kind"], r["category"], r["currency"]): Decimal(r["extended_price"])
        for r in sums}
 say(got == dict(want), "subtotals per category and totals per currency",
     "got %s, want %s" % (sorted(got.items()), sorted(want.items())))
@@ -67,34 +76,48 @@ say(all(r["currency"] for r in lines if r["unit_price"]),
 asm_ok = True
 current = None
 for r in lines:
-    if r["in_assembly"]:
+    if r["kind"] == "spare":
+        continue
+    if r["kind"] == "content":
         if current is None or (current["part_number"] or current["part"]) \
                 != r["in_assembly"] or r["unit_price"]:
             asm_ok = False
     else:
         current = r
 say(asm_ok, "assembly contents follow their assembly, unpriced")
+say(all(bool(r["in_assembly"]) == (r["kind"] == "content") for r in lines),
+    "in_assembly exactly on content lines")
 
 # what a line lacks is said, and warned about by name
 miss_ok = all(("part number" in r["missing"].split("; ")) ==
-              (not r["part_number"]) for r in lines if not r["in_assembly"])
+              (not r["part_number"]) for r in lines if r["kind"] == "part")
 say(miss_ok, "missing says 'part number' exactly when there is none")
 warned = all(any(w.startswith(r["part"].split("; ")[0] + " (")
                  for w in js["warnings"]) for r in lines if r["missing"])
 say(warned, "every incomplete line has a warning naming its part")
 
-# bom.json has the same lines
+# bom.json has the same lines (the CSV neutralises a leading = + - @ with
+# a quote, csv.h)
+
+
+def plain(v):
+    return v[1:] if v[:1] == "'" and v[1:2] in ("=", "+", "-", "@") else v
+
+
 jl = js["lines"]
 same = len(jl) == len(lines) and all(
-    (j["part"], j["part_number"] or "", j["quantity"], j["in_assembly"] or "")
-    == (r["part"], r["part_number"], int(r["quantity"]), r["in_assembly"])
+    (j["kind"], j["part"], j["part_number"] or "", j["quantity"],
+     j["in_assembly"] or "", j["unit_price"], j["currency"] or "")
+    == (r["kind"], r["part"], plain(r["part_number"]), int(r["quantity"]),
+        r["in_assembly"], Decimal(r["unit_price"]) if r["unit_price"] else None,
+        r["currency"])
     for j, r in zip(jl, lines))
 say(same, "bom.json lines = bom.csv lines")
 
 # one part number, one line per length
 seen = defaultdict(set)
 for r in lines:
-    if r["part_number"] and not r["in_assembly"]:
+    if r["part_number"] and r["kind"] == "part":
         seen[r["part_number"]].add(r["length_m"])
 say(all(len(v) == 1 for v in seen.values()),
     "a part number names one stock length")
@@ -119,3 +142,45 @@ if "nvl72" in opts:
         "NVL72 contents: 18 trays, 9 switch trays, 8 shelves per rack",
         str(dict(inside)))
     say(not outside, "no NVL72 tray or shelf bought apart", ", ".join(outside))
+
+parts = [r for r in lines if r["kind"] == "part"]
+spare = [r for r in lines if r["kind"] == "spare"]
+policy = {}
+for p in filter(None, opts.get("spares", "").split(",")):
+    cat, ppm, mn = p.split(":")
+    policy[cat] = (int(ppm), int(mn))
+want = []
+for r in parts:
+    if r["category"] in policy:
+        ppm, mn = policy[r["category"]]
+        n = max(mn, -(-int(r["quantity"]) * ppm // 10**6))
+        if n:
+            want.append((r["part"], r["part_number"], r["length_m"], n))
+got = [(r["part"], r["part_number"], r["length_m"], int(r["quantity"]))
+       for r in spare]
+say(sorted(got) == sorted(want), "spare lines follow the policy",
+    "got %s, want %s" % (got, want))
+say(all(r["in_assembly"] == "" for r in spare), "no spares of contents")
+
+if "prices" in opts:
+    with open(opts["prices"], newline="") as f:
+        plist = {r["part_number"]: r for r in csv.DictReader(f)}
+    ok = True
+    bad = []
+    for r in parts + spare:
+        e = plist.get(r["part_number"] or r["part"])
+        if e:
+            if (Decimal(r["unit_price"]), r["currency"], r["price_source"]) \
+                    != (Decimal(e["unit_price"]), e["currency"], e["source"]):
+                bad.append(r["part"])
+        elif not r["unit_price"]:
+            if "price" not in r["missing"].split("; "):
+                bad.append(r["part"])
+    say(not bad, "price-list prices applied, unpriced lines say so",
+        ", ".join(bad))
+    used = sum(1 for r in parts if (r["part_number"] or r["part"]) in plist)
+    say(used > 0, "the price list prices some lines", str(used))
+    say(all(any(w.startswith(r["part"].split("; ")[0] + " (") and
+                w.endswith("no price") for w in js["warnings"])
+            for r in parts if not r["unit_price"]),
+        "every unpriced line is warned about")
