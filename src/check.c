@@ -42,9 +42,16 @@ static unsigned check_index(const struct check *c)
 
 enum run_status { ST_UNCHECKED, ST_RUNNING, ST_PASSED, ST_FAILED, ST_SKIPPED };
 
+/*
+ * @bad[i]: the objects check i failed on or skipped (NULL: none), which
+ * its dependants skip; @global[i]: it failed on something that is no
+ * object, so its dependants do not run at all.
+ */
 struct check_run {
 	enum check_level level[ARRAY_SIZE(check_table)];
 	enum run_status status[ARRAY_SIZE(check_table)];
+	uint8_t *bad[ARRAY_SIZE(check_table)];
+	bool global[ARRAY_SIZE(check_table)];
 	struct check_ctx ctx;
 };
 
@@ -130,12 +137,38 @@ static bool waived(struct check_ctx *c, uint32_t obj)
 	return false;
 }
 
+bool check_skipped(const struct check_ctx *c, uint32_t obj)
+{
+	return c->skip && obj != RK_NONE && obj < c->d->nobjs && c->skip[obj];
+}
+
+void check_skip_add(struct check_ctx *c, uint32_t obj)
+{
+	if (c->skip && obj != RK_NONE && obj < c->d->nobjs)
+		c->skip[obj] = 1;
+}
+
+void check_touch(struct check_ctx *c, uint32_t obj)
+{
+	if (obj == RK_NONE || obj >= c->d->nobjs) {
+		c->found_global = true;
+		return;
+	}
+	if (!c->found)
+		c->found = xcalloc(c->d->nobjs + 1, 1);
+	c->found[obj] = 1;
+}
+
 void check_fail(struct check_ctx *c, uint32_t obj, const struct srcloc *loc,
 		const char *fmt, ...)
 {
 	va_list ap;
 	bool *printed = &c->last_printed;
 
+	if (check_skipped(c, obj)) {
+		*printed = false;
+		return;
+	}
 	if (obj != RK_NONE && waived(c, obj)) {
 		c->waived++;
 		*printed = false;
@@ -143,6 +176,7 @@ void check_fail(struct check_ctx *c, uint32_t obj, const struct srcloc *loc,
 	}
 	c->findings++;
 	*printed = true;
+	check_touch(c, obj);
 	va_start(ap, fmt);
 	diag_vemit(c->diag, c->level == CHECK_ERROR ? DIAG_ERROR : DIAG_WARNING,
 		   loc, c->check->name, fmt, ap);
@@ -187,35 +221,115 @@ void check_note(struct check_ctx *c, const struct srcloc *loc, const char *fmt,
 	va_end(ap);
 }
 
+/* "a, b, c and 5 more": the first few objects set in @set (and not in
+ * @unless, when given) */
+static void skip_list(const struct rk_design *d, const uint8_t *set,
+		      const uint8_t *unless, char *out, size_t n)
+{
+	uint32_t shown = 0, more = 0;
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (uint32_t o = 0; o < d->nobjs; o++) {
+		if (!set[o] || (unless && unless[o]))
+			continue;
+		if (shown == CHECK_SKIP_NAMES || len >= n) {
+			more++;
+			continue;
+		}
+		len += (size_t)snprintf(out + len, n - len, "%s%s",
+					shown ? ", " : "", ir_name(d, o));
+		shown++;
+	}
+	if (more && len < n)
+		snprintf(out + len, n - len, " and %u more", more);
+}
+
 static void run_one(struct check_run *r, unsigned i)
 {
 	const struct check *c = check_table[i];
+	const struct rk_design *d = r->ctx.d;
 	uint32_t errors_before;
+	uint8_t *skip = NULL, *base = NULL;
+	char why[400];
+	size_t wlen = 0;
+	unsigned nwhy = 0;
 
 	if (r->status[i] != ST_UNCHECKED)
 		return;
 	r->status[i] = ST_RUNNING;
+	why[0] = '\0';
 	for (const struct check *const *p = c->prereqs; p && *p; p++) {
 		unsigned k = check_index(*p);
 
 		run_one(r, k);
-		if (r->status[k] == ST_FAILED || r->status[k] == ST_SKIPPED) {
+		if (r->global[k]) {
 			r->status[i] = ST_SKIPPED;
+			r->global[i] = true;
 			diag_emit(r->ctx.diag, DIAG_NOTE, NULL, NULL,
 				  "check '%s' skipped: prerequisite '%s' "
 				  "failed",
 				  c->name, (*p)->name);
+			free(skip);
 			return;
 		}
+		if (!r->bad[k])
+			continue;
+		if (!skip)
+			skip = xcalloc(d->nobjs + 1, 1);
+		for (uint32_t o = 0; o < d->nobjs; o++)
+			skip[o] |= r->bad[k][o];
+		if (wlen < sizeof(why))
+			wlen += (size_t)snprintf(why + wlen, sizeof(why) - wlen,
+						 "%s'%s'", nwhy ? " and " : "",
+						 (*p)->name);
+		nwhy++;
 	}
 	r->ctx.check = c;
 	r->ctx.level = r->level[i];
 	r->ctx.findings = 0;
 	r->ctx.last_printed = false;
+	r->ctx.skip = skip;
+	r->ctx.found = NULL;
+	r->ctx.found_global = false;
+	if (skip) {
+		base = xmalloc(d->nobjs + 1);
+		memcpy(base, skip, d->nobjs + 1);
+	}
 	errors_before = r->ctx.diag->errors;
 	c->run(&r->ctx);
-	r->status[i] =
-	    r->ctx.diag->errors > errors_before ? ST_FAILED : ST_PASSED;
+	if (skip) {
+		char list[600], more[600];
+
+		skip_list(d, base, NULL, list, sizeof(list));
+		skip_list(d, skip, base, more, sizeof(more));
+		diag_emit(r->ctx.diag, DIAG_NOTE, NULL, NULL,
+			  "check '%s' skipped for %s, where %s %s failed%s%s",
+			  c->name, list,
+			  nwhy > 1 ? "prerequisites" : "prerequisite", why,
+			  more[0] ? ", and for what depends on them: " : "",
+			  more);
+		free(base);
+	}
+	if (r->ctx.diag->errors > errors_before) {
+		r->status[i] = ST_FAILED;
+		/* an error reported about no object (or not through
+		 * check_fail) leaves nothing its dependants can trust */
+		if (r->ctx.found_global || !r->ctx.found)
+			r->global[i] = true;
+	} else {
+		r->status[i] = ST_PASSED;
+		free(r->ctx.found); /* warnings: nothing failed */
+		r->ctx.found = NULL;
+	}
+	if (r->ctx.found && skip)
+		for (uint32_t o = 0; o < d->nobjs; o++)
+			skip[o] |= r->ctx.found[o];
+	r->bad[i] = skip ? skip : r->ctx.found;
+	if (skip)
+		free(r->ctx.found);
+	r->ctx.skip = NULL;
+	r->ctx.found = NULL;
 }
 
 static void check_waivers(struct check_run *r)
@@ -324,6 +438,8 @@ bool checks_run(const struct rk_design *d, struct derived *dv,
 			run_one(r, i);
 	check_waivers(r);
 	free(r->ctx.used_waivers);
+	for (unsigned k = 0; k < check_table_len; k++)
+		free(r->bad[k]);
 	for (unsigned k = 0; k < A__COUNT; k++)
 		free(r->ctx.memo[k]);
 	for (unsigned k = 0; k < CHECK_MODEL__COUNT; k++)

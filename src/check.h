@@ -35,7 +35,8 @@ struct check_ctx;
  * @summary:  one line for --list-checks
  * @level:    default level
  * @run:      the body
- * @prereqs:  checks that must pass first (NULL-terminated), or NULL
+ * @prereqs:  checks that run first (NULL-terminated), or NULL; objects
+ *            they fail on are skipped (check_skipped)
  * @hidden:   not listed (test hooks)
  */
 struct check {
@@ -97,6 +98,13 @@ struct check_ctx {
 	uint32_t waived;
 	uint32_t *used_waivers; /* per attr index: waiver was used */
 	bool last_printed;	/* the last finding was not waived */
+	/* per object: 1 when a failed prerequisite touched it (NULL: none);
+	 * findings about it are dropped; a family may add what depends on it
+	 * (check_skip_add) before it reports */
+	uint8_t *skip;
+	/* per object: this run reported a finding about it (NULL: none) */
+	uint8_t *found;
+	bool found_global; /* a finding about no object */
 	/* check_inh(): per key, per object, NULL until asked */
 	const struct rk_value **memo[A__COUNT];
 	/* models several checks of a family build from the design alone,
@@ -129,6 +137,18 @@ void check_fail(struct check_ctx *c, uint32_t obj, const struct srcloc *loc,
 bool check_link_waived(struct check_ctx *c, const struct rk_link *l);
 uint32_t check_link_owner(const struct rk_link *l);
 
+/*
+ * Prerequisites per object: when a prerequisite failed, a check still runs
+ * but skips the objects the prerequisite reported (and, after it, what the
+ * check itself adds): check_skipped() says whether @obj is one of them,
+ * check_skip_add() adds one.  check_touch() records that the running
+ * check's finding also concerns @obj (a part whose first device carried
+ * the finding), so that its dependants skip @obj too.
+ */
+bool check_skipped(const struct check_ctx *c, uint32_t obj);
+void check_skip_add(struct check_ctx *c, uint32_t obj);
+void check_touch(struct check_ctx *c, uint32_t obj);
+
 /* A note for the last finding (printed only if it was). */
 void check_note(struct check_ctx *c, const struct srcloc *loc, const char *fmt,
 		...) PRINTF(3, 4);
@@ -157,6 +177,8 @@ bool checks_validate(const struct check_setting *s, uint32_t n, FILE *err);
 /* Notes about groups of like devices show this many groups, then sum up
  * the rest ("and N more devices"). */
 #define CHECK_GROUP_NOTES 6
+/* A check skipped for some objects names this many of them. */
+#define CHECK_SKIP_NAMES 3
 
 /*
  * A group of @count devices of one part, the first being @first, as the

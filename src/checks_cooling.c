@@ -843,6 +843,10 @@ static void run_room(struct check_ctx *c)
 	const struct rk_design *d = c->d;
 	const struct cmodel *m = cooling_model(c);
 
+	/* a rack a failed prerequisite skips skips its air zone too */
+	for (uint32_t r = 0; c->skip && r < d->nobjs; r++)
+		if (d->objs[r].kind == K_RACK && check_skipped(c, r))
+			check_skip_add(c, obj_attr(d, r, A_AIR));
 	for (uint32_t z = 0; z < d->nobjs; z++) {
 		const struct rk_value *cv;
 		int64_t sum = 0;

@@ -573,6 +573,33 @@ static const struct pmodel *power_model(struct check_ctx *c, bool scenarios)
 	return pm->p;
 }
 
+/*
+ * Prerequisites per object (check.h): besides the objects a failed
+ * prerequisite reported, skip every device made from a part it reported,
+ * the PDUs and power shelves a skipped device plugs into (their loads
+ * carry it) and the feeds of skipped supplies.
+ */
+static void skip_dependants(struct check_ctx *c, const struct pmodel *m)
+{
+	const struct rk_design *d = c->d;
+
+	if (!c->skip)
+		return;
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		if (d->objs[i].kind != K_DEVICE)
+			continue;
+		if (check_skipped(c, d->objs[i].part))
+			check_skip_add(c, i);
+		if (!check_skipped(c, i))
+			continue;
+		for (uint32_t k = 0; k < m->dev_nw[i]; k++)
+			check_skip_add(c, m->w[m->dev_w[i] + k].pdu);
+	}
+	for (uint32_t p = 0; p < d->nobjs; p++)
+		if (is_source(d, p) && check_skipped(c, p))
+			check_skip_add(c, feed_of(d, p));
+}
+
 /* ---- notes: who draws from a PDU ---- */
 
 struct lgroup {
@@ -849,123 +876,129 @@ static void run_connected(struct check_ctx *c)
 
 /* ---- power-psu-redundancy ---- */
 
+/* The findings about @part, reported against its first device @i. */
+static void psu_redundancy_of(struct check_ctx *c, uint32_t i, uint32_t part)
+{
+	const struct rk_design *d = c->d;
+	const struct rk_value *sv, *mv, *pv;
+	struct psu_info pi;
+	enum scheme_kind sk;
+	int64_t active, spare;
+	char a[RK_QFMT_MAX], b[RK_QFMT_MAX], t[RK_QFMT_MAX];
+	const char *pn;
+
+	psu_info(d, part, &pi);
+	pn = ir_name(d, part);
+	sv = ir_attr_inh(d, part, A_PSU_REDUNDANCY);
+	mv = ir_attr_inh(d, part, A_PSU_MIN_RUN);
+	pv = ir_attr_inh(d, part, A_PSUS);
+	if (!pi.psus) {
+		if (sv || mv)
+			check_fail(c, i, sv ? &sv->loc : &mv->loc,
+				   "part %s gives %s but no psus", pn,
+				   sv ? "psu_redundancy" : "psu_min_run");
+		return;
+	}
+	sk = scheme_parse(pi.scheme, pi.psus, &active, &spare);
+	if (sk == SCH_BAD) {
+		check_fail(c, i, &sv->loc,
+			   "cannot read psu_redundancy \"%s\" of part "
+			   "%s: write \"A+B\" (such as \"4+2\"), "
+			   "\"N+N\", \"N+K\" or \"N\"",
+			   pi.scheme, pn);
+		return;
+	}
+	if (sk == SCH_FIXED && active + spare != pi.psus) {
+		check_fail(c, i, &sv->loc,
+			   "psu_redundancy \"%s\" of part %s names "
+			   "%lld PSUs, but the part has psus %lld",
+			   pi.scheme, pn, (long long)(active + spare),
+			   (long long)pi.psus);
+		check_note(c, &pv->loc, "psus given here");
+		return;
+	}
+	if (sk == SCH_NN && pi.psus % 2) {
+		check_fail(c, i, &sv->loc,
+			   "psu_redundancy \"%s\" of part %s needs an "
+			   "even number of PSUs, not %lld",
+			   pi.scheme, pn, (long long)pi.psus);
+		return;
+	}
+	if ((sk != SCH_NONE && active < 1) || (sk == SCH_NK && spare < 0)) {
+		check_fail(c, i, &sv->loc,
+			   "psu_redundancy \"%s\" of part %s leaves "
+			   "no PSU to carry the load (psus %lld)",
+			   pi.scheme, pn, (long long)pi.psus);
+		return;
+	}
+	if (pi.rating && pi.pmax) {
+		int64_t n = sk == SCH_NONE ? pi.psus : active;
+		int64_t have = check_sat((__int128)n * pi.rating);
+
+		if (have < pi.pmax) {
+			FP(pi.rating, a);
+			FP(have, b);
+			FP(pi.pmax, t);
+			if (sk == SCH_NONE)
+				check_fail(c, i, &pv->loc,
+					   "part %s cannot reach full "
+					   "power even on all its PSUs: "
+					   "%lld x %s = %s, below its "
+					   "power_max %s",
+					   pn, (long long)n, a, b, t);
+			else
+				check_fail(c, i, &sv->loc,
+					   "part %s cannot run at full "
+					   "power on the %lld %s that "
+					   "psu_redundancy \"%s\" keeps: "
+					   "%lld x %s = %s, below its "
+					   "power_max %s",
+					   pn, NPSU(n), pi.scheme, (long long)n,
+					   a, b, t);
+			return;
+		}
+	}
+	if (mv) {
+		int64_t m = mv->type == VT_NUM ? mv->n : 0;
+
+		if (m < 1 || m > pi.psus)
+			check_fail(c, i, &mv->loc,
+				   "psu_min_run %lld of part %s is "
+				   "not between 1 and its %lld PSUs",
+				   (long long)m, pn, (long long)pi.psus);
+		else if (m > pi.full && pi.why != FULL_ANY) {
+			char why[200];
+
+			full_text(&pi, why, sizeof(why));
+			check_fail(c, i, &mv->loc,
+				   "psu_min_run %lld of part %s is more "
+				   "than the %lld %s it needs for "
+				   "full power",
+				   (long long)m, pn, NPSU(pi.full));
+			check_note(c, sv ? &sv->loc : &pv->loc,
+				   "full power on %lld %s: %s", NPSU(pi.full),
+				   why);
+		}
+	}
+}
+
 static void run_psu_redundancy(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
 	uint8_t *seen = xcalloc(d->nobjs + 1, 1);
 
 	for (uint32_t i = 0; i < d->nobjs; i++) {
-		uint32_t part = d->objs[i].part;
-		const struct rk_value *sv, *mv, *pv;
-		struct psu_info pi;
-		enum scheme_kind sk;
-		int64_t active, spare;
-		char a[RK_QFMT_MAX], b[RK_QFMT_MAX], t[RK_QFMT_MAX];
-		const char *pn;
+		uint32_t part = d->objs[i].part, before = c->findings;
 
 		if (d->objs[i].kind != K_DEVICE || part == RK_NONE ||
 		    seen[part])
 			continue;
 		seen[part] = 1;
-		psu_info(d, part, &pi);
-		pn = ir_name(d, part);
-		sv = ir_attr_inh(d, part, A_PSU_REDUNDANCY);
-		mv = ir_attr_inh(d, part, A_PSU_MIN_RUN);
-		pv = ir_attr_inh(d, part, A_PSUS);
-		if (!pi.psus) {
-			if (sv || mv)
-				check_fail(c, i, sv ? &sv->loc : &mv->loc,
-					   "part %s gives %s but no psus", pn,
-					   sv ? "psu_redundancy"
-					      : "psu_min_run");
-			continue;
-		}
-		sk = scheme_parse(pi.scheme, pi.psus, &active, &spare);
-		if (sk == SCH_BAD) {
-			check_fail(c, i, &sv->loc,
-				   "cannot read psu_redundancy \"%s\" of part "
-				   "%s: write \"A+B\" (such as \"4+2\"), "
-				   "\"N+N\", \"N+K\" or \"N\"",
-				   pi.scheme, pn);
-			continue;
-		}
-		if (sk == SCH_FIXED && active + spare != pi.psus) {
-			check_fail(c, i, &sv->loc,
-				   "psu_redundancy \"%s\" of part %s names "
-				   "%lld PSUs, but the part has psus %lld",
-				   pi.scheme, pn, (long long)(active + spare),
-				   (long long)pi.psus);
-			check_note(c, &pv->loc, "psus given here");
-			continue;
-		}
-		if (sk == SCH_NN && pi.psus % 2) {
-			check_fail(c, i, &sv->loc,
-				   "psu_redundancy \"%s\" of part %s needs an "
-				   "even number of PSUs, not %lld",
-				   pi.scheme, pn, (long long)pi.psus);
-			continue;
-		}
-		if ((sk != SCH_NONE && active < 1) ||
-		    (sk == SCH_NK && spare < 0)) {
-			check_fail(c, i, &sv->loc,
-				   "psu_redundancy \"%s\" of part %s leaves "
-				   "no PSU to carry the load (psus %lld)",
-				   pi.scheme, pn, (long long)pi.psus);
-			continue;
-		}
-		if (pi.rating && pi.pmax) {
-			int64_t n = sk == SCH_NONE ? pi.psus : active;
-			int64_t have = check_sat((__int128)n * pi.rating);
-
-			if (have < pi.pmax) {
-				FP(pi.rating, a);
-				FP(have, b);
-				FP(pi.pmax, t);
-				if (sk == SCH_NONE)
-					check_fail(
-					    c, i, &pv->loc,
-					    "part %s cannot reach full "
-					    "power even on all its PSUs: "
-					    "%lld x %s = %s, below its "
-					    "power_max %s",
-					    pn, (long long)n, a, b, t);
-				else
-					check_fail(
-					    c, i, &sv->loc,
-					    "part %s cannot run at full "
-					    "power on the %lld %s that "
-					    "psu_redundancy \"%s\" keeps: "
-					    "%lld x %s = %s, below its "
-					    "power_max %s",
-					    pn, NPSU(n), pi.scheme,
-					    (long long)n, a, b, t);
-				continue;
-			}
-		}
-		if (mv) {
-			int64_t m = mv->type == VT_NUM ? mv->n : 0;
-
-			if (m < 1 || m > pi.psus)
-				check_fail(c, i, &mv->loc,
-					   "psu_min_run %lld of part %s is "
-					   "not between 1 and its %lld PSUs",
-					   (long long)m, pn,
-					   (long long)pi.psus);
-			else if (m > pi.full && pi.why != FULL_ANY) {
-				char why[200];
-
-				full_text(&pi, why, sizeof(why));
-				check_fail(
-				    c, i, &mv->loc,
-				    "psu_min_run %lld of part %s is more "
-				    "than the %lld %s it needs for "
-				    "full power",
-				    (long long)m, pn, NPSU(pi.full));
-				check_note(c, sv ? &sv->loc : &pv->loc,
-					   "full power on %lld %s: %s",
-					   NPSU(pi.full), why);
-			}
-		}
+		psu_redundancy_of(c, i, part);
+		/* the finding is the part's: checks after this one skip
+		 * every device made from it */
+		if (c->findings > before)
+			check_touch(c, part);
 	}
 	free(seen);
 }
@@ -977,6 +1010,7 @@ static void run_pdu_capacity(struct check_ctx *c)
 	const struct rk_design *d = c->d;
 	const struct pmodel *m = power_model(c, false);
 
+	skip_dependants(c, m);
 	for (uint32_t p = 0; p < d->nobjs; p++) {
 		struct supply_cap cp;
 		char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
@@ -1051,6 +1085,7 @@ static void run_outlets(struct check_ctx *c)
 	uint8_t *seen = xcalloc(d->nobjs + 1, 1);
 	const struct pmodel *m = power_model(c, false);
 
+	skip_dependants(c, m);
 	/* supply inlets must be plugs */
 	for (uint32_t j = 0; j < m->nw; j++) {
 		uint32_t dev = m->w[j].dev, part = d->objs[dev].part;
@@ -1216,6 +1251,7 @@ static void run_feed_failure(struct check_ctx *c)
 	const struct rk_design *d = c->d;
 	const struct pmodel *m = power_model(c, true);
 
+	skip_dependants(c, m);
 	each_device_loss(c, m, report_down);
 	for (uint32_t p = 0; p < d->nobjs; p++) {
 		struct supply_cap cp;
@@ -1248,6 +1284,7 @@ static void run_feed_throttle(struct check_ctx *c)
 {
 	const struct pmodel *m = power_model(c, false);
 
+	skip_dependants(c, m);
 	each_device_loss(c, m, report_throttle);
 }
 
@@ -1331,6 +1368,7 @@ static void run_feed_capacity(struct check_ctx *c)
 	uint32_t *touched = xmalloc((d->nobjs + 1) * sizeof(*touched));
 	const struct pmodel *m = power_model(c, true);
 
+	skip_dependants(c, m);
 	for (uint32_t g = 0; g < d->nobjs; g++) {
 		struct supply_cap cp;
 		uint32_t worst = RK_NONE;
