@@ -452,7 +452,7 @@ int rackc_run(const struct rackc_options *o)
 	uint64_t t0, t1, u0, u1, start = rk_now_ns();
 	int rc;
 
-	compilation_init(&c, o, stderr);
+	compilation_init(&c, o, o->diag_out ? o->diag_out : stderr);
 	t0 = rk_now_ns();
 	u0 = rk_cpu_ns(false);
 	rc = elaborate(&c);

@@ -58,6 +58,7 @@ struct rackc_options {
 	bool stats;	    /* --stats: print stage timings */
 	unsigned jobs;	    /* -j: back-end threads, 0: the processors online */
 	const char *prices; /* --prices FILE.csv, NULL: none */
+	FILE *diag_out;	    /* where diagnostics go, NULL: standard error */
 };
 
 /**

@@ -14,6 +14,7 @@
 
 #include "backend.h"
 #include "check.h"
+#include "diff.h"
 #include "driver.h"
 #include "jobs.h"
 #include "suggest.h"
@@ -58,6 +59,7 @@ static void usage(FILE *fp)
 {
 	fputs(
 	    "Usage: rackc [OPTION]... DESIGN.rack\n"
+	    "       rackc diff [OPTION]... OLD NEW   (see rackc diff --help)\n"
 	    "Compile a rackc hardware design into deployment artifacts.\n"
 	    "\n"
 	    "  -o, --output=DIR        write artifacts to DIR (default: out)\n"
@@ -168,6 +170,8 @@ int main(int argc, char **argv)
 	 */
 	mallopt(M_ARENA_MAX, 1);
 #endif
+	if (argc > 1 && streq(argv[1], "diff"))
+		return diff_main(argc - 1, argv + 1);
 	memset(&o, 0, sizeof(o));
 	o.outdir = "out";
 	o.max_errors = 10;

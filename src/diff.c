@@ -1,0 +1,1042 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `rackc diff OLD NEW` (diff.h): two snapshots compared by stable
+ * identity, written as text, JSON or Markdown.
+ *
+ * Sections, each a table of rows (empty sections are left out):
+ *   summary   counts of what changed
+ *   devices   added, removed, moved (rack or U) or changed (part)
+ *   bom       per part number (and stock length): quantity and extended
+ *             price before and after, and the change; a total line
+ *   cabling   the work order, by rack: cables to add, remove, re-pull (an
+ *             end changed: the old cable and the new one share the other
+ *             end; or a device it plugs into moved), replace (part or
+ *             stock length changed: "crosses stock length" when only the
+ *             length did), relabel; a cable is listed under the rack of
+ *             each end.  Computed lengths that change within the same
+ *             stock length need no work and are only counted
+ *   power     per rack (and feed and loop where the report has them): the
+ *             report's figures that changed, before and after, and the
+ *             rack's headroom (power_capacity_w - power_max_w)
+ *   fabrics   the report's figures that changed, before and after
+ *   findings  diagnostics newly raised and newly resolved
+ * Rows are sorted by their identities, so the output is deterministic.
+ * Exit status: 0 no difference, 1 differences, 2 trouble.
+ */
+#include "rackc.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "diff.h"
+
+enum fmt { F_TEXT, F_JSON, F_MD };
+
+/* One output section: a table of strings. */
+struct section {
+	const char *name;  /* JSON key */
+	const char *title; /* heading */
+	const char *const *cols;
+	uint32_t ncols;
+	const char **cells; /* n * ncols */
+	uint32_t n, cap;
+};
+
+struct dd {
+	struct arena *a;
+	const struct dv_side *o, *n;
+	struct section sec[8];
+	uint32_t nsec;
+	uint64_t differences;
+};
+
+static struct section *section(struct dd *x, const char *name,
+			       const char *title, const char *const *cols,
+			       uint32_t ncols)
+{
+	struct section *s = &x->sec[x->nsec++];
+
+	memset(s, 0, sizeof(*s));
+	s->name = name;
+	s->title = title;
+	s->cols = cols;
+	s->ncols = ncols;
+	return s;
+}
+
+static void put_row(struct section *s, const char *const *v)
+{
+	for (uint32_t i = 0; i < s->ncols; i++)
+		*VEC_PUSH(s->cells, s->n, s->cap) = v[i] ? v[i] : "";
+}
+
+static uint32_t rows(const struct section *s)
+{
+	return s->ncols ? s->n / s->ncols : 0;
+}
+
+static const char *val(const struct dv_table *t, uint32_t r, const char *f)
+{
+	int i = dv_field(t, f);
+
+	return i < 0 ? "" : t->vals[(size_t)r * t->nf + (uint32_t)i];
+}
+
+/* Two sorted tables walked in step: each call gives the next key's row
+ * in the old table (@i) and in the new one (@j), RK_NONE where absent. */
+struct merge {
+	uint32_t i, j;
+};
+
+static bool merge_next(struct merge *m, const struct dv_table *to,
+		       const struct dv_table *tn, uint32_t *i, uint32_t *j)
+{
+	int c;
+
+	if (m->i >= to->n && m->j >= tn->n)
+		return false;
+	c = m->i >= to->n   ? 1
+	    : m->j >= tn->n ? -1
+			    : dv_keycmp(to->keys[m->i], tn->keys[m->j]);
+	*i = c <= 0 ? m->i++ : RK_NONE;
+	*j = c >= 0 ? m->j++ : RK_NONE;
+	return true;
+}
+
+#define MERGE(to, tn, i, j)                                               \
+	for (struct merge m_ = { 0, 0 }; m_.i != RK_NONE; m_.i = RK_NONE) \
+		for (uint32_t i, j; merge_next(&m_, to, tn, &i, &j);)
+
+/* ---- exact decimals (report and bom figures) ---- */
+
+#define DEC_SCALE 1000000 /* six places: the report's exact figures */
+
+typedef __int128 dec_t;
+
+/* @s as a multiple of 1e-6; false if it is not such a number (or has
+ * more than 30 digits). */
+static bool dec_parse(const char *s, dec_t *out)
+{
+	dec_t v = 0, f = 0, scale = DEC_SCALE;
+	bool neg = *s == '-', digits = false;
+	int nd = 0;
+
+	if (neg)
+		s++;
+	for (; *s >= '0' && *s <= '9'; s++, digits = true) {
+		if (++nd > 30)
+			return false;
+		v = v * 10 + (*s - '0');
+	}
+	if (*s == '.')
+		for (s++; *s >= '0' && *s <= '9'; s++) {
+			if (scale == 1)
+				return false; /* more places than we keep */
+			scale /= 10;
+			f += (*s - '0') * scale;
+			digits = true;
+		}
+	if (*s || !digits)
+		return false;
+	*out = (v * DEC_SCALE + f) * (neg ? -1 : 1);
+	return true;
+}
+
+static const char *dec_str(struct arena *a, dec_t v, bool sign)
+{
+	char buf[64], *p = buf + sizeof(buf);
+	unsigned __int128 m =
+	    v < 0 ? (unsigned __int128)-v : (unsigned __int128)v;
+	unsigned __int128 ip = m / DEC_SCALE;
+	unsigned frac = (unsigned)(m % DEC_SCALE);
+	int n = 6;
+
+	*--p = '\0';
+	while (n > 0 && frac % 10 == 0) {
+		frac /= 10;
+		n--;
+	}
+	for (int k = 0; k < n; k++) {
+		*--p = (char)('0' + frac % 10);
+		frac /= 10;
+	}
+	if (n)
+		*--p = '.';
+	do {
+		*--p = (char)('0' + (unsigned)(ip % 10));
+		ip /= 10;
+	} while (ip);
+	if (v < 0)
+		*--p = '-';
+	else if (sign)
+		*--p = '+';
+	return arena_strndup(a, p, strlen(p));
+}
+
+/* after - before as a signed decimal, "" when either is not a number. */
+static const char *dec_delta(struct arena *a, const char *before,
+			     const char *after)
+{
+	dec_t b = 0, f = 0;
+
+	if (!*before)
+		before = "0";
+	if (!*after)
+		after = "0";
+	if (!dec_parse(before, &b) || !dec_parse(after, &f))
+		return "";
+	return dec_str(a, f - b, true);
+}
+
+/* ---- devices ---- */
+
+static const char *const dev_cols[] = { "change",      "device",
+					"part_before", "part_after",
+					"rack_before", "u_before",
+					"rack_after",  "u_after" };
+
+static void diff_devices(struct dd *x)
+{
+	const struct dv_table *to = &x->o->t[DV_DEVICES],
+			      *tn = &x->n->t[DV_DEVICES];
+	struct section *s = section(x, "devices", "Devices", dev_cols, 8);
+
+	MERGE(to, tn, i, j)
+	{
+		const char *ch = NULL;
+		const char *po = i != RK_NONE ? val(to, i, "part") : "";
+		const char *pn = j != RK_NONE ? val(tn, j, "part") : "";
+		const char *ro = i != RK_NONE ? val(to, i, "rack") : "";
+		const char *rn = j != RK_NONE ? val(tn, j, "rack") : "";
+		const char *uo = i != RK_NONE ? val(to, i, "u") : "";
+		const char *un = j != RK_NONE ? val(tn, j, "u") : "";
+
+		if (i == RK_NONE)
+			ch = "added";
+		else if (j == RK_NONE)
+			ch = "removed";
+		else if (!streq(po, pn))
+			ch = streq(ro, rn) && streq(uo, un) ? "changed"
+							    : "changed, moved";
+		else if (!streq(ro, rn) || !streq(uo, un))
+			ch = "moved";
+		if (ch) {
+			const char *v[8] = {
+				ch, i != RK_NONE ? to->keys[i] : tn->keys[j],
+				po, pn,
+				ro, uo,
+				rn, un
+			};
+
+			put_row(s, v);
+		}
+	}
+}
+
+/* ---- bill of materials ---- */
+
+static const char *const bom_cols[] = {
+	"part_number",	      "part",
+	"quantity_before",    "quantity_after",
+	"quantity_change",    "extended_usd_before",
+	"extended_usd_after", "extended_usd_change",
+};
+
+static void diff_bom(struct dd *x)
+{
+	const struct dv_table *to = &x->o->t[DV_BOM], *tn = &x->n->t[DV_BOM];
+	struct section *s = section(x, "bom", "Bill of materials", bom_cols, 8);
+	dec_t tot[2] = { 0, 0 };
+	bool priced[2] = { true, true }, any = false, some = false;
+
+	for (int k = 0; k < 2; k++) {
+		const struct dv_table *t = k ? tn : to;
+
+		for (uint32_t r = 0; r < t->n; r++) {
+			dec_t v;
+			const char *e = val(t, r, "extended_price_usd");
+
+			if (*e && dec_parse(e, &v)) {
+				tot[k] += v;
+				some = true;
+			} else if (!*e)
+				priced[k] = false;
+		}
+	}
+	MERGE(to, tn, i, j)
+	{
+		const char *qo = i != RK_NONE ? val(to, i, "quantity") : "0";
+		const char *qn = j != RK_NONE ? val(tn, j, "quantity") : "0";
+		const char *eo =
+		    i != RK_NONE ? val(to, i, "extended_price_usd") : NULL;
+		const char *en =
+		    j != RK_NONE ? val(tn, j, "extended_price_usd") : NULL;
+
+		/* a line only on one side: its price is 0 on the other */
+		if (!eo)
+			eo = *en ? "0" : "";
+		if (!en)
+			en = *eo ? "0" : "";
+
+		if (streq(qo, qn) && streq(eo, en))
+			continue;
+		any = true;
+		{
+			const char *v[8] = {
+				i != RK_NONE ? to->keys[i] : tn->keys[j],
+				i != RK_NONE ? val(to, i, "part")
+					     : val(tn, j, "part"),
+				qo,
+				qn,
+				dec_delta(x->a, qo, qn),
+				eo,
+				en,
+				*eo && *en ? dec_delta(x->a, eo, en) : ""
+			};
+
+			put_row(s, v);
+		}
+	}
+	if (any && some) {
+		const char *v[8] = { "total",
+				     priced[0] && priced[1]
+					 ? "(every line priced)"
+					 : "(priced lines only)",
+				     "",
+				     "",
+				     "",
+				     dec_str(x->a, tot[0], false),
+				     dec_str(x->a, tot[1], false),
+				     dec_str(x->a, tot[1] - tot[0], true) };
+
+		put_row(s, v);
+	}
+}
+
+/* ---- cabling ---- */
+
+static const char *const cab_cols[] = { "rack",		"action", "cable_id",
+					"new_cable_id", "cable",  "detail" };
+
+struct work {
+	const char *rack, *action, *id, *new_id, *cable, *detail;
+};
+
+static int work_cmp(const void *p, const void *q)
+{
+	const struct work *a = p, *b = q;
+	int c = strcmp(a->rack, b->rack);
+
+	if (!c)
+		c = strcmp(a->action, b->action);
+	if (!c)
+		c = strcmp(a->id, b->id);
+	return c ? c : strcmp(a->new_id, b->new_id);
+}
+
+static const char *ends(struct arena *a, const struct dv_table *t, uint32_t r)
+{
+	return arena_printf(a, "%s.%s -- %s.%s", val(t, r, "a_device"),
+			    val(t, r, "a_port"), val(t, r, "b_device"),
+			    val(t, r, "b_port"));
+}
+
+static const char *where(struct arena *a, const struct dv_table *t, uint32_t r,
+			 const char *e)
+{
+	char f[16];
+
+	snprintf(f, sizeof(f), "%s_rack", e);
+	return *val(t, r, f) ? val(t, r, f) : "(not in a rack)";
+	(void)a;
+}
+
+/* The end @e ("a"/"b") of cable @r as "device.port". */
+static const char *end_of(struct arena *a, const struct dv_table *t, uint32_t r,
+			  const char *e)
+{
+	char fd[16], fp[16];
+
+	snprintf(fd, sizeof(fd), "%s_device", e);
+	snprintf(fp, sizeof(fp), "%s_port", e);
+	return arena_printf(a, "%s.%s", val(t, r, fd), val(t, r, fp));
+}
+
+static void add_work(struct work **w, uint32_t *n, uint32_t *cap,
+		     const char *r1, const char *r2, struct work it)
+{
+	it.rack = r1;
+	*VEC_PUSH(*w, *n, *cap) = it;
+	if (!streq(r1, r2)) {
+		it.rack = r2;
+		*VEC_PUSH(*w, *n, *cap) = it;
+	}
+}
+
+static void diff_cabling(struct dd *x, uint64_t counts[7])
+{
+	const struct dv_table *to = &x->o->t[DV_CABLES],
+			      *tn = &x->n->t[DV_CABLES];
+	struct section *s =
+	    section(x, "cabling", "Cabling work order", cab_cols, 6);
+	uint32_t *gone = NULL, ngone = 0, gcap = 0, *born = NULL, nborn = 0,
+		 bcap = 0;
+	uint8_t *paired;
+	struct work *w = NULL;
+	uint32_t nw = 0, wcap = 0;
+	struct arena *a = x->a;
+
+	MERGE(to, tn, i, j)
+	{
+		if (i == RK_NONE) {
+			*VEC_PUSH(born, nborn, bcap) = j;
+			continue;
+		}
+		if (j == RK_NONE) {
+			*VEC_PUSH(gone, ngone, gcap) = i;
+			continue;
+		}
+		{
+			struct work it = { NULL, NULL,		 to->keys[i],
+					   "",	 ends(a, tn, j), NULL };
+			bool moved =
+			    !streq(val(to, i, "a_rack"),
+				   val(tn, j, "a_rack")) ||
+			    !streq(val(to, i, "a_u"), val(tn, j, "a_u")) ||
+			    !streq(val(to, i, "b_rack"),
+				   val(tn, j, "b_rack")) ||
+			    !streq(val(to, i, "b_u"), val(tn, j, "b_u"));
+			bool part =
+			    !streq(val(to, i, "part"), val(tn, j, "part")) ||
+			    !streq(val(to, i, "a_transceiver"),
+				   val(tn, j, "a_transceiver")) ||
+			    !streq(val(to, i, "b_transceiver"),
+				   val(tn, j, "b_transceiver"));
+			bool stock = !streq(val(to, i, "length_m"),
+					    val(tn, j, "length_m"));
+
+			if (moved) {
+				it.action = "re-pull";
+				it.detail = arena_printf(
+				    a,
+				    "route changed: %s U%s, %s U%s -> %s U%s, "
+				    "%s U%s",
+				    val(to, i, "a_rack"), val(to, i, "a_u"),
+				    val(to, i, "b_rack"), val(to, i, "b_u"),
+				    val(tn, j, "a_rack"), val(tn, j, "a_u"),
+				    val(tn, j, "b_rack"), val(tn, j, "b_u"));
+				counts[2]++;
+			} else if (part || stock) {
+				it.action = "replace";
+				it.detail = arena_printf(
+				    a,
+				    "%s%s %s m -> %s %s m (computed %s -> %s "
+				    "m)",
+				    !part ? "crosses stock length: " : "",
+				    val(to, i, "part"), val(to, i, "length_m"),
+				    val(tn, j, "part"), val(tn, j, "length_m"),
+				    val(to, i, "computed_length_m"),
+				    val(tn, j, "computed_length_m"));
+				counts[3]++;
+			} else if (!streq(val(to, i, "label"),
+					  val(tn, j, "label"))) {
+				it.action = "relabel";
+				it.detail = arena_printf(a, "\"%s\" -> \"%s\"",
+							 val(to, i, "label"),
+							 val(tn, j, "label"));
+				counts[4]++;
+			} else {
+				if (!streq(val(to, i, "computed_length_m"),
+					   val(tn, j, "computed_length_m")) ||
+				    !streq(val(to, i, "fabric"),
+					   val(tn, j, "fabric")) ||
+				    !streq(val(to, i, "media"),
+					   val(tn, j, "media")))
+					counts[5]++;
+				continue;
+			}
+			add_work(&w, &nw, &wcap, where(a, tn, j, "a"),
+				 where(a, tn, j, "b"), it);
+		}
+	}
+	/* a removed and an added cable of one fabric sharing an end: the
+	 * cable is re-pulled from the old far end to the new one */
+	paired = xcalloc((size_t)nborn + 1, 1);
+	for (uint32_t g = 0; g < ngone; g++) {
+		uint32_t i = gone[g], hit = RK_NONE;
+		const char *side = NULL;
+
+		for (uint32_t b = 0; b < nborn && hit == RK_NONE; b++) {
+			uint32_t j = born[b];
+			static const char *const e[2] = { "a", "b" };
+
+			if (paired[b] ||
+			    !streq(val(to, i, "fabric"), val(tn, j, "fabric")))
+				continue;
+			for (int p = 0; p < 2 && hit == RK_NONE; p++)
+				for (int q = 0; q < 2 && hit == RK_NONE; q++)
+					if (streq(end_of(a, to, i, e[p]),
+						  end_of(a, tn, j, e[q]))) {
+						hit = b;
+						side = e[p];
+					}
+		}
+		if (hit != RK_NONE) {
+			uint32_t j = born[hit];
+			const char *other = streq(side, "a") ? "b" : "a";
+			struct work it = { NULL,	   "re-pull",
+					   to->keys[i],	   tn->keys[j],
+					   ends(a, tn, j), NULL };
+			const char *far_old = end_of(a, to, i, other);
+			const char *far_new =
+			    streq(end_of(a, tn, j, "a"), end_of(a, to, i, side))
+				? end_of(a, tn, j, "b")
+				: end_of(a, tn, j, "a");
+
+			paired[hit] = 1;
+			it.detail = arena_printf(a, "%s: far end %s -> %s",
+						 end_of(a, to, i, side),
+						 far_old, far_new);
+			add_work(&w, &nw, &wcap, where(a, to, i, "a"),
+				 where(a, to, i, "b"), it);
+			add_work(&w, &nw, &wcap, where(a, tn, j, "a"),
+				 where(a, tn, j, "b"), it);
+			counts[2]++;
+			continue;
+		}
+		{
+			struct work it = { NULL,
+					   "remove",
+					   to->keys[i],
+					   "",
+					   ends(a, to, i),
+					   arena_printf(
+					       a, "%s %s m", val(to, i, "part"),
+					       val(to, i, "length_m")) };
+
+			add_work(&w, &nw, &wcap, where(a, to, i, "a"),
+				 where(a, to, i, "b"), it);
+			counts[1]++;
+		}
+	}
+	for (uint32_t b = 0; b < nborn; b++) {
+		uint32_t j = born[b];
+		struct work it = { NULL,
+				   "add",
+				   tn->keys[j],
+				   "",
+				   ends(a, tn, j),
+				   arena_printf(a, "%s %s m",
+						val(tn, j, "part"),
+						val(tn, j, "length_m")) };
+
+		if (paired[b])
+			continue;
+		add_work(&w, &nw, &wcap, where(a, tn, j, "a"),
+			 where(a, tn, j, "b"), it);
+		counts[0]++;
+	}
+	/* the same work twice in one rack (both ends there) once */
+	qsort(w, nw, sizeof(*w), work_cmp);
+	for (uint32_t k = 0; k < nw; k++) {
+		const char *v[6] = { w[k].rack,	  w[k].action, w[k].id,
+				     w[k].new_id, w[k].cable,  w[k].detail };
+
+		if (k && !work_cmp(&w[k], &w[k - 1]))
+			continue;
+		put_row(s, v);
+	}
+	free(paired);
+	free(w);
+	free(gone);
+	free(born);
+}
+
+/* ---- report figures: power and fabrics ---- */
+
+static const char *const pw_cols[] = { "kind",	 "name",  "figure",
+				       "before", "after", "change" };
+
+/* Every field of every record of table @id that differs. */
+static void diff_figures(struct dd *x, struct section *s, enum dv_table_id id,
+			 const char *kind)
+{
+	const struct dv_table *to = &x->o->t[id], *tn = &x->n->t[id];
+
+	MERGE(to, tn, i, j)
+	{
+		const char *name = i != RK_NONE ? to->keys[i] : tn->keys[j];
+		/* fields of either side, old side's order first */
+		for (int side = 0; side < 2; side++) {
+			const struct dv_table *t = side ? tn : to;
+
+			for (uint32_t f = 0; f < t->nf; f++) {
+				const char *fn = t->fields[f];
+				const char *b, *e;
+
+				if (side && dv_field(to, fn) >= 0)
+					continue;
+				b = i != RK_NONE ? val(to, i, fn) : "";
+				e = j != RK_NONE ? val(tn, j, fn) : "";
+				if (i == RK_NONE)
+					b = "(none)";
+				if (j == RK_NONE)
+					e = "(none)";
+				if (streq(b, e))
+					continue;
+				{
+					const char *v[6] = {
+						kind, name,
+						fn,   b,
+						e,    dec_delta(x->a, b, e)
+					};
+
+					put_row(s, v);
+				}
+			}
+		}
+		/* a rack's headroom */
+		if (id == DV_RACKS) {
+			const char *h[2];
+
+			for (int side = 0; side < 2; side++) {
+				const struct dv_table *t = side ? tn : to;
+				uint32_t r = side ? j : i;
+				dec_t cap, pw;
+
+				h[side] = "(none)";
+				if (r != RK_NONE &&
+				    dec_parse(val(t, r, "power_capacity_w"),
+					      &cap) &&
+				    dec_parse(val(t, r, "power_max_w"), &pw))
+					h[side] =
+					    dec_str(x->a, cap - pw, false);
+			}
+			if (!streq(h[0], h[1])) {
+				const char *v[6] = {
+					kind, name, "headroom_w",
+					h[0], h[1], dec_delta(x->a, h[0], h[1])
+				};
+
+				put_row(s, v);
+			}
+		}
+	}
+}
+
+/* ---- findings ---- */
+
+static const char *const fd_cols[] = { "change", "finding" };
+
+static void diff_findings(struct dd *x)
+{
+	const struct dv_table *to = &x->o->t[DV_FINDINGS],
+			      *tn = &x->n->t[DV_FINDINGS];
+	struct section *s = section(x, "findings", "Findings", fd_cols, 2);
+
+	MERGE(to, tn, i, j)
+	{
+		if (i != RK_NONE && j != RK_NONE)
+			continue;
+		{
+			const char *v[2] = {
+				i == RK_NONE ? "raised" : "resolved",
+				i == RK_NONE ? tn->keys[j] : to->keys[i]
+			};
+
+			put_row(s, v);
+		}
+	}
+}
+
+/* ---- writing ---- */
+
+static void json_string(FILE *fp, const char *s)
+{
+	putc('"', fp);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(fp, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", fp);
+		else if (*p < 0x20)
+			fprintf(fp, "\\u%04x", *p);
+		else
+			putc(*p, fp);
+	}
+	putc('"', fp);
+}
+
+/* Markdown table cell: pipes escaped. */
+static void md_cell(FILE *fp, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputs("\\|", fp);
+		else if (*s == '\n')
+			putc(' ', fp);
+		else
+			putc(*s, fp);
+	}
+}
+
+static void write_out(FILE *fp, const struct dd *x, enum fmt f)
+{
+	if (f == F_JSON) {
+		fputs("{\n  \"old\": ", fp);
+		json_string(fp, x->o->what);
+		fputs(",\n  \"new\": ", fp);
+		json_string(fp, x->n->what);
+		fprintf(fp, ",\n  \"differences\": %s",
+			x->differences ? "true" : "false");
+		for (uint32_t k = 0; k < x->nsec; k++) {
+			const struct section *s = &x->sec[k];
+
+			fputs(",\n  ", fp);
+			json_string(fp, s->name);
+			fputs(": [", fp);
+			for (uint32_t r = 0; r < rows(s); r++) {
+				fputs(r ? ",\n    {" : "\n    {", fp);
+				for (uint32_t c = 0; c < s->ncols; c++) {
+					if (c)
+						fputs(", ", fp);
+					json_string(fp, s->cols[c]);
+					fputs(": ", fp);
+					json_string(fp,
+						    s->cells[r * s->ncols + c]);
+				}
+				putc('}', fp);
+			}
+			fputs(rows(s) ? "\n  ]" : "]", fp);
+		}
+		fputs("\n}\n", fp);
+		return;
+	}
+	if (f == F_MD) {
+		fprintf(fp, "## rackc diff\n\n`%s` -> `%s`: %s\n", x->o->what,
+			x->n->what,
+			x->differences ? "differences below"
+				       : "no differences");
+	} else {
+		fprintf(fp, "rackc diff: %s -> %s: %s\n", x->o->what,
+			x->n->what,
+			x->differences ? "differences" : "no differences");
+	}
+	for (uint32_t k = 0; k < x->nsec; k++) {
+		const struct section *s = &x->sec[k];
+		size_t *wd;
+
+		if (!rows(s))
+			continue;
+		if (f == F_MD) {
+			fprintf(fp, "\n### %s\n\n|", s->title);
+			for (uint32_t c = 0; c < s->ncols; c++)
+				fprintf(fp, " %s |", s->cols[c]);
+			fputs("\n|", fp);
+			for (uint32_t c = 0; c < s->ncols; c++)
+				fputs(" --- |", fp);
+			putc('\n', fp);
+			for (uint32_t r = 0; r < rows(s); r++) {
+				putc('|', fp);
+				for (uint32_t c = 0; c < s->ncols; c++) {
+					putc(' ', fp);
+					md_cell(fp, s->cells[r * s->ncols + c]);
+					fputs(" |", fp);
+				}
+				putc('\n', fp);
+			}
+			continue;
+		}
+		/* text: aligned columns */
+		wd = xcalloc(s->ncols, sizeof(*wd));
+		for (uint32_t c = 0; c < s->ncols; c++)
+			wd[c] = strlen(s->cols[c]);
+		for (uint32_t r = 0; r < rows(s); r++)
+			for (uint32_t c = 0; c < s->ncols; c++) {
+				size_t l = strlen(s->cells[r * s->ncols + c]);
+
+				if (l > wd[c])
+					wd[c] = l;
+			}
+		fprintf(fp, "\n%s:\n", s->title);
+		for (uint32_t r = 0; r <= rows(s); r++) {
+			fputs(" ", fp);
+			for (uint32_t c = 0; c < s->ncols; c++) {
+				const char *v =
+				    r ? s->cells[(r - 1) * s->ncols + c]
+				      : s->cols[c];
+
+				if (c + 1 < s->ncols)
+					fprintf(fp, " %-*s", (int)wd[c], v);
+				else
+					fprintf(fp, " %s", v);
+			}
+			putc('\n', fp);
+		}
+		free(wd);
+	}
+}
+
+static const char *const sum_cols[] = { "what", "count" };
+
+static void count_row(struct dd *x, struct section *sum, const char *what,
+		      uint64_t n)
+{
+	const char *v[2] = { what, arena_printf(x->a, "%llu",
+						(unsigned long long)n) };
+
+	put_row(sum, v);
+}
+
+static void diff_all(struct dd *x)
+{
+	static const char *const cab[7] = {
+		"cables to add",
+		"cables to remove",
+		"cables to re-pull",
+		"cables to replace",
+		"cables to relabel",
+		"cables with a new computed length only",
+		NULL
+	};
+	uint64_t counts[7] = { 0 };
+	struct section *sum = section(x, "summary", "Summary", sum_cols, 2);
+	struct section *pw;
+	static const char *const dev[4] = { "added", "removed", "moved",
+					    "changed" };
+
+	diff_devices(x);
+	diff_bom(x);
+	diff_cabling(x, counts);
+	pw = section(x, "power", "Power, heat and cooling", pw_cols, 6);
+	diff_figures(x, pw, DV_RACKS, "rack");
+	diff_figures(x, pw, DV_FEEDS, "feed");
+	diff_figures(x, pw, DV_LOOPS, "loop");
+	diff_figures(x, section(x, "fabrics", "Fabrics", pw_cols, 6),
+		     DV_FABRICS, "fabric");
+	diff_findings(x);
+	/* the summary */
+	for (int k = 0; k < 4; k++) {
+		const struct section *s = &x->sec[1];
+		uint32_t n = 0;
+
+		for (uint32_t r = 0; r < rows(s); r++)
+			n += strstr(s->cells[r * s->ncols], dev[k]) != NULL;
+		if (n)
+			count_row(x, sum,
+				  arena_printf(x->a, "devices %s", dev[k]), n);
+	}
+	{
+		const struct section *b = &x->sec[2];
+		uint32_t n = rows(b);
+
+		if (n && streq(b->cells[(n - 1) * b->ncols], "total"))
+			n--;
+		if (n)
+			count_row(x, sum, "bill of materials lines changed", n);
+	}
+	for (int k = 0; cab[k]; k++)
+		if (counts[k])
+			count_row(x, sum, cab[k], counts[k]);
+	if (rows(pw))
+		count_row(x, sum, "power figures changed", rows(pw));
+	if (rows(&x->sec[5]))
+		count_row(x, sum, "fabric figures changed", rows(&x->sec[5]));
+	{
+		const struct section *s = &x->sec[6];
+		uint32_t up = 0;
+
+		for (uint32_t r = 0; r < rows(s); r++)
+			up += streq(s->cells[r * 2], "raised");
+		if (up)
+			count_row(x, sum, "findings raised", up);
+		if (rows(s) - up)
+			count_row(x, sum, "findings resolved", rows(s) - up);
+	}
+	x->differences = rows(sum);
+}
+
+/* ---- command line ---- */
+
+enum {
+	O_OLD_DEFINE = 256,
+	O_NEW_DEFINE,
+	O_OLD_INCLUDE,
+	O_NEW_INCLUDE,
+	O_STDLIB,
+	O_FORMAT,
+	O_HELP,
+};
+
+static const struct option diff_opts[] = {
+	{ "define", required_argument, NULL, 'D' },
+	{ "include", required_argument, NULL, 'I' },
+	{ "old-define", required_argument, NULL, O_OLD_DEFINE },
+	{ "new-define", required_argument, NULL, O_NEW_DEFINE },
+	{ "old-include", required_argument, NULL, O_OLD_INCLUDE },
+	{ "new-include", required_argument, NULL, O_NEW_INCLUDE },
+	{ "stdlib", required_argument, NULL, O_STDLIB },
+	{ "format", required_argument, NULL, O_FORMAT },
+	{ "help", no_argument, NULL, O_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void diff_usage(FILE *fp)
+{
+	fputs("Usage: rackc diff [OPTION]... OLD NEW\n"
+	      "Compare two designs, or the output directories of two runs.\n"
+	      "\n"
+	      "  -D, --define=NAME=VALUE     override param NAME on both "
+	      "sides\n"
+	      "      --old-define=NAME=VALUE, --new-define=NAME=VALUE\n"
+	      "                              on one side only (after -D)\n"
+	      "  -I, --include=DIR           search DIR for imports (both "
+	      "sides)\n"
+	      "      --old-include=DIR, --new-include=DIR\n"
+	      "      --stdlib=DIR            standard library directory\n"
+	      "  -f, --format=text|json|markdown\n"
+	      "                              output format (default text)\n"
+	      "      --help                  show this help and exit\n"
+	      "\n"
+	      "An output directory must hold ir.rack, report.json, bom.csv "
+	      "and\ncabling.csv (the default back ends write them).\n"
+	      "Exit status: 0 no differences, 1 differences, 2 trouble.\n",
+	      fp);
+}
+
+static bool add_define(struct dv_source *s, char *arg)
+{
+	char *eq = strchr(arg, '=');
+
+	if (!eq || eq == arg)
+		return false;
+	*eq = '\0';
+	s->defines =
+	    xrealloc(s->defines, (s->ndefines + 1) * sizeof(*s->defines));
+	s->defines[s->ndefines].name = arg;
+	s->defines[s->ndefines].value = eq + 1;
+	s->ndefines++;
+	return true;
+}
+
+static void add_include(struct dv_source *s, const char *dir)
+{
+	s->incdirs =
+	    xrealloc(s->incdirs, (s->nincdirs + 1) * sizeof(*s->incdirs));
+	s->incdirs[s->nincdirs++] = dir;
+}
+
+int diff_main(int argc, char **argv)
+{
+	struct dv_source src[2];
+	const char *stddir = NULL;
+	enum fmt f = F_TEXT;
+	struct arena a;
+	struct dv_side side[2];
+	struct dd x;
+	int c, rc = 2;
+
+	memset(src, 0, sizeof(src));
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":D:I:f:", diff_opts, NULL)) !=
+	       -1) {
+		switch (c) {
+		case 'D':
+		case O_OLD_DEFINE:
+		case O_NEW_DEFINE: {
+			bool ok = true;
+
+			if (c != O_NEW_DEFINE)
+				ok = add_define(&src[0], xstrdup(optarg));
+			if (c != O_OLD_DEFINE && ok)
+				ok = add_define(&src[1], xstrdup(optarg));
+			if (!ok) {
+				fprintf(stderr,
+					"rackc diff: error: -D needs "
+					"NAME=VALUE, not '%s'\n",
+					optarg);
+				goto out;
+			}
+			break;
+		}
+		case 'I':
+		case O_OLD_INCLUDE:
+		case O_NEW_INCLUDE:
+			if (c != O_NEW_INCLUDE)
+				add_include(&src[0], optarg);
+			if (c != O_OLD_INCLUDE)
+				add_include(&src[1], optarg);
+			break;
+		case O_STDLIB:
+			stddir = optarg;
+			break;
+		case 'f':
+		case O_FORMAT:
+			if (streq(optarg, "text"))
+				f = F_TEXT;
+			else if (streq(optarg, "json"))
+				f = F_JSON;
+			else if (streq(optarg, "markdown") ||
+				 streq(optarg, "md"))
+				f = F_MD;
+			else {
+				fprintf(stderr,
+					"rackc diff: error: unknown format "
+					"'%s' (text, json or markdown)\n",
+					optarg);
+				goto out;
+			}
+			break;
+		case O_HELP:
+			diff_usage(stdout);
+			rc = 0;
+			goto out;
+		case ':':
+			fprintf(stderr,
+				"rackc diff: error: option '%s' needs an "
+				"argument\n",
+				argv[optind - 1]);
+			goto out;
+		default:
+			fprintf(stderr,
+				"rackc diff: error: unknown option '%s'\n",
+				argv[optind - 1]);
+			goto out;
+		}
+	}
+	if (argc - optind != 2) {
+		fputs("rackc diff: error: give two designs or output "
+		      "directories, OLD and NEW\nTry 'rackc diff --help' for "
+		      "more information.\n",
+		      stderr);
+		goto out;
+	}
+	src[0].path = argv[optind];
+	src[1].path = argv[optind + 1];
+	arena_init(&a);
+	if (diff_load(&side[0], &src[0], stddir, &a) &&
+	    diff_load(&side[1], &src[1], stddir, &a)) {
+		memset(&x, 0, sizeof(x));
+		x.a = &a;
+		x.o = &side[0];
+		x.n = &side[1];
+		diff_all(&x);
+		write_out(stdout, &x, f);
+		rc = fflush(stdout) || ferror(stdout) ? 2
+		     : x.differences		      ? 1
+						      : 0;
+		for (uint32_t k = 0; k < x.nsec; k++)
+			free(x.sec[k].cells);
+	}
+	arena_destroy(&a);
+out:
+	for (int k = 0; k < 2; k++) {
+		for (uint32_t i = 0; i < src[k].ndefines; i++)
+			free((void *)(uintptr_t)src[k].defines[i].name);
+		free(src[k].defines);
+		free(src[k].incdirs);
+	}
+	return rc;
+}

@@ -1,0 +1,739 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One side of `rackc diff` (diff.h): a design is compiled into a temporary
+ * directory first (back ends ir, report, bom and cabling, with --force so
+ * that a design whose checks fail still has a side); then the output
+ * directory is read.  ir.rack is compiled again in this process for the
+ * devices and the findings; cabling.csv and bom.csv are read as RFC 4180
+ * CSV, report.json with a reader of the JSON that report writes.  Every
+ * string of the snapshot lives in the caller's arena.
+ */
+#include "rackc.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "diff.h"
+#include "layout.h"
+#include "metrics.h"
+#include "schema.h"
+
+/* ---- a table under construction ---- */
+
+struct row {
+	const char *key;
+	uint32_t seq;	   /* input order */
+	const char **vals; /* one per field known when it was added */
+	uint32_t nvals;
+};
+
+struct builder {
+	struct arena *a;
+	const char **fields;
+	uint32_t nf, fcap;
+	struct row *rows;
+	uint32_t n, cap;
+};
+
+static uint32_t field_of(struct builder *b, const char *name)
+{
+	for (uint32_t i = 0; i < b->nf; i++)
+		if (streq(b->fields[i], name))
+			return i;
+	*VEC_PUSH(b->fields, b->nf, b->fcap) =
+	    arena_strndup(b->a, name, strlen(name));
+	return b->nf - 1;
+}
+
+static struct row *row_new(struct builder *b, const char *key)
+{
+	struct row *r = VEC_PUSH(b->rows, b->n, b->cap);
+
+	r->key = arena_strndup(b->a, key, strlen(key));
+	r->seq = b->n - 1;
+	r->vals = NULL;
+	r->nvals = 0;
+	return r;
+}
+
+static void row_set(struct builder *b, struct row *r, const char *field,
+		    const char *val, size_t n)
+{
+	uint32_t f = field_of(b, field);
+
+	if (f >= r->nvals) {
+		r->vals = xrealloc(r->vals, (f + 1) * sizeof(*r->vals));
+		for (uint32_t i = r->nvals; i <= f; i++)
+			r->vals[i] = "";
+		r->nvals = f + 1;
+	}
+	r->vals[f] = arena_strndup(b->a, val, n);
+}
+
+static int row_cmp(const void *x, const void *y)
+{
+	const struct row *a = x, *b = y;
+	int c = dv_keycmp(a->key, b->key);
+
+	/* equal keys stay in the order they came */
+	return c ? c : (a->seq < b->seq ? -1 : a->seq > b->seq);
+}
+
+/* Sort by key (equal keys: the second gets "/2", and so on, in the
+ * order they came) and move into @t. */
+static void builder_finish(struct builder *b, struct dv_table *t)
+{
+	qsort(b->rows, b->n, sizeof(*b->rows), row_cmp);
+	t->fields = arena_alloc(b->a, (b->nf + 1) * sizeof(*t->fields));
+	memcpy(t->fields, b->fields, b->nf * sizeof(*t->fields));
+	t->nf = b->nf;
+	t->keys = arena_alloc(b->a, (b->n + 1) * sizeof(*t->keys));
+	t->vals =
+	    arena_alloc(b->a, ((size_t)b->n * b->nf + 1) * sizeof(*t->vals));
+	t->n = 0;
+	for (uint32_t i = 0, run = 1; i < b->n; i++) {
+		struct row *r = &b->rows[i];
+		const char **v = t->vals + (size_t)t->n * b->nf;
+
+		run = i && streq(r->key, b->rows[i - 1].key) ? run + 1 : 1;
+		t->keys[t->n] = run == 1
+				    ? r->key
+				    : arena_printf(b->a, "%s/%u", r->key, run);
+		for (uint32_t f = 0; f < b->nf; f++)
+			v[f] = f < r->nvals ? r->vals[f] : "";
+		t->n++;
+		free(r->vals);
+	}
+	free(b->rows);
+	free(b->fields);
+}
+
+/* ---- reading files ---- */
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0, got;
+
+	if (!fp)
+		return NULL;
+	do {
+		if (cap - n < 65536) {
+			cap = cap ? cap * 2 : 65536;
+			buf = xrealloc(buf, cap + 1);
+		}
+		got = fread(buf + n, 1, cap - n, fp);
+		n += got;
+	} while (got);
+	if (ferror(fp)) {
+		fclose(fp);
+		free(buf);
+		return NULL;
+	}
+	fclose(fp);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* One CSV record from *@p into @cells (malloc'ed strings); returns the
+ * number of cells, 0 at the end. */
+static uint32_t csv_record(const char **p, const char *end, char ***cells,
+			   uint32_t *cap)
+{
+	uint32_t n = 0;
+	char *cell = NULL;
+	uint32_t len = 0, ccap = 0;
+
+	if (*p >= end)
+		return 0;
+	for (;;) {
+		const char *s = *p;
+		bool quoted = s < end && *s == '"';
+
+		len = 0;
+		if (quoted) {
+			s++;
+			while (s < end) {
+				if (*s == '"' && s + 1 < end && s[1] == '"') {
+					s += 2;
+					*VEC_PUSH(cell, len, ccap) = '"';
+				} else if (*s == '"') {
+					s++;
+					break;
+				} else {
+					*VEC_PUSH(cell, len, ccap) = *s++;
+				}
+			}
+		}
+		while (s < end && *s != ',' && *s != '\n' && *s != '\r')
+			*VEC_PUSH(cell, len, ccap) = *s++;
+		*VEC_PUSH(cell, len, ccap) = '\0';
+		if (n == *cap) {
+			*cap = *cap ? *cap * 2 : 32;
+			*cells = xrealloc(*cells, *cap * sizeof(**cells));
+		}
+		(*cells)[n++] = xstrdup(cell);
+		if (s < end && *s == ',') {
+			*p = s + 1;
+			continue;
+		}
+		if (s < end && *s == '\r')
+			s++;
+		if (s < end && *s == '\n')
+			s++;
+		*p = s;
+		break;
+	}
+	free(cell);
+	return n;
+}
+
+static int col(char **head, uint32_t nh, const char *name)
+{
+	for (uint32_t i = 0; i < nh; i++)
+		if (streq(head[i], name))
+			return (int)i;
+	return -1;
+}
+
+static void free_cells(char **c, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		free(c[i]);
+}
+
+/*
+ * A CSV file into @t: @key_of makes a record's key from its cells (NULL:
+ * the record is skipped); the columns named in @keep become its fields.
+ */
+typedef char *(*csv_key_fn)(char **cells, uint32_t n, char **head, uint32_t nh);
+
+static bool load_csv(struct dv_table *t, const char *path,
+		     const char *const *keep, csv_key_fn key_of,
+		     struct arena *a)
+{
+	size_t len;
+	char *text = slurp(path, &len);
+	const char *p, *end;
+	char **head = NULL, **cells = NULL;
+	uint32_t hcap = 0, ccap = 0, nh, n;
+	struct builder b;
+
+	if (!text) {
+		fprintf(stderr, "rackc: error: cannot read '%s': %s\n", path,
+			strerror(errno));
+		return false;
+	}
+	memset(&b, 0, sizeof(b));
+	b.a = a;
+	for (uint32_t k = 0; keep[k]; k++)
+		field_of(&b, keep[k]);
+	p = text;
+	end = text + len;
+	nh = csv_record(&p, end, &head, &hcap);
+	while ((n = csv_record(&p, end, &cells, &ccap))) {
+		char *key = key_of(cells, n, head, nh);
+
+		if (key) {
+			struct row *r = row_new(&b, key);
+
+			for (uint32_t k = 0; keep[k]; k++) {
+				int c = col(head, nh, keep[k]);
+
+				if (c >= 0 && (uint32_t)c < n)
+					row_set(&b, r, keep[k], cells[c],
+						strlen(cells[c]));
+			}
+			free(key);
+		}
+		free_cells(cells, n);
+	}
+	free_cells(head, nh);
+	free(head);
+	free(cells);
+	free(text);
+	builder_finish(&b, t);
+	return true;
+}
+
+static const char *cell(char **cells, uint32_t n, char **head, uint32_t nh,
+			const char *name)
+{
+	int c = col(head, nh, name);
+
+	return c >= 0 && (uint32_t)c < n ? cells[c] : "";
+}
+
+static char *cable_key(char **cells, uint32_t n, char **head, uint32_t nh)
+{
+	const char *id = cell(cells, n, head, nh, "cable_id");
+
+	return *id ? xstrdup(id) : NULL;
+}
+
+static char *bom_key(char **cells, uint32_t n, char **head, uint32_t nh)
+{
+	const char *pn = cell(cells, n, head, nh, "part_number");
+	const char *len = cell(cells, n, head, nh, "length_m");
+	char *k;
+	size_t m;
+
+	if (streq(cell(cells, n, head, nh, "category"), "total"))
+		return NULL;
+	if (!*pn)
+		pn = cell(cells, n, head, nh, "part");
+	m = strlen(pn) + strlen(len) + 4;
+	k = xmalloc(m);
+	snprintf(k, m, *len ? "%s %sm" : "%s", pn, len);
+	return k;
+}
+
+static const char *const cable_fields[] = {
+	"label",
+	"fabric",
+	"a_rack",
+	"a_u",
+	"a_device",
+	"a_port",
+	"b_rack",
+	"b_u",
+	"b_device",
+	"b_port",
+	"media",
+	"part",
+	"length_m",
+	"computed_length_m",
+	"a_transceiver",
+	"b_transceiver",
+	NULL,
+};
+
+static const char *const bom_fields[] = {
+	"category",	      "part", "length_m", "quantity", "unit_price_usd",
+	"extended_price_usd", NULL,
+};
+
+/* ---- report.json ---- */
+
+static const char *ws(const char *p)
+{
+	while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
+		p++;
+	return p;
+}
+
+/* The end of the JSON value at @p (NULL if malformed). */
+static const char *skip_value(const char *p)
+{
+	p = ws(p);
+	if (*p == '"') {
+		for (p++; *p && *p != '"'; p++)
+			if (*p == '\\' && p[1])
+				p++;
+		return *p ? p + 1 : NULL;
+	}
+	if (*p == '{' || *p == '[') {
+		char close = *p == '{' ? '}' : ']';
+
+		p = ws(p + 1);
+		if (*p == close)
+			return p + 1;
+		for (;;) {
+			if (close == '}') {
+				p = skip_value(p); /* the key */
+				if (!p || *(p = ws(p)) != ':')
+					return NULL;
+				p++;
+			}
+			p = skip_value(p);
+			if (!p)
+				return NULL;
+			p = ws(p);
+			if (*p == close)
+				return p + 1;
+			if (*p != ',')
+				return NULL;
+			p++;
+		}
+	}
+	if (!*p)
+		return NULL;
+	while (*p && !strchr(",}] \n\t\r", *p))
+		p++;
+	return p;
+}
+
+/* A string value at @p (decoded: \" \\ \/ \n \t; others kept) into a
+ * malloc'ed buffer. */
+static char *json_str(const char *p, const char *end)
+{
+	char *o = xmalloc((size_t)(end - p) + 1), *q = o;
+
+	for (p++, end--; p < end; p++) {
+		if (*p == '\\' && p + 1 < end && strchr("\"\\/nt", p[1])) {
+			p++;
+			*q++ = *p == 'n' ? '\n' : *p == 't' ? '\t' : *p;
+		} else {
+			*q++ = *p;
+		}
+	}
+	*q = '\0';
+	return o;
+}
+
+/* A value as a field: strings decoded, null empty, the rest as written
+ * with the blanks outside strings taken out. */
+static char *json_text(const char *p, const char *end)
+{
+	char *o, *q;
+	bool in = false;
+
+	if (*p == '"')
+		return json_str(p, end);
+	if (end - p == 4 && !strncmp(p, "null", 4))
+		return xstrdup("");
+	o = q = xmalloc((size_t)(end - p) + 1);
+	for (; p < end; p++) {
+		if (*p == '"' && (q == o || q[-1] != '\\'))
+			in = !in;
+		if (in || !strchr(" \n\t\r", *p))
+			*q++ = *p;
+	}
+	*q = '\0';
+	return o;
+}
+
+/* report.json's array @name (of objects with "name") into @t. */
+static bool load_report_array(struct dv_table *t, const char *text,
+			      const char *name, struct arena *a)
+{
+	struct builder b;
+	const char *p = ws(text);
+
+	memset(&b, 0, sizeof(b));
+	b.a = a;
+	if (*p != '{')
+		return false;
+	p = ws(p + 1);
+	while (*p == '"') {
+		const char *k = p, *ke = skip_value(p), *v, *ve;
+
+		if (!ke || *(v = ws(ke)) != ':')
+			return false;
+		v = ws(v + 1);
+		if (!(ve = skip_value(v)))
+			return false;
+		if (ke - k == (ptrdiff_t)strlen(name) + 2 &&
+		    !strncmp(k + 1, name, strlen(name)) && *v == '[') {
+			const char *q = ws(v + 1);
+
+			while (*q == '{') {
+				const char *oe = skip_value(q), *f;
+				struct row *r = NULL;
+
+				if (!oe)
+					return false;
+				/* "name" first, for the key */
+				for (int pass = 0; pass < 2; pass++)
+					for (f = ws(q + 1); *f == '"';) {
+						const char *fe = skip_value(f);
+						const char *fv = ws(fe) + 1;
+						const char *fve =
+						    skip_value(fv);
+						char *fn = json_str(f, fe);
+						char *val;
+
+						fv = ws(fv);
+						val = json_text(fv, fve);
+						if (pass == 0 &&
+						    streq(fn, "name"))
+							r = row_new(&b, val);
+						else if (pass == 1 && r &&
+							 !streq(fn, "name"))
+							row_set(&b, r, fn, val,
+								strlen(val));
+						free(fn);
+						free(val);
+						f = ws(fve);
+						if (*f == ',')
+							f = ws(f + 1);
+					}
+				q = ws(oe);
+				if (*q == ',')
+					q = ws(q + 1);
+			}
+		}
+		p = ws(ve);
+		if (*p == ',')
+			p = ws(p + 1);
+	}
+	builder_finish(&b, t);
+	return true;
+}
+
+/* ---- ir.rack: devices and findings ---- */
+
+static bool load_ir(struct dv_side *s, const char *path, const char *stddir,
+		    struct arena *a)
+{
+	struct rackc_options o;
+	struct compilation c;
+	struct derived dv;
+	struct builder dev, fnd;
+	bool usage = false;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	o.input = path;
+	o.stddir = stddir;
+	o.diag_format = DIAG_TEXT;
+	o.show_source = false;
+	o.jobs = 1;
+	if (access(path, R_OK) != 0) {
+		fprintf(stderr, "rackc: error: cannot read '%s': %s\n", path,
+			strerror(errno));
+		return false;
+	}
+	compilation_init(&c, &o, stderr);
+	c.diag.defer = true; /* every diagnostic is a finding */
+	rc = elaborate(&c);
+	if (rc == RK_EXIT_USAGE || c.syntax_errors || c.resolve_errors) {
+		fprintf(stderr,
+			"rackc: error: '%s' does not compile; it is not the "
+			"ir.rack of a run\n",
+			path);
+		compilation_fini(&c);
+		return false;
+	}
+	derived_init(&dv, &c.design);
+	if (rc == RK_EXIT_OK) {
+		derived_prepare_init(&dv);
+		for (unsigned p = 0; p < DERIVED_PARTS; p++)
+			derived_prepare_part(&dv, p);
+		checks_run(&c.design, &dv, &c.diag, &c.arena, NULL, 0, &usage);
+	}
+	memset(&dev, 0, sizeof(dev));
+	dev.a = a;
+	memset(&fnd, 0, sizeof(fnd));
+	fnd.a = a;
+	for (uint32_t i = 0; i < c.design.nobjs; i++) {
+		const struct rk_design *d = &c.design;
+		const struct rk_obj *ob = &d->objs[i];
+		uint32_t rack;
+		int64_t at;
+		struct row *r;
+		char u[24];
+
+		if (ob->kind != K_DEVICE)
+			continue;
+		r = row_new(&dev, ir_name(d, i));
+		if (ob->part != RK_NONE)
+			row_set(&dev, r, "part", ir_name(d, ob->part),
+				strlen(ir_name(d, ob->part)));
+		else
+			row_set(&dev, r, "part", "", 0);
+		rack = layout_rack_of(d, i);
+		row_set(&dev, r, "rack",
+			rack == RK_NONE ? "" : ir_name(d, rack),
+			rack == RK_NONE ? 0 : strlen(ir_name(d, rack)));
+		at = layout_at(d, i);
+		snprintf(u, sizeof(u), "%lld", (long long)at);
+		row_set(&dev, r, "u", at >= 0 ? u : "",
+			at >= 0 ? strlen(u) : 0);
+	}
+	for (uint32_t i = 0; i < c.diag.nrecs; i++) {
+		const struct diag_record *dr = &c.diag.recs[i];
+		char *k;
+		struct row *r;
+
+		if (dr->level == DIAG_NOTE)
+			continue;
+		k = arena_printf(a, "%s [%s] %s",
+				 dr->level == DIAG_ERROR ? "error" : "warning",
+				 dr->check ? dr->check : "-", dr->message);
+		r = row_new(&fnd, k);
+		row_set(&fnd, r, "level",
+			dr->level == DIAG_ERROR ? "error" : "warning",
+			dr->level == DIAG_ERROR ? 5 : 7);
+	}
+	builder_finish(&dev, &s->t[DV_DEVICES]);
+	builder_finish(&fnd, &s->t[DV_FINDINGS]);
+	derived_free(&dv);
+	compilation_fini(&c);
+	return true;
+}
+
+static bool load_dir(struct dv_side *s, const char *dir, const char *stddir,
+		     struct arena *a)
+{
+	static const char *const names[] = { "racks", "feeds", "loops",
+					     "fabrics" };
+	static const enum dv_table_id ids[] = { DV_RACKS, DV_FEEDS, DV_LOOPS,
+						DV_FABRICS };
+	char *path;
+	char *text;
+	size_t len;
+	bool ok;
+
+	path = arena_printf(a, "%s/ir.rack", dir);
+	if (!load_ir(s, path, stddir, a))
+		return false;
+	if (!load_csv(&s->t[DV_CABLES], arena_printf(a, "%s/cabling.csv", dir),
+		      cable_fields, cable_key, a) ||
+	    !load_csv(&s->t[DV_BOM], arena_printf(a, "%s/bom.csv", dir),
+		      bom_fields, bom_key, a))
+		return false;
+	path = arena_printf(a, "%s/report.json", dir);
+	if (!(text = slurp(path, &len))) {
+		fprintf(stderr, "rackc: error: cannot read '%s': %s\n", path,
+			strerror(errno));
+		return false;
+	}
+	ok = true;
+	for (unsigned i = 0; i < 4 && ok; i++)
+		ok = load_report_array(&s->t[ids[i]], text, names[i], a);
+	free(text);
+	if (!ok)
+		fprintf(stderr, "rackc: error: '%s' is not a report of rackc\n",
+			path);
+	return ok;
+}
+
+/* ---- designs ---- */
+
+static int rm_entry(const char *p, const struct stat *st, int flag,
+		    struct FTW *f)
+{
+	(void)st;
+	(void)flag;
+	(void)f;
+	return remove(p);
+}
+
+static bool compile_design(const struct dv_source *src, const char *stddir,
+			   const char *dir)
+{
+	struct rackc_options o;
+	FILE *msgs = tmpfile();
+	char ir[4096];
+	bool ok;
+
+	memset(&o, 0, sizeof(o));
+	o.input = src->path;
+	o.outdir = dir;
+	o.backends = "ir,report,bom,cabling";
+	o.force = true;
+	o.defines = src->defines;
+	o.ndefines = src->ndefines;
+	o.incdirs = src->incdirs;
+	o.nincdirs = src->nincdirs;
+	o.stddir = stddir;
+	o.diag_format = DIAG_TEXT;
+	o.max_errors = 10;
+	o.show_source = true;
+	o.diag_out = msgs;
+	rackc_run(&o);
+	snprintf(ir, sizeof(ir), "%s/ir.rack", dir);
+	ok = access(ir, R_OK) == 0;
+	if (!ok) {
+		/* why: the compilation's own messages */
+		int ch;
+
+		if (msgs) {
+			rewind(msgs);
+			while ((ch = getc(msgs)) != EOF)
+				putc(ch, stderr);
+		}
+		fprintf(stderr, "rackc: error: '%s' does not compile\n",
+			src->path);
+	}
+	if (msgs)
+		fclose(msgs);
+	return ok;
+}
+
+int dv_keycmp(const char *a, const char *b)
+{
+	const char *a0 = a, *b0 = b;
+
+	while (*a && *b) {
+		if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
+			const char *x = a, *y = b;
+			size_t nx, ny;
+
+			while (*x == '0' && x[1] >= '0' && x[1] <= '9')
+				x++;
+			while (*y == '0' && y[1] >= '0' && y[1] <= '9')
+				y++;
+			for (a = x; *a >= '0' && *a <= '9'; a++)
+				;
+			for (b = y; *b >= '0' && *b <= '9'; b++)
+				;
+			nx = (size_t)(a - x);
+			ny = (size_t)(b - y);
+			if (nx != ny)
+				return nx < ny ? -1 : 1;
+			if (memcmp(x, y, nx))
+				return memcmp(x, y, nx) < 0 ? -1 : 1;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		a++;
+		b++;
+	}
+	if (*a || *b)
+		return *a ? 1 : -1;
+	return strcmp(a0, b0); /* equal but for leading zeros */
+}
+
+int dv_field(const struct dv_table *t, const char *name)
+{
+	for (uint32_t i = 0; i < t->nf; i++)
+		if (streq(t->fields[i], name))
+			return (int)i;
+	return -1;
+}
+
+bool diff_load(struct dv_side *s, const struct dv_source *src,
+	       const char *stddir, struct arena *a)
+{
+	struct stat st;
+	char *tmp;
+	const char *td = getenv("TMPDIR");
+	bool ok;
+
+	memset(s, 0, sizeof(*s));
+	s->what = src->path;
+	if (stat(src->path, &st) != 0) {
+		fprintf(stderr, "rackc: error: cannot read '%s': %s\n",
+			src->path, strerror(errno));
+		return false;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		if (src->ndefines || src->nincdirs)
+			fprintf(stderr,
+				"rackc: warning: '%s' is an output directory: "
+				"its -D and -I options are not used\n",
+				src->path);
+		return load_dir(s, src->path, stddir, a);
+	}
+	tmp = arena_printf(a, "%s/rackc-diff.XXXXXX", td && *td ? td : "/tmp");
+	if (!mkdtemp(tmp)) {
+		fprintf(stderr,
+			"rackc: error: cannot make a temporary directory: "
+			"%s\n",
+			strerror(errno));
+		return false;
+	}
+	ok = compile_design(src, stddir, tmp) && load_dir(s, tmp, stddir, a);
+	nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	return ok;
+}

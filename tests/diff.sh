@@ -1,0 +1,166 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# `rackc diff` (src/diff.c).
+#
+#   golden/NAME        each change to tests/diff/pod.rack below, compared
+#                      with the unchanged design, prints exactly
+#                      tests/golden/diff/NAME.{txt,md,json} and exits 1;
+#                      two runs give the same bytes
+#   self/EXAMPLE       an example against itself: no differences, exit 0
+#   ir/EXAMPLE         an example against its own `-O ir` output (the
+#                      ir.rack as a design) and against its own output
+#                      directory: no differences
+#   dirs               the diff of two output directories is the diff of
+#                      the two designs that wrote them (JSON, but for the
+#                      "old" and "new" paths)
+#   json               the JSON output is JSON (python3)
+#   status/...         trouble is exit 2: a missing side, a directory
+#                      that is not an output directory, bad options
+#
+# `tests/diff.sh --regen` rewrites the golden files.
+. "$(dirname "$0")/lib.sh"
+
+cd "$top_srcdir" || exit 99
+pod=tests/diff/pod.rack
+gdir=tests/golden/diff
+RK_TIMEOUT=$((RK_TIMEOUT * 6))
+
+# NAME FORMAT OPTIONS...: a golden diff of the pod
+golden() {
+	name=$1
+	fmt=$2
+	shift 2
+	want=$gdir/$name.$fmt
+	case $fmt in
+	txt) f=text ;;
+	md) f=markdown ;;
+	*) f=json ;;
+	esac
+	if ! rk_run "$tmp/$name-$fmt" diff -f "$f" -I examples "$@" \
+		"$pod" "$pod"; then
+		fail "golden/$name.$fmt" "$rk_problem"
+		show "$tmp/$name-$fmt.err"
+		return
+	fi
+	if [ "$rc" -ne 1 ] || [ -s "$tmp/$name-$fmt.err" ]; then
+		fail "golden/$name.$fmt" "exit $rc (want 1), or messages"
+		show "$tmp/$name-$fmt.err"
+		return
+	fi
+	if [ "$regen" = 1 ]; then
+		mkdir -p "$gdir"
+		cp "$tmp/$name-$fmt.out" "$want"
+	fi
+	if ! rk_run "$tmp/$name-$fmt-2" diff -f "$f" -I examples "$@" \
+		"$pod" "$pod" || ! cmp -s "$tmp/$name-$fmt.out" \
+		"$tmp/$name-$fmt-2.out"; then
+		fail "golden/$name.$fmt" "two runs differ"
+	elif [ ! -f "$want" ]; then
+		fail "golden/$name.$fmt" "no $want (run tests/diff.sh --regen)"
+	elif cmp -s "$want" "$tmp/$name-$fmt.out"; then
+		pass "golden/$name.$fmt"
+	else
+		fail "golden/$name.$fmt" "differs from $want"
+		diff -u "$want" "$tmp/$name-$fmt.out" | sed 's/^/    | /' |
+			head -40
+	fi
+}
+
+golden add-su txt --new-define NODES=8
+golden leaf-swap txt --new-define LEAF=qm9790
+golden move-rack txt --new-define NET_SLOT=10
+golden feed txt --new-define FEED_A=100A
+golden add-fabric txt --new-define OOB=true
+golden add-fabric md --new-define OOB=true
+golden add-fabric json --new-define OOB=true
+
+# an example against itself, its ir.rack and its output directory
+for ex in minimal dgx-h100-su gb200-nvl72; do
+	x=examples/$ex.rack
+	if rk_run "$tmp/self-$ex" diff "$x" "$x" && [ "$rc" -eq 0 ] &&
+		[ ! -s "$tmp/self-$ex.err" ] &&
+		grep -q ': no differences$' "$tmp/self-$ex.out"; then
+		pass "self/$ex"
+	else
+		fail "self/$ex" "${rk_problem:-exit $rc}"
+		show "$tmp/self-$ex.out"
+		show "$tmp/self-$ex.err"
+	fi
+	if ! rk_run "$tmp/ir-$ex" -o "$tmp/out-$ex" "$x" || [ "$rc" -ne 0 ]; then
+		fail "ir/$ex" "${rk_problem:-compiling: exit $rc}"
+		continue
+	fi
+	ok=yes
+	for other in "$tmp/out-$ex/ir.rack" "$tmp/out-$ex"; do
+		if ! rk_run "$tmp/ird-$ex" diff "$x" "$other" ||
+			[ "$rc" -ne 0 ]; then
+			ok=no
+			show "$tmp/ird-$ex.out"
+			show "$tmp/ird-$ex.err"
+		fi
+	done
+	if [ "$ok" = yes ]; then
+		pass "ir/$ex"
+	else
+		fail "ir/$ex" "differences with its own output"
+	fi
+done
+
+# output directories against designs (the pod has a check error: --force)
+if rk_run "$tmp/o4" --force -I examples -o "$tmp/pod4" "$pod" &&
+	rk_run "$tmp/o8" --force -I examples -D NODES=8 -o "$tmp/pod8" "$pod" &&
+	rk_run "$tmp/dd" diff -f json "$tmp/pod4" "$tmp/pod8" &&
+	[ "$rc" -eq 1 ] &&
+	rk_run "$tmp/ds" diff -f json -I examples --new-define NODES=8 \
+		"$pod" "$pod" && [ "$rc" -eq 1 ]; then
+	grep -v '^  "old"\|^  "new"' "$tmp/dd.out" >"$tmp/dd.cut"
+	grep -v '^  "old"\|^  "new"' "$tmp/ds.out" >"$tmp/ds.cut"
+	if cmp -s "$tmp/dd.cut" "$tmp/ds.cut" && [ -s "$tmp/dd.cut" ]; then
+		pass dirs
+	else
+		fail dirs "the diffs differ"
+		diff -u "$tmp/ds.cut" "$tmp/dd.cut" | sed 's/^/    | /' | head -30
+	fi
+else
+	fail dirs "${rk_problem:-exit $rc}"
+	show "$tmp/dd.err"
+fi
+
+if command -v python3 >/dev/null 2>&1; then
+	if python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["differences"] is True
+assert {"summary", "devices", "bom", "cabling", "power", "fabrics",
+        "findings"} <= set(d)
+' "$tmp/ds.out" 2>"$tmp/json.err"; then
+		pass json
+	else
+		fail json "not the JSON expected"
+		show "$tmp/json.err"
+	fi
+else
+	skip json "python3 not installed"
+fi
+
+# trouble
+mkdir -p "$tmp/empty"
+status() {
+	name=$1
+	shift
+	if rk_run "$tmp/st" "$@" && [ "$rc" -eq 2 ] && [ -s "$tmp/st.err" ]; then
+		pass "status/$name"
+	else
+		fail "status/$name" "${rk_problem:-exit $rc, want 2 and a message}"
+		show "$tmp/st.err"
+	fi
+}
+status missing diff "$pod" "$tmp/nothing.rack"
+status not-output-dir diff "$tmp/empty" "$pod"
+status one-side diff "$pod"
+status bad-option diff --frobnicate "$pod" "$pod"
+status bad-format diff -f yaml "$pod" "$pod"
+status bad-define diff --old-define NODES "$pod" "$pod"
+printf 'node broken {\n' >"$tmp/broken.rack"
+status syntax-error diff "$pod" "$tmp/broken.rack"
+finish
