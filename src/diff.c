@@ -237,31 +237,62 @@ static void diff_devices(struct dd *x)
 /* ---- bill of materials ---- */
 
 static const char *const bom_cols[] = {
-	"part_number",	      "part",
-	"quantity_before",    "quantity_after",
-	"quantity_change",    "extended_usd_before",
-	"extended_usd_after", "extended_usd_change",
+	"part_number",
+	"part",
+	"quantity_before",
+	"quantity_after",
+	"quantity_change",
+	"extended_price_before",
+	"extended_price_after",
+	"extended_price_change",
+	"currency",
 };
+
+/* The currencies of the priced lines of both sides, and their totals. */
+struct total {
+	const char *cur;
+	dec_t sum[2];
+};
+
+static void add_total(struct total *t, uint32_t *nt, const char *cur, int side,
+		      dec_t v)
+{
+	uint32_t k;
+
+	for (k = 0; k < *nt && !streq(t[k].cur, cur); k++)
+		;
+	if (k == *nt) {
+		t[k].cur = cur;
+		t[k].sum[0] = t[k].sum[1] = 0;
+		(*nt)++;
+	}
+	t[k].sum[side] += v;
+}
+
+static int total_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct total *)a)->cur,
+		      ((const struct total *)b)->cur);
+}
 
 static void diff_bom(struct dd *x)
 {
 	const struct dv_table *to = &x->o->t[DV_BOM], *tn = &x->n->t[DV_BOM];
-	struct section *s = section(x, "bom", "Bill of materials", bom_cols, 8);
-	dec_t tot[2] = { 0, 0 };
-	bool priced[2] = { true, true }, any = false, some = false;
+	struct section *s = section(x, "bom", "Bill of materials", bom_cols, 9);
+	struct total *tot = xcalloc((size_t)to->n + tn->n + 1, sizeof(*tot));
+	uint32_t ntot = 0;
+	bool any = false;
 
 	for (int k = 0; k < 2; k++) {
 		const struct dv_table *t = k ? tn : to;
 
 		for (uint32_t r = 0; r < t->n; r++) {
 			dec_t v;
-			const char *e = val(t, r, "extended_price_usd");
+			const char *e = val(t, r, "extended_price");
 
-			if (*e && dec_parse(e, &v)) {
-				tot[k] += v;
-				some = true;
-			} else if (!*e)
-				priced[k] = false;
+			if (*e && dec_parse(e, &v))
+				add_total(tot, &ntot, val(t, r, "currency"), k,
+					  v);
 		}
 	}
 	MERGE(to, tn, i, j)
@@ -269,21 +300,24 @@ static void diff_bom(struct dd *x)
 		const char *qo = i != RK_NONE ? val(to, i, "quantity") : "0";
 		const char *qn = j != RK_NONE ? val(tn, j, "quantity") : "0";
 		const char *eo =
-		    i != RK_NONE ? val(to, i, "extended_price_usd") : NULL;
+		    i != RK_NONE ? val(to, i, "extended_price") : NULL;
 		const char *en =
-		    j != RK_NONE ? val(tn, j, "extended_price_usd") : NULL;
+		    j != RK_NONE ? val(tn, j, "extended_price") : NULL;
+		const char *cur = j != RK_NONE && *val(tn, j, "currency")
+				      ? val(tn, j, "currency")
+				  : i != RK_NONE ? val(to, i, "currency")
+						 : "";
 
 		/* a line only on one side: its price is 0 on the other */
 		if (!eo)
 			eo = *en ? "0" : "";
 		if (!en)
 			en = *eo ? "0" : "";
-
 		if (streq(qo, qn) && streq(eo, en))
 			continue;
 		any = true;
 		{
-			const char *v[8] = {
+			const char *v[9] = {
 				i != RK_NONE ? to->keys[i] : tn->keys[j],
 				i != RK_NONE ? val(to, i, "part")
 					     : val(tn, j, "part"),
@@ -292,26 +326,31 @@ static void diff_bom(struct dd *x)
 				dec_delta(x->a, qo, qn),
 				eo,
 				en,
-				*eo && *en ? dec_delta(x->a, eo, en) : ""
+				*eo && *en ? dec_delta(x->a, eo, en) : "",
+				cur
 			};
 
 			put_row(s, v);
 		}
 	}
-	if (any && some) {
-		const char *v[8] = { "total",
-				     priced[0] && priced[1]
-					 ? "(every line priced)"
-					 : "(priced lines only)",
-				     "",
-				     "",
-				     "",
-				     dec_str(x->a, tot[0], false),
-				     dec_str(x->a, tot[1], false),
-				     dec_str(x->a, tot[1] - tot[0], true) };
+	/* one total per currency, of the priced lines */
+	qsort(tot, ntot, sizeof(*tot), total_cmp);
+	for (uint32_t k = 0; any && k < ntot; k++) {
+		const char *v[9] = {
+			"total",
+			"(priced lines)",
+			"",
+			"",
+			"",
+			dec_str(x->a, tot[k].sum[0], false),
+			dec_str(x->a, tot[k].sum[1], false),
+			dec_str(x->a, tot[k].sum[1] - tot[k].sum[0], true),
+			tot[k].cur
+		};
 
 		put_row(s, v);
 	}
+	free(tot);
 }
 
 /* ---- cabling ---- */
@@ -831,7 +870,7 @@ static void diff_all(struct dd *x)
 		const struct section *b = &x->sec[2];
 		uint32_t n = rows(b);
 
-		if (n && streq(b->cells[(n - 1) * b->ncols], "total"))
+		while (n && streq(b->cells[(n - 1) * b->ncols], "total"))
 			n--;
 		if (n)
 			count_row(x, sum, "bill of materials lines changed", n);
@@ -865,6 +904,9 @@ enum {
 	O_OLD_INCLUDE,
 	O_NEW_INCLUDE,
 	O_STDLIB,
+	O_PRICES,
+	O_OLD_PRICES,
+	O_NEW_PRICES,
 	O_FORMAT,
 	O_HELP,
 };
@@ -877,6 +919,9 @@ static const struct option diff_opts[] = {
 	{ "old-include", required_argument, NULL, O_OLD_INCLUDE },
 	{ "new-include", required_argument, NULL, O_NEW_INCLUDE },
 	{ "stdlib", required_argument, NULL, O_STDLIB },
+	{ "prices", required_argument, NULL, O_PRICES },
+	{ "old-prices", required_argument, NULL, O_OLD_PRICES },
+	{ "new-prices", required_argument, NULL, O_NEW_PRICES },
 	{ "format", required_argument, NULL, O_FORMAT },
 	{ "help", no_argument, NULL, O_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -895,6 +940,8 @@ static void diff_usage(FILE *fp)
 	      "sides)\n"
 	      "      --old-include=DIR, --new-include=DIR\n"
 	      "      --stdlib=DIR            standard library directory\n"
+	      "      --prices=FILE.csv       price list, both sides\n"
+	      "      --old-prices=FILE.csv, --new-prices=FILE.csv\n"
 	      "  -f, --format=text|json|markdown\n"
 	      "                              output format (default text)\n"
 	      "      --help                  show this help and exit\n"
@@ -971,6 +1018,14 @@ int diff_main(int argc, char **argv)
 			break;
 		case O_STDLIB:
 			stddir = optarg;
+			break;
+		case O_PRICES:
+		case O_OLD_PRICES:
+		case O_NEW_PRICES:
+			if (c != O_NEW_PRICES)
+				src[0].prices = optarg;
+			if (c != O_OLD_PRICES)
+				src[1].prices = optarg;
 			break;
 		case 'f':
 		case O_FORMAT:

@@ -64,9 +64,11 @@ struct dv_side {
  * struct dv_source - how to get one side
  * @path:    a design file or an output directory
  * @defines, @incdirs: its -D and -I (designs only)
+ * @prices:  its --prices file, NULL: none (designs only)
  */
 struct dv_source {
 	const char *path;
+	const char *prices;
 	struct rackc_define *defines;
 	uint32_t ndefines;
 	const char **incdirs;

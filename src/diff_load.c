@@ -280,18 +280,24 @@ static char *cable_key(char **cells, uint32_t n, char **head, uint32_t nh)
 
 static char *bom_key(char **cells, uint32_t n, char **head, uint32_t nh)
 {
+	const char *kind = cell(cells, n, head, nh, "kind");
 	const char *pn = cell(cells, n, head, nh, "part_number");
 	const char *len = cell(cells, n, head, nh, "length_m");
+	const char *in = cell(cells, n, head, nh, "in_assembly");
 	char *k;
 	size_t m;
 
-	if (streq(cell(cells, n, head, nh, "category"), "total"))
+	/* the subtotals and totals are summed again from the lines */
+	if (streq(kind, "subtotal") || streq(kind, "total") ||
+	    streq(cell(cells, n, head, nh, "category"), "total"))
 		return NULL;
 	if (!*pn)
 		pn = cell(cells, n, head, nh, "part");
-	m = strlen(pn) + strlen(len) + 4;
+	m = strlen(pn) + strlen(len) + strlen(in) + strlen(kind) + 16;
 	k = xmalloc(m);
-	snprintf(k, m, *len ? "%s %sm" : "%s", pn, len);
+	snprintf(k, m, "%s%s%s%s%s%s%s", pn, *len ? " " : "", len,
+		 *len ? "m" : "", *in ? " in " : "", in,
+		 streq(kind, "spare") ? " (spares)" : "");
 	return k;
 }
 
@@ -635,6 +641,7 @@ static bool compile_design(const struct dv_source *src, const char *stddir,
 	o.incdirs = src->incdirs;
 	o.nincdirs = src->nincdirs;
 	o.stddir = stddir;
+	o.prices = src->prices;
 	o.diag_format = DIAG_TEXT;
 	o.max_errors = 10;
 	o.show_source = true;
@@ -718,11 +725,12 @@ bool diff_load(struct dv_side *s, const struct dv_source *src,
 		return false;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		if (src->ndefines || src->nincdirs)
-			fprintf(stderr,
-				"rackc: warning: '%s' is an output directory: "
-				"its -D and -I options are not used\n",
-				src->path);
+		if (src->ndefines || src->nincdirs || src->prices)
+			fprintf(
+			    stderr,
+			    "rackc: warning: '%s' is an output directory: "
+			    "its -D, -I and --prices options are not used\n",
+			    src->path);
 		return load_dir(s, src->path, stddir, a);
 	}
 	tmp = arena_printf(a, "%s/rackc-diff.XXXXXX", td && *td ? td : "/tmp");

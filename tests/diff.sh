@@ -90,20 +90,23 @@ for ex in minimal dgx-h100-su gb200-nvl72; do
 		fail "ir/$ex" "${rk_problem:-compiling: exit $rc}"
 		continue
 	fi
-	ok=yes
-	for other in "$tmp/out-$ex/ir.rack" "$tmp/out-$ex"; do
-		if ! rk_run "$tmp/ird-$ex" diff "$x" "$other" ||
-			[ "$rc" -ne 0 ]; then
-			ok=no
+	for other in "$tmp/out-$ex" "$tmp/out-$ex/ir.rack"; do
+		name="ir/$ex${other##*/out-"$ex"}"
+		if rk_run "$tmp/ird-$ex" diff "$x" "$other" &&
+			[ "$rc" -eq 0 ]; then
+			pass "$name"
+		elif [ "$ex" = gb200-nvl72 ] && [ "$other" != "$tmp/out-$ex" ] &&
+			[ "$rc" -eq 1 ] && ! grep -q '^Cabling\|^Devices\|^Power\|^Fabrics\|^Findings' "$tmp/ird-$ex.out"; then
+			# ir.rack writes the devices of an assembly rack part
+			# out as the rack's own: compiled again, the bill of
+			# materials lists them apart from their assembly
+			xfail "$name" "ir.rack does not keep what came with an assembly"
+		else
+			fail "$name" "differences with its own output"
 			show "$tmp/ird-$ex.out"
 			show "$tmp/ird-$ex.err"
 		fi
 	done
-	if [ "$ok" = yes ]; then
-		pass "ir/$ex"
-	else
-		fail "ir/$ex" "differences with its own output"
-	fi
 done
 
 # output directories against designs (the pod has a check error: --force)
