@@ -136,18 +136,30 @@ static void number_switch_ports(struct ibnet *x, uint32_t part)
 	for (uint32_t p = part; p != RK_NONE && nc < ARRAY_SIZE(chain);
 	     p = d->objs[p].part)
 		chain[nc++] = p;
+	/* base first; a port a derived part declares again (same name) is
+	 * that one port, numbered where the base has it */
 	while (nc--) {
 		for_each_child(d, chain[nc], c) {
 			const char *role, *pr;
+			uint32_t t = c;
 
-			if (d->objs[c].kind != K_PORT)
+			if (d->objs[c].kind != K_PORT || x->port_num[c])
 				continue;
-			role = be_port_role(d, c);
-			pr = be_port_protocol(d, c);
+			for (uint32_t k = 0; k < nc && t == c; k++)
+				for_each_child(d, chain[k], c2) {
+					if (d->objs[c2].kind == K_PORT &&
+					    d->objs[c2].local ==
+						d->objs[c].local) {
+						t = c2;
+						break;
+					}
+				}
+			role = be_port_role(d, t);
+			pr = be_port_protocol(d, t);
 			if (streq(role, "mgmt") || streq(role, "console") ||
 			    streq(role, "oob") || (pr[0] && !streq(pr, "ib")))
 				continue;
-			x->port_num[c] = (int32_t)++n;
+			x->port_num[t] = (int32_t)++n;
 		}
 	}
 	x->sw_nports[part] = n;
@@ -790,4 +802,5 @@ const struct backend backend_ibnet = {
 	.emit = emit_ibnet,
 	.needs = BE_NEEDS_PLAN, /* the port index */
 	.weight = 9,
+	.preflight = emit_ibnet, /* dry: nothing is written */
 };

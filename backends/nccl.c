@@ -26,11 +26,15 @@
  *    declares none takes the highest of the devices below it (otherwise
  *    NCCL would rate the bridge at Gen3).  Unknown values are left out and
  *    NCCL fills them from sysfs/NVML.
- *  - <cpu> carries numaid (the cpu's `numa`, else its position).  affinity,
- *    arch, vendor, familyid and modelid are not in the design (no CPU model
- *    or SMT data), so they are left out: NCCL fills each from sysfs/CPUID
- *    when absent, while a guessed value would override the hardware
- *    (ref 4.2, 6).
+ *  - <cpu> carries numaid (the cpu's `numa`, else its position) and, from
+ *    the cpu's part, arch (`arch`: x86_64, arm64, ppc64), for x86_64 the
+ *    CPUID vendor string (the part's `vendor`: Intel is GenuineIntel, AMD
+ *    AuthenticAMD) and familyid/modelid (`cpu_family`, `cpu_model`), so
+ *    that the file loads on any host: NCCL's converter needs arch, vendor
+ *    on x86 and family/model for Intel (RCCL also for AMD), ref 4.2.  What
+ *    the part does not give is left out, with a warning, for NCCL to fill
+ *    from the host it runs on.  affinity (SMT and core numbering) is not
+ *    in the design and is left to NCCL.
  *  - GPUs are numbered dev = rank = 0.. in bus-id order (NVML's order), sm
  *    from the GPU part, gdr="1".  When the server has NVSwitches or its
  *    nodes are in an nvlink fabric, each GPU gets one nvlink row to the NVS
@@ -43,8 +47,24 @@
  *    index (distinct per NIC, shared by the ports of one NIC as NCCL
  *    expects), maxconn 131072 (ConnectX queue pairs, ref 10.1), gdr 1,
  *    coll 0.  class is 0x020700 for InfiniBand ports, else 0x020000.
- *  - A server part without GPU components gets no file; its nodes are
- *    listed in hosts.csv with an empty file name and a warning says so.
+ *  - A GPU with `c2c_bw` (Grace-based parts: the NVLink-C2C bandwidth to
+ *    its CPU, per direction) gets one <c2c> row, count="1" and bw = that
+ *    bandwidth in MB/s: NCCL rates the link bw x count (ref 4.7), and the
+ *    catalog gives the total, not the link count.  Without it NCCL routes
+ *    GPU to NIC through the CPU (PHB) and turns GPUDirect RDMA off.
+ *  - RCCL: a server whose GPUs name an `arch` (AMD's gfx942) and no CUDA
+ *    `sm` gets the file RCCL reads through the same NCCL_TOPO_FILE: NCCL's
+ *    format at RCCL's version="2" (RCCL src/graph/xml.h), GPUs in their
+ *    part's `pci_class` (0x120000 for MI300X), <gpu dev gcn rank gdr> with
+ *    gcn = the arch, and <xgmi target= count="1" tclass=> rows in place of
+ *    <nvlink>: one to every other GPU of the server, the full
+ *    point-to-point mesh of an 8-GPU MI300X board (ref rule 15), as RCCL's
+ *    own MI300X model topology (tools/topo_expl/models/topo_8p_942vm.xml)
+ *    writes it.  sm and RCCL's numeric arch are HIP device properties,
+ *    not catalog data, and are left for RCCL to fill.
+ *  - A server part without GPU components gets no file and its nodes are
+ *    left out of hosts.csv (NCCL does not run there): every row names a
+ *    file.
  */
 #include "rackc.h"
 
@@ -86,6 +106,7 @@ struct npart {
 	struct ncomp *c;
 	uint32_t n;
 	bool nvswitched;
+	bool rccl; /* AMD GPUs: RCCL's flavour of the format */
 	bool ok;
 	/* writer */
 	xmlTextWriterPtr w;
@@ -425,6 +446,78 @@ static bool analyse(struct npart *p)
 	return p->ok;
 }
 
+/* The CPUID vendor string NCCL's converter knows, from a part's vendor. */
+static const char *cpuid_vendor(const char *vendor)
+{
+	if (!vendor)
+		return NULL;
+	if (streq(vendor, "Intel"))
+		return "GenuineIntel";
+	if (streq(vendor, "AMD"))
+		return "AuthenticAMD";
+	return NULL;
+}
+
+/*
+ * What the <cpu> elements need for a load that does not depend on the
+ * host (ref 4.2): an error for a value NCCL would misread, a warning (once
+ * per part) for one it would have to fill from the host it runs on.
+ */
+static void check_cpus(struct npart *p)
+{
+	const struct rk_design *d = p->d;
+	bool warned = false;
+
+	for (uint32_t i = 0; i < p->n; i++) {
+		const struct ncomp *c = &p->c[i];
+		const char *nm = str_of(d->arena, d->objs[c->id].local);
+		const char *arch, *vendor;
+		const struct rk_value *av;
+		const char *missing = NULL;
+
+		if (c->cls != COMP_CPU)
+			continue;
+		av = ir_attr_inh(d, c->id, A_ARCH);
+		arch = ir_str(d, c->id, A_ARCH);
+		vendor = ir_str(d, c->id, A_VENDOR);
+		if (arch && !streq(arch, "x86_64") && !streq(arch, "arm64") &&
+		    !streq(arch, "ppc64")) {
+			part_error(p, c->id, av ? &av->loc : NULL,
+				   "cpu %s has arch \"%s\"; NCCL knows x86_64, "
+				   "arm64 and ppc64",
+				   nm, arch);
+			continue;
+		}
+		if (arch && streq(arch, "x86_64") && vendor &&
+		    !cpuid_vendor(vendor)) {
+			part_error(p, c->id, NULL,
+				   "cpu %s is x86_64 from vendor \"%s\", which "
+				   "NCCL does not know (it would assume 5000 "
+				   "GB/s between sockets)",
+				   nm, vendor);
+			continue;
+		}
+		if (!arch)
+			missing = "'arch'";
+		else if (streq(arch, "x86_64") && !vendor)
+			missing = "'vendor'";
+		else if (streq(arch, "x86_64") &&
+			 (streq(vendor, "Intel") ||
+			  (p->rccl && streq(vendor, "AMD"))) &&
+			 (!ir_attr_inh(d, c->id, A_CPU_FAMILY) ||
+			  !ir_attr_inh(d, c->id, A_CPU_MODEL)))
+			missing = "'cpu_family' and 'cpu_model'";
+		if (missing && !warned) {
+			warned = true;
+			diag_warning(p->ctx->diag, &d->objs[c->id].loc, "nccl",
+				     "cpu %s of part '%s' has no %s (of its "
+				     "part): the topology file leaves it to "
+				     "NCCL to fill from the host it runs on",
+				     nm, p->pname, missing);
+		}
+	}
+}
+
 /* ---- writing ---- */
 
 static void xstart(struct npart *p, const char *el)
@@ -476,23 +569,54 @@ static void pci_attrs(struct npart *p, const struct ncomp *c, const char *cls)
 		xattr(p, "link_width", "%lld", (long long)c->width);
 }
 
+static const char *gpu_class(const struct rk_design *d, uint32_t gpu)
+{
+	const char *cls = ir_str(d, gpu, A_PCI_CLASS);
+
+	return cls ? cls : "0x030200";
+}
+
 static void write_gpu(struct npart *p, const struct ncomp *c)
 {
 	const struct rk_design *d = p->d;
 	int64_t links = ir_num(d, c->id, A_NVLINKS, 0);
+	int64_t c2c = ir_num(d, c->id, A_C2C_BW, 0);
 
 	xstart(p, "pci");
-	pci_attrs(p, c, "0x030200");
+	pci_attrs(p, c, gpu_class(d, c->id));
 	xstart(p, "gpu");
 	xattr(p, "dev", "%u", c->dev);
-	xattr(p, "sm", "%lld", (long long)ir_num(d, c->id, A_SM, 0));
+	if (p->rccl)
+		xattr(p, "gcn", "%s", ir_str(d, c->id, A_ARCH));
+	else
+		xattr(p, "sm", "%lld", (long long)ir_num(d, c->id, A_SM, 0));
 	xattr(p, "rank", "%u", c->dev);
 	xattr(p, "gdr", "1");
-	if (links > 0 && p->nvswitched) {
+	if (p->rccl) {
+		/* the full xGMI mesh: one row per peer, in bus order */
+		for (uint32_t i = 0; i < p->n; i++) {
+			const struct ncomp *o = &p->c[i];
+
+			if (o->cls != COMP_GPU || o == c)
+				continue;
+			xstart(p, "xgmi");
+			xattr(p, "target", "%s", o->busid);
+			xattr(p, "count", "1");
+			xattr(p, "tclass", "%s", gpu_class(d, o->id));
+			xend(p);
+		}
+	} else if (links > 0 && p->nvswitched) {
 		xstart(p, "nvlink");
 		xattr(p, "target", NVS_TARGET);
 		xattr(p, "count", "%lld", (long long)links);
 		xattr(p, "tclass", "0x068000");
+		xend(p);
+	}
+	if (!p->rccl && c2c > 0) {
+		/* bits/s per direction -> MB/s (checked exact in emit_part) */
+		xstart(p, "c2c");
+		xattr(p, "bw", "%lld", (long long)(c2c / 8000000));
+		xattr(p, "count", "1");
 		xend(p);
 	}
 	xend(p);
@@ -583,12 +707,28 @@ static bool emit_part(struct npart *p)
 		if (c->cls == COMP_CPU) {
 			cpus[nc++] = i;
 		} else if (c->cls == COMP_GPU) {
+			int64_t c2c = ir_num(d, c->id, A_C2C_BW, 0);
+			const char *cls = ir_str(d, c->id, A_PCI_CLASS);
+
 			gpus[ng++] = i;
-			if (ir_num(d, c->id, A_SM, 0) <= 0)
+			if (!p->rccl && ir_num(d, c->id, A_SM, 0) <= 0)
 				part_error(p, c->id, NULL,
 					   "GPU %s has no CUDA compute "
 					   "capability ('sm' of its part)",
 					   nm);
+			if (c2c % 8000000)
+				part_error(p, c->id, NULL,
+					   "the NVLink-C2C bandwidth of GPU %s "
+					   "is not a whole number of MB/s",
+					   nm);
+			if (cls && (strlen(cls) != 8 || cls[0] != '0' ||
+				    cls[1] != 'x' ||
+				    strspn(cls + 2, "0123456789abcdef") != 6))
+				part_error(
+				    p, c->id, NULL,
+				    "GPU %s has pci_class \"%s\", not 0x "
+				    "and six lower-case hex digits",
+				    nm, cls);
 		} else if (c->cls == COMP_NIC && c->used) {
 			const char *dn = ir_str(d, c->id, A_DEVNAME);
 
@@ -639,6 +779,19 @@ static bool emit_part(struct npart *p)
 				   str_of(p->ctx->d->arena,
 					  d->objs[p->c[cpus[k]].id].local),
 				   (long long)p->c[cpus[k]].numa);
+	if (p->rccl && ng > 1) {
+		const struct ncomp *g = &p->c[gpus[0]];
+		int64_t links = ir_num(d, g->id, A_NVLINKS, 0);
+
+		if (links && links < (int64_t)ng - 1)
+			part_error(p, g->id, NULL,
+				   "its %u GPUs form a full xGMI mesh, which "
+				   "takes %u links per GPU, but %s has %lld",
+				   ng, ng - 1,
+				   str_of(d->arena, d->objs[g->id].local),
+				   (long long)links);
+	}
+	check_cpus(p);
 	if (!p->ok)
 		goto out;
 	sort_by_bus(p, gpus, ng);
@@ -697,10 +850,26 @@ static bool emit_part(struct npart *p)
 			p->wok = false;
 	}
 	xstart(p, "system");
-	xattr(p, "version", "1");
+	xattr(p, "version", p->rccl ? "2" : "1");
 	for (uint32_t k = 0; k < nc; k++) {
+		const uint32_t id = p->c[cpus[k]].id;
+		const char *arch = ir_str(d, id, A_ARCH);
+		const char *vendor = cpuid_vendor(ir_str(d, id, A_VENDOR));
+
 		xstart(p, "cpu");
 		xattr(p, "numaid", "%lld", (long long)p->c[cpus[k]].numa);
+		if (arch)
+			xattr(p, "arch", "%s", arch);
+		if (arch && streq(arch, "x86_64") && vendor)
+			xattr(p, "vendor", "%s", vendor);
+		if (arch && streq(arch, "x86_64") &&
+		    ir_attr_inh(d, id, A_CPU_FAMILY) &&
+		    ir_attr_inh(d, id, A_CPU_MODEL)) {
+			xattr(p, "familyid", "%lld",
+			      (long long)ir_num(d, id, A_CPU_FAMILY, 0));
+			xattr(p, "modelid", "%lld",
+			      (long long)ir_num(d, id, A_CPU_MODEL, 0));
+		}
 		write_children(p, cpus[k]);
 		xend(p);
 	}
@@ -813,25 +982,13 @@ static bool emit_nccl(struct backend_ctx *ctx)
 			free(p.c);
 			continue;
 		}
-		{
-			/*
-			 * NCCL topology files describe NVIDIA GPUs: a server
-			 * whose GPUs name an `arch` (AMD's gfx942) and no CUDA
-			 * `sm` gets none, as a GPU-less one (RCCL reads its
-			 * own format).
-			 */
-			bool amd = true;
-
-			for (uint32_t i = 0; i < p.n && amd; i++)
-				if (p.c[i].cls == COMP_GPU &&
-				    (ir_num(d, p.c[i].id, A_SM, 0) ||
-				     !ir_str(d, p.c[i].id, A_ARCH)))
-					amd = false;
-			if (amd) {
-				free(p.c);
-				continue;
-			}
-		}
+		/* AMD GPUs (an `arch`, no CUDA `sm`): RCCL's flavour */
+		p.rccl = true;
+		for (uint32_t i = 0; i < p.n && p.rccl; i++)
+			if (p.c[i].cls == COMP_GPU &&
+			    (ir_num(d, p.c[i].id, A_SM, 0) ||
+			     !ir_str(d, p.c[i].id, A_ARCH)))
+				p.rccl = false;
 		any_gpu = true;
 		p.nvswitched =
 		    ir_num(d, part, A_NVSWITCHES, 0) > 0 || nvfab[part];
@@ -854,7 +1011,7 @@ static bool emit_nccl(struct backend_ctx *ctx)
 		if (ctx->failed)
 			break;
 	}
-	if (!any_gpu && gpuless_part) {
+	if (!any_gpu && gpuless_part && !ctx->dry) {
 		uint32_t part = gpuless_part - 1;
 
 		diag_warning(ctx->diag, &d->objs[part].loc, "nccl",
@@ -869,12 +1026,11 @@ static bool emit_nccl(struct backend_ctx *ctx)
 		for (uint32_t i = 0; i < d->nobjs; i++) {
 			const struct rk_obj *o = &d->objs[i];
 
-			if (o->kind != K_DEVICE || o->cls != C_SERVER)
+			/* servers without a file (no GPUs) are left out */
+			if (o->kind != K_DEVICE || o->cls != C_SERVER ||
+			    o->part == RK_NONE || !file[o->part])
 				continue;
-			fprintf(fp, "%s,%s\n", host[i],
-				o->part != RK_NONE && file[o->part]
-				    ? file[o->part]
-				    : "");
+			fprintf(fp, "%s,%s\n", host[i], file[o->part]);
 		}
 	}
 	free(nodes);
@@ -897,4 +1053,5 @@ const struct backend backend_nccl = {
 		   "nccl/hosts.csv",
 	.emit = emit_nccl,
 	.prepare = prepare_nccl,
+	.preflight = emit_nccl, /* dry: nothing is written */
 };

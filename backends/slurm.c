@@ -604,7 +604,7 @@ static bool emit_slurm(struct backend_ctx *ctx)
 			ok = false;
 			break;
 		}
-	if (ok && !tree.n && !blocks.n)
+	if (ok && !tree.n && !blocks.n && !ctx->dry)
 		diag_warning(ctx->diag, NULL, "slurm",
 			     "no fat-tree or NVLink fabric: no Slurm topology "
 			     "written");
@@ -692,4 +692,5 @@ const struct backend backend_slurm = {
 		   "slurm/topology.yaml (NVLink blocks)",
 	.emit = emit_slurm,
 	.weight = 1,
+	.preflight = emit_slurm, /* dry: nothing is written */
 };

@@ -41,6 +41,8 @@ struct outfile {
  * @files:  artifacts opened so far (committed or discarded together)
  * @dirs:   directories this run created (removed again on discard)
  * @failed: an I/O error happened
+ * @dry:    a preflight (--check): out_open() hands out a stream that
+ *          discards what is written, and nothing is created
  *
  * Back ends run as jobs on several threads: each job gets its own context,
  * arena and (deferred) diagnostic engine; the design and the derived
@@ -65,6 +67,7 @@ struct backend_ctx {
 	char **dirs;
 	uint32_t ndirs, dirs_cap;
 	bool failed;
+	bool dry;
 };
 
 /* struct backend's @needs */
@@ -91,6 +94,11 @@ enum {
  * @part_names: what --stats calls each part (NULL: the name)
  * @weight:  rough cost per cable, a scheduling hint: heavier jobs start
  *           first, so the last to finish is a short one
+ * @preflight: what --check runs instead of @emit (ctx->dry is set): it
+ *           reports every design error @emit would report, so that a
+ *           clean --check promises a build that fails only on I/O.  NULL
+ *           for a back end that reports no design errors.  It may be @emit
+ *           itself: in a dry context nothing reaches the disk.
  */
 struct backend {
 	const char *name;
@@ -101,6 +109,7 @@ struct backend {
 	unsigned parts;
 	const char *const *part_names;
 	unsigned weight;
+	bool (*preflight)(struct backend_ctx *ctx);
 };
 
 extern const struct backend *const backend_table[];

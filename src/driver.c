@@ -5,6 +5,10 @@
  * before the checks (a half-resolved design only produces cascades), and
  * --force never overrides them; check errors keep the back ends from
  * writing anything unless --force (they may have started: see run_all).
+ * --check runs the selected back ends' preflights (struct backend) in
+ * place of their emitters, so that it reports what the build would; under
+ * --force a back end that cannot express the design writes nothing and is
+ * named, while the others write theirs.
  */
 #include "rackc.h"
 
@@ -180,7 +184,10 @@ static bool run_be_job(void *arg)
 				j->diag.warnings++;
 		}
 	}
-	j->ok = j->b->emit(&j->ctx) && !j->ctx.failed;
+	if (j->ctx.dry)
+		j->ok = j->b->preflight(&j->ctx) && !j->ctx.failed;
+	else
+		j->ok = j->b->emit(&j->ctx) && !j->ctx.failed;
 	j->ns = rk_now_ns() - t0;
 	j->cpu = rk_cpu_ns(false) - u0;
 	return true;
@@ -267,7 +274,7 @@ static int run_all(struct compilation *c, struct derived *dv)
 	unsigned nsel, nbj = 0, ng = 0;
 	int rc = RK_EXIT_OK;
 	const char *base = strrchr(o->input, '/');
-	bool dir_ok, want = !o->check_only;
+	bool dir_ok, want = !o->check_only, be_failed = false;
 	int dir_errno = 0;
 	uint64_t t0;
 
@@ -281,7 +288,7 @@ static int run_all(struct compilation *c, struct derived *dv)
 	ctx.prices = o->prices;
 	ctx.shared = be_shared_new();
 	nsel = 0;
-	if (want && !select_backends(c, o->backends, sel, &nsel)) {
+	if (!select_backends(c, o->backends, sel, &nsel)) {
 		be_shared_free(ctx.shared);
 		free(sel);
 		return RK_EXIT_USAGE;
@@ -292,6 +299,15 @@ static int run_all(struct compilation *c, struct derived *dv)
 	if (!dir_ok) {
 		dir_errno = errno;
 		nsel = 0;
+	}
+	if (!want) {
+		/* --check: the preflights of the back ends that have one */
+		unsigned k = 0;
+
+		for (unsigned i = 0; i < nsel; i++)
+			if (sel[i]->preflight)
+				sel[k++] = sel[i];
+		nsel = k;
 	}
 	for (unsigned i = 0; i < nsel; i++)
 		nbj += sel[i]->parts > 1 ? sel[i]->parts : 1;
@@ -335,6 +351,7 @@ static int run_all(struct compilation *c, struct derived *dv)
 			j->ctx.dirs = NULL;
 			j->ctx.ndirs = j->ctx.dirs_cap = 0;
 			j->ctx.part = p;
+			j->ctx.dry = !want;
 			j->ctx.arena = &j->arena;
 			j->ctx.diag = &j->diag;
 			order[nbj] = j;
@@ -406,12 +423,27 @@ static int run_all(struct compilation *c, struct derived *dv)
 			uint32_t before = c->diag.errors;
 
 			diag_join(&c->diag, &j->diag);
-			if (!j->ok)
-				/* an error that names the design is the
-				 * design's */
-				rc = c->diag.errors > before && !j->ctx.failed
-					 ? RK_EXIT_ERRORS
-					 : RK_EXIT_USAGE;
+			/* an error that names the design is the design's; a
+			 * preflight, or --force, goes on to the next back end
+			 * (which writes what it can), else the first failure
+			 * decides */
+			if (!j->ok &&
+			    (c->diag.errors == before || j->ctx.failed))
+				rc = RK_EXIT_USAGE;
+			else if (!j->ok && !want)
+				be_failed = true;
+			else if (!j->ok && o->force) {
+				be_failed = true;
+				out_discard(&j->ctx);
+				diag_warning(&c->diag, NULL, "force",
+					     "back end '%s' wrote nothing: it "
+					     "cannot express the design (the "
+					     "errors above); the other back "
+					     "ends' artifacts are written "
+					     "(--force)",
+					     j->b->name);
+			} else if (!j->ok)
+				rc = RK_EXIT_ERRORS;
 		}
 		for (uint32_t k = 0; k < j->ctx.nfiles; k++)
 			*VEC_PUSH(ctx.files, ctx.nfiles, ctx.files_cap) =
@@ -440,7 +472,7 @@ static int run_all(struct compilation *c, struct derived *dv)
 	free(ctx.dirs);
 	be_shared_free(ctx.shared);
 	free(sel);
-	if (rc == RK_EXIT_OK && c->diag.errors)
+	if (rc == RK_EXIT_OK && (c->diag.errors || be_failed))
 		rc = RK_EXIT_ERRORS;
 	return rc;
 }

@@ -1083,7 +1083,7 @@ static void decl_part_member(struct elab *e, const struct kind_info *ki,
 
 	if (!decl_names(e, st, &names, &count))
 		return;
-	if (ki->type == 2) {
+	if (ki->type == 2 || (ki->type == 1 && st->rhs)) {
 		uint32_t tw;
 
 		if (!st->rhs) {

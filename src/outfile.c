@@ -62,6 +62,20 @@ FILE *out_open(struct backend_ctx *ctx, const char *rel)
 	int fd;
 
 	snprintf(final, n, "%s/%s", ctx->outdir, rel);
+	if (ctx->dry) {
+		/* a preflight: the bytes go nowhere, nothing is created */
+		of = VEC_PUSH(ctx->files, ctx->nfiles, ctx->files_cap);
+		of->tmp = NULL;
+		of->final = final;
+		of->fp = fopen("/dev/null", "w");
+		if (!of->fp) {
+			diag_error(ctx->diag, NULL, "io",
+				   "cannot open '%s': %s", "/dev/null",
+				   strerror(errno));
+			ctx->failed = true;
+		}
+		return of->fp;
+	}
 	base = strrchr(final, '/') + 1;
 	tmp = xmalloc(n + 16);
 	snprintf(tmp, n + 16, "%.*s.%s.XXXXXX", (int)(base - final), final,
@@ -225,7 +239,8 @@ void out_discard(struct backend_ctx *ctx)
 	for (uint32_t i = 0; i < ctx->nfiles; i++) {
 		if (ctx->files[i].fp)
 			fclose(ctx->files[i].fp);
-		unlink(ctx->files[i].tmp);
+		if (ctx->files[i].tmp)
+			unlink(ctx->files[i].tmp);
 		free(ctx->files[i].tmp);
 		free(ctx->files[i].final);
 	}

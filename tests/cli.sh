@@ -246,4 +246,26 @@ else
 	fail force-same-at-any-j "outputs or messages differ, or counts wrong"
 fi
 
+# --check runs the back ends' preflights: a design the nccl back end cannot
+# express fails --check (with the build's messages), not only the build.
+# With --force every back end that can express it writes its artifacts and
+# the one that cannot is named; the exit status stays 1.
+nccl_bad=$top_srcdir/tests/deploy/nccl-errors.rack
+t check-preflight 1 '' 'cannot express part .no_bus. in NCCL topology XML' \
+	--check "$nccl_bad"
+if [ ! -e check-out ]; then
+	pass check-preflight/writes-nothing
+else
+	fail check-preflight/writes-nothing "check-out/ was created"
+fi
+t preflight-only-selected 0 '' '' --check -O ir,report "$nccl_bad"
+t force-partial 1 '' "back end 'nccl' wrote nothing" \
+	--force -O ir,report,nccl -o partial "$nccl_bad"
+if [ -s partial/report.json ] && [ -s partial/ir.rack ] &&
+	[ ! -e partial/nccl ]; then
+	pass force-partial/others-written
+else
+	fail force-partial/others-written "report.json or ir.rack missing, or nccl/ written"
+fi
+
 finish

@@ -10,6 +10,16 @@ Re-reads every file twice: as raw text (NCCL's reader is not a conforming
 XML parser: no declaration, no tabs, one tag per line, ...) and with
 xml.etree (structure and attribute values).  Prints one line per problem,
 FILE: rule: detail, and exits 1 when there is any.
+
+A file whose root says version="2" is RCCL's flavour of the format (RCCL
+src/graph/xml.h NCCL_TOPO_XML_VERSION 2): <xgmi> rows in place of <nvlink>
+and <c2c>, GPUs named by gcn (gfx942) instead of a CUDA sm, and AMD CPUs
+that need familyid/modelid too (RCCL graph/topo.cc ncclTopoAddCpu).
+
+The <cpu> rules are those of a strict load (no live host to fill from):
+arch always, vendor on x86_64, familyid and modelid for Intel (and for AMD
+under RCCL); NCCL's converter fails with "Attribute arch of node cpu not
+found" otherwise.
 """
 
 import csv
@@ -29,6 +39,7 @@ GRAMMAR = {
     "cpu": {"pci", "nic"},
     "pci": {"pci", "gpu", "nic", "pcilink"},
     "gpu": {"nvlink", "c2c"},
+    "xgmi": set(),
     "nic": {"net"},
     "net": set(),
     "nvlink": set(),
@@ -98,9 +109,11 @@ def check_tree(path, root):
     if root.tag != "system":
         bad(path, "root", "root is <%s>, NCCL ignores the file" % root.tag)
         return
-    if root.get("version") != "1":
-        bad(path, "version", 'root needs version="1", has %r'
-            % root.get("version"))
+    rccl = root.get("version") == "2"
+    if root.get("version") not in ("1", "2"):
+        bad(path, "version", 'root needs version="1" (NCCL) or "2" (RCCL), '
+            'has %r' % root.get("version"))
+    gpu_links = {"xgmi"} if rccl else {"nvlink", "c2c"}
     elements = list(root.iter())
     if len(elements) > MAX_ELEMENTS:
         bad(path, "element-count", "%d elements, NCCL reads %d"
@@ -114,8 +127,9 @@ def check_tree(path, root):
         if el.tag not in GRAMMAR:
             bad(path, "grammar", "unknown element <%s>" % el.tag)
             continue
+        allowed = gpu_links if el.tag == "gpu" else GRAMMAR[el.tag]
         for child in el:
-            if child.tag not in GRAMMAR[el.tag]:
+            if child.tag not in allowed:
                 bad(path, "grammar", "<%s> inside <%s>" % (child.tag, el.tag))
         if (el.text or "").strip() or (el.tail or "").strip():
             bad(path, "no-text", "text in or after <%s>" % el.tag)
@@ -129,8 +143,19 @@ def check_tree(path, root):
             bad(path, "cpu-numaid", "numaid %s twice" % n)
         numaids.add(n)
         arch = cpu.get("arch")
-        if arch is not None and arch not in ARCHES:
+        if arch is None:
+            bad(path, "cpu-arch", "numaid %s: no arch (a strict load fails: "
+                "Attribute arch of node cpu not found)" % n)
+        elif arch not in ARCHES:
             bad(path, "cpu-arch", "arch %r" % arch)
+        if arch == "x86_64" and cpu.get("vendor") is None:
+            bad(path, "cpu-vendor", "numaid %s: x86_64 without vendor" % n)
+        if (cpu.get("vendor") == "GenuineIntel" or
+                (rccl and cpu.get("vendor") == "AuthenticAMD")):
+            for a in ("familyid", "modelid"):
+                if cpu.get(a) is None:
+                    bad(path, "cpu-" + a, "numaid %s: %s CPU without %s"
+                        % (n, cpu.get("vendor"), a))
         vendor = cpu.get("vendor")
         if vendor is not None and vendor not in VENDORS:
             bad(path, "cpu-vendor", "vendor %r (NCCL then assumes 5000 GB/s "
@@ -169,7 +194,9 @@ def check_tree(path, root):
         if lw is not None and lw not in ("1", "2", "4", "8", "16", "32"):
             bad(path, "pci-link-width", "%s: link_width %r" % (b, lw))
         kids = {k.tag for k in pci}
-        if "gpu" in kids and not c.startswith("0x03"):
+        # RCCL's MI300X model files put GPUs in class 0x120000
+        if "gpu" in kids and not (c.startswith("0x03") or
+                                  (rccl and c.startswith("0x12"))):
             bad(path, "pci-class", "%s holds a <gpu> but has class %s"
                 % (b, c))
         if "nic" in kids and not c.startswith("0x02"):
@@ -177,10 +204,34 @@ def check_tree(path, root):
                 % (b, c))
 
     devs, ranks = set(), set()
+    gpu_bus = {pci.get("busid") for pci in root.iter("pci")
+               if pci.find("gpu") is not None}
+    gpu_of = {id(g): pci.get("busid") for pci in root.iter("pci")
+              for g in pci.findall("gpu")}
+    links = set()
     for gpu in root.iter("gpu"):
-        for a in ("dev", "sm", "rank", "gdr"):
+        for a in ("dev", "rank", "gdr") if rccl else ("dev", "sm", "rank",
+                                                      "gdr"):
             if not is_int(gpu.get(a)):
                 bad(path, "gpu-" + a, "<gpu> %s is %r" % (a, gpu.get(a)))
+        if rccl and not re.match(r"^gfx[0-9a-f]+$", gpu.get("gcn") or ""):
+            bad(path, "gpu-gcn", "<gpu> gcn %r" % gpu.get("gcn"))
+        for c2c in gpu.iter("c2c"):
+            for a in ("bw", "count"):
+                if not is_int(c2c.get(a)) or int(c2c.get(a)) < 1:
+                    bad(path, "c2c-" + a, "%s %r" % (a, c2c.get(a)))
+        targets = []
+        for x in gpu.iter("xgmi"):
+            t = x.get("target")
+            if not is_int(x.get("count")) or int(x.get("count")) < 1:
+                bad(path, "xgmi-count", "count %r" % x.get("count"))
+            if t not in gpu_bus:
+                bad(path, "xgmi-target", "target %r is no GPU of the file"
+                    % t)
+            targets.append(t)
+        if len(set(targets)) != len(targets):
+            bad(path, "xgmi-target", "a peer twice: %r" % targets)
+        links.update((gpu_of[id(gpu)], t) for t in targets)
         if gpu.get("gdr") not in ("0", "1"):
             bad(path, "gpu-gdr", "gdr %r" % gpu.get("gdr"))
         if gpu.get("dev") in devs:
@@ -200,6 +251,11 @@ def check_tree(path, root):
                 bad(path, "nvlink-target", "GPU target %r" % t)
             if t is not None and t != t.lower():
                 bad(path, "nvlink-target", "target %r is not lowercase" % t)
+
+    for a, b in sorted(links):
+        if (b, a) not in links:
+            bad(path, "xgmi-mirror", "%s -> %s has no row back: RCCL fails "
+                "with \"Failed to find reverse path\"" % (a, b))
 
     netdevs, ports, names = set(), set(), set()
     guid_owner = {}
@@ -268,7 +324,9 @@ def check_hosts(path):
         if host in seen:
             bad(path, "hosts-name", "host %s twice" % host)
         seen.add(host)
-        if fname and not os.path.isfile(os.path.join(here, fname)):
+        if not fname:
+            bad(path, "hosts-file", "%s: empty file name" % host)
+        elif not os.path.isfile(os.path.join(here, fname)):
             bad(path, "hosts-file", "%s: no file %s" % (host, fname))
 
 
