@@ -20,8 +20,19 @@
  * same set are written as one Slurm switch, named after the first of them,
  * with a comment listing the others (Slurm switch names are its own, not
  * host names).  Blocks are the NVLink domains: one block per nvlink fabric,
- * holding the servers whose ports it connects; BlockSizes is the smallest
- * domain.
+ * holding the servers whose ports it connects.  BlockSizes is what Slurm
+ * itself (and NVIDIA's topograph) takes when none is given: the smallest
+ * domain D and its aligned power-of-two multiples up to the number of
+ * domains N, D, 2D, 4D, ... 2^k D with 2^k <= N (18, 36, 72, ... node
+ * trays for NVL72 racks).  topology.yaml makes the block topology the
+ * cluster default when the NVLink domains span several nodes (NVL72, as
+ * NVIDIA recommends for it), else the tree.
+ *
+ * Only compute nodes are listed: servers whose part has GPU components
+ * (any server, in a design without GPU servers), and never a device whose
+ * `role` names something other than compute.  A UFM appliance or a
+ * storage server cabled to a leaf is no Slurm node (Slurm would log a
+ * lookup failure for it).
  *
  * Names are the host names of be_common.h (hostname, or the rackc name as
  * a host name); lists are Slurm host lists, compressed to ranges such as
@@ -291,10 +302,25 @@ static void add_switch(const struct rk_design *d, uint32_t c,
 	t->level = lv;
 }
 
+/* Is device @dev a Slurm compute node (see the top of the file)? */
+static bool slurm_node(const struct rk_design *d, uint32_t dev,
+		       const uint8_t *gpu_part, bool any_gpu)
+{
+	const struct rk_obj *o = &d->objs[dev];
+	const char *role = ir_str(d, dev, A_ROLE);
+
+	if (o->kind != K_DEVICE || o->cls != C_SERVER)
+		return false;
+	if (role && !streq(role, "compute"))
+		return false;
+	return !any_gpu || (o->part != RK_NONE && gpu_part[o->part]);
+}
+
 /* The tree of one fabric, appended to @o. */
 static void fabric_tree(struct backend_ctx *ctx, const char *const *host,
 			uint32_t fab, const uint32_t *links, uint32_t nl,
-			uint32_t *sw_index, uint32_t *owner, struct out *o)
+			uint32_t *sw_index, uint32_t *owner,
+			const uint8_t *gpu_part, bool any_gpu, struct out *o)
 {
 	const struct rk_design *d = ctx->d;
 	struct tsw *sw = NULL;
@@ -327,9 +353,11 @@ static void fabric_tree(struct backend_ctx *ctx, const char *const *host,
 			else if (sw[b].level > sw[a].level)
 				ulist_push(&sw[b].kids, a);
 		} else if (a != RK_NONE && !sw[a].level) {
-			ulist_push(&sw[a].kids, l->b_dev);
+			if (slurm_node(d, l->b_dev, gpu_part, any_gpu))
+				ulist_push(&sw[a].kids, l->b_dev);
 		} else if (b != RK_NONE && !sw[b].level) {
-			ulist_push(&sw[b].kids, l->a_dev);
+			if (slurm_node(d, l->a_dev, gpu_part, any_gpu))
+				ulist_push(&sw[b].kids, l->a_dev);
 		}
 	}
 	head = xmalloc(((size_t)ns + 1) * sizeof(*head));
@@ -501,11 +529,41 @@ static bool emit_slurm(struct backend_ctx *ctx)
 	uint32_t *owner = xmalloc(n * sizeof(*owner));
 	struct out tree = { NULL, 0, 0 }, blocks = { NULL, 0, 0 };
 	uint32_t ncompute = 0, min_block = 0;
+	uint8_t *gpu_part = xcalloc(n + 1, 1);
+	bool any_gpu = false;
 	const char *const *host;
 	bool ok;
 	FILE *fp;
 
 	host = be_host_names(ctx, &ok);
+	/* the server parts with GPU components */
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		const struct rk_obj *o = &d->objs[i];
+
+		if (o->kind == K_COMP && o->cls == COMP_GPU) {
+			for (uint32_t p = o->parent; p != RK_NONE;
+			     p = d->objs[p].parent)
+				if (d->objs[p].kind == K_PART) {
+					gpu_part[p] = 1;
+					break;
+				}
+		}
+	}
+	/* a part derived from a GPU server is one */
+	for (bool more = true; more;) {
+		more = false;
+		for (uint32_t i = 0; i < d->nobjs; i++) {
+			const struct rk_obj *o = &d->objs[i];
+
+			if (o->kind == K_PART && !gpu_part[i] &&
+			    o->part != RK_NONE && gpu_part[o->part])
+				gpu_part[i] = 1, more = true;
+		}
+	}
+	for (uint32_t i = 0; i < d->nobjs && !any_gpu; i++)
+		any_gpu =
+		    d->objs[i].kind == K_DEVICE && d->objs[i].cls == C_SERVER &&
+		    d->objs[i].part != RK_NONE && gpu_part[d->objs[i].part];
 	memset(sw_index, 0xff, n * sizeof(*sw_index));
 	memset(block_of, 0xff, n * sizeof(*block_of));
 	memset(owner, 0xff, n * sizeof(*owner));
@@ -544,9 +602,9 @@ static bool emit_slurm(struct backend_ctx *ctx)
 				const struct rk_link *l =
 				    &d->links[links[start[f] + i]];
 
-				if (d->objs[l->a_dev].cls != C_SWITCH)
+				if (slurm_node(d, l->a_dev, gpu_part, any_gpu))
 					devs[nn++] = l->a_dev;
-				if (d->objs[l->b_dev].cls != C_SWITCH)
+				if (slurm_node(d, l->b_dev, gpu_part, any_gpu))
 					devs[nn++] = l->b_dev;
 			}
 			qsort(devs, nn, sizeof(*devs), cmp_u32);
@@ -590,7 +648,7 @@ static bool emit_slurm(struct backend_ctx *ctx)
 			   (ncompute ? fabric_is_compute(d, f)
 				     : o->cls == FAB_FAT_TREE)) {
 			fabric_tree(ctx, host, f, links + start[f], cnt[f],
-				    sw_index, owner, &tree);
+				    sw_index, owner, gpu_part, any_gpu, &tree);
 		}
 	}
 	for (uint32_t i = 0; i < tree.n; i++)
@@ -639,17 +697,26 @@ static bool emit_slurm(struct backend_ctx *ctx)
 		for (uint32_t i = 0; i < blocks.n; i++)
 			fprintf(fp, "BlockName=%s Nodes=%s\n", blocks.e[i].name,
 				blocks.e[i].nodes);
-		fprintf(fp, "BlockSizes=%u\n", min_block);
+		fputs("BlockSizes=", fp);
+		for (uint64_t k = 1; k <= blocks.n; k *= 2)
+			fprintf(fp, "%s%llu", k > 1 ? "," : "",
+				(unsigned long long)(min_block * k));
+		fputc('\n', fp);
 	}
 	if (ok && (tree.n || blocks.n) &&
 	    (fp = out_open(ctx, "slurm/topology.yaml"))) {
+		/* multi-node NVLink domains (NVL72): the block topology is
+		 * the default */
+		bool block_default = blocks.n && (!tree.n || min_block > 1);
+
 		fprintf(fp, "# rackc: Slurm topologies of %s\n", ctx->input);
 		if (tree.n) {
-			fputs("- topology: tree\n"
-			      "  cluster_default: true\n"
-			      "  tree:\n"
-			      "    switches:\n",
-			      fp);
+			fprintf(fp,
+				"- topology: tree\n"
+				"  cluster_default: %s\n"
+				"  tree:\n"
+				"    switches:\n",
+				block_default ? "false" : "true");
 			for (uint32_t i = 0; i < tree.n; i++)
 				fprintf(fp,
 					"      - switch: \"%s\"\n"
@@ -664,10 +731,12 @@ static bool emit_slurm(struct backend_ctx *ctx)
 				"- topology: nvlink\n"
 				"  cluster_default: %s\n"
 				"  block:\n"
-				"    block_sizes:\n"
-				"      - %u\n"
-				"    blocks:\n",
-				tree.n ? "false" : "true", min_block);
+				"    block_sizes:\n",
+				block_default ? "true" : "false");
+			for (uint64_t k = 1; k <= blocks.n; k *= 2)
+				fprintf(fp, "      - %llu\n",
+					(unsigned long long)(min_block * k));
+			fputs("    blocks:\n", fp);
 			for (uint32_t i = 0; i < blocks.n; i++)
 				fprintf(fp,
 					"      - block: \"%s\"\n"
@@ -677,6 +746,7 @@ static bool emit_slurm(struct backend_ctx *ctx)
 	}
 	free(tree.e);
 	free(blocks.e);
+	free(gpu_part);
 	free(cnt);
 	free(start);
 	free(links);

@@ -438,9 +438,44 @@ static void match_tree(struct elab *e, const char *pat, uint32_t **hit,
 }
 
 /*
+ * The ports of @part whose names match @pat (@plen bytes, with "[*]"), in
+ * declaration order, bases first; each is the port the part resolves that
+ * name to (a derived part's port of the same name replaces its base's).
+ */
+static void part_port_matches(struct elab *e, uint32_t part, const char *pat,
+			      size_t plen, uint32_t **out, uint32_t *n,
+			      uint32_t *cap)
+{
+	const struct rk_design *d = e->d;
+	uint32_t chain[64], nc = 0;
+
+	*n = 0;
+	for (uint32_t p = part; p != RK_NONE && nc < ARRAY_SIZE(chain);
+	     p = d->objs[p].part)
+		chain[nc++] = p;
+	while (nc--)
+		for_each_child(d, chain[nc], c) {
+			uint32_t port;
+			bool seen = false;
+
+			if (d->objs[c].kind != K_PORT ||
+			    !glob_match_n(pat, plen,
+					  str_of(e->a, d->objs[c].local)))
+				continue;
+			port = ir_part_port(d, part, d->objs[c].local);
+			for (uint32_t k = 0; k < *n && !seen; k++)
+				seen = (*out)[k] == port;
+			if (port != RK_NONE && !seen)
+				*VEC_PUSH(*out, *n, *cap) = port;
+		}
+}
+
+/*
  * Expand a [*] pattern into objects (or ports) in declaration order: the
  * pattern is tried under each enclosing scope in turn, as a plain name
- * would be (match_tree), until one gives matches.
+ * would be (match_tree), until one gives matches.  In a port pattern the
+ * port name may hold [*] too (tray[*].nvl[*]): every matching port of
+ * each device, in the part's declaration order.
  */
 static bool resolve_pattern(struct elab *e, const struct rk_value *ref,
 			    uint32_t from, enum rk_kind want, bool ports,
@@ -451,6 +486,8 @@ static bool resolve_pattern(struct elab *e, const struct rk_value *ref,
 	size_t plen = strlen_of(e->a, ref->a), dot = plen;
 	uint32_t pname = 0, before = *n, *hit = NULL, nhit = 0, hcap = 0;
 	uint32_t last_part = RK_NONE, last_port = RK_NONE;
+	uint32_t *pports = NULL, npports = 0, ppcap = 0;
+	bool pstar = false;
 	struct scopes s;
 
 	if (ports) {
@@ -462,6 +499,7 @@ static bool resolve_pattern(struct elab *e, const struct rk_value *ref,
 			return false;
 		}
 		pname = intern(e->a, p + dot + 1, plen - dot - 1);
+		pstar = strstr(p + dot + 1, "[*]") != NULL;
 		want = K_DEVICE;
 	}
 	scopes_for(e, from, &s);
@@ -491,12 +529,23 @@ static bool resolve_pattern(struct elab *e, const struct rk_value *ref,
 				/* the devices are mostly of one part */
 				if (d->objs[i].part != last_part) {
 					last_part = d->objs[i].part;
-					last_port =
-					    ir_part_port(d, last_part, pname);
+					if (pstar)
+						part_port_matches(
+						    e, last_part, p + dot + 1,
+						    plen - dot - 1, &pports,
+						    &npports, &ppcap);
+					else
+						last_port = ir_part_port(
+						    d, last_part, pname);
 				}
 				port = last_port;
 
-				if (port != RK_NONE)
+				if (pstar)
+					for (uint32_t q = 0; q < npports; q++)
+						push_tmp(tmp, n, cap, VT_PORT,
+							 i, pports[q],
+							 &ref->loc);
+				else if (port != RK_NONE)
 					push_tmp(tmp, n, cap, VT_PORT, i, port,
 						 &ref->loc);
 			} else {
@@ -505,6 +554,7 @@ static bool resolve_pattern(struct elab *e, const struct rk_value *ref,
 		}
 	}
 	free(hit);
+	free(pports);
 	if (*n == before) {
 		elab_error(e, &ref->loc, "undefined-name", "'%s' matches no %s",
 			   p, ports ? "port" : rk_kind_name(want));

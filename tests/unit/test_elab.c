@@ -679,6 +679,50 @@ Test(elab, wildcard_matching_nothing)
 	unit_free(u);
 }
 
+Test(elab, wildcard_in_port_names)
+{
+	/* [*] in the port name, alone and after [*] in device names at two
+	 * depths (devices of a rack part's template); a derived part's port
+	 * replaces its base's of the same name, in the base's place */
+	struct unit *u =
+	    good(CATALOG
+		 "part r48t : r48 { node tray[0..1] : srv }\n"
+		 "part srv2 : srv { port ib[2] { form OSFP; speed 800Gb/s } }\n"
+		 "site s { feed A {}; feed B {}\n"
+		 "  row r { rack k[0..1] : r48t } }\n"
+		 "node top[0..1] : srv\n"
+		 "node two : srv2\n"
+		 "fabric a : fat_tree { endpoints s.r.k[*].tray[*].ib[*] }\n"
+		 "fabric b : fat_tree { endpoints top[1].ib[*] }\n"
+		 "fabric c : fat_tree { endpoints two.ib[*] }\n"
+		 "fabric e : fat_tree { endpoints top[*].ib[*] }\n");
+	char got[4096];
+	const struct rk_value *v;
+
+	endpoint_devs(u, "b", got, sizeof(got));
+	cr_assert_str_eq(got, "top[1].ib[0] top[1].ib[1] top[1].ib[2] "
+			      "top[1].ib[3] top[1].ib[4] top[1].ib[5] "
+			      "top[1].ib[6] top[1].ib[7]");
+	v = ir_attr(u->d, obj(u, "a"), A_ENDPOINTS);
+	cr_assert_eq(v->n, 2 * 2 * 8);
+	endpoint_devs(u, "a", got, sizeof(got));
+	cr_assert(strncmp(got, "s.r.k[0].tray[0].ib[0] s.r.k[0].tray[0].ib[1] ",
+			  46) == 0,
+		  "%s", got);
+	cr_assert(strstr(got, "s.r.k[1].tray[1].ib[7]") != NULL, "%s", got);
+	v = ir_attr(u->d, obj(u, "e"), A_ENDPOINTS);
+	cr_assert_eq(v->n, 2 * 8);
+	v = ir_attr(u->d, obj(u, "c"), A_ENDPOINTS);
+	cr_assert_eq(v->n, 8);
+	cr_assert_eq(ir_list_at(u->d, v, 2)->n, part(u, "srv2.ib[2]"));
+	cr_assert_eq(ir_list_at(u->d, v, 3)->n, part(u, "srv.ib[3]"));
+	unit_free(u);
+	u = fails(CATALOG "node d[0..1] : srv\n"
+			  "fabric f : fat_tree { endpoints d[*].zz[*] }\n");
+	HAS(u, "'d[*].zz[*]' matches no port");
+	unit_free(u);
+}
+
 /* ---- params, -D, let ---- */
 
 Test(elab, define_overrides_param)
