@@ -893,25 +893,60 @@ static int run_cmp(const void *a, const void *b)
 	return x->i < y->i ? -1 : x->i > y->i; /* the same key twice */
 }
 
+/*
+ * The entries whose hash another entry shares, as (hash, index) in order,
+ * into @s; their count.  A hash set over the @n hashes finds them in one
+ * pass (@slot: @cap entries, a power of two above 2n; @dup: n flags, all
+ * clear), so that only they, a handful, are sorted: sorting all n was the
+ * cable plan's largest cost at a few million cables.
+ */
+static uint32_t shared_hashes(const uint64_t *h, uint32_t n, uint32_t *slot,
+			      uint32_t cap, uint8_t *dup, struct id_sort *s)
+{
+	uint32_t m = 0;
+
+	memset(slot, 0xff, (size_t)cap * sizeof(*slot));
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t p = (uint32_t)hash_mix64(h[i]) & (cap - 1);
+
+		while (slot[p] != RK_NONE && h[slot[p]] != h[i])
+			p = (p + 1) & (cap - 1);
+		if (slot[p] == RK_NONE)
+			slot[p] = i;
+		else
+			dup[slot[p]] = dup[i] = 1;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		if (dup[i]) {
+			dup[i] = 0;
+			s[m].h = h[i];
+			s[m++].i = i;
+		}
+	qsort(s, m, sizeof(*s), id_cmp);
+	return m;
+}
+
 void cableplan_resolve_ids(uint64_t *h, uint32_t n, unsigned bits,
 			   cp_key_fn key, void *ctx)
 {
 	struct id_sort *s = xmalloc(((size_t)n + 1) * sizeof(*s));
+	uint32_t cap = 16, *slot;
+	uint8_t *dup = xcalloc((size_t)n + 1, 1);
 	char **keys = NULL;
 	size_t *klen = NULL;
 	uint32_t *salt = NULL;
 	struct id_run *run = NULL;
 	bool again = true;
 
+	while (cap < 2 * (uint64_t)n)
+		cap *= 2;
+	slot = xmalloc((size_t)cap * sizeof(*slot));
 	while (again) {
+		uint32_t m = shared_hashes(h, n, slot, cap, dup, s);
+
 		again = false;
-		for (uint32_t i = 0; i < n; i++) {
-			s[i].h = h[i];
-			s[i].i = i;
-		}
-		qsort(s, n, sizeof(*s), id_cmp);
-		for (uint32_t a = 0, b; a < n; a = b) {
-			for (b = a + 1; b < n && s[b].h == s[a].h; b++)
+		for (uint32_t a = 0, b; a < m; a = b) {
+			for (b = a + 1; b < m && s[b].h == s[a].h; b++)
 				;
 			if (b - a < 2)
 				continue;
@@ -950,6 +985,8 @@ void cableplan_resolve_ids(uint64_t *h, uint32_t n, unsigned bits,
 	free(salt);
 	free(run);
 	free(s);
+	free(slot);
+	free(dup);
 }
 
 /* The parts of a link's key: fabric, then the ends in byte order. */
