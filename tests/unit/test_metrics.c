@@ -15,6 +15,15 @@
 #include "supply.h"
 #include "portindex.h"
 
+/* The cut between the endpoints in @mask and the others (@side: room). */
+static int64_t mask_cut(const struct fabric_graph_view *g, uint32_t mask,
+			uint8_t *side)
+{
+	for (uint32_t i = 0; i < g->ne; i++)
+		side[i] = (mask >> i & 1) ? 1 : 2;
+	return maxflow_bipartition(g->nv, g->nedges, g->u, g->v, g->cap, side);
+}
+
 /* Minimum over all balanced bipartitions (ne <= 20). */
 static int64_t brute_bisection(const struct fabric_graph_view *g)
 {
@@ -31,10 +40,7 @@ static int64_t brute_bisection(const struct fabric_graph_view *g)
 		/* fix endpoint 0 on the sink side to halve the work */
 		if (mask & 1)
 			continue;
-		for (uint32_t i = 0; i < g->ne; i++)
-			side[i] = (mask >> i & 1) ? 1 : 2;
-		c = maxflow_bipartition(g->nv, g->nedges, g->u, g->v, g->cap,
-					side);
+		c = mask_cut(g, mask, side);
 		if (best < 0 || c < best)
 			best = c;
 	}
@@ -50,13 +56,16 @@ static const char *parts =
     "part sw8 : switch { height 1U; port p[0..7] { speed 100Gb/s; "
     "protocol ib } }\n";
 
-static void check_fabric(const char *body, enum bisect_method want_method,
-			 bool exact)
+/* Compile @body after the parts, compare fabric f's bisection with
+ * @brute's (equal when @exact, else no lower); its figures into @m. */
+static void check_fabric_with(
+    const char *body, enum bisect_method want_method, bool exact,
+    int64_t (*brute)(const struct fabric_graph_view *),
+    struct fabric_metrics *m)
 {
 	char *src;
 	struct unit *u;
 	uint32_t fab;
-	struct fabric_metrics m;
 	struct fabric_graph_view g;
 	int64_t truth;
 
@@ -65,18 +74,27 @@ static void check_fabric(const char *body, enum bisect_method want_method,
 	cr_assert_eq(u->rc, 0, "%s", u->err);
 	fab = find_obj(u, "f");
 	cr_assert_neq(fab, RK_NONE);
-	fabric_compute(u->d, fab, &m);
+	fabric_compute(u->d, fab, m);
 	fabric_graph_export(u->d, fab, &g);
-	truth = brute_bisection(&g);
-	cr_assert_eq(m.method, want_method);
+	truth = brute(&g);
+	cr_assert_eq(m->method, want_method);
 	if (exact)
-		cr_assert_eq(m.bisection, truth, "rackc %lld, brute force %lld",
-			     (long long)m.bisection, (long long)truth);
+		cr_assert_eq(m->bisection, truth,
+			     "rackc %lld, brute force %lld",
+			     (long long)m->bisection, (long long)truth);
 	else
-		cr_assert_geq(m.bisection, truth, "below the true bisection");
+		cr_assert_geq(m->bisection, truth, "below the true bisection");
 	fabric_graph_view_free(&g);
 	unit_free(u);
 	free(src);
+}
+
+static void check_fabric(const char *body, enum bisect_method want_method,
+			 bool exact)
+{
+	struct fabric_metrics m;
+
+	check_fabric_with(body, want_method, exact, brute_bisection, &m);
 }
 
 Test(bisection, two_tier_full)
@@ -226,10 +244,7 @@ static int64_t brute_plane_bisection(const struct fabric_graph_view *g)
 			;
 		if (k < ncomp)
 			continue;
-		for (uint32_t i = 0; i < g->ne; i++)
-			side[i] = (mask >> i & 1) ? 1 : 2;
-		c = maxflow_bipartition(g->nv, g->nedges, g->u, g->v, g->cap,
-					side);
+		c = mask_cut(g, mask, side);
 		if (best < 0 || c < best)
 			best = c;
 	}
@@ -240,26 +255,12 @@ static int64_t brute_plane_bisection(const struct fabric_graph_view *g)
 
 static void check_planes(const char *body, uint32_t planes)
 {
-	char *src;
-	struct unit *u;
 	struct fabric_metrics m;
-	struct fabric_graph_view g;
-	int64_t truth;
 
-	cr_assert(asprintf(&src, "%s%s", parts, body) > 0);
-	u = compile(src);
-	cr_assert_eq(u->rc, 0, "%s", u->err);
-	fabric_compute(u->d, find_obj(u, "f"), &m);
-	fabric_graph_export(u->d, find_obj(u, "f"), &g);
-	truth = brute_plane_bisection(&g);
-	cr_assert_eq(m.method, BISECT_CLOS_EXACT);
-	cr_assert_eq(m.bisection, truth, "rackc %lld, brute force %lld",
-		     (long long)m.bisection, (long long)truth);
+	check_fabric_with(body, BISECT_CLOS_EXACT, true, brute_plane_bisection,
+			  &m);
 	/* the planes share no switch: a leaf serves one plane's rails */
 	cr_assert_eq(m.switches % planes, 0);
-	fabric_graph_view_free(&g);
-	unit_free(u);
-	free(src);
 }
 
 Test(bisection, planes_two_tier)
