@@ -377,8 +377,8 @@ void add_link(struct elab *e, uint32_t fab, uint32_t ad, uint32_t ap,
 }
 
 /* Gather the endpoint ports of a fabric in order. */
-static uint32_t endpoints(struct elab *e, uint32_t fab, uint32_t **devs,
-			  uint32_t **ports)
+uint32_t endpoints(struct elab *e, uint32_t fab, uint32_t **devs,
+		   uint32_t **ports)
 {
 	struct ir_ep_cursor c = { 0, 0 };
 	uint32_t n = 0, cap = 0;
@@ -589,7 +589,9 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 	struct rk_design *d = e->d;
 	/* a copy: the object table grows as switches are added */
 	const struct srcloc floc = d->objs[fab].loc, *loc = &floc;
-	uint32_t *ed, *ep, ne = endpoints(e, fab, &ed, &ep);
+	uint32_t *ed, *ep,
+	    ne = fp->nplanes > 1 ? ft_plane_take(fp, &ed, &ep)
+				 : endpoints(e, fab, &ed, &ep);
 	uint32_t sw = fabric_switch_part(e, fab, A_SWITCH);
 	uint32_t spw = fabric_switch_part(e, fab, A_SPINE_SWITCH);
 	uint32_t *node_of = NULL, *rail_of_name = NULL, nnodes = 0, nrails = 0;
@@ -609,8 +611,6 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 
 	memset(&lp, 0, sizeof(lp));
 	memset(&sp, 0, sizeof(sp));
-	if (fp->nplanes > 1)
-		ne = ft_plane_select(e, fp, ed, ep, ne);
 	if (sw == RK_NONE) {
 		/* hand-wired: the links are written out; claim them */
 		adopt_links(e, fab, ed, ep, ne);

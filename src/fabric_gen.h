@@ -38,6 +38,9 @@ struct ft_plane {
 	uint32_t plane, nplanes;
 	uint32_t base[4];
 	uint32_t built[4];
+	/* every endpoint of the fabric, gathered once: device, port, rail */
+	const uint32_t *ed, *ep, *rail;
+	uint32_t ne;
 };
 
 /* A fat tree's leaves, built, and what the tiers above them need. */
@@ -60,12 +63,14 @@ uint32_t new_switch(struct elab *e, uint32_t fab, const char *tier,
 		    struct placer *pl);
 void add_link(struct elab *e, uint32_t fab, uint32_t ad, uint32_t ap,
 	      uint32_t bd, uint32_t bp);
+/* The endpoint devices and ports of @fab in order (the caller frees). */
+uint32_t endpoints(struct elab *e, uint32_t fab, uint32_t **devs,
+		   uint32_t **ports);
 void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp);
 
-/* fabric_planes.c: keep plane fp->plane's endpoints of the @n in @ed/@ep
- * (in place, in order); the count kept */
-uint32_t ft_plane_select(struct elab *e, const struct ft_plane *fp,
-			 uint32_t *ed, uint32_t *ep, uint32_t n);
+/* fabric_planes.c: plane fp->plane's endpoints (devices and ports, in
+ * order) into @ed and @ep, for the caller to free; their count */
+uint32_t ft_plane_take(const struct ft_plane *fp, uint32_t **ed, uint32_t **ep);
 /* fabric_planes.c: a fat tree, in as many planes as it asks for */
 void gen_fat_tree_planes(struct elab *e, uint32_t fab);
 /* fabric_planes.c: `planes` on a fabric that is no fat tree: an error */

@@ -36,19 +36,18 @@ uint32_t fabric_rails(const struct rk_design *d, const uint32_t *ep, uint32_t n,
 	return nr;
 }
 
-uint32_t ft_plane_select(struct elab *e, const struct ft_plane *fp,
-			 uint32_t *ed, uint32_t *ep, uint32_t n)
+uint32_t ft_plane_take(const struct ft_plane *fp, uint32_t **ed, uint32_t **ep)
 {
-	uint32_t *rail = xmalloc(((size_t)n + 1) * sizeof(*rail)), k = 0;
+	uint32_t k = 0;
 
-	fabric_rails(e->d, ep, n, rail);
-	for (uint32_t i = 0; i < n; i++)
-		if (rail[i] % fp->nplanes == fp->plane) {
-			ed[k] = ed[i];
-			ep[k] = ep[i];
+	*ed = xmalloc(((size_t)fp->ne + 1) * sizeof(**ed));
+	*ep = xmalloc(((size_t)fp->ne + 1) * sizeof(**ep));
+	for (uint32_t i = 0; i < fp->ne; i++)
+		if (fp->rail[i] % fp->nplanes == fp->plane) {
+			(*ed)[k] = fp->ed[i];
+			(*ep)[k] = fp->ep[i];
 			k++;
 		}
-	free(rail);
 	return k;
 }
 
@@ -57,8 +56,7 @@ void gen_fat_tree_planes(struct elab *e, uint32_t fab)
 	const struct rk_design *d = e->d;
 	const struct rk_value *pv = ir_attr(d, fab, A_PLANES);
 	struct ft_plane fp;
-	uint32_t *ep = NULL, *rail, n = 0, cap = 0, nr, errors;
-	struct ir_ep_cursor c = { 0, 0 };
+	uint32_t *ed = NULL, *ep = NULL, *rail, n, nr, errors;
 
 	memset(&fp, 0, sizeof(fp));
 	fp.nplanes = 1;
@@ -78,31 +76,36 @@ void gen_fat_tree_planes(struct elab *e, uint32_t fab)
 			   "has the planes it is wired with");
 		return;
 	}
-	for (const struct rk_value *v; (v = ir_next_endpoint(d, fab, &c));)
-		*VEC_PUSH(ep, n, cap) = (uint32_t)v->n;
+	n = endpoints(e, fab, &ed, &ep);
 	rail = xmalloc(((size_t)n + 1) * sizeof(*rail));
 	nr = fabric_rails(d, ep, n, rail);
-	free(rail);
-	free(ep);
 	fp.nplanes = (uint32_t)pv->n;
+	fp.ed = ed;
+	fp.ep = ep;
+	fp.rail = rail;
+	fp.ne = n;
 	if (nr % fp.nplanes) {
 		elab_error(e, &pv->loc, "fabric",
 			   "%u rail%s cannot be dealt evenly over %u planes "
 			   "(rail r goes to plane r mod %u)",
 			   nr, nr == 1 ? "" : "s", fp.nplanes, fp.nplanes);
-		return;
+		goto out;
 	}
 	errors = e->errors;
 	for (fp.plane = 0; fp.plane < fp.nplanes; fp.plane++) {
 		gen_fat_tree(e, fab, &fp);
 		/* a plane's error would be every plane's */
 		if (e->errors != errors || e->stopped)
-			return;
+			goto out;
 		for (unsigned t = 0; t < 4; t++) {
 			fp.base[t] += fp.built[t];
 			fp.built[t] = 0;
 		}
 	}
+out:
+	free(rail);
+	free(ed);
+	free(ep);
 }
 
 void fabric_planes_check(struct elab *e, uint32_t fab)
