@@ -59,6 +59,9 @@ void svg_floor(struct wbuf *w, const struct rk_design *d, struct derived *dv,
 	int64_t span, scale_num, scale_den = 1000000; /* px per um */
 	int width, height, ly;
 	char title[512], desc[1024];
+	struct {
+		uint32_t first, racks, nets;
+	} * rows;
 
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		struct rack_pos pos;
@@ -126,23 +129,30 @@ void svg_floor(struct wbuf *w, const struct rk_design *d, struct derived *dv,
 		  "y1=\"52\" x2=\"%d\" y2=\"52\" stroke=\"#000000\" "
 		  "stroke-width=\"2\"/>\n",
 		  n, (long long)scale_num, 20 + (int)scale_num);
-	/* row labels, at each row's first rack */
+	/* row labels, at each row's first rack (each row's racks counted in
+	 * one pass over the racks, not one per row) */
+	rows = xmalloc(((size_t)d->nobjs + 1) * sizeof(*rows));
+	memset(rows, 0xff, ((size_t)d->nobjs + 1) * sizeof(*rows));
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t p = d->objs[r[k].rack].parent;
+
+		if (rows[p].first == RK_NONE) {
+			rows[p].first = k;
+			rows[p].racks = rows[p].nets = 0;
+		}
+		rows[p].racks++;
+		rows[p].nets += r[k].net;
+	}
 	for (uint32_t i = 0; i < d->nobjs; i++) {
-		uint32_t first = RK_NONE, nets = 0, racks = 0;
+		uint32_t first, nets, racks;
 
 		if (d->objs[i].kind != K_ROW ||
-		    ir_ancestor(d, i, K_SITE) != site)
+		    ir_ancestor(d, i, K_SITE) != site ||
+		    rows[i].first == RK_NONE)
 			continue;
-		for (uint32_t k = 0; k < n; k++) {
-			if (d->objs[r[k].rack].parent != i)
-				continue;
-			if (first == RK_NONE)
-				first = k;
-			racks++;
-			nets += r[k].net;
-		}
-		if (first == RK_NONE)
-			continue;
+		first = rows[i].first;
+		nets = rows[i].nets;
+		racks = rows[i].racks;
 		wb_printf(w,
 			  "<text x=\"%d\" y=\"%d\" font-size=\"10\" "
 			  "text-anchor=\"end\">",
@@ -332,6 +342,7 @@ void svg_floor(struct wbuf *w, const struct rk_design *d, struct derived *dv,
 #undef PX
 	svg_end(w);
 	free(r);
+	free(rows);
 }
 
 static bool emit_floor(struct backend_ctx *ctx)
