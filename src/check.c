@@ -245,12 +245,210 @@ static void skip_list(const struct rk_design *d, const uint8_t *set,
 		snprintf(out + len, n - len, " and %u more", more);
 }
 
+/* ---- one finding, one message (text output) ---- */
+
+static bool name_char(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+	       (ch >= '0' && ch <= '9') || ch == '_' || ch == '.' ||
+	       ch == '[' || ch == ']';
+}
+
+static bool index_char(char ch)
+{
+	return (ch >= '0' && ch <= '9') || ch == '.' || ch == ',' ||
+	       ch == ' ' || ch == '*';
+}
+
+/*
+ * A finding's message less its indices: "n[12].p[3]" reads "n[].p[]".
+ * Findings of one check at one place whose messages read the same this
+ * way are what one statement said about many objects.
+ */
+static char *shape_of(const char *m)
+{
+	char *out = xmalloc(strlen(m) + 1), *o = out;
+
+	for (const char *p = m; *p; p++) {
+		*o++ = *p;
+		if (*p != '[')
+			continue;
+		while (index_char(p[1]))
+			p++;
+	}
+	*o = '\0';
+	return out;
+}
+
+static uint32_t shape_hash(const struct diag_record *r, const char *shape)
+{
+	uint32_t h = 2166136261u;
+	uint32_t w[4] = { r->level, r->loc.file, r->loc.begin, r->loc.end };
+
+	for (unsigned k = 0; k < 4; k++)
+		for (unsigned b = 0; b < 4; b++)
+			h = (h ^ ((w[k] >> (8 * b)) & 0xff)) * 16777619u;
+	for (const char *p = shape; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	return h;
+}
+
+static bool same_loc(const struct srcloc *a, const struct srcloc *b)
+{
+	return a->file && a->file == b->file && a->begin == b->begin &&
+	       a->end == b->end;
+}
+
+/* The first name in @m that differs from the name at the same place in
+ * @lead (the object a grouped finding is about), into @out. */
+static void differing_name(const char *lead, const char *m, char *out, size_t n)
+{
+	const char *a = lead, *b = m;
+
+	for (;;) {
+		size_t la, lb;
+
+		while (*a && !name_char(*a))
+			a++;
+		while (*b && !name_char(*b))
+			b++;
+		if (!*b)
+			break;
+		for (la = 0; name_char(a[la]); la++)
+			;
+		for (lb = 0; name_char(b[lb]); lb++)
+			;
+		if (la != lb || strncmp(a, b, la)) {
+			snprintf(out, n, "%.*s", (int)(lb < 200 ? lb : 200), b);
+			return;
+		}
+		a += la;
+		b += lb;
+	}
+	snprintf(out, n, "?");
+}
+
+/*
+ * Text output only (JSON and SARIF keep every record): the findings of
+ * the check just run, records [@from, nrecs) of its deferred engine, that
+ * one statement made about many objects, saying the same of each, print
+ * once: the first with its notes, then a note with how many more and the
+ * first few of their names.  The others stay, hidden, so that the counts
+ * of errors and warnings do not change.
+ */
+static void group_findings(struct check_ctx *c, uint32_t from)
+{
+	struct diag_engine *dg = c->diag;
+	uint32_t n = dg->nrecs - from, out = 0, hsize = 16, groups = 0;
+	uint32_t *leader, *more, *table;
+	char **shape;
+	struct diag_record *keep;
+
+	if (!dg->defer || dg->format != DIAG_TEXT || n < 2)
+		return;
+	shape = xcalloc(n, sizeof(*shape));
+	leader = xmalloc(n * sizeof(*leader));
+	more = xcalloc(n, sizeof(*more));
+	while (hsize < 2 * n)
+		hsize *= 2;
+	table = xmalloc(hsize * sizeof(*table));
+	for (uint32_t h = 0; h < hsize; h++)
+		table[h] = RK_NONE;
+	/* each finding's leader: the first from the same place with the
+	 * same shape, through a hash table */
+	for (uint32_t i = 0; i < n; i++) {
+		const struct diag_record *ri = &dg->recs[from + i];
+		uint32_t h;
+
+		leader[i] = RK_NONE;
+		if (ri->level == DIAG_NOTE || !ri->check || !ri->loc.file)
+			continue;
+		shape[i] = shape_of(ri->message);
+		h = shape_hash(ri, shape[i]) & (hsize - 1);
+		for (;; h = (h + 1) & (hsize - 1)) {
+			uint32_t j = table[h];
+			const struct diag_record *rj;
+
+			if (j == RK_NONE) {
+				table[h] = i;
+				break;
+			}
+			rj = &dg->recs[from + j];
+			if (rj->level == ri->level &&
+			    same_loc(&rj->loc, &ri->loc) &&
+			    streq(shape[j], shape[i])) {
+				leader[i] = j;
+				groups += !more[j]++;
+				break;
+			}
+		}
+	}
+	if (!groups)
+		goto done;
+	/* the leaders' notes get one more record each */
+	keep = xmalloc((n + groups) * sizeof(*keep));
+	for (uint32_t i = 0; i < n;) {
+		uint32_t e = i + 1;
+
+		while (e < n && dg->recs[from + e].level == DIAG_NOTE)
+			e++;
+		for (uint32_t k = i; k < e; k++) {
+			keep[out] = dg->recs[from + k];
+			keep[out++].hidden = leader[i] != RK_NONE;
+		}
+		if (more[i]) {
+			char names[600], one[256];
+			size_t len = 0;
+			uint32_t shown = 0;
+
+			names[0] = '\0';
+			for (uint32_t k = i + 1;
+			     k < n && shown < CHECK_SKIP_NAMES; k++) {
+				if (leader[k] != i || len >= sizeof(names))
+					continue;
+				differing_name(dg->recs[from + i].message,
+					       dg->recs[from + k].message, one,
+					       sizeof(one));
+				len += (size_t)snprintf(
+				    names + len, sizeof(names) - len, "%s%s",
+				    shown ? ", " : "", one);
+				shown++;
+			}
+			if (more[i] > shown && len < sizeof(names))
+				snprintf(names + len, sizeof(names) - len,
+					 " and %u more", more[i] - shown);
+			memset(&keep[out], 0, sizeof(keep[out]));
+			keep[out].level = DIAG_NOTE;
+			keep[out].loc = dg->recs[from + i].loc;
+			keep[out].message =
+			    arena_printf(dg->arena,
+					 "%u more like this from the "
+					 "same statement: %s",
+					 more[i], names);
+			out++;
+		}
+		i = e;
+	}
+	for (uint32_t g = 0; g < groups; g++)
+		(void)VEC_PUSH(dg->recs, dg->nrecs, dg->recs_cap);
+	memcpy(&dg->recs[from], keep, out * sizeof(*keep));
+	free(keep);
+done:
+	for (uint32_t i = 0; i < n; i++)
+		free(shape[i]);
+	free(shape);
+	free(table);
+	free(leader);
+	free(more);
+}
+
 static void run_one(struct check_run *r, unsigned i)
 {
 	const struct check *c = check_table[i];
 	const struct rk_design *d = r->ctx.d;
 	uint32_t errors_before;
 	uint8_t *skip = NULL, *base = NULL;
+	uint32_t recs_before;
 	char why[400];
 	size_t wlen = 0;
 	unsigned nwhy = 0;
@@ -297,7 +495,9 @@ static void run_one(struct check_run *r, unsigned i)
 		memcpy(base, skip, d->nobjs + 1);
 	}
 	errors_before = r->ctx.diag->errors;
+	recs_before = r->ctx.diag->nrecs;
 	c->run(&r->ctx);
+	group_findings(&r->ctx, recs_before);
 	if (skip) {
 		char list[600], more[600];
 

@@ -177,7 +177,8 @@ bool checks_validate(const struct check_setting *s, uint32_t n, FILE *err);
 /* Notes about groups of like devices show this many groups, then sum up
  * the rest ("and N more devices"). */
 #define CHECK_GROUP_NOTES 6
-/* A check skipped for some objects names this many of them. */
+/* A check skipped for some objects, and a group of like findings, name
+ * this many of them. */
 #define CHECK_SKIP_NAMES 3
 
 /*

@@ -255,6 +255,7 @@ static void emit_final(struct diag_engine *d, enum diag_level level,
 		r->check = check ? arena_strndup(d->arena, check, strlen(check))
 				 : NULL;
 		r->message = msg;
+		r->hidden = false;
 		return;
 	}
 
@@ -273,6 +274,7 @@ static void emit_final(struct diag_engine *d, enum diag_level level,
 		r->check = check ? arena_strndup(d->arena, check, strlen(check))
 				 : NULL;
 		r->message = msg;
+		r->hidden = false;
 		return;
 	}
 
@@ -316,9 +318,21 @@ void diag_join(struct diag_engine *parent, const struct diag_engine *child)
 		const struct diag_record *r = &child->recs[i];
 		const char *m = r->message;
 
+		if (r->hidden && !parent->defer) {
+			if (r->level == DIAG_ERROR &&
+			    parent->errors < UINT32_MAX)
+				parent->errors++;
+			else if (r->level == DIAG_WARNING &&
+				 parent->warnings < UINT32_MAX)
+				parent->warnings++;
+			continue;
+		}
+
 		emit_final(parent, r->level, r->loc.file ? &r->loc : NULL,
 			   r->check,
 			   arena_strndup(parent->arena, m, strlen(m)));
+		if (r->hidden)
+			parent->recs[parent->nrecs - 1].hidden = true;
 	}
 }
 

@@ -39,12 +39,15 @@ enum diag_format {
  * @loc:     primary location (file 0: none)
  * @check:   check or error-class name, or NULL
  * @message: the text, without location or name
+ * @hidden:  counted but not printed (text output: a finding that a
+ *           group's note stands for, or its notes)
  */
 struct diag_record {
 	enum diag_level level;
 	struct srcloc loc;
 	const char *check;
 	const char *message;
+	bool hidden;
 };
 
 /**
