@@ -11,12 +11,13 @@ extern const struct backend backend_ibnet;
 extern const struct backend backend_slurm;
 extern const struct backend backend_elevations;
 extern const struct backend backend_floor, backend_diagrams;
+extern const struct backend backend_html;
 
 const struct backend *const backend_table[] = {
 	&backend_ir,	   &backend_report,	&backend_cabling,
 	&backend_bom,	   &backend_nccl,	&backend_ibnet,
 	&backend_slurm,	   &backend_elevations, &backend_floor,
-	&backend_diagrams,
+	&backend_diagrams, &backend_html,
 };
 
 const unsigned backend_table_len = ARRAY_SIZE(backend_table);

@@ -13,6 +13,7 @@
 #include "backend.h"
 #include "be_common.h"
 #include "capacity.h"
+#include "svg.h"
 #include "fabric.h"
 #include "layout.h"
 #include "metrics.h"
@@ -133,40 +134,12 @@ static int64_t *rack_capacities(const struct rk_design *d)
 	return total;
 }
 
-/* an unsigned 128-bit integer in decimal */
-static void json_u128(FILE *fp, unsigned __int128 v)
-{
-	char buf[48];
-	size_t n = sizeof(buf);
-
-	buf[--n] = '\0';
-	do {
-		buf[--n] = (char)('0' + (unsigned)(v % 10));
-		v /= 10;
-	} while (v);
-	fputs(buf + n, fp);
-}
-
 /* v / 10^k as an exact decimal number */
 static void json_scaled(FILE *fp, unsigned __int128 v, unsigned k)
 {
-	unsigned __int128 p = 1, frac;
-	char digits[48];
-	unsigned n;
+	char buf[64];
 
-	for (unsigned i = 0; i < k; i++)
-		p *= 10;
-	json_u128(fp, v / p);
-	frac = v % p;
-	if (!frac)
-		return;
-	for (n = k; n > 0; n--) {
-		digits[n - 1] = (char)('0' + (unsigned)(frac % 10));
-		frac /= 10;
-	}
-	for (n = k; n > 0 && digits[n - 1] == '0'; n--)
-		;
-	fprintf(fp, ".%.*s", (int)n, digits);
+	fputs(u128_dec(buf, v, k), fp);
 }
 
 static void json_time(FILE *fp, const char *key, const struct cap_time *t)
@@ -247,14 +220,14 @@ static void report_capacity(FILE *fp, struct backend_ctx *ctx)
 		fprintf(fp, "%s\"%s\": ", k ? ", " : "",
 			cap_prec_name((enum cap_prec)k));
 		if (c.flops_known[k])
-			json_u128(fp, c.flops[k]);
+			json_scaled(fp, c.flops[k], 0);
 		else
 			fputs("null", fp);
 	}
 	fputs("},\n  \"hbm_bytes_total\": ", fp);
-	json_u128(fp, c.hbm);
+	json_scaled(fp, c.hbm, 0);
 	fputs(", \"hbm_bps_total\": ", fp);
-	json_u128(fp, c.hbm_bw);
+	json_scaled(fp, c.hbm_bw, 0);
 	fprintf(fp,
 		",\n  \"nvlink_domains\": %u, \"nvlink_domain_gpus\": %u, "
 		"\"nvlink_domain_gpus_min\": %u, "

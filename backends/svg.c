@@ -53,6 +53,33 @@ void wb_xml(struct wbuf *w, const char *s)
 	}
 }
 
+char *u128_dec(char *buf, unsigned __int128 v, unsigned k)
+{
+	char tmp[64];
+	size_t n = 0, o = 0;
+
+	/* the digits, least significant first, at least k + 1 of them */
+	do {
+		tmp[n++] = (char)('0' + (unsigned)(v % 10));
+		v /= 10;
+	} while ((v || n <= k) && n < sizeof(tmp));
+	while (n > k)
+		buf[o++] = tmp[--n];
+	if (k) {
+		size_t z = 0;
+
+		while (z < k && tmp[z] == '0')
+			z++; /* trailing zeros of the fraction */
+		if (z < k) {
+			buf[o++] = '.';
+			while (n > z)
+				buf[o++] = tmp[--n];
+		}
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
 void wb_power(struct wbuf *w, int64_t mw)
 {
 	char buf[RK_QFMT_MAX];

@@ -24,6 +24,11 @@
 void wb_printf(struct wbuf *w, const char *fmt, ...) PRINTF(2, 3);
 /* @s as XML character data or attribute value (NULL: nothing) */
 void wb_xml(struct wbuf *w, const char *s);
+/*
+ * @v / 10^@k as an exact decimal number ("81.28"), trailing zeros
+ * dropped; @buf holds 64 bytes.  Returns @buf.
+ */
+char *u128_dec(char *buf, unsigned __int128 v, unsigned k);
 /* an exact power in the best unit ("40.8kW") */
 void wb_power(struct wbuf *w, int64_t mw);
 /* open an artifact with a wbuf of its own (freed by svg_file_close) */

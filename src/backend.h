@@ -38,6 +38,8 @@ struct outfile {
  * @shared: what several back ends compute once per run (be_common.h)
  * @cancel: set (by another thread) once the artifacts are not wanted any
  *          more (the checks failed); long loops stop early (be_cancelled)
+ * @checks: the checks' diagnostics (for a back end with BE_NEEDS_CHECKS;
+ *          else NULL): records and source manager, read only
  * @files:  artifacts opened so far (committed or discarded together)
  * @dirs:   directories this run created (removed again on discard)
  * @failed: an I/O error happened
@@ -62,6 +64,7 @@ struct backend_ctx {
 	unsigned part;
 	struct be_shared *shared;
 	const atomic_bool *cancel;
+	const struct diag_engine *checks;
 	struct outfile *files;
 	uint32_t nfiles, files_cap;
 	char **dirs;

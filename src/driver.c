@@ -177,6 +177,7 @@ static bool run_be_job(void *arg)
 
 		j->diag.errors = cd->errors;
 		j->diag.warnings = cd->warnings;
+		j->ctx.checks = cd;
 		if (cd->errors && j->after->c->opts->force) {
 			if (cd->werror)
 				j->diag.errors++;

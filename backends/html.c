@@ -1,0 +1,676 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The "html" back end: report.html, one self-contained page for a design
+ * review (no network access, no external scripts or fonts): the summary,
+ * the capacity figures with their sources, the checks' findings with
+ * their source lines, sortable tables of the racks, the feeds and the
+ * liquid loops (a small inline script sorts them), and the pictures
+ * inline (floor plans, fabric diagrams and the first rows' elevations,
+ * the other rows linked to elevations/ROW.svg), each with a text
+ * alternative.  A print style sheet lays it out for paper.
+ */
+#include "rackc.h"
+
+#include <stdlib.h>
+
+#include "be_common.h"
+#include "capacity.h"
+#include "layout.h"
+#include "schema.h"
+#include "svg.h"
+
+/* rows whose elevations are drawn inline (the rest are linked) */
+#define INLINE_ROWS 2
+
+static const char style[] =
+    "body{font-family:sans-serif;margin:1.5em;color:#111;max-width:1800px}"
+    "h1{font-size:1.6em}h2{border-bottom:2px solid #4e79a7;margin-top:1.6em}"
+    "table{border-collapse:collapse;margin:.5em 0}"
+    "th,td{border:1px solid #bbb;padding:2px 6px;font-size:13px;"
+    "vertical-align:top}th{background:#e8eef5;text-align:left}"
+    "table.sort th{cursor:pointer}table.sort th[data-dir=asc]::after"
+    "{content:' \\25B2'}table.sort th[data-dir=desc]::after"
+    "{content:' \\25BC'}td.n{text-align:right;font-variant-numeric:"
+    "tabular-nums}figure{margin:1em 0;overflow-x:auto}figcaption"
+    "{font-size:12px;color:#333;max-width:900px}.error{color:#b00000}"
+    ".warning{color:#9a5b00}pre{background:#f4f4f4;padding:4px 8px;"
+    "margin:2px 0 10px;overflow-x:auto}nav a{margin-right:1em}"
+    ".note{font-size:12px;color:#333}"
+    "@media print{body{margin:0;max-width:none}nav{display:none}"
+    "table.sort th{cursor:auto}figure{overflow:visible;"
+    "break-inside:avoid}svg{max-width:100%;height:auto}"
+    "h2{break-after:avoid}tr{break-inside:avoid}}";
+
+static const char script[] =
+    "(function(){var ts=document.querySelectorAll('table.sort');"
+    "Array.prototype.forEach.call(ts,function(t){"
+    "var hs=t.tHead.rows[0].cells;"
+    "Array.prototype.forEach.call(hs,function(th,i){"
+    "th.addEventListener('click',function(){"
+    "var asc=th.getAttribute('data-dir')!=='asc';"
+    "Array.prototype.forEach.call(hs,function(h){"
+    "h.removeAttribute('data-dir');});"
+    "th.setAttribute('data-dir',asc?'asc':'desc');"
+    "var b=t.tBodies[0],rs=Array.prototype.slice.call(b.rows);"
+    "rs.sort(function(x,y){var a=x.cells[i],c=y.cells[i];"
+    "var p=a.getAttribute('data-v'),q=c.getAttribute('data-v');"
+    "var r=(p!==null&&q!==null)?Number(p)-Number(q):"
+    "a.textContent.localeCompare(c.textContent);"
+    "return asc?r:-r;});"
+    "rs.forEach(function(r){b.appendChild(r);});});});});})();";
+
+static void td_text(struct wbuf *w, const char *s)
+{
+	wb_str(w, "<td>");
+	wb_xml(w, s);
+	wb_str(w, "</td>");
+}
+
+/* a numeric cell: the raw value for sorting, the text to show */
+static void td_power(struct wbuf *w, int64_t mw)
+{
+	wb_printf(w, "<td class=\"n\" data-v=\"%lld\">", (long long)mw);
+	wb_power(w, mw);
+	wb_str(w, "</td>");
+}
+
+static void td_u(struct wbuf *w, uint64_t v)
+{
+	wb_printf(w, "<td class=\"n\" data-v=\"%llu\">%llu</td>",
+		  (unsigned long long)v, (unsigned long long)v);
+}
+
+static void wb_q(struct wbuf *w, enum dim dim, int64_t v)
+{
+	char buf[RK_QFMT_MAX];
+	struct quantity q = { dim, v };
+
+	wb_str(w, quantity_format(q, buf));
+}
+
+/* one row of the capacity table */
+static void cap_row(struct wbuf *w, const char *figure, const char *value,
+		    const char *basis)
+{
+	wb_str(w, "<tr><th scope=\"row\">");
+	wb_xml(w, figure);
+	wb_str(w, "</th><td class=\"n\">");
+	wb_xml(w, value);
+	wb_str(w, "</td><td>");
+	wb_xml(w, basis);
+	wb_str(w, "</td></tr>\n");
+}
+
+static const char *time_text(char *buf, size_t n, const struct cap_time *t)
+{
+	char d[64];
+
+	if (!t->valid) {
+		snprintf(buf, n, "n/a");
+		return buf;
+	}
+	snprintf(buf, n, "%s ms%s", u128_dec(d, t->ns, 6),
+		 t->bound ? " (lower bound)" : " (estimate)");
+	return buf;
+}
+
+static void section_summary(struct wbuf *w, struct backend_ctx *ctx)
+{
+	const struct rk_design *d = ctx->d;
+	const struct rack_totals *t = derived_racks(ctx->dv);
+	uint32_t servers = 0, switches = 0, racks = 0, links = 0;
+	int64_t power = 0, heat = 0;
+
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		const struct rk_obj *o = &d->objs[i];
+
+		if (o->kind == K_RACK) {
+			racks++;
+			power += t->power[i];
+			heat += t->heat[i];
+		}
+		if (o->kind == K_DEVICE) {
+			servers += o->cls == C_SERVER;
+			switches += o->cls == C_SWITCH;
+		}
+	}
+	for (uint32_t i = 0; i < d->nlinks; i++)
+		links += d->links[i].a_port != RK_NONE;
+	wb_str(w, "<section id=\"summary\"><h2>Summary</h2>\n<table>"
+		  "<tbody>\n");
+	wb_printf(
+	    w,
+	    "<tr><th scope=\"row\">GPUs</th><td class=\"n\">%u</td></tr>\n"
+	    "<tr><th scope=\"row\">servers</th><td class=\"n\">%u</td></tr>\n"
+	    "<tr><th scope=\"row\">switches</th><td class=\"n\">%u</td></tr>\n"
+	    "<tr><th scope=\"row\">racks</th><td class=\"n\">%u</td></tr>\n"
+	    "<tr><th scope=\"row\">cables</th><td class=\"n\">%u</td></tr>\n",
+	    design_gpu_count(d), servers, switches, racks, links);
+	wb_str(w, "<tr><th scope=\"row\">power (sum of power_max)</th>"
+		  "<td class=\"n\">");
+	wb_power(w, power);
+	wb_str(w,
+	       "</td></tr>\n<tr><th scope=\"row\">heat</th><td class=\"n\">");
+	wb_power(w, heat);
+	wb_printf(w,
+		  "</td></tr>\n<tr><th scope=\"row\">check findings</th>"
+		  "<td class=\"n\">%u errors, %u warnings</td></tr>\n"
+		  "</tbody></table></section>\n",
+		  ctx->diag->errors, ctx->diag->warnings);
+}
+
+static void section_capacity(struct wbuf *w, struct backend_ctx *ctx)
+{
+	const struct rk_design *d = ctx->d;
+	struct capacity c;
+	char v[160], b[512], n1[64];
+
+	capacity_compute(ctx->dv, &c);
+	wb_str(w,
+	       "<section id=\"capacity\"><h2>Capacity</h2>\n"
+	       "<p class=\"note\">Throughput figures are dense peaks (vendor "
+	       "tensor figures with 2:4 sparsity halved); rates are per "
+	       "direction; the formulas are in the language reference, "
+	       "section 10.1.</p>\n<table><thead><tr><th>figure</th>"
+	       "<th>value</th><th>basis</th></tr></thead><tbody>\n");
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)c.gpus);
+	cap_row(w, "GPUs", v, "gpu components of every device's part");
+	for (unsigned k = 0; k < CAP__PREC; k++) {
+		char f[64];
+
+		snprintf(f, sizeof(f), "dense %s, total",
+			 cap_prec_name((enum cap_prec)k));
+		if (c.flops_known[k])
+			snprintf(v, sizeof(v), "%s PFLOP/s",
+				 u128_dec(n1, c.flops[k], 15));
+		else
+			snprintf(v, sizeof(v), "n/a");
+		cap_row(w, f, v,
+			c.flops_known[k]
+			    ? "sum over GPU parts of count x catalog figure"
+			    : "not every GPU part has this figure");
+	}
+	snprintf(v, sizeof(v), "%s TB", u128_dec(n1, c.hbm, 12));
+	cap_row(w, "HBM, total", v, "sum of the GPU parts' hbm");
+	snprintf(v, sizeof(v), "%s TB/s", u128_dec(n1, c.hbm_bw / 8, 12));
+	cap_row(w, "HBM bandwidth, total", v, "sum of the GPU parts' hbm_bw");
+	snprintf(v, sizeof(v), "%u GPUs (%u domains%s)", c.domain_max,
+		 c.domains,
+		 c.domain_min != c.domain_max ? ", sizes differ" : "");
+	cap_row(w, "NVLink domain", v,
+		"nvlink fabrics, else the GPUs of one server");
+	snprintf(v, sizeof(v), "%s GB/s",
+		 u128_dec(n1, (uint64_t)c.nvlink_dir / 8, 9));
+	cap_row(w, "NVLink per GPU, per direction", v,
+		"catalog nvlink_bw (both directions) halved");
+	if (c.scaleout != RK_NONE) {
+		snprintf(v, sizeof(v), "%s Gb/s%s",
+			 u128_dec(n1, (uint64_t)c.scaleout_per_gpu, 9),
+			 c.scaleout_exact ? "" : " (rounded down)");
+		snprintf(b, sizeof(b),
+			 "fabric %s: link rates of its ports on "
+			 "GPU devices / %llu GPUs",
+			 ir_name(d, c.scaleout),
+			 (unsigned long long)c.scaleout_gpus);
+		cap_row(w, "scale-out per GPU", v, b);
+		if (c.nvlink_dir > 0 && c.scaleout_per_gpu > 0) {
+			uint64_t x = (uint64_t)c.nvlink_dir,
+				 y = (uint64_t)c.scaleout_per_gpu;
+
+			while (y) {
+				uint64_t r = x % y;
+
+				x = y;
+				y = r;
+			}
+			snprintf(
+			    v, sizeof(v), "%llu : %llu",
+			    (unsigned long long)((uint64_t)c.nvlink_dir / x),
+			    (unsigned long long)((uint64_t)c.scaleout_per_gpu /
+						 x));
+			cap_row(w, "NVLink : scale-out per GPU", v,
+				"exact ratio of the two rates");
+		}
+	}
+	snprintf(b, sizeof(b), "message %s MiB; ",
+		 u128_dec(n1, (uint64_t)c.message * 1000000 / (1 << 20), 6));
+	{
+		char bb[600];
+
+		snprintf(bb, sizeof(bb), "%sring, alpha-beta, %u GPUs", b,
+			 c.domain_max);
+		cap_row(w, "AllReduce in the NVLink domain, ring",
+			time_text(v, sizeof(v), &c.nv_ring), bb);
+		snprintf(bb, sizeof(bb), "%stree, alpha-beta, %u GPUs", b,
+			 c.domain_max);
+		cap_row(w, "AllReduce in the NVLink domain, tree",
+			time_text(v, sizeof(v), &c.nv_tree), bb);
+		snprintf(bb, sizeof(bb), "%sring over %llu GPUs", b,
+			 (unsigned long long)c.scaleout_gpus);
+		cap_row(w, "AllReduce across the fabric, ring",
+			time_text(v, sizeof(v), &c.net_ring), bb);
+		snprintf(bb, sizeof(bb), "%stree over %llu GPUs", b,
+			 (unsigned long long)c.scaleout_gpus);
+		cap_row(w, "AllReduce across the fabric, tree",
+			time_text(v, sizeof(v), &c.net_tree), bb);
+		snprintf(bb, sizeof(bb),
+			 "%sthrough the fabric's bisection "
+			 "(%s Tb/s)",
+			 b,
+			 u128_dec(n1,
+				  (uint64_t)(c.bisection > 0 ? c.bisection : 0),
+				  12));
+		cap_row(w, "All-to-All across the fabric",
+			time_text(v, sizeof(v), &c.alltoall), bb);
+	}
+	snprintf(v, sizeof(v), "%s billion parameters",
+		 u128_dec(n1, c.train_params, 9));
+	cap_row(w, "largest model, training", v,
+		"HBM / 16 bytes per parameter (mixed-precision Adam: BF16 "
+		"weights and gradients, FP32 master, momentum, variance); "
+		"upper bound, no activations");
+	snprintf(v, sizeof(v), "%s billion parameters",
+		 u128_dec(n1, c.infer_params, 9));
+	cap_row(
+	    w, "largest model, inference", v,
+	    "HBM / 2 bytes per parameter (BF16 weights); upper bound, no KV "
+	    "cache");
+	snprintf(v, sizeof(v), "%s billion parameters",
+		 u128_dec(n1, c.infer_params_domain, 9));
+	cap_row(w, "largest model, inference in one NVLink domain", v,
+		"the largest domain's HBM / 2 bytes per parameter");
+	snprintf(v, sizeof(v), "%s kW", u128_dec(n1, (uint64_t)c.it_power, 6));
+	cap_row(w, "IT power", v, "sum of the racks' power_max");
+	if (c.pue >= 0) {
+		char p[64];
+
+		snprintf(v, sizeof(v), "%s kW",
+			 u128_dec(n1, c.facility_nw, 12));
+		snprintf(b, sizeof(b), "IT power x PUE %s%% (site %s)",
+			 u128_dec(p, (uint64_t)c.pue, 4),
+			 ir_name(d, c.pue_site));
+		cap_row(w, "facility power", v, b);
+		snprintf(v, sizeof(v), "%s MWh",
+			 u128_dec(n1, c.facility_nw * CAP_HOURS_PER_YEAR, 15));
+		cap_row(w, "energy per year", v,
+			"facility power x 8,760 h (at power_max: upper bound)");
+	} else {
+		snprintf(v, sizeof(v), "%s MWh",
+			 u128_dec(n1,
+				  (unsigned __int128)(uint64_t)(c.it_power > 0
+								    ? c.it_power
+								    : 0) *
+				      CAP_HOURS_PER_YEAR,
+				  9));
+		cap_row(
+		    w, "IT energy per year", v,
+		    "IT power x 8,760 h; no site sets a pue, so no facility "
+		    "figure");
+	}
+	wb_str(w, "</tbody></table>\n<h3>GPU parts</h3>\n<table><thead><tr>"
+		  "<th>part</th><th>GPUs</th><th>FP64</th><th>TF32</th>"
+		  "<th>BF16</th><th>FP8</th><th>FP4</th><th>HBM</th>"
+		  "<th>HBM bandwidth</th><th>NVLink (both ways)</th>"
+		  "<th>sources</th></tr></thead><tbody>\n");
+	for (uint32_t j = 0; j < c.nmodels; j++) {
+		const struct cap_model *m = &c.models[j];
+		bool first = true;
+
+		wb_str(w, "<tr><td>");
+		wb_xml(w, ir_name(d, m->part));
+		if (ir_str(d, m->part, A_MODEL)) {
+			wb_str(w, " (");
+			wb_xml(w, ir_str(d, m->part, A_MODEL));
+			wb_ch(w, ')');
+		}
+		wb_str(w, "</td>");
+		td_u(w, m->count);
+		for (unsigned k = 0; k < CAP__PREC; k++) {
+			wb_str(w, "<td class=\"n\">");
+			if (m->flops[k])
+				wb_q(w, DIM_FLOPS, m->flops[k]);
+			else
+				wb_str(w, "n/a");
+			wb_str(w, "</td>");
+		}
+		wb_str(w, "<td class=\"n\">");
+		wb_q(w, DIM_BYTES, m->hbm);
+		wb_str(w, "</td><td class=\"n\">");
+		wb_q(w, DIM_RATE, m->hbm_bw);
+		wb_str(w, "</td><td class=\"n\">");
+		wb_q(w, DIM_RATE, m->nvlink_bw);
+		wb_str(w, "</td><td>");
+		for (uint32_t p = m->part, hops = 0; p != RK_NONE && hops < 256;
+		     p = d->objs[p].part, hops++)
+			for (uint32_t a = 0; a < d->objs[p].attr_count; a++) {
+				const struct rk_attr *at =
+				    &d->attrs[d->objs[p].attr_first + a];
+
+				if (at->key != A_SOURCE ||
+				    at->val.type != VT_STR)
+					continue;
+				wb_str(w, first ? "" : "<br>");
+				first = false;
+				wb_xml(w, str_of(d->arena, at->val.a));
+			}
+		wb_str(w, "</td></tr>\n");
+	}
+	wb_str(w, "</tbody></table></section>\n");
+	capacity_free(&c);
+}
+
+static void section_findings(struct wbuf *w, struct backend_ctx *ctx)
+{
+	const struct diag_engine *f = ctx->checks;
+	uint32_t shown = 0;
+
+	wb_str(w, "<section id=\"findings\"><h2>Findings</h2>\n");
+	for (uint32_t i = 0; f && i < f->nrecs; i++) {
+		const struct diag_record *r = &f->recs[i];
+		const struct srcfile *sf;
+		uint32_t line = 0, col = 0;
+
+		if (r->level == DIAG_NOTE)
+			continue;
+		shown++;
+		wb_printf(w, "<p class=\"%s\"><b>%s</b> ",
+			  r->level == DIAG_ERROR ? "error" : "warning",
+			  r->level == DIAG_ERROR ? "error" : "warning");
+		sf = r->loc.file && f->sm ? srcmgr_file(f->sm, r->loc.file)
+					  : NULL;
+		if (sf) {
+			srcmgr_linecol(f->sm, r->loc.file, r->loc.begin, &line,
+				       &col);
+			wb_str(w, "<code>");
+			wb_xml(w, sf->path);
+			wb_printf(w, ":%u:%u</code> ", line, col);
+		}
+		wb_xml(w, r->message);
+		if (r->check) {
+			wb_str(w, " [");
+			wb_xml(w, r->check);
+			wb_ch(w, ']');
+		}
+		wb_str(w, "</p>\n");
+		if (sf && line >= 1 && line <= sf->nlines) {
+			uint32_t b = sf->lines[line - 1], e = b;
+
+			while (e < sf->len && sf->text[e] != '\n')
+				e++;
+			wb_printf(w, "<pre>%5u | ", line);
+			{
+				char *s = xmalloc(e - b + 1);
+
+				memcpy(s, sf->text + b, e - b);
+				s[e - b] = '\0';
+				wb_xml(w, s);
+				free(s);
+			}
+			wb_str(w, "</pre>\n");
+		}
+	}
+	if (!shown)
+		wb_str(w, "<p>The checks found nothing to report.</p>\n");
+	wb_str(w, "</section>\n");
+}
+
+static void section_racks(struct wbuf *w, struct backend_ctx *ctx)
+{
+	const struct rk_design *d = ctx->d;
+	const struct rack_totals *t = derived_racks(ctx->dv);
+
+	wb_str(w, "<section id=\"racks\"><h2>Racks</h2>\n<p class=\"note\">"
+		  "Click a column heading to sort.</p>\n<table class=\"sort\">"
+		  "<thead><tr><th>rack</th><th>devices</th><th>power max</th>"
+		  "<th>heat</th><th>heat to liquid</th><th>cooling</th>"
+		  "<th>air limit</th><th>air headroom</th></tr></thead>"
+		  "<tbody>\n");
+	for (uint32_t r = 0; r < d->nobjs; r++) {
+		const struct rk_value *air, *loop;
+		int64_t lim = 0;
+
+		if (d->objs[r].kind != K_RACK)
+			continue;
+		air = ir_attr(d, r, A_AIR);
+		loop = ir_attr(d, r, A_LOOP);
+		wb_str(w, "<tr>");
+		td_text(w, ir_name(d, r));
+		td_u(w, t->devices[r]);
+		td_power(w, t->power[r]);
+		td_power(w, t->heat[r]);
+		td_power(w, t->heat_liquid[r]);
+		wb_str(w, "<td>");
+		if (loop && loop->type == VT_OBJ) {
+			wb_str(w, "loop ");
+			wb_xml(w, ir_name(d, loop->a));
+			wb_str(w, " ");
+		}
+		if (air && air->type == VT_OBJ) {
+			wb_str(w, "air ");
+			wb_xml(w, ir_name(d, air->a));
+			lim = ir_num(d, air->a, A_RACK_LIMIT, 0);
+		}
+		wb_str(w, "</td>");
+		if (lim > 0) {
+			td_power(w, lim);
+			td_power(w, lim - (t->heat[r] - t->heat_liquid[r]));
+		} else {
+			wb_str(w, "<td></td><td></td>");
+		}
+		wb_str(w, "</tr>\n");
+	}
+	wb_str(w, "</tbody></table></section>\n");
+}
+
+static void section_feeds(struct wbuf *w, struct backend_ctx *ctx)
+{
+	const struct rk_design *d = ctx->d;
+
+	wb_str(w, "<section id=\"feeds\"><h2>Feeds</h2>\n<table class=\"sort\">"
+		  "<thead><tr><th>feed</th><th>voltage</th><th>current</th>"
+		  "<th>phases</th><th>capacity</th><th>PDUs on it</th>"
+		  "<th>their capacity</th><th>redundancy</th></tr></thead>"
+		  "<tbody>\n");
+	for (uint32_t f = 0; f < d->nobjs; f++) {
+		uint64_t pdus = 0;
+		int64_t pcap = 0;
+
+		if (d->objs[f].kind != K_FEED)
+			continue;
+		for (uint32_t i = 0; i < d->nobjs; i++) {
+			const struct rk_value *v;
+
+			if (d->objs[i].kind != K_DEVICE ||
+			    (d->objs[i].cls != C_PDU &&
+			     d->objs[i].cls != C_POWER_SHELF))
+				continue;
+			v = ir_attr(d, i, A_FEED);
+			if (!v || v->type != VT_OBJ || v->a != f)
+				continue;
+			pdus++;
+			pcap += supply_capacity_mw(d, i);
+		}
+		wb_str(w, "<tr>");
+		td_text(w, ir_name(d, f));
+		wb_str(w, "<td class=\"n\">");
+		wb_q(w, DIM_VOLTAGE, ir_num(d, f, A_VOLTAGE, 0));
+		wb_str(w, "</td><td class=\"n\">");
+		wb_q(w, DIM_CURRENT, ir_num(d, f, A_CURRENT, 0));
+		wb_str(w, "</td>");
+		td_u(w, (uint64_t)ir_num(d, f, A_PHASES, 1));
+		td_power(w, supply_capacity_mw(d, f));
+		td_u(w, pdus);
+		td_power(w, pcap);
+		td_text(w, ir_str(d, f, A_REDUNDANCY)
+			       ? ir_str(d, f, A_REDUNDANCY)
+			       : "");
+		wb_str(w, "</tr>\n");
+	}
+	wb_str(w, "</tbody></table></section>\n");
+}
+
+static void section_loops(struct wbuf *w, struct backend_ctx *ctx)
+{
+	const struct rk_design *d = ctx->d;
+	const struct rack_totals *t = derived_racks(ctx->dv);
+
+	wb_str(w, "<section id=\"loops\"><h2>Liquid loops</h2>\n"
+		  "<table class=\"sort\"><thead><tr><th>loop</th><th>CDUs</th>"
+		  "<th>CDU capacity</th><th>racks</th><th>heat to liquid</th>"
+		  "<th>headroom</th></tr></thead><tbody>\n");
+	for (uint32_t lp = 0; lp < d->nobjs; lp++) {
+		const struct rk_value *cdu;
+		uint64_t racks = 0, ncdu = 0;
+		int64_t cap = 0, heat = 0;
+
+		if (d->objs[lp].kind != K_LOOP)
+			continue;
+		cdu = ir_attr(d, lp, A_CDU);
+		if (cdu && cdu->type == VT_LIST)
+			for (uint32_t k = 0; k < (uint32_t)cdu->n; k++) {
+				const struct rk_value *e =
+				    ir_list_at(d, cdu, k);
+
+				if (e->type != VT_OBJ)
+					continue;
+				ncdu++;
+				cap += ir_num(d, e->a, A_CAPACITY, 0);
+			}
+		for (uint32_t r = 0; r < d->nobjs; r++) {
+			const struct rk_value *v;
+
+			if (d->objs[r].kind != K_RACK)
+				continue;
+			v = ir_attr(d, r, A_LOOP);
+			if (!v || v->type != VT_OBJ || v->a != lp)
+				continue;
+			racks++;
+			heat += t->heat_liquid[r];
+		}
+		wb_str(w, "<tr>");
+		td_text(w, ir_name(d, lp));
+		td_u(w, ncdu);
+		td_power(w, cap);
+		td_u(w, racks);
+		td_power(w, heat);
+		td_power(w, cap - heat);
+		wb_str(w, "</tr>\n");
+	}
+	wb_str(w, "</tbody></table></section>\n");
+}
+
+static void section_pictures(struct wbuf *w, struct backend_ctx *ctx)
+{
+	const struct rk_design *d = ctx->d;
+	struct rack_index ix;
+	struct rack_pages pg;
+
+	svg_rack_index(d, &ix);
+	svg_rack_pages(d, &pg);
+	wb_str(w, "<section id=\"floor\"><h2>Floor plans</h2>\n");
+	for (uint32_t s = 0; s < d->nobjs; s++) {
+		if (d->objs[s].kind != K_SITE)
+			continue;
+		wb_str(w, "<figure>");
+		svg_floor(w, d, ctx->dv, &ix, s);
+		wb_str(w, "<figcaption>Floor plan of site ");
+		wb_xml(w, ir_name(d, s));
+		wb_str(w, ": racks shaded by power per rack, outlined by air "
+			  "zone; liquid loops in blue (also floor/");
+		wb_xml(w, be_derived_name(ctx->arena, ir_name(d, s)));
+		wb_str(w, ".svg).</figcaption></figure>\n");
+	}
+	wb_str(w, "</section>\n<section id=\"fabrics\"><h2>Fabrics</h2>\n");
+	for (uint32_t f = 0; f < d->nobjs; f++) {
+		if (d->objs[f].kind != K_FABRIC)
+			continue;
+		wb_str(w, "<figure>");
+		svg_fabric(w, d, f);
+		wb_str(w, "<figcaption>Fabric ");
+		wb_xml(w, ir_name(d, f));
+		wb_str(w, ": switch groups by tier over the endpoints by rail, "
+			  "with the link bundles between them (also fabrics/");
+		wb_xml(w, be_derived_name(ctx->arena, ir_name(d, f)));
+		wb_str(w, ".svg and .dot).</figcaption></figure>\n");
+	}
+	wb_str(w, "</section>\n<section id=\"elevations\"><h2>Rack "
+		  "elevations</h2>\n<ul>\n");
+	for (uint32_t p = 0; p < pg.n; p++) {
+		const char *base =
+		    pg.row[p] != RK_NONE
+			? be_derived_name(ctx->arena, ir_name(d, pg.row[p]))
+			: "unrowed";
+
+		wb_str(w, "<li><a href=\"elevations/");
+		wb_xml(w, base);
+		wb_str(w, ".svg\">");
+		wb_xml(w, pg.row[p] != RK_NONE ? ir_name(d, pg.row[p])
+					       : "racks outside rows");
+		wb_printf(w, "</a>: %u racks%s</li>\n",
+			  pg.off[p + 1] - pg.off[p],
+			  p < INLINE_ROWS ? " (below)" : "");
+	}
+	wb_str(w, "</ul>\n");
+	for (uint32_t p = 0; p < pg.n && p < INLINE_ROWS; p++) {
+		char title[512];
+
+		if (be_cancelled(ctx))
+			break;
+		snprintf(title, sizeof(title), "Rack elevations: %s",
+			 pg.row[p] != RK_NONE ? ir_name(d, pg.row[p])
+					      : "racks outside rows");
+		wb_str(w, "<figure>");
+		svg_elevation(w, d, ctx->dv, &ix, pg.racks + pg.off[p],
+			      pg.off[p + 1] - pg.off[p], title);
+		wb_str(w, "<figcaption>");
+		wb_xml(w, title);
+		wb_str(w, ": front and rear, on a U scale.</figcaption>"
+			  "</figure>\n");
+	}
+	wb_str(w, "</section>\n");
+	svg_rack_pages_free(&pg);
+	svg_rack_index_free(&ix);
+}
+
+static bool emit_html(struct backend_ctx *ctx)
+{
+	struct wbuf *w = svg_file_open(ctx, "report.html");
+	bool ok;
+
+	if (!w)
+		return false;
+	wb_str(w, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+		  "<meta charset=\"utf-8\">\n<meta name=\"viewport\" "
+		  "content=\"width=device-width, initial-scale=1\">\n<title>"
+		  "Design review: ");
+	wb_xml(w, ctx->input);
+	wb_printf(w,
+		  "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>"
+		  "Design review: ",
+		  style);
+	wb_xml(w, ctx->input);
+	wb_str(w, "</h1>\n<nav><a href=\"#summary\">summary</a><a "
+		  "href=\"#capacity\">capacity</a><a href=\"#findings\">"
+		  "findings</a><a href=\"#racks\">racks</a><a href=\"#feeds\">"
+		  "feeds</a><a href=\"#loops\">loops</a><a href=\"#floor\">"
+		  "floor</a><a href=\"#fabrics\">fabrics</a><a "
+		  "href=\"#elevations\">elevations</a></nav>\n");
+	section_summary(w, ctx);
+	section_capacity(w, ctx);
+	section_findings(w, ctx);
+	section_racks(w, ctx);
+	section_feeds(w, ctx);
+	section_loops(w, ctx);
+	section_pictures(w, ctx);
+	wb_printf(w, "<script>%s</script>\n</body>\n</html>\n", script);
+	ok = svg_file_close(ctx, w);
+	return ok;
+}
+
+const struct backend backend_html = {
+	.name = "html",
+	.summary = "report.html: summary, capacity, findings, tables and "
+		   "pictures in one page",
+	.emit = emit_html,
+	.needs = BE_NEEDS_FABRICS | BE_NEEDS_RACKS | BE_NEEDS_CHECKS,
+};
