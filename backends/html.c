@@ -612,16 +612,17 @@ static void section_pictures(struct wbuf *w, struct backend_ctx *ctx)
 	}
 	wb_str(w, "</ul>\n");
 	for (uint32_t p = 0; p < pg.n && p < INLINE_ROWS; p++) {
-		char title[512];
+		char title[512], idp[32];
 
 		if (be_cancelled(ctx))
 			break;
 		snprintf(title, sizeof(title), "Rack elevations: %s",
 			 pg.row[p] != RK_NONE ? ir_name(d, pg.row[p])
 					      : "racks outside rows");
+		snprintf(idp, sizeof(idp), "el%u", p);
 		wb_str(w, "<figure>");
 		svg_elevation(w, d, ctx->dv, &ix, pg.racks + pg.off[p],
-			      pg.off[p + 1] - pg.off[p], title);
+			      pg.off[p + 1] - pg.off[p], title, idp);
 		wb_str(w, "<figcaption>");
 		wb_xml(w, title);
 		wb_str(w, ": front and rear, on a U scale.</figcaption>"

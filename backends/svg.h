@@ -52,10 +52,14 @@ struct rack_index {
 void svg_rack_index(const struct rk_design *d, struct rack_index *ix);
 void svg_rack_index_free(struct rack_index *ix);
 
-/* the racks of a row (or of no row: @row RK_NONE), front and rear */
+/*
+ * Racks @racks[0 .. n) (a row), front and rear; @idp prefixes the ids the
+ * picture defines (unique within a page holding several pictures).
+ */
 void svg_elevation(struct wbuf *w, const struct rk_design *d,
 		   struct derived *dv, const struct rack_index *ix,
-		   const uint32_t *racks, uint32_t n, const char *title);
+		   const uint32_t *racks, uint32_t n, const char *title,
+		   const char *idp);
 /* the floor plan of a site */
 void svg_floor(struct wbuf *w, const struct rk_design *d, struct derived *dv,
 	       const struct rack_index *ix, uint32_t site);

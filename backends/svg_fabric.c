@@ -44,8 +44,12 @@ struct bundle {
 	__int128 total;
 };
 
+#define BHASH 4096 /* bundle hash slots (past that, a scan) */
+
 struct fdiag {
 	struct fgroup g[MAX_GROUPS + 1];
+	uint32_t bhash[BHASH]; /* bundle index + 1, 0: empty */
+	uint32_t *ep_memo;     /* port (or part) object -> group + 1 */
 	uint32_t ng, nlevels;
 	struct bundle *b;
 	uint32_t nb, b_cap;
@@ -79,6 +83,7 @@ static uint32_t group_get(struct fdiag *x, uint32_t level, uint32_t key,
 static void bundle_add(struct fdiag *x, uint32_t a, uint32_t b, int64_t rate)
 {
 	struct bundle *k;
+	uint32_t h;
 
 	if (a > b) {
 		uint32_t t = a;
@@ -86,8 +91,16 @@ static void bundle_add(struct fdiag *x, uint32_t a, uint32_t b, int64_t rate)
 		a = b;
 		b = t;
 	}
-	for (uint32_t i = 0; i < x->nb; i++) {
-		k = &x->b[i];
+	/* open addressing over the (a, b) pairs; a full table (more than
+	 * BHASH bundles) falls back to scanning */
+	h = (a * 2654435761u ^ b * 40503u) % BHASH;
+	for (uint32_t probe = 0; probe < BHASH; probe++, h = (h + 1) % BHASH) {
+		if (!x->bhash[h]) {
+			if (x->nb + 1 < BHASH)
+				x->bhash[h] = x->nb + 1;
+			break;
+		}
+		k = &x->b[x->bhash[h] - 1];
 		if (k->a == a && k->b == b) {
 			k->count++;
 			k->total += rate;
@@ -96,6 +109,17 @@ static void bundle_add(struct fdiag *x, uint32_t a, uint32_t b, int64_t rate)
 			return;
 		}
 	}
+	if (x->nb + 1 >= BHASH)
+		for (uint32_t i = 0; i < x->nb; i++) {
+			k = &x->b[i];
+			if (k->a == a && k->b == b) {
+				k->count++;
+				k->total += rate;
+				if (rate != k->rate)
+					k->uniform = false;
+				return;
+			}
+		}
 	if (x->nb == x->b_cap) {
 		x->b_cap = x->b_cap ? 2 * x->b_cap : 32;
 		x->b = xrealloc(x->b, x->b_cap * sizeof(*x->b));
@@ -116,14 +140,19 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* the group of an endpoint port */
+/* the group of an endpoint port (memoised by port, or by part) */
 static uint32_t ep_group(struct fdiag *x, const struct rk_design *d,
 			 uint32_t dev, uint32_t port, bool by_part)
 {
-	uint32_t p = d->objs[dev].part;
+	uint32_t p = d->objs[dev].part, key = by_part ? p : port;
 
-	return by_part ? group_get(x, 0, p, true, false, p)
-		       : group_get(x, 0, d->objs[port].local, false, false, p);
+	if (key != RK_NONE && x->ep_memo[key])
+		return x->ep_memo[key] - 1;
+	key = key != RK_NONE ? key : d->nobjs;
+	x->ep_memo[key] = 1 + (by_part ? group_get(x, 0, p, true, false, p)
+				       : group_get(x, 0, d->objs[port].local,
+						   false, false, p));
+	return x->ep_memo[key] - 1;
 }
 
 static void fdiag_build(struct fdiag *x, const struct rk_design *d,
@@ -139,6 +168,7 @@ static void fdiag_build(struct fdiag *x, const struct rk_design *d,
 	memset(x, 0, sizeof(*x));
 	x->of_dev = xmalloc((d->nobjs + 1) * sizeof(*x->of_dev));
 	x->level = xmalloc((d->nobjs + 1) * sizeof(*x->level));
+	x->ep_memo = xcalloc(d->nobjs + 1, sizeof(*x->ep_memo));
 	memset(x->of_dev, 0xff, (d->nobjs + 1) * sizeof(*x->of_dev));
 	memset(x->level, 0xff, (d->nobjs + 1) * sizeof(*x->level));
 	/* the rails (distinct endpoint port names, up to MAX_RAILS + 1) */
@@ -266,6 +296,7 @@ static void fdiag_free(struct fdiag *x)
 	free(x->of_dev);
 	free(x->level);
 	free(x->layer_n);
+	free(x->ep_memo);
 }
 
 static const char *tier_name(uint32_t level, uint32_t nlevels)
@@ -359,14 +390,14 @@ static void box_pos(const struct fdiag *x, uint32_t g, int width, int *cx,
 	*cy = 90 + (int)(x->nlevels - 1 - lv) * LAYER_H + BOX_H / 2;
 }
 
-void svg_fabric(struct wbuf *w, const struct rk_design *d, uint32_t fab)
+static void fabric_svg(struct wbuf *w, const struct rk_design *d, uint32_t fab,
+		       const struct fdiag *xp)
 {
-	struct fdiag x;
+	const struct fdiag x = *xp;
 	uint32_t widest = 1;
 	int width, height;
 	char title[512], desc[1024];
 
-	fdiag_build(&x, d, fab);
 	for (uint32_t l = 0; l < x.nlevels; l++)
 		widest = x.layer_n[l] > widest ? x.layer_n[l] : widest;
 	width = (int)widest * (BOX_W + 30) + 40;
@@ -457,7 +488,16 @@ void svg_fabric(struct wbuf *w, const struct rk_design *d, uint32_t fab)
 		wb_str(w, "</text></g>\n");
 	}
 	svg_end(w);
-	fdiag_free(&x);
+}
+
+void svg_fabric(struct wbuf *w, const struct rk_design *d, uint32_t fab)
+{
+	struct fdiag *x = xmalloc(sizeof(*x));
+
+	fdiag_build(x, d, fab);
+	fabric_svg(w, d, fab, x);
+	fdiag_free(x);
+	free(x);
 }
 
 /* a DOT string literal's contents */
@@ -471,11 +511,11 @@ static void wb_dot(struct wbuf *w, const char *s)
 	}
 }
 
-void dot_fabric(struct wbuf *w, const struct rk_design *d, uint32_t fab)
+static void fabric_dot(struct wbuf *w, const struct rk_design *d, uint32_t fab,
+		       const struct fdiag *xp)
 {
-	struct fdiag x;
+	const struct fdiag x = *xp;
 
-	fdiag_build(&x, d, fab);
 	wb_str(w, "graph \"");
 	wb_dot(w, ir_name(d, fab));
 	wb_str(
@@ -513,38 +553,54 @@ void dot_fabric(struct wbuf *w, const struct rk_design *d, uint32_t fab)
 		wb_str(w, "\"];\n");
 	}
 	wb_str(w, "}\n");
-	fdiag_free(&x);
+}
+
+void dot_fabric(struct wbuf *w, const struct rk_design *d, uint32_t fab)
+{
+	struct fdiag *x = xmalloc(sizeof(*x));
+
+	fdiag_build(x, d, fab);
+	fabric_dot(w, d, fab, x);
+	fdiag_free(x);
+	free(x);
 }
 
 static bool emit_diagrams(struct backend_ctx *ctx)
 {
 	const struct rk_design *d = ctx->d;
+	struct fdiag *x = xmalloc(sizeof(*x));
+	bool ok = true;
 
-	for (uint32_t f = 0; f < d->nobjs; f++) {
+	for (uint32_t f = 0; f < d->nobjs && ok; f++) {
 		const char *base;
 		char rel[1024];
 		struct wbuf *w;
 
 		if (d->objs[f].kind != K_FABRIC)
 			continue;
-		if (be_cancelled(ctx))
-			return false;
+		if (be_cancelled(ctx)) {
+			ok = false;
+			break;
+		}
+		fdiag_build(x, d, f);
 		base = be_derived_name(ctx->arena, ir_name(d, f));
 		snprintf(rel, sizeof(rel), "fabrics/%s.svg", base);
-		if (!(w = svg_file_open(ctx, rel)))
-			return false;
-		wb_str(w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-		svg_fabric(w, d, f);
-		if (!svg_file_close(ctx, w))
-			return false;
+		ok = (w = svg_file_open(ctx, rel)) != NULL;
+		if (ok) {
+			wb_str(w, "<?xml version=\"1.0\" "
+				  "encoding=\"UTF-8\"?>\n");
+			fabric_svg(w, d, f, x);
+			ok = svg_file_close(ctx, w);
+		}
 		snprintf(rel, sizeof(rel), "fabrics/%s.dot", base);
-		if (!(w = svg_file_open(ctx, rel)))
-			return false;
-		dot_fabric(w, d, f);
-		if (!svg_file_close(ctx, w))
-			return false;
+		if (ok && (ok = (w = svg_file_open(ctx, rel)) != NULL)) {
+			fabric_dot(w, d, f, x);
+			ok = svg_file_close(ctx, w);
+		}
+		fdiag_free(x);
 	}
-	return true;
+	free(x);
+	return ok;
 }
 
 const struct backend backend_diagrams = {

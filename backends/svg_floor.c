@@ -34,13 +34,14 @@ static const char *const zone_stroke[] = { "#1b9e77", "#7570b3", "#e7298a",
 
 static unsigned band_of(int64_t mw)
 {
-	unsigned b = 0;
+	unsigned b = 1;
 
 	if (mw <= 0)
 		return 0;
-	while (b + 1 < NBANDS && mw > band_kw[b + 1] * 1000000)
+	/* band b holds (band_kw[b - 1], band_kw[b]] kW; the last is open */
+	while (b < NBANDS - 1 && mw > band_kw[b] * 1000000)
 		b++;
-	return b + 1 < NBANDS ? b + 1 : NBANDS - 1;
+	return b;
 }
 
 struct frack {

@@ -147,9 +147,27 @@ static void rack_figures(struct wbuf *w, const struct rk_design *d,
 	wb_str(w, "</text>\n");
 }
 
+/* the U numbers of a rack of @units, right-aligned at x = 0 */
+static void u_scale(struct wbuf *w, int64_t units, int top)
+{
+	for (int64_t u = 1; u <= units; u++)
+		wb_printf(w,
+			  "<text x=\"0\" y=\"%d\" font-size=\"7\" "
+			  "text-anchor=\"end\" fill=\"#666666\">%lld</text>\n",
+			  top + (int)(units - u) * UH + 9, (long long)u);
+}
+
+/* the rack heights whose scales a page defines once (<defs>) */
+#define NSCALES 4
+struct scales {
+	const char *idp;
+	int64_t units[NSCALES];
+	unsigned n;
+};
+
 static void draw_rack(struct wbuf *w, const struct rk_design *d,
 		      const struct rack_totals *t, const struct rack_index *ix,
-		      uint32_t r, int x0, int y0)
+		      const struct scales *sc, uint32_t r, int x0, int y0)
 {
 	int64_t units = layout_rack_units(d, r);
 	int top = y0 + HEAD_H, fx = x0 + SCALE_W, rx = fx + RW + VIEW_GAP;
@@ -170,12 +188,23 @@ static void draw_rack(struct wbuf *w, const struct rk_design *d,
 		  "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
 		  "fill=\"#f4f4f4\" stroke=\"#333333\"/>\n",
 		  fx, top, RW, (int)units * UH, rx, top, RW, (int)units * UH);
-	for (int64_t u = 1; u <= units; u++)
-		wb_printf(w,
-			  "<text x=\"%d\" y=\"%d\" font-size=\"7\" "
-			  "text-anchor=\"end\" fill=\"#666666\">%lld</text>\n",
-			  fx - 3, top + (int)(units - u) * UH + 9,
-			  (long long)u);
+	{
+		unsigned k;
+
+		for (k = 0; k < sc->n && sc->units[k] != units; k++)
+			;
+		if (k < sc->n) {
+			wb_str(w, "<use href=\"#");
+			wb_xml(w, sc->idp);
+			wb_printf(w, "-u%lld\" x=\"%d\" y=\"%d\"/>\n",
+				  (long long)units, fx - 3, top);
+		} else {
+			wb_printf(w, "<g transform=\"translate(%d %d)\">\n",
+				  fx - 3, top);
+			u_scale(w, units, 0);
+			wb_str(w, "</g>\n");
+		}
+	}
 	for (uint32_t k = ix->off[r]; k < ix->off[r + 1]; k++) {
 		uint32_t dev = ix->devs[k];
 		int64_t at = layout_at(d, dev), h = layout_height_u(d, dev);
@@ -240,9 +269,11 @@ static void draw_rack(struct wbuf *w, const struct rk_design *d,
 
 void svg_elevation(struct wbuf *w, const struct rk_design *d,
 		   struct derived *dv, const struct rack_index *ix,
-		   const uint32_t *racks, uint32_t n, const char *title)
+		   const uint32_t *racks, uint32_t n, const char *title,
+		   const char *idp)
 {
 	const struct rack_totals *t = derived_racks(dv);
+	struct scales sc = { idp, { 0 }, 0 };
 	int64_t umax = 0;
 	uint32_t lmax = 0;
 	int rack_w = SCALE_W + 2 * RW + VIEW_GAP + RACK_GAP, width, height;
@@ -254,6 +285,14 @@ void svg_elevation(struct wbuf *w, const struct rk_design *d,
 
 		u = u < 1 ? 42 : u > 100 ? 100 : u;
 		umax = u > umax ? u : umax;
+		{
+			unsigned k;
+
+			for (k = 0; k < sc.n && sc.units[k] != u; k++)
+				;
+			if (k == sc.n && sc.n < NSCALES)
+				sc.units[sc.n++] = u;
+		}
 		lmax = l > lmax ? l : lmax;
 	}
 	width = 20 + (int)n * rack_w;
@@ -265,8 +304,17 @@ void svg_elevation(struct wbuf *w, const struct rk_design *d,
 		 "power shelves yellow, others grey).",
 		 n);
 	svg_begin(w, width, height, NULL, title, desc);
+	wb_str(w, "<defs>\n");
+	for (unsigned k = 0; k < sc.n; k++) {
+		wb_str(w, "<g id=\"");
+		wb_xml(w, idp);
+		wb_printf(w, "-u%lld\">\n", (long long)sc.units[k]);
+		u_scale(w, sc.units[k], 0);
+		wb_str(w, "</g>\n");
+	}
+	wb_str(w, "</defs>\n");
 	for (uint32_t i = 0; i < n; i++)
-		draw_rack(w, d, t, ix, racks[i], 10 + (int)i * rack_w, 10);
+		draw_rack(w, d, t, ix, &sc, racks[i], 10 + (int)i * rack_w, 10);
 	svg_end(w);
 }
 
@@ -302,7 +350,7 @@ static bool emit_elevations(struct backend_ctx *ctx)
 		}
 		wb_str(w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 		svg_elevation(w, d, ctx->dv, &ix, pg.racks + pg.off[p],
-			      pg.off[p + 1] - pg.off[p], title);
+			      pg.off[p + 1] - pg.off[p], title, "el");
 		ok = svg_file_close(ctx, w);
 	}
 	svg_rack_pages_free(&pg);
