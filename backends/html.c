@@ -159,9 +159,18 @@ static void section_summary(struct wbuf *w, struct backend_ctx *ctx)
 		  ctx->diag->errors, ctx->diag->warnings);
 }
 
+static void html_source(void *arg, const char *src, bool first)
+{
+	struct wbuf *w = arg;
+
+	wb_str(w, first ? "" : "<br>");
+	wb_xml(w, src);
+}
+
 static void section_capacity(struct wbuf *w, struct backend_ctx *ctx)
 {
 	const struct rk_design *d = ctx->d;
+	uint64_t rn, ro;
 	struct capacity c;
 	char v[160], b[512], n1[64];
 
@@ -213,21 +222,10 @@ static void section_capacity(struct wbuf *w, struct backend_ctx *ctx)
 			 ir_name(d, c.scaleout),
 			 (unsigned long long)c.scaleout_gpus);
 		cap_row(w, "scale-out per GPU", v, b);
-		if (c.nvlink_dir > 0 && c.scaleout_per_gpu > 0) {
-			uint64_t x = (uint64_t)c.nvlink_dir,
-				 y = (uint64_t)c.scaleout_per_gpu;
-
-			while (y) {
-				uint64_t r = x % y;
-
-				x = y;
-				y = r;
-			}
-			snprintf(
-			    v, sizeof(v), "%llu : %llu",
-			    (unsigned long long)((uint64_t)c.nvlink_dir / x),
-			    (unsigned long long)((uint64_t)c.scaleout_per_gpu /
-						 x));
+		if (cap_ratio(&c, &rn, &ro)) {
+			snprintf(v, sizeof(v), "%llu : %llu",
+				 (unsigned long long)rn,
+				 (unsigned long long)ro);
 			cap_row(w, "NVLink : scale-out per GPU", v,
 				"exact ratio of the two rates");
 		}
@@ -314,7 +312,6 @@ static void section_capacity(struct wbuf *w, struct backend_ctx *ctx)
 		  "<th>sources</th></tr></thead><tbody>\n");
 	for (uint32_t j = 0; j < c.nmodels; j++) {
 		const struct cap_model *m = &c.models[j];
-		bool first = true;
 
 		wb_str(w, "<tr><td>");
 		wb_xml(w, ir_name(d, m->part));
@@ -340,19 +337,7 @@ static void section_capacity(struct wbuf *w, struct backend_ctx *ctx)
 		wb_str(w, "</td><td class=\"n\">");
 		wb_q(w, DIM_RATE, m->nvlink_bw);
 		wb_str(w, "</td><td>");
-		for (uint32_t p = m->part, hops = 0; p != RK_NONE && hops < 256;
-		     p = d->objs[p].part, hops++)
-			for (uint32_t a = 0; a < d->objs[p].attr_count; a++) {
-				const struct rk_attr *at =
-				    &d->attrs[d->objs[p].attr_first + a];
-
-				if (at->key != A_SOURCE ||
-				    at->val.type != VT_STR)
-					continue;
-				wb_str(w, first ? "" : "<br>");
-				first = false;
-				wb_xml(w, str_of(d->arena, at->val.a));
-			}
+		cap_sources(d, m->part, html_source, w);
 		wb_str(w, "</td></tr>\n");
 	}
 	wb_str(w, "</tbody></table></section>\n");

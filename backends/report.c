@@ -151,15 +151,12 @@ static void json_time(FILE *fp, const char *key, const struct cap_time *t)
 		fprintf(fp, "%llu", (unsigned long long)t->ns);
 }
 
-static uint64_t gcd64(uint64_t a, uint64_t b)
+static void json_source(void *arg, const char *src, bool first)
 {
-	while (b) {
-		uint64_t t = a % b;
+	FILE *fp = arg;
 
-		a = b;
-		b = t;
-	}
-	return a;
+	fputs(first ? "" : ", ", fp);
+	be_json_str(fp, src);
 }
 
 /*
@@ -170,13 +167,13 @@ static void report_capacity(FILE *fp, struct backend_ctx *ctx)
 {
 	const struct rk_design *d = ctx->d;
 	struct capacity c;
+	uint64_t rn, ro;
 
 	capacity_compute(ctx->dv, &c);
 	fprintf(fp, ",\n  \"capacity\": {\"gpus\": %llu, \"gpu_models\": [",
 		(unsigned long long)c.gpus);
 	for (uint32_t j = 0; j < c.nmodels; j++) {
 		const struct cap_model *m = &c.models[j];
-		bool first = true;
 
 		fputs(j ? ",\n    {\"part\": " : "\n    {\"part\": ", fp);
 		be_json_str(fp, ir_name(d, m->part));
@@ -198,19 +195,7 @@ static void report_capacity(FILE *fp, struct backend_ctx *ctx)
 			"\"nvlink_bps_per_direction\": %lld, \"sources\": [",
 			(long long)m->hbm, (long long)m->hbm_bw,
 			(long long)m->nvlink_bw, (long long)(m->nvlink_bw / 2));
-		for (uint32_t p = m->part, hops = 0; p != RK_NONE && hops < 256;
-		     p = d->objs[p].part, hops++)
-			for (uint32_t a = 0; a < d->objs[p].attr_count; a++) {
-				const struct rk_attr *at =
-				    &d->attrs[d->objs[p].attr_first + a];
-
-				if (at->key != A_SOURCE ||
-				    at->val.type != VT_STR)
-					continue;
-				fputs(first ? "" : ", ", fp);
-				first = false;
-				be_json_str(fp, str_of(d->arena, at->val.a));
-			}
+		cap_sources(d, m->part, json_source, fp);
 		fputs("]}", fp);
 	}
 	fputs(c.nmodels ? "\n  ],\n  \"flops_dense_total\": {"
@@ -242,16 +227,11 @@ static void report_capacity(FILE *fp, struct backend_ctx *ctx)
 		(unsigned long long)c.scaleout_gpus,
 		(long long)c.scaleout_per_gpu,
 		c.scaleout_exact ? "true" : "false");
-	if (c.nvlink_dir > 0 && c.scaleout_per_gpu > 0) {
-		uint64_t g =
-		    gcd64((uint64_t)c.nvlink_dir, (uint64_t)c.scaleout_per_gpu);
-
-		fprintf(fp, "\"%llu:%llu\"",
-			(unsigned long long)((uint64_t)c.nvlink_dir / g),
-			(unsigned long long)((uint64_t)c.scaleout_per_gpu / g));
-	} else {
+	if (cap_ratio(&c, &rn, &ro))
+		fprintf(fp, "\"%llu:%llu\"", (unsigned long long)rn,
+			(unsigned long long)ro);
+	else
 		fputs("null", fp);
-	}
 	fprintf(fp,
 		",\n  \"collectives\": {\"message_bytes\": %lld, "
 		"\"nvlink_latency_ns\": ",

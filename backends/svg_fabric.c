@@ -490,14 +490,22 @@ static void fabric_svg(struct wbuf *w, const struct rk_design *d, uint32_t fab,
 	svg_end(w);
 }
 
-void svg_fabric(struct wbuf *w, const struct rk_design *d, uint32_t fab)
+/* build a fabric's groups and draw them with @draw */
+static void with_groups(struct wbuf *w, const struct rk_design *d, uint32_t fab,
+			void (*draw)(struct wbuf *, const struct rk_design *,
+				     uint32_t, const struct fdiag *))
 {
 	struct fdiag *x = xmalloc(sizeof(*x));
 
 	fdiag_build(x, d, fab);
-	fabric_svg(w, d, fab, x);
+	draw(w, d, fab, x);
 	fdiag_free(x);
 	free(x);
+}
+
+void svg_fabric(struct wbuf *w, const struct rk_design *d, uint32_t fab)
+{
+	with_groups(w, d, fab, fabric_svg);
 }
 
 /* a DOT string literal's contents */
@@ -557,12 +565,7 @@ static void fabric_dot(struct wbuf *w, const struct rk_design *d, uint32_t fab,
 
 void dot_fabric(struct wbuf *w, const struct rk_design *d, uint32_t fab)
 {
-	struct fdiag *x = xmalloc(sizeof(*x));
-
-	fdiag_build(x, d, fab);
-	fabric_dot(w, d, fab, x);
-	fdiag_free(x);
-	free(x);
+	with_groups(w, d, fab, fabric_dot);
 }
 
 static bool emit_diagrams(struct backend_ctx *ctx)

@@ -424,6 +424,43 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 	free(memo_done);
 }
 
+void cap_sources(const struct rk_design *d, uint32_t part,
+		 void (*fn)(void *arg, const char *src, bool first), void *arg)
+{
+	bool first = true;
+
+	for (uint32_t p = part, hops = 0; p != RK_NONE && hops < 256;
+	     p = d->objs[p].part, hops++)
+		for (uint32_t a = 0; a < d->objs[p].attr_count; a++) {
+			const struct rk_attr *at =
+			    &d->attrs[d->objs[p].attr_first + a];
+
+			if (at->key != A_SOURCE || at->val.type != VT_STR)
+				continue;
+			fn(arg, str_of(d->arena, at->val.a), first);
+			first = false;
+		}
+}
+
+bool cap_ratio(const struct capacity *c, uint64_t *nv, uint64_t *out)
+{
+	uint64_t a, b;
+
+	if (c->nvlink_dir <= 0 || c->scaleout_per_gpu <= 0)
+		return false;
+	a = (uint64_t)c->nvlink_dir;
+	b = (uint64_t)c->scaleout_per_gpu;
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	*nv = (uint64_t)c->nvlink_dir / a;
+	*out = (uint64_t)c->scaleout_per_gpu / a;
+	return true;
+}
+
 void capacity_free(struct capacity *c)
 {
 	free(c->models);

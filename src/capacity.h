@@ -88,6 +88,14 @@ struct capacity {
 #define CAP_HOURS_PER_YEAR 8760
 
 void capacity_compute(struct derived *dv, struct capacity *c);
+/*
+ * The `source` strings of a part and of its bases, in order: calls @fn
+ * with each (the figures of a GPU model trace to them).
+ */
+void cap_sources(const struct rk_design *d, uint32_t part,
+		 void (*fn)(void *arg, const char *src, bool first), void *arg);
+/* NVLink per direction : scale-out per GPU, reduced; false if either is 0 */
+bool cap_ratio(const struct capacity *c, uint64_t *nv, uint64_t *out);
 void capacity_free(struct capacity *c);
 
 /*
