@@ -80,6 +80,14 @@ static uint32_t group_get(struct fdiag *x, uint32_t level, uint32_t key,
 	return x->ng++;
 }
 
+static void bundle_bump(struct bundle *k, int64_t rate)
+{
+	k->count++;
+	k->total += rate;
+	if (rate != k->rate)
+		k->uniform = false;
+}
+
 static void bundle_add(struct fdiag *x, uint32_t a, uint32_t b, int64_t rate)
 {
 	struct bundle *k;
@@ -102,10 +110,7 @@ static void bundle_add(struct fdiag *x, uint32_t a, uint32_t b, int64_t rate)
 		}
 		k = &x->b[x->bhash[h] - 1];
 		if (k->a == a && k->b == b) {
-			k->count++;
-			k->total += rate;
-			if (rate != k->rate)
-				k->uniform = false;
+			bundle_bump(k, rate);
 			return;
 		}
 	}
@@ -113,10 +118,7 @@ static void bundle_add(struct fdiag *x, uint32_t a, uint32_t b, int64_t rate)
 		for (uint32_t i = 0; i < x->nb; i++) {
 			k = &x->b[i];
 			if (k->a == a && k->b == b) {
-				k->count++;
-				k->total += rate;
-				if (rate != k->rate)
-					k->uniform = false;
+				bundle_bump(k, rate);
 				return;
 			}
 		}
