@@ -498,9 +498,16 @@ static void section_loops(struct wbuf *w, struct backend_ctx *ctx)
 {
 	const struct rk_design *d = ctx->d;
 	const struct rack_totals *t = derived_racks(ctx->dv);
+	uint32_t nloops = 0;
 
-	wb_str(w, "<section id=\"loops\"><h2>Liquid loops</h2>\n"
-		  "<table class=\"sort\"><thead><tr><th>loop</th><th>CDUs</th>"
+	for (uint32_t i = 0; i < d->nobjs; i++)
+		nloops += d->objs[i].kind == K_LOOP;
+	wb_str(w, "<section id=\"loops\"><h2>Liquid loops</h2>\n");
+	if (!nloops) {
+		wb_str(w, "<p>The design has no liquid loops.</p></section>\n");
+		return;
+	}
+	wb_str(w, "<table class=\"sort\"><thead><tr><th>loop</th><th>CDUs</th>"
 		  "<th>CDU capacity</th><th>racks</th><th>heat to liquid</th>"
 		  "<th>headroom</th></tr></thead><tbody>\n");
 	for (uint32_t lp = 0; lp < d->nobjs; lp++) {
