@@ -17,6 +17,7 @@
 #include "capacity.h"
 #include "layout.h"
 #include "schema.h"
+#include "supply.h"
 #include "svg.h"
 
 /* rows whose elevations are drawn inline (the rest are linked) */
@@ -454,7 +455,8 @@ static void section_feeds(struct wbuf *w, struct backend_ctx *ctx)
 	wb_str(w, "<section id=\"feeds\"><h2>Feeds</h2>\n<table class=\"sort\">"
 		  "<thead><tr><th>feed</th><th>voltage</th><th>current</th>"
 		  "<th>phases</th><th>capacity</th><th>PDUs on it</th>"
-		  "<th>their capacity</th><th>redundancy</th></tr></thead>"
+		  "<th>their capacity (sum)</th><th>redundancy</th></tr>"
+		  "</thead>"
 		  "<tbody>\n");
 	for (uint32_t f = 0; f < d->nobjs; f++) {
 		uint64_t pdus = 0;
@@ -483,7 +485,16 @@ static void section_feeds(struct wbuf *w, struct backend_ctx *ctx)
 		wb_q(w, DIM_CURRENT, ir_num(d, f, A_CURRENT, 0));
 		wb_str(w, "</td>");
 		td_u(w, (uint64_t)ir_num(d, f, A_PHASES, 1));
-		td_power(w, supply_capacity_mw(d, f));
+		{
+			struct supply_cap sc;
+			char buf[RK_QFMT_MAX];
+
+			supply_capacity(d, f, &sc);
+			wb_printf(w, "<td class=\"n\" data-v=\"%lld\">",
+				  (long long)sc.mw);
+			wb_xml(w, supply_format(&sc, buf));
+			wb_str(w, "</td>");
+		}
 		td_u(w, pdus);
 		td_power(w, pcap);
 		td_text(w, ir_str(d, f, A_REDUNDANCY)
