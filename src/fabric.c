@@ -1019,6 +1019,67 @@ static void link_attrs(struct elab *e, uint32_t fab)
 	e->link_attr_count = d->nattrs - first;
 }
 
+/* one listed endpoint: its port and where it is listed */
+struct ep_at {
+	uint32_t dev, port, order;
+	const struct srcloc *loc;
+};
+
+static int ep_at_cmp(const void *x, const void *y)
+{
+	const struct ep_at *a = x, *b = y;
+
+	if (a->dev != b->dev)
+		return a->dev < b->dev ? -1 : 1;
+	if (a->port != b->port)
+		return a->port < b->port ? -1 : 1;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/*
+ * A port listed twice among a fabric's endpoints would be two endpoints
+ * of one device port (a generator wires it twice, a hand-wired fabric
+ * counts it twice): an error naming the port and both places.
+ */
+static bool endpoints_unique(struct elab *e, uint32_t fab)
+{
+	struct ir_ep_cursor c = { 0, 0 };
+	struct ep_at *v = NULL;
+	uint32_t n = 0, cap = 0;
+	bool ok = true;
+
+	for (const struct rk_value *x; (x = ir_next_endpoint(e->d, fab, &c));) {
+		struct ep_at *a = VEC_PUSH(v, n, cap);
+
+		a->dev = x->a;
+		a->port = (uint32_t)x->n;
+		a->order = n - 1;
+		a->loc = &x->loc;
+	}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), ep_at_cmp);
+	for (uint32_t i = 1; i < n && !e->stopped; i++) {
+		uint32_t f = i - 1;
+
+		if (v[i].dev != v[f].dev || v[i].port != v[f].port)
+			continue;
+		while (i + 1 < n && v[i + 1].dev == v[f].dev &&
+		       v[i + 1].port == v[f].port)
+			i++; /* one error per port */
+		ok = false;
+		elab_error(e, v[f + 1].loc, "fabric",
+			   "port %s.%s is listed twice among the endpoints of "
+			   "fabric %s",
+			   ir_name(e->d, v[f].dev),
+			   str_of(e->d->arena, e->d->objs[v[f].port].local),
+			   ir_name(e->d, fab));
+		diag_emit(e->diag, DIAG_NOTE, v[f].loc, NULL,
+			  "first listed here");
+	}
+	free(v);
+	return ok;
+}
+
 void fabric_expand(struct elab *e)
 {
 	uint32_t n = e->d->nobjs;
@@ -1027,6 +1088,8 @@ void fabric_expand(struct elab *e)
 		const struct rk_obj *o = &e->d->objs[i];
 
 		if (o->kind != K_FABRIC)
+			continue;
+		if (!endpoints_unique(e, i))
 			continue;
 		link_attrs(e, i);
 		fabric_planes_check(e, i);
