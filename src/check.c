@@ -177,6 +177,8 @@ void check_fail(struct check_ctx *c, uint32_t obj, const struct srcloc *loc,
 	c->findings++;
 	*printed = true;
 	check_touch(c, obj);
+	if (obj != RK_NONE)
+		c->diag->object = ir_name(c->d, obj); /* SARIF */
 	va_start(ap, fmt);
 	diag_vemit(c->diag, c->level == CHECK_ERROR ? DIAG_ERROR : DIAG_WARNING,
 		   loc, c->check->name, fmt, ap);

@@ -15,7 +15,9 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "diag.h"
 
@@ -256,6 +258,10 @@ static void emit_final(struct diag_engine *d, enum diag_level level,
 				 : NULL;
 		r->message = msg;
 		r->hidden = false;
+		r->object = d->object ? arena_strndup(d->arena, d->object,
+						      strlen(d->object))
+				      : NULL;
+		d->object = NULL;
 		return;
 	}
 
@@ -275,9 +281,14 @@ static void emit_final(struct diag_engine *d, enum diag_level level,
 				 : NULL;
 		r->message = msg;
 		r->hidden = false;
+		r->object = d->object ? arena_strndup(d->arena, d->object,
+						      strlen(d->object))
+				      : NULL;
+		d->object = NULL;
 		return;
 	}
 
+	d->object = NULL;
 	if (level != DIAG_NOTE) {
 		uint32_t file = located ? loc->file : 0;
 
@@ -328,6 +339,7 @@ void diag_join(struct diag_engine *parent, const struct diag_engine *child)
 			continue;
 		}
 
+		parent->object = r->object;
 		emit_final(parent, r->level, r->loc.file ? &r->loc : NULL,
 			   r->check,
 			   arena_strndup(parent->arena, m, strlen(m)));
@@ -467,21 +479,100 @@ static void sarif_message(FILE *out, const char *msg)
 	putc('}', out);
 }
 
+/*
+ * SARIF.  Artifact URIs are relative to one of two bases, never absolute:
+ * STDLIB, the standard library directory (files found there), and
+ * SRCROOT, the directory rackc runs in (every other file, with "../" where
+ * it lies outside).  The bases themselves carry no URI, so the document
+ * holds no path of the machine that made it; a code-scanning upload
+ * resolves SRCROOT to the checkout.  Every known rule is listed (checks
+ * with their default level, then error classes); a result names its rule
+ * by id and index, the object a check finding is about as a logical
+ * location, and has a partial fingerprint: a hash of the rule, the
+ * artifact, the object and the message, and the number of earlier results
+ * with the same hash, so that it stays the same when lines move.
+ */
+
+struct sarif_files {
+	char *cwd, *std; /* real paths, NULL when unknown */
+};
+
+/* @path under directory @dir: the rest after "dir/", else NULL. */
+static const char *under(const char *path, const char *dir)
+{
+	size_t n = dir ? strlen(dir) : 0;
+
+	if (!n || strncmp(path, dir, n) != 0)
+		return NULL;
+	if (dir[n - 1] == '/')
+		return path + n;
+	return path[n] == '/' ? path + n + 1 : NULL;
+}
+
+/* The base and the relative URI of @path (a malloc'ed string). */
+static char *artifact_uri(const struct sarif_files *sf, const char *path,
+			  const char **base)
+{
+	char *real = realpath(path, NULL);
+	const char *rest;
+	char *out;
+
+	*base = "SRCROOT";
+	if (!real)
+		return xstrdup(path[0] == '/' ? path + 1 : path);
+	/* the library proper: what imports of "std/..." find */
+	if ((rest = under(real, sf->std)) && !strncmp(rest, "std/", 4)) {
+		*base = "STDLIB";
+		out = xstrdup(rest);
+	} else if ((rest = under(real, sf->cwd))) {
+		out = xstrdup(rest);
+	} else if (sf->cwd) {
+		/* up from cwd to the directory both are under, then down */
+		size_t common = 0, ups = 0;
+		char *o;
+
+		for (size_t i = 0; real[i] && real[i] == sf->cwd[i]; i++)
+			if (real[i] == '/')
+				common = i + 1;
+		for (const char *p = sf->cwd + common; *p;) {
+			ups++;
+			while (*p && *p != '/')
+				p++;
+			while (*p == '/')
+				p++;
+		}
+		o = out = xmalloc(ups * 3 + strlen(real + common) + 1);
+		for (size_t k = 0; k < ups; k++, o += 3)
+			memcpy(o, "../", 3);
+		strcpy(o, real + common);
+	} else {
+		out = xstrdup(real + 1);
+	}
+	free(real);
+	return out;
+}
+
 /* The physicalLocation member of a location, if @loc has a file. */
-static bool sarif_physical(struct diag_engine *d, const struct srcloc *loc)
+static bool sarif_physical(struct diag_engine *d, const struct sarif_files *sf,
+			   const struct srcloc *loc)
 {
 	FILE *out = d->out;
 	struct where w;
+	const char *base;
+	char *uri;
 
 	if (!resolve(d->sm, loc, &w))
 		return false;
+	uri = artifact_uri(sf, w.f->path, &base);
 	fputs("\"physicalLocation\":{\"artifactLocation\":{\"uri\":", out);
-	uri_str(out, w.f->path);
+	uri_str(out, uri);
+	fprintf(out, ",\"uriBaseId\":\"%s\"", base);
 	fprintf(out,
 		"},\"region\":{\"startLine\":%" PRIu32
 		",\"startColumn\":%" PRIu32 ",\"endLine\":%" PRIu32
 		",\"endColumn\":%" PRIu32 "}}",
 		w.line, w.col, w.end_line, w.end_col);
+	free(uri);
 	return true;
 }
 
@@ -490,50 +581,142 @@ static const char *rule_of(const struct diag_record *r)
 	return r->check ? r->check : "rackc";
 }
 
-static void sarif_rules(struct diag_engine *d)
+static const char *level_of(enum diag_level l)
 {
-	const char **seen;
-	uint32_t nseen = 0;
+	return l == DIAG_ERROR	   ? "error"
+	       : l == DIAG_WARNING ? "warning"
+				   : "note";
+}
 
-	seen = arena_alloc(d->arena, (d->nrecs + 1) * sizeof(*seen));
+/* The known rules, then any other id a result uses; returns the count
+ * and fills @extra with those others (by index past the known ones). */
+static uint32_t sarif_rules(struct diag_engine *d, const char ***extra,
+			    uint32_t *nextra)
+{
+	FILE *out = d->out;
+	unsigned n = diag_rule_count();
+	struct diag_rule r;
+
+	*extra = arena_alloc(d->arena, (d->nrecs + 1) * sizeof(**extra));
+	*nextra = 0;
+	for (unsigned k = 0; diag_rule_at(k, &r); k++) {
+		const char *lv =
+		    r.level == DIAG_NOTE ? "none" : level_of(r.level);
+
+		fputs(k ? ",{\"id\":" : "{\"id\":", out);
+		json_str(out, r.id);
+		fputs(",\"name\":", out);
+		json_str(out, r.id);
+		fputs(",\"shortDescription\":{\"text\":", out);
+		json_str(out, r.summary);
+		fputs("},\"fullDescription\":{\"text\":", out);
+		json_str(out, r.full ? r.full : r.summary);
+		fputs("},\"help\":{\"text\":", out);
+		{
+			char *h = arena_printf(
+			    d->arena,
+			    "%s Shown as [%s] after the message. Default "
+			    "level: "
+			    "%s.%s",
+			    r.full ? r.full : r.summary, r.id,
+			    r.level == DIAG_NOTE ? "off" : lv,
+			    r.check
+				? " A check: -W/-E/-Wno- set its level, and "
+				  "waive \"NAME\", \"reason\" in the design "
+				  "silences it for one object."
+				: "");
+
+			json_str(out, h);
+		}
+		fprintf(out, "},\"defaultConfiguration\":{\"level\":\"%s\"%s}}",
+			lv, r.level == DIAG_NOTE ? ",\"enabled\":false" : "");
+	}
 	for (uint32_t i = 0; i < d->nrecs; i++) {
-		const struct diag_record *r = &d->recs[i];
-		const char *id = rule_of(r);
+		const char *id = rule_of(&d->recs[i]);
 		uint32_t k;
 
-		/* Notes after a result are not results of their own. */
-		if (r->level == DIAG_NOTE && i > 0)
+		if (d->recs[i].level == DIAG_NOTE && i > 0)
 			continue;
-		for (k = 0; k < nseen && !streq(seen[k], id); k++)
+		if (diag_rule_index(id) != UINT32_MAX)
+			continue;
+		for (k = 0; k < *nextra && !streq((*extra)[k], id); k++)
 			;
-		if (k < nseen)
+		if (k < *nextra)
 			continue;
-		seen[nseen] = id;
-		fputs(nseen++ ? ",{\"id\":" : "{\"id\":", d->out);
-		json_str(d->out, id);
-		putc('}', d->out);
+		(*extra)[(*nextra)++] = id;
+		fputs(",{\"id\":", out);
+		json_str(out, id);
+		fputs(",\"shortDescription\":{\"text\":\"diagnostic\"},"
+		      "\"fullDescription\":{\"text\":\"A diagnostic of class ",
+		      out);
+		fputs("this id.\"},\"help\":{\"text\":\"See the message.\"},"
+		      "\"defaultConfiguration\":{\"level\":\"error\"}}",
+		      out);
 	}
+	return n + *nextra;
+}
+
+/* 64-bit FNV-1a over the strings of @s, each followed by a NUL. */
+static uint64_t fp_hash(const char *const *s, unsigned n)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	for (unsigned k = 0; k < n; k++) {
+		for (const unsigned char *p = (const unsigned char *)s[k]; *p;
+		     p++)
+			h = (h ^ *p) * 1099511628211ull;
+		h = (h ^ 0) * 1099511628211ull;
+	}
+	return h;
 }
 
 static void sarif_doc(struct diag_engine *d)
 {
 	FILE *out = d->out;
 	bool related = false;
+	struct sarif_files sf;
+	const char **extra;
+	uint32_t nextra, nknown = diag_rule_count();
+	uint64_t *seen = arena_alloc(d->arena, (d->nrecs + 1) * sizeof(*seen));
+	uint32_t nseen = 0;
+	char *cwd = getcwd(NULL, 0);
 
+	sf.cwd = cwd ? realpath(cwd, NULL) : NULL;
+	sf.std = d->stdlib_dir ? realpath(d->stdlib_dir, NULL) : NULL;
+	free(cwd);
 	fputs("{\"version\":\"2.1.0\",\"$schema\":"
 	      "\"https://json.schemastore.org/sarif-2.1.0.json\","
 	      "\"runs\":[{\"tool\":{\"driver\":{\"name\":\"rackc\","
+	      "\"version\":\"" PACKAGE_VERSION "\","
+	      "\"semanticVersion\":\"" PACKAGE_VERSION "\","
+#ifdef RACKC_INFO_URI
+	      "\"informationUri\":\"" RACKC_INFO_URI "\","
+#endif
 	      "\"rules\":[",
 	      out);
-	sarif_rules(d);
-	fputs("]}},\"results\":[", out);
+	sarif_rules(d, &extra, &nextra);
+	fputs("]}},\"originalUriBaseIds\":{"
+	      "\"SRCROOT\":{\"description\":{\"text\":\"The directory rackc "
+	      "ran in (the source root).\"}},"
+	      "\"STDLIB\":{\"description\":{\"text\":\"The rackc standard "
+	      "library directory (--stdlib).\"}}},"
+	      "\"columnKind\":\"utf16CodeUnits\",\"results\":[",
+	      out);
 	for (uint32_t i = 0; i < d->nrecs; i++) {
 		const struct diag_record *r = &d->recs[i];
+		const char *id = rule_of(r);
+		unsigned idx = diag_rule_index(id);
+		const char *key[4];
+		uint64_t h;
+		uint32_t occ = 0;
+		struct where w;
+		char *uri = NULL;
+		const char *base = "";
 
 		if (r->level == DIAG_NOTE && i > 0) {
 			/* Attach to the result before it. */
 			fputs(related ? ",{" : ",\"relatedLocations\":[{", out);
-			if (sarif_physical(d, &r->loc))
+			if (sarif_physical(d, &sf, &r->loc))
 				putc(',', out);
 			sarif_message(out, r->message);
 			putc('}', out);
@@ -543,19 +726,54 @@ static void sarif_doc(struct diag_engine *d)
 		if (i)
 			fputs(related ? "]}," : "},", out);
 		related = false;
+		if (idx == UINT32_MAX) {
+			/* one of the extra rules, after the known ones */
+			for (idx = 0; idx < nextra && !streq(extra[idx], id);
+			     idx++)
+				;
+			idx += nknown;
+		}
 		fputs("{\"ruleId\":", out);
-		json_str(out, rule_of(r));
-		fprintf(out, ",\"level\":\"%s\",", level_name(r->level));
+		json_str(out, id);
+		fprintf(out, ",\"ruleIndex\":%u,\"level\":\"%s\",", idx,
+			level_name(r->level));
 		sarif_message(out, r->message);
-		if (r->loc.file) {
+		if (r->loc.file || r->object) {
 			fputs(",\"locations\":[{", out);
-			sarif_physical(d, &r->loc);
+			if (r->loc.file && sarif_physical(d, &sf, &r->loc) &&
+			    r->object)
+				putc(',', out);
+			if (r->object) {
+				fputs("\"logicalLocations\":[{"
+				      "\"fullyQualifiedName\":",
+				      out);
+				json_str(out, r->object);
+				fputs(",\"kind\":\"resource\"}]", out);
+			}
 			fputs("}]", out);
 		}
+		/* the fingerprint: no line or column enters it */
+		if (resolve(d->sm, &r->loc, &w))
+			uri = artifact_uri(&sf, w.f->path, &base);
+		key[0] = id;
+		key[1] = uri ? uri : "";
+		key[2] = r->object ? r->object : "";
+		key[3] = r->message;
+		h = fp_hash(key, 4);
+		for (uint32_t k = 0; k < nseen; k++)
+			occ += seen[k] == h;
+		seen[nseen++] = h;
+		fprintf(out,
+			",\"partialFingerprints\":{\"rackcFinding/v1\":"
+			"\"%016" PRIx64 ":%" PRIu32 "\"}",
+			h, occ + 1);
+		free(uri);
 	}
 	if (d->nrecs)
 		fputs(related ? "]}" : "}", out);
 	fputs("]}]}\n", out);
+	free(sf.cwd);
+	free(sf.std);
 }
 
 void diag_finish(struct diag_engine *d)

@@ -41,6 +41,7 @@ enum diag_format {
  * @message: the text, without location or name
  * @hidden:  counted but not printed (text output: a finding that a
  *           group's note stands for, or its notes)
+ * @object:  full name of the object a check finding is about, or NULL
  */
 struct diag_record {
 	enum diag_level level;
@@ -48,6 +49,7 @@ struct diag_record {
 	const char *check;
 	const char *message;
 	bool hidden;
+	const char *object;
 };
 
 /**
@@ -78,6 +80,8 @@ struct diag_engine {
 	struct diag_record *recs;
 	uint32_t nrecs, recs_cap;
 	bool defer;
+	const char *object;	/* for the next diagnostic only (check_fail) */
+	const char *stdlib_dir; /* SARIF: the STDLIB base, NULL: none */
 };
 
 void diag_init(struct diag_engine *d, FILE *out, const struct srcmgr *sm,
@@ -111,5 +115,27 @@ void diag_join(struct diag_engine *parent, const struct diag_engine *child);
  * anything was reported; for json and sarif, write the document.
  */
 void diag_finish(struct diag_engine *d);
+
+/**
+ * struct diag_rule - what a rule id (a check or an error class) means
+ * @id:      the name in brackets
+ * @summary: one line
+ * @full:    a sentence, or NULL (then the summary serves)
+ * @level:   the default level (DIAG_NOTE: off by default)
+ * @check:   a check (-W/-E and waivers apply), not an error class
+ */
+struct diag_rule {
+	const char *id;
+	const char *summary;
+	const char *full;
+	enum diag_level level;
+	bool check;
+};
+
+/* The known rules (diag_rules.c): the checks, then the error classes. */
+unsigned diag_rule_count(void);
+bool diag_rule_at(unsigned k, struct diag_rule *out);
+/* The index of rule @id, UINT32_MAX when unknown. */
+unsigned diag_rule_index(const char *id);
 
 #endif

@@ -495,44 +495,70 @@ Test(diag, json_escaping)
 Test(diag, sarif_structure)
 {
 	uint32_t id = add("dir/my pod.rack", "rack r1\nrack r2\n", root);
-	const char *t;
+	const char *t, *p;
 	static const char head[] =
 	    "{\"version\":\"2.1.0\",\"$schema\":"
 	    "\"https://json.schemastore.org/sarif-2.1.0.json\","
 	    "\"runs\":[{\"tool\":{\"driver\":{\"name\":\"rackc\","
-	    "\"rules\":[{\"id\":\"dup-name\"},{\"id\":\"style\"},"
-	    "{\"id\":\"rackc\"}]}},\"results\":[";
+	    "\"version\":\"" PACKAGE_VERSION "\",";
 
 	D.format = DIAG_SARIF;
 	diag_error(&D, AT(id, 5, 7), "dup-name", "duplicate '%s'", "r1");
 	diag_note(&D, AT(id, 13, 15), "first here");
 	diag_note(&D, NULL, "and more");
-	diag_warning(&D, AT(id, 0, 4), "style", "w1");
+	diag_warning(&D, AT(id, 0, 4), "syntax", "w1");
 	diag_warning(&D, NULL, NULL, "w2");
+	D.object = "lab.r1"; /* as check_fail sets it */
 	diag_error(&D, AT(id, 8, 12), "dup-name", "again");
 	cr_assert_str_eq(text(), "");
 	diag_finish(&D);
 	t = text();
 	cr_assert_eq(strncmp(t, head, strlen(head)), 0, "%s", t);
-	cr_assert(
-	    strstr(
-		t,
-		"{\"ruleId\":\"dup-name\",\"level\":\"error\","
-		"\"message\":{\"text\":\"duplicate 'r1'\"},"
-		"\"locations\":[{\"physicalLocation\":{\"artifactLocation\":"
-		"{\"uri\":\"dir/my%20pod.rack\"},\"region\":{\"startLine\":1,"
-		"\"startColumn\":6,\"endLine\":1,\"endColumn\":8}}}],"
-		"\"relatedLocations\":[{\"physicalLocation\":"
-		"{\"artifactLocation\":{\"uri\":\"dir/my%20pod.rack\"},"
-		"\"region\":{\"startLine\":2,\"startColumn\":6,\"endLine\":2,"
-		"\"endColumn\":8}},\"message\":{\"text\":\"first here\"}},"
-		"{\"message\":{\"text\":\"and more\"}}]},"),
-	    "%s", t);
-	cr_assert(strstr(t, "{\"ruleId\":\"rackc\",\"level\":\"warning\","
-			    "\"message\":{\"text\":\"w2\"}},"),
+	/* every known rule, described; then the unknown "dup-name" */
+	cr_assert(strstr(t, "{\"id\":\"syntax\",\"name\":\"syntax\","
+			    "\"shortDescription\":{\"text\":\"syntax "
+			    "error\"},\"fullDescription\":{\"text\":"),
 		  "%s", t);
-	cr_assert(strstr(t, "\"message\":{\"text\":\"again\"}"));
+	cr_assert(strstr(t, ",{\"id\":\"dup-name\",\"shortDescription\":"));
+	{
+		static const char ri[] =
+		    "\"ruleId\":\"dup-name\",\"ruleIndex\":";
+
+		p = strstr(t, ri);
+		cr_assert(p, "%s", t);
+		cr_assert_eq((unsigned)atoi(p + strlen(ri)), diag_rule_count(),
+			     "%s", p);
+	}
+	cr_assert(
+	    strstr(t,
+		   "\"message\":{\"text\":\"duplicate 'r1'\"},"
+		   "\"locations\":[{\"physicalLocation\":{\"artifactLocation\":"
+		   "{\"uri\":\"dir/my%20pod.rack\",\"uriBaseId\":\"SRCROOT\"},"
+		   "\"region\":{\"startLine\":1,"
+		   "\"startColumn\":6,\"endLine\":1,\"endColumn\":8}}}],"
+		   "\"partialFingerprints\":{\"rackcFinding/v1\":"),
+	    "%s", t);
+	cr_assert(strstr(t, "\"relatedLocations\":[{\"physicalLocation\":"
+			    "{\"artifactLocation\":{\"uri\":\"dir/my%20pod."
+			    "rack\",\"uriBaseId\":\"SRCROOT\"},"
+			    "\"region\":{\"startLine\":2,\"startColumn\":6,"
+			    "\"endLine\":2,\"endColumn\":8}},\"message\":{"
+			    "\"text\":\"first here\"}},"
+			    "{\"message\":{\"text\":\"and more\"}}]},"),
+		  "%s", t);
+	cr_assert(strstr(t, "{\"ruleId\":\"rackc\",\"ruleIndex\":"), "%s", t);
+	cr_assert(strstr(t, "\"message\":{\"text\":\"again\"},\"locations\":"
+			    "[{\"physicalLocation\":"),
+		  "%s", t);
+	cr_assert(strstr(t, "\"logicalLocations\":[{\"fullyQualifiedName\":"
+			    "\"lab.r1\",\"kind\":\"resource\"}]"),
+		  "%s", t);
+	cr_assert(strstr(t, "\"originalUriBaseIds\":{\"SRCROOT\":"));
+#ifdef RACKC_INFO_URI
+	cr_assert(strstr(t, "\"informationUri\":\"" RACKC_INFO_URI "\""));
+#else
 	cr_assert_null(strstr(t, "informationUri"));
+#endif
 	cr_assert_eq(strcmp(t + strlen(t) - 6, "}]}]}\n"), 0, "%s", t);
 }
 
@@ -540,7 +566,8 @@ Test(diag, sarif_empty)
 {
 	D.format = DIAG_SARIF;
 	diag_finish(&D);
-	cr_assert(strstr(text(), "\"rules\":[]}},\"results\":[]}]}\n"));
+	cr_assert(strstr(text(), "\"results\":[]}]}\n"));
+	cr_assert(strstr(text(), "{\"id\":\"syntax\""));
 }
 
 /* ---- suggestions ---- */
