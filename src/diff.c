@@ -334,7 +334,8 @@ static void diff_bom(struct dd *x)
 		}
 	}
 	/* one total per currency, of the priced lines */
-	qsort(tot, ntot, sizeof(*tot), total_cmp);
+	if (ntot)
+		qsort(tot, ntot, sizeof(*tot), total_cmp);
 	for (uint32_t k = 0; any && k < ntot; k++) {
 		const char *v[9] = {
 			"total",
@@ -577,7 +578,8 @@ static void diff_cabling(struct dd *x, uint64_t counts[7])
 		counts[0]++;
 	}
 	/* the same work twice in one rack (both ends there) once */
-	qsort(w, nw, sizeof(*w), work_cmp);
+	if (nw)
+		qsort(w, nw, sizeof(*w), work_cmp);
 	for (uint32_t k = 0; k < nw; k++) {
 		const char *v[6] = { w[k].rack,	  w[k].action, w[k].id,
 				     w[k].new_id, w[k].cable,  w[k].detail };
@@ -956,8 +958,10 @@ static bool add_define(struct dv_source *s, char *arg)
 {
 	char *eq = strchr(arg, '=');
 
-	if (!eq || eq == arg)
+	if (!eq || eq == arg) {
+		free(arg);
 		return false;
+	}
 	*eq = '\0';
 	s->defines =
 	    xrealloc(s->defines, (s->ndefines + 1) * sizeof(*s->defines));

@@ -88,9 +88,11 @@ static int row_cmp(const void *x, const void *y)
  * order they came) and move into @t. */
 static void builder_finish(struct builder *b, struct dv_table *t)
 {
-	qsort(b->rows, b->n, sizeof(*b->rows), row_cmp);
+	if (b->n)
+		qsort(b->rows, b->n, sizeof(*b->rows), row_cmp);
 	t->fields = arena_alloc(b->a, (b->nf + 1) * sizeof(*t->fields));
-	memcpy(t->fields, b->fields, b->nf * sizeof(*t->fields));
+	if (b->nf)
+		memcpy(t->fields, b->fields, b->nf * sizeof(*t->fields));
 	t->nf = b->nf;
 	t->keys = arena_alloc(b->a, (b->n + 1) * sizeof(*t->keys));
 	t->vals =
@@ -416,15 +418,28 @@ static char *json_text(const char *p, const char *end)
 	return o;
 }
 
+static bool read_report_array(struct builder *b, const char *text,
+			      const char *name);
+
 /* report.json's array @name (of objects with "name") into @t. */
 static bool load_report_array(struct dv_table *t, const char *text,
 			      const char *name, struct arena *a)
 {
 	struct builder b;
-	const char *p = ws(text);
+	bool ok;
 
 	memset(&b, 0, sizeof(b));
 	b.a = a;
+	ok = read_report_array(&b, text, name);
+	builder_finish(&b, t); /* frees the builder either way */
+	return ok;
+}
+
+static bool read_report_array(struct builder *bp, const char *text,
+			      const char *name)
+{
+	const char *p = ws(text);
+
 	if (*p != '{')
 		return false;
 	p = ws(p + 1);
@@ -460,10 +475,10 @@ static bool load_report_array(struct dv_table *t, const char *text,
 						val = json_text(fv, fve);
 						if (pass == 0 &&
 						    streq(fn, "name"))
-							r = row_new(&b, val);
+							r = row_new(bp, val);
 						else if (pass == 1 && r &&
 							 !streq(fn, "name"))
-							row_set(&b, r, fn, val,
+							row_set(bp, r, fn, val,
 								strlen(val));
 						free(fn);
 						free(val);
@@ -480,7 +495,6 @@ static bool load_report_array(struct dv_table *t, const char *text,
 		if (*p == ',')
 			p = ws(p + 1);
 	}
-	builder_finish(&b, t);
 	return true;
 }
 
