@@ -23,8 +23,12 @@ struct arena;
  * @diag:        where syntax errors go
  * @file:        id of the file being parsed
  * @result:      the statements of the file, set by the start rule
- * @nesting:     current depth of open '{', '(' and '['
- * @parens:      open '(' and '[' only: newlines inside them end nothing
+ * @nesting:     current depth of open '{', '(' and '[': the height of @open
+ * @open:        the open delimiters, outermost first: each one's offset
+ *               and byte; a closer pops the innermost whatever its kind
+ *               (the parser reports a mismatch), so the depth, the count
+ *               of parentheses and the stack never disagree
+ * @parens:      open '(' and '[' in @open: newlines inside them end nothing
  * @last_tok:    last token returned, for automatic statement ends
  * @pending:     a token to return before reading more input (0: none)
  * @pending_loc: its location
@@ -40,8 +44,10 @@ struct parse_ctx {
 	uint32_t file;
 	struct ast *result;
 	uint32_t nesting;
-	uint32_t braces[RK_MAX_NESTING + 1]; /* offsets of open '{' */
-	uint32_t nbraces;
+	struct {
+		uint32_t at;
+		char tok;
+	} open[RK_MAX_NESTING];
 	uint32_t parens;
 	int last_tok;
 	int pending;

@@ -425,15 +425,20 @@ void rc_yyerror(RC_YYLTYPE *loc, void *scanner, struct parse_ctx *ctx,
 		return;
 	}
 	/* the end of the file inside a block: say which '{' is open */
-	if (ctx->nbraces && streq(msg, "syntax error, unexpected end of file")) {
-		struct srcloc open = { ctx->file,
-				       ctx->braces[ctx->nbraces - 1],
-				       ctx->braces[ctx->nbraces - 1] + 1 };
+	if (streq(msg, "syntax error, unexpected end of file")) {
+		uint32_t i = ctx->nesting;
 
-		parse_error(ctx, loc, "%s, expecting '}'", msg);
-		diag_emit(ctx->diag, DIAG_NOTE, &open, NULL,
-			  "to match this '{'");
-		return;
+		while (i && ctx->open[i - 1].tok != '{')
+			i--;
+		if (i) {
+			struct srcloc open = { ctx->file, ctx->open[i - 1].at,
+					       ctx->open[i - 1].at + 1 };
+
+			parse_error(ctx, loc, "%s, expecting '}'", msg);
+			diag_emit(ctx->diag, DIAG_NOTE, &open, NULL,
+				  "to match this '{'");
+			return;
+		}
 	}
 	parse_error(ctx, loc, "%s", msg);
 }

@@ -217,6 +217,25 @@ bogon many-errors "0 1" "$g/many-errors.rack"
 bogon many-errors-unlimited "0 1" "$g/many-errors.rack" --max-errors=0 \
 	--no-source
 
+#### mismatched closers: a ')' or ']' closing a '{' and every other pair
+# of the family, 300 times (past the nesting limit of 256) and $deep times,
+# then enough openers to reach the nesting limit again
+for pair in '{)' '{]' '(}' '[}' '(]' '[)' '{(}' '[{)' '({]]'; do
+	case $pair in
+	'{)') nm=brace-paren ;; '{]') nm=brace-bracket ;;
+	'(}') nm=paren-brace ;; '[}') nm=bracket-brace ;;
+	'(]') nm=paren-bracket ;; '[)') nm=bracket-paren ;;
+	'{(}') nm=brace-paren-brace ;; '[{)') nm=bracket-brace-paren ;;
+	*) nm=paren-brace-brackets ;;
+	esac
+	{ printf x; rep 300 "$pair"; } >"$g/mismatch-$nm-300.rack"
+	bogon "mismatch-$nm-300" "1" "$g/mismatch-$nm-300.rack"
+	{ printf 'group g '; rep $deep "$pair"; rep 300 '{'; echo; } \
+		>"$g/mismatch-$nm-deep.rack"
+	bogon "mismatch-$nm-deep" "1" "$g/mismatch-$nm-deep.rack" \
+		--max-errors=0 --no-source
+done
+
 #### imports, loops, recursion
 i=0
 while [ $i -lt 20 ]; do
