@@ -165,7 +165,7 @@ void check_fail(struct check_ctx *c, uint32_t obj, const struct srcloc *loc,
 	va_list ap;
 	bool *printed = &c->last_printed;
 
-	if (check_skipped(c, obj)) {
+	if (check_stop(c) || check_skipped(c, obj)) {
 		*printed = false;
 		return;
 	}
@@ -457,6 +457,11 @@ static void run_one(struct check_run *r, unsigned i)
 
 	if (r->status[i] != ST_UNCHECKED)
 		return;
+	if (diag_stop(r->ctx.diag)) {
+		/* the error limit is reached: no more findings wanted */
+		r->status[i] = ST_SKIPPED;
+		return;
+	}
 	r->status[i] = ST_RUNNING;
 	why[0] = '\0';
 	for (const struct check *const *p = c->prereqs; p && *p; p++) {
@@ -544,7 +549,7 @@ static void check_waivers(struct check_run *r)
 	for (uint32_t i = 0; i < d->nlinks; i++)
 		for (uint32_t k = 0; k < d->links[i].attr_count; k++)
 			on_link[d->links[i].attr_first + k] = 1;
-	for (uint32_t i = 0; i <= d->nobjs; i++) {
+	for (uint32_t i = 0; i <= d->nobjs && !diag_stop(r->ctx.diag); i++) {
 		struct rk_obj link_obj;
 		const struct rk_obj *o = &d->objs[i < d->nobjs ? i : 0];
 

@@ -126,7 +126,19 @@ const char *check_str(struct check_ctx *c, uint32_t obj, uint32_t key);
 int64_t check_num(struct check_ctx *c, uint32_t obj, uint32_t key,
 		  int64_t dflt);
 
-/* Report a finding about @obj (RK_NONE: none) at @loc. */
+/*
+ * True once the error limit (--max-errors) is reached: every loop of a
+ * check that can report stops then, and check_fail() reports nothing.
+ */
+static inline bool check_stop(const struct check_ctx *c)
+{
+	return diag_stop(c->diag);
+}
+
+/*
+ * Report a finding about @obj (RK_NONE: none) at @loc; nothing (not even
+ * the message formatted) once the error limit is reached.
+ */
 void check_fail(struct check_ctx *c, uint32_t obj, const struct srcloc *loc,
 		const char *fmt, ...) PRINTF(4, 5);
 /*

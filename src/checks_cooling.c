@@ -455,7 +455,7 @@ static void run_liquid_required(struct check_ctx *c)
 	const struct rk_design *d = c->d;
 	const struct cmodel *m = cooling_model(c);
 
-	for (uint32_t i = 0; i < d->nobjs; i++) {
+	for (uint32_t i = 0; i < d->nobjs && !check_stop(c); i++) {
 		const struct rk_obj *o = &d->objs[i];
 		uint32_t need = 0, one = RK_NONE;
 
@@ -499,7 +499,7 @@ static void run_air_limit(struct check_ctx *c)
 	const struct rk_design *d = c->d;
 	const struct cmodel *m = cooling_model(c);
 
-	for (uint32_t r = 0; r < d->nobjs; r++) {
+	for (uint32_t r = 0; r < d->nobjs && !check_stop(c); r++) {
 		const struct rk_value *lim;
 		uint32_t z;
 		char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
@@ -530,7 +530,7 @@ static void run_rdhx(struct check_ctx *c)
 	const struct rk_design *d = c->d;
 	const struct cmodel *m = cooling_model(c);
 
-	for (uint32_t r = 0; r < d->nobjs; r++) {
+	for (uint32_t r = 0; r < d->nobjs && !check_stop(c); r++) {
 		const struct rk_value *rv;
 		uint32_t p;
 		int64_t cap;
@@ -703,7 +703,7 @@ static void run_cdu_capacity(struct check_ctx *c)
 	const struct rk_design *d = c->d;
 	const struct cmodel *m = cooling_model(c);
 
-	for (uint32_t l = 0; l < d->nobjs; l++) {
+	for (uint32_t l = 0; l < d->nobjs && !check_stop(c); l++) {
 		const struct rk_value *lv;
 		int64_t spares, total, usable;
 		uint32_t n;
@@ -760,7 +760,7 @@ static void run_flow(struct check_ctx *c)
 	const struct rk_design *d = c->d;
 	const struct cmodel *m = cooling_model(c);
 
-	for (uint32_t l = 0; l < d->nobjs; l++) {
+	for (uint32_t l = 0; l < d->nobjs && !check_stop(c); l++) {
 		const struct rk_value *cv, *tv, *lv;
 		const struct coolant *co = NULL;
 		int64_t spares, total, usable, need, dt;
@@ -847,7 +847,7 @@ static void run_room(struct check_ctx *c)
 	for (uint32_t r = 0; c->skip && r < d->nobjs; r++)
 		if (d->objs[r].kind == K_RACK && check_skipped(c, r))
 			check_skip_add(c, obj_attr(d, r, A_AIR));
-	for (uint32_t z = 0; z < d->nobjs; z++) {
+	for (uint32_t z = 0; z < d->nobjs && !check_stop(c); z++) {
 		const struct rk_value *cv;
 		int64_t sum = 0;
 		char a[RK_QFMT_MAX], b[RK_QFMT_MAX];

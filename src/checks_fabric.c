@@ -15,7 +15,7 @@ static void run_oversub(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
 
-	for (uint32_t f = 0; f < d->nobjs; f++) {
+	for (uint32_t f = 0; f < d->nobjs && !check_stop(c); f++) {
 		const struct rk_value *ov;
 		const struct fabric_metrics *mp;
 		char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
@@ -49,7 +49,7 @@ static void run_rails(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
 
-	for (uint32_t f = 0; f < d->nobjs; f++) {
+	for (uint32_t f = 0; f < d->nobjs && !check_stop(c); f++) {
 		const struct fabric_metrics *mp;
 
 		if (d->objs[f].kind != K_FABRIC || d->objs[f].cls != 1)
@@ -71,7 +71,7 @@ static void run_endpoints(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
 
-	for (uint32_t f = 0; f < d->nobjs; f++) {
+	for (uint32_t f = 0; f < d->nobjs && !check_stop(c); f++) {
 		const struct fabric_metrics *mp;
 
 		if (d->objs[f].kind != K_FABRIC)

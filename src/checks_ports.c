@@ -203,7 +203,7 @@ static void run_port_reuse(struct check_ctx *c)
 	uint32_t nr = 0, rcap = 0;
 	char b1[512], b2[512], b3[512];
 
-	for (uint32_t dev = 0; dev < d->nobjs; dev++) {
+	for (uint32_t dev = 0; dev < d->nobjs && !check_stop(c); dev++) {
 		for (uint32_t i = x->start[dev]; i < x->start[dev + 1];) {
 			uint32_t j = i, count = 0, cap = 0, first = RK_NONE;
 
@@ -310,7 +310,7 @@ static void run_port_protocol(struct check_ctx *c)
 	const struct rk_design *d = c->d;
 	char b1[512], b2[512];
 
-	for (uint32_t i = 0; i < d->nlinks; i++) {
+	for (uint32_t i = 0; i < d->nlinks && !check_stop(c); i++) {
 		const struct rk_link *l = &d->links[i];
 		const char *pa, *pb;
 
@@ -351,7 +351,7 @@ static void run_port_speed(struct check_ctx *c)
 	const struct rk_design *d = c->d;
 	char b1[512], b2[512], r[RK_QFMT_MAX];
 
-	for (uint32_t i = 0; i < d->nlinks; i++) {
+	for (uint32_t i = 0; i < d->nlinks && !check_stop(c); i++) {
 		const struct rk_link *l = &d->links[i];
 		const struct rk_value *va, *vb;
 		const char *pa, *pb;
@@ -471,7 +471,7 @@ static void run_port_form(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
 
-	for (uint32_t i = 0; i < d->nlinks; i++) {
+	for (uint32_t i = 0; i < d->nlinks && !check_stop(c); i++) {
 		const struct rk_link *l = &d->links[i];
 
 		if (!link_ok(l))
@@ -490,7 +490,7 @@ static void run_port_unconnected(struct check_ctx *c)
 	const struct port_index *x = derived_ports(c->dv);
 	uint32_t *miss = NULL, nmiss, cap = 0;
 
-	for (uint32_t dev = 0; dev < d->nobjs; dev++) {
+	for (uint32_t dev = 0; dev < d->nobjs && !check_stop(c); dev++) {
 		uint32_t top = d->objs[dev].part;
 		char list[UNCONNECTED_LIST * 64 + 64];
 		size_t len = 0;

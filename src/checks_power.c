@@ -585,7 +585,7 @@ static void skip_dependants(struct check_ctx *c, const struct pmodel *m)
 
 	if (!c->skip)
 		return;
-	for (uint32_t i = 0; i < d->nobjs; i++) {
+	for (uint32_t i = 0; i < d->nobjs && !check_stop(c); i++) {
 		if (d->objs[i].kind != K_DEVICE)
 			continue;
 		if (check_skipped(c, d->objs[i].part))
@@ -766,7 +766,7 @@ static void run_connected(struct check_ctx *c)
 	uint8_t *pdu_seen = xcalloc(d->nobjs + 1, 1);
 	uint32_t *slot = xmalloc(MAX_TRACKED_PSUS * sizeof(*slot));
 
-	for (uint32_t i = 0; i < d->nobjs; i++) {
+	for (uint32_t i = 0; i < d->nobjs && !check_stop(c); i++) {
 		const struct rk_obj *o = &d->objs[i];
 		const struct rk_attr *first = NULL;
 		int64_t psus, tracked;
@@ -987,7 +987,7 @@ static void run_psu_redundancy(struct check_ctx *c)
 	const struct rk_design *d = c->d;
 	uint8_t *seen = xcalloc(d->nobjs + 1, 1);
 
-	for (uint32_t i = 0; i < d->nobjs; i++) {
+	for (uint32_t i = 0; i < d->nobjs && !check_stop(c); i++) {
 		uint32_t part = d->objs[i].part, before = c->findings;
 
 		if (d->objs[i].kind != K_DEVICE || part == RK_NONE ||
@@ -1011,7 +1011,7 @@ static void run_pdu_capacity(struct check_ctx *c)
 	const struct pmodel *m = power_model(c, false);
 
 	skip_dependants(c, m);
-	for (uint32_t p = 0; p < d->nobjs; p++) {
+	for (uint32_t p = 0; p < d->nobjs && !check_stop(c); p++) {
 		struct supply_cap cp;
 		char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
 
@@ -1104,7 +1104,7 @@ static void run_outlets(struct check_ctx *c)
 			   ir_name(d, part), in,
 			   streq(in, "C13") ? "C14" : "C20");
 	}
-	for (uint32_t p = 0; p < d->nobjs; p++) {
+	for (uint32_t p = 0; p < d->nobjs && !check_stop(c); p++) {
 		int64_t c20 = 0, c14 = 0, h13, h19;
 
 		if (m->pdu_w[p] == RK_NONE || d->objs[p].cls != C_PDU ||
@@ -1172,7 +1172,7 @@ static void each_device_loss(struct check_ctx *c, const struct pmodel *m,
 {
 	const struct rk_design *d = m->d;
 
-	for (uint32_t i = 0; i < d->nobjs; i++) {
+	for (uint32_t i = 0; i < d->nobjs && !check_stop(c); i++) {
 		uint32_t w0 = m->dev_w[i];
 		struct psu_info pi;
 
@@ -1253,7 +1253,7 @@ static void run_feed_failure(struct check_ctx *c)
 
 	skip_dependants(c, m);
 	each_device_loss(c, m, report_down);
-	for (uint32_t p = 0; p < d->nobjs; p++) {
+	for (uint32_t p = 0; p < d->nobjs && !check_stop(c); p++) {
 		struct supply_cap cp;
 
 		if (m->pdu_s[p] == RK_NONE || !is_source(d, p))
@@ -1369,7 +1369,7 @@ static void run_feed_capacity(struct check_ctx *c)
 	const struct pmodel *m = power_model(c, true);
 
 	skip_dependants(c, m);
-	for (uint32_t g = 0; g < d->nobjs; g++) {
+	for (uint32_t g = 0; g < d->nobjs && !check_stop(c); g++) {
 		struct supply_cap cp;
 		uint32_t worst = RK_NONE;
 		int64_t wl = 0;

@@ -103,7 +103,7 @@ static void run_rack_placement(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
 
-	for (uint32_t i = 0; i < d->nobjs; i++) {
+	for (uint32_t i = 0; i < d->nobjs && !check_stop(c); i++) {
 		const struct rk_value *at;
 		int64_t h;
 
@@ -135,7 +135,7 @@ static void run_rack_unplaced(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
 
-	for (uint32_t i = 0; i < d->nobjs; i++) {
+	for (uint32_t i = 0; i < d->nobjs && !check_stop(c); i++) {
 		uint32_t rack;
 		int64_t h;
 
@@ -219,7 +219,7 @@ static void run_rack_overlap(struct check_ctx *c)
 
 	rack_index_build(d, &ri);
 	buf = xmalloc(((size_t)ri.max + 1) * sizeof(*buf));
-	for (uint32_t r = 0; r < d->nobjs; r++) {
+	for (uint32_t r = 0; r < d->nobjs && !check_stop(c); r++) {
 		uint32_t n, cover;
 
 		if (d->objs[r].kind != K_RACK || ri.first[r] == ri.first[r + 1])
@@ -227,7 +227,7 @@ static void run_rack_overlap(struct check_ctx *c)
 		n = rack_placed(d, &ri, r, buf);
 		/* cover: the device reaching highest among those seen */
 		cover = 0;
-		for (uint32_t k = 1; k < n; k++) {
+		for (uint32_t k = 1; k < n && !check_stop(c); k++) {
 			const struct placed *p = &buf[k], *q = &buf[cover];
 
 			if (p->lo <= q->hi) {
@@ -254,7 +254,7 @@ static void run_rack_overflow(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
 
-	for (uint32_t i = 0; i < d->nobjs; i++) {
+	for (uint32_t i = 0; i < d->nobjs && !check_stop(c); i++) {
 		struct placed p;
 		uint32_t rack;
 		int64_t units, at, h;
@@ -290,7 +290,7 @@ static void run_rack_depth(struct check_ctx *c)
 	const struct rk_design *d = c->d;
 	char b1[RK_QFMT_MAX], b2[RK_QFMT_MAX];
 
-	for (uint32_t i = 0; i < d->nobjs; i++) {
+	for (uint32_t i = 0; i < d->nobjs && !check_stop(c); i++) {
 		uint32_t rack;
 		int64_t dd, rd;
 
@@ -393,7 +393,7 @@ static void run_rack_weight(struct check_ctx *c)
 
 	rack_index_build(d, &ri);
 	pairs = xmalloc(((size_t)ri.max + 1) * 2 * sizeof(*pairs));
-	for (uint32_t r = 0; r < d->nobjs; r++) {
+	for (uint32_t r = 0; r < d->nobjs && !check_stop(c); r++) {
 		int64_t limit, total = 0;
 
 		if (d->objs[r].kind != K_RACK)

@@ -308,6 +308,24 @@ void diag_vemit(struct diag_engine *d, enum diag_level level,
 	emit_final(d, level, loc, check, vformat(d->arena, fmt, ap));
 }
 
+static uint32_t sat_add_u32(uint32_t a, uint32_t b)
+{
+	return b > UINT32_MAX - a ? UINT32_MAX : a + b;
+}
+
+void diag_repeat(struct diag_engine *d, enum diag_level level)
+{
+	if (level == DIAG_WARNING && d->werror)
+		level = DIAG_ERROR;
+	if (level == DIAG_ERROR && d->errors < UINT32_MAX) {
+		d->errors++;
+		d->rep_errors++;
+	} else if (level == DIAG_WARNING && d->warnings < UINT32_MAX) {
+		d->warnings++;
+		d->rep_warnings++;
+	}
+}
+
 void diag_fork(struct diag_engine *child, const struct diag_engine *parent,
 	       struct arena *a)
 {
@@ -346,6 +364,12 @@ void diag_join(struct diag_engine *parent, const struct diag_engine *child)
 		if (r->hidden)
 			parent->recs[parent->nrecs - 1].hidden = true;
 	}
+	/* repeats the child counted without a record */
+	parent->errors = sat_add_u32(parent->errors, child->rep_errors);
+	parent->rep_errors = sat_add_u32(parent->rep_errors, child->rep_errors);
+	parent->warnings = sat_add_u32(parent->warnings, child->rep_warnings);
+	parent->rep_warnings =
+	    sat_add_u32(parent->rep_warnings, child->rep_warnings);
 }
 
 void diag_emit(struct diag_engine *d, enum diag_level level,
@@ -798,7 +822,13 @@ void diag_finish(struct diag_engine *d)
 		if (d->warnings)
 			fprintf(out, "%" PRIu32 " warning%s", d->warnings,
 				d->warnings == 1 ? "" : "s");
-		fputs(" generated.\n", out);
+		if (d->rep_errors + d->rep_warnings)
+			fprintf(out,
+				" generated (%" PRIu32 " of them repeats at "
+				"places already reported, not shown).\n",
+				d->rep_errors + d->rep_warnings);
+		else
+			fputs(" generated.\n", out);
 		break;
 	}
 	fflush(out);

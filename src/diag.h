@@ -61,7 +61,10 @@ struct diag_record {
  * @show_source: print the source line and marker (text format only)
  * @werror:      report warnings as errors
  * @max_errors:  stop asking for more work after this many errors (0: no cap)
- * @errors, @warnings: counts so far
+ * @errors, @warnings: counts so far, repeats included
+ * @rep_errors, @rep_warnings: of those, the ones counted but not shown,
+ *               being repeats of ones reported at the same place
+ *               (diag_repeat); a forked engine counts its own only
  * @last_file:   file of the last include chain printed (text format)
  * @recs, @nrecs, @recs_cap: records for json and sarif, and for a
  *                          deferred engine
@@ -76,6 +79,7 @@ struct diag_engine {
 	bool werror;
 	uint32_t max_errors;
 	uint32_t errors, warnings;
+	uint32_t rep_errors, rep_warnings;
 	uint32_t last_file;
 	struct diag_record *recs;
 	uint32_t nrecs, recs_cap;
@@ -97,6 +101,12 @@ void diag_vemit(struct diag_engine *d, enum diag_level level,
 #define diag_warning(d, loc, check, ...) \
 	diag_emit(d, DIAG_WARNING, loc, check, __VA_ARGS__)
 #define diag_note(d, loc, ...) diag_emit(d, DIAG_NOTE, loc, NULL, __VA_ARGS__)
+/*
+ * Count a diagnostic of @level (promoted by -Werror) that repeats one
+ * already reported and is not shown: it counts toward max_errors and the
+ * totals, and the summary says how many were not shown.
+ */
+void diag_repeat(struct diag_engine *d, enum diag_level level);
 /* True once max_errors errors have been reported. */
 bool diag_stop(const struct diag_engine *d);
 /*

@@ -23,22 +23,39 @@
 #include "suggest.h"
 
 /*
- * A statement inside a loop fails the same way on every iteration: report
- * each distinct (location, message) once.
+ * A statement inside a loop fails the same way on every iteration: an
+ * error at a source range already reported is a repeat.  Repeats are
+ * recognised from the location alone, before any message is formatted or
+ * name suggested, so a loop of ten million failing iterations costs ten
+ * million lookups; they count toward --max-errors (diag_repeat), so such
+ * a loop stops at the error limit.  Errors without a location are told
+ * apart by their check and message.
  */
-static bool seen_before(struct elab *e, const struct srcloc *loc,
+static uint64_t err_key(const struct srcloc *loc, const char *check,
 			const char *msg)
 {
 	uint64_t h = 1469598103934665603ull;
-	uint32_t i;
 
-	for (const char *p = msg; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ull;
-	if (loc)
+	if (loc && loc->file) {
 		h ^= ((uint64_t)loc->file << 48) ^
 		     ((uint64_t)loc->begin << 16) ^ loc->end;
-	h |= 1;
-	if (e->nseen * 2 >= e->seen_cap) {
+		h *= 1099511628211ull;
+		h ^= ((uint64_t)loc->end << 32) ^ loc->begin;
+	} else {
+		for (const char *p = check ? check : ""; *p; p++)
+			h = (h ^ (unsigned char)*p) * 1099511628211ull;
+		for (const char *p = msg; *p; p++)
+			h = (h ^ (unsigned char)*p) * 1099511628211ull;
+	}
+	return h | 1;
+}
+
+/* Is @h in the table of reported errors?  With @add, put it there. */
+static bool seen_key(struct elab *e, uint64_t h, bool add)
+{
+	uint32_t i;
+
+	if (add && e->nseen * 2 >= e->seen_cap) {
 		uint32_t ncap = e->seen_cap ? e->seen_cap * 2 : 256;
 		uint64_t *t = xcalloc(ncap, sizeof(*t));
 
@@ -54,25 +71,55 @@ static bool seen_before(struct elab *e, const struct srcloc *loc,
 		e->seen = t;
 		e->seen_cap = ncap;
 	}
+	if (!e->seen_cap)
+		return false;
 	for (i = (uint32_t)h & (e->seen_cap - 1); e->seen[i];
 	     i = (i + 1) & (e->seen_cap - 1))
 		if (e->seen[i] == h)
 			return true;
-	e->seen[i] = h;
-	e->nseen++;
+	if (add) {
+		e->seen[i] = h;
+		e->nseen++;
+	}
 	return false;
+}
+
+/* Count a repeat (reported nothing), stopping at the error limit. */
+static void count_repeat(struct elab *e)
+{
+	e->last_shown = false;
+	e->errors++;
+	diag_repeat(e->diag, DIAG_ERROR);
+	if (diag_stop(e->diag))
+		e->stopped = true;
+}
+
+bool elab_repeat(struct elab *e, const struct srcloc *loc)
+{
+	if (e->stopped)
+		return true;
+	if (!loc || !loc->file || !seen_key(e, err_key(loc, NULL, ""), false))
+		return false;
+	count_repeat(e);
+	return true;
 }
 
 void elab_error(struct elab *e, const struct srcloc *loc, const char *check,
 		const char *fmt, ...)
 {
 	va_list ap;
-	char *msg;
+	char *msg = NULL;
 	int n;
 
+	e->last_shown = false;
 	if (e->stopped)
 		return;
-	e->errors++;
+	if (loc && loc->file) {
+		if (seen_key(e, err_key(loc, NULL, ""), true)) {
+			count_repeat(e);
+			return;
+		}
+	}
 	va_start(ap, fmt);
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
@@ -80,8 +127,15 @@ void elab_error(struct elab *e, const struct srcloc *loc, const char *check,
 	va_start(ap, fmt);
 	vsnprintf(msg, (size_t)n + 1, fmt, ap);
 	va_end(ap);
-	if (!seen_before(e, loc, msg))
-		diag_emit(e->diag, DIAG_ERROR, loc, check, "%s", msg);
+	if ((!loc || !loc->file) &&
+	    seen_key(e, err_key(NULL, check, msg), true)) {
+		free(msg);
+		count_repeat(e);
+		return;
+	}
+	e->errors++;
+	e->last_shown = true;
+	diag_emit(e->diag, DIAG_ERROR, loc, check, "%s", msg);
 	free(msg);
 	if (diag_stop(e->diag))
 		e->stopped = true;
@@ -94,6 +148,8 @@ static void elab_note(struct elab *e, const struct srcloc *loc, const char *fmt,
 {
 	va_list ap;
 
+	if (!e->last_shown)
+		return; /* the error it explains was not shown */
 	va_start(ap, fmt);
 	diag_vemit(e->diag, DIAG_NOTE, loc, NULL, fmt, ap);
 	va_end(ap);
@@ -311,6 +367,8 @@ static bool want_word(struct elab *e, const struct val *v, const char *what,
 		*out = w;
 		return true;
 	}
+	if (elab_repeat(e, &v->loc))
+		return false;
 	suggest_init(&sg, str_of(e->a, w));
 	suggest_words(e->a, &sg, words);
 	if (suggest_result(&sg))
@@ -333,6 +391,8 @@ static uint32_t find_part(struct elab *e, uint32_t name,
 
 	if (p != RK_NONE && e->d->objs[p].kind == K_PART)
 		return p;
+	if (elab_repeat(e, loc))
+		return RK_NONE;
 	suggest_init(&sg, str_of(e->a, name));
 	for (uint32_t i = 0; i < e->d->nobjs; i++)
 		if (e->d->objs[i].kind == K_PART)
@@ -843,6 +903,8 @@ static void unknown_word(struct elab *e, const struct ast *st)
 	struct suggest sg;
 	const char *where = schema_ctx_name(e->ctx);
 
+	if (elab_repeat(e, &st->wloc))
+		return;
 	suggest_init(&sg, w);
 	for (uint32_t i = 0; i < kind_table_len; i++)
 		if (kind_table[i].where & e->ctx)
@@ -1032,6 +1094,8 @@ static void decl_part(struct elab *e, const struct kind_info *ki,
 		if (base == RK_NONE || e->d->objs[base].kind != K_PART) {
 			struct suggest sg;
 
+			if (elab_repeat(e, &st->rhs->loc))
+				return;
 			suggest_init(&sg, str_of(e->a, tw));
 			for (uint32_t c = 1; c < C__COUNT; c++)
 				suggest_offer(&sg, rk_class_name(c));
@@ -1315,6 +1379,8 @@ static void decl_instance(struct elab *e, const struct kind_info *ki,
 	if (!m) {
 		struct suggest sg;
 
+		if (elab_repeat(e, &call->loc))
+			return;
 		suggest_init(&sg, str_of(e->a, call->str));
 		for (uint32_t i = 0; i < e->nmods; i++)
 			suggest_offer(&sg, str_of(e->a, e->mods[i].name));

@@ -152,7 +152,8 @@ struct elab {
 	uint16_t *word_attr;
 	uint32_t w_true, w_false, w_psu;
 
-	uint64_t *seen; /* hashes of errors already reported */
+	uint64_t *seen;	 /* hashes of errors already reported */
+	bool last_shown; /* the last error was printed: its notes may be */
 	uint32_t nseen, seen_cap;
 
 	uint64_t parse_ns;
@@ -199,6 +200,12 @@ const struct var *var_find(const struct elab *e, uint32_t name);
 void elab_error(struct elab *e, const struct srcloc *loc, const char *check,
 		const char *fmt, ...) PRINTF(4, 5);
 bool elab_step(struct elab *e, const struct srcloc *loc);
+/*
+ * True when an error at @loc would be a repeat (see elab_error), which is
+ * then counted as reported: callers ask before formatting a message or
+ * looking for a suggestion.  Also true once elaboration has stopped.
+ */
+bool elab_repeat(struct elab *e, const struct srcloc *loc);
 
 /* resolve.c */
 void resolve_design(struct elab *e);

@@ -199,6 +199,8 @@ static bool arith(struct elab *e, const struct ast *x, struct val *l,
 			const char *w = str_of(e->a, bad->segs[0].name);
 			struct suggest sg;
 
+			if (elab_repeat(e, &bad->loc))
+				return false;
 			suggest_init(&sg, w);
 			for (uint32_t i = 0; i < e->nvars; i++)
 				if (i >= e->frame || i < e->nglobals)
@@ -573,6 +575,8 @@ static bool eval_call(struct elab *e, const struct ast *x, struct val *out)
 						   "ceil_div" };
 		struct suggest sg;
 
+		if (elab_repeat(e, &x->wloc))
+			return false;
 		suggest_init(&sg, fn);
 		for (size_t i = 0; i < ARRAY_SIZE(fns); i++)
 			suggest_offer(&sg, fns[i]);

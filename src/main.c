@@ -170,6 +170,15 @@ int main(int argc, char **argv)
 	 */
 	mallopt(M_ARENA_MAX, 1);
 #endif
+	/*
+	 * Standard error fully buffered: a diagnostic is some 200 putc and
+	 * fprintf calls, each a write(2) on an unbuffered stream.  Everything
+	 * rackc says on standard error goes through this one stream, so the
+	 * order stays; diag_finish(), die() and bug() flush it, and exit()
+	 * flushes it on every other way out.
+	 */
+	static char errbuf[1 << 16]; /* the process's one stderr buffer */
+	setvbuf(stderr, errbuf, _IOFBF, sizeof(errbuf));
 	if (argc > 1 && streq(argv[1], "diff"))
 		return diff_main(argc - 1, argv + 1);
 	memset(&o, 0, sizeof(o));

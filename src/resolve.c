@@ -144,6 +144,8 @@ static void report_undefined(struct elab *e, const char *path,
 	uint32_t scanned = 0;
 	const char *dot = strrchr(path, '.');
 
+	if (elab_repeat(e, loc))
+		return;
 	/* "hall.r[1].rk[3]": the parent exists and has other rk[...] */
 	for (uint32_t k = 0; dot && k < s->n; k++) {
 		uint32_t parent = lookup_in(e, s->name[k], path,
@@ -281,6 +283,8 @@ static bool resolve_port(struct elab *e, uint32_t path, uint32_t from,
 		const char *pn = str_of(e->a, pname);
 		long long lo, hi;
 
+		if (elab_repeat(e, loc))
+			return false;
 		/* the right name with a wrong index: say which exist */
 		if (index_range(e, part, true, pn, &lo, &hi)) {
 			elab_error(e, loc, "undefined-name",

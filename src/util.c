@@ -22,6 +22,7 @@ NORETURN void bug(const char *file, int line, const char *what)
 {
 	fprintf(stderr, "rackc: internal error at %s:%d: %s\n", file, line,
 		what);
+	fflush(stderr); /* abort() flushes no stream */
 	abort();
 }
 

@@ -28,6 +28,10 @@
 #   directive NAME FILE    the value of a "# NAME: VALUE" line among FILE's
 #                          first 10 lines (empty if none)
 #   now_ms                 milliseconds since the epoch
+#   cpu_mark               rk_cpu_ms := CPU time (user + system) used so far
+#                          by the shell's finished children, in ms: the
+#                          difference across a command is its CPU time,
+#                          which another job on the machine barely changes
 #   finish                 print the summary line and exit 0, 1 or 77
 #
 # Exit status protocol (automake): 0 pass, 1 fail, 77 skip, 99 hard error.
@@ -71,8 +75,14 @@ else
 	rk_sanitized=no
 fi
 
-# RK_TIMEOUT: seconds one compiler run may take before it counts as hung
-RK_TIMEOUT=${RK_TIMEOUT:-10}
+# RK_TIMEOUT: seconds one compiler run may take before it counts as hung.
+# A hang guard only, never a speed test: generous enough for a sanitizer
+# build (5-15 times slower) on a machine whose every core runs another job.
+if [ "$rk_sanitized" = yes ]; then
+	RK_TIMEOUT=${RK_TIMEOUT:-600}
+else
+	RK_TIMEOUT=${RK_TIMEOUT:-120}
+fi
 if command -v timeout >/dev/null 2>&1; then
 	rk_have_timeout=yes
 else
@@ -182,6 +192,20 @@ directive() {
 
 now_ms() {
 	echo $(($(date +%s%N) / 1000000))
+}
+
+cpu_mark() {
+	times >"$tmp/.times" # not in a subshell: it reports its own children
+	# shellcheck disable=SC2034 # read by the drivers
+	rk_cpu_ms=$(awk 'NR == 2 {
+		t = 0
+		for (i = 1; i <= 2; i++) {
+			split($i, p, "m")
+			sub(/s$/, "", p[2])
+			t += p[1] * 60 + p[2]
+		}
+		printf "%d\n", t * 1000
+	}' "$tmp/.times")
 }
 
 finish() {
