@@ -221,7 +221,7 @@ static void psu_info(const struct rk_design *d, uint32_t dev,
 			pi->why = FULL_SCHEME;
 			break;
 		}
-		/* fall through */
+		FALLTHROUGH;
 	case SCH_NONE:
 	case SCH_BAD:
 		if (pi->rating && pi->pmax) {

@@ -14,6 +14,8 @@
 
 #define PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define NORETURN __attribute__((noreturn))
+/* A case that falls through on purpose (gcc and clang both check). */
+#define FALLTHROUGH __attribute__((fallthrough))
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Sentinel for "no object" in every id-indexed table. */
