@@ -244,47 +244,62 @@ done
 #### bounded work: the error limit stops every loop that can report, and
 # a repeated error costs no formatting or name suggestion
 
-# expect_err NAME ERE [COUNT]: the last case's stderr has a line matching
-# ERE (exactly COUNT of them when given)
+# expect_err NAME ERE [COUNT]: the last case's stderr matches ERE (exactly
+# COUNT times when given; matches counted, not lines)
 expect_err() {
-	e_got=$(grep -E -c -e "$2" "$tmp/b$n.err" || :)
+	e_got=$(grep -E -o -e "$2" "$tmp/b$n.err" | wc -l)
 	if [ -z "${3:-}" ] && [ "$e_got" -gt 0 ]; then
 		pass "$1"
 	elif [ -n "${3:-}" ] && [ "$e_got" -eq "$3" ]; then
 		pass "$1"
 	else
-		fail "$1" "stderr has $e_got lines matching '$2', want ${3:-some}"
+		fail "$1" "stderr matches '$2' $e_got times, want ${3:-some}"
 		show "$tmp/b$n.err" 20
 	fi
 }
 
 # 200,000 devices under their rack's lowest unit: one rack-placement error
-# each, of which --max-errors (default 10) shows ten
+# each, of which --max-errors (default 10) reports ten (counted in the
+# JSON output, which has a record per finding)
 printf 'part s:server{height 1U}\npart k:rack{height 1U}\nsite a{row w{rack r:k{}}}\nfor i in 0..199999{device d[i]:s{rack a.w.r;at 0U}}\n' \
 	>"$g/space-errors.rack"
+json=--diagnostics-format=json
 bogon space-errors "1" "$g/space-errors.rack"
-expect_err space-errors/ten-shown ': error: .*\[rack-placement\]' 10
 expect_err space-errors/summary '^10 errors generated\.$' 1
-bogon space-errors-3 "1" "$g/space-errors.rack" --max-errors=3
-expect_err space-errors-3/three-shown ': error: ' 3
+bogon space-errors-json "1" "$g/space-errors.rack" $json
+expect_err space-errors-json/ten '"check":"rack-placement"' 10
+expect_err space-errors-json/count '"errors":10,' 1
+bogon space-errors-3 "1" "$g/space-errors.rack" $json --max-errors=3
+expect_err space-errors-3/three '"level":"error"' 3
 # no limit: all of them, written through a buffered stream
-bogon space-errors-unlimited "1" "$g/space-errors.rack" --max-errors=0
-expect_err space-errors-unlimited/all ': error: .*\[rack-placement\]' 200000
-expect_err space-errors-unlimited/summary '^200000 errors generated\.$' 1
+bogon space-errors-unlimited "1" "$g/space-errors.rack" --max-errors=0 $json
+expect_err space-errors-unlimited/all '"check":"rack-placement"' 200000
+bogon space-errors-unlimited-text "1" "$g/space-errors.rack" --max-errors=0
+expect_err space-errors-unlimited-text/summary '^200000 errors generated\.$' 1
 # diagnostics reach stderr in large writes, not a byte (or a line) at a time
 if command -v strace >/dev/null 2>&1 && [ "$rk_sanitized" = no ] &&
 	strace -f -o "$tmp/strace.probe" true 2>/dev/null; then
-	strace -f -e trace=write -o "$tmp/strace" "$RACKC" --check \
-		--max-errors=0 "$g/space-errors.rack" >/dev/null 2>"$tmp/se.err" ||
-		:
-	writes=$(grep -c '^[0-9]* *write(2,' "$tmp/strace" || :)
-	bytes=$(wc -c <"$tmp/se.err")
-	# 200,000 diagnostics of three lines each; 64 KiB writes
-	if [ "$writes" -gt 0 ] && [ "$writes" -le $((bytes / 16384 + 10)) ]; then
-		pass space-errors-unlimited/buffered "$writes writes of $bytes bytes"
-	else
-		fail space-errors-unlimited/buffered "$writes writes of $bytes bytes"
-	fi
+	# 100,000 syntax errors as text; 200,000 check errors as JSON
+	for fmt in text json; do
+		f=$g/space-errors.rack
+		if [ $fmt = text ]; then
+			f=$g/many-errors.rack
+		fi
+		strace -f -e trace=write -o "$tmp/strace" "$RACKC" --check \
+			--max-errors=0 --diagnostics-format=$fmt \
+			"$f" >/dev/null 2>"$tmp/se.err" || :
+		writes=$(grep -c '^[0-9]* *write(2,' "$tmp/strace" || :)
+		bytes=$(wc -c <"$tmp/se.err")
+		# 64 KiB writes
+		if [ "$writes" -gt 0 ] &&
+			[ "$writes" -le $((bytes / 16384 + 10)) ]; then
+			pass "space-errors-unlimited/buffered-$fmt" \
+				"$writes writes of $bytes bytes"
+		else
+			fail "space-errors-unlimited/buffered-$fmt" \
+				"$writes writes of $bytes bytes"
+		fi
+	done
 else
 	skip space-errors-unlimited/buffered "strace unusable here"
 fi
