@@ -194,7 +194,7 @@ static void report_capacity(FILE *fp, struct backend_ctx *ctx)
 			"\"nvlink_bps_bidirectional\": %lld, "
 			"\"nvlink_bps_per_direction\": %lld, \"sources\": [",
 			(long long)m->hbm, (long long)m->hbm_bw,
-			(long long)m->nvlink_bw, (long long)(m->nvlink_bw / 2));
+			(long long)m->nvlink_bw * 2, (long long)m->nvlink_bw);
 		cap_sources(d, m->part, json_source, fp);
 		fputs("]}", fp);
 	}
@@ -291,6 +291,35 @@ static void report_capacity(FILE *fp, struct backend_ctx *ctx)
 	capacity_free(&c);
 }
 
+/*
+ * A fabric's bisection: the interval (bisection_bps, the exact value or a
+ * proven lower bound; bisection_upper_bps, the least cut found), how each
+ * was obtained, and the figures it is measured against; null without two
+ * endpoint devices.
+ */
+static void report_bisection(FILE *fp, const struct fabric_metrics *m)
+{
+	char how[160];
+
+	fabric_bisection_method(m, how, sizeof(how));
+	if (m->method == BISECT_NONE)
+		fputs(
+		    "\"bisection_bps\": null, \"bisection_upper_bps\": null, ",
+		    fp);
+	else
+		fprintf(fp,
+			"\"bisection_bps\": %lld, \"bisection_upper_bps\": "
+			"%lld, ",
+			(long long)m->bisection, (long long)m->bisection_upper);
+	fputs("\"bisection_method\": ", fp);
+	be_json_str(fp, how);
+	fprintf(fp,
+		", \"bisection_exact\": %s, \"endpoint_devices\": %u, "
+		"\"full_bisection_bps\": %lld",
+		m->method == BISECT_EXACT ? "true" : "false", m->devices,
+		(long long)m->full_bisection);
+}
+
 static bool emit_report(struct backend_ctx *ctx)
 {
 	const struct rk_design *d = ctx->d;
@@ -366,12 +395,12 @@ static bool emit_report(struct backend_ctx *ctx)
 		fprintf(fp,
 			", \"type\": \"%s\", \"endpoints\": %u, "
 			"\"switches\": %u, \"links\": %u, \"tiers\": %u, "
-			"\"injection_bps\": %lld, \"bisection_bps\": %lld, "
-			"\"bisection_method\": \"%s\", \"oversubscription\": ",
+			"\"injection_bps\": %lld, ",
 			d->objs[i].cls < 4 ? types[d->objs[i].cls] : "",
 			m->endpoints, m->switches, m->links, m->tiers,
-			(long long)m->injection, (long long)m->bisection,
-			bisect_method_name(m->method));
+			(long long)m->injection);
+		report_bisection(fp, m);
+		fputs(", \"oversubscription\": ", fp);
 		dn = m->leaf_worst_down;
 		up = m->leaf_worst_up;
 		if (!dn || !up) {

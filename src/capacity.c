@@ -237,8 +237,8 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 		c->hbm += (unsigned __int128)m->count * (uint64_t)m->hbm;
 		c->hbm_bw += (unsigned __int128)m->count * (uint64_t)m->hbm_bw;
 		if (m->nvlink_bw &&
-		    (!c->nvlink_dir || m->nvlink_bw / 2 < c->nvlink_dir))
-			c->nvlink_dir = m->nvlink_bw / 2;
+		    (!c->nvlink_dir || m->nvlink_bw < c->nvlink_dir))
+			c->nvlink_dir = m->nvlink_bw;
 		if (m->latency < 0)
 			c->nvlink_latency = -1;
 		else if (c->nvlink_latency >= 0 &&

@@ -10,8 +10,8 @@
  *
  * Every quantity is an exact integer in base units (FLOP/s, bytes, b/s,
  * ns, mW) or an exact rational written as one; totals are 128-bit.
- * Rates are per direction: a GPU part's `nvlink_bw` is the catalog's
- * bidirectional total and is halved.
+ * Rates are per direction, as a GPU part's `nvlink_bw` is (std halves the
+ * catalog's bidirectional total).
  */
 #ifndef RACKC_CAPACITY_H
 #define RACKC_CAPACITY_H
@@ -34,7 +34,7 @@ struct cap_model {
 	int64_t flops[CAP__PREC]; /* FLOP/s, dense */
 	int64_t hbm;		  /* bytes */
 	int64_t hbm_bw;		  /* b/s */
-	int64_t nvlink_bw;	  /* b/s, both directions (catalog) */
+	int64_t nvlink_bw;	  /* b/s, per direction */
 	int64_t latency;	  /* ns, alpha over NVLink; -1: not given */
 };
 

@@ -23,17 +23,33 @@
 
 enum rkind { R_NUM, R_BOOL, R_STR };
 
+/*
+ * A number may be an interval [n, hi] (iv set): the bisection is an exact
+ * value or a proven lower bound with the least cut found above it.  A
+ * comparison is decided only when every value in the intervals gives the
+ * same answer; otherwise the requirement fails as unproven.
+ */
 struct rval {
 	enum rkind kind;
 	enum dim dim;
 	int64_t n;
 	uint32_t s;
+	bool iv; /* [n, hi] rather than n */
+	int64_t hi;
+	uint32_t fab; /* iv: the fabric whose bisection it is */
 };
+
+static int64_t hi_of(const struct rval *v)
+{
+	return v->iv ? v->hi : v->n;
+}
 
 struct reval {
 	struct check_ctx *c;
 	const struct rk_req *req;
-	bool failed; /* an evaluation error was reported */
+	bool failed;	    /* an evaluation error was reported */
+	uint32_t undecided; /* fabric of a comparison its bounds cannot
+			       decide (RK_NONE: none) */
 	char notes[8][160];
 	uint32_t nnotes;
 };
@@ -129,6 +145,65 @@ static uint32_t find_obj(struct reval *r, const struct ast *x,
 
 static bool eval_r(struct reval *r, const struct ast *x, struct rval *out);
 
+/*
+ * bisection(F) (@ratio: over the full bisection, rounded down for the
+ * lower end and up for the upper) or bisection_bw(F): the interval.
+ */
+static bool bisection_r(struct reval *r, const struct ast *x, uint32_t f,
+			const struct fabric_metrics *m, bool ratio,
+			struct rval *out)
+{
+	const struct rk_design *d = r->c->d;
+	char a[RK_QFMT_MAX], b[RK_QFMT_MAX], c[RK_QFMT_MAX], how[160];
+
+	if (m->method == BISECT_NONE) {
+		rerror(r, &x->loc,
+		       "fabric '%s' has %u endpoint device%s with links: it "
+		       "has no bisection",
+		       ir_name(d, f), m->devices, m->devices == 1 ? "" : "s");
+		return false;
+	}
+	if (ratio && m->full_bisection <= 0) {
+		rerror(r, &x->loc,
+		       "fabric '%s' has no injection bandwidth: its bisection "
+		       "has no share of it",
+		       ir_name(d, f));
+		return false;
+	}
+	fabric_bisection_method(m, how, sizeof(how));
+	check_qfmt(DIM_RATE, m->bisection, a);
+	check_qfmt(DIM_RATE, m->bisection_upper, c);
+	check_qfmt(DIM_RATE, m->full_bisection, b);
+	out->kind = R_NUM;
+	out->dim = ratio ? DIM_RATIO : DIM_RATE;
+	out->iv = m->bisection != m->bisection_upper;
+	out->fab = f;
+	if (ratio) {
+		__int128 hi = (__int128)m->bisection_upper * RK_RATIO_ONE;
+
+		out->n = (int64_t)((__int128)m->bisection * RK_RATIO_ONE /
+				   m->full_bisection);
+		out->hi =
+		    (int64_t)((hi + m->full_bisection - 1) / m->full_bisection);
+	} else {
+		out->n = m->bisection;
+		out->hi = m->bisection_upper;
+	}
+	if (!out->iv)
+		out->hi = out->n;
+	if (!out->iv && ratio)
+		rnote(r, "bisection(%s) = %s of %s full bisection (%s)",
+		      ir_name(d, f), a, b, how);
+	else if (!out->iv)
+		rnote(r, "bisection_bw(%s) = %s (%s)", ir_name(d, f), a, how);
+	else
+		rnote(r,
+		      "bisection(%s) lies between %s and %s, of %s full "
+		      "bisection (%s)",
+		      ir_name(d, f), a, c, b, how);
+	return true;
+}
+
 static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 {
 	const struct rk_design *d = r->c->d;
@@ -158,25 +233,8 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 		m = derived_fabric(r->c->dv, f);
 		switch (i) {
 		case 0:
-			out->dim = DIM_RATIO;
-			out->n =
-			    m->full_bisection
-				? (int64_t)((__int128)m->bisection *
-					    RK_RATIO_ONE / m->full_bisection)
-				: 0;
-			check_qfmt(DIM_RATE, m->bisection, a);
-			check_qfmt(DIM_RATE, m->full_bisection, b);
-			rnote(r, "bisection(%s) = %s of %s full bisection (%s)",
-			      ir_name(d, f), a, b,
-			      bisect_method_name(m->method));
-			break;
 		case 1:
-			out->dim = DIM_RATE;
-			out->n = m->bisection;
-			check_qfmt(DIM_RATE, m->bisection, a);
-			rnote(r, "bisection_bw(%s) = %s (%s)", ir_name(d, f), a,
-			      bisect_method_name(m->method));
-			break;
+			return bisection_r(r, x, f, m, i == 0, out);
 		case 2:
 			out->dim = DIM_RATE;
 			out->n = m->injection;
@@ -264,6 +322,52 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 	return false;
 }
 
+/* a op b for exact numbers */
+static bool cmp_op(int op, int64_t a, int64_t b)
+{
+	switch (op) {
+	case OP_EQ:
+		return a == b;
+	case OP_NE:
+		return a != b;
+	case OP_LT:
+		return a < b;
+	case OP_LE:
+		return a <= b;
+	case OP_GT:
+		return a > b;
+	default:
+		return a >= b;
+	}
+}
+
+/*
+ * A comparison with an interval: decided when its extremes agree (the
+ * ordering ones are monotone in a - b, whose extremes are lo(a) - hi(b)
+ * and hi(a) - lo(b); == and != need points or disjoint intervals).  An
+ * undecided one is false, and the requirement says why.
+ */
+static bool compare_iv(struct reval *r, int op, const struct rval *a,
+		       const struct rval *b, struct rval *out)
+{
+	bool lo = cmp_op(op, a->n, hi_of(b)), hi = cmp_op(op, hi_of(a), b->n);
+
+	if (op == OP_EQ || op == OP_NE) {
+		bool disjoint = hi_of(a) < b->n || hi_of(b) < a->n;
+
+		lo = hi = cmp_op(op, a->n, b->n);
+		if (disjoint)
+			lo = hi = op == OP_NE;
+		else if (a->iv || b->iv)
+			lo = !hi; /* overlapping intervals: undecided */
+	}
+	out->n = lo && hi;
+	out->iv = lo != hi; /* a condition: iv means undecided */
+	if (lo != hi && r->undecided == RK_NONE)
+		r->undecided = a->iv ? a->fab : b->fab;
+	return true;
+}
+
 static bool eval_r(struct reval *r, const struct ast *x, struct rval *out)
 {
 	struct rval a, b;
@@ -302,12 +406,15 @@ static bool eval_r(struct reval *r, const struct ast *x, struct rval *out)
 			return false;
 		if (x->op == OP_NOT && a.kind == R_BOOL) {
 			out->kind = R_BOOL;
-			out->n = !a.n;
+			out->n = !a.n && !a.iv;
+			out->iv = a.iv;
 			return true;
 		}
-		if (x->op == OP_NEG && a.kind == R_NUM && a.n != INT64_MIN) {
+		if (x->op == OP_NEG && a.kind == R_NUM && a.n != INT64_MIN &&
+		    hi_of(&a) != INT64_MIN) {
 			*out = a;
-			out->n = -a.n;
+			out->n = -hi_of(&a);
+			out->hi = -a.n;
 			return true;
 		}
 		break;
@@ -318,7 +425,16 @@ static bool eval_r(struct reval *r, const struct ast *x, struct rval *out)
 			if (a.kind != R_BOOL || b.kind != R_BOOL)
 				break;
 			out->kind = R_BOOL;
-			out->n = x->op == OP_AND ? a.n && b.n : a.n || b.n;
+			/* three values: true, false, undecided (iv) */
+			if (x->op == OP_AND) {
+				bool no = (!a.n && !a.iv) || (!b.n && !b.iv);
+
+				out->n = a.n && b.n;
+				out->iv = !no && (a.iv || b.iv);
+			} else {
+				out->n = a.n || b.n;
+				out->iv = !out->n && (a.iv || b.iv);
+			}
 			return true;
 		}
 		if (!eval_r(r, x->lhs, &a) || !eval_r(r, x->rhs, &b))
@@ -333,6 +449,8 @@ static bool eval_r(struct reval *r, const struct ast *x, struct rval *out)
 				return false;
 			}
 			out->kind = R_BOOL;
+			if (a.iv || b.iv)
+				return compare_iv(r, x->op, &a, &b, out);
 			switch (x->op) {
 			case OP_EQ:
 				out->n = a.n == b.n;
@@ -357,12 +475,23 @@ static bool eval_r(struct reval *r, const struct ast *x, struct rval *out)
 		}
 		if ((x->op == OP_ADD || x->op == OP_SUB) && a.dim == b.dim) {
 			*out = a;
-			if (!(x->op == OP_ADD ? q_add(a.n, b.n, &out->n)
-					      : q_sub(a.n, b.n, &out->n))) {
+			out->iv = a.iv || b.iv;
+			out->fab = a.iv ? a.fab : b.fab;
+			if (!(x->op == OP_ADD
+				  ? q_add(a.n, b.n, &out->n) &&
+					q_add(hi_of(&a), hi_of(&b), &out->hi)
+				  : q_sub(a.n, hi_of(&b), &out->n) &&
+					q_sub(hi_of(&a), b.n, &out->hi))) {
 				rerror(r, &x->loc, "arithmetic overflow");
 				return false;
 			}
 			return true;
+		}
+		if ((a.iv || b.iv) && (x->op == OP_MUL || x->op == OP_DIV)) {
+			rerror(r, &x->loc,
+			       "a bisection known only within bounds cannot be "
+			       "scaled in a require; compare it directly");
+			return false;
 		}
 		if (x->op == OP_MUL &&
 		    (a.dim == DIM_NONE || b.dim == DIM_NONE)) {
@@ -386,6 +515,55 @@ static bool eval_r(struct reval *r, const struct ast *x, struct rval *out)
 	return false;
 }
 
+/*
+ * A requirement its bounds cannot decide: it fails, naming the interval,
+ * how each bound was found and the split that cuts the upper one.
+ */
+static void unproven(struct check_ctx *c, const struct rk_req *q,
+		     struct reval *r)
+{
+	const struct rk_design *d = c->d;
+	const struct fabric_metrics *m = derived_fabric(c->dv, r->undecided);
+	char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
+
+	check_qfmt(DIM_RATE, m->bisection, a);
+	check_qfmt(DIM_RATE, m->bisection_upper, b);
+	check_fail(c, q->scope, &q->loc,
+		   "requirement not proven: the bisection of '%s' lies "
+		   "between %s and %s",
+		   ir_name(d, r->undecided), a, b);
+	for (uint32_t k = 0; k < r->nnotes; k++)
+		check_note(c, &q->expr->loc, "%s", r->notes[k]);
+	for (int s = 1; s <= 2; s++) {
+		char list[400];
+		size_t len = 0;
+		uint32_t shown = 0, total = 0;
+
+		for (uint32_t k = 0; k < m->devices; k++) {
+			char name[200];
+
+			if (m->witness[k] != s)
+				continue;
+			total++;
+			if (shown == 4)
+				continue;
+			fabric_device_name(d, m, k, name, sizeof(name));
+			len +=
+			    (size_t)snprintf(list + len, sizeof(list) - len,
+					     "%s%s", shown ? ", " : "", name);
+			if (len >= sizeof(list))
+				len = sizeof(list) - 1;
+			shown++;
+		}
+		check_note(c, &q->expr->loc,
+			   "a split cutting %s, side %c (%u devices): %s%s", b,
+			   s == 1 ? 'A' : 'B', total, list,
+			   total > shown
+			       ? ", ... (rackc --explain lists them all)"
+			       : "");
+	}
+}
+
 static void run_require(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
@@ -400,6 +578,7 @@ static void run_require(struct check_ctx *c)
 		memset(&r, 0, sizeof(r));
 		r.c = c;
 		r.req = q;
+		r.undecided = RK_NONE;
 		if (!eval_r(&r, q->expr, &v) || r.failed)
 			continue;
 		if (v.kind != R_BOOL) {
@@ -409,6 +588,10 @@ static void run_require(struct check_ctx *c)
 		}
 		if (v.n)
 			continue;
+		if (v.iv && r.undecided != RK_NONE) {
+			unproven(c, q, &r);
+			continue;
+		}
 		if (q->msg && q->msg->kind == AST_STR)
 			check_fail(c, q->scope, &q->loc,
 				   "requirement failed: %s",

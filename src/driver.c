@@ -391,6 +391,8 @@ static int run_all(struct compilation *c, struct derived *dv)
 		stat_line("checks", ck.ns, ck.cpu);
 	}
 
+	if (o->explain)
+		fabric_explain(stdout, &c->design, dv);
 	/* the checks' verdict first */
 	diag_join(&c->diag, &ck.diag);
 	arena_destroy(&ck.arena);

@@ -56,6 +56,7 @@ struct rackc_options {
 	struct check_setting *checks;
 	uint32_t nchecks;
 	bool stats;	    /* --stats: print stage timings */
+	bool explain;	    /* --explain: every fabric's bisection */
 	unsigned jobs;	    /* -j: back-end threads, 0: the processors online */
 	const char *prices; /* --prices FILE.csv, NULL: none */
 	FILE *diag_out;	    /* where diagnostics go, NULL: standard error */

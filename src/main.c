@@ -32,6 +32,7 @@ enum {
 	OPT_PRICES,
 	OPT_NO_SOURCE,
 	OPT_STATS,
+	OPT_EXPLAIN,
 };
 
 static const struct option long_opts[] = {
@@ -45,6 +46,7 @@ static const struct option long_opts[] = {
 	{ "max-errors", required_argument, NULL, OPT_MAX_ERRORS },
 	{ "no-source", no_argument, NULL, OPT_NO_SOURCE },
 	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "explain", no_argument, NULL, OPT_EXPLAIN },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "stdlib", required_argument, NULL, OPT_STDLIB },
 	{ "prices", required_argument, NULL, OPT_PRICES },
@@ -79,6 +81,12 @@ static void usage(FILE *fp)
 	    "      --max-errors=N      stop after N errors (default 10, 0: "
 	    "no limit)\n"
 	    "      --no-source         no source line and caret in messages\n"
+	    "      --explain           print every fabric's bisection: its "
+	    "bounds,\n"
+	    "                          how each was found, and the split (the\n"
+	    "                          two halves of endpoint devices) that "
+	    "cuts\n"
+	    "                          the upper one\n"
 	    "      --stats             print the time each stage takes\n"
 	    "  -j, --jobs=N            run checks and back ends on N threads\n"
 	    "                          (default: the processors online; the\n"
@@ -265,6 +273,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_STATS:
 			o.stats = true;
+			break;
+		case OPT_EXPLAIN:
+			o.explain = true;
 			break;
 		case 'j': {
 			char *end;

@@ -5,12 +5,14 @@
  */
 #include "rackc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "fabric.h"
 #include "layout.h"
 #include "cableplan.h"
 #include "metrics.h"
+#include "bisect.h"
 #include "schema.h"
 
 #define INF_CAP (INT64_MAX / 4)
@@ -174,6 +176,13 @@ int64_t maxflow_bipartition(uint32_t nv, uint32_t ne, const uint32_t *u,
 			    const uint32_t *v, const int64_t *cap,
 			    const uint8_t *side)
 {
+	return maxflow_bipartition_cut(nv, ne, u, v, cap, side, NULL);
+}
+
+int64_t maxflow_bipartition_cut(uint32_t nv, uint32_t ne, const uint32_t *u,
+				const uint32_t *v, const int64_t *cap,
+				const uint8_t *side, uint8_t *reach)
+{
 	struct flow f;
 	uint32_t *map = xmalloc(((size_t)nv + 1) * sizeof(*map));
 	uint32_t n = 2, m = 0, k;
@@ -233,6 +242,10 @@ int64_t maxflow_bipartition(uint32_t nv, uint32_t ne, const uint32_t *u,
 	}
 	flow_init(&f, n, m, mu, mv, mc);
 	r = sat_add(direct, flow_run(&f, 0, 1));
+	/* the last search found no path: its levels mark the vertices the
+	 * sources still reach, the source side of a least cut */
+	for (uint32_t x = 0; reach && x < nv; x++)
+		reach[x] = f.level[map[x]] >= 0;
 	flow_free(&f);
 	free(map);
 	free(start);
@@ -263,13 +276,100 @@ int64_t link_rate(const struct rk_design *d, const struct rk_link *l)
 const char *bisect_method_name(enum bisect_method m)
 {
 	switch (m) {
-	case BISECT_CLOS_EXACT:
-		return "clos-exact";
-	case BISECT_CANDIDATES:
-		return "max-flow over 4 candidate bipartitions";
+	case BISECT_EXACT:
+		return "exact";
+	case BISECT_BOUNDS:
+		return "bounds";
 	default:
 		return "none";
 	}
+}
+
+void fabric_bisection_method(const struct fabric_metrics *m, char *buf,
+			     size_t n)
+{
+	if (m->method == BISECT_EXACT)
+		snprintf(buf, n, "exact: %s",
+			 bisect_how_name(m->lower_how == BH_TREE_FLOW ||
+						 m->lower_how == BH_BNB_PART
+					     ? m->upper_how
+					     : m->lower_how));
+	else if (m->method == BISECT_BOUNDS)
+		snprintf(buf, n, "lower bound: %s; upper bound: %s",
+			 bisect_how_name(m->lower_how),
+			 bisect_how_name(m->upper_how));
+	else
+		snprintf(buf, n, "none (fewer than two endpoint devices)");
+}
+
+void fabric_device_name(const struct rk_design *d,
+			const struct fabric_metrics *m, uint32_t k, char *buf,
+			size_t n)
+{
+	if (m->dev_comp[k] == RK_NONE)
+		snprintf(buf, n, "%s", ir_name(d, m->dev_obj[k]));
+	else
+		snprintf(buf, n, "%s.%s", ir_name(d, m->dev_obj[k]),
+			 str_of(d->arena, d->objs[m->dev_comp[k]].local));
+}
+
+void fabric_explain(FILE *fp, const struct rk_design *d, struct derived *dv)
+{
+	for (uint32_t f = 0; f < d->nobjs; f++) {
+		const struct fabric_metrics *m;
+		char how[160], name[200];
+
+		if (d->objs[f].kind != K_FABRIC)
+			continue;
+		m = derived_fabric(dv, f);
+		fabric_bisection_method(m, how, sizeof(how));
+		fprintf(fp, "fabric %s: %u endpoint devices\n", ir_name(d, f),
+			m->devices);
+		if (m->method == BISECT_NONE) {
+			fprintf(fp, "  bisection: n/a (%s)\n", how);
+			continue;
+		}
+		if (m->method == BISECT_EXACT)
+			fprintf(fp, "  bisection: %lld b/s per direction\n",
+				(long long)m->bisection);
+		else
+			fprintf(fp,
+				"  bisection: at least %lld b/s, at most %lld "
+				"b/s per direction\n",
+				(long long)m->bisection,
+				(long long)m->bisection_upper);
+		fprintf(fp,
+			"  method: %s\n"
+			"  full bisection: %lld b/s\n"
+			"  the split that cuts %lld b/s:\n",
+			how, (long long)m->full_bisection,
+			(long long)m->bisection_upper);
+		for (int s = 1; s <= 2; s++) {
+			uint32_t n = 0;
+
+			for (uint32_t k = 0; k < m->devices; k++)
+				n += m->witness[k] == s;
+			fprintf(fp, "    side %c (%u):", s == 1 ? 'A' : 'B', n);
+			for (uint32_t k = 0; k < m->devices; k++) {
+				if (m->witness[k] != s)
+					continue;
+				fabric_device_name(d, m, k, name, sizeof(name));
+				fprintf(fp, " %s", name);
+			}
+			fputc('\n', fp);
+		}
+	}
+}
+
+void fabric_metrics_free(struct fabric_metrics *m)
+{
+	free(m->witness);
+	free(m->dev_obj);
+	free(m->dev_comp);
+	free(m->plane);
+	m->plane = NULL;
+	m->witness = NULL;
+	m->dev_obj = m->dev_comp = NULL;
 }
 
 /* (dev, port) -> endpoint index: open addressing on 64-bit keys */
@@ -574,30 +674,18 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 	free(h.vals);
 }
 
-static int64_t cut_of_order(const struct fgraph *g, const uint32_t *order)
-{
-	uint8_t *side = xcalloc(g->nv + 1, 1);
-	int64_t r;
-
-	for (uint32_t i = 0; i < g->ne; i++)
-		side[order[i]] = i < g->ne / 2 ? 1 : 2;
-	r = maxflow_bipartition(g->nv, g->nedges, g->u, g->v, g->cap, side);
-	free(side);
-	return r;
-}
-
 /*
  * The endpoints ordered by (key, index): a stable LSD radix sort on the
  * 64-bit keys, a byte per pass, skipping the bytes all keys share (most
  * keys are "group << 32 | index", so half the passes go).
  */
-static uint32_t *order_by(const struct fgraph *g, const uint64_t *keys)
+static uint32_t *order_by(uint32_t n, const uint64_t *keys)
 {
-	uint32_t *o = xmalloc((g->ne + 1) * sizeof(*o));
-	uint32_t *t = xmalloc((g->ne + 1) * sizeof(*t));
-	uint64_t same = ~(uint64_t)0, first = g->ne ? keys[0] : 0;
+	uint32_t *o = xmalloc((n + 1) * sizeof(*o));
+	uint32_t *t = xmalloc((n + 1) * sizeof(*t));
+	uint64_t same = ~(uint64_t)0, first = n ? keys[0] : 0;
 
-	for (uint32_t i = 0; i < g->ne; i++) {
+	for (uint32_t i = 0; i < n; i++) {
 		o[i] = i;
 		same &= ~(keys[i] ^ first);
 	}
@@ -606,11 +694,11 @@ static uint32_t *order_by(const struct fgraph *g, const uint64_t *keys)
 
 		if (((same >> shift) & 0xff) == 0xff)
 			continue; /* this byte is the same in every key */
-		for (uint32_t i = 0; i < g->ne; i++)
+		for (uint32_t i = 0; i < n; i++)
 			count[((keys[o[i]] >> shift) & 0xff) + 1]++;
 		for (unsigned b = 0; b < 256; b++)
 			count[b + 1] += count[b];
-		for (uint32_t i = 0; i < g->ne; i++)
+		for (uint32_t i = 0; i < n; i++)
 			t[count[(keys[o[i]] >> shift) & 0xff]++] = o[i];
 		{
 			uint32_t *x = o;
@@ -624,119 +712,376 @@ static uint32_t *order_by(const struct fgraph *g, const uint64_t *keys)
 }
 
 /*
- * A fat tree of `planes N` is N trees that share no switch: each plane is
- * halved on its own, along @o, as a split that put whole planes on either
- * side would cut nothing.  The cut is the sum of the planes' cuts; *full
- * becomes the sum of the planes' full bisections.
+ * The component of @dev's part that lists @port among its `ports` (a NIC,
+ * or a GPU with its NVLink ports), RK_NONE when none does: the endpoint
+ * device is then the device itself.  @cache keeps the last part's list.
  */
-static int64_t cut_of_planes(const struct rk_design *d, const struct fgraph *g,
-			     const uint32_t *o, uint32_t planes, int64_t *full)
+struct owner_cache {
+	uint32_t part, n, cap;
+	uint32_t *port, *comp;
+};
+
+static uint32_t endpoint_owner(const struct rk_design *d, uint32_t dev,
+			       uint32_t port, struct owner_cache *oc)
 {
-	uint32_t *plane = xmalloc((g->ne + 1) * sizeof(*plane));
-	uint32_t *size = xcalloc(planes, sizeof(*size));
-	uint32_t *taken = xcalloc(planes, sizeof(*taken));
-	int64_t *inj = xcalloc(planes, sizeof(*inj));
-	uint8_t *side = xcalloc(g->nv + 1, 1);
-	int64_t r;
+	uint32_t part = d->objs[dev].part;
 
-	fabric_rails(d, g->ep_port, g->ne, plane);
-	for (uint32_t i = 0; i < g->ne; i++)
-		size[plane[i] %= planes]++;
-	for (uint32_t k = 0; k < g->ne; k++) {
-		uint32_t i = o[k], p = plane[i];
+	if (part == RK_NONE)
+		return RK_NONE;
+	if (part != oc->part) {
+		uint32_t chain[64], nc = 0;
 
-		side[i] = taken[p]++ < size[p] / 2 ? 1 : 2;
+		oc->part = part;
+		oc->n = 0;
+		for (uint32_t p = part; p != RK_NONE && nc < ARRAY_SIZE(chain);
+		     p = d->objs[p].part)
+			chain[nc++] = p;
+		while (nc--)
+			for_each_child(d, chain[nc], c) {
+				const struct rk_value *pv;
+
+				if (d->objs[c].kind != K_COMP ||
+				    !ir_member_effective(d, part, c))
+					continue;
+				pv = ir_attr_inh(d, c, A_PORTS);
+				for (uint32_t k = 0;
+				     pv && pv->type == VT_LIST &&
+				     k < (uint32_t)pv->n;
+				     k++) {
+					const struct rk_value *e =
+					    ir_list_at(d, pv, k);
+
+					if (e->type != VT_PORT)
+						continue;
+					if (oc->n == oc->cap) {
+						oc->cap =
+						    oc->cap ? 2 * oc->cap : 16;
+						oc->port = xrealloc(
+						    oc->port,
+						    oc->cap *
+							sizeof(*oc->port));
+						oc->comp = xrealloc(
+						    oc->comp,
+						    oc->cap *
+							sizeof(*oc->comp));
+					}
+					oc->port[oc->n] = (uint32_t)e->n;
+					oc->comp[oc->n++] = c;
+				}
+			}
 	}
-	for (uint32_t k = 0; k < g->nedges; k++)
-		if ((g->u[k] < g->ne) != (g->v[k] < g->ne))
-			inj[plane[g->u[k] < g->ne ? g->u[k] : g->v[k]]] +=
-			    g->cap[k];
-	*full = 0;
-	for (uint32_t p = 0; p < planes; p++)
-		if (size[p])
-			*full += (int64_t)((__int128)inj[p] * (size[p] / 2) /
-					   size[p]);
-	r = maxflow_bipartition(g->nv, g->nedges, g->u, g->v, g->cap, side);
-	free(plane);
-	free(size);
-	free(taken);
-	free(inj);
-	free(side);
-	return r;
+	for (uint32_t i = 0; i < oc->n; i++)
+		if (oc->port[i] == port)
+			return oc->comp[i];
+	return RK_NONE;
 }
 
-static int64_t bisection(const struct rk_design *d, uint32_t fab,
-			 const struct fgraph *g, enum bisect_method *method,
-			 int64_t *full)
+static int cmp_i64(const void *a, const void *b)
 {
-	uint64_t *keys = xmalloc((g->ne + 1) * sizeof(*keys));
-	uint32_t *o;
-	int64_t best, c;
-	bool clos = d->objs[fab].cls == FAB_FAT_TREE && g->generated_only &&
-		    ir_attr(d, fab, A_SWITCH);
+	const int64_t *x = a, *y = b;
 
-	/* attachment-switch order: leaf order of a generated fat tree */
-	for (uint32_t i = 0; i < g->ne; i++) {
-		uint32_t sw = g->first_sw[i];
-		uint64_t leafkey = sw == RK_NONE ? UINT32_MAX : g->vdev[sw];
+	return *x < *y ? -1 : *x > *y;
+}
 
-		keys[i] = leafkey << 32 | i;
+/*
+ * The endpoint devices of a fabric and its bisection over them: every
+ * endpoint port with a link belongs to one device (endpoint_owner), a
+ * device's ports are one vertex, and bisect_solve() gives the interval.
+ */
+/*
+ * Endpoint devices: every endpoint port with a link belongs to one device
+ * (endpoint_owner); dev_of[e] is its index (RK_NONE: no link), dev_obj and
+ * dev_comp (g->ne + 1 entries each) name it.  Returns the count.
+ */
+static uint32_t endpoint_devices(const struct rk_design *d,
+				 const struct fgraph *g, uint32_t *dev_of,
+				 uint32_t *dev_obj, uint32_t *dev_comp)
+{
+	struct ephash h;
+	struct owner_cache oc = { RK_NONE, 0, 0, NULL, NULL };
+	uint8_t *linked = xcalloc((size_t)g->ne + 1, 1);
+	uint32_t nd = 0;
+
+	for (uint32_t i = 0; i < g->nedges; i++) {
+		if (g->u[i] < g->ne)
+			linked[g->u[i]] = 1;
+		if (g->v[i] < g->ne)
+			linked[g->v[i]] = 1;
 	}
-	if (clos) {
-		/*
-		 * A generated tree's leaves were created in index order
-		 * (SU-major); for three tiers the pods are rail-major, so cut
-		 * between pods: order by (rail, SU) = the pod order.
-		 */
-		if (ir_num(d, fab, A_TIERS, 0) == 3 ||
-		    g->tier[g->nv - 1] >= 3) {
-			for (uint32_t i = 0; i < g->ne; i++)
-				keys[i] = (uint64_t)d->objs[g->ep_port[i]].local
-					      << 32 |
-					  (keys[i] >> 32);
+	eph_init(&h, g->ne);
+	for (uint32_t e = 0; e < g->ne; e++) {
+		uint32_t owner, k;
+
+		dev_of[e] = RK_NONE;
+		if (!linked[e])
+			continue;
+		owner = endpoint_owner(d, g->ep_dev[e], g->ep_port[e], &oc);
+		k = eph_get(&h, g->ep_dev[e], owner);
+		if (k == RK_NONE) {
+			k = nd++;
+			eph_put(&h, g->ep_dev[e], owner, k);
+			dev_obj[k] = g->ep_dev[e];
+			dev_comp[k] = owner;
 		}
-		o = order_by(g, keys);
-		best = ir_num(d, fab, A_PLANES, 1) > 1
-			   ? cut_of_planes(
-				 d, g, o, (uint32_t)ir_num(d, fab, A_PLANES, 1),
-				 full)
-			   : cut_of_order(g, o);
-		free(o);
-		free(keys);
-		*method = BISECT_CLOS_EXACT;
-		return best;
+		dev_of[e] = k;
 	}
-	*method = BISECT_CANDIDATES;
-	o = order_by(g, keys);
-	best = cut_of_order(g, o);
-	free(o);
-	/* declaration order */
-	for (uint32_t i = 0; i < g->ne; i++)
-		keys[i] = i;
-	o = order_by(g, keys);
-	c = cut_of_order(g, o);
-	best = c < best ? c : best;
-	free(o);
-	/* interleaved */
-	for (uint32_t i = 0; i < g->ne; i++)
-		keys[i] = (uint64_t)(i & 1) << 32 | i;
-	o = order_by(g, keys);
-	c = cut_of_order(g, o);
-	best = c < best ? c : best;
-	free(o);
-	/* rack order */
-	for (uint32_t i = 0; i < g->ne; i++) {
-		uint32_t r = layout_rack_of(d, g->ep_dev[i]);
-		int64_t at = layout_at(d, g->ep_dev[i]);
+	free(oc.port);
+	free(oc.comp);
+	free(h.keys);
+	free(h.vals);
+	free(linked);
+	return nd;
+}
 
-		keys[i] = (uint64_t)r << 32 | (uint32_t)(at < 0 ? 0 : at);
+/*
+ * A fat tree of `planes N` is N trees that share no switch (fabric_rails:
+ * rail r on plane r mod N).  plane[k] is device k's plane; returns N, or 1
+ * (all on plane 0) when the fabric has one plane or a device has ports on
+ * two planes (its planes then meet in it and are one graph).
+ */
+static uint32_t device_planes(const struct rk_design *d, uint32_t fab,
+			      const struct fgraph *g, const uint32_t *dev_of,
+			      uint32_t nd, uint32_t *plane)
+{
+	int64_t n =
+	    d->objs[fab].cls == FAB_FAT_TREE ? ir_num(d, fab, A_PLANES, 1) : 1;
+	uint32_t *rail;
+	bool mixed = false;
+
+	for (uint32_t k = 0; k < nd; k++)
+		plane[k] = RK_NONE;
+	if (n > 1 && n < UINT32_MAX) {
+		rail = xmalloc(((size_t)g->ne + 1) * sizeof(*rail));
+		fabric_rails(d, g->ep_port, g->ne, rail);
+		for (uint32_t e = 0; e < g->ne && !mixed; e++) {
+			uint32_t k = dev_of[e], p = rail[e] % (uint32_t)n;
+
+			if (k == RK_NONE)
+				continue;
+			mixed = plane[k] != RK_NONE && plane[k] != p;
+			plane[k] = p;
+		}
+		free(rail);
 	}
-	o = order_by(g, keys);
-	c = cut_of_order(g, o);
-	best = c < best ? c : best;
-	free(o);
+	if (n <= 1 || n >= UINT32_MAX || mixed) {
+		for (uint32_t k = 0; k < nd; k++)
+			plane[k] = 0;
+		return 1;
+	}
+	return (uint32_t)n;
+}
+
+static uint32_t uf_find(uint32_t *up, uint32_t x)
+{
+	while (up[x] != x)
+		x = up[x] = up[up[x]];
+	return x;
+}
+
+/*
+ * The bisection of @bg when its devices lie on @np planes (plane[k]) that
+ * share no switch: a split halves every plane (whole planes on either
+ * side would cut nothing), so the bisection is the sum of the planes'
+ * bisections, each bound summed, and the full bisection the sum of the
+ * planes' (each the floor(n/2) least injections @inj of its devices).
+ */
+static void solve_planes(const struct bgraph *bg, uint32_t np,
+			 const uint32_t *plane, const int64_t *inj,
+			 struct bisect_result *r, int64_t *full)
+{
+	uint32_t *up = xmalloc(((size_t)bg->nv + 1) * sizeof(*up));
+	uint32_t *vplane = xmalloc(((size_t)bg->nv + 1) * sizeof(*vplane));
+	uint32_t *vmap = xmalloc(((size_t)bg->nv + 1) * sizeof(*vmap));
+	uint32_t *pu = xmalloc(((size_t)bg->ne + 1) * sizeof(*pu));
+	uint32_t *pv = xmalloc(((size_t)bg->ne + 1) * sizeof(*pv));
+	int64_t *pc = xmalloc(((size_t)bg->ne + 1) * sizeof(*pc));
+	int64_t *pinj = xmalloc(((size_t)bg->nd + 1) * sizeof(*pinj));
+	uint32_t *pdev = xmalloc(((size_t)bg->nd + 1) * sizeof(*pdev));
+	uint32_t **pord = xcalloc((size_t)bg->norders + 1, sizeof(*pord));
+	bool all_exact = true;
+
+	memset(r, 0, sizeof(*r));
+	*full = 0;
+	for (uint32_t x = 0; x < bg->nv; x++)
+		up[x] = x;
+	for (uint32_t i = 0; i < bg->ne; i++)
+		up[uf_find(up, bg->u[i])] = uf_find(up, bg->v[i]);
+	/* a switch takes the plane of the devices of its component */
+	for (uint32_t x = 0; x < bg->nv; x++)
+		vplane[x] = RK_NONE;
+	for (uint32_t k = 0; k < bg->nd; k++)
+		vplane[uf_find(up, k)] = plane[k];
+	for (uint32_t x = bg->nd; x < bg->nv; x++)
+		vplane[x] = vplane[uf_find(up, x)];
+	for (uint32_t k = 0; k < bg->nd; k++)
+		vplane[k] = plane[k];
+	if (bg->nd >= 2)
+		r->witness = xcalloc(bg->nd, 1);
+	for (uint32_t p = 0; p < np; p++) {
+		uint32_t nd = 0, nv, ne = 0;
+		struct bgraph sub;
+		struct bisect_result pr;
+
+		for (uint32_t k = 0; k < bg->nd; k++)
+			if (plane[k] == p) {
+				pdev[nd] = k;
+				pinj[nd] = inj[k];
+				vmap[k] = nd++;
+			}
+		nv = nd;
+		for (uint32_t x = bg->nd; x < bg->nv; x++)
+			if (vplane[x] == p)
+				vmap[x] = nv++;
+		for (uint32_t i = 0; i < bg->ne; i++)
+			if (vplane[bg->u[i]] == p && vplane[bg->v[i]] == p) {
+				pu[ne] = vmap[bg->u[i]];
+				pv[ne] = vmap[bg->v[i]];
+				pc[ne++] = bg->cap[i];
+			}
+		qsort(pinj, nd, sizeof(*pinj), cmp_i64);
+		for (uint32_t k = 0; k < nd / 2; k++)
+			*full += pinj[k];
+		for (uint32_t o = 0; o < bg->norders; o++) {
+			uint32_t n = 0;
+
+			pord[o] = xmalloc(((size_t)nd + 1) * sizeof(**pord));
+			for (uint32_t i = 0; i < bg->nd; i++)
+				if (plane[bg->orders[o][i]] == p)
+					pord[o][n++] = vmap[bg->orders[o][i]];
+		}
+		sub = (struct bgraph){ nd,
+				       nv,
+				       ne,
+				       pu,
+				       pv,
+				       pc,
+				       (const uint32_t *const *)pord,
+				       bg->norders };
+		bisect_solve(&sub, &pr);
+		for (uint32_t o = 0; o < bg->norders; o++)
+			free(pord[o]);
+		if (nd < 2) {
+			bisect_result_free(&pr);
+			continue;
+		}
+		r->lower =
+		    q_add(r->lower, pr.lower, &r->lower) ? r->lower : INT64_MAX;
+		r->upper =
+		    q_add(r->upper, pr.upper, &r->upper) ? r->upper : INT64_MAX;
+		/* the how of one plane stands for all; bounds say so below */
+		if (r->lower_how == BH_NONE || pr.lower != pr.upper) {
+			r->lower_how = pr.lower_how;
+			r->upper_how = pr.upper_how;
+		}
+		all_exact &= pr.lower == pr.upper;
+		for (uint32_t k = 0; k < nd; k++)
+			r->witness[pdev[k]] = pr.witness[k];
+		bisect_result_free(&pr);
+	}
+	(void)all_exact;
+	free(up);
+	free(vplane);
+	free(vmap);
+	free(pu);
+	free(pv);
+	free(pc);
+	free(pinj);
+	free(pdev);
+	free(pord);
+}
+
+static void bisection(const struct rk_design *d, uint32_t fab,
+		      const struct fgraph *g, struct fabric_metrics *m)
+{
+	uint32_t *dev_of = xmalloc(((size_t)g->ne + 1) * sizeof(*dev_of));
+	uint32_t *eu, *ev, nd, nsw = g->nv - g->ne;
+	int64_t *inj;
+	uint32_t *orders[4], norders = 0;
+	uint64_t *keys;
+	struct bgraph bg;
+	struct bisect_result r;
+
+	m->dev_obj = xmalloc(((size_t)g->ne + 1) * sizeof(*m->dev_obj));
+	m->dev_comp = xmalloc(((size_t)g->ne + 1) * sizeof(*m->dev_comp));
+	m->plane = xmalloc(((size_t)g->ne + 1) * sizeof(*m->plane));
+	nd = endpoint_devices(d, g, dev_of, m->dev_obj, m->dev_comp);
+	m->devices = nd;
+	/* injection per device; full bisection: what one ideal crossbar
+	 * gives the same devices, the floor(nd/2) least injections */
+	inj = xcalloc((size_t)nd + 1, sizeof(*inj));
+	eu = xmalloc(((size_t)g->nedges + 1) * sizeof(*eu));
+	ev = xmalloc(((size_t)g->nedges + 1) * sizeof(*ev));
+	for (uint32_t i = 0; i < g->nedges; i++) {
+		uint32_t a = g->u[i], b = g->v[i];
+
+		eu[i] = a < g->ne ? dev_of[a] : nd + (a - g->ne);
+		ev[i] = b < g->ne ? dev_of[b] : nd + (b - g->ne);
+		if (a < g->ne && !(b < g->ne && dev_of[b] == dev_of[a]))
+			inj[dev_of[a]] += g->cap[i];
+		if (b < g->ne && !(a < g->ne && dev_of[b] == dev_of[a]))
+			inj[dev_of[b]] += g->cap[i];
+	}
+	/* candidate orders: attachment switch, rail-major attachment,
+	 * declaration, rack position (first endpoint of each device) */
+	keys = xmalloc(((size_t)nd + 1) * sizeof(*keys));
+	for (int which = 0; which < 4 && nd >= 2; which++) {
+		uint32_t *o = NULL;
+		uint8_t *seen = xcalloc((size_t)nd + 1, 1);
+
+		for (uint32_t e = 0; e < g->ne; e++) {
+			uint32_t k = dev_of[e], sw = g->first_sw[e];
+			uint64_t leaf =
+			    sw == RK_NONE ? UINT32_MAX : g->vdev[sw];
+
+			if (k == RK_NONE || seen[k])
+				continue;
+			seen[k] = 1;
+			if (which == 0)
+				keys[k] = leaf << 32 | k;
+			else if (which == 1)
+				keys[k] = (uint64_t)d->objs[g->ep_port[e]].local
+					      << 32 |
+					  (leaf & 0xffffffffu);
+			else if (which == 2)
+				keys[k] = k;
+			else
+				keys[k] =
+				    (uint64_t)layout_rack_of(d, g->ep_dev[e])
+					<< 32 |
+				    (uint32_t)(layout_at(d, g->ep_dev[e]) < 0
+						   ? 0
+						   : layout_at(d,
+							       g->ep_dev[e]));
+		}
+		free(seen);
+		o = order_by(nd, keys);
+		orders[norders++] = o;
+	}
 	free(keys);
-	return best;
+	bg = (struct bgraph){ nd,
+			      nd + nsw,
+			      g->nedges,
+			      eu,
+			      ev,
+			      g->cap,
+			      (const uint32_t *const *)orders,
+			      norders };
+	solve_planes(&bg, device_planes(d, fab, g, dev_of, nd, m->plane),
+		     m->plane, inj, &r, &m->full_bisection);
+	m->bisection = r.lower;
+	m->bisection_upper = r.upper;
+	m->lower_how = r.lower_how;
+	m->upper_how = r.upper_how;
+	m->witness = r.witness;
+	m->method = nd < 2		 ? BISECT_NONE
+		    : r.lower == r.upper ? BISECT_EXACT
+					 : BISECT_BOUNDS;
+	free(inj);
+	for (uint32_t i = 0; i < norders; i++)
+		free(orders[i]);
+	free(eu);
+	free(ev);
+	free(dev_of);
 }
 
 void fabric_compute(const struct rk_design *d, uint32_t fab,
@@ -822,13 +1167,7 @@ void fabric_compute_shared(const struct rk_design *d, uint32_t fab,
 		}
 		free(rail[v]);
 	}
-	if (m->endpoints)
-		m->full_bisection =
-		    (int64_t)((__int128)m->injection * (m->endpoints / 2) /
-			      m->endpoints);
-	if (g.ne >= 2)
-		m->bisection =
-		    bisection(d, fab, &g, &m->method, &m->full_bisection);
+	bisection(d, fab, &g, m);
 	free(down);
 	free(up);
 	free(rail);
@@ -844,6 +1183,15 @@ void fabric_graph_export(const struct rk_design *d, uint32_t fab,
 
 	fg_build(d, fab, &g, &declared, sh);
 	fg_shared_free(sh);
+	out->dev = xmalloc(((size_t)g.ne + 1) * sizeof(*out->dev));
+	{
+		uint32_t *o = xmalloc(((size_t)g.ne + 1) * sizeof(*o));
+		uint32_t *c = xmalloc(((size_t)g.ne + 1) * sizeof(*c));
+
+		out->nd = endpoint_devices(d, &g, out->dev, o, c);
+		free(o);
+		free(c);
+	}
 	out->ne = g.ne;
 	out->nv = g.nv;
 	out->nedges = g.nedges;
@@ -857,6 +1205,7 @@ void fabric_graph_export(const struct rk_design *d, uint32_t fab,
 
 void fabric_graph_view_free(struct fabric_graph_view *g)
 {
+	free(g->dev);
 	free(g->u);
 	free(g->v);
 	free(g->cap);
@@ -935,6 +1284,9 @@ void derived_init(struct derived *dv, const struct rk_design *d)
 
 void derived_free(struct derived *dv)
 {
+	for (uint32_t k = 0; dv->fab && dv->fab_slot && k < dv->d->nobjs; k++)
+		if (dv->fab_slot[k] != RK_NONE && dv->fab_done[dv->fab_slot[k]])
+			fabric_metrics_free(&dv->fab[dv->fab_slot[k]]);
 	fg_shared_free(dv->fg);
 	free(dv->fab);
 	free(dv->fab_done);

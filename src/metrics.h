@@ -5,31 +5,28 @@
  * injection and bisection bandwidth, per-tier oversubscription, and per-rack
  * power and heat.
  *
- * Bisection bandwidth is the minimum, over balanced bipartitions of a
- * fabric's endpoint ports, of the capacity crossing the cut; switches may
- * sit on either side (so the cut value of one bipartition is a max-flow
- * between its halves).  For a generated fat tree the halves are taken along
- * the leaf order (rail-major for three tiers), which for a uniform Clos is
- * the minimum ("clos-exact").  For any other fabric (hand-wired, degraded,
- * irregular) rackc runs max-flow over a fixed family of candidate
- * bipartitions and reports the smallest ("max-flow over 4 candidate
- * bipartitions"): declaration order halves, attachment-switch order halves,
- * interleaved, and rack order halves.  That value is an upper bound on the
- * true bisection; the method is reported with the figure.
+ * Bisection bandwidth is the least capacity crossing a balanced split of
+ * a fabric's endpoint devices (a device's ports stay together; switches go
+ * to either side), per direction.  It is an interval: @bisection is the
+ * exact value or a proven lower bound (what checks and requirements read),
+ * @bisection_upper the least cut found, with its split as the witness;
+ * bisect.h says how each is obtained.
  */
 #ifndef RACKC_METRICS_H
 #define RACKC_METRICS_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "ir.h"
 #include "portindex.h"
 
 enum bisect_method {
-	BISECT_NONE,	   /* fewer than two endpoints */
-	BISECT_CLOS_EXACT, /* generated fat tree: leaf-order halves */
-	BISECT_CANDIDATES, /* min over the candidate family */
+	BISECT_NONE,  /* fewer than two endpoint devices */
+	BISECT_EXACT, /* lower == upper, both proven */
+	BISECT_BOUNDS /* a proven lower bound below the least cut found */
 };
 
 /**
@@ -41,10 +38,16 @@ enum bisect_method {
  * @links:       links in the fabric graph
  * @tiers:       switch tiers (longest switch path from an endpoint)
  * @injection:   sum of the endpoints' link rates, b/s
- * @full_bisection: what a non-blocking fabric gives: the injection of the
- *               smaller half, floor(E/2)/E of @injection
- * @bisection:   bisection bandwidth, b/s
- * @method:      how @bisection was computed
+ * @devices:     endpoint devices with a link (the bisection's vertices)
+ * @full_bisection: what one non-blocking switch would give the same
+ *               devices: the sum of the floor(@devices/2) least device
+ *               injections, b/s
+ * @bisection:   bisection bandwidth, exact or a proven lower bound, b/s
+ * @bisection_upper: the least cut found, b/s (== @bisection when exact)
+ * @method:      exact, bounds or none; @lower_how, @upper_how: bisect.h
+ * @witness:     per device, 1 or 2: a split whose cut is @bisection_upper
+ * @dev_obj, @dev_comp: per device, its object and the component that owns
+ *               its ports (RK_NONE: the device itself)
  * @tier_down, @tier_up: per tier (0 = leaf), capacity towards the
  *               endpoints and away from them, b/s
  * @tier_switches: switches per tier; @tier_links: links from the tier below
@@ -58,6 +61,12 @@ struct fabric_metrics {
 	uint32_t endpoints, declared, switches, links, tiers;
 	int64_t injection, bisection, full_bisection;
 	enum bisect_method method;
+	uint32_t devices;
+	int64_t bisection_upper;
+	unsigned lower_how, upper_how; /* enum bisect_how */
+	uint8_t *witness;
+	uint32_t *dev_obj, *dev_comp;
+	uint32_t *plane; /* per device, its plane (fabrics of `planes N`) */
 	int64_t tier_down[4], tier_up[4];
 	uint32_t tier_switches[4]; /* switches per tier (0 = leaf) */
 	uint32_t tier_links[4];	   /* links into tier t from below */
@@ -78,7 +87,18 @@ struct fg_shared *fg_shared_new(const struct rk_design *d);
 void fg_shared_free(struct fg_shared *sh);
 void fabric_compute_shared(const struct rk_design *d, uint32_t fabric,
 			   struct fabric_metrics *m, struct fg_shared *sh);
+/* "exact (how)", "lower bound: how; upper bound: how" or "none" */
 const char *bisect_method_name(enum bisect_method m);
+void fabric_bisection_method(const struct fabric_metrics *m, char *buf,
+			     size_t n);
+/* The name of endpoint device @k of @m ("node[3].cx[1]" or "node[3]"). */
+void fabric_device_name(const struct rk_design *d,
+			const struct fabric_metrics *m, uint32_t k, char *buf,
+			size_t n);
+void fabric_metrics_free(struct fabric_metrics *m);
+/* --explain: every fabric's bisection interval, methods and witness. */
+struct derived;
+void fabric_explain(FILE *fp, const struct rk_design *d, struct derived *dv);
 
 /**
  * struct fabric_graph_view - a fabric's graph, for tests and tools
@@ -88,6 +108,7 @@ const char *bisect_method_name(enum bisect_method m);
  */
 struct fabric_graph_view {
 	uint32_t ne, nv, nedges;
+	uint32_t nd, *dev; /* endpoint -> its device 0..nd-1, RK_NONE */
 	uint32_t *u, *v;
 	int64_t *cap;
 };
@@ -106,6 +127,11 @@ int64_t link_rate(const struct rk_design *d, const struct rk_link *l);
 int64_t maxflow_bipartition(uint32_t nv, uint32_t ne, const uint32_t *u,
 			    const uint32_t *v, const int64_t *cap,
 			    const uint8_t *side);
+/* The same; reach[x] (nv entries) is set to 1 for the vertices on the
+ * sources' side of a least cut, 0 for the others (reach may be NULL). */
+int64_t maxflow_bipartition_cut(uint32_t nv, uint32_t ne, const uint32_t *u,
+				const uint32_t *v, const int64_t *cap,
+				const uint8_t *side, uint8_t *reach);
 
 /* floor(sqrt(x)) */
 uint64_t isqrt_u128(unsigned __int128 x);

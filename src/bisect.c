@@ -1,0 +1,1543 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Bisection over endpoint devices: exact methods, bounds and a witness
+ * (see bisect.h and doc/language.md, "Bisection").
+ */
+#include "rackc.h"
+
+#include <stdlib.h>
+
+#include "bisect.h"
+#include "metrics.h"
+
+#define BIG (INT64_MAX / 4)
+
+static int64_t add_sat(int64_t a, int64_t b)
+{
+	return a >= BIG - b ? BIG : a + b;
+}
+
+/* ---- the normalised graph: parallel edges merged, loops dropped ---- */
+
+struct ng {
+	uint32_t nd, nv, ne;
+	uint32_t *u, *v; /* u < v */
+	int64_t *cap;
+	uint32_t *off, *to; /* adjacency in compressed rows */
+	int64_t *c;
+};
+
+struct edge {
+	uint32_t u, v;
+	int64_t cap;
+};
+
+static int edge_cmp(const void *a, const void *b)
+{
+	const struct edge *x = a, *y = b;
+
+	if (x->u != y->u)
+		return x->u < y->u ? -1 : 1;
+	if (x->v != y->v)
+		return x->v < y->v ? -1 : 1;
+	return 0;
+}
+
+/* Build @n from edges e[0..m) over nv vertices (map applied already). */
+static void ng_build(struct ng *n, uint32_t nd, uint32_t nv, struct edge *e,
+		     uint32_t m)
+{
+	uint32_t k = 0, *fill;
+
+	memset(n, 0, sizeof(*n));
+	n->nd = nd;
+	n->nv = nv;
+	for (uint32_t i = 0; i < m; i++) {
+		if (e[i].u > e[i].v) {
+			uint32_t t = e[i].u;
+
+			e[i].u = e[i].v;
+			e[i].v = t;
+		}
+	}
+	qsort(e, m, sizeof(*e), edge_cmp);
+	n->u = xmalloc(((size_t)m + 1) * sizeof(*n->u));
+	n->v = xmalloc(((size_t)m + 1) * sizeof(*n->v));
+	n->cap = xmalloc(((size_t)m + 1) * sizeof(*n->cap));
+	for (uint32_t i = 0; i < m; i++) {
+		if (e[i].u == e[i].v || e[i].cap <= 0)
+			continue;
+		if (k && n->u[k - 1] == e[i].u && n->v[k - 1] == e[i].v) {
+			n->cap[k - 1] = add_sat(n->cap[k - 1], e[i].cap);
+			continue;
+		}
+		n->u[k] = e[i].u;
+		n->v[k] = e[i].v;
+		n->cap[k++] = e[i].cap;
+	}
+	n->ne = k;
+	n->off = xcalloc((size_t)nv + 1, sizeof(*n->off));
+	for (uint32_t i = 0; i < k; i++) {
+		n->off[n->u[i] + 1]++;
+		n->off[n->v[i] + 1]++;
+	}
+	for (uint32_t x = 0; x < nv; x++)
+		n->off[x + 1] += n->off[x];
+	n->to = xmalloc(((size_t)2 * k + 1) * sizeof(*n->to));
+	n->c = xmalloc(((size_t)2 * k + 1) * sizeof(*n->c));
+	fill = xmalloc(((size_t)nv + 1) * sizeof(*fill));
+	memcpy(fill, n->off, (size_t)nv * sizeof(*fill));
+	/* edges are sorted by (u, v): every row comes out sorted */
+	for (uint32_t i = 0; i < k; i++) {
+		n->to[fill[n->u[i]]] = n->v[i];
+		n->c[fill[n->u[i]]++] = n->cap[i];
+	}
+	for (uint32_t i = 0; i < k; i++) {
+		n->to[fill[n->v[i]]] = n->u[i];
+		n->c[fill[n->v[i]]++] = n->cap[i];
+	}
+	free(fill);
+	/* rows: the u-side entries were written first; sort each row */
+	for (uint32_t x = 0; x < nv; x++) {
+		uint32_t a = n->off[x], b = n->off[x + 1];
+
+		for (uint32_t i = a + 1; i < b; i++) {
+			uint32_t t = n->to[i];
+			int64_t c = n->c[i];
+			uint32_t j = i;
+
+			while (j > a && n->to[j - 1] > t) {
+				n->to[j] = n->to[j - 1];
+				n->c[j] = n->c[j - 1];
+				j--;
+			}
+			n->to[j] = t;
+			n->c[j] = c;
+		}
+	}
+}
+
+static void ng_free(struct ng *n)
+{
+	free(n->u);
+	free(n->v);
+	free(n->cap);
+	free(n->off);
+	free(n->to);
+	free(n->c);
+}
+
+static int64_t ng_cut(const struct ng *n, const uint8_t *side)
+{
+	return maxflow_bipartition(n->nv, n->ne, n->u, n->v, n->cap, side);
+}
+
+/*
+ * Switches merged into cells, exactly.  A partition of the switches into
+ * cells (devices stay alone) is kept when every switch x of a cell X has
+ * the same proportions towards the other cells: cap(x, Y) = p(x) cap(X, Y)
+ * for every cell Y != X, with one share p(x) for all Y.  Then for every
+ * split the max-flow of the graph with each cell merged into one vertex
+ * (edges inside a cell dropped) is the max-flow of the graph itself:
+ * merging never lowers a max-flow, and a flow F(X, Y) between cells lifts
+ * to F(X, Y) cap(x, y) / cap(X, Y) on each edge, within capacity and
+ * conserved at every x (inflow p(x) times the cell's, which is zero).  So
+ * the bisection of the merged graph is the bisection.  Identical switches
+ * (the spines of an evenly spread tree, the switch trays of an NVLink
+ * domain) fall in one cell, and so do, for instance, all the spines of one
+ * pod of a three-tier tree and all its cores.
+ *
+ * The cells are found by refinement: all switches in one cell, then split
+ * by (cell, primitive vector of capacities towards the other cells) until
+ * nothing splits.  Returns true when some cell holds two switches (@n is
+ * then rebuilt as the merged graph).
+ */
+struct prof {
+	uint32_t cell;
+	int64_t cap;
+};
+
+static int prof_cmp(const void *a, const void *b)
+{
+	const struct prof *x = a, *y = b;
+
+	return x->cell < y->cell ? -1 : x->cell > y->cell;
+}
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+	while (b) {
+		int64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+struct hent {
+	uint64_t h;
+	uint32_t x;
+};
+
+static int hent_cmp(const void *a, const void *b)
+{
+	const struct hent *p = a, *q = b;
+
+	if (p->h != q->h)
+		return p->h < q->h ? -1 : 1;
+	return p->x < q->x ? -1 : p->x > q->x;
+}
+
+static bool prof_equal(const struct prof *pr, const uint32_t *off,
+		       const uint32_t *len, const uint32_t *cell, uint32_t x,
+		       uint32_t y)
+{
+	if (cell[x] != cell[y] || len[x] != len[y])
+		return false;
+	for (uint32_t i = 0; i < len[x]; i++)
+		if (pr[off[x] + i].cell != pr[off[y] + i].cell ||
+		    pr[off[x] + i].cap != pr[off[y] + i].cap)
+			return false;
+	return true;
+}
+
+static bool equitable_merge(struct ng *n)
+{
+	uint32_t nd = n->nd, nv = n->nv, ns = nv - nd, ncell;
+	uint32_t *cell, *next, *len;
+	struct prof *pr;
+	struct hent *hs;
+	struct edge *e;
+
+	if (ns < 2)
+		return false;
+	cell = xmalloc((size_t)nv * sizeof(*cell));
+	next = xmalloc((size_t)nv * sizeof(*next));
+	len = xcalloc((size_t)nv, sizeof(*len));
+	pr = xmalloc(((size_t)n->off[nv] + 1) * sizeof(*pr));
+	hs = xmalloc((size_t)ns * sizeof(*hs));
+	for (uint32_t x = 0; x < nv; x++)
+		cell[x] = x < nd ? x : nd;
+	ncell = nd + 1;
+	for (;;) {
+		uint32_t nn = nd;
+
+		for (uint32_t k = 0; k < ns; k++) {
+			uint32_t x = nd + k, a = n->off[x], m = 0;
+			int64_t g = 0;
+			uint64_t h = hash_mix64(cell[x] + 1);
+
+			for (uint32_t i = a; i < n->off[x + 1]; i++)
+				if (cell[n->to[i]] != cell[x])
+					pr[a + m++] =
+					    (struct prof){ cell[n->to[i]],
+							   n->c[i] };
+			if (m > 16) {
+				qsort(pr + a, m, sizeof(*pr), prof_cmp);
+			} else {
+				for (uint32_t i = 1; i < m; i++) {
+					struct prof t = pr[a + i];
+					uint32_t j = i;
+
+					for (; j > 0 &&
+					       pr[a + j - 1].cell > t.cell;
+					     j--)
+						pr[a + j] = pr[a + j - 1];
+					pr[a + j] = t;
+				}
+			}
+			len[x] = 0;
+			for (uint32_t i = 0; i < m; i++) {
+				if (len[x] &&
+				    pr[a + len[x] - 1].cell == pr[a + i].cell) {
+					pr[a + len[x] - 1].cap =
+					    add_sat(pr[a + len[x] - 1].cap,
+						    pr[a + i].cap);
+					continue;
+				}
+				pr[a + len[x]++] = pr[a + i];
+			}
+			for (uint32_t i = 0; i < len[x]; i++)
+				g = gcd64(g, pr[a + i].cap);
+			for (uint32_t i = 0; g > 1 && i < len[x]; i++)
+				pr[a + i].cap /= g;
+			for (uint32_t i = 0; i < len[x]; i++)
+				h = hash_mix64(h ^ pr[a + i].cell ^
+					       (uint64_t)pr[a + i].cap << 20);
+			hs[k] = (struct hent){ h, x };
+		}
+		qsort(hs, ns, sizeof(*hs), hent_cmp);
+		for (uint32_t k = 0; k < ns; k++) {
+			uint32_t x = hs[k].x;
+
+			next[x] = RK_NONE;
+			for (uint32_t j = k; j-- > 0 && hs[j].h == hs[k].h;)
+				if (prof_equal(pr, n->off, len, cell, hs[j].x,
+					       x)) {
+					next[x] = next[hs[j].x];
+					break;
+				}
+			if (next[x] == RK_NONE)
+				next[x] = nn++;
+		}
+		for (uint32_t x = nd; x < nv; x++)
+			cell[x] = next[x];
+		if (nn == ncell)
+			break;
+		ncell = nn;
+	}
+	free(next);
+	free(len);
+	free(pr);
+	free(hs);
+	if (ncell == nv) {
+		free(cell);
+		return false;
+	}
+	e = xmalloc(((size_t)n->ne + 1) * sizeof(*e));
+	{
+		uint32_t m = 0;
+
+		for (uint32_t i = 0; i < n->ne; i++)
+			if (cell[n->u[i]] != cell[n->v[i]])
+				e[m++] =
+				    (struct edge){ cell[n->u[i]], cell[n->v[i]],
+						   n->cap[i] };
+		ng_free(n);
+		ng_build(n, nd, ncell, e, m);
+	}
+	free(e);
+	free(cell);
+	return true;
+}
+
+/* ---- exact: trees of switches ---- */
+
+/*
+ * When every device hangs off one switch by one link of one capacity c and
+ * the switches (merged into cells) form a forest: for fixed switch sides
+ * the best balanced split keeps each device with its switch except for
+ * |N_A - K| of them (N_A: devices whose switch is on A, K: the devices A
+ * must hold), each costing c.  So the bisection is the least, over the
+ * switch sides, of the switch edges cut plus c |N_A - K|: a dynamic
+ * programme over the forest on N_A (counted in units of the gcd of the
+ * switches' device counts), children merged by min-plus convolution.
+ */
+struct tnode {
+	uint32_t parent, a;   /* a: devices on it, in units */
+	int64_t w;	      /* capacity of the edge to the parent */
+	uint32_t sub;	      /* devices in its subtree, in units */
+	int64_t *f[2];	      /* f[s][n]: least cut below, side s, N_A = n */
+	uint32_t first_merge; /* its merges: first_merge .. + nchild */
+	uint32_t nchild;
+};
+
+struct tmerge {
+	uint32_t child;
+	int64_t *pre[2]; /* the parent's f before this child, length plen */
+	uint32_t plen;
+};
+
+static int64_t tbest(const struct tnode *c, int s, uint32_t j, int *side)
+{
+	int64_t same = c->f[s][j], other = c->f[!s][j];
+
+	other = other >= BIG ? BIG : add_sat(other, c->w);
+	*side = same <= other ? s : !s;
+	return same <= other ? same : other;
+}
+
+static void tree_assign(const struct tnode *t, const struct tmerge *mg,
+			uint32_t v, int s, uint32_t n, uint8_t *sw_side)
+{
+	const struct tnode *x = &t[v];
+	int64_t target = x->f[s][n];
+
+	sw_side[v] = (uint8_t)(s + 1);
+	for (uint32_t k = x->nchild; k-- > 0;) {
+		const struct tmerge *m = &mg[x->first_merge + k];
+		const struct tnode *c = &t[m->child];
+		uint32_t j;
+		int cs = s;
+
+		for (j = 0; j <= c->sub && j <= n; j++) {
+			int64_t p, b;
+
+			if (n - j >= m->plen)
+				continue;
+			p = m->pre[s][n - j];
+			b = tbest(c, s, j, &cs);
+			if (p < BIG && b < BIG && add_sat(p, b) == target)
+				break;
+		}
+		if (j > c->sub || j > n)
+			BUG("bisection tree rebuilt to no value");
+		tbest(c, s, j, &cs);
+		tree_assign(t, mg, m->child, cs, j, sw_side);
+		target = m->pre[s][n - j];
+		n -= j;
+	}
+}
+
+static bool solve_tree(const struct ng *n, int64_t *best, uint8_t *side)
+{
+	uint32_t nd = n->nd, ns = n->nv - nd, nm = 0, cum = 0;
+	uint32_t *order, qt = 0, unit = 0, kmin = nd / 2, kmax = nd - nd / 2;
+	int64_t c = -1;
+	struct tnode *t;
+	struct tmerge *mg;
+	uint8_t *seen, *sw_side;
+	uint64_t work = 0;
+	bool ok = false;
+
+	if (ns == 0)
+		return false;
+	/* devices: one link each, to a switch, all of one capacity */
+	for (uint32_t x = 0; x < nd; x++) {
+		if (n->off[x + 1] - n->off[x] != 1 || n->to[n->off[x]] < nd)
+			return false;
+		if (c >= 0 && n->c[n->off[x]] != c)
+			return false;
+		c = n->c[n->off[x]];
+	}
+	/* switch edges: a forest has fewer edges than switches, and BFS must
+	 * meet no switch twice */
+	t = xcalloc((size_t)ns + 1, sizeof(*t));
+	order = xmalloc(((size_t)ns + 1) * sizeof(*order));
+	seen = xcalloc((size_t)ns + 1, 1);
+	mg = xcalloc((size_t)ns + 1, sizeof(*mg));
+	for (uint32_t v = 0; v < ns; v++) {
+		uint32_t x = nd + v;
+
+		for (uint32_t i = n->off[x]; i < n->off[x + 1]; i++)
+			if (n->to[i] < nd)
+				t[v].a++;
+		unit = (uint32_t)gcd64(unit, t[v].a);
+	}
+	if (!unit)
+		goto out;
+	for (uint32_t r = 0; r < ns; r++) {
+		uint32_t qh = qt;
+
+		if (seen[r])
+			continue;
+		seen[r] = 1;
+		t[r].parent = RK_NONE;
+		order[qt++] = r;
+		while (qh < qt) {
+			uint32_t v = order[qh++], x = nd + v;
+
+			for (uint32_t i = n->off[x]; i < n->off[x + 1]; i++) {
+				uint32_t y = n->to[i];
+
+				if (y < nd || y - nd == t[v].parent)
+					continue;
+				if (seen[y - nd])
+					goto out; /* a cycle */
+				seen[y - nd] = 1;
+				t[y - nd].parent = v;
+				t[y - nd].w = n->c[i];
+				order[qt++] = y - nd;
+			}
+		}
+	}
+	/* sizes and the work of the merges */
+	for (uint32_t v = 0; v < ns; v++) {
+		t[v].a /= unit;
+		t[v].sub = t[v].a;
+	}
+	for (uint32_t k = qt; k-- > 0;) {
+		uint32_t v = order[k], p = t[v].parent;
+
+		if (p == RK_NONE) {
+			work += (uint64_t)(cum + 1) * (t[v].sub + 1);
+			cum += t[v].sub;
+			continue;
+		}
+		work += (uint64_t)(t[p].sub + 1) * (t[v].sub + 1);
+		t[p].sub += t[v].sub;
+	}
+	if (work > 100000000ull)
+		goto out;
+	/* children's merges in order, grouped by parent */
+	for (uint32_t v = 0; v < ns; v++)
+		t[v].nchild = 0;
+	for (uint32_t k = 0; k < qt; k++)
+		if (t[order[k]].parent != RK_NONE)
+			t[t[order[k]].parent].nchild++;
+	for (uint32_t v = 0; v < ns; v++) {
+		t[v].first_merge = nm;
+		nm += t[v].nchild;
+		t[v].nchild = 0;
+	}
+	for (uint32_t k = 0; k < qt; k++) {
+		uint32_t v = order[k], p = t[v].parent;
+
+		if (p != RK_NONE)
+			mg[t[p].first_merge + t[p].nchild++].child = v;
+	}
+	/* bottom up */
+	for (uint32_t k = qt; k-- > 0;) {
+		struct tnode *x = &t[order[k]];
+		uint32_t len = x->a + 1;
+
+		for (int s = 0; s < 2; s++) {
+			x->f[s] =
+			    xmalloc(((size_t)x->sub + 1) * sizeof(int64_t));
+			for (uint32_t i = 0; i < len; i++)
+				x->f[s][i] = BIG;
+		}
+		x->f[0][x->a] = 0; /* side A: its devices count for N_A */
+		x->f[1][0] = 0;
+		for (uint32_t ci = 0; ci < x->nchild; ci++) {
+			struct tmerge *m = &mg[x->first_merge + ci];
+			const struct tnode *ch = &t[m->child];
+			uint32_t nlen = len + ch->sub;
+
+			m->plen = len;
+			for (int s = 0; s < 2; s++) {
+				int64_t *nf;
+
+				m->pre[s] =
+				    xmalloc((size_t)len * sizeof(int64_t));
+				memcpy(m->pre[s], x->f[s],
+				       len * sizeof(int64_t));
+				nf = x->f[s];
+				for (uint32_t i = len; i < nlen; i++)
+					nf[i] = BIG;
+				for (uint32_t i = nlen; i-- > 0;) {
+					int64_t b = BIG;
+					int cs;
+
+					for (uint32_t j = 0;
+					     j <= ch->sub && j <= i; j++) {
+						int64_t p, q;
+
+						if (i - j >= len)
+							continue;
+						p = m->pre[s][i - j];
+						q = tbest(ch, s, j, &cs);
+						if (p < BIG && q < BIG &&
+						    add_sat(p, q) < b)
+							b = add_sat(p, q);
+					}
+					nf[i] = b;
+				}
+			}
+			len = nlen;
+		}
+	}
+	/* the roots combined: each root's best side, convolved */
+	*best = BIG;
+	{
+		int64_t *acc = xmalloc(((size_t)nd / unit + 2) * sizeof(*acc));
+		uint32_t alen = 1, *pick_len;
+		int64_t **pick;
+		uint32_t nroots = 0, *roots;
+		uint32_t bestn = 0;
+
+		roots = xmalloc(((size_t)ns + 1) * sizeof(*roots));
+		pick = xmalloc(((size_t)ns + 1) * sizeof(*pick));
+		pick_len = xmalloc(((size_t)ns + 1) * sizeof(*pick_len));
+		acc[0] = 0;
+		for (uint32_t v = 0; v < ns; v++) {
+			const struct tnode *r = &t[v];
+			uint32_t nlen;
+			int64_t *na;
+
+			if (r->parent != RK_NONE)
+				continue;
+			roots[nroots] = v;
+			pick[nroots] = xmalloc((size_t)alen * sizeof(int64_t));
+			memcpy(pick[nroots], acc, alen * sizeof(int64_t));
+			pick_len[nroots++] = alen;
+			nlen = alen + r->sub;
+			na = xmalloc((size_t)nlen * sizeof(*na));
+			for (uint32_t i = 0; i < nlen; i++) {
+				na[i] = BIG;
+				for (uint32_t j = 0; j <= r->sub && j <= i;
+				     j++) {
+					int64_t q = r->f[0][j] < r->f[1][j]
+							? r->f[0][j]
+							: r->f[1][j];
+
+					if (i - j < alen && acc[i - j] < BIG &&
+					    q < BIG && acc[i - j] + q < na[i])
+						na[i] = acc[i - j] + q;
+				}
+			}
+			free(acc);
+			acc = na;
+			alen = nlen;
+		}
+		for (uint32_t i = 0; i < alen; i++) {
+			uint64_t na_dev = (uint64_t)i * unit;
+			uint64_t dist = na_dev < kmin	? kmin - na_dev
+					: na_dev > kmax ? na_dev - kmax
+							: 0;
+			int64_t v;
+
+			if (acc[i] >= BIG)
+				continue;
+			v = add_sat(acc[i], (int64_t)dist * c);
+			if (v < *best) {
+				*best = v;
+				bestn = i;
+			}
+		}
+		/* the witness: roots back to front, then each tree */
+		sw_side = xcalloc((size_t)ns + 1, 1);
+		{
+			int64_t target = acc[bestn];
+			uint32_t i = bestn;
+
+			for (uint32_t k = nroots; k-- > 0;) {
+				const struct tnode *r = &t[roots[k]];
+				uint32_t j;
+				int s = 0;
+
+				for (j = 0; j <= r->sub && j <= i; j++) {
+					int64_t q;
+
+					if (i - j >= pick_len[k] ||
+					    pick[k][i - j] >= BIG)
+						continue;
+					s = r->f[0][j] < r->f[1][j] ? 0 : 1;
+					q = r->f[s][j];
+					if (q < BIG &&
+					    pick[k][i - j] + q == target)
+						break;
+				}
+				if (j > r->sub || j > i)
+					BUG("bisection forest rebuilt to no "
+					    "value");
+				tree_assign(t, mg, roots[k], s, j, sw_side);
+				target = pick[k][i - j];
+				i -= j;
+			}
+		}
+		for (uint32_t k = 0; k < nroots; k++)
+			free(pick[k]);
+		free(pick);
+		free(pick_len);
+		free(roots);
+		free(acc);
+	}
+	/* devices follow their switch; then the fewest moves to balance */
+	{
+		uint32_t na = 0, want;
+
+		for (uint32_t x = 0; x < nd; x++) {
+			side[x] = sw_side[n->to[n->off[x]] - nd];
+			na += side[x] == 1;
+		}
+		want = na < kmin ? kmin : na > kmax ? kmax : na;
+		for (uint32_t x = 0; x < nd && na != want; x++) {
+			if (na > want && side[x] == 1) {
+				side[x] = 2;
+				na--;
+			} else if (na < want && side[x] == 2) {
+				side[x] = 1;
+				na++;
+			}
+		}
+	}
+	free(sw_side);
+	ok = true;
+out:
+	for (uint32_t v = 0; v < ns; v++) {
+		free(t[v].f[0]);
+		free(t[v].f[1]);
+	}
+	for (uint32_t k = 0; k < ns; k++) {
+		free(mg[k].pre[0]);
+		free(mg[k].pre[1]);
+	}
+	free(t);
+	free(mg);
+	free(order);
+	free(seen);
+	return ok;
+}
+
+/* ---- exact: hub sides enumerated, leaves by knapsack ---- */
+
+/*
+ * A unit is a leaf switch with the devices that hang off it alone (all over
+ * links of one capacity c), or a device whose neighbours are all hubs.
+ * With the hubs' sides fixed, a leaf with k of its a devices on side A
+ * costs min((a - k) c + hB, k c + hA) (leaf on A, or on B; hA, hB: its
+ * capacity to the hubs on A, on B), a device on A costs hB and on B hA.
+ * Both are concave in k, and the units are independent, so moving devices
+ * between two partly split units is concave in the amount moved: some
+ * optimum splits at most one unit.  The rest is a knapsack: which units go
+ * wholly to A so that, with the split one, A holds exactly K devices.
+ */
+struct unit {
+	uint32_t sw;	/* leaf switch, or RK_NONE for a device unit */
+	uint32_t dev;	/* device unit: its device */
+	uint32_t a;	/* devices */
+	int64_t c;	/* leaf: capacity of each device's link */
+	uint32_t first; /* leaf: its devices are ldev[first .. first+a) */
+	int64_t hA, hB; /* for the hub sides at hand */
+	uint32_t cls;	/* its class for the hub sides at hand */
+};
+
+struct ucls {
+	uint32_t a, n;
+	int64_t c, hA, hB, g0, ga;
+	bool leaf;
+};
+
+static int64_t unit_g(const struct ucls *k, uint32_t x)
+{
+	int64_t on_a, on_b;
+
+	if (!k->leaf)
+		return x ? k->hB : k->hA;
+	on_a = add_sat((int64_t)(k->a - x) * k->c, k->hB);
+	on_b = add_sat((int64_t)x * k->c, k->hA);
+	return on_a < on_b ? on_a : on_b;
+}
+
+struct hubs {
+	const struct ng *n;
+	uint32_t nh, *hub; /* hub index -> vertex */
+	uint32_t *hub_of;  /* vertex -> hub index, RK_NONE */
+	struct unit *units;
+	uint32_t nu, *ldev; /* leaf devices, grouped by leaf */
+	struct ucls *cls;
+	uint32_t ncls;
+	int64_t *dp0, *dp1;
+	uint32_t kmax;
+};
+
+static int unit_key_cmp(const struct unit *x, const struct unit *y)
+{
+	bool lx = x->sw != RK_NONE, ly = y->sw != RK_NONE;
+
+	if (lx != ly)
+		return lx ? -1 : 1;
+	if (x->a != y->a)
+		return x->a < y->a ? -1 : 1;
+	if (x->c != y->c)
+		return x->c < y->c ? -1 : 1;
+	if (x->hA != y->hA)
+		return x->hA < y->hA ? -1 : 1;
+	if (x->hB != y->hB)
+		return x->hB < y->hB ? -1 : 1;
+	return 0;
+}
+
+static int unit_cmp(const void *a, const void *b)
+{
+	const struct unit *p = a, *q = b;
+	int r = unit_key_cmp(p, q);
+	uint32_t x = p->sw != RK_NONE ? p->sw : p->dev;
+	uint32_t y = q->sw != RK_NONE ? q->sw : q->dev;
+
+	return r ? r : (x < y ? -1 : x > y);
+}
+
+/* Hub sides from @mask (bit h set: hub h on side B): the hub-hub cut, each
+ * unit's hA/hB and the classes. */
+static int64_t hubs_sides(struct hubs *H, uint32_t mask)
+{
+	const struct ng *n = H->n;
+	int64_t cut = 0;
+
+	for (uint32_t h = 0; h < H->nh; h++) {
+		uint32_t x = H->hub[h];
+
+		for (uint32_t i = n->off[x]; i < n->off[x + 1]; i++) {
+			uint32_t y = n->to[i], g = H->hub_of[y];
+
+			if (g != RK_NONE && g > h &&
+			    ((mask >> h) & 1) != ((mask >> g) & 1))
+				cut = add_sat(cut, n->c[i]);
+		}
+	}
+	for (uint32_t k = 0; k < H->nu; k++) {
+		struct unit *u = &H->units[k];
+		uint32_t x = u->sw != RK_NONE ? u->sw : u->dev;
+
+		u->hA = u->hB = 0;
+		for (uint32_t i = n->off[x]; i < n->off[x + 1]; i++) {
+			uint32_t g = H->hub_of[n->to[i]];
+
+			if (g == RK_NONE)
+				continue;
+			if ((mask >> g) & 1)
+				u->hB = add_sat(u->hB, n->c[i]);
+			else
+				u->hA = add_sat(u->hA, n->c[i]);
+		}
+	}
+	qsort(H->units, H->nu, sizeof(*H->units), unit_cmp);
+	H->ncls = 0;
+	for (uint32_t k = 0; k < H->nu; k++) {
+		struct unit *u = &H->units[k];
+		struct ucls *c;
+
+		if (!k || unit_key_cmp(u, &H->units[k - 1])) {
+			c = &H->cls[H->ncls++];
+			c->a = u->a;
+			c->n = 0;
+			c->c = u->c;
+			c->hA = u->hA;
+			c->hB = u->hB;
+			c->leaf = u->sw != RK_NONE;
+			c->g0 = unit_g(c, 0);
+			c->ga = unit_g(c, c->a);
+		}
+		H->cls[H->ncls - 1].n++;
+		u->cls = H->ncls - 1;
+	}
+	return cut;
+}
+
+/*
+ * The knapsack: dp0[t] / dp1[t] = least extra cost (over every unit wholly
+ * on B) with t devices on A, without / with the one split unit.  With
+ * @choice (steps x (kmax + 1) entries) the choices are kept for
+ * hubs_rebuild.  Returns false if the work is over budget.
+ */
+#define CH_TAKE0 1u
+#define CH_TAKE1 2u
+static void dp_item(struct hubs *H, uint32_t size, int64_t cost, uint32_t *ch)
+{
+	for (uint32_t t = H->kmax + 1; t-- > size;) {
+		uint32_t w = 0;
+
+		if (H->dp1[t - size] < BIG &&
+		    add_sat(H->dp1[t - size], cost) < H->dp1[t]) {
+			H->dp1[t] = add_sat(H->dp1[t - size], cost);
+			w |= CH_TAKE1;
+		}
+		if (H->dp0[t - size] < BIG &&
+		    add_sat(H->dp0[t - size], cost) < H->dp0[t]) {
+			H->dp0[t] = add_sat(H->dp0[t - size], cost);
+			w |= CH_TAKE0;
+		}
+		if (ch)
+			ch[t] = w;
+	}
+	if (ch)
+		for (uint32_t t = 0; t < size && t <= H->kmax; t++)
+			ch[t] = 0;
+}
+
+/* The special unit of a class: whole (0 or a) or, into dp1, split. */
+static void dp_special(struct hubs *H, const struct ucls *k, uint32_t *ch)
+{
+	int64_t delta = k->ga - k->g0;
+
+	for (uint32_t t = H->kmax + 1; t-- > 0;) {
+		int64_t best = H->dp1[t];
+		uint32_t w = 0;
+
+		if (t >= k->a && H->dp1[t - k->a] < BIG &&
+		    H->dp1[t - k->a] + delta < best) {
+			best = H->dp1[t - k->a] + delta;
+			w = 1;
+		}
+		for (uint32_t x = 1; k->leaf && x < k->a && x <= t; x++)
+			if (H->dp0[t - x] < BIG &&
+			    H->dp0[t - x] + unit_g(k, x) - k->g0 < best) {
+				best = H->dp0[t - x] + unit_g(k, x) - k->g0;
+				w = 2 + x;
+			}
+		H->dp1[t] = best;
+		if (ch)
+			ch[t] = w << 1;
+	}
+	for (uint32_t t = H->kmax + 1; t-- > k->a;)
+		if (H->dp0[t - k->a] < BIG &&
+		    H->dp0[t - k->a] + delta < H->dp0[t]) {
+			H->dp0[t] = H->dp0[t - k->a] + delta;
+			if (ch)
+				ch[t] |= 1;
+		}
+}
+
+/* Steps of the knapsack for the classes at hand. */
+static uint32_t dp_steps(const struct hubs *H)
+{
+	uint32_t s = 0;
+
+	for (uint32_t c = 0; c < H->ncls; c++) {
+		uint32_t left = H->cls[c].n - 1;
+
+		for (uint32_t q = 1; left; q *= 2) {
+			uint32_t take = q < left ? q : left;
+
+			left -= take;
+			s++;
+		}
+		s++;
+	}
+	return s;
+}
+
+/* Run the knapsack; @ch: NULL, or dp_steps() rows of kmax + 1. */
+static void dp_run(struct hubs *H, uint32_t *ch)
+{
+	uint32_t step = 0, row = H->kmax + 1;
+
+	for (uint32_t t = 0; t <= H->kmax; t++)
+		H->dp0[t] = H->dp1[t] = BIG;
+	H->dp0[0] = 0;
+	for (uint32_t c = 0; c < H->ncls; c++) {
+		const struct ucls *k = &H->cls[c];
+		uint32_t left = k->n - 1;
+
+		for (uint32_t q = 1; left; q *= 2) {
+			uint32_t take = q < left ? q : left;
+
+			left -= take;
+			if ((uint64_t)take * k->a <= H->kmax)
+				dp_item(H, take * k->a, (k->ga - k->g0) * take,
+					ch ? ch + (size_t)step * row : NULL);
+			else if (ch)
+				memset(ch + (size_t)step * row, 0,
+				       row * sizeof(*ch));
+			step++;
+		}
+		dp_special(H, k, ch ? ch + (size_t)step * row : NULL);
+		step++;
+	}
+}
+
+/* The sides of the devices for the knapsack's choices, walking back. */
+static void hubs_rebuild(struct hubs *H, const uint32_t *ch, uint32_t t,
+			 bool flag, uint8_t *side)
+{
+	uint32_t row = H->kmax + 1, step = dp_steps(H);
+	uint32_t *full = xcalloc((size_t)H->ncls + 1, sizeof(*full));
+	uint32_t split_cls = RK_NONE, split_k = 0;
+
+	for (uint32_t c = H->ncls; c-- > 0;) {
+		const struct ucls *k = &H->cls[c];
+		uint32_t left = k->n - 1, nq = 0, qs[40];
+
+		for (uint32_t q = 1; left; q *= 2) {
+			qs[nq] = q < left ? q : left;
+			left -= qs[nq++];
+		}
+		/* the special unit came last */
+		{
+			uint32_t w = ch[(size_t)--step * row + t];
+			uint32_t s1 = w >> 1;
+
+			if (!flag) {
+				if (w & 1) {
+					full[c]++;
+					t -= k->a;
+				}
+			} else if (s1 == 1) {
+				full[c]++;
+				t -= k->a;
+			} else if (s1 >= 2) {
+				split_cls = c;
+				split_k = s1 - 2;
+				t -= split_k;
+				flag = false;
+			}
+		}
+		while (nq-- > 0) {
+			uint32_t w = ch[(size_t)--step * row + t];
+
+			if (w & (flag ? CH_TAKE1 : CH_TAKE0)) {
+				full[c] += qs[nq];
+				t -= qs[nq] * k->a;
+			}
+		}
+	}
+	if (t != 0)
+		BUG("bisection knapsack rebuilt to a wrong count");
+	for (uint32_t i = 0; i < H->nu; i++) {
+		const struct unit *u = &H->units[i];
+		uint32_t on_a = 0;
+
+		if (full[u->cls]) {
+			full[u->cls]--;
+			on_a = u->a;
+		} else if (u->cls == split_cls) {
+			split_cls = RK_NONE;
+			on_a = split_k;
+		}
+		if (u->sw == RK_NONE) {
+			side[u->dev] = on_a ? 1 : 2;
+			continue;
+		}
+		for (uint32_t j = 0; j < u->a; j++)
+			side[H->ldev[u->first + j]] = j < on_a ? 1 : 2;
+	}
+	free(full);
+}
+
+/*
+ * Returns true with the exact value in *@best and a witness in @side, or
+ * false when the graph has no such shape or is too large for it.
+ */
+static bool solve_hubs(const struct ng *n, int64_t *best, uint8_t *side)
+{
+	struct hubs H;
+	uint32_t *nsw, *leafc, nleaf = 0;
+	uint32_t kmin = n->nd / 2, kmax = n->nd - n->nd / 2;
+	uint32_t best_mask = 0, best_t = 0;
+	bool best_flag = false, ok = false;
+	int64_t *lcap;
+	uint64_t work;
+
+	memset(&H, 0, sizeof(H));
+	H.n = n;
+	/* devices: no device-device links */
+	for (uint32_t x = 0; x < n->nd; x++)
+		for (uint32_t i = n->off[x]; i < n->off[x + 1]; i++)
+			if (n->to[i] < n->nd)
+				return false;
+	/* leaf candidates: switches whose devices hang off them alone, over
+	 * links of one capacity, and that no other leaf touches */
+	nsw = xcalloc((size_t)n->nv + 1, sizeof(*nsw));
+	leafc = xcalloc((size_t)n->nv + 1, sizeof(*leafc));
+	lcap = xcalloc((size_t)n->nv + 1, sizeof(*lcap));
+	for (uint32_t s = n->nd; s < n->nv; s++) {
+		bool cand = false;
+
+		for (uint32_t i = n->off[s]; i < n->off[s + 1]; i++) {
+			uint32_t x = n->to[i];
+
+			if (x >= n->nd)
+				continue;
+			if (n->off[x + 1] - n->off[x] != 1 ||
+			    (cand && n->c[i] != lcap[s])) {
+				cand = false;
+				lcap[s] = -1;
+				break;
+			}
+			cand = true;
+			lcap[s] = n->c[i];
+		}
+		leafc[s] = cand;
+	}
+	for (uint32_t s = n->nd; s < n->nv; s++) {
+		if (!leafc[s])
+			continue;
+		for (uint32_t i = n->off[s]; i < n->off[s + 1]; i++)
+			if (n->to[i] >= n->nd && leafc[n->to[i]] == 2) {
+				leafc[s] = 0;
+				break;
+			}
+		if (leafc[s])
+			leafc[s] = 2; /* kept */
+	}
+	H.hub_of = xmalloc((size_t)n->nv * sizeof(*H.hub_of));
+	H.hub = xmalloc(((size_t)n->nv + 1) * sizeof(*H.hub));
+	for (uint32_t x = 0; x < n->nv; x++) {
+		H.hub_of[x] = RK_NONE;
+		if (x >= n->nd && leafc[x] != 2) {
+			H.hub_of[x] = H.nh;
+			H.hub[H.nh++] = x;
+		}
+	}
+	if (H.nh > BISECT_MAX_HUBS)
+		goto out;
+	/* units */
+	H.units = xmalloc(((size_t)n->nv + 1) * sizeof(*H.units));
+	H.ldev = xmalloc(((size_t)n->nd + 1) * sizeof(*H.ldev));
+	for (uint32_t s = n->nd; s < n->nv; s++) {
+		struct unit *u;
+
+		if (leafc[s] != 2)
+			continue;
+		u = &H.units[H.nu++];
+		memset(u, 0, sizeof(*u));
+		u->sw = s;
+		u->c = lcap[s];
+		u->first = nleaf;
+		for (uint32_t i = n->off[s]; i < n->off[s + 1]; i++)
+			if (n->to[i] < n->nd) {
+				H.ldev[nleaf++] = n->to[i];
+				u->a++;
+				nsw[n->to[i]] = 1;
+			}
+	}
+	for (uint32_t x = 0; x < n->nd; x++) {
+		struct unit *u;
+
+		if (nsw[x])
+			continue;
+		u = &H.units[H.nu++];
+		memset(u, 0, sizeof(*u));
+		u->sw = RK_NONE;
+		u->dev = x;
+		u->a = 1;
+	}
+	/* work: every hub side pattern costs a pass over the units and the
+	 * knapsack; refuse what would take long */
+	work = ((uint64_t)1 << (H.nh ? H.nh - 1 : 0)) *
+	       ((uint64_t)n->ne + (uint64_t)H.nu * 16 +
+		(uint64_t)(kmax + 1) * (H.nu + nleaf + 40));
+	if (work > 300000000ull)
+		goto out;
+	H.cls = xmalloc(((size_t)H.nu + 1) * sizeof(*H.cls));
+	H.kmax = kmax;
+	H.dp0 = xmalloc(((size_t)kmax + 1) * sizeof(*H.dp0));
+	H.dp1 = xmalloc(((size_t)kmax + 1) * sizeof(*H.dp1));
+	*best = BIG;
+	/* hub 0 stays on A: the other half of the patterns mirror these */
+	for (uint32_t mask = 0; mask < (1u << H.nh); mask += 2) {
+		int64_t base, cut = hubs_sides(&H, mask);
+		uint64_t steps = 0;
+
+		for (uint32_t c = 0; c < H.ncls; c++)
+			steps += 40 + H.cls[c].a;
+		if (steps * (kmax + 1) > 200000000ull)
+			goto out;
+		base = cut;
+		for (uint32_t c = 0; c < H.ncls; c++)
+			base = add_sat(base, (int64_t)H.cls[c].n * H.cls[c].g0);
+		dp_run(&H, NULL);
+		for (uint32_t t = kmin; t <= kmax; t++)
+			for (int f = 0; f < 2; f++) {
+				int64_t v = f ? H.dp1[t] : H.dp0[t];
+
+				if (v >= BIG || add_sat(base, v) >= *best)
+					continue;
+				*best = add_sat(base, v);
+				best_mask = mask;
+				best_t = t;
+				best_flag = f;
+			}
+		if (H.nh == 0)
+			break;
+	}
+	/* again for the best pattern, keeping the choices */
+	{
+		uint32_t *ch;
+		uint64_t cells;
+
+		hubs_sides(&H, best_mask);
+		cells = (uint64_t)dp_steps(&H) * (kmax + 1);
+		if (cells > 100000000ull)
+			goto out;
+		ch = xmalloc((size_t)(cells + 1) * sizeof(*ch));
+		dp_run(&H, ch);
+		hubs_rebuild(&H, ch, best_t, best_flag, side);
+		free(ch);
+	}
+	ok = true;
+out:
+	free(nsw);
+	free(leafc);
+	free(lcap);
+	free(H.hub_of);
+	free(H.hub);
+	free(H.units);
+	free(H.ldev);
+	free(H.cls);
+	free(H.dp0);
+	free(H.dp1);
+	return ok;
+}
+
+/* ---- exact: branch and bound over the devices' sides ---- */
+
+struct bnb {
+	const struct ng *n;
+	uint32_t *order;
+	uint8_t *side, *best_side;
+	int64_t best, open_min; /* least bound of a subtree left unexplored */
+	uint64_t flows, budget;
+	uint32_t na, nb, kmax;
+};
+
+static void bnb_rec(struct bnb *b, uint32_t depth)
+{
+	const struct ng *n = b->n;
+	uint32_t x = b->order[depth];
+
+	for (int s = 1; s <= 2; s++) {
+		int64_t lb = 0;
+
+		if ((s == 1 ? b->na : b->nb) >= b->kmax)
+			continue;
+		if (depth == 0 && s == 2)
+			break; /* the first device stays on A: mirror images */
+		b->side[x] = (uint8_t)s;
+		*(s == 1 ? &b->na : &b->nb) += 1;
+		if (b->na && b->nb) {
+			lb = ng_cut(n, b->side);
+			b->flows++;
+		}
+		if (depth + 1 == n->nd) {
+			if (lb < b->best) { /* a whole split: its cut */
+				b->best = lb;
+				memcpy(b->best_side, b->side, n->nd);
+			}
+		} else if (lb < b->best) {
+			if (b->flows >= b->budget) {
+				/* out of budget: the subtree stays open */
+				if (lb < b->open_min)
+					b->open_min = lb;
+			} else {
+				bnb_rec(b, depth + 1);
+			}
+		}
+		*(s == 1 ? &b->na : &b->nb) -= 1;
+		b->side[x] = 0;
+	}
+}
+
+/*
+ * Devices in breadth-first order from device 0 (over switches), so that
+ * the devices placed early are close and the bounds rise early.
+ */
+static void bfs_order(const struct ng *n, uint32_t *order)
+{
+	uint8_t *seen = xcalloc((size_t)n->nv + 1, 1);
+	uint32_t *q = xmalloc(((size_t)n->nv + 1) * sizeof(*q));
+	uint32_t qh = 0, qt = 0, k = 0;
+
+	for (uint32_t s = 0; s < n->nd; s++) {
+		if (seen[s])
+			continue;
+		seen[s] = 1;
+		q[qt++] = s;
+		while (qh < qt) {
+			uint32_t x = q[qh++];
+
+			if (x < n->nd)
+				order[k++] = x;
+			for (uint32_t i = n->off[x]; i < n->off[x + 1]; i++)
+				if (!seen[n->to[i]]) {
+					seen[n->to[i]] = 1;
+					q[qt++] = n->to[i];
+				}
+		}
+	}
+	free(seen);
+	free(q);
+}
+
+/* Returns true when exact; *lower is then the value.  @side: in: the best
+ * split known (its cut *upper); out: the best found. */
+static bool solve_bnb(const struct ng *n, int64_t *lower, int64_t *upper,
+		      uint8_t *side)
+{
+	struct bnb b;
+
+	memset(&b, 0, sizeof(b));
+	b.n = n;
+	b.order = xmalloc((size_t)n->nd * sizeof(*b.order));
+	bfs_order(n, b.order);
+	b.side = xcalloc((size_t)n->nv + 1, 1);
+	b.best_side = xmalloc((size_t)n->nd + 1);
+	memcpy(b.best_side, side, n->nd);
+	b.best = *upper;
+	b.open_min = BIG;
+	b.budget = 200000;
+	b.kmax = n->nd - n->nd / 2;
+	bnb_rec(&b, 0);
+	*upper = b.best;
+	memcpy(side, b.best_side, n->nd);
+	*lower = b.open_min < b.best ? b.open_min : b.best;
+	free(b.order);
+	free(b.side);
+	free(b.best_side);
+	return b.open_min >= b.best;
+}
+
+/* ---- upper bound: a search ---- */
+
+/*
+ * Alternating descent from a split: the least cut of the split places the
+ * switches; with the switches fixed, each device's cost on either side is
+ * known (its capacity to the other side's switches; device-device links
+ * count for the device's side at the previous step), and the balanced
+ * choice of least cost puts on A the devices for which A costs least
+ * relative to B.  Repeated while the cut falls.
+ */
+struct keyed {
+	int64_t key;
+	uint32_t x;
+};
+
+static int keyed_cmp(const void *a, const void *b)
+{
+	const struct keyed *p = a, *q = b;
+
+	if (p->key != q->key)
+		return p->key < q->key ? -1 : 1;
+	return p->x < q->x ? -1 : p->x > q->x;
+}
+
+static int64_t descend(const struct ng *n, uint8_t *side, int64_t cur,
+		       uint32_t rounds)
+{
+	uint8_t *reach = xmalloc((size_t)n->nv + 1);
+	uint8_t *trial = xcalloc((size_t)n->nv + 1, 1);
+	struct keyed *k = xmalloc(((size_t)n->nd + 1) * sizeof(*k));
+
+	for (uint32_t r = 0; r < rounds; r++) {
+		int64_t c;
+
+		maxflow_bipartition_cut(n->nv, n->ne, n->u, n->v, n->cap, side,
+					reach);
+		for (uint32_t x = 0; x < n->nd; x++) {
+			int64_t to_a = 0, to_b = 0;
+
+			for (uint32_t i = n->off[x]; i < n->off[x + 1]; i++) {
+				uint32_t y = n->to[i];
+				bool on_a = y < n->nd ? side[y] == 1 : reach[y];
+
+				if (on_a)
+					to_a = add_sat(to_a, n->c[i]);
+				else
+					to_b = add_sat(to_b, n->c[i]);
+			}
+			/* on A it cuts to_b, on B to_a */
+			k[x].key = to_b - to_a;
+			k[x].x = x;
+		}
+		qsort(k, n->nd, sizeof(*k), keyed_cmp);
+		memset(trial, 0, n->nv);
+		for (uint32_t i = 0; i < n->nd; i++)
+			trial[k[i].x] = i < n->nd / 2 ? 1 : 2;
+		c = ng_cut(n, trial);
+		if (c >= cur)
+			break;
+		cur = c;
+		memcpy(side, trial, n->nd);
+	}
+	free(reach);
+	free(trial);
+	free(k);
+	return cur;
+}
+
+static int64_t split_of_order(const struct ng *n, const uint32_t *order,
+			      uint8_t *side)
+{
+	memset(side, 0, n->nv);
+	for (uint32_t i = 0; i < n->nd; i++)
+		side[order[i]] = i < n->nd / 2 ? 1 : 2;
+	return ng_cut(n, side);
+}
+
+/* The least cut over the caller's orders, BFS order and a few seeded
+ * random splits, each improved by descent; sizes keep it near linear. */
+static int64_t search(const struct ng *n, const struct bgraph *g,
+		      uint8_t *best_side)
+{
+	uint8_t *side = xcalloc((size_t)n->nv + 1, 1);
+	uint32_t *order = xmalloc(((size_t)n->nd + 1) * sizeof(*order));
+	int64_t best = BIG;
+	uint64_t seed = 0x853c49e6748fea9bull;
+	/* large graphs: the caller's first orders and one descent step,
+	 * so that the search costs a few max-flows */
+	uint32_t rounds = n->nv > 20000 ? 1 : n->nv > 2000 ? 3 : 8;
+	uint32_t tries = n->nv > 20000
+			     ? (g->norders < 2 ? g->norders : 2)
+			     : g->norders + 1 + (n->nv > 2000 ? 2 : 8);
+
+	for (uint32_t t = 0; t < tries; t++) {
+		int64_t c;
+
+		if (t < g->norders && n->nv > 20000) {
+			memcpy(order, g->orders[t], n->nd * sizeof(*order));
+		} else if (t < g->norders) {
+			memcpy(order, g->orders[t], n->nd * sizeof(*order));
+		} else if (t == g->norders) {
+			bfs_order(n, order);
+		} else {
+			for (uint32_t i = 0; i < n->nd; i++)
+				order[i] = i;
+			for (uint32_t i = n->nd; i > 1; i--) {
+				uint32_t j, x;
+
+				seed = seed * 6364136223846793005ull +
+				       1442695040888963407ull;
+				j = (uint32_t)((seed >> 33) % i);
+				x = order[i - 1];
+				order[i - 1] = order[j];
+				order[j] = x;
+			}
+		}
+		c = split_of_order(n, order, side);
+		c = descend(n, side, c, rounds);
+		if (c < best) {
+			best = c;
+			memcpy(best_side, side, n->nd);
+		}
+	}
+	free(side);
+	free(order);
+	return best;
+}
+
+/* ---- lower bound for the rest ---- */
+
+/*
+ * If the graph is a tree (devices and switches, after merging), every
+ * device pair can send f at once, where f is the least over the edges of
+ * cap / (n1 n2), n1 and n2 the devices on either side of the edge: each
+ * pair's path is unique and an edge carries n1 n2 pairs per direction.
+ * Every balanced split (A, B) then carries f |A| |B| from A to B across
+ * its cut, so the bisection is at least f floor(n/2) ceil(n/2).  Returns
+ * -1 when the graph is no tree.
+ */
+static int64_t tree_flow_bound(const struct ng *n)
+{
+	uint32_t *par, *q, *cnt, qt = 0;
+	uint8_t *seen;
+	int64_t best_num = -1;
+	unsigned __int128 best_den = 1;
+	uint64_t half = n->nd / 2, rest = n->nd - half;
+	int64_t r;
+
+	if (n->ne + 1 != n->nv)
+		return -1;
+	par = xmalloc((size_t)n->nv * sizeof(*par));
+	q = xmalloc((size_t)n->nv * sizeof(*q));
+	cnt = xcalloc((size_t)n->nv, sizeof(*cnt));
+	seen = xcalloc((size_t)n->nv, 1);
+	seen[0] = 1;
+	par[0] = RK_NONE;
+	q[qt++] = 0;
+	for (uint32_t qh = 0; qh < qt; qh++) {
+		uint32_t x = q[qh];
+
+		for (uint32_t i = n->off[x]; i < n->off[x + 1]; i++)
+			if (!seen[n->to[i]]) {
+				seen[n->to[i]] = 1;
+				par[n->to[i]] = x;
+				q[qt++] = n->to[i];
+			}
+	}
+	if (qt != n->nv) {
+		r = -1;
+		goto out;
+	}
+	for (uint32_t k = qt; k-- > 1;) {
+		uint32_t x = q[k];
+		int64_t c = 0;
+		unsigned __int128 den;
+
+		cnt[x] += x < n->nd;
+		cnt[par[x]] += cnt[x];
+		for (uint32_t i = n->off[x]; i < n->off[x + 1]; i++)
+			if (n->to[i] == par[x])
+				c = n->c[i];
+		den = (unsigned __int128)cnt[x] * (n->nd - cnt[x]);
+		if (!den)
+			continue;
+		/* c / den < best_num / best_den ? */
+		if (best_num < 0 || (unsigned __int128)c * best_den <
+					(unsigned __int128)best_num * den) {
+			best_num = c;
+			best_den = den;
+		}
+	}
+	if (best_num < 0) {
+		r = -1;
+		goto out;
+	}
+	{
+		unsigned __int128 v =
+		    (unsigned __int128)best_num * half * rest / best_den;
+
+		r = v > (unsigned __int128)BIG ? BIG : (int64_t)v;
+	}
+out:
+	free(par);
+	free(q);
+	free(cnt);
+	free(seen);
+	return r;
+}
+
+/* ---- the driver ---- */
+
+const char *bisect_how_name(enum bisect_how h)
+{
+	switch (h) {
+	case BH_TREE:
+		return "switch tree, dynamic programme";
+	case BH_SWITCHES:
+		return "switch sides enumerated, leaves by knapsack";
+	case BH_ENUM:
+		return "branch and bound over the device splits";
+	case BH_BNB_PART:
+		return "branch and bound, stopped at its budget";
+	case BH_TREE_FLOW:
+		return "all-pairs flow on a tree";
+	case BH_SEARCH:
+		return "least cut of the splits searched";
+	default:
+		return "none";
+	}
+}
+
+void bisect_result_free(struct bisect_result *r)
+{
+	free(r->witness);
+	memset(r, 0, sizeof(*r));
+}
+
+void bisect_solve(const struct bgraph *g, struct bisect_result *r)
+{
+	struct ng n;
+	struct edge *e;
+	uint8_t *side;
+	int64_t v = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (g->nd < 2)
+		return;
+	e = xmalloc(((size_t)g->ne + 1) * sizeof(*e));
+	for (uint32_t i = 0; i < g->ne; i++)
+		e[i] = (struct edge){ g->u[i], g->v[i], g->cap[i] };
+	ng_build(&n, g->nd, g->nv, e, g->ne);
+	free(e);
+	equitable_merge(&n);
+	side = xcalloc((size_t)n.nv + 1, 1);
+	r->witness = xmalloc(g->nd);
+	if (solve_tree(&n, &v, side))
+		r->lower_how = BH_TREE;
+	else if (solve_hubs(&n, &v, side))
+		r->lower_how = BH_SWITCHES;
+	if (r->lower_how != BH_NONE) {
+		/* the witness's own cut, by max-flow, must be the value */
+		if (ng_cut(&n, side) != v)
+			BUG("bisection: the witness does not cut the value");
+		r->lower = r->upper = v;
+		r->upper_how = r->lower_how;
+		goto done;
+	}
+	memset(side, 0, n.nv);
+	r->upper = search(&n, g, side);
+	r->upper_how = BH_SEARCH;
+	if (n.nd <= BISECT_MAX_ENUM) {
+		bool exact = solve_bnb(&n, &r->lower, &r->upper, side);
+
+		r->lower_how = exact ? BH_ENUM : BH_BNB_PART;
+		if (exact)
+			r->upper_how = BH_ENUM;
+		goto done;
+	}
+	v = tree_flow_bound(&n);
+	if (v >= 0) {
+		r->lower = v < r->upper ? v : r->upper;
+		r->lower_how = BH_TREE_FLOW;
+	} else {
+		r->lower = 0;
+		r->lower_how = BH_NONE;
+	}
+done:
+	memcpy(r->witness, side, g->nd);
+	ng_free(&n);
+	free(side);
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Bisection bandwidth of a graph over its endpoint devices, as an interval
+ * [lower, upper] with a witness split (doc/language.md, "Bisection").
+ *
+ * The graph: vertices 0..nd-1 are endpoint devices (a device's ports are
+ * one vertex), the others switches; undirected edges with a capacity per
+ * direction.  A balanced split puts floor(nd/2) devices on one side and the
+ * rest on the other; switches go wherever the cut is least.  The bisection
+ * is the least cut over balanced splits.
+ *
+ * First the switches are merged into cells where that keeps every split's
+ * max-flow (equitable_merge in bisect.c).  Exact methods, tried in turn:
+ *   BH_TREE      every device hangs off one switch by links of one
+ *                capacity and the switch cells form a forest: a dynamic
+ *                programme over the forest on the devices whose switch is
+ *                on side A (fat trees of two and three tiers, stars).
+ *   BH_SWITCHES  every side of the "hub" switches enumerated (at most
+ *                BISECT_MAX_HUBS after identical switches are merged); the
+ *                other switches are leaves, each with devices of its own,
+ *                and for fixed hub sides each leaf (or device) costs a
+ *                concave function of how many of its devices sit on side A,
+ *                so an optimum splits at most one of them: a knapsack over
+ *                classes of equal leaves gives the least cut exactly.
+ *   BH_ENUM      branch and bound over the devices' sides (at most
+ *                BISECT_MAX_ENUM devices), pruned by the max-flow between
+ *                the devices placed so far.
+ * Otherwise a lower bound that is a proof and an upper bound from a search.
+ */
+#ifndef RACKC_BISECT_H
+#define RACKC_BISECT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define BISECT_MAX_HUBS 20
+#define BISECT_MAX_ENUM 24
+
+enum bisect_how {
+	BH_NONE,      /* no bound (fewer than two devices, or none proven) */
+	BH_TREE,      /* exact: the switches form a forest, dynamic programme */
+	BH_SWITCHES,  /* exact: switch sides enumerated, leaves by knapsack */
+	BH_ENUM,      /* exact: branch and bound over the device splits */
+	BH_BNB_PART,  /* lower: branch and bound stopped at its budget */
+	BH_TREE_FLOW, /* lower: uniform all-pairs flow on a tree (closed form) */
+	BH_SEARCH,    /* upper: least cut of the splits a search tried */
+};
+
+/**
+ * struct bgraph - the input
+ * @nd:  endpoint devices (vertices 0..nd-1)
+ * @nv:  vertices
+ * @ne:  edges (u[i], v[i]) of capacity cap[i] >= 0 per direction
+ * @orders, @norders: device orders a caller suggests as candidate splits
+ *       (the first half of each order on one side); may be 0
+ */
+struct bgraph {
+	uint32_t nd, nv, ne;
+	const uint32_t *u, *v;
+	const int64_t *cap;
+	const uint32_t *const *orders;
+	uint32_t norders;
+};
+
+/**
+ * struct bisect_result - the interval
+ * @lower, @upper: bounds, b/s (lower == upper when exact)
+ * @lower_how, @upper_how: how each was obtained
+ * @witness: nd entries, 1 or 2: the side of each device in a split whose
+ *       cut is @upper (malloc'ed; NULL when nd < 2)
+ */
+struct bisect_result {
+	int64_t lower, upper;
+	enum bisect_how lower_how, upper_how;
+	uint8_t *witness;
+};
+
+void bisect_solve(const struct bgraph *g, struct bisect_result *r);
+void bisect_result_free(struct bisect_result *r);
+const char *bisect_how_name(enum bisect_how h);
+
+#endif
