@@ -679,3 +679,89 @@ Test(fabric_graph, other_fabrics_links_stay_out)
 	fabric_metrics_free(&m);
 	unit_free(u);
 }
+
+/*
+ * Generated two-tier trees for many uplink spreads: leaves of R-port
+ * switches at d:u, L leaves dealt round-robin over S = ceil(L u / R)
+ * spines, from one spine to more spines than a leaf has uplinks, even and
+ * uneven, full and partial scalable units: exact, against brute force.
+ */
+Test(bisection, generated_spreads_exact, .timeout = 600)
+{
+	static const char *const ratios[] = { "1:1", "3:1", "1:3", "2:1" };
+	unsigned n = 0;
+
+	for (unsigned r = 4; r <= 12; r += 4)
+		for (unsigned k = 0; k < 4; k++)
+			for (unsigned nodes = 2; nodes <= 20; nodes += 3)
+				for (unsigned su = 0; su < 2; su++) {
+					char *body;
+					struct unit *u;
+
+					if (asprintf(
+						&body,
+						"part swr : switch { height "
+						"1U; "
+						"port p[0..%u] { speed "
+						"100Gb/s; "
+						"protocol ib } }\n"
+						"for n in 0..%u { node s[n] : "
+						"srv {} "
+						"}\n"
+						"fabric f : fat_tree { "
+						"endpoints "
+						"s[*].ib[0]; switch swr; "
+						"oversubscription %s%s }\n",
+						r - 1, nodes - 1, ratios[k],
+						su ? "; su_size 3" : "") < 0)
+						cr_assert_fail();
+					/* some ratios do not fit a switch: skip
+					 * what the generator refuses */
+					{
+						char *src;
+
+						cr_assert(asprintf(&src, "%s%s",
+								   parts,
+								   body) > 0);
+						u = compile(src);
+						free(src);
+					}
+					if (u->rc == 0) {
+						check_fabric(body, true);
+						n++;
+					}
+					unit_free(u);
+					free(body);
+				}
+	cr_assert_geq(n, 40, "only %u trees generated", n);
+}
+
+/*
+ * Large generated trees against the closed form: a non-blocking two-tier
+ * tree of N single-port endpoints (N even) has bisection N/2 x rate; the
+ * superpod's three tiers likewise (tests/superpod.sh runs those).
+ */
+Test(bisection, large_two_tier_closed_form)
+{
+	const char *src =
+	    "part srv : server { height 1U; port ib[0..3] { speed 400Gb/s; "
+	    "protocol ib } }\n"
+	    "part sw64 : switch { height 1U; port p[0..63] { speed "
+	    "400Gb/s; protocol ib } }\n"
+	    "for n in 0..255 { node s[n] : srv {} }\n"
+	    "fabric f : fat_tree { endpoints s[*].ib[0..3]; switch sw64; "
+	    "oversubscription 1:1 }\n";
+	struct unit *u = compile(src);
+	struct fabric_metrics m;
+
+	cr_assert_eq(u->rc, 0, "%s", u->err);
+	fabric_compute(u->d, find_obj(u, "f"), &m);
+	/* 256 servers x 4 ports, no NIC components: 256 endpoint devices of
+	 * 1.6 Tb/s, 128 a side */
+	cr_assert_eq(m.devices, 256);
+	cr_assert_eq(m.method, BISECT_EXACT);
+	cr_assert_eq(m.bisection, 128ll * 4 * 400000000000ll);
+	cr_assert_eq(m.full_bisection, m.bisection);
+	fabric_metrics_free(&m);
+	unit_free(u);
+}

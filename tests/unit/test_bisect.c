@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Property tests of bisect_solve() over random fabrics of up to 20
+ * endpoint devices: random regular switch graphs, two- and three-tier
+ * trees with failed links, dragonflies, tori (of devices and of switches),
+ * NVLink-like domains of multi-link devices, all with mixed link rates.
+ * For each, the brute force below (written for this test: every balanced
+ * split of the devices, and for each every side of every switch, walked in
+ * Gray-code order, no max-flow) gives the true bisection, and
+ *     lower <= truth <= upper, lower == truth == upper when exact,
+ * and the witness is a balanced split whose least cut is the upper bound.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bisect.h"
+
+#define MAXV 64
+#define MAXE 400
+
+struct tg {
+	uint32_t nd, nv, ne;
+	uint32_t u[MAXE], v[MAXE];
+	int64_t cap[MAXE];
+};
+
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+
+static uint32_t rnd(uint32_t n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return n ? (uint32_t)(rng % n) : 0;
+}
+
+static int64_t rate(void)
+{
+	static const int64_t r[] = { 100, 200, 400, 800 };
+
+	return r[rnd(4)] * 1000000000ll;
+}
+
+static void edge(struct tg *g, uint32_t a, uint32_t b, int64_t c)
+{
+	cr_assert_lt(g->ne, MAXE);
+	g->u[g->ne] = a;
+	g->v[g->ne] = b;
+	g->cap[g->ne++] = c;
+}
+
+/*
+ * The least cut of a fixed device split over every placement of the
+ * switches: Gray-code walk, each step moving one switch and updating the
+ * cut by its edges.
+ */
+static int64_t least_cut(const struct tg *g, const uint8_t *dside)
+{
+	uint8_t side[MAXV];
+	uint32_t ns = g->nv - g->nd, deg[MAXV] = { 0 }, nb[MAXV][MAXE / 4];
+	int64_t cut = 0, best, nc[MAXV][MAXE / 4];
+
+	for (uint32_t i = 0; i < g->ne; i++) {
+		uint32_t a = g->u[i], b = g->v[i];
+
+		if (a == b)
+			continue;
+		if (a >= g->nd) {
+			cr_assert_lt(deg[a], MAXE / 4);
+			nb[a][deg[a]] = b;
+			nc[a][deg[a]++] = g->cap[i];
+		}
+		if (b >= g->nd) {
+			cr_assert_lt(deg[b], MAXE / 4);
+			nb[b][deg[b]] = a;
+			nc[b][deg[b]++] = g->cap[i];
+		}
+	}
+	for (uint32_t x = 0; x < g->nv; x++)
+		side[x] = x < g->nd ? dside[x] : 1;
+	for (uint32_t i = 0; i < g->ne; i++)
+		if (side[g->u[i]] != side[g->v[i]])
+			cut += g->cap[i];
+	best = cut;
+	for (uint64_t k = 1; k < ((uint64_t)1 << ns); k++) {
+		uint32_t b = (uint32_t)__builtin_ctzll(k), s = g->nd + b;
+
+		/* an edge that differs before the move stops differing */
+		for (uint32_t i = 0; i < deg[s]; i++)
+			cut += side[nb[s][i]] != side[s] ? -nc[s][i] : nc[s][i];
+		side[s] = side[s] == 1 ? 2 : 1;
+		if (cut < best)
+			best = cut;
+	}
+	return best;
+}
+
+static uint64_t brute_work(const struct tg *g)
+{
+	uint64_t c = 1;
+
+	for (uint32_t k = 1; k <= g->nd / 2; k++)
+		c = c * (g->nd - g->nd / 2 + k) / k;
+	return c / 2 << (g->nv - g->nd);
+}
+
+static int64_t brute(const struct tg *g)
+{
+	int64_t best = -1;
+	uint8_t ds[MAXV];
+
+	for (uint32_t mask = 0; mask < (1u << g->nd); mask++) {
+		uint32_t pc = (uint32_t)__builtin_popcount(mask);
+		int64_t c;
+
+		if (!(mask & 1) || (pc != g->nd / 2 && pc != g->nd - g->nd / 2))
+			continue;
+		for (uint32_t x = 0; x < g->nd; x++)
+			ds[x] = (mask >> x & 1) ? 1 : 2;
+		c = least_cut(g, ds);
+		if (best < 0 || c < best)
+			best = c;
+	}
+	return best;
+}
+
+static unsigned checked, exact_count, max_nd;
+
+static void check(const struct tg *g, const char *what)
+{
+	struct bgraph bg = { g->nd, g->nv, g->ne, g->u, g->v, g->cap, NULL, 0 };
+	struct bisect_result r;
+	int64_t truth = brute(g);
+	uint32_t na = 0;
+
+	bisect_solve(&bg, &r);
+	cr_assert_leq(r.lower, truth, "%s: lower %lld above the truth %lld",
+		      what, (long long)r.lower, (long long)truth);
+	cr_assert_geq(r.upper, truth, "%s: upper %lld below the truth %lld",
+		      what, (long long)r.upper, (long long)truth);
+	if (r.lower == r.upper) {
+		cr_assert_eq(r.lower, truth, "%s: exact %lld, truth %lld", what,
+			     (long long)r.lower, (long long)truth);
+		exact_count++;
+	}
+	for (uint32_t x = 0; x < g->nd; x++) {
+		cr_assert(r.witness[x] == 1 || r.witness[x] == 2);
+		na += r.witness[x] == 1;
+	}
+	cr_assert(na == g->nd / 2 || na == g->nd - g->nd / 2,
+		  "%s: witness of %u | %u", what, na, g->nd - na);
+	cr_assert_eq(least_cut(g, r.witness), r.upper,
+		     "%s: the witness cuts %lld, upper %lld", what,
+		     (long long)least_cut(g, r.witness), (long long)r.upper);
+	bisect_result_free(&r);
+	checked++;
+	if (g->nd > max_nd)
+		max_nd = g->nd;
+}
+
+/* Random switch graph of degree about 3, devices on one or two switches. */
+static void gen_regular(struct tg *g)
+{
+	uint32_t ns = 2 + rnd(7);
+
+	memset(g, 0, sizeof(*g));
+	g->nd = 2 + rnd(ns <= 5 ? 17 : 11);
+	g->nv = g->nd + ns;
+	for (uint32_t s = 0; s < ns; s++)
+		for (int k = 0; k < 2; k++)
+			edge(g, g->nd + s, g->nd + rnd(ns), rate());
+	for (uint32_t x = 0; x < g->nd; x++) {
+		edge(g, x, g->nd + rnd(ns), rate());
+		if (rnd(3) == 0)
+			edge(g, x, g->nd + rnd(ns), rate());
+	}
+}
+
+/* Two tiers: L leaves of k devices, u uplinks dealt over S spines, some
+ * links failed. */
+static void gen_tree2(struct tg *g)
+{
+	uint32_t L = 2 + rnd(4), k = 1 + rnd(20 / L), S = 1 + rnd(4);
+	uint32_t up = 1 + rnd(6);
+	int64_t r = rate();
+
+	memset(g, 0, sizeof(*g));
+	if (L * k > 20)
+		k = 20 / L;
+	g->nd = L * k;
+	g->nv = g->nd + L + S;
+	for (uint32_t l = 0; l < L; l++) {
+		for (uint32_t i = 0; i < k; i++)
+			if (rnd(10) || l * k + i == 0)
+				edge(g, l * k + i, g->nd + l, r);
+		for (uint32_t j = 0; j < up; j++)
+			if (rnd(5))
+				edge(g, g->nd + l, g->nd + L + (l * up + j) % S,
+				     rnd(4) ? r : rate());
+	}
+}
+
+/* Three tiers: P pods of 2 leaves and 2 spines, C cores. */
+static void gen_tree3(struct tg *g)
+{
+	uint32_t P = 2 + rnd(2), k = 1 + rnd(3), C = 1 + rnd(2);
+	uint32_t nl = 2 * P, leaf0, spine0, core0;
+	int64_t r = rate();
+
+	memset(g, 0, sizeof(*g));
+	g->nd = nl * k;
+	leaf0 = g->nd;
+	spine0 = leaf0 + nl;
+	core0 = spine0 + 2 * P;
+	g->nv = core0 + C;
+	for (uint32_t l = 0; l < nl; l++) {
+		for (uint32_t i = 0; i < k; i++)
+			edge(g, l * k + i, leaf0 + l, r);
+		for (uint32_t s = 0; s < 2; s++)
+			if (rnd(6))
+				edge(g, leaf0 + l, spine0 + (l / 2) * 2 + s, r);
+	}
+	for (uint32_t s = 0; s < 2 * P; s++)
+		for (uint32_t c = 0; c < C; c++)
+			if (rnd(6))
+				edge(g, spine0 + s, core0 + c, r);
+}
+
+/* Dragonfly: groups of fully meshed switches, devices on each, a random
+ * number of global links between groups. */
+static void gen_dragonfly(struct tg *g)
+{
+	uint32_t G = 2 + rnd(3), a = 2 + rnd(2), per = 1 + rnd(2);
+	uint32_t ns = G * a;
+
+	memset(g, 0, sizeof(*g));
+	while (ns * per > 20)
+		per--;
+	g->nd = ns * per;
+	g->nv = g->nd + ns;
+	for (uint32_t s = 0; s < ns; s++)
+		for (uint32_t i = 0; i < per; i++)
+			edge(g, s * per + i, g->nd + s, rate());
+	for (uint32_t gr = 0; gr < G; gr++)
+		for (uint32_t i = 0; i < a; i++)
+			for (uint32_t j = i + 1; j < a; j++)
+				edge(g, g->nd + gr * a + i, g->nd + gr * a + j,
+				     rate());
+	for (uint32_t x = 0; x < G; x++)
+		for (uint32_t y = x + 1; y < G; y++)
+			for (uint32_t k = rnd(3); k-- > 0;)
+				edge(g, g->nd + x * a + rnd(a),
+				     g->nd + y * a + rnd(a), rate());
+}
+
+/* A torus: of devices linked directly, or of switches with a device each. */
+static void gen_torus(struct tg *g)
+{
+	static const uint32_t dims[][2] = { { 2, 3 }, { 3, 3 }, { 3, 4 },
+					    { 4, 4 }, { 4, 5 }, { 2, 8 } };
+	uint32_t w, h, n;
+	bool of_switches = rnd(2);
+	uint32_t base;
+
+	w = dims[rnd(6)][0];
+	h = dims[rnd(6) % 6][1];
+	if (w * h > 20)
+		h = 20 / w;
+	n = w * h;
+	memset(g, 0, sizeof(*g));
+	g->nd = n;
+	g->nv = of_switches ? 2 * n : n;
+	base = of_switches ? n : 0;
+	if (of_switches && n > 12) {
+		g->nd = n = 12;
+		w = 3;
+		h = 4;
+		g->nv = 2 * n;
+		base = n;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t x = i % w, y = i / w;
+
+		if (w > 2 || x == 0)
+			edge(g, base + i, base + (y * w + (x + 1) % w), rate());
+		if (h > 2 || y == 0)
+			edge(g, base + i, base + (((y + 1) % h) * w + x),
+			     rate());
+		if (of_switches)
+			edge(g, i, base + i, rate());
+	}
+}
+
+/* NVLink-like: every device has links to every switch. */
+static void gen_nvlink(struct tg *g)
+{
+	uint32_t S = 1 + rnd(6), m = 1 + rnd(3);
+	int64_t r = rate();
+
+	memset(g, 0, sizeof(*g));
+	g->nd = 2 + rnd(S <= 3 ? 15 : 11);
+	g->nv = g->nd + S;
+	for (uint32_t x = 0; x < g->nd; x++)
+		for (uint32_t s = 0; s < S; s++)
+			for (uint32_t k = 0; k < m; k++)
+				if (rnd(8) || !k)
+					edge(g, x, g->nd + s, r);
+}
+
+Test(bisect, random_fabrics_against_brute_force, .timeout = 600)
+{
+	struct tg *g = malloc(sizeof(*g));
+	static void (*const gens[])(struct tg *) = {
+		gen_regular,   gen_tree2, gen_tree3,
+		gen_dragonfly, gen_torus, gen_nvlink,
+	};
+	static const char *const names[] = { "regular",	  "tree2", "tree3",
+					     "dragonfly", "torus", "nvlink" };
+
+	for (uint32_t i = 0; i < 540; i++) {
+		char what[64];
+
+		/* the brute force walks half the balanced splits times every
+		 * switch placement: keep that under about a million */
+		do
+			gens[i % 6](g);
+		while (brute_work(g) > 1000000);
+		snprintf(what, sizeof(what), "%s #%u", names[i % 6], i);
+		check(g, what);
+	}
+	cr_assert_geq(checked, 500);
+	cr_assert_geq(max_nd, 20, "no fabric of 20 endpoint devices");
+	/* most of these are within the exact methods */
+	cr_assert_geq(exact_count, checked * 9 / 10, "exact %u of %u",
+		      exact_count, checked);
+	free(g);
+}
+
+/* Two devices, one link: the link itself. */
+Test(bisect, two_devices)
+{
+	struct tg g;
+
+	memset(&g, 0, sizeof(g));
+	g.nd = g.nv = 2;
+	edge(&g, 0, 1, 7);
+	check(&g, "pair");
+}
+
+/* One device: no bisection. */
+Test(bisect, one_device_none)
+{
+	uint32_t u[] = { 0 }, v[] = { 1 };
+	int64_t cap[] = { 5 };
+	struct bgraph bg = { 1, 2, 1, u, v, cap, NULL, 0 };
+	struct bisect_result r;
+
+	bisect_solve(&bg, &r);
+	cr_assert_eq(r.lower_how, BH_NONE);
+	cr_assert_null(r.witness);
+	bisect_result_free(&r);
+}
