@@ -50,7 +50,7 @@ out = ["part srv%d : server { height 1U; port p[0..7] { speed %dGb/s; protocol i
 out += ["part sw%d : switch { height 1U; port p[0..63] { speed %dGb/s; protocol ib } }" % (g, g) for g in rates]
 out.append("part swx : switch { height 1U")
 for g in rates:
-    out.append("  port q%d[0..63] { speed %dGb/s; protocol ib }" % (g, g))
+    out.append("  port q%d[0..47] { speed %dGb/s; protocol ib }" % (g, g))
 out.append("}")
 for i in range(nsrv):
     out.append("node s[%d] : srv800 {}" % i)
