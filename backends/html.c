@@ -212,7 +212,7 @@ static void section_capacity(struct wbuf *w, struct backend_ctx *ctx)
 	snprintf(v, sizeof(v), "%s GB/s",
 		 u128_dec(n1, (uint64_t)c.nvlink_dir / 8, 9));
 	cap_row(w, "NVLink per GPU, per direction", v,
-		"catalog nvlink_bw (both directions) halved");
+		"the GPU parts' nvlink_bw (per direction)");
 	if (c.scaleout != RK_NONE) {
 		snprintf(v, sizeof(v), "%s Gb/s%s",
 			 u128_dec(n1, (uint64_t)c.scaleout_per_gpu, 9),
@@ -336,7 +336,7 @@ static void section_capacity(struct wbuf *w, struct backend_ctx *ctx)
 		wb_str(w, "</td><td class=\"n\">");
 		wb_q(w, DIM_RATE, m->hbm_bw);
 		wb_str(w, "</td><td class=\"n\">");
-		wb_q(w, DIM_RATE, m->nvlink_bw);
+		wb_q(w, DIM_RATE, m->nvlink_bw * 2);
 		wb_str(w, "</td><td>");
 		cap_sources(d, m->part, html_source, w);
 		wb_str(w, "</td></tr>\n");
