@@ -104,9 +104,15 @@ void svg_floor(struct wbuf *w, const struct rk_design *d, struct derived *dv,
 		x0 = y0 = 0;
 		x1 = y1 = 1000000;
 	}
-	/* px per metre: the longer side fits in 1000 px, 4 to 50 px/m */
-	span = (x1 - x0 > y1 - y0 ? x1 - x0 : y1 - y0) / 1000000 + 1;
+	/*
+	 * px per metre: the width fits in 1000 px and the height in 4000
+	 * (a long hall is drawn tall rather than tiny), 4 to 50 px/m
+	 */
+	span = (x1 - x0) / 1000000 + 1;
 	scale_num = 1000 / span;
+	span = (y1 - y0) / 1000000 + 1;
+	if (4000 / span < scale_num)
+		scale_num = 4000 / span;
 	scale_num = scale_num < 4 ? 4 : scale_num > 50 ? 50 : scale_num;
 #define PX(v) ((int)(((v)*scale_num) / scale_den))
 	width = MARGIN * 2 + PX(x1 - x0) + LEGEND_W;
@@ -117,7 +123,8 @@ void svg_floor(struct wbuf *w, const struct rk_design *d, struct derived *dv,
 	snprintf(desc, sizeof(desc),
 		 "Floor plan of site %s to scale (%lld px per metre): %u "
 		 "racks in rows, shaded by power per rack (legend), outlined "
-		 "by air zone, dashed where they hold only network switches; "
+		 "by air zone and dashed where they hold only network "
+		 "switches when drawn 6 px wide or more; "
 		 "blue dots and lines mark liquid loops, teal triangles CDUs.",
 		 ir_name(d, site), (long long)scale_num, n);
 	svg_begin(w, width, height, NULL, title, desc);
@@ -191,8 +198,9 @@ void svg_floor(struct wbuf *w, const struct rk_design *d, struct derived *dv,
 		    "<g><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
 		    "fill=\"%s\" stroke=\"%s\" stroke-width=\"%s\"%s/>",
 		    px, py, pw, ph, band_fill[band_of(t->power[f->rack])],
-		    stroke, pw >= 8 ? "1.5" : "0.5",
-		    f->net ? " stroke-dasharray=\"3 2\"" : "");
+		    /* too small for an outline: the fill alone */
+		    pw >= 6 ? stroke : "none", pw >= 8 ? "1.5" : "0.5",
+		    f->net && pw >= 6 ? " stroke-dasharray=\"3 2\"" : "");
 		wb_str(w, "<title>");
 		wb_xml(w, ir_name(d, f->rack));
 		wb_str(w, ": ");
