@@ -7,81 +7,7 @@
 #include <stdlib.h>
 
 #include "prices.h"
-
-/* One CSV record read from @p (advanced past it): cells as arena strings. */
-struct record {
-	char **cell;
-	uint32_t n, cap;
-	uint32_t line; /* line the record starts on */
-};
-
-static bool read_record(struct arena *a, const char **p, uint32_t *line,
-			struct record *r, const char **err)
-{
-	const char *s = *p;
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-
-	r->n = 0;
-	r->line = *line;
-	for (;;) {
-		bool quoted = *s == '"';
-
-		len = 0;
-		if (quoted) {
-			s++;
-			for (;;) {
-				if (!*s) {
-					free(buf);
-					*err = "a quoted cell is not closed";
-					return false;
-				}
-				if (*s == '"' && s[1] != '"')
-					break;
-				if (*s == '"')
-					s++;
-				if (*s == '\n')
-					(*line)++;
-				if (len + 1 >= cap)
-					buf = xrealloc(buf, cap = cap * 2 + 64);
-				buf[len++] = *s++;
-			}
-			s++;
-		} else {
-			while (*s && *s != ',' && *s != '\n' && *s != '\r') {
-				if (*s == '"') {
-					free(buf);
-					*err =
-					    "a quote inside an unquoted cell";
-					return false;
-				}
-				if (len + 1 >= cap)
-					buf = xrealloc(buf, cap = cap * 2 + 64);
-				buf[len++] = *s++;
-			}
-		}
-		*VEC_PUSH(r->cell, r->n, r->cap) =
-		    arena_strndup(a, buf ? buf : "", len);
-		if (*s == ',') {
-			s++;
-			continue;
-		}
-		if (*s == '\r')
-			s++;
-		if (*s == '\n') {
-			s++;
-			(*line)++;
-		} else if (*s) {
-			free(buf);
-			*err = "text after a quoted cell";
-			return false;
-		}
-		break;
-	}
-	free(buf);
-	*p = s;
-	return true;
-}
+#include "textread.h"
 
 /* "1234.5" -> 123450; false when it is not a plain decimal of <= 2 places
  * or does not fit. */
@@ -120,32 +46,6 @@ static int price_cmp(const void *pa, const void *pb)
 	return strcmp(x->key, y->key);
 }
 
-static char *slurp(const char *path, size_t *n)
-{
-	FILE *fp = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, got;
-
-	if (!fp)
-		return NULL;
-	do {
-		if (len + 4096 + 1 > cap)
-			buf = xrealloc(buf, cap = cap * 2 + 8192);
-		got = fread(buf + len, 1, cap - len - 1, fp);
-		len += got;
-	} while (got > 0);
-	if (ferror(fp)) {
-		free(buf);
-		fclose(fp);
-		errno = EIO;
-		return NULL;
-	}
-	fclose(fp);
-	buf[len] = '\0';
-	*n = len;
-	return buf;
-}
-
 #define PERR(...) diag_error(ctx->diag, NULL, "prices", __VA_ARGS__)
 
 bool prices_load(struct backend_ctx *ctx, const char *path,
@@ -154,10 +54,10 @@ bool prices_load(struct backend_ctx *ctx, const char *path,
 	static const char *const need[] = { "part_number", "unit_price",
 					    "currency", "source" };
 	int col[4] = { -1, -1, -1, -1 };
-	struct record r = { NULL, 0, 0, 0 };
+	struct csv_record r = { NULL, 0, 0, 0 };
 	uint32_t line = 1, cap = 0;
 	size_t n = 0;
-	char *text = slurp(path, &n);
+	char *text = rk_slurp(path, &n);
 	const char *p = text, *err = NULL;
 	bool ok = true;
 
@@ -175,7 +75,7 @@ bool prices_load(struct backend_ctx *ctx, const char *path,
 		free(text);
 		return false;
 	}
-	if (!read_record(ctx->arena, &p, &line, &r, &err)) {
+	if (!csv_read_record(ctx->arena, &p, &line, &r, &err)) {
 		PERR("%s:%u: %s", path, r.line, err);
 		ok = false;
 	}
@@ -193,7 +93,7 @@ bool prices_load(struct backend_ctx *ctx, const char *path,
 		struct price *e;
 		const char *cur;
 
-		if (!read_record(ctx->arena, &p, &line, &r, &err)) {
+		if (!csv_read_record(ctx->arena, &p, &line, &r, &err)) {
 			PERR("%s:%u: %s", path, r.line, err);
 			ok = false;
 			break;

@@ -22,6 +22,7 @@
 #include "layout.h"
 #include "metrics.h"
 #include "schema.h"
+#include "textread.h"
 
 /* ---- a table under construction ---- */
 
@@ -117,98 +118,12 @@ static void builder_finish(struct builder *b, struct dv_table *t)
 
 /* ---- reading files ---- */
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	char *buf = NULL;
-	size_t n = 0, cap = 0, got;
-
-	if (!fp)
-		return NULL;
-	do {
-		if (cap - n < 65536) {
-			cap = cap ? cap * 2 : 65536;
-			buf = xrealloc(buf, cap + 1);
-		}
-		got = fread(buf + n, 1, cap - n, fp);
-		n += got;
-	} while (got);
-	if (ferror(fp)) {
-		fclose(fp);
-		free(buf);
-		return NULL;
-	}
-	fclose(fp);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
-/* One CSV record from *@p into @cells (malloc'ed strings); returns the
- * number of cells, 0 at the end. */
-static uint32_t csv_record(const char **p, const char *end, char ***cells,
-			   uint32_t *cap)
-{
-	uint32_t n = 0;
-	char *cell = NULL;
-	uint32_t len = 0, ccap = 0;
-
-	if (*p >= end)
-		return 0;
-	for (;;) {
-		const char *s = *p;
-		bool quoted = s < end && *s == '"';
-
-		len = 0;
-		if (quoted) {
-			s++;
-			while (s < end) {
-				if (*s == '"' && s + 1 < end && s[1] == '"') {
-					s += 2;
-					*VEC_PUSH(cell, len, ccap) = '"';
-				} else if (*s == '"') {
-					s++;
-					break;
-				} else {
-					*VEC_PUSH(cell, len, ccap) = *s++;
-				}
-			}
-		}
-		while (s < end && *s != ',' && *s != '\n' && *s != '\r')
-			*VEC_PUSH(cell, len, ccap) = *s++;
-		*VEC_PUSH(cell, len, ccap) = '\0';
-		if (n == *cap) {
-			*cap = *cap ? *cap * 2 : 32;
-			*cells = xrealloc(*cells, *cap * sizeof(**cells));
-		}
-		(*cells)[n++] = xstrdup(cell);
-		if (s < end && *s == ',') {
-			*p = s + 1;
-			continue;
-		}
-		if (s < end && *s == '\r')
-			s++;
-		if (s < end && *s == '\n')
-			s++;
-		*p = s;
-		break;
-	}
-	free(cell);
-	return n;
-}
-
 static int col(char **head, uint32_t nh, const char *name)
 {
 	for (uint32_t i = 0; i < nh; i++)
 		if (streq(head[i], name))
 			return (int)i;
 	return -1;
-}
-
-static void free_cells(char **c, uint32_t n)
-{
-	for (uint32_t i = 0; i < n; i++)
-		free(c[i]);
 }
 
 /*
@@ -222,11 +137,12 @@ static bool load_csv(struct dv_table *t, const char *path,
 		     struct arena *a)
 {
 	size_t len;
-	char *text = slurp(path, &len);
-	const char *p, *end;
-	char **head = NULL, **cells = NULL;
-	uint32_t hcap = 0, ccap = 0, nh, n;
+	char *text = rk_slurp(path, &len);
+	const char *p, *err = NULL;
+	struct csv_record head = { NULL, 0, 0, 0 }, r = { NULL, 0, 0, 0 };
+	uint32_t line = 1;
 	struct builder b;
+	bool ok = true;
 
 	if (!text) {
 		fprintf(stderr, "rackc: error: cannot read '%s': %s\n", path,
@@ -238,31 +154,30 @@ static bool load_csv(struct dv_table *t, const char *path,
 	for (uint32_t k = 0; keep[k]; k++)
 		field_of(&b, keep[k]);
 	p = text;
-	end = text + len;
-	nh = csv_record(&p, end, &head, &hcap);
-	while ((n = csv_record(&p, end, &cells, &ccap))) {
-		char *key = key_of(cells, n, head, nh);
+	ok = csv_read_record(a, &p, &line, &head, &err);
+	while (ok && *p && (ok = csv_read_record(a, &p, &line, &r, &err))) {
+		char *key = key_of(r.cell, r.n, head.cell, head.n);
 
 		if (key) {
-			struct row *r = row_new(&b, key);
+			struct row *row = row_new(&b, key);
 
 			for (uint32_t k = 0; keep[k]; k++) {
-				int c = col(head, nh, keep[k]);
+				int c = col(head.cell, head.n, keep[k]);
 
-				if (c >= 0 && (uint32_t)c < n)
-					row_set(&b, r, keep[k], cells[c],
-						strlen(cells[c]));
+				if (c >= 0 && (uint32_t)c < r.n)
+					row_set(&b, row, keep[k], r.cell[c],
+						strlen(r.cell[c]));
 			}
 			free(key);
 		}
-		free_cells(cells, n);
 	}
-	free_cells(head, nh);
-	free(head);
-	free(cells);
+	if (!ok)
+		fprintf(stderr, "rackc: error: %s:%u: %s\n", path, line, err);
+	free(head.cell);
+	free(r.cell);
 	free(text);
 	builder_finish(&b, t);
-	return true;
+	return ok;
 }
 
 static const char *cell(char **cells, uint32_t n, char **head, uint32_t nh,
@@ -611,7 +526,7 @@ static bool load_dir(struct dv_side *s, const char *dir, const char *stddir,
 		      bom_fields, bom_key, a))
 		return false;
 	path = arena_printf(a, "%s/report.json", dir);
-	if (!(text = slurp(path, &len))) {
+	if (!(text = rk_slurp(path, &len))) {
 		fprintf(stderr, "rackc: error: cannot read '%s': %s\n", path,
 			strerror(errno));
 		return false;
