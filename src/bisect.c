@@ -1459,6 +1459,67 @@ out:
 	return r;
 }
 
+/*
+ * A lower bound for switch graphs that are no forest: the switch edges
+ * outside a maximum-capacity spanning forest deleted.  Deleting edges
+ * lowers every cut, so the exact bisection of what is left (solve_tree)
+ * is at most the bisection.  Its split is a candidate for the upper bound
+ * too (@side, with its true cut in *@cut).  False when solve_tree does not
+ * apply to what is left.
+ */
+static int edge_cap_desc(const void *a, const void *b)
+{
+	const struct edge *x = a, *y = b;
+
+	if (x->cap != y->cap)
+		return x->cap > y->cap ? -1 : 1;
+	if (x->u != y->u)
+		return x->u < y->u ? -1 : 1;
+	return x->v < y->v ? -1 : x->v > y->v;
+}
+
+static bool forest_bound(const struct ng *n, int64_t *lb, uint8_t *side,
+			 int64_t *cut)
+{
+	struct edge *e = xmalloc(((size_t)n->ne + 1) * sizeof(*e));
+	uint32_t *up = xmalloc(((size_t)n->nv + 1) * sizeof(*up));
+	uint32_t m = 0, k;
+	struct ng f;
+	bool ok;
+
+	for (uint32_t x = 0; x < n->nv; x++)
+		up[x] = x;
+	for (uint32_t i = 0; i < n->ne; i++)
+		if (n->u[i] < n->nd || n->v[i] < n->nd)
+			e[m++] = (struct edge){ n->u[i], n->v[i], n->cap[i] };
+	k = m;
+	for (uint32_t i = 0; i < n->ne; i++)
+		if (n->u[i] >= n->nd && n->v[i] >= n->nd)
+			e[k++] = (struct edge){ n->u[i], n->v[i], n->cap[i] };
+	qsort(e + m, k - m, sizeof(*e), edge_cap_desc);
+	for (uint32_t i = m; i < k; i++) {
+		uint32_t a = e[i].u, b = e[i].v;
+
+		while (up[a] != a)
+			a = up[a] = up[up[a]];
+		while (up[b] != b)
+			b = up[b] = up[up[b]];
+		if (a == b)
+			continue; /* it would close a cycle: deleted */
+		up[a] = b;
+		e[m++] = e[i];
+	}
+	free(up);
+	ng_build(&f, n->nd, n->nv, e, m);
+	free(e);
+	memset(side, 0, n->nv);
+	ok = solve_tree(&f, lb, side);
+	ng_free(&f);
+	if (ok)
+		*cut = ng_cut(n, side);
+	return ok;
+}
+
 /* ---- the driver ---- */
 
 const char *bisect_how_name(enum bisect_how h)
@@ -1474,6 +1535,9 @@ const char *bisect_how_name(enum bisect_how h)
 		return "branch and bound, stopped at its budget";
 	case BH_TREE_FLOW:
 		return "all-pairs flow on a tree";
+	case BH_FOREST:
+		return "switch tree of the widest switch links, the others "
+		       "deleted";
 	case BH_SEARCH:
 		return "least cut of the splits searched";
 	default:
@@ -1533,8 +1597,21 @@ void bisect_solve(const struct bgraph *g, struct bisect_result *r)
 		r->lower = v < r->upper ? v : r->upper;
 		r->lower_how = BH_TREE_FLOW;
 	} else {
+		uint8_t *fs = xcalloc((size_t)n.nv + 1, 1);
+		int64_t fcut;
+
 		r->lower = 0;
 		r->lower_how = BH_NONE;
+		if (forest_bound(&n, &v, fs, &fcut)) {
+			r->lower = v < r->upper ? v : r->upper;
+			r->lower_how = BH_FOREST;
+			if (fcut < r->upper) {
+				r->upper = fcut;
+				r->upper_how = BH_FOREST;
+				memcpy(side, fs, n.nd);
+			}
+		}
+		free(fs);
 	}
 done:
 	memcpy(r->witness, side, g->nd);

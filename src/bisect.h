@@ -43,6 +43,8 @@ enum bisect_how {
 	BH_ENUM,      /* exact: branch and bound over the device splits */
 	BH_BNB_PART,  /* lower: branch and bound stopped at its budget */
 	BH_TREE_FLOW, /* lower: uniform all-pairs flow on a tree (closed form) */
+	BH_FOREST,    /* lower: exact bisection without the switch links
+			 outside a widest spanning forest */
 	BH_SEARCH,    /* upper: least cut of the splits a search tried */
 };
 

@@ -898,7 +898,6 @@ static void solve_planes(const struct bgraph *bg, uint32_t np,
 	int64_t *pinj = xmalloc(((size_t)bg->nd + 1) * sizeof(*pinj));
 	uint32_t *pdev = xmalloc(((size_t)bg->nd + 1) * sizeof(*pdev));
 	uint32_t **pord = xcalloc((size_t)bg->norders + 1, sizeof(*pord));
-	bool all_exact = true;
 
 	memset(r, 0, sizeof(*r));
 	*full = 0;
@@ -973,12 +972,10 @@ static void solve_planes(const struct bgraph *bg, uint32_t np,
 			r->lower_how = pr.lower_how;
 			r->upper_how = pr.upper_how;
 		}
-		all_exact &= pr.lower == pr.upper;
 		for (uint32_t k = 0; k < nd; k++)
 			r->witness[pdev[k]] = pr.witness[k];
 		bisect_result_free(&pr);
 	}
-	(void)all_exact;
 	free(up);
 	free(vplane);
 	free(vmap);

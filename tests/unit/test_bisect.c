@@ -362,3 +362,35 @@ Test(bisect, one_device_none)
 	cr_assert_null(r.witness);
 	bisect_result_free(&r);
 }
+
+/*
+ * Beyond the exact methods (more than 24 devices, a switch ring): a ring
+ * of N switches with a device each, every link of capacity c, has
+ * bisection 2c (a balanced split of a cycle cuts it at least twice, and
+ * two halves of the ring cut exactly two links).  The bounds must hold it,
+ * and the lower bound (the widest spanning tree's) must be more than 0.
+ */
+Test(bisect, large_ring_bounds)
+{
+	static uint32_t u[128], v[128];
+	static int64_t cap[128];
+	const uint32_t n = 40;
+	const int64_t c = 400000000000ll;
+	struct bgraph bg = { n, 2 * n, 0, u, v, cap, NULL, 0 };
+	struct bisect_result r;
+
+	for (uint32_t k = 0; k < n; k++) {
+		u[bg.ne] = k;
+		v[bg.ne] = n + k;
+		cap[bg.ne++] = c;
+		u[bg.ne] = n + k;
+		v[bg.ne] = n + (k + 1) % n;
+		cap[bg.ne++] = c;
+	}
+	bisect_solve(&bg, &r);
+	cr_assert_leq(r.lower, 2 * c);
+	cr_assert_geq(r.upper, 2 * c);
+	cr_assert_gt(r.lower, 0);
+	cr_assert_eq(r.upper, 2 * c, "the search finds two halves");
+	bisect_result_free(&r);
+}
