@@ -50,7 +50,7 @@ struct reval {
 	bool failed;	    /* an evaluation error was reported */
 	uint32_t undecided; /* fabric of a comparison its bounds cannot
 			       decide (RK_NONE: none) */
-	char notes[8][160];
+	char notes[8][256];
 	uint32_t nnotes;
 };
 
@@ -154,7 +154,7 @@ static bool bisection_r(struct reval *r, const struct ast *x, uint32_t f,
 			struct rval *out)
 {
 	const struct rk_design *d = r->c->d;
-	char a[RK_QFMT_MAX], b[RK_QFMT_MAX], c[RK_QFMT_MAX], how[160];
+	char a[RK_QFMT_MAX], b[RK_QFMT_MAX], c[RK_QFMT_MAX], how[240];
 
 	if (m->method == BISECT_NONE) {
 		rerror(r, &x->loc,
@@ -191,6 +191,11 @@ static bool bisection_r(struct reval *r, const struct ast *x, uint32_t f,
 	}
 	if (!out->iv)
 		out->hi = out->n;
+	if (m->declared > m->endpoints) /* both figures on one basis */
+		snprintf(how + strlen(how), sizeof(how) - strlen(how),
+			 "; both over %u linked endpoint devices; %u of %u "
+			 "listed ports unlinked",
+			 m->devices, m->declared - m->endpoints, m->declared);
 	if (!out->iv && ratio)
 		rnote(r, "bisection(%s) = %s of %s full bisection (%s)",
 		      ir_name(d, f), a, b, how);
