@@ -551,9 +551,9 @@ static void check_waivers(struct check_run *r)
 			on_link[d->links[i].attr_first + k] = 1;
 	for (uint32_t i = 0; i <= d->nobjs && !diag_stop(r->ctx.diag); i++) {
 		struct rk_obj link_obj;
-		const struct rk_obj *o = &d->objs[i < d->nobjs ? i : 0];
+		const struct rk_obj *o = i < d->nobjs ? &d->objs[i] : NULL;
 
-		if (i == d->nobjs) {
+		if (!o) {
 			/* a pseudo-object spanning the link attributes */
 			memset(&link_obj, 0, sizeof(link_obj));
 			link_obj.attr_first = 0;

@@ -251,7 +251,9 @@ static void finish_attrs(struct elab *e, uint32_t mark, uint32_t *first,
 			 uint32_t *count)
 {
 	uint32_t n = e->nscratch - mark;
-	struct rk_attr *s = e->scratch + mark;
+	/* no attributes pushed yet: scratch may be NULL, and NULL + 0 is
+	 * undefined in C */
+	struct rk_attr *s = n ? e->scratch + mark : NULL;
 
 	if (n > 1) {
 		uint32_t *order = xmalloc(n * sizeof(*order));

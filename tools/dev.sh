@@ -13,14 +13,18 @@
 #                        failure), then the same suite again in build-san/,
 #                        a second build with --enable-sanitizers; fails if
 #                        either suite fails
+#   tools/dev.sh test-clang  deps, then the sanitizer suite built with clang
+#                        (CC=clang --enable-sanitizers --enable-werror) in
+#                        build-clang/
 #
 # Environment: MAKEFLAGS as usual (default -j2 here); CONFIGURE_FLAGS are
 # added to both configure runs.
 #
-# The sanitizer build lives in build-san/ (ignored by git).  Automake refuses
-# an out-of-tree build while the source directory is itself configured, so
-# when it is, build-san/src/ gets a copy of the sources (the files git
-# tracks plus untracked ones it does not ignore) and is configured in place.
+# The sanitizer builds live in build-san/ and build-clang/ (ignored by
+# git).  Automake refuses an out-of-tree build while the source directory
+# is itself configured, so when it is, build-san/src/ (build-clang/src/)
+# gets a copy of the sources (the files git tracks plus untracked ones it
+# does not ignore) and is configured in place.
 
 set -eu
 
@@ -37,7 +41,7 @@ DEPS="build-essential autoconf automake autoconf-archive pkg-config bison
 flex libxml2-dev libxml2-utils libcriterion-dev clang-format shellcheck
 python3 ibsim-utils libumad2sim0 opensm infiniband-diags ibutils
 graphviz chromium python3-yaml git
-python3-networkx"
+python3-networkx clang libclang-rt-14-dev strace"
 
 deps_missing() {
 	if ! command -v dpkg-query >/dev/null 2>&1; then
@@ -114,37 +118,53 @@ check_in() {
 	fi
 }
 
-# sanitizer_check: the suite again, built with the sanitizers, in build-san/
+# sanitizer_check [DIR [CC]]: the suite again, built with the sanitizers,
+# in DIR (build-san/), with the C compiler CC (the default one)
 # (called in an || list, where set -e does not apply: every step checks)
 sanitizer_check() {
+	dir=${1:-build-san}
+	cc=${2:+CC=$2}
 	if [ ! -f config.status ]; then
 		# the source tree is not configured: a plain VPATH build
-		mkdir -p build-san || return 1
-		log "../configure --enable-sanitizers --enable-werror (in build-san)"
+		mkdir -p "$dir" || return 1
+		log "../configure --enable-sanitizers --enable-werror $cc (in $dir)"
 		# shellcheck disable=SC2086 # CONFIGURE_FLAGS is a list of flags
-		(cd build-san && ../configure --enable-sanitizers --enable-werror \
-			${CONFIGURE_FLAGS:-} && make "$JOBS") || return 1
-		check_in build-san
+		(cd "$dir" && ../configure --enable-sanitizers --enable-werror \
+			${CONFIGURE_FLAGS:-} $cc && make "$JOBS") || return 1
+		check_in "$dir"
 		return
 	fi
-	log "copying the sources to build-san/src (source tree is configured)"
-	rm -rf build-san/src && mkdir -p build-san/src || return 1
+	log "copying the sources to $dir/src (source tree is configured)"
+	rm -rf "$dir/src" && mkdir -p "$dir/src" || return 1
 	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 		# tracked files and untracked ones git does not ignore
 		git ls-files -z -c -o --exclude-standard |
-			tar -cf - --null -T - | (cd build-san/src && tar -xf -) ||
+			tar -cf - --null -T - | (cd "$dir/src" && tar -xf -) ||
 			return 1
 	else
 		# a tarball: copy everything but the build products
-		tar -cf - --exclude=./build-san --exclude=./out \
+		tar -cf - --exclude=./build-san --exclude=./build-clang \
+			--exclude=./out \
 			--exclude=./config.status --exclude=./config.log \
 			--exclude=./Makefile --exclude='*.o' --exclude='*.a' \
 			--exclude=./rackc --exclude=./config.h . |
-			(cd build-san/src && tar -xf -) || return 1
+			(cd "$dir/src" && tar -xf -) || return 1
 	fi
-	(cd build-san/src && configure_here --enable-sanitizers &&
+	# shellcheck disable=SC2086 # $cc is empty or one word
+	(cd "$dir/src" && configure_here --enable-sanitizers $cc &&
 		make "$JOBS") || return 1
-	check_in build-san/src
+	check_in "$dir/src"
+}
+
+# clang_check: the sanitizer suite built with clang (whose UBSan also
+# catches what gcc's does not, e.g. arithmetic on a null pointer), in
+# build-clang/
+clang_check() {
+	if ! command -v clang >/dev/null 2>&1; then
+		log "clang is not installed"
+		return 1
+	fi
+	sanitizer_check build-clang clang
 }
 
 test_all() {
@@ -161,8 +181,12 @@ case ${1:-} in
 deps) deps ;;
 build) build ;;
 test) test_all ;;
+test-clang)
+	deps
+	clang_check
+	;;
 *)
-	echo "usage: tools/dev.sh deps|build|test" >&2
+	echo "usage: tools/dev.sh deps|build|test|test-clang" >&2
 	exit 2
 	;;
 esac
