@@ -61,6 +61,7 @@
 
 #include "backend.h"
 #include "be_common.h"
+#include "bom.h"
 #include "cableplan.h"
 #include "metrics.h"
 #include "csv.h"
@@ -72,83 +73,6 @@ static const enum rk_class class_order[] = {
 	C_RACK,	  C_RDHX,	 C_PDU,	   C_POWER_SHELF, C_CDU,
 	C_SERVER, C_SWITCH,	 C_DEVICE, C_GPU,	  C_CPU,
 	C_NIC,	  C_TRANSCEIVER, C_CABLE,  C_NONE,
-};
-
-/* What a line lacks (struct line's @missing). */
-enum {
-	MISS_PN = 1,	/* no part number (of its stock length) */
-	MISS_INLET = 2, /* its devices' supplies have no inlet: no cords */
-	MISS_CORD = 4,	/* no catalog cord fits its devices' inlet */
-	MISS_PRICE = 8, /* prices were asked for and none is known */
-};
-
-/**
- * struct line - one BOM line
- * @parts:   catalog parts on the line (first: the facts shown)
- * @nparts:  how many
- * @cls:     the part class
- * @length:  stock length (cables), -1 otherwise
- * @qty:     quantity
- * @price:   unit price in hundredths of @cur, -1 unknown
- * @cur:     currency of @price (NULL when unknown)
- * @psrc:    where @price comes from (NULL when unknown)
- * @key:     part number, or the part name when it has none
- * @pn:      part number (of the stock length), NULL when none
- * @name:    name of the first part (last sort key)
- * @asm_part: the assembly (rack part) the line's devices come with, or
- *            RK_NONE; such a line is counted but not priced
- * @gcls, @gkey: class and key of the line it is listed under (its
- *            assembly's, or its own)
- * @missing: MISS_* bits
- * @cords:   power cords not counted for the line's devices
- * @spare:   a line of spares (struct policy) for the line before it
- */
-struct line {
-	uint32_t *parts;
-	uint32_t nparts;
-	uint32_t cls;
-	int64_t length;
-	uint64_t qty;
-	int64_t price;
-	const char *cur;
-	const char *psrc;
-	const char *key;
-	const char *pn;
-	const char *name;
-	uint32_t asm_part;
-	uint32_t gcls;
-	const char *gkey;
-	unsigned missing;
-	uint64_t cords;
-	bool spare;
-};
-
-/* The spares policy of a category (`spares CATEGORY, PERCENT, MINIMUM`). */
-struct policy {
-	int64_t ppm; /* share of each line, parts per million; -1: none */
-	int64_t min;
-};
-
-/* One part counted inside assemblies of one rack part. */
-struct content {
-	uint32_t asm_part, part;
-	uint64_t qty;
-};
-
-struct bom {
-	const struct rk_design *d;
-	struct arena *a;
-	struct line *lines;
-	uint32_t nlines, cap;
-	char **notes;
-	uint32_t nnotes, notes_cap;
-	char **warns; /* one per incomplete line and what it lacks */
-	uint32_t nwarns, warns_cap;
-	struct policy spares[C__COUNT];
-	bool priced; /* --prices given: a line without a price is missing one */
-	uint64_t *no_inlet; /* per part: cords not counted, no inlet */
-	uint64_t *no_cord;  /* per part: cords not counted, no cord part */
-	uint64_t n_devices, n_racks, n_pdus, n_cdus, n_cables, n_xcvrs, n_cords;
 };
 
 static void vnote(char ***v, uint32_t *n, uint32_t *cap, const char *fmt,
@@ -196,7 +120,7 @@ static void add_in(struct bom *b, uint32_t part, int64_t length, uint64_t qty,
 		   uint32_t asm_part)
 {
 	const struct rk_design *d = b->d;
-	struct line *l;
+	struct bom_line *l;
 	const char *apn;
 
 	if (!qty)
@@ -241,7 +165,7 @@ static unsigned class_rank(uint32_t cls)
 
 static int line_cmp(const void *pa, const void *pb)
 {
-	const struct line *x = pa, *y = pb;
+	const struct bom_line *x = pa, *y = pb;
 	unsigned rx = class_rank(x->gcls), ry = class_rank(y->gcls);
 	int c;
 
@@ -275,7 +199,8 @@ static void finish_lines(struct bom *b)
 	if (b->nlines)
 		qsort(b->lines, b->nlines, sizeof(*b->lines), line_cmp);
 	for (uint32_t i = 0; i < b->nlines; i++) {
-		struct line *l = &b->lines[i], *p = m ? &b->lines[m - 1] : NULL;
+		struct bom_line *l = &b->lines[i],
+				*p = m ? &b->lines[m - 1] : NULL;
 
 		if (p && p->cls == l->cls && p->pn && l->pn &&
 		    streq(p->key, l->key) && p->length == l->length &&
@@ -306,7 +231,7 @@ static void finish_lines(struct bom *b)
 static void mark_missing(struct bom *b)
 {
 	for (uint32_t i = 0; i < b->nlines; i++) {
-		struct line *l = &b->lines[i];
+		struct bom_line *l = &b->lines[i];
 
 		if (l->asm_part != RK_NONE)
 			continue; /* comes with its assembly */
@@ -600,7 +525,7 @@ static uint32_t estimates(const struct rk_design *d, uint32_t part,
 	return n;
 }
 
-static const char *part_names(struct bom *b, const struct line *l)
+const char *bom_part_names(struct bom *b, const struct bom_line *l)
 {
 	const struct rk_design *d = b->d;
 	size_t n = 1;
@@ -619,7 +544,7 @@ static const char *part_names(struct bom *b, const struct line *l)
 }
 
 /* Extended price in cents, or -1 (unknown or overflow). */
-static int64_t extended(const struct line *l)
+int64_t bom_extended(const struct bom_line *l)
 {
 	int64_t e;
 
@@ -628,24 +553,6 @@ static int64_t extended(const struct line *l)
 		return -1;
 	return e;
 }
-
-/*
- * Sums of extended prices: one per (category, currency) over the priced
- * lines (lines inside an assembly have no price of their own), and one per
- * currency.  Quantities are never summed across lines: they count
- * unrelated units.  A sum that overflows is dropped (-1).
- */
-struct sum {
-	uint32_t cls; /* C__COUNT for a grand total */
-	const char *cur;
-	int64_t total;
-};
-
-struct totals {
-	struct sum *s;
-	uint32_t n, cap;
-	uint32_t unpriced;
-};
 
 static void sum_add(struct totals *t, uint32_t cls, const char *cur, int64_t v)
 {
@@ -675,14 +582,14 @@ static int sum_cmp(const void *pa, const void *pb)
 	return strcmp(x->cur, y->cur);
 }
 
-static struct totals totals_of(const struct bom *b)
+struct totals bom_totals(const struct bom *b)
 {
 	struct totals t;
 
 	memset(&t, 0, sizeof(t));
 	for (uint32_t i = 0; i < b->nlines; i++) {
-		const struct line *l = &b->lines[i];
-		int64_t ext = extended(l);
+		const struct bom_line *l = &b->lines[i];
+		int64_t ext = bom_extended(l);
 
 		if (l->asm_part != RK_NONE)
 			continue;
@@ -699,7 +606,7 @@ static struct totals totals_of(const struct bom *b)
 }
 
 /* What a line lacks, as words joined by "; " (NULL: nothing). */
-static const char *missing_text(struct bom *b, const struct line *l)
+const char *bom_missing_text(struct bom *b, const struct bom_line *l)
 {
 	static const char *const what[] = { "part number", "inlet",
 					    "power cord", "price" };
@@ -722,7 +629,7 @@ static void warn_missing(struct bom *b)
 	char nb[CSV_NUM_MAX];
 
 	for (uint32_t i = 0; i < b->nlines; i++) {
-		const struct line *l = &b->lines[i];
+		const struct bom_line *l = &b->lines[i];
 		char len[CSV_NUM_MAX + 16] = "";
 
 		if (!l->missing || l->spare)
@@ -759,8 +666,8 @@ static void warn_missing(struct bom *b)
 
 #define MAX_EST 32
 
-static const char *joined_estimates(const struct rk_design *d, uint32_t part,
-				    struct arena *a)
+const char *bom_estimates_text(const struct rk_design *d, uint32_t part,
+			       struct arena *a)
 {
 	const char *est[MAX_EST];
 	uint32_t ne = estimates(d, part, est, MAX_EST);
@@ -782,7 +689,7 @@ static const char *joined_estimates(const struct rk_design *d, uint32_t part,
 }
 
 /* The kind column: part, content (of an assembly) or spare. */
-static const char *line_kind(const struct line *l)
+const char *bom_line_kind(const struct bom_line *l)
 {
 	return l->spare ? "spare" : l->asm_part != RK_NONE ? "content" : "part";
 }
@@ -806,13 +713,13 @@ static bool write_csv(struct backend_ctx *ctx, struct bom *b,
 	csv_init(&w, fp);
 	csv_header(&w, cols, ARRAY_SIZE(cols));
 	for (uint32_t i = 0; i < b->nlines; i++) {
-		const struct line *l = &b->lines[i];
+		const struct bom_line *l = &b->lines[i];
 		uint32_t part = l->parts[0];
-		int64_t ext = extended(l);
+		int64_t ext = bom_extended(l);
 
-		csv_cell(&w, line_kind(l));
+		csv_cell(&w, bom_line_kind(l));
 		csv_cell(&w, rk_class_name(l->cls));
-		csv_cell(&w, part_names(b, l));
+		csv_cell(&w, bom_part_names(b, l));
 		csv_cell(&w, ir_str(d, part, A_VENDOR));
 		csv_cell(&w, ir_str(d, part, A_MODEL));
 		csv_cell(&w, l->pn);
@@ -824,8 +731,8 @@ static bool write_csv(struct backend_ctx *ctx, struct bom *b,
 		csv_cell(&w, ext >= 0 ? csv_dollars(ext, nb) : NULL);
 		csv_cell(&w, l->cur);
 		csv_cell(&w, l->psrc);
-		csv_cell(&w, missing_text(b, l));
-		csv_cell(&w, joined_estimates(d, part, b->a));
+		csv_cell(&w, bom_missing_text(b, l));
+		csv_cell(&w, bom_estimates_text(d, part, b->a));
 		csv_end_row(&w);
 	}
 	for (uint32_t i = 0; i < t->n; i++) {
@@ -896,20 +803,20 @@ static bool write_json(struct backend_ctx *ctx, struct bom *b,
 	be_json_str(fp, ctx->input);
 	fputs(",\n  \"lines\": [", fp);
 	for (uint32_t i = 0; i < b->nlines; i++) {
-		const struct line *l = &b->lines[i];
+		const struct bom_line *l = &b->lines[i];
 		uint32_t part = l->parts[0];
 		const char *est[MAX_EST];
 		uint32_t ne = estimates(d, part, est, MAX_EST);
-		int64_t ext = extended(l);
+		int64_t ext = bom_extended(l);
 		bool first = true;
 
 		fputs(i ? ",\n    {" : "\n    {", fp);
 		fputs("\"kind\": ", fp);
-		be_json_str(fp, line_kind(l));
+		be_json_str(fp, bom_line_kind(l));
 		fputs(", \"category\": ", fp);
 		be_json_str(fp, rk_class_name(l->cls));
 		fputs(", \"part\": ", fp);
-		be_json_str(fp, part_names(b, l));
+		be_json_str(fp, bom_part_names(b, l));
 		fputs(", \"vendor\": ", fp);
 		be_json_str(fp, ir_str(d, part, A_VENDOR));
 		fputs(", \"model\": ", fp);
@@ -980,7 +887,7 @@ static bool write_json(struct backend_ctx *ctx, struct bom *b,
 static void apply_prices(struct bom *b, const struct price_list *pl)
 {
 	for (uint32_t i = 0; i < b->nlines; i++) {
-		struct line *l = &b->lines[i];
+		struct bom_line *l = &b->lines[i];
 		const struct price *p;
 
 		if (l->asm_part != RK_NONE)
@@ -1059,9 +966,9 @@ static void add_spares(struct bom *b)
 	uint32_t n = b->nlines;
 
 	for (uint32_t i = 0; i < n; i++) {
-		const struct line *l = &b->lines[i];
+		const struct bom_line *l = &b->lines[i];
 		uint64_t q;
-		struct line *s;
+		struct bom_line *s;
 
 		if (l->asm_part != RK_NONE || l->cls >= C__COUNT)
 			continue;
@@ -1078,45 +985,58 @@ static void add_spares(struct bom *b)
 	}
 }
 
+bool bom_build(struct backend_ctx *ctx, struct bom *b)
+{
+	struct price_list pl = { NULL, 0 };
+	const struct cable_plan *p;
+
+	memset(b, 0, sizeof(*b));
+	b->d = ctx->d;
+	b->a = ctx->arena;
+	b->priced = ctx->prices != NULL;
+	if (b->priced && !prices_load(ctx, ctx->prices, &pl))
+		return false;
+	p = derived_cableplan(ctx->dv);
+	b->no_inlet = xcalloc((size_t)b->d->nobjs + 1, sizeof(*b->no_inlet));
+	b->no_cord = xcalloc((size_t)b->d->nobjs + 1, sizeof(*b->no_cord));
+	read_policies(b);
+	count_all(b, p);
+	finish_lines(b);
+	apply_prices(b, &pl);
+	mark_missing(b);
+	add_spares(b);
+	warn_missing(b);
+	free(pl.v);
+	return true;
+}
+
+void bom_free(struct bom *b)
+{
+	for (uint32_t i = 0; i < b->nlines; i++)
+		free(b->lines[i].parts);
+	free(b->lines);
+	for (uint32_t i = 0; i < b->nnotes; i++)
+		free(b->notes[i]);
+	free(b->notes);
+	for (uint32_t i = 0; i < b->nwarns; i++)
+		free(b->warns[i]);
+	free(b->warns);
+	free(b->no_inlet);
+	free(b->no_cord);
+}
+
 static bool emit_bom(struct backend_ctx *ctx)
 {
 	struct bom b;
-	struct price_list pl = { NULL, 0 };
 	struct totals t;
-	const struct cable_plan *p;
 	bool ok;
 
-	memset(&b, 0, sizeof(b));
-	b.d = ctx->d;
-	b.a = ctx->arena;
-	b.priced = ctx->prices != NULL;
-	if (b.priced && !prices_load(ctx, ctx->prices, &pl))
+	if (!bom_build(ctx, &b))
 		return false;
-	p = derived_cableplan(ctx->dv);
-	b.no_inlet = xcalloc((size_t)b.d->nobjs + 1, sizeof(*b.no_inlet));
-	b.no_cord = xcalloc((size_t)b.d->nobjs + 1, sizeof(*b.no_cord));
-	read_policies(&b);
-	count_all(&b, p);
-	finish_lines(&b);
-	apply_prices(&b, &pl);
-	mark_missing(&b);
-	add_spares(&b);
-	warn_missing(&b);
-	t = totals_of(&b);
+	t = bom_totals(&b);
 	ok = write_csv(ctx, &b, &t) && write_json(ctx, &b, &t);
 	free(t.s);
-	free(pl.v);
-	free(b.no_inlet);
-	free(b.no_cord);
-	for (uint32_t i = 0; i < b.nlines; i++)
-		free(b.lines[i].parts);
-	free(b.lines);
-	for (uint32_t i = 0; i < b.nnotes; i++)
-		free(b.notes[i]);
-	free(b.notes);
-	for (uint32_t i = 0; i < b.nwarns; i++)
-		free(b.warns[i]);
-	free(b.warns);
+	bom_free(&b);
 	return ok;
 }
 
@@ -1125,5 +1045,6 @@ const struct backend backend_bom = {
 	.summary = "bom.csv and bom.json: the bill of materials, with prices "
 		   "where the catalog has them",
 	.emit = emit_bom,
+	.preflight = emit_bom, /* --check: a bad --prices list */
 	.needs = BE_NEEDS_PLAN,
 };

@@ -102,6 +102,7 @@ enum {
  *           clean --check promises a build that fails only on I/O.  NULL
  *           for a back end that reports no design errors.  It may be @emit
  *           itself: in a dry context nothing reaches the disk.
+ * @on_request: not in the default set: runs only when -O names it
  */
 struct backend {
 	const char *name;
@@ -113,6 +114,7 @@ struct backend {
 	const char *const *part_names;
 	unsigned weight;
 	bool (*preflight)(struct backend_ctx *ctx);
+	bool on_request;
 };
 
 extern const struct backend *const backend_table[];

@@ -107,7 +107,8 @@ static bool select_backends(struct compilation *c, const char *list,
 	*nsel = 0;
 	if (!list) {
 		for (unsigned i = 0; i < backend_table_len; i++)
-			sel[(*nsel)++] = backend_table[i];
+			if (!backend_table[i]->on_request)
+				sel[(*nsel)++] = backend_table[i];
 		return true;
 	}
 	copy = xstrdup(list);

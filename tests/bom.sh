@@ -100,4 +100,13 @@ bad_prices header 1 "the header has no column 'unit_price'"
 printf '%s\n"SR4-1,1,USD,x\n' "$h" >"$tmp/quote.csv"
 bad_prices quote 1 "a quoted cell is not closed"
 bad_prices missing 2 "cannot read price list"
+# --check reads the price list too (the bom back end's preflight)
+if rk_run "$tmp/chk" --check --prices "$tmp/decimals.csv" \
+	tests/designs/spares.rack && [ "$rc" -eq 1 ] &&
+	grep -qF "unit price '1.234'" "$tmp/chk.err"; then
+	pass "prices/--check"
+else
+	fail "prices/--check" "exit status $rc, or no message"
+	show "$tmp/chk.err"
+fi
 finish

@@ -41,7 +41,8 @@ DEPS="build-essential autoconf automake autoconf-archive pkg-config bison
 flex libxml2-dev libxml2-utils libcriterion-dev clang-format shellcheck
 python3 ibsim-utils libumad2sim0 opensm infiniband-diags ibutils
 graphviz chromium python3-yaml git
-python3-networkx clang libclang-rt-14-dev strace"
+python3-networkx clang libclang-rt-14-dev strace libxlsxwriter-dev
+python3-openpyxl"
 
 deps_missing() {
 	if ! command -v dpkg-query >/dev/null 2>&1; then

@@ -1,0 +1,447 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The "xlsx" back end: bom.xlsx, a workbook for procurement, written with
+ * libxlsxwriter (built only when configure finds it).  Sheets:
+ *
+ *   BOM       the lines of bom.csv that are not spares (parts, assembly
+ *             contents), then its subtotal and total rows; same columns
+ *   spares    the spare lines of bom.csv; same columns
+ *   cables    one row per cabled link (cabling.csv's rows): cable_id,
+ *             each end's rack, U, device and port, fabric, media, part,
+ *             part_number, length_m (stock) and computed_length_m
+ *   pull list cabling/pull.csv's rows, same order: per rack (declaration
+ *             order) the cables that start or end there, seen from it
+ *   racks     per rack (declaration order), its devices by U (unplaced
+ *             ones last, by name): rack, u, height_u, device, category,
+ *             part, part_number, in_assembly
+ *
+ * Text cells are strings; quantities, U positions and lengths (metres) are
+ * numbers, prices numbers in the currency's unit: a spreadsheet keeps them
+ * as doubles, which hold these values to the cent and the micrometre (the
+ * exact figures are bom.csv's and cabling.csv's).  The workbook's creation
+ * time is fixed (2000-01-01T00:00:00Z) so that the bytes do not depend on
+ * when rackc ran.  libxlsxwriter writes a file by name: it writes a
+ * temporary file beside the artifact, which is then copied into the
+ * artifact (out_open), so the workbook is committed with the other
+ * artifacts or not at all.
+ */
+#include "rackc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <xlsxwriter.h>
+
+#include "backend.h"
+#include "be_common.h"
+#include "bom.h"
+#include "cableplan.h"
+#include "csv.h"
+#include "layout.h"
+#include "metrics.h"
+#include "schema.h"
+
+struct book {
+	const struct rk_design *d;
+	struct arena *a;
+	lxw_workbook *wb;
+	lxw_format *money;
+	uint32_t *rack; /* device -> rack, RK_NONE */
+	int64_t *at;	/* device -> U, -1 */
+	bool failed;
+};
+
+static void put_str(struct book *k, lxw_worksheet *ws, uint32_t r, uint16_t c,
+		    const char *s)
+{
+	if (s && *s && worksheet_write_string(ws, r, c, s, NULL))
+		k->failed = true;
+}
+
+static void put_num(struct book *k, lxw_worksheet *ws, uint32_t r, uint16_t c,
+		    double v, lxw_format *f)
+{
+	if (worksheet_write_number(ws, r, c, v, f))
+		k->failed = true;
+}
+
+static void put_metres(struct book *k, lxw_worksheet *ws, uint32_t r,
+		       uint16_t c, int64_t um)
+{
+	if (um >= 0)
+		put_num(k, ws, r, c, (double)um / 1e6, NULL);
+}
+
+static void put_money(struct book *k, lxw_worksheet *ws, uint32_t r, uint16_t c,
+		      int64_t cents)
+{
+	if (cents >= 0)
+		put_num(k, ws, r, c, (double)cents / 100.0, k->money);
+}
+
+static void header(struct book *k, lxw_worksheet *ws, const char *const *cols,
+		   unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		put_str(k, ws, 0, (uint16_t)i, cols[i]);
+}
+
+static const char *const bom_cols[] = {
+	"kind",	    "category",	    "part",	   "vendor",
+	"model",    "part_number",  "description", "length_m",
+	"quantity", "in_assembly",  "unit_price",  "extended_price",
+	"currency", "price_source", "missing",	   "estimated",
+};
+
+static void bom_row(struct book *k, struct bom *b, lxw_worksheet *ws,
+		    uint32_t r, const struct bom_line *l)
+{
+	const struct rk_design *d = k->d;
+	uint32_t part = l->parts[0];
+
+	put_str(k, ws, r, 0, bom_line_kind(l));
+	put_str(k, ws, r, 1, rk_class_name(l->cls));
+	put_str(k, ws, r, 2, bom_part_names(b, l));
+	put_str(k, ws, r, 3, ir_str(d, part, A_VENDOR));
+	put_str(k, ws, r, 4, ir_str(d, part, A_MODEL));
+	put_str(k, ws, r, 5, l->pn);
+	put_str(k, ws, r, 6, ir_str(d, part, A_DESCRIPTION));
+	put_metres(k, ws, r, 7, l->length);
+	put_num(k, ws, r, 8, (double)l->qty, NULL);
+	put_str(k, ws, r, 9, l->asm_part != RK_NONE ? l->gkey : NULL);
+	put_money(k, ws, r, 10, l->price);
+	put_money(k, ws, r, 11, bom_extended(l));
+	put_str(k, ws, r, 12, l->cur);
+	put_str(k, ws, r, 13, l->psrc);
+	put_str(k, ws, r, 14, bom_missing_text(b, l));
+	put_str(k, ws, r, 15, bom_estimates_text(d, part, k->a));
+}
+
+static void sheets_bom(struct book *k, struct bom *b)
+{
+	lxw_worksheet *ws = workbook_add_worksheet(k->wb, "BOM");
+	lxw_worksheet *sp = workbook_add_worksheet(k->wb, "spares");
+	struct totals t = bom_totals(b);
+	uint32_t r = 1, rs = 1;
+
+	header(k, ws, bom_cols, ARRAY_SIZE(bom_cols));
+	header(k, sp, bom_cols, ARRAY_SIZE(bom_cols));
+	for (uint32_t i = 0; i < b->nlines; i++) {
+		const struct bom_line *l = &b->lines[i];
+
+		if (l->spare)
+			bom_row(k, b, sp, rs++, l);
+		else
+			bom_row(k, b, ws, r++, l);
+	}
+	for (uint32_t i = 0; i < t.n; i++, r++) {
+		bool grand = t.s[i].cls == C__COUNT;
+
+		put_str(k, ws, r, 0, grand ? "total" : "subtotal");
+		if (!grand)
+			put_str(k, ws, r, 1, rk_class_name(t.s[i].cls));
+		put_money(k, ws, r, 11, t.s[i].total);
+		put_str(k, ws, r, 12, t.s[i].cur);
+	}
+	free(t.s);
+}
+
+/* One end of a cable from column @c on: its rack (when @with_rack), U,
+ * device and port. */
+static void end_cells(struct book *k, lxw_worksheet *ws, uint32_t r, uint16_t c,
+		      bool with_rack, uint32_t dev, uint32_t port)
+{
+	const struct rk_design *d = k->d;
+	uint32_t rack = k->rack[dev];
+
+	if (with_rack) {
+		if (rack != RK_NONE)
+			put_str(k, ws, r, c, ir_name(d, rack));
+		c++;
+	}
+	if (rack != RK_NONE && k->at[dev] >= 1)
+		put_num(k, ws, r, c, (double)k->at[dev], NULL);
+	put_str(k, ws, r, c + 1, ir_name(d, dev));
+	put_str(k, ws, r, c + 2, str_of(d->arena, d->objs[port].local));
+}
+
+static const char *part_number_of(const struct rk_design *d,
+				  const struct cp_link *r)
+{
+	uint32_t pn =
+	    r->cable != RK_NONE ? be_part_number(d, r->cable, r->stock) : 0;
+
+	return pn ? str_of(d->arena, pn) : NULL;
+}
+
+static void sheet_cables(struct book *k, const struct cable_plan *p)
+{
+	static const char *const cols[] = {
+		"cable_id",    "a_rack",   "a_u",
+		"a_device",    "a_port",   "b_rack",
+		"b_u",	       "b_device", "b_port",
+		"fabric",      "media",	   "part",
+		"part_number", "length_m", "computed_length_m",
+	};
+	const struct rk_design *d = k->d;
+	lxw_worksheet *ws = workbook_add_worksheet(k->wb, "cables");
+	uint32_t row = 1;
+	char id[CP_ID_CHARS + 8];
+
+	header(k, ws, cols, ARRAY_SIZE(cols));
+	for (uint32_t i = 0; i < d->nlinks && !k->failed; i++) {
+		const struct rk_link *l = &d->links[i];
+		const struct cp_link *r = &p->links[i];
+
+		if (!r->label_no)
+			continue;
+		cableplan_id_str(r->id - 1, id);
+		put_str(k, ws, row, 0, id);
+		end_cells(k, ws, row, 1, true, l->a_dev, l->a_port);
+		end_cells(k, ws, row, 5, true, l->b_dev, l->b_port);
+		if (l->fabric != RK_NONE)
+			put_str(k, ws, row, 9, ir_name(d, l->fabric));
+		if (r->media)
+			put_str(k, ws, row, 10, str_of(d->arena, r->media));
+		if (r->cable != RK_NONE)
+			put_str(k, ws, row, 11, ir_name(d, r->cable));
+		put_str(k, ws, row, 12, part_number_of(d, r));
+		put_metres(k, ws, row, 13, r->stock);
+		put_metres(k, ws, row, 14, r->length);
+		row++;
+	}
+}
+
+/* The pull list: racks in object order, each rack's cables in link order
+ * (a cable inside one rack once), seen from that rack. */
+static void sheet_pull(struct book *k, const struct cable_plan *p)
+{
+	static const char *const cols[] = {
+		"pull_rack", "cable_id", "u",		"device",
+		"port",	     "far_rack", "far_u",	"far_device",
+		"far_port",  "media",	 "part_number", "length_m",
+	};
+	const struct rk_design *d = k->d;
+	lxw_worksheet *ws = workbook_add_worksheet(k->wb, "pull list");
+	uint32_t *cnt = xcalloc((size_t)d->nobjs + 2, sizeof(*cnt));
+	uint32_t *ent, total = 0, row = 1;
+	char id[CP_ID_CHARS + 8];
+
+	header(k, ws, cols, ARRAY_SIZE(cols));
+	for (uint32_t i = 0; i < d->nlinks; i++) {
+		const struct rk_link *l = &d->links[i];
+		uint32_t ra = k->rack[l->a_dev], rb = k->rack[l->b_dev];
+
+		if (!p->links[i].label_no)
+			continue;
+		if (ra != RK_NONE)
+			cnt[ra + 1]++;
+		if (rb != RK_NONE && rb != ra)
+			cnt[rb + 1]++;
+	}
+	for (uint32_t i = 0; i <= d->nobjs; i++) {
+		total += cnt[i + 1];
+		cnt[i + 1] = total;
+	}
+	ent = xmalloc(((size_t)total + 1) * sizeof(*ent));
+	for (uint32_t i = 0; i < d->nlinks; i++) {
+		const struct rk_link *l = &d->links[i];
+		uint32_t ra = k->rack[l->a_dev], rb = k->rack[l->b_dev];
+
+		if (!p->links[i].label_no)
+			continue;
+		if (ra != RK_NONE)
+			ent[cnt[ra]++] = i;
+		if (rb != RK_NONE && rb != ra)
+			ent[cnt[rb]++] = i;
+	}
+	/* cnt[r] is now the end of rack r's entries, cnt[r - 1] its start */
+	for (uint32_t rk = 0, s = 0; rk < d->nobjs && !k->failed; rk++) {
+		for (; s < cnt[rk]; s++) {
+			const struct rk_link *l = &d->links[ent[s]];
+			const struct cp_link *r = &p->links[ent[s]];
+			bool a_here = k->rack[l->a_dev] == rk;
+
+			put_str(k, ws, row, 0, ir_name(d, rk));
+			cableplan_id_str(r->id - 1, id);
+			put_str(k, ws, row, 1, id);
+			end_cells(k, ws, row, 2, false,
+				  a_here ? l->a_dev : l->b_dev,
+				  a_here ? l->a_port : l->b_port);
+			end_cells(k, ws, row, 5, true,
+				  a_here ? l->b_dev : l->a_dev,
+				  a_here ? l->b_port : l->a_port);
+			if (r->media)
+				put_str(k, ws, row, 9,
+					str_of(d->arena, r->media));
+			put_str(k, ws, row, 10, part_number_of(d, r));
+			put_metres(k, ws, row, 11, r->stock);
+			row++;
+		}
+	}
+	free(ent);
+	free(cnt);
+}
+
+/* A rack's devices in U order (unplaced last), then object order. */
+struct placed {
+	uint32_t rack;
+	int64_t at; /* INT64_MAX when not placed */
+	uint32_t dev;
+};
+
+static int placed_cmp(const void *pa, const void *pb)
+{
+	const struct placed *x = pa, *y = pb;
+
+	if (x->rack != y->rack)
+		return x->rack < y->rack ? -1 : 1;
+	if (x->at != y->at)
+		return x->at < y->at ? -1 : 1;
+	return x->dev < y->dev ? -1 : x->dev > y->dev;
+}
+
+static void sheet_racks(struct book *k)
+{
+	static const char *const cols[] = {
+		"rack",	    "u",    "height_u",	   "device",
+		"category", "part", "part_number", "in_assembly",
+	};
+	const struct rk_design *d = k->d;
+	lxw_worksheet *ws = workbook_add_worksheet(k->wb, "racks");
+	struct placed *dev = NULL;
+	uint32_t n = 0, cap = 0, row = 1;
+
+	header(k, ws, cols, ARRAY_SIZE(cols));
+	for (uint32_t i = 0; i < d->nobjs; i++)
+		if (d->objs[i].kind == K_DEVICE && k->rack[i] != RK_NONE) {
+			struct placed *x = VEC_PUSH(dev, n, cap);
+
+			x->rack = k->rack[i];
+			x->at = k->at[i] >= 1 ? k->at[i] : INT64_MAX;
+			x->dev = i;
+		}
+	if (n)
+		qsort(dev, n, sizeof(*dev), placed_cmp);
+	for (uint32_t j = 0; j < n && !k->failed; j++, row++) {
+		uint32_t i = dev[j].dev, part = d->objs[i].part;
+		uint32_t rk = d->objs[i].parent;
+		uint32_t pn = part != RK_NONE ? be_part_number(d, part, -1) : 0;
+		const struct rk_value *as = d->objs[i].tmpl && rk != RK_NONE &&
+						    d->objs[rk].kind == K_RACK
+						? ir_attr_inh(d, rk, A_ASSEMBLY)
+						: NULL;
+		int64_t h = ir_num(d, i, A_HEIGHT, -1);
+
+		put_str(k, ws, row, 0, ir_name(d, k->rack[i]));
+		if (k->at[i] >= 1)
+			put_num(k, ws, row, 1, (double)k->at[i], NULL);
+		if (h >= 0)
+			put_num(k, ws, row, 2, (double)h, NULL);
+		put_str(k, ws, row, 3, ir_name(d, i));
+		put_str(k, ws, row, 4, rk_class_name(d->objs[i].cls));
+		if (part != RK_NONE)
+			put_str(k, ws, row, 5, ir_name(d, part));
+		if (pn)
+			put_str(k, ws, row, 6, str_of(d->arena, pn));
+		if (as && as->type == VT_BOOL && as->n)
+			put_str(k, ws, row, 7, ir_name(d, d->objs[rk].part));
+	}
+	free(dev);
+}
+
+/* Copy file @path into @fp; false on an I/O error. */
+static bool copy_into(const char *path, FILE *fp)
+{
+	FILE *in = fopen(path, "rb");
+	char buf[65536];
+	size_t n;
+	bool ok = in != NULL;
+
+	while (ok && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		ok = fwrite(buf, 1, n, fp) == n;
+	if (in) {
+		ok = ok && !ferror(in);
+		fclose(in);
+	}
+	return ok;
+}
+
+static bool emit_xlsx(struct backend_ctx *ctx)
+{
+	const struct rk_design *d = ctx->d;
+	lxw_workbook_options opts = { .constant_memory = LXW_TRUE,
+				      .tmpdir = NULL };
+	lxw_doc_properties props;
+	char title[] = "Bill of materials";
+	struct book k;
+	struct bom b;
+	FILE *fp;
+	char *tmp;
+	size_t n;
+	lxw_error err;
+	bool ok;
+
+	if (!bom_build(ctx, &b))
+		return false;
+	fp = out_open(ctx, "bom.xlsx");
+	if (!fp) {
+		bom_free(&b);
+		return false;
+	}
+	n = strlen(ctx->outdir) + 32;
+	tmp = xmalloc(n);
+	snprintf(tmp, n, "%s/.bom.xlsx.lxw.%ld", ctx->outdir, (long)getpid());
+	memset(&k, 0, sizeof(k));
+	k.d = d;
+	k.a = ctx->arena;
+	k.rack = xmalloc(((size_t)d->nobjs + 1) * sizeof(*k.rack));
+	k.at = xmalloc(((size_t)d->nobjs + 1) * sizeof(*k.at));
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		k.rack[i] = layout_rack_of(d, i);
+		k.at[i] = layout_at(d, i);
+	}
+	k.wb = workbook_new_opt(tmp, &opts);
+	ok = k.wb != NULL;
+	if (ok) {
+		memset(&props, 0, sizeof(props));
+		props.title = title;
+		props.created = 946684800; /* 2000-01-01T00:00:00Z: fixed */
+		workbook_set_properties(k.wb, &props);
+		k.money = workbook_add_format(k.wb);
+		format_set_num_format(k.money, "0.00");
+		sheets_bom(&k, &b);
+		sheet_cables(&k, derived_cableplan(ctx->dv));
+		sheet_pull(&k, derived_cableplan(ctx->dv));
+		sheet_racks(&k);
+		err = workbook_close(k.wb);
+		ok = err == LXW_NO_ERROR && !k.failed;
+		if (!ok)
+			diag_error(ctx->diag, NULL, "io",
+				   "cannot write bom.xlsx: %s",
+				   err ? lxw_strerror(err) : "a cell failed");
+		ok = ok && copy_into(tmp, fp);
+	} else {
+		diag_error(ctx->diag, NULL, "io", "cannot create '%s': %s", tmp,
+			   strerror(errno));
+	}
+	if (!ok)
+		ctx->failed = true;
+	remove(tmp);
+	free(tmp);
+	free(k.rack);
+	free(k.at);
+	bom_free(&b);
+	return out_close(ctx, fp) && ok;
+}
+
+const struct backend backend_xlsx = {
+	.name = "xlsx",
+	.summary = "bom.xlsx: the BOM, spares, cables, pull list and rack "
+		   "contents as a workbook (only when -O names it)",
+	.emit = emit_xlsx,
+	.needs = BE_NEEDS_PLAN,
+	.weight = 20,
+	.on_request = true, /* the slowest back end: only when asked for */
+};
