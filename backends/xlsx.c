@@ -229,32 +229,32 @@ static void sheet_pull(struct book *k, const struct cable_plan *p)
 	char id[CP_ID_CHARS + 8];
 
 	header(k, ws, cols, ARRAY_SIZE(cols));
-	for (uint32_t i = 0; i < d->nlinks; i++) {
-		const struct rk_link *l = &d->links[i];
-		uint32_t ra = k->rack[l->a_dev], rb = k->rack[l->b_dev];
+	/* pass 0 counts the cables of each rack, pass 1 files them */
+	ent = NULL;
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t i = 0; i < d->nlinks; i++) {
+			const struct rk_link *l = &d->links[i];
+			uint32_t r[2] = { k->rack[l->a_dev],
+					  k->rack[l->b_dev] };
 
-		if (!p->links[i].label_no)
-			continue;
-		if (ra != RK_NONE)
-			cnt[ra + 1]++;
-		if (rb != RK_NONE && rb != ra)
-			cnt[rb + 1]++;
-	}
-	for (uint32_t i = 0; i <= d->nobjs; i++) {
-		total += cnt[i + 1];
-		cnt[i + 1] = total;
-	}
-	ent = xmalloc(((size_t)total + 1) * sizeof(*ent));
-	for (uint32_t i = 0; i < d->nlinks; i++) {
-		const struct rk_link *l = &d->links[i];
-		uint32_t ra = k->rack[l->a_dev], rb = k->rack[l->b_dev];
-
-		if (!p->links[i].label_no)
-			continue;
-		if (ra != RK_NONE)
-			ent[cnt[ra]++] = i;
-		if (rb != RK_NONE && rb != ra)
-			ent[cnt[rb]++] = i;
+			if (!p->links[i].label_no)
+				continue;
+			for (int j = 0; j < 2; j++) {
+				if (r[j] == RK_NONE || (j && r[1] == r[0]))
+					continue;
+				if (pass)
+					ent[cnt[r[j]]++] = i;
+				else
+					cnt[r[j] + 1]++;
+			}
+		}
+		if (pass)
+			break;
+		for (uint32_t i = 0; i <= d->nobjs; i++) {
+			total += cnt[i + 1];
+			cnt[i + 1] = total;
+		}
+		ent = xmalloc(((size_t)total + 1) * sizeof(*ent));
 	}
 	/* cnt[r] is now the end of rack r's entries, cnt[r - 1] its start */
 	for (uint32_t rk = 0, s = 0; rk < d->nobjs && !k->failed; rk++) {

@@ -15,7 +15,6 @@ if ! command -v python3 >/dev/null 2>&1; then
 	finish
 fi
 cd "$top_srcdir"
-tab=$(printf '\t')
 
 # bom_case NAME CHECK-OPTIONS -- RACKC-ARGS...
 bom_case() {
@@ -44,12 +43,7 @@ bom_case() {
 		show "$o.pyerr"
 		return
 	fi
-	while IFS="$tab" read -r word case detail; do
-		case $word in
-		PASS) pass "$name: $case" ;;
-		*) fail "$name: $case" "$detail" ;;
-		esac
-	done <"$o.py"
+	py_results "$name" "$o.py"
 }
 
 for ex in examples/*.rack; do

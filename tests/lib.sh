@@ -32,6 +32,7 @@
 #                          by the shell's finished children, in ms: the
 #                          difference across a command is its CPU time,
 #                          which another job on the machine barely changes
+#   py_results PREFIX FILE count the PASS/FAIL lines a Python checker wrote
 #   finish                 print the summary line and exit 0, 1 or 77
 #
 # Exit status protocol (automake): 0 pass, 1 fail, 77 skip, 99 hard error.
@@ -206,6 +207,19 @@ cpu_mark() {
 		}
 		printf "%d\n", t * 1000
 	}' "$tmp/.times")
+}
+
+# py_results PREFIX FILE: count the cases a Python checker printed in FILE,
+# one per line: "PASS<TAB>case<TAB>detail" or "FAIL<TAB>case<TAB>detail"
+# (named "PREFIX: case"); other words are printed as information
+py_results() {
+	while IFS="$(printf '\t')" read -r pr_word pr_case pr_detail; do
+		case $pr_word in
+		PASS) pass "$1: $pr_case" ;;
+		FAIL) fail "$1: $pr_case" "$pr_detail" ;;
+		*) echo "INFO: $1: $pr_case ($pr_detail)" ;;
+		esac
+	done <"$2"
 }
 
 finish() {

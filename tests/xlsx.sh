@@ -26,7 +26,6 @@ if [ -z "$py" ]; then
 	skip xlsx "no python3 with openpyxl"
 	finish
 fi
-tab=$(printf '\t')
 
 # xlsx_case NAME RACKC-ARGS...
 xlsx_case() {
@@ -48,12 +47,7 @@ xlsx_case() {
 		show "$o.pyerr"
 		return
 	fi
-	while IFS="$tab" read -r word case detail; do
-		case $word in
-		PASS) pass "$name: $case" ;;
-		*) fail "$name: $case" "$detail" ;;
-		esac
-	done <"$o.py"
+	py_results "$name" "$o.py"
 	if rk_run "$o.2" -j1 -o "$o.2" -O xlsx "$@" && [ "$rc" -eq 0 ] &&
 		cmp -s "$o/bom.xlsx" "$o.2/bom.xlsx"; then
 		pass "$name: deterministic"
