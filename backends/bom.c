@@ -896,7 +896,9 @@ static void apply_prices(struct bom *b, const struct price_list *pl)
 		if (!p)
 			continue;
 		l->price = p->cents;
-		l->cur = p->currency;
+		/* the list is freed when the BOM is built: its strings live on
+		 * in the arena (the key and source are there already) */
+		l->cur = arena_strndup(b->a, p->currency, 3);
 		l->psrc = p->source;
 	}
 }
