@@ -567,6 +567,7 @@ static void section_pictures(struct wbuf *w, struct backend_ctx *ctx)
 	const struct rk_design *d = ctx->d;
 	struct rack_index ix;
 	struct rack_pages pg;
+	struct fdiag_scratch *sc;
 
 	svg_rack_index(d, &ix);
 	svg_rack_pages(d, &pg);
@@ -584,11 +585,12 @@ static void section_pictures(struct wbuf *w, struct backend_ctx *ctx)
 		wb_str(w, ".svg).</figcaption></figure>\n");
 	}
 	wb_str(w, "</section>\n<section id=\"fabrics\"><h2>Fabrics</h2>\n");
+	sc = fdiag_scratch_new(d);
 	for (uint32_t f = 0; f < d->nobjs; f++) {
 		if (d->objs[f].kind != K_FABRIC)
 			continue;
 		wb_str(w, "<figure>");
-		svg_fabric(w, d, f);
+		svg_fabric(w, d, f, sc);
 		wb_str(w, "<figcaption>Fabric ");
 		wb_xml(w, ir_name(d, f));
 		wb_str(w, ": switch groups by tier over the endpoints by rail, "
@@ -596,6 +598,7 @@ static void section_pictures(struct wbuf *w, struct backend_ctx *ctx)
 		wb_xml(w, be_derived_name(ctx->arena, ir_name(d, f)));
 		wb_str(w, ".svg and .dot).</figcaption></figure>\n");
 	}
+	fdiag_scratch_free(sc);
 	wb_str(w, "</section>\n<section id=\"elevations\"><h2>Rack "
 		  "elevations</h2>\n<ul>\n");
 	for (uint32_t p = 0; p < pg.n; p++) {

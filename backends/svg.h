@@ -63,9 +63,13 @@ void svg_elevation(struct wbuf *w, const struct rk_design *d,
 /* the floor plan of a site */
 void svg_floor(struct wbuf *w, const struct rk_design *d, struct derived *dv,
 	       const struct rack_index *ix, uint32_t site);
-/* a fabric's switch groups, link bundles and endpoint rails */
-void svg_fabric(struct wbuf *w, const struct rk_design *d, uint32_t fab);
-void dot_fabric(struct wbuf *w, const struct rk_design *d, uint32_t fab);
+/* a fabric's switch groups, link bundles and endpoint rails; @sc from
+ * fdiag_scratch_new(), shared by every fabric of the design */
+struct fdiag_scratch;
+struct fdiag_scratch *fdiag_scratch_new(const struct rk_design *d);
+void fdiag_scratch_free(struct fdiag_scratch *sc);
+void svg_fabric(struct wbuf *w, const struct rk_design *d, uint32_t fab,
+		struct fdiag_scratch *sc);
 
 /* The racks of each row page: rows in declaration order, then unrowed. */
 struct rack_pages {

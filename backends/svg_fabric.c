@@ -44,12 +44,59 @@ struct bundle {
 	__int128 total;
 };
 
+/*
+ * Tables shared by the diagrams of one design, so that drawing a fabric
+ * costs what the fabric holds rather than what the design holds: the link
+ * index, and per-object tables that each fabric resets by the objects it
+ * touched (its devices, and the ports or parts it memoised).
+ */
+struct fdiag_scratch {
+	uint32_t *off, *adj; /* links by device (ir_link_index) */
+	uint32_t *of_dev, *level, *ep_memo, *queue;
+	uint32_t nqueue; /* devices of the last fabric, in queue[] */
+	uint32_t *keys;	 /* ep_memo entries set by the last fabric */
+	size_t nkeys, keys_cap;
+	uint32_t *flinks; /* the fabric's links, in index order */
+	size_t nfl, fl_cap;
+};
+
+struct fdiag_scratch *fdiag_scratch_new(const struct rk_design *d)
+{
+	struct fdiag_scratch *sc = xcalloc(1, sizeof(*sc));
+	size_t n = (size_t)d->nobjs + 1;
+
+	ir_link_index(d, &sc->off, &sc->adj);
+	sc->of_dev = xmalloc(n * sizeof(*sc->of_dev));
+	sc->level = xmalloc(n * sizeof(*sc->level));
+	sc->queue = xmalloc(n * sizeof(*sc->queue));
+	sc->ep_memo = xcalloc(n, sizeof(*sc->ep_memo));
+	memset(sc->of_dev, 0xff, n * sizeof(*sc->of_dev));
+	memset(sc->level, 0xff, n * sizeof(*sc->level));
+	return sc;
+}
+
+void fdiag_scratch_free(struct fdiag_scratch *sc)
+{
+	if (!sc)
+		return;
+	free(sc->off);
+	free(sc->adj);
+	free(sc->of_dev);
+	free(sc->level);
+	free(sc->queue);
+	free(sc->ep_memo);
+	free(sc->keys);
+	free(sc->flinks);
+	free(sc);
+}
+
 #define BHASH 4096 /* bundle hash slots (past that, a scan) */
 
 struct fdiag {
 	struct fgroup g[MAX_GROUPS + 1];
 	uint32_t bhash[BHASH]; /* bundle index + 1, 0: empty */
 	uint32_t *ep_memo;     /* port (or part) object -> group + 1 */
+	struct fdiag_scratch *sc;
 	uint32_t ng, nlevels;
 	struct bundle *b;
 	uint32_t nb, b_cap;
@@ -151,28 +198,40 @@ static uint32_t ep_group(struct fdiag *x, const struct rk_design *d,
 	if (key != RK_NONE && x->ep_memo[key])
 		return x->ep_memo[key] - 1;
 	key = key != RK_NONE ? key : d->nobjs;
+	if (x->sc->nkeys == x->sc->keys_cap) {
+		x->sc->keys_cap = x->sc->keys_cap ? 2 * x->sc->keys_cap : 64;
+		x->sc->keys = xrealloc(x->sc->keys,
+				       x->sc->keys_cap * sizeof(*x->sc->keys));
+	}
+	x->sc->keys[x->sc->nkeys++] = key;
 	x->ep_memo[key] = 1 + (by_part ? group_get(x, 0, p, true, false, p)
 				       : group_get(x, 0, d->objs[port].local,
 						   false, false, p));
 	return x->ep_memo[key] - 1;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static void fdiag_build(struct fdiag *x, const struct rk_design *d,
-			uint32_t fab)
+			uint32_t fab, struct fdiag_scratch *sc)
 {
 	uint64_t *pairs = NULL;
 	size_t np = 0, np_cap = 0;
-	uint32_t *queue = xmalloc((d->nobjs + 1) * sizeof(*queue));
-	uint32_t *off, *adj, qh = 0, qt = 0, rails = 0, first_rail = RK_NONE;
+	uint32_t *queue = sc->queue, *off = sc->off, *adj = sc->adj;
+	uint32_t qh = 0, qt = 0, rails = 0, first_rail = RK_NONE;
 	struct ir_ep_cursor cur = { 0, 0 };
 	bool by_part;
 
 	memset(x, 0, sizeof(*x));
-	x->of_dev = xmalloc((d->nobjs + 1) * sizeof(*x->of_dev));
-	x->level = xmalloc((d->nobjs + 1) * sizeof(*x->level));
-	x->ep_memo = xcalloc(d->nobjs + 1, sizeof(*x->ep_memo));
-	memset(x->of_dev, 0xff, (d->nobjs + 1) * sizeof(*x->of_dev));
-	memset(x->level, 0xff, (d->nobjs + 1) * sizeof(*x->level));
+	x->sc = sc;
+	x->of_dev = sc->of_dev;
+	x->level = sc->level;
+	x->ep_memo = sc->ep_memo;
 	/* the rails (distinct endpoint port names, up to MAX_RAILS + 1) */
 	{
 		uint32_t seen[MAX_RAILS + 1];
@@ -214,7 +273,6 @@ static void fdiag_build(struct fdiag *x, const struct rk_design *d,
 			x->g[pairs[k] >> 32].devices++;
 	free(pairs);
 	/* the fabric's links, by device */
-	ir_link_index(d, &off, &adj);
 	while (qh < qt) {
 		uint32_t u = queue[qh++];
 
@@ -263,15 +321,33 @@ static void fdiag_build(struct fdiag *x, const struct rk_design *d,
 			    group_get(x, x->level[u], p, true, false, p);
 		x->g[x->of_dev[u]].members++;
 	}
-	/* bundles */
-	for (uint32_t i = 0; i < d->nlinks; i++) {
-		const struct rk_link *l = &d->links[i];
+	/* bundles: the fabric's links (both ends reached), in index order */
+	sc->nfl = 0;
+	for (uint32_t q = 0; q < qt; q++) {
+		uint32_t u = queue[q];
+
+		for (uint32_t k = off[u]; k < off[u + 1]; k++) {
+			const struct rk_link *l = &d->links[adj[k]];
+
+			if (l->fabric != fab || l->a_dev != u)
+				continue;
+			if (sc->nfl == sc->fl_cap) {
+				sc->fl_cap = sc->fl_cap ? 2 * sc->fl_cap : 256;
+				sc->flinks =
+				    xrealloc(sc->flinks,
+					     sc->fl_cap * sizeof(*sc->flinks));
+			}
+			sc->flinks[sc->nfl++] = adj[k];
+		}
+	}
+	if (sc->nfl)
+		qsort(sc->flinks, sc->nfl, sizeof(*sc->flinks), cmp_u32);
+	for (size_t j = 0; j < sc->nfl; j++) {
+		const struct rk_link *l = &d->links[sc->flinks[j]];
 		uint32_t ga, gb;
 
-		if (l->fabric != fab || l->a_port == RK_NONE ||
-		    x->level[l->a_dev] == RK_NONE ||
-		    x->level[l->b_dev] == RK_NONE)
-			continue;
+		if (j && sc->flinks[j] == sc->flinks[j - 1])
+			continue; /* a link from a device to itself */
 		ga = x->level[l->a_dev] == 0
 			 ? ep_group(x, d, l->a_dev, l->a_port, by_part)
 			 : x->of_dev[l->a_dev];
@@ -287,18 +363,22 @@ static void fdiag_build(struct fdiag *x, const struct rk_design *d,
 		x->g[i].order =
 		    x->layer_n[x->g[i].level < x->nlevels ? x->g[i].level
 							  : 0]++;
-	free(off);
-	free(adj);
-	free(queue);
+	sc->nqueue = qt;
 }
 
+/* free a fabric's groups and reset the scratch entries it touched */
 static void fdiag_free(struct fdiag *x)
 {
+	struct fdiag_scratch *sc = x->sc;
+
+	for (uint32_t q = 0; q < sc->nqueue; q++)
+		sc->level[sc->queue[q]] = sc->of_dev[sc->queue[q]] = RK_NONE;
+	for (size_t k = 0; k < sc->nkeys; k++)
+		sc->ep_memo[sc->keys[k]] = 0;
+	sc->nqueue = 0;
+	sc->nkeys = 0;
 	free(x->b);
-	free(x->of_dev);
-	free(x->level);
 	free(x->layer_n);
-	free(x->ep_memo);
 }
 
 static const char *tier_name(uint32_t level, uint32_t nlevels)
@@ -494,23 +574,24 @@ static void fabric_svg(struct wbuf *w, const struct rk_design *d, uint32_t fab,
 
 /* build a fabric's groups and draw them with @draw */
 static void with_groups(struct wbuf *w, const struct rk_design *d, uint32_t fab,
+			struct fdiag_scratch *sc,
 			void (*draw)(struct wbuf *, const struct rk_design *,
 				     uint32_t, const struct fdiag *))
 {
 	struct fdiag *x = xmalloc(sizeof(*x));
 
-	fdiag_build(x, d, fab);
+	fdiag_build(x, d, fab, sc);
 	draw(w, d, fab, x);
 	fdiag_free(x);
 	free(x);
 }
 
-void svg_fabric(struct wbuf *w, const struct rk_design *d, uint32_t fab)
+void svg_fabric(struct wbuf *w, const struct rk_design *d, uint32_t fab,
+		struct fdiag_scratch *sc)
 {
-	with_groups(w, d, fab, fabric_svg);
+	with_groups(w, d, fab, sc, fabric_svg);
 }
 
-/* a DOT string literal's contents */
 static void wb_dot(struct wbuf *w, const char *s)
 {
 	for (; s && *s; s++) {
@@ -565,15 +646,11 @@ static void fabric_dot(struct wbuf *w, const struct rk_design *d, uint32_t fab,
 	wb_str(w, "}\n");
 }
 
-void dot_fabric(struct wbuf *w, const struct rk_design *d, uint32_t fab)
-{
-	with_groups(w, d, fab, fabric_dot);
-}
-
 static bool emit_diagrams(struct backend_ctx *ctx)
 {
 	const struct rk_design *d = ctx->d;
 	struct fdiag *x = xmalloc(sizeof(*x));
+	struct fdiag_scratch *sc = fdiag_scratch_new(d);
 	bool ok = true;
 
 	for (uint32_t f = 0; f < d->nobjs && ok; f++) {
@@ -587,7 +664,7 @@ static bool emit_diagrams(struct backend_ctx *ctx)
 			ok = false;
 			break;
 		}
-		fdiag_build(x, d, f);
+		fdiag_build(x, d, f, sc);
 		base = be_derived_name(ctx->arena, ir_name(d, f));
 		snprintf(rel, sizeof(rel), "fabrics/%s.svg", base);
 		ok = (w = svg_file_open(ctx, rel)) != NULL;
@@ -604,6 +681,7 @@ static bool emit_diagrams(struct backend_ctx *ctx)
 		}
 		fdiag_free(x);
 	}
+	fdiag_scratch_free(sc);
 	free(x);
 	return ok;
 }
