@@ -2139,6 +2139,7 @@ static int elaborate_file(struct compilation *c, uint32_t file)
 			uint64_t t0 = rk_now_ns(), u0 = rk_cpu_ns(false);
 
 			fabric_expand(&e);
+			resolve_deferred_links(&e);
 			c->fabric_ns = rk_now_ns() - t0;
 			c->fabric_cpu = rk_cpu_ns(false) - u0;
 		}

@@ -168,6 +168,10 @@ struct elab {
 	uint8_t *ix_seen;		       /* all 0 between uses */
 	uint32_t ix_nobjs, ix_nlinks, ix_cap, ix_seen_n;
 	uint64_t ix_link_cap;
+	/* resolve.c: explicit links whose ends name objects a fabric
+	 * generates, resolved once the fabrics are expanded */
+	uint32_t *deferred_links;
+	uint32_t ndeferred_links, deferred_links_cap;
 	uint64_t steps;
 	bool stopped;	 /* a limit was hit: unwind without more work */
 	bool syntax;	 /* a file had syntax errors */
@@ -209,5 +213,18 @@ bool elab_repeat(struct elab *e, const struct srcloc *loc);
 
 /* resolve.c */
 void resolve_design(struct elab *e);
+/*
+ * References to objects a fabric generates ("compute.leaf[*].mgmt", a
+ * fabric's name and then a name under it) cannot be resolved before that
+ * fabric is expanded: resolve_design leaves the fabric attributes and the
+ * links that hold one.  fabric_waits_for() gives the first fabric not yet
+ * expanded (@done) that fabric @fab's references wait for (RK_NONE when
+ * none; @loc the reference), resolve_fabric_refs() resolves them once it
+ * is, and resolve_deferred_links() the links after all fabrics.
+ */
+uint32_t fabric_waits_for(struct elab *e, uint32_t fab, const uint8_t *done,
+			  struct srcloc *loc);
+void resolve_fabric_refs(struct elab *e, uint32_t fab);
+void resolve_deferred_links(struct elab *e);
 
 #endif

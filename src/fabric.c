@@ -1080,31 +1080,74 @@ static bool endpoints_unique(struct elab *e, uint32_t fab)
 	return ok;
 }
 
+static void expand_one(struct elab *e, uint32_t i)
+{
+	if (!endpoints_unique(e, i))
+		return;
+	link_attrs(e, i);
+	fabric_planes_check(e, i);
+	switch (e->d->objs[i].cls) {
+	case FAB_FAT_TREE:
+		gen_fat_tree_planes(e, i);
+		break;
+	case FAB_NVLINK:
+		gen_nvlink(e, i);
+		break;
+	case FAB_STAR:
+		gen_star(e, i);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * Expand the fabrics in dependency order: a fabric whose endpoints or
+ * members name objects another fabric generates (resolve.c) waits until
+ * that one is expanded; otherwise declaration order.  Fabrics that wait
+ * for each other in a circle are an error, located at the reference.
+ */
 void fabric_expand(struct elab *e)
 {
-	uint32_t n = e->d->nobjs;
+	uint32_t n = e->d->nobjs, left = 0;
+	uint8_t *done = xcalloc(n + 1, 1);
+	bool progress = true;
 
-	for (uint32_t i = 0; i < n && !e->stopped; i++) {
-		const struct rk_obj *o = &e->d->objs[i];
+	for (uint32_t i = 0; i < n; i++)
+		left += e->d->objs[i].kind == K_FABRIC;
+	while (left && progress && !e->stopped) {
+		progress = false;
+		for (uint32_t i = 0; i < n && !e->stopped; i++) {
+			if (e->d->objs[i].kind != K_FABRIC || done[i] ||
+			    fabric_waits_for(e, i, done, NULL) != RK_NONE)
+				continue;
+			{
+				uint32_t before = e->errors;
 
-		if (o->kind != K_FABRIC)
-			continue;
-		if (!endpoints_unique(e, i))
-			continue;
-		link_attrs(e, i);
-		fabric_planes_check(e, i);
-		switch (o->cls) {
-		case FAB_FAT_TREE:
-			gen_fat_tree_planes(e, i);
-			break;
-		case FAB_NVLINK:
-			gen_nvlink(e, i);
-			break;
-		case FAB_STAR:
-			gen_star(e, i);
-			break;
-		default:
-			break;
+				resolve_fabric_refs(e, i);
+				if (e->errors == before)
+					expand_one(e, i);
+			}
+			done[i] = 1;
+			left--;
+			progress = true;
 		}
 	}
+	for (uint32_t i = 0; i < n && left && !e->stopped; i++) {
+		struct srcloc loc;
+		uint32_t f;
+
+		if (e->d->objs[i].kind != K_FABRIC || done[i])
+			continue;
+		f = fabric_waits_for(e, i, done, &loc);
+		elab_error(e, &loc, "fabric",
+			   "fabric '%s' names objects of fabric '%s', which "
+			   "waits (directly or through others) for '%s': "
+			   "the fabrics' generated objects refer to each "
+			   "other in a cycle",
+			   ir_name(e->d, i), ir_name(e->d, f),
+			   ir_name(e->d, i));
+		break;
+	}
+	free(done);
 }

@@ -663,6 +663,133 @@ static void resolve_attr(struct elab *e, uint32_t obj, struct rk_attr *at)
 	}
 }
 
+/*
+ * The fabric whose generated objects reference @path names ("compute.leaf[0]",
+ * "compute.leaf[*].mgmt": a name that is a fabric, then more after a dot),
+ * looked up from @from as any name is; RK_NONE when it names none.  A
+ * pattern before the fabric's name ("su[*].compute...") is not followed.
+ */
+static uint32_t ref_names_fabric(struct elab *e, uint32_t path, uint32_t from)
+{
+	const struct rk_design *d = e->d;
+	const char *p = str_of(e->a, path);
+	size_t n = strlen_of(e->a, path);
+	struct scopes s;
+	int depth = 0;
+
+	if (from != RK_NONE &&
+	    (d->objs[from].kind == K_PORT || d->objs[from].kind == K_COMP))
+		return RK_NONE;
+	scopes_for(e, from, &s);
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == '[')
+			depth++;
+		else if (p[i] == ']')
+			depth--;
+		else if (p[i] == '*')
+			return RK_NONE;
+		if (p[i] != '.' || depth)
+			continue;
+		for (uint32_t k = 0; k < s.n; k++) {
+			uint32_t id = lookup_in(e, s.name[k], p, i, false);
+
+			if (id == RK_NONE)
+				continue;
+			if (d->objs[id].kind == K_FABRIC)
+				return id;
+			break;
+		}
+	}
+	return RK_NONE;
+}
+
+/* The attributes of a fabric that may name another fabric's objects. */
+static bool deferrable(const struct rk_design *d, uint32_t obj, uint32_t key)
+{
+	return d->objs[obj].kind == K_FABRIC &&
+	       (key == A_ENDPOINTS || key == A_MEMBERS);
+}
+
+/* The first fabric, not @done (NULL: any), a list attribute names. */
+static uint32_t attr_waits_for(struct elab *e, uint32_t obj,
+			       const struct rk_attr *at, const uint8_t *done,
+			       struct srcloc *loc)
+{
+	const struct rk_design *d = e->d;
+
+	if (at->val.type != VT_LIST)
+		return RK_NONE;
+	for (uint32_t i = 0; i < (uint32_t)at->val.n; i++) {
+		const struct rk_value *v = &d->vals[at->val.a + i];
+		uint32_t f;
+
+		if (v->type != VT_REF)
+			continue;
+		f = ref_names_fabric(e, v->a, obj);
+		if (f != RK_NONE && (!done || !done[f])) {
+			if (loc)
+				*loc = v->loc;
+			return f;
+		}
+	}
+	return RK_NONE;
+}
+
+uint32_t fabric_waits_for(struct elab *e, uint32_t fab, const uint8_t *done,
+			  struct srcloc *loc)
+{
+	const struct rk_design *d = e->d;
+	const struct rk_obj *o = &d->objs[fab];
+
+	for (uint32_t k = 0; k < o->attr_count; k++) {
+		const struct rk_attr *at = &d->attrs[o->attr_first + k];
+		uint32_t f;
+
+		if (!deferrable(d, fab, at->key))
+			continue;
+		f = attr_waits_for(e, fab, at, done, loc);
+		if (f != RK_NONE)
+			return f;
+	}
+	return RK_NONE;
+}
+
+void resolve_fabric_refs(struct elab *e, uint32_t fab)
+{
+	struct rk_design *d = e->d;
+
+	for (uint32_t k = 0; k < d->objs[fab].attr_count && !e->stopped; k++) {
+		struct rk_attr *at = &d->attrs[d->objs[fab].attr_first + k];
+
+		if (deferrable(d, fab, at->key) &&
+		    attr_waits_for(e, fab, at, NULL, NULL) != RK_NONE)
+			resolve_attr(e, fab, at);
+	}
+}
+
+static void resolve_link(struct elab *e, uint32_t i)
+{
+	struct rk_link *l = &e->d->links[i];
+	uint32_t from = l->scope;
+	/* each end's own text, where elaboration recorded it */
+	struct srcloc aloc = i < e->nlink_ends ? e->link_ends[2 * i] : l->loc;
+	struct srcloc bloc =
+	    i < e->nlink_ends ? e->link_ends[2 * i + 1] : l->loc;
+
+	if (!resolve_port(e, l->a_dev, from, &aloc, &l->a_dev, &l->a_port) ||
+	    !resolve_port(e, l->b_dev, from, &bloc, &l->b_dev, &l->b_port))
+		l->a_port = l->b_port = RK_NONE;
+}
+
+void resolve_deferred_links(struct elab *e)
+{
+	for (uint32_t k = 0; k < e->ndeferred_links && !e->stopped; k++)
+		resolve_link(e, e->deferred_links[k]);
+	free(e->deferred_links);
+	e->deferred_links = NULL;
+	e->ndeferred_links = e->deferred_links_cap = 0;
+}
+
 void resolve_design(struct elab *e)
 {
 	struct rk_design *d = e->d;
@@ -684,27 +811,24 @@ void resolve_design(struct elab *e)
 		for (uint32_t k = 0; k < o->attr_count && !e->stopped; k++) {
 			struct rk_attr *at = &d->attrs[o->attr_first + k];
 
-			if (at->key != A_RACK)
+			/* one naming a fabric's objects waits for it */
+			if (at->key != A_RACK &&
+			    !(deferrable(d, i, at->key) &&
+			      attr_waits_for(e, i, at, NULL, NULL) != RK_NONE))
 				resolve_attr(e, i, at);
 		}
 	}
 	for (uint32_t i = 0; i < d->nlinks && !e->stopped; i++) {
 		struct rk_link *l = &d->links[i];
-		uint32_t from = l->scope;
-		/* each end's own text, where elaboration recorded it */
-		struct srcloc aloc =
-		    i < e->nlink_ends ? e->link_ends[2 * i] : l->loc;
-		struct srcloc bloc =
-		    i < e->nlink_ends ? e->link_ends[2 * i + 1] : l->loc;
 
 		if (l->a_port != RK_NONE)
 			continue;
-		if (!resolve_port(e, l->a_dev, from, &aloc, &l->a_dev,
-				  &l->a_port) ||
-		    !resolve_port(e, l->b_dev, from, &bloc, &l->b_dev,
-				  &l->b_port)) {
-			l->a_port = l->b_port = RK_NONE;
+		if (ref_names_fabric(e, l->a_dev, l->scope) != RK_NONE ||
+		    ref_names_fabric(e, l->b_dev, l->scope) != RK_NONE) {
+			*VEC_PUSH(e->deferred_links, e->ndeferred_links,
+				  e->deferred_links_cap) = i;
 			continue;
 		}
+		resolve_link(e, i);
 	}
 }

@@ -723,6 +723,66 @@ Test(elab, wildcard_in_port_names)
 	unit_free(u);
 }
 
+Test(elab, generated_objects_are_referenceable)
+{
+	/* the star declared before the fat tree names the tree's generated
+	 * leaves' and spines' management ports (a pattern), an explicit link
+	 * names one leaf; both resolve once the tree is expanded */
+	struct unit *u =
+	    good(CATALOG "part msw : switch { height 1U\n"
+			 "  port p[0..63] { speed 400Gb/s; protocol ib }\n"
+			 "  port mgmt { speed 1Gb/s; role mgmt } }\n"
+			 "part osw : switch { height 1U\n"
+			 "  port p[0..47] { speed 1Gb/s; protocol eth } }\n"
+			 "node d[0..3] : srv\n"
+			 "switch extra : osw\n"
+			 "fabric oob : star { endpoints compute.leaf[*].mgmt, "
+			 "compute.spine[*].mgmt; switch osw }\n"
+			 "fabric compute : fat_tree { endpoints d[*].ib[0..1]; "
+			 "switch msw; oversubscription 1:1 }\n"
+			 "link compute.leaf[0].mgmt -- extra.p[0]\n");
+	const struct rk_value *v = ir_attr(u->d, obj(u, "oob"), A_ENDPOINTS);
+	uint32_t leaf0 = obj(u, "compute.leaf[0]"), n = 0;
+
+	cr_assert_not_null(v);
+	cr_assert_gt(v->n, 1);
+	cr_assert_eq(ir_list_at(u->d, v, 0)->a, leaf0);
+	for (uint32_t i = 0; i < (uint32_t)v->n; i++)
+		cr_assert_eq(ir_list_at(u->d, v, i)->type, VT_PORT);
+	for (uint32_t l = 0; l < u->d->nlinks; l++)
+		n += (u->d->links[l].a_dev == leaf0 &&
+		      u->d->links[l].b_dev == obj(u, "extra")) ||
+		     (u->d->links[l].b_dev == leaf0 &&
+		      u->d->links[l].a_dev == obj(u, "extra"));
+	cr_assert_eq(n, 1);
+	unit_free(u);
+}
+
+Test(elab, generated_objects_in_a_cycle)
+{
+	/* two stars that name each other's generated switches: a located
+	 * error, nothing generated for either; a name under a fabric that
+	 * the generator does not make */
+	struct unit *u =
+	    fails(CATALOG
+		  "part osw : switch { height 1U\n"
+		  "  port p[0..47] { speed 1Gb/s; protocol eth } }\n"
+		  "fabric a : star { endpoints b.sw[*].p[47]; switch osw }\n"
+		  "fabric b : star { endpoints a.sw[*].p[46]; switch osw }\n");
+
+	HAS(u, ":29: error: fabric 'a' names objects of fabric "
+	       "'b', which waits");
+	HAS(u, "in a cycle [fabric]");
+	unit_free(u);
+	u = fails(CATALOG "node d[0..1] : srv\n"
+			  "fabric f : fat_tree { endpoints d[*].ib[0..1]; "
+			  "switch sw; oversubscription 1:1 }\n"
+			  "switch s2 : sw\n"
+			  "link f.leaf[7].p[0] -- s2.p[0]\n");
+	HAS(u, "device 'f.leaf[7]' is not defined");
+	unit_free(u);
+}
+
 /* ---- params, -D, let ---- */
 
 Test(elab, define_overrides_param)
