@@ -14,6 +14,7 @@
 
 #include "checks.h"
 #include "fabric.h"
+#include "metrics.h"
 #include "schema.h"
 
 /* per device: links and bandwidth towards endpoints and towards switches */
@@ -34,7 +35,7 @@ static bool is_leaf(struct check_ctx *c, uint32_t dev)
 	       d->objs[d->objs[dev].parent].kind == K_FABRIC;
 }
 
-static int64_t link_rate(struct check_ctx *c, const struct rk_link *l)
+static int64_t leaf_link_rate(struct check_ctx *c, const struct rk_link *l)
 {
 	int64_t a = check_num(c, l->a_port, A_SPEED, 0);
 	int64_t b = check_num(c, l->b_port, A_SPEED, 0);
@@ -62,10 +63,11 @@ static struct leaf_io *leaf_links(struct check_ctx *c)
 				continue;
 			if (d->objs[other].cls == C_SWITCH) {
 				x->up_n++;
-				x->up = check_sadd(x->up, link_rate(c, l));
+				x->up = check_sadd(x->up, leaf_link_rate(c, l));
 			} else {
 				x->down_n++;
-				x->down = check_sadd(x->down, link_rate(c, l));
+				x->down =
+				    check_sadd(x->down, leaf_link_rate(c, l));
 			}
 		}
 	}
@@ -229,3 +231,47 @@ CHECK_DEFINE(fabric_leaf_uplinks, "fabric-leaf-uplinks", CHECK_OFF,
 CHECK_DEFINE(fabric_rail_ports, "fabric-rail-ports", CHECK_WARN,
 	     "a fat tree's rails are endpoint ports of one name and speed",
 	     run_rail_ports);
+
+static void run_tiers(struct check_ctx *c)
+{
+	const struct rk_design *d = c->d;
+	struct leaf_io *io = NULL;
+
+	for (uint32_t f = 0; f < d->nobjs; f++) {
+		const struct rk_value *tv;
+		const struct fabric_metrics *m;
+		uint32_t empty = 0;
+
+		if (d->objs[f].kind != K_FABRIC ||
+		    d->objs[f].cls != FAB_FAT_TREE || !ir_attr(d, f, A_SWITCH))
+			continue;
+		tv = ir_attr(d, f, A_TIERS);
+		if (!tv || tv->type != VT_NUM)
+			continue;
+		m = derived_fabric(c->dv, f);
+		if (!m->switches || (int64_t)m->tiers == tv->n)
+			continue;
+		if (!io)
+			io = leaf_links(c);
+		for (uint32_t i = 0; i < d->nobjs; i++)
+			empty += d->objs[i].parent == f && is_leaf(c, i) &&
+				 !io[i].down_n;
+		check_fail(c, f, &tv->loc,
+			   "fabric '%s' asks for tiers %lld, but its figures "
+			   "count %u",
+			   ir_name(d, f), (long long)tv->n, m->tiers);
+		if (empty)
+			check_note(
+			    c, &d->objs[f].loc,
+			    "%u of its leaves have no endpoints: reached "
+			    "only through the spines, they count as a "
+			    "tier above them (fabric-leaf-empty)",
+			    empty);
+	}
+	free(io);
+}
+
+CHECK_DEFINE(fabric_tiers, "fabric-tiers", CHECK_WARN,
+	     "a fat tree that gives `tiers` has that many tiers in its "
+	     "figures",
+	     run_tiers);
