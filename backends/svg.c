@@ -7,6 +7,7 @@
 
 #include "svg.h"
 #include "layout.h"
+#include "supply.h"
 #include "units.h"
 
 void wb_printf(struct wbuf *w, const char *fmt, ...)
@@ -173,6 +174,7 @@ void svg_rack_index(const struct rk_design *d, struct rack_index *ix)
 {
 	uint32_t *rack = xmalloc((d->nobjs + 1) * sizeof(*rack));
 
+	ix->power_cap = supply_rack_capacities(d);
 	ix->off = xcalloc(d->nobjs + 2, sizeof(*ix->off));
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		rack[i] = d->objs[i].kind == K_DEVICE ? layout_rack_of(d, i)
@@ -193,6 +195,7 @@ void svg_rack_index_free(struct rack_index *ix)
 {
 	free(ix->off);
 	free(ix->devs);
+	free(ix->power_cap);
 }
 
 void svg_rack_pages(const struct rk_design *d, struct rack_pages *pg)

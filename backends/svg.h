@@ -48,6 +48,7 @@ const char *svg_fill(const struct rk_design *d, uint32_t dev);
  */
 struct rack_index {
 	uint32_t *off, *devs;
+	int64_t *power_cap; /* per rack: supply_rack_capacities() */
 };
 void svg_rack_index(const struct rk_design *d, struct rack_index *ix);
 void svg_rack_index_free(struct rack_index *ix);

@@ -4,8 +4,9 @@
  * elevations/unrowed.svg for racks outside rows), each rack drawn from
  * the front and from the rear on a U scale: every device at its position
  * with its name and model, coloured by kind (svg_fill); 0U devices as
- * strips beside the rear view; the rack's power, heat and cooling
- * headroom above it; devices without a position listed below it.
+ * strips beside the rear view; the rack's power, heat, its power headroom
+ * after its worst feed loss and its cooling headroom above it; devices
+ * without a position listed below it.
  */
 #include "rackc.h"
 
@@ -19,7 +20,7 @@
 #define UH 12	     /* pixels per U */
 #define RW 170	     /* width of one view of a rack */
 #define SCALE_W 22   /* the U numbers */
-#define HEAD_H 64    /* the rack's figures */
+#define HEAD_H 78    /* the rack's figures */
 #define LINE_H 12    /* a line of the list below */
 #define RACK_GAP 44  /* between racks */
 #define VIEW_GAP 14  /* between the front and rear views */
@@ -97,8 +98,11 @@ static uint32_t unplaced(const struct rk_design *d, const struct rack_index *ix,
 }
 
 static void rack_figures(struct wbuf *w, const struct rk_design *d,
-			 const struct rack_totals *t, uint32_t r, int x, int y)
+			 const struct rack_totals *t,
+			 const struct rack_index *ix, uint32_t r, int x, int y)
 {
+	int64_t cap = ix->power_cap[r];
+
 	const struct rk_value *air = ir_attr(d, r, A_AIR),
 			      *loop = ir_attr(d, r, A_LOOP);
 	int64_t air_heat = t->heat[r] - t->heat_liquid[r];
@@ -123,7 +127,20 @@ static void rack_figures(struct wbuf *w, const struct rk_design *d,
 		wb_ch(w, ')');
 	}
 	wb_printf(w, ", %u devices</text>\n", t->devices[r]);
+	/* the power the rack keeps after its worst feed fails */
 	wb_printf(w, "<text x=\"%d\" y=\"%d\" font-size=\"10\">", x, y + 39);
+	if (cap > 0) {
+		wb_str(w, "power capacity ");
+		wb_power(w, cap);
+		wb_str(w, " after the worst feed loss, ");
+		wb_str(w, cap >= t->power[r] ? "headroom " : "OVER by ");
+		wb_power(w, cap >= t->power[r] ? cap - t->power[r]
+					       : t->power[r] - cap);
+	} else {
+		wb_str(w, "no PDU or power shelf in the rack");
+	}
+	wb_str(w, "</text>\n");
+	wb_printf(w, "<text x=\"%d\" y=\"%d\" font-size=\"10\">", x, y + 52);
 	if (loop && loop->type == VT_OBJ) {
 		wb_str(w, "liquid loop ");
 		wb_xml(w, ir_name(d, loop->a));
@@ -177,7 +194,7 @@ static void draw_rack(struct wbuf *w, const struct rk_design *d,
 		units = 42;
 	if (units > 100)
 		units = 100;
-	rack_figures(w, d, t, r, x0, y0);
+	rack_figures(w, d, t, ix, r, x0, y0);
 	wb_printf(w,
 		  "<text x=\"%d\" y=\"%d\" font-size=\"9\">front</text>"
 		  "<text x=\"%d\" y=\"%d\" font-size=\"9\">rear</text>\n",

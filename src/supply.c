@@ -11,7 +11,9 @@
 #include "rackc.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
+#include "layout.h"
 #include "metrics.h"
 #include "schema.h"
 #include "supply.h"
@@ -135,4 +137,85 @@ const char *supply_format(const struct supply_cap *cp, char *buf)
 	snprintf(buf, RK_QFMT_MAX, "%llu%s%s%s%s", (unsigned long long)(v / s),
 		 n ? "." : "", frac, cp->exact ? "" : "...", units[k].sym);
 	return buf;
+}
+
+struct rack_src {
+	uint32_t rack, feed;
+	int64_t mw;
+};
+
+/* a + b for non-negative powers, saturated */
+static int64_t add_mw(int64_t a, int64_t b)
+{
+	int64_t t;
+
+	return q_add(a, b, &t) ? t : INT64_MAX;
+}
+
+static int src_cmp(const void *x, const void *y)
+{
+	const struct rack_src *a = x, *b = y;
+
+	if (a->rack != b->rack)
+		return a->rack < b->rack ? -1 : 1;
+	if (a->feed != b->feed)
+		return a->feed < b->feed ? -1 : 1;
+	return 0;
+}
+
+/*
+ * Capacity each rack keeps when its worst feed fails (report.json's
+ * power_capacity_w): the capacities above of the PDUs and power shelves
+ * mounted in the rack (declared in it or naming it), grouped by feed;
+ * with two or more feeds, the total less the largest feed's share (a
+ * supply on no feed never fails).
+ */
+int64_t *supply_rack_capacities(const struct rk_design *d)
+{
+	int64_t *total = xcalloc(d->nobjs + 1, sizeof(*total));
+	struct rack_src *s = NULL;
+	uint32_t ns = 0, scap = 0;
+
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		const struct rk_value *f;
+		struct rack_src *x;
+		uint32_t r;
+
+		if (d->objs[i].kind != K_DEVICE ||
+		    (d->objs[i].cls != C_PDU &&
+		     d->objs[i].cls != C_POWER_SHELF))
+			continue;
+		r = layout_rack_of(d, i);
+		if (r == RK_NONE)
+			continue;
+		f = ir_attr_inh(d, i, A_FEED);
+		x = VEC_PUSH(s, ns, scap);
+		x->rack = r;
+		x->feed = f && f->type == VT_OBJ ? f->a : RK_NONE;
+		x->mw = supply_capacity_mw(d, i);
+	}
+	if (ns)
+		qsort(s, ns, sizeof(*s), src_cmp);
+	for (uint32_t i = 0; i < ns;) {
+		uint32_t r = s[i].rack, feeds = 0;
+		int64_t worst = 0;
+
+		while (i < ns && s[i].rack == r) {
+			uint32_t f = s[i].feed;
+			int64_t share = 0;
+
+			for (; i < ns && s[i].rack == r && s[i].feed == f; i++)
+				share = add_mw(share, s[i].mw);
+			total[r] = add_mw(total[r], share);
+			if (f == RK_NONE)
+				continue;
+			feeds++;
+			if (share > worst)
+				worst = share;
+		}
+		if (feeds >= 2)
+			total[r] -= worst;
+	}
+	free(s);
+	return total;
 }

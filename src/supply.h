@@ -57,5 +57,11 @@ int64_t supply_capacity_mw(const struct rk_design *d, uint32_t obj);
  * "..." after the digits when they are truncated: "34.502452087...kW".
  */
 const char *supply_format(const struct supply_cap *cp, char *buf);
+/*
+ * Per object (indexed by object id; 0 for all but racks, malloc'd): the
+ * capacity a rack keeps after the loss of its worst feed, from the PDUs
+ * and power shelves mounted in it.
+ */
+int64_t *supply_rack_capacities(const struct rk_design *d);
 
 #endif
