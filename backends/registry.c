@@ -12,6 +12,7 @@ extern const struct backend backend_slurm;
 extern const struct backend backend_elevations;
 extern const struct backend backend_floor, backend_diagrams;
 extern const struct backend backend_html;
+extern const struct backend backend_netbox;
 #ifdef HAVE_XLSXWRITER
 extern const struct backend backend_xlsx;
 #endif
@@ -20,7 +21,7 @@ const struct backend *const backend_table[] = {
 	&backend_ir,	   &backend_report,	&backend_cabling,
 	&backend_bom,	   &backend_nccl,	&backend_ibnet,
 	&backend_slurm,	   &backend_elevations, &backend_floor,
-	&backend_diagrams, &backend_html,
+	&backend_diagrams, &backend_html,	&backend_netbox,
 #ifdef HAVE_XLSXWRITER
 	&backend_xlsx,
 #endif

@@ -1,0 +1,894 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The "netbox" back end: the design as NetBox bulk-import CSV files, one
+ * per object type, under netbox/, named with the import order in front:
+ *
+ *   01-sites.csv          name, slug, status
+ *   02-locations.csv      site, name, slug, status           (rackc rows)
+ *   03-racks.csv          site, location, name, status, u_height
+ *   04-manufacturers.csv  name, slug                          (part vendor)
+ *   05-device-roles.csv   name, slug, color                   (part class)
+ *   06-device-types.csv   manufacturer, model, slug, part_number, u_height
+ *   07-devices.csv        name, role, manufacturer, device_type, status,
+ *                         site, location, rack, position, face
+ *   08-interfaces.csv     device, name, type
+ *   09-power-ports.csv    device, name, type
+ *   10-power-outlets.csv  device, name, type
+ *   11-power-panels.csv   site, name
+ *   12-power-feeds.csv    site, power_panel, name, status, type, supply,
+ *                         phase, voltage, amperage
+ *   13-cables.csv         side_a_site, side_a_device, side_a_power_panel,
+ *                         side_a_type, side_a_name, side_b_site,
+ *                         side_b_device, side_b_type, side_b_name, type,
+ *                         status, label, length, length_unit
+ *
+ * Mapping (README "NetBox export" has the full table): a device, rack or
+ * feed is named by its full rackc name (unique in the design, so unique in
+ * NetBox's scopes); a device type's model is the catalog part's name; a
+ * device's power ports are its part's supplies psu[0..psus-1] (type from
+ * the part's inlet); a device with a `feed` gets one power port "inlet",
+ * cabled from that feed; a PDU part's outlets_c13 / outlets_c19 become
+ * outlets C13-1.., C19-1..; each supply wired by `power psu[..] -> PDU` is
+ * cabled to the PDU's next free outlet of the mating type (C14 -> C13,
+ * C20 -> C19).  Feeds hang off one power panel per site named "feeds".
+ * Everything is "planned".  Devices outside any site are not exported
+ * (warning), nor are links without a cable (backplane); a port that
+ * carries several links (a splitter's fan-out end) keeps its first, as a
+ * NetBox interface takes one cable (warning).
+ */
+#include "rackc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "backend.h"
+#include "be_common.h"
+#include "cableplan.h"
+#include "csv.h"
+#include "layout.h"
+#include "metrics.h"
+#include "schema.h"
+
+#define NB_COLS(...)                          \
+	(const char *const[]){ __VA_ARGS__ }, \
+	    sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(char *)
+
+struct nb {
+	struct backend_ctx *ctx;
+	const struct rk_design *d;
+	struct arena *a;
+	uint32_t *site;	   /* device/rack -> site, RK_NONE: not exported */
+	uint32_t *rack;	   /* device -> rack, RK_NONE */
+	const char **slug; /* object -> slug (sites, rows, parts, roles) */
+	uint32_t *mfr;	   /* part -> interned vendor name */
+	uint8_t *seen;	   /* scratch marks per object */
+	uint32_t *outlet_next13, *outlet_next19; /* per PDU: next free */
+	uint8_t *port_used; /* per link end, bit per end (a: 1, b: 2) */
+	bool ok;
+};
+
+static FILE *nb_open(struct nb *n, struct csv *w, const char *file,
+		     const char *const *cols, unsigned ncols)
+{
+	char *rel = arena_printf(n->a, "netbox/%s", file);
+	FILE *fp = out_open(n->ctx, rel);
+
+	if (!fp) {
+		n->ok = false;
+		return NULL;
+	}
+	csv_init(w, fp);
+	csv_header(w, cols, ncols);
+	return fp;
+}
+
+static void nb_close(struct nb *n, struct csv *w, FILE *fp)
+{
+	if (!fp)
+		return;
+	csv_fini(w);
+	if (!out_close(n->ctx, fp))
+		n->ok = false;
+}
+
+/* A NetBox slug ([a-z0-9_-]) made from @s, not among @taken[0..nt). */
+static const char *make_slug(struct nb *n, const char *s, const char **taken,
+			     uint32_t nt)
+{
+	size_t len = strlen(s), k = 0;
+	char *b = arena_alloc(n->a, len + 2);
+	const char *out;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		      c == '_'))
+			c = '-';
+		if (c == '-' && (k == 0 || b[k - 1] == '-'))
+			continue;
+		b[k++] = c;
+	}
+	while (k && b[k - 1] == '-')
+		k--;
+	if (!k)
+		b[k++] = 'x';
+	b[k] = '\0';
+	out = b;
+	for (unsigned sfx = 2;; sfx++) {
+		uint32_t i;
+
+		for (i = 0; i < nt && strcmp(taken[i], out); i++)
+			;
+		if (i == nt)
+			return out;
+		out = arena_printf(n->a, "%s-%u", b, sfx);
+	}
+}
+
+static const char *name_of(const struct nb *n, uint32_t o)
+{
+	return ir_name(n->d, o);
+}
+
+static const char *vendor_of(const struct nb *n, uint32_t part)
+{
+	const char *v = ir_str(n->d, part, A_VENDOR);
+
+	return v && *v ? v : "unspecified";
+}
+
+static const char *word_of(const struct rk_design *d, uint32_t obj,
+			   uint32_t key)
+{
+	const struct rk_value *v = ir_attr_inh(d, obj, key);
+
+	return v && v->type == VT_WORD ? str_of(d->arena, v->a) : "";
+}
+
+/* NetBox power port type of an inlet form, "" when it has no match. */
+static const char *inlet_type(const char *form)
+{
+	if (streq(form, "C14"))
+		return "iec-60320-c14";
+	if (streq(form, "C20"))
+		return "iec-60320-c20";
+	return "";
+}
+
+/* NetBox interface type of a port (form and speed), else "other". */
+static const char *iface_type(const struct rk_design *d, uint32_t port)
+{
+	static const struct {
+		const char *form;
+		int64_t gbps;
+		const char *type;
+	} map[] = {
+		{ "OSFP", 400, "400gbase-x-osfp" },
+		{ "OSFP", 800, "800gbase-x-osfp" },
+		{ "QSFP112", 400, "400gbase-x-qsfp112" },
+		{ "QSFP56", 200, "200gbase-x-qsfp56" },
+		{ "QSFP28", 100, "100gbase-x-qsfp28" },
+		{ "SFP28", 25, "25gbase-x-sfp28" },
+		{ "RJ45", 1, "1000base-t" },
+		{ "RJ45", 10, "10gbase-t" },
+	};
+	const char *form = word_of(d, port, A_FORM);
+	int64_t bps = ir_num(d, port, A_SPEED, -1);
+
+	for (size_t i = 0; i < ARRAY_SIZE(map); i++)
+		if (streq(form, map[i].form) && bps == map[i].gbps * 1000000000)
+			return map[i].type;
+	return "other";
+}
+
+/* Ports of @part and its bases (base first), effective ones only. */
+static uint32_t part_ports(const struct rk_design *d, uint32_t part,
+			   uint32_t **out)
+{
+	uint32_t chain[256], nc = 0, n = 0, cap = 0;
+
+	*out = NULL;
+	for (uint32_t p = part; p != RK_NONE && nc < 256; p = d->objs[p].part)
+		chain[nc++] = p;
+	while (nc--)
+		for_each_child(d, chain[nc], c)
+			if (d->objs[c].kind == K_PORT &&
+			    ir_member_effective(d, part, c))
+				*VEC_PUSH(*out, n, cap) = c;
+	return n;
+}
+
+static void cell_num(struct csv *w, int64_t v)
+{
+	if (v < 0)
+		csv_cell(w, NULL);
+	else
+		csv_cell_u64(w, (uint64_t)v);
+}
+
+static void write_sites(struct nb *n)
+{
+	const struct rk_design *d = n->d;
+	struct csv w;
+	FILE *fp;
+	const char **taken = NULL;
+	uint32_t nt = 0, cap = 0;
+
+	fp = nb_open(n, &w, "01-sites.csv", NB_COLS("name", "slug", "status"));
+	if (!fp)
+		return;
+	for (uint32_t o = 0; o < d->nobjs; o++) {
+		if (d->objs[o].kind != K_SITE)
+			continue;
+		n->slug[o] = make_slug(n, name_of(n, o), taken, nt);
+		*VEC_PUSH(taken, nt, cap) = n->slug[o];
+		csv_cell(&w, name_of(n, o));
+		csv_cell(&w, n->slug[o]);
+		csv_cell(&w, "planned");
+		csv_end_row(&w);
+	}
+	free(taken);
+	nb_close(n, &w, fp);
+}
+
+static void write_locations(struct nb *n)
+{
+	const struct rk_design *d = n->d;
+	struct csv w;
+	FILE *fp;
+	const char **taken = NULL;
+	uint32_t nt = 0, cap = 0;
+
+	fp = nb_open(n, &w, "02-locations.csv",
+		     NB_COLS("site", "name", "slug", "status"));
+	if (!fp)
+		return;
+	for (uint32_t o = 0; o < d->nobjs; o++) {
+		uint32_t s;
+
+		if (d->objs[o].kind != K_ROW ||
+		    (s = ir_ancestor(d, o, K_SITE)) == RK_NONE)
+			continue;
+		/* slugs are unique per site; rows are few, so one list */
+		n->slug[o] = make_slug(n, name_of(n, o), taken, nt);
+		*VEC_PUSH(taken, nt, cap) = n->slug[o];
+		csv_cell(&w, name_of(n, s));
+		csv_cell(&w, name_of(n, o));
+		csv_cell(&w, n->slug[o]);
+		csv_cell(&w, "planned");
+		csv_end_row(&w);
+	}
+	free(taken);
+	nb_close(n, &w, fp);
+}
+
+static void write_racks(struct nb *n)
+{
+	const struct rk_design *d = n->d;
+	struct csv w;
+	FILE *fp;
+
+	fp = nb_open(n, &w, "03-racks.csv",
+		     NB_COLS("site", "location", "name", "status", "u_height"));
+	if (!fp)
+		return;
+	for (uint32_t o = 0; o < d->nobjs; o++) {
+		uint32_t row;
+
+		if (d->objs[o].kind != K_RACK || n->site[o] == RK_NONE)
+			continue;
+		row = ir_ancestor(d, o, K_ROW);
+		csv_cell(&w, name_of(n, n->site[o]));
+		csv_cell(&w, row != RK_NONE ? name_of(n, row) : NULL);
+		csv_cell(&w, name_of(n, o));
+		csv_cell(&w, "planned");
+		cell_num(&w, layout_rack_units(d, o) > 0
+				 ? layout_rack_units(d, o)
+				 : -1);
+		csv_end_row(&w);
+	}
+	nb_close(n, &w, fp);
+}
+
+static void write_manufacturers(struct nb *n)
+{
+	const struct rk_design *d = n->d;
+	struct csv w;
+	FILE *fp;
+	const char **names = NULL, **taken = NULL;
+	uint32_t nn = 0, ncap = 0, nt = 0, tcap = 0;
+
+	fp = nb_open(n, &w, "04-manufacturers.csv", NB_COLS("name", "slug"));
+	if (!fp)
+		return;
+	for (uint32_t o = 0; o < d->nobjs; o++) {
+		const char *v;
+		uint32_t i;
+
+		if (d->objs[o].kind != K_DEVICE || n->site[o] == RK_NONE)
+			continue;
+		v = vendor_of(n, d->objs[o].part);
+		for (i = 0; i < nn && strcmp(names[i], v); i++)
+			;
+		if (i < nn)
+			continue;
+		const char *slug = make_slug(n, v, taken, nt);
+
+		*VEC_PUSH(names, nn, ncap) = v;
+		*VEC_PUSH(taken, nt, tcap) = slug;
+		csv_cell(&w, v);
+		csv_cell(&w, slug);
+		csv_end_row(&w);
+	}
+	free(names);
+	free(taken);
+	nb_close(n, &w, fp);
+}
+
+static void write_roles(struct nb *n)
+{
+	const struct rk_design *d = n->d;
+	struct csv w;
+	FILE *fp;
+	bool seen[C__COUNT] = { false };
+
+	fp = nb_open(n, &w, "05-device-roles.csv",
+		     NB_COLS("name", "slug", "color"));
+	if (!fp)
+		return;
+	for (uint32_t o = 0; o < d->nobjs; o++) {
+		uint16_t c = d->objs[o].cls;
+
+		if (d->objs[o].kind != K_DEVICE || n->site[o] == RK_NONE ||
+		    c >= C__COUNT || seen[c])
+			continue;
+		seen[c] = true;
+		/* class names are lower-case words: their own slugs */
+		csv_cell(&w, rk_class_name((enum rk_class)c));
+		csv_cell(
+		    &w, make_slug(n, rk_class_name((enum rk_class)c), NULL, 0));
+		csv_cell(&w, "9e9e9e");
+		csv_end_row(&w);
+	}
+	nb_close(n, &w, fp);
+}
+
+static void write_types(struct nb *n)
+{
+	const struct rk_design *d = n->d;
+	struct csv w;
+	FILE *fp;
+	const char **taken = NULL;
+	uint32_t nt = 0, cap = 0;
+
+	fp = nb_open(n, &w, "06-device-types.csv",
+		     NB_COLS("manufacturer", "model", "slug", "part_number",
+			     "u_height"));
+	if (!fp)
+		return;
+	memset(n->seen, 0, d->nobjs);
+	for (uint32_t o = 0; o < d->nobjs; o++) {
+		uint32_t p = d->objs[o].part;
+		uint32_t pn;
+
+		if (d->objs[o].kind != K_DEVICE || n->site[o] == RK_NONE ||
+		    n->seen[p])
+			continue;
+		n->seen[p] = 1;
+		n->slug[p] = make_slug(n, name_of(n, p), taken, nt);
+		*VEC_PUSH(taken, nt, cap) = n->slug[p];
+		pn = be_part_number(d, p, -1);
+		csv_cell(&w, vendor_of(n, p));
+		csv_cell(&w, name_of(n, p));
+		csv_cell(&w, n->slug[p]);
+		csv_cell(&w, pn ? str_of(d->arena, pn) : NULL);
+		cell_num(&w, layout_height_u(d, o));
+		csv_end_row(&w);
+	}
+	free(taken);
+	nb_close(n, &w, fp);
+}
+
+static void write_devices(struct nb *n)
+{
+	const struct rk_design *d = n->d;
+	struct csv w;
+	FILE *fp;
+
+	fp = nb_open(n, &w, "07-devices.csv",
+		     NB_COLS("name", "role", "manufacturer", "device_type",
+			     "status", "site", "location", "rack", "position",
+			     "face"));
+	if (!fp)
+		return;
+	for (uint32_t o = 0; o < d->nobjs; o++) {
+		uint32_t r = n->rack[o], row;
+		int64_t at;
+
+		if (d->objs[o].kind != K_DEVICE || n->site[o] == RK_NONE)
+			continue;
+		row = r != RK_NONE ? ir_ancestor(d, r, K_ROW) : RK_NONE;
+		/* NetBox places only devices of 1U or more at a position */
+		at = r != RK_NONE && layout_height_u(d, o) > 0 ? layout_at(d, o)
+							       : -1;
+		csv_cell(&w, name_of(n, o));
+		csv_cell(&w, rk_class_name((enum rk_class)d->objs[o].cls));
+		csv_cell(&w, vendor_of(n, d->objs[o].part));
+		csv_cell(&w, name_of(n, d->objs[o].part));
+		csv_cell(&w, "planned");
+		csv_cell(&w, name_of(n, n->site[o]));
+		csv_cell(&w, row != RK_NONE ? name_of(n, row) : NULL);
+		csv_cell(&w, r != RK_NONE ? name_of(n, r) : NULL);
+		cell_num(&w, at);
+		csv_cell(&w, at > 0 ? "front" : NULL);
+		csv_end_row(&w);
+	}
+	nb_close(n, &w, fp);
+}
+
+static void write_interfaces(struct nb *n)
+{
+	const struct rk_design *d = n->d;
+	struct csv w;
+	FILE *fp;
+
+	fp = nb_open(n, &w, "08-interfaces.csv",
+		     NB_COLS("device", "name", "type"));
+	if (!fp)
+		return;
+	for (uint32_t o = 0; o < d->nobjs; o++) {
+		uint32_t *ports, np;
+
+		if (d->objs[o].kind != K_DEVICE || n->site[o] == RK_NONE)
+			continue;
+		np = part_ports(d, d->objs[o].part, &ports);
+		for (uint32_t i = 0; i < np; i++) {
+			csv_cell(&w, name_of(n, o));
+			csv_cell_str(&w, d->arena, d->objs[ports[i]].local);
+			csv_cell(&w, iface_type(d, ports[i]));
+			csv_end_row(&w);
+		}
+		free(ports);
+	}
+	nb_close(n, &w, fp);
+}
+
+static uint32_t feed_of(const struct nb *n, uint32_t o);
+
+static void write_power_ports(struct nb *n)
+{
+	const struct rk_design *d = n->d;
+	struct csv w;
+	FILE *fp;
+
+	fp = nb_open(n, &w, "09-power-ports.csv",
+		     NB_COLS("device", "name", "type"));
+	if (!fp)
+		return;
+	for (uint32_t o = 0; o < d->nobjs; o++) {
+		int64_t psus;
+		const char *t;
+
+		if (d->objs[o].kind != K_DEVICE || n->site[o] == RK_NONE)
+			continue;
+		psus = ir_num(d, o, A_PSUS, 0);
+		t = inlet_type(word_of(d, o, A_INLET));
+		for (int64_t k = 0; k < psus; k++) {
+			char nm[32];
+
+			snprintf(nm, sizeof(nm), "psu[%lld]", (long long)k);
+			csv_cell(&w, name_of(n, o));
+			csv_cell(&w, nm);
+			csv_cell(&w, *t ? t : NULL);
+			csv_end_row(&w);
+		}
+		if (feed_of(n, o) != RK_NONE) {
+			csv_cell(&w, name_of(n, o));
+			csv_cell(&w, "inlet");
+			csv_cell(&w, NULL);
+			csv_end_row(&w);
+		}
+	}
+	nb_close(n, &w, fp);
+}
+
+static void write_outlets(struct nb *n)
+{
+	const struct rk_design *d = n->d;
+	struct csv w;
+	FILE *fp;
+
+	fp = nb_open(n, &w, "10-power-outlets.csv",
+		     NB_COLS("device", "name", "type"));
+	if (!fp)
+		return;
+	for (uint32_t o = 0; o < d->nobjs; o++) {
+		int64_t c13, c19;
+
+		if (d->objs[o].kind != K_DEVICE || n->site[o] == RK_NONE)
+			continue;
+		c13 = ir_num(d, o, A_OUTLETS_C13, 0);
+		c19 = ir_num(d, o, A_OUTLETS_C19, 0);
+		for (int64_t k = 1; k <= c19 + c13; k++) {
+			char nm[32];
+			bool is19 = k <= c19;
+
+			snprintf(nm, sizeof(nm), "%s-%lld",
+				 is19 ? "C19" : "C13",
+				 (long long)(is19 ? k : k - c19));
+			csv_cell(&w, name_of(n, o));
+			csv_cell(&w, nm);
+			csv_cell(&w, is19 ? "iec-60320-c19" : "iec-60320-c13");
+			csv_end_row(&w);
+		}
+	}
+	nb_close(n, &w, fp);
+}
+
+static void write_panels(struct nb *n)
+{
+	const struct rk_design *d = n->d;
+	struct csv w;
+	FILE *fp;
+
+	fp = nb_open(n, &w, "11-power-panels.csv", NB_COLS("site", "name"));
+	if (!fp)
+		return;
+	for (uint32_t o = 0; o < d->nobjs; o++) {
+		uint32_t s;
+
+		if (d->objs[o].kind != K_FEED ||
+		    (s = ir_ancestor(d, o, K_SITE)) == RK_NONE)
+			continue;
+		csv_cell(&w, name_of(n, s));
+		csv_cell(&w, name_of(n, o));
+		csv_end_row(&w);
+	}
+	nb_close(n, &w, fp);
+}
+
+/* A whole number of base units @v / @per, or -1 when it is not. */
+static int64_t whole(int64_t v, int64_t per)
+{
+	return v >= 0 && v % per == 0 ? v / per : -1;
+}
+
+/* The rackc feed of device @o when it is exported as a NetBox power
+ * feed (RK_NONE otherwise). */
+static uint32_t feed_of(const struct nb *n, uint32_t o)
+{
+	const struct rk_value *v;
+
+	if (n->d->objs[o].kind != K_DEVICE || n->site[o] == RK_NONE ||
+	    !(v = ir_attr(n->d, o, A_FEED)) || v->type != VT_OBJ ||
+	    ir_ancestor(n->d, v->a, K_SITE) != n->site[o])
+		return RK_NONE;
+	return v->a;
+}
+
+static void write_feeds(struct nb *n)
+{
+	const struct rk_design *d = n->d;
+	struct csv w;
+	FILE *fp;
+
+	fp = nb_open(n, &w, "12-power-feeds.csv",
+		     NB_COLS("site", "power_panel", "rack", "name", "status",
+			     "type", "supply", "phase", "voltage", "amperage"));
+	if (!fp)
+		return;
+	for (uint32_t o = 0; o < d->nobjs; o++) {
+		uint32_t f = feed_of(n, o);
+		int64_t ph, v, i;
+
+		if (f == RK_NONE)
+			continue;
+		/* the circuit of one PDU: its inlet's rating (the part's),
+		 * else the rackc feed's */
+		ph = ir_num(d, o, A_PHASES, ir_num(d, f, A_PHASES, 1));
+		v = ir_num(d, o, A_VOLTAGE, ir_num(d, f, A_VOLTAGE, -1));
+		i = ir_num(d, o, A_CURRENT, ir_num(d, f, A_CURRENT, -1));
+		csv_cell(&w, name_of(n, n->site[o]));
+		csv_cell(&w, name_of(n, f));
+		csv_cell(&w,
+			 n->rack[o] != RK_NONE ? name_of(n, n->rack[o]) : NULL);
+		csv_cell(&w, name_of(n, o));
+		csv_cell(&w, "planned");
+		csv_cell(&w, "primary");
+		csv_cell(&w, "ac");
+		csv_cell(&w, ph == 3 ? "three-phase" : "single-phase");
+		cell_num(&w, whole(v, 1000));
+		cell_num(&w, whole(i, 1000));
+		csv_end_row(&w);
+	}
+	nb_close(n, &w, fp);
+}
+
+static const char *cable_type(const char *media)
+{
+	static const char *const map[][2] = {
+		{ "dac", "dac-passive" }, { "acc", "dac-active" },
+		{ "aoc", "aoc" },	  { "mmf", "mmf" },
+		{ "smf", "smf" },	  { "cat5e", "cat5e" },
+		{ "cat6", "cat6" },	  { "power", "power" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(map); i++)
+		if (streq(media, map[i][0]))
+			return map[i][1];
+	return NULL;
+}
+
+/* One end of a cable: site, device (or panel), type, name. */
+static void cable_end(struct csv *w, const char *site, const char *dev,
+		      const char *panel, const char *type, const char *name,
+		      bool with_panel)
+{
+	csv_cell(w, site);
+	csv_cell(w, dev);
+	if (with_panel)
+		csv_cell(w, panel);
+	csv_cell(w, type);
+	csv_cell(w, name);
+}
+
+static void cable_tail(struct csv *w, const char *type, const char *label,
+		       int64_t um)
+{
+	char buf[CSV_NUM_MAX];
+
+	csv_cell(w, type);
+	csv_cell(w, "planned");
+	csv_cell(w, label);
+	csv_cell(w, um >= 0 ? csv_metres(um, buf) : NULL);
+	csv_cell(w, um >= 0 ? "m" : NULL);
+	csv_end_row(w);
+}
+
+static void power_cables(struct nb *n, struct csv *w)
+{
+	const struct rk_design *d = n->d;
+
+	for (uint32_t o = 0; o < d->nobjs; o++) {
+		const struct rk_obj *ob = &d->objs[o];
+		const char *inlet;
+
+		if (ob->kind != K_DEVICE || n->site[o] == RK_NONE)
+			continue;
+		if (feed_of(n, o) != RK_NONE) {
+			cable_end(w, name_of(n, n->site[o]), NULL,
+				  name_of(n, feed_of(n, o)), "dcim.powerfeed",
+				  name_of(n, o), true);
+			cable_end(w, name_of(n, n->site[o]), name_of(n, o),
+				  NULL, "dcim.powerport", "inlet", false);
+			cable_tail(w, "power", NULL, -1);
+		}
+		inlet = word_of(d, o, A_INLET);
+		for (uint32_t k = 0; k < ob->attr_count; k++) {
+			const struct rk_attr *at =
+			    &d->attrs[ob->attr_first + k];
+			const struct rk_value *l, *p;
+
+			if (at->key != A_POWER || at->val.type != VT_PAIR)
+				continue;
+			l = &d->vals[at->val.a];
+			p = &d->vals[at->val.a + 1];
+			if (l->type != VT_LIST || p->type != VT_OBJ ||
+			    n->site[p->a] == RK_NONE || streq(inlet, "busbar"))
+				continue;
+			if (!streq(inlet, "C14") && !streq(inlet, "C20")) {
+				diag_warning(
+				    n->ctx->diag, &l->loc, "netbox",
+				    "%s: supplies with inlet '%s' plug "
+				    "into no C13/C19 outlet of %s: no "
+				    "power cables exported",
+				    name_of(n, o), *inlet ? inlet : "none",
+				    name_of(n, p->a));
+				continue;
+			}
+			for (int64_t i = 0; i < l->n; i++) {
+				int64_t psu = d->vals[l->a + (uint32_t)i].n;
+				bool is19 = streq(inlet, "C20");
+				int64_t max = ir_num(
+				    d, p->a,
+				    is19 ? A_OUTLETS_C19 : A_OUTLETS_C13, 0);
+				uint32_t *next =
+				    is19 ? n->outlet_next19 : n->outlet_next13;
+				char pn[32], on[32];
+
+				if (next[p->a] >= max) {
+					diag_warning(
+					    n->ctx->diag, &l->loc, "netbox",
+					    "%s psu[%lld]: no free %s outlet "
+					    "left on %s: no power cable "
+					    "exported",
+					    name_of(n, o), (long long)psu,
+					    is19 ? "C19" : "C13",
+					    name_of(n, p->a));
+					continue;
+				}
+				snprintf(pn, sizeof(pn), "psu[%lld]",
+					 (long long)psu);
+				snprintf(on, sizeof(on), "%s-%u",
+					 is19 ? "C19" : "C13", ++next[p->a]);
+				cable_end(w, name_of(n, n->site[o]),
+					  name_of(n, o), NULL, "dcim.powerport",
+					  pn, true);
+				cable_end(w, name_of(n, n->site[p->a]),
+					  name_of(n, p->a), NULL,
+					  "dcim.poweroutlet", on, false);
+				cable_tail(w, "power", NULL, -1);
+			}
+		}
+	}
+}
+
+/* Whether link @li is exported as a cable. */
+static bool cabled(const struct nb *n, const struct cable_plan *p, uint32_t li)
+{
+	const struct rk_link *l = &n->d->links[li];
+
+	return p->links[li].status != CP_NOT_CABLED &&
+	       n->site[l->a_dev] != RK_NONE && n->site[l->b_dev] != RK_NONE;
+}
+
+/* One cabled link end: (device, port) and the link. */
+struct nb_end {
+	uint64_t key;
+	uint32_t li;
+};
+
+static uint64_t end_key(uint32_t dev, uint32_t port)
+{
+	return (uint64_t)dev << 32 | port;
+}
+
+static int cmp_end(const void *x, const void *y)
+{
+	const struct nb_end *a = x, *b = y;
+
+	if (a->key != b->key)
+		return (a->key > b->key) - (a->key < b->key);
+	return (a->li > b->li) - (a->li < b->li);
+}
+
+/* Whether link @li is the first (in link order) on port @key. */
+static bool first_use(const struct nb_end *ends, uint32_t n, uint64_t key,
+		      uint32_t li)
+{
+	uint32_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (ends[mid].key < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && ends[lo].key == key && ends[lo].li == li;
+}
+
+static void write_cables(struct nb *n)
+{
+	const struct rk_design *d = n->d;
+	const struct cable_plan *p = derived_cableplan(n->ctx->dv);
+	struct csv w;
+	FILE *fp;
+	struct nb_end *ends;
+	uint32_t nends = 0;
+
+	fp = nb_open(n, &w, "13-cables.csv",
+		     NB_COLS("side_a_site", "side_a_device",
+			     "side_a_power_panel", "side_a_type", "side_a_name",
+			     "side_b_site", "side_b_device", "side_b_type",
+			     "side_b_name", "type", "status", "label", "length",
+			     "length_unit"));
+	if (!fp)
+		return;
+	/* a port takes one cable: the ends of the cabled links, sorted by
+	 * (device, port, link); a link that is not the first on one of its
+	 * ports is not exported */
+	ends = xmalloc(((size_t)d->nlinks * 2 + 1) * sizeof(*ends));
+	for (uint32_t li = 0; li < d->nlinks; li++) {
+		const struct rk_link *l = &d->links[li];
+
+		if (!cabled(n, p, li))
+			continue;
+		ends[nends].key = end_key(l->a_dev, l->a_port);
+		ends[nends++].li = li;
+		ends[nends].key = end_key(l->b_dev, l->b_port);
+		ends[nends++].li = li;
+	}
+	qsort(ends, nends, sizeof(*ends), cmp_end);
+	for (uint32_t li = 0; li < d->nlinks; li++) {
+		const struct rk_link *l = &d->links[li];
+		char id[CP_ID_CHARS + 1];
+
+		if (!cabled(n, p, li))
+			continue;
+		if (!first_use(ends, nends, end_key(l->a_dev, l->a_port), li) ||
+		    !first_use(ends, nends, end_key(l->b_dev, l->b_port), li)) {
+			diag_warning(n->ctx->diag, &l->loc, "netbox",
+				     "a port of this link has an earlier link "
+				     "(a NetBox interface takes one cable): "
+				     "link not exported");
+			continue;
+		}
+		cable_end(&w, name_of(n, n->site[l->a_dev]),
+			  name_of(n, l->a_dev), NULL, "dcim.interface",
+			  str_of(d->arena, d->objs[l->a_port].local), true);
+		cable_end(&w, name_of(n, n->site[l->b_dev]),
+			  name_of(n, l->b_dev), NULL, "dcim.interface",
+			  str_of(d->arena, d->objs[l->b_port].local), false);
+		cableplan_id_str(p->links[li].id - 1, id);
+		cable_tail(
+		    &w,
+		    p->links[li].media
+			? cable_type(str_of(d->arena, p->links[li].media))
+			: NULL,
+		    p->links[li].id ? id : NULL, p->links[li].stock);
+	}
+	free(ends);
+	power_cables(n, &w);
+	nb_close(n, &w, fp);
+}
+
+static bool emit_netbox(struct backend_ctx *ctx)
+{
+	const struct rk_design *d = ctx->d;
+	struct nb n = { .ctx = ctx, .d = d, .a = ctx->arena, .ok = true };
+	size_t no = (size_t)d->nobjs + 1;
+
+	n.site = arena_alloc(n.a, no * sizeof(*n.site));
+	n.rack = arena_alloc(n.a, no * sizeof(*n.rack));
+	n.slug = arena_zalloc(n.a, no * sizeof(*n.slug));
+	n.seen = arena_zalloc(n.a, no);
+	n.outlet_next13 = arena_zalloc(n.a, no * sizeof(uint32_t));
+	n.outlet_next19 = arena_zalloc(n.a, no * sizeof(uint32_t));
+	for (uint32_t o = 0; o < d->nobjs; o++) {
+		uint8_t k = d->objs[o].kind;
+
+		n.site[o] = n.rack[o] = RK_NONE;
+		if (k == K_RACK) {
+			n.site[o] = ir_ancestor(d, o, K_SITE);
+		} else if (k == K_DEVICE) {
+			n.rack[o] = layout_rack_of(d, o);
+			n.site[o] = n.rack[o] != RK_NONE
+					? ir_ancestor(d, n.rack[o], K_SITE)
+					: ir_ancestor(d, o, K_SITE);
+			if (n.site[o] == RK_NONE)
+				diag_warning(ctx->diag, &d->objs[o].loc,
+					     "netbox",
+					     "%s is in no site: not exported "
+					     "to NetBox",
+					     name_of(&n, o));
+		}
+	}
+	write_sites(&n);
+	write_locations(&n);
+	write_racks(&n);
+	write_manufacturers(&n);
+	write_roles(&n);
+	write_types(&n);
+	write_devices(&n);
+	write_interfaces(&n);
+	write_power_ports(&n);
+	write_outlets(&n);
+	write_panels(&n);
+	write_feeds(&n);
+	write_cables(&n);
+	return n.ok;
+}
+
+const struct backend backend_netbox = {
+	.name = "netbox",
+	.summary = "netbox/*.csv: NetBox bulk-import files (sites to cables), "
+		   "numbered in import order",
+	.emit = emit_netbox,
+	.needs = BE_NEEDS_PLAN,
+	.on_request = true,
+};
