@@ -133,6 +133,22 @@ static const char *name_of(const struct nb *n, uint32_t o)
 	return ir_name(n->d, o);
 }
 
+/* Whether object @o is a device exported to NetBox (it is in a site). */
+static bool exported(const struct nb *n, uint32_t o)
+{
+	return n->d->objs[o].kind == K_DEVICE && n->site[o] != RK_NONE;
+}
+
+/* A component row: device, name, type (NULL or "": empty). */
+static void comp_row(struct nb *n, struct csv *w, uint32_t dev,
+		     const char *name, const char *type)
+{
+	csv_cell(w, name_of(n, dev));
+	csv_cell(w, name);
+	csv_cell(w, type && *type ? type : NULL);
+	csv_end_row(w);
+}
+
 static const char *vendor_of(const struct nb *n, uint32_t part)
 {
 	const char *v = ir_str(n->d, part, A_VENDOR);
@@ -308,7 +324,7 @@ static void write_manufacturers(struct nb *n)
 		const char *v;
 		uint32_t i;
 
-		if (d->objs[o].kind != K_DEVICE || n->site[o] == RK_NONE)
+		if (!exported(n, o))
 			continue;
 		v = vendor_of(n, d->objs[o].part);
 		for (i = 0; i < nn && strcmp(names[i], v); i++)
@@ -342,8 +358,7 @@ static void write_roles(struct nb *n)
 	for (uint32_t o = 0; o < d->nobjs; o++) {
 		uint16_t c = d->objs[o].cls;
 
-		if (d->objs[o].kind != K_DEVICE || n->site[o] == RK_NONE ||
-		    c >= C__COUNT || seen[c])
+		if (!exported(n, o) || c >= C__COUNT || seen[c])
 			continue;
 		seen[c] = true;
 		/* class names are lower-case words: their own slugs */
@@ -374,8 +389,7 @@ static void write_types(struct nb *n)
 		uint32_t p = d->objs[o].part;
 		uint32_t pn;
 
-		if (d->objs[o].kind != K_DEVICE || n->site[o] == RK_NONE ||
-		    n->seen[p])
+		if (!exported(n, o) || n->seen[p])
 			continue;
 		n->seen[p] = 1;
 		n->slug[p] = make_slug(n, name_of(n, p), taken, nt);
@@ -408,7 +422,7 @@ static void write_devices(struct nb *n)
 		uint32_t r = n->rack[o], row;
 		int64_t at;
 
-		if (d->objs[o].kind != K_DEVICE || n->site[o] == RK_NONE)
+		if (!exported(n, o))
 			continue;
 		row = r != RK_NONE ? ir_ancestor(d, r, K_ROW) : RK_NONE;
 		/* NetBox places only devices of 1U or more at a position */
@@ -442,14 +456,13 @@ static void write_interfaces(struct nb *n)
 	for (uint32_t o = 0; o < d->nobjs; o++) {
 		uint32_t *ports, np;
 
-		if (d->objs[o].kind != K_DEVICE || n->site[o] == RK_NONE)
+		if (!exported(n, o))
 			continue;
 		np = part_ports(d, d->objs[o].part, &ports);
 		for (uint32_t i = 0; i < np; i++) {
-			csv_cell(&w, name_of(n, o));
-			csv_cell_str(&w, d->arena, d->objs[ports[i]].local);
-			csv_cell(&w, iface_type(d, ports[i]));
-			csv_end_row(&w);
+			comp_row(n, &w, o,
+				 str_of(d->arena, d->objs[ports[i]].local),
+				 iface_type(d, ports[i]));
 		}
 		free(ports);
 	}
@@ -472,7 +485,7 @@ static void write_power_ports(struct nb *n)
 		int64_t psus;
 		const char *t;
 
-		if (d->objs[o].kind != K_DEVICE || n->site[o] == RK_NONE)
+		if (!exported(n, o))
 			continue;
 		psus = ir_num(d, o, A_PSUS, 0);
 		t = inlet_type(word_of(d, o, A_INLET));
@@ -480,16 +493,10 @@ static void write_power_ports(struct nb *n)
 			char nm[32];
 
 			snprintf(nm, sizeof(nm), "psu[%lld]", (long long)k);
-			csv_cell(&w, name_of(n, o));
-			csv_cell(&w, nm);
-			csv_cell(&w, *t ? t : NULL);
-			csv_end_row(&w);
+			comp_row(n, &w, o, nm, t);
 		}
 		if (feed_of(n, o) != RK_NONE) {
-			csv_cell(&w, name_of(n, o));
-			csv_cell(&w, "inlet");
-			csv_cell(&w, NULL);
-			csv_end_row(&w);
+			comp_row(n, &w, o, "inlet", NULL);
 		}
 	}
 	nb_close(n, &w, fp);
@@ -508,7 +515,7 @@ static void write_outlets(struct nb *n)
 	for (uint32_t o = 0; o < d->nobjs; o++) {
 		int64_t c13, c19;
 
-		if (d->objs[o].kind != K_DEVICE || n->site[o] == RK_NONE)
+		if (!exported(n, o))
 			continue;
 		c13 = ir_num(d, o, A_OUTLETS_C13, 0);
 		c19 = ir_num(d, o, A_OUTLETS_C19, 0);
@@ -519,10 +526,8 @@ static void write_outlets(struct nb *n)
 			snprintf(nm, sizeof(nm), "%s-%lld",
 				 is19 ? "C19" : "C13",
 				 (long long)(is19 ? k : k - c19));
-			csv_cell(&w, name_of(n, o));
-			csv_cell(&w, nm);
-			csv_cell(&w, is19 ? "iec-60320-c19" : "iec-60320-c13");
-			csv_end_row(&w);
+			comp_row(n, &w, o, nm,
+				 is19 ? "iec-60320-c19" : "iec-60320-c13");
 		}
 	}
 	nb_close(n, &w, fp);
@@ -656,7 +661,7 @@ static void power_cables(struct nb *n, struct csv *w)
 		const struct rk_obj *ob = &d->objs[o];
 		const char *inlet;
 
-		if (ob->kind != K_DEVICE || n->site[o] == RK_NONE)
+		if (!exported(n, o))
 			continue;
 		if (feed_of(n, o) != RK_NONE) {
 			cable_end(w, name_of(n, n->site[o]), NULL,
