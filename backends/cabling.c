@@ -9,13 +9,19 @@
  *                      seen from that rack: cable id and label, this end
  *                      (U, device, port), the far end (rack, U, device,
  *                      port), media, part number and stock length
+ *   cabling/patch.csv  the patch schedule: per rack, port by port, every
+ *                      cabled port with the far end (both ends by their
+ *                      faceplate names); each cable under both its racks
  *
  * Columns (fixed order, see csv.h for the quoting rules):
  *   cable_id           "C" and 8 characters, derived from the cable's
  *                      fabric and ends (cableplan.h), so stable when the
  *                      design changes elsewhere; the legs of one twin-port
  *                      cable or splitter share their first leg's
- *   label              "C1A2B3C4D a.port -- b.port", for the printed label
+ *   label              the printed label: the site's `label` template
+ *                      (default "{id} {a.rack}U{a.u} {a.port}>{b.rack}U{b.u}
+ *                      {b.port}", at most 40 characters for the usual
+ *                      port names), ports by their faceplate names
  *   a_site, a_row, a_rack, a_u, a_device, a_port, and the same for b:
  *                      full object names (a_u: lowest U of the device;
  *                      empty when not placed), the port's local name
@@ -95,6 +101,13 @@ struct sheet {
 	size_t nlocs, locs_cap;
 	struct csv scratch;	    /* renders them */
 	struct metres_memo *metres; /* metres() */
+	uint32_t *pos;		    /* rack or row -> 1-based position, 0 */
+	char *lab;		    /* label_of(): the last label */
+	size_t labn, labcap;
+	uint32_t lab_li;	  /* its link, RK_NONE */
+	uint32_t tmpl_site;	  /* template_of() cache: site, */
+	const char *tmpl;	  /* its template */
+	struct diag_engine *diag; /* label warnings (cut sheet only) */
 };
 
 /*
@@ -244,62 +257,219 @@ static const char *metres(struct sheet *s, int64_t um, size_t *n)
 	return m->s;
 }
 
-/* The printed label: "C000001 a.port -- b.port" (@la, @lb: the ends'
- * devices' location cells, whose last cell is the device's name).  At most
- * label_max() bytes are written at @o; returns the end. */
-static size_t label_max(const struct sheet *s, const struct rk_link *l,
-			size_t idn)
-{
-	const struct rk_design *d = s->d;
+/*
+ * Cable labels.  A site's `label` template (default LABEL_DEFAULT) is
+ * expanded per cable: {id} the cable id, and for each end (a., b.) {row}
+ * (1-based position of the row in its site), {rack} (the row's position,
+ * a point and the rack's 1-based position in its row, "2.14"; the rack's
+ * position alone outside rows), {u} (lowest U, 1-based), {device} (full
+ * name) and {port} (the faceplate name, port_name()).  LABEL_LIMIT characters fit one line of a
+ * standard cable label; a longer label is a warning naming the cable.
+ */
+#define LABEL_DEFAULT "{id} {a.rack}U{a.u} {a.port}>{b.rack}U{b.u} {b.port}"
+#define LABEL_LIMIT 40
 
-	return CSV_CELL_MAX(idn + 7 +
-			    strlen_of(d->arena, d->objs[l->a_dev].name) +
-			    strlen_of(d->arena, d->objs[l->a_port].local) +
-			    strlen_of(d->arena, d->objs[l->b_dev].name) +
-			    strlen_of(d->arena, d->objs[l->b_port].local));
+static void lab_add(struct sheet *s, const char *p, size_t n)
+{
+	if (s->labn + n > s->labcap) {
+		while (s->labn + n > s->labcap)
+			s->labcap = s->labcap ? 2 * s->labcap : 128;
+		s->lab = xrealloc(s->lab, s->labcap);
+	}
+	memcpy(s->lab + s->labn, p, n);
+	s->labn += n;
 }
 
-static char *put_label(struct csv *w, struct sheet *s, const struct rk_link *l,
-		       const struct loc *la, const struct loc *lb,
-		       const char *id, size_t idn, char *o)
+static void lab_num(struct sheet *s, uint64_t v)
+{
+	char b[24];
+
+	lab_add(s, b, (size_t)(u64_put(b, v) - b));
+}
+
+/* The index of a port from its local name ("p[12]": 12; none: 0). */
+static uint64_t port_index(const char *nm, size_t n)
+{
+	uint64_t v = 0, scale = 1;
+
+	if (!n || nm[n - 1] != ']')
+		return 0;
+	for (n--; n && nm[n - 1] >= '0' && nm[n - 1] <= '9'; n--) {
+		v += (uint64_t)(nm[n - 1] - '0') * scale;
+		scale *= 10;
+	}
+	return v;
+}
+
+/* The faceplate name of @port: its `faceplate` pattern expanded ({c}
+ * cage, {p} port in the cage, {n} 1-based index, {i} index), else its
+ * local name. */
+static void port_name(struct sheet *s, uint32_t port)
 {
 	const struct rk_design *d = s->d;
-	const struct arena *a = d->arena;
-	const uint32_t nm[4] = { d->objs[l->a_dev].name,
-				 d->objs[l->a_port].local,
-				 d->objs[l->b_dev].name,
-				 d->objs[l->b_port].local };
-	static const char *const sep[4] = { " ", ".", " -- ", "." };
-	static const size_t nsep[4] = { 1, 1, 4, 1 };
+	uint32_t nm = d->objs[port].local;
+	const char *pat = ir_str(d, port, A_FACEPLATE);
+	const char *cage = ir_str(d, port, A_CAGE);
+	uint64_t idx, per = cage && !strcmp(cage, "twin") ? 2 : 1;
 
-	/* starting with the id, the label needs no guard; with every name
-	 * plain, no quotes either: write it straight into the row, the
-	 * device names copied from the location cells at hand */
-	if (la->dev_plain && lb->dev_plain && csv_str_plain(w, a, nm[1]) &&
-	    csv_str_plain(w, a, nm[3])) {
-		const char *p[4] = { s->locs + la->off + la->from_dev,
-				     str_of(a, nm[1]),
-				     s->locs + lb->off + lb->from_dev,
-				     str_of(a, nm[3]) };
-		const size_t n[4] = { la->len - la->from_dev,
-				      strlen_of(a, nm[1]),
-				      lb->len - lb->from_dev,
-				      strlen_of(a, nm[3]) };
-
-		o = rk_put(o, id, idn);
-		for (int k = 0; k < 4; k++) {
-			o = rk_put(o, sep[k], nsep[k]);
-			o = rk_put(o, p[k], n[k]);
+	if (!pat) {
+		lab_add(s, str_of(d->arena, nm), strlen_of(d->arena, nm));
+		return;
+	}
+	idx = port_index(str_of(d->arena, nm), strlen_of(d->arena, nm));
+	for (const char *q = pat; *q; q++) {
+		if (q[0] == '{' && q[1] && q[2] == '}' &&
+		    strchr("cpni", q[1])) {
+			lab_num(s, q[1] == 'c'	 ? idx / per + 1
+				   : q[1] == 'p' ? idx % per + 1
+				   : q[1] == 'n' ? idx + 1
+						 : idx);
+			q += 2;
+		} else {
+			lab_add(s, q, 1);
 		}
-		return o;
 	}
-	csv_part_begin(w);
-	csv_part(w, id, idn);
-	for (int k = 0; k < 4; k++) {
-		csv_part(w, sep[k], nsep[k]);
-		csv_part_str(w, a, nm[k]);
+}
+
+/* Field @f (@n bytes) of the label of link @l; false: no such field. */
+static bool label_field(struct sheet *s, const struct rk_link *l,
+			const char *id, size_t idn, const char *f, size_t n)
+{
+	const struct rk_design *d = s->d;
+	uint32_t dev, port, rack;
+
+	if (n == 2 && !memcmp(f, "id", 2)) {
+		lab_add(s, id, idn);
+		return true;
 	}
-	return csv_put_parts(w, o);
+	if (n < 3 || (f[0] != 'a' && f[0] != 'b') || f[1] != '.')
+		return false;
+	dev = f[0] == 'a' ? l->a_dev : l->b_dev;
+	port = f[0] == 'a' ? l->a_port : l->b_port;
+	rack = s->rack[dev];
+	f += 2;
+	n -= 2;
+	if (n == 4 && !memcmp(f, "port", 4)) {
+		port_name(s, port);
+	} else if (n == 6 && !memcmp(f, "device", 6)) {
+		lab_add(s, str_of(d->arena, d->objs[dev].name),
+			strlen_of(d->arena, d->objs[dev].name));
+	} else if (n == 1 && f[0] == 'u') {
+		if (rack != RK_NONE && s->at[dev] >= 1)
+			lab_num(s, (uint64_t)s->at[dev]);
+	} else if (n == 4 && !memcmp(f, "rack", 4)) {
+		uint32_t row =
+		    rack != RK_NONE ? ir_ancestor(d, rack, K_ROW) : RK_NONE;
+
+		if (row != RK_NONE && s->pos[row]) {
+			lab_num(s, s->pos[row]);
+			lab_add(s, ".", 1);
+		}
+		if (rack != RK_NONE && s->pos[rack])
+			lab_num(s, s->pos[rack]);
+	} else if (n == 3 && !memcmp(f, "row", 3)) {
+		uint32_t row =
+		    rack != RK_NONE ? ir_ancestor(d, rack, K_ROW) : RK_NONE;
+
+		if (row != RK_NONE && s->pos[row])
+			lab_num(s, s->pos[row]);
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* The label template of the site of link @l's a end (its rack's site). */
+static const char *template_of(struct sheet *s, const struct rk_link *l)
+{
+	uint32_t at =
+	    s->rack[l->a_dev] != RK_NONE ? s->rack[l->a_dev] : l->a_dev;
+	uint32_t site = ir_ancestor(s->d, at, K_SITE);
+
+	if (site != s->tmpl_site || !s->tmpl) {
+		const char *t =
+		    site != RK_NONE ? ir_str(s->d, site, A_LABEL) : NULL;
+
+		s->tmpl_site = site;
+		s->tmpl = t ? t : LABEL_DEFAULT;
+	}
+	return s->tmpl;
+}
+
+/* The label of link @li (kept until the next link's): its length in @n.
+ * A field the template does not know is left as written (the template
+ * is checked once, check_templates()). */
+static const char *label_of(struct sheet *s, uint32_t li, const char *id,
+			    size_t idn, size_t *n)
+{
+	const struct rk_link *l = &s->d->links[li];
+
+	if (s->lab_li != li) {
+		s->labn = 0;
+		for (const char *q = template_of(s, l); *q; q++) {
+			const char *e = q[0] == '{' ? strchr(q, '}') : NULL;
+
+			if (e && label_field(s, l, id, idn, q + 1,
+					     (size_t)(e - q - 1)))
+				q = e;
+			else
+				lab_add(s, q, 1);
+		}
+		s->lab_li = li;
+	}
+	*n = s->labn;
+	return s->lab ? s->lab : "";
+}
+
+/* Every site's label template names known fields only (an error at the
+ * template otherwise); false if one does not. */
+static bool check_templates(struct sheet *s)
+{
+	const struct rk_design *d = s->d;
+	static const char *const known[] = { "id", "row",    "rack",
+					     "u",  "device", "port" };
+	bool ok = true;
+
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		const struct rk_value *v;
+		const char *t;
+
+		if (d->objs[i].kind != K_SITE ||
+		    !(v = ir_attr_inh(d, i, A_LABEL)) || v->type != VT_STR)
+			continue;
+		t = str_of(d->arena, v->a);
+		for (const char *q = strchr(t, '{'); q;
+		     q = strchr(q + 1, '{')) {
+			const char *e = strchr(q, '}'), *f = q + 1;
+			size_t n, k;
+
+			if (!e)
+				break;
+			n = (size_t)(e - f);
+			if (n > 2 && (f[0] == 'a' || f[0] == 'b') &&
+			    f[1] == '.') {
+				f += 2;
+				n -= 2;
+			}
+			for (k = 0; k < ARRAY_SIZE(known); k++)
+				if (strlen(known[k]) == n &&
+				    !memcmp(known[k], f, n) &&
+				    (k == 0) == (f == q + 1))
+					break;
+			if (k == ARRAY_SIZE(known)) {
+				if (s->diag)
+					diag_error(
+					    s->diag, &v->loc, "cabling",
+					    "unknown field '%.*s' in the label "
+					    "template (known: {id}, and {a.X} "
+					    "or {b.X} for X in row, rack, u, "
+					    "device, port)",
+					    (int)(e - q + 1), q);
+				ok = false;
+			}
+		}
+	}
+	return ok;
 }
 
 /* A string or word attribute as its interned id, 0 when there is none. */
@@ -373,13 +543,20 @@ static void row(struct sheet *s, struct csv *w, uint32_t li)
 	long rail = rail_of(s, l);
 	uint32_t model = 0, pn = 0;
 	const char *note = cableplan_reason(r);
-	size_t nn = note ? strlen(note) : 0;
+	size_t nn = note ? strlen(note) : 0, ln;
+	const char *lab = label_of(s, li, id, idn, &ln);
 	char *o;
 
+	if (ln > LABEL_LIMIT && s->diag)
+		diag_warning(s->diag, &l->loc, "cabling",
+			     "the label of cable %.*s is %zu characters, "
+			     "longer than the %d of a one-line cable label: "
+			     "\"%.*s\"",
+			     (int)idn, id, ln, LABEL_LIMIT, (int)ln, lab);
 	if (r->cable != RK_NONE)
 		cable_facts(s, r->cable, r->stock, &model, &pn);
 	o = csv_room(
-	    w, idn + 1 + label_max(s, l, idn) + la->len + 1 +
+	    w, idn + 1 + CSV_CELL_MAX(ln) + la->len + 1 +
 		   CSV_CELL_MAX(strlen_of(a, d->objs[l->a_port].local)) +
 		   lb->len + 1 +
 		   CSV_CELL_MAX(strlen_of(a, d->objs[l->b_port].local)) +
@@ -391,7 +568,7 @@ static void row(struct sheet *s, struct csv *w, uint32_t li)
 		   CSV_CELL_MAX(nn) + 1);
 	o = rk_put(o, id, idn); /* "C" and digits */
 	*o++ = ',';
-	o = put_label(w, s, l, la, lb, id, idn, o);
+	o = csv_put_cell(o, lab, ln);
 	/* each end: site, row, rack, U and device, then the port */
 	*o++ = ',';
 	o = rk_put(o, s->locs + la->off, la->len);
@@ -452,15 +629,15 @@ static void pull_row(struct sheet *s, struct csv *w, uint32_t rack, uint32_t li)
 	const struct loc *lh = loc_of(s, here), *lf = loc_of(s, far);
 	uint32_t pn = 0, media = r->media, model = 0;
 	char id[72]; /* roomy: rk_put may copy it in words */
-	size_t idn = cable_id(s, li, id), mn = 0;
+	size_t idn = cable_id(s, li, id), mn = 0, ln;
 	const char *m = r->stock >= 0 ? metres(s, r->stock, &mn) : NULL;
+	const char *lab = label_of(s, li, id, idn, &ln);
 	char *o;
 
 	if (r->cable != RK_NONE)
 		cable_facts(s, r->cable, r->stock, &model, &pn);
 	o = csv_room(w, CSV_CELL_MAX(strlen_of(a, d->objs[rack].name)) + idn +
-			    1 + label_max(s, l, idn) + (lh->len - lh->from_u) +
-			    1 +
+			    1 + CSV_CELL_MAX(ln) + (lh->len - lh->from_u) + 1 +
 			    CSV_CELL_MAX(strlen_of(a, d->objs[hport].local)) +
 			    (lf->len - lf->from_rack) + 1 +
 			    CSV_CELL_MAX(strlen_of(a, d->objs[fport].local)) +
@@ -470,7 +647,7 @@ static void pull_row(struct sheet *s, struct csv *w, uint32_t rack, uint32_t li)
 	*o++ = ',';
 	o = rk_put(o, id, idn); /* "C" and digits */
 	*o++ = ',';
-	o = put_label(w, s, l, a_here ? lh : lf, a_here ? lf : lh, id, idn, o);
+	o = csv_put_cell(o, lab, ln);
 	/* this end: U and device (its rack is the pull rack) */
 	*o++ = ',';
 	o = rk_put(o, s->locs + lh->off + lh->from_u, lh->len - lh->from_u);
@@ -556,7 +733,127 @@ static bool emit_pull(struct backend_ctx *ctx, struct sheet *s)
 	return ok;
 }
 
-/* The sheet (part 0: cabling.csv) or the pull list (part 1). */
+/* Patch-schedule columns: every port of a rack that is cabled. */
+static const char *const patch_columns[] = {
+	"rack",		 "u",	     "device",	 "port",       "faceplate",
+	"cable_id",	 "far_rack", "far_u",	 "far_device", "far_port",
+	"far_faceplate", "media",    "length_m",
+};
+
+/* One end of a cable in the patch schedule. */
+struct patch_end {
+	uint32_t rack, dev, port, link;
+	int64_t u;
+};
+
+static int patch_cmp(const void *x, const void *y)
+{
+	const struct patch_end *a = x, *b = y;
+
+	if (a->rack != b->rack)
+		return a->rack < b->rack ? -1 : 1;
+	if (a->u != b->u)
+		return a->u < b->u ? -1 : 1;
+	if (a->dev != b->dev)
+		return a->dev < b->dev ? -1 : 1;
+	if (a->port != b->port)
+		return a->port < b->port ? -1 : 1;
+	return a->link < b->link ? -1 : a->link > b->link;
+}
+
+/* A port's faceplate name as a cell. */
+static void cell_faceplate(struct sheet *s, struct csv *w, uint32_t port)
+{
+	s->labn = 0;
+	s->lab_li = RK_NONE; /* the label buffer is reused */
+	port_name(s, port);
+	csv_cell_n(w, s->lab, s->labn);
+}
+
+/*
+ * The patch schedule: per rack (racks in declaration order), port by port
+ * (devices by U, then ports in declaration order), each cabled port of
+ * the rack with the far end of its cable.  Each cable appears twice, once
+ * under the rack of each end, that end first (a cable inside one rack
+ * appears twice under it).
+ */
+static bool emit_patch(struct backend_ctx *ctx, struct sheet *s)
+{
+	const struct rk_design *d = s->d;
+	struct patch_end *e = NULL;
+	uint32_t n = 0, cap = 0;
+	FILE *fp;
+	struct csv w;
+	bool ok;
+
+	for (uint32_t i = 0; i < d->nlinks; i++) {
+		const struct rk_link *l = &d->links[i];
+
+		if (!s->p->links[i].label_no)
+			continue;
+		for (int k = 0; k < 2; k++) {
+			uint32_t dev = k ? l->b_dev : l->a_dev;
+			struct patch_end *p;
+
+			if (s->rack[dev] == RK_NONE)
+				continue;
+			p = VEC_PUSH(e, n, cap);
+			p->rack = s->rack[dev];
+			p->dev = dev;
+			p->port = k ? l->b_port : l->a_port;
+			p->link = i;
+			p->u = s->at[dev];
+		}
+	}
+	if (n)
+		qsort(e, n, sizeof(*e), patch_cmp);
+	fp = out_open(ctx, "cabling/patch.csv");
+	ok = fp != NULL;
+	if (ok) {
+		csv_init(&w, fp);
+		csv_header(&w, patch_columns, ARRAY_SIZE(patch_columns));
+		for (uint32_t k = 0; k < n && !be_cancelled(ctx); k++) {
+			const struct rk_link *l = &d->links[e[k].link];
+			const struct cp_link *r = &s->p->links[e[k].link];
+			bool a_here =
+			    e[k].dev == l->a_dev && e[k].port == l->a_port;
+			uint32_t far = a_here ? l->b_dev : l->a_dev;
+			uint32_t fport = a_here ? l->b_port : l->a_port;
+			char id[72], m[CSV_NUM_MAX];
+			size_t idn = cable_id(s, e[k].link, id);
+
+			cell_name(&w, d, e[k].rack);
+			cell_u(&w, s, e[k].dev, e[k].rack);
+			cell_name(&w, d, e[k].dev);
+			csv_cell_str(&w, d->arena, d->objs[e[k].port].local);
+			cell_faceplate(s, &w, e[k].port);
+			csv_cell_n(&w, id, idn);
+			cell_name(&w, d, s->rack[far]);
+			cell_u(&w, s, far, s->rack[far]);
+			cell_name(&w, d, far);
+			csv_cell_str(&w, d->arena, d->objs[fport].local);
+			cell_faceplate(s, &w, fport);
+			if (r->media)
+				csv_cell_str(&w, d->arena, r->media);
+			else
+				csv_cell(&w, NULL);
+			if (r->stock >= 0) {
+				csv_metres(r->stock, m);
+				csv_cell(&w, m);
+			} else {
+				csv_cell(&w, NULL);
+			}
+			csv_end_row(&w);
+		}
+		csv_fini(&w);
+		ok = out_close(ctx, fp) && !be_cancelled(ctx);
+	}
+	free(e);
+	return ok;
+}
+
+/* The sheet (part 0: cabling.csv), the pull list (part 1) or the patch
+ * schedule (part 2). */
 static bool emit_cabling(struct backend_ctx *ctx)
 {
 	const struct rk_design *d = ctx->d;
@@ -576,7 +873,32 @@ static bool emit_cabling(struct backend_ctx *ctx)
 	s.loc = xcalloc((size_t)d->nobjs + 1, sizeof(*s.loc));
 	s.metres = xcalloc(METRES_MEMO, sizeof(*s.metres));
 	csv_init(&s.scratch, NULL);
-	if (ctx->part == 0) {
+	s.lab_li = RK_NONE;
+	s.tmpl_site = RK_NONE;
+	s.pos = xcalloc((size_t)d->nobjs + 1, sizeof(*s.pos));
+	{
+		/* racks and rows numbered from 1 among their parent's */
+		uint32_t *n = xcalloc(2 * ((size_t)d->nobjs + 1), sizeof(*n));
+
+		for (uint32_t i = 0; i < d->nobjs; i++) {
+			const struct rk_obj *o = &d->objs[i];
+			uint32_t p =
+			    o->parent != RK_NONE ? o->parent : d->nobjs;
+
+			if (o->kind == K_RACK)
+				s.pos[i] = ++n[2 * (size_t)p];
+			else if (o->kind == K_ROW)
+				s.pos[i] = ++n[2 * (size_t)p + 1];
+		}
+		free(n);
+	}
+	if (ctx->part == 0)
+		s.diag =
+		    ctx->diag; /* the cut sheet reports, the pull list not */
+	ok = check_templates(&s);
+	if (!ok) {
+		/* nothing written: the template is in error */
+	} else if (ctx->part == 0) {
 		FILE *fp = out_open(ctx, "cabling.csv");
 		struct csv w;
 
@@ -594,8 +916,10 @@ static bool emit_cabling(struct backend_ctx *ctx)
 			csv_fini(&w);
 			ok = out_close(ctx, fp) && !be_cancelled(ctx);
 		}
-	} else {
+	} else if (ctx->part == 1) {
 		ok = emit_pull(ctx, &s);
+	} else {
+		ok = emit_patch(ctx, &s);
 	}
 	for (uint32_t i = 0; i < s.nrails; i++)
 		free(s.rails[i].names);
@@ -606,20 +930,23 @@ static bool emit_cabling(struct backend_ctx *ctx)
 	free(s.loc);
 	free(s.locs);
 	free(s.metres);
+	free(s.pos);
+	free(s.lab);
 	s.scratch.len = 0; /* rendered cells only: nothing to write */
 	csv_fini(&s.scratch);
 	return ok;
 }
 
-static const char *const cabling_parts[] = { "cabling", "cabling (pull)" };
+static const char *const cabling_parts[] = { "cabling", "cabling (pull)",
+					     "cabling (patch)" };
 
 const struct backend backend_cabling = {
 	.name = "cabling",
-	.summary = "cabling.csv and cabling/pull.csv: the cable plan, "
-		   "one row per cable",
+	.summary = "cabling.csv, cabling/pull.csv and cabling/patch.csv: the "
+		   "cable plan, one row per cable, and per rack",
 	.emit = emit_cabling,
 	.needs = BE_NEEDS_PLAN,
-	.parts = 2,
+	.parts = 3,
 	.part_names = cabling_parts,
 	.weight = 8,
 };

@@ -84,6 +84,10 @@ static const struct diag_rule classes[] = {
 	{ "slurm", "Slurm topology",
 	  "The slurm back end cannot write the topology as declared.",
 	  DIAG_WARNING, false },
+	{ "cabling", "cable labels",
+	  "A cable label is longer than one line of a cable label, or the "
+	  "label template names an unknown field.",
+	  DIAG_WARNING, false },
 	{ "prices", "price list", "The --prices file cannot be used.",
 	  DIAG_ERROR, false },
 	{ "rackc", "diagnostic", "A diagnostic without a class of its own.",

@@ -1,0 +1,82 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# Cable labels and the patch schedule (backends/cabling.c): for every
+# example, tests/labels_check.py checks label lengths (<= 40), faceplate
+# names against the port index, and that each cable appears in
+# cabling/patch.csv under both its racks, that end first.  Then the label
+# template: a custom one is used as written, a long one warns naming the
+# cable, an unknown field is an error at the template.
+. "$(dirname "$0")/lib.sh"
+
+cd "$top_srcdir"
+py=
+for p in python3 /usr/bin/python3; do
+	if command -v "$p" >/dev/null 2>&1; then
+		py=$p
+		break
+	fi
+done
+if [ -z "$py" ]; then
+	skip labels "no python3"
+	finish
+fi
+
+for f in $(rk_examples "$@"); do
+	name=$(basename "$f" .rack)
+	o=$tmp/$name
+	if ! rk_run "$o" -o "$o" -O cabling "$f"; then
+		fail "$name" "$rk_problem"
+		show "$o.err"
+		continue
+	fi
+	if [ "$rc" -ne 0 ] || grep -q '\[cabling\]' "$o.err"; then
+		fail "$name" "exit status $rc or a label warning"
+		show "$o.err"
+		continue
+	fi
+	if ! "$py" tests/labels_check.py "$o" >"$o.py" 2>"$o.pyerr"; then
+		fail "$name" "labels_check.py failed"
+		show "$o.pyerr"
+		continue
+	fi
+	py_results "$name" "$o.py"
+done
+
+# template NAME TEMPLATE: minimal.rack with the site's label template
+template() {
+	sed "s|^site lab {|site lab {\\n\\tlabel \"$2\"|" examples/minimal.rack \
+		>"$tmp/$1.rack"
+	rk_run "$tmp/$1" -I examples -o "$tmp/$1" -O cabling "$tmp/$1.rack"
+}
+
+if template custom '{a.device}:{a.port} {b.row}/{b.rack} {b.port}' &&
+	[ "$rc" -eq 0 ] &&
+	grep -q ',dgx:OSFP1P1 1/1\.1 1/1,' "$tmp/custom/cabling.csv"; then
+	pass "template: used as written"
+else
+	fail "template: used as written" "exit status $rc"
+	show "$tmp/custom.err"
+	show "$tmp/custom/cabling.csv" 3
+fi
+
+if template long '{id} {a.device}.{a.port} -- {b.device}.{b.port} rack {a.rack} U{a.u}' &&
+	[ "$rc" -eq 0 ] &&
+	grep -q 'warning: the label of cable C[0-9A-Z]* is 4[1-9] characters.*\[cabling\]' \
+		"$tmp/long.err"; then
+	pass "template: a long label warns naming the cable"
+else
+	fail "template: a long label warns naming the cable" "exit status $rc"
+	show "$tmp/long.err"
+fi
+
+if template unknown '{id} {a.slot}' && [ "$rc" -eq 1 ] &&
+	grep -q "error: unknown field '{a.slot}' in the label template.*\[cabling\]" \
+		"$tmp/unknown.err"; then
+	pass "template: an unknown field is an error"
+else
+	fail "template: an unknown field is an error" "exit status $rc"
+	show "$tmp/unknown.err"
+fi
+
+finish
