@@ -1395,22 +1395,3 @@ uint64_t isqrt_u128(unsigned __int128 x)
 	}
 	return (uint64_t)r;
 }
-
-uint64_t isqrt_3sq(unsigned __int128 y)
-{
-	/* floor((sqrt(3) - 1) * 2^64): y + y * K / 2^64 is within a unit or
-	 * two of y sqrt(3), and the steps below make it exact */
-	const uint64_t K = 0xbb67ae8584caa73bULL;
-	unsigned __int128 t;
-	uint64_t r;
-
-	if (y >> 62)
-		return isqrt_u128(3 * y * y);
-	t = 3 * y * y;
-	r = (uint64_t)y + (uint64_t)((y * K) >> 64);
-	while ((unsigned __int128)r * r > t)
-		r--;
-	while ((unsigned __int128)(r + 1) * (r + 1) <= t)
-		r++;
-	return r;
-}

@@ -135,9 +135,6 @@ int64_t maxflow_bipartition_cut(uint32_t nv, uint32_t ne, const uint32_t *u,
 
 /* floor(sqrt(x)) */
 uint64_t isqrt_u128(unsigned __int128 x);
-/* floor(sqrt(3 y^2)) = floor(y sqrt(3)), the three-phase factor, exact
- * (3 y^2 as a 128-bit product, as isqrt_u128 would take it) */
-uint64_t isqrt_3sq(unsigned __int128 y);
 
 /* GPUs in the design: effective gpu components of every device's part. */
 uint32_t design_gpu_count(const struct rk_design *d);

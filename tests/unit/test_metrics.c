@@ -611,38 +611,6 @@ Test(capacity, isqrt)
 		     UINT64_MAX);
 }
 
-Test(capacity, isqrt_3sq_matches_isqrt)
-{
-	/* the fast three-phase root against the bit-by-bit one: small and
-	 * edge values, every power of two and its neighbours, and a spread
-	 * of pseudo-random values of every size */
-	uint64_t x = 0x9e3779b97f4a7c15ULL;
-
-	for (uint64_t y = 0; y < 5000; y++)
-		cr_assert_eq(isqrt_3sq(y),
-			     isqrt_u128(3 * (unsigned __int128)y * y), "y=%llu",
-			     (unsigned long long)y);
-	for (int b = 1; b < 64; b++)
-		for (int d = -2; d <= 2; d++) {
-			uint64_t y = ((uint64_t)1 << b) + (uint64_t)(int64_t)d;
-
-			cr_assert_eq(isqrt_3sq(y),
-				     isqrt_u128(3 * (unsigned __int128)y * y),
-				     "y=%llu", (unsigned long long)y);
-		}
-	for (int i = 0; i < 200000; i++) {
-		uint64_t y;
-
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		y = x >> (i % 64);
-		cr_assert_eq(isqrt_3sq(y),
-			     isqrt_u128(3 * (unsigned __int128)y * y), "y=%llu",
-			     (unsigned long long)y);
-	}
-}
-
 /*
  * An out-of-band star over the NVLink switches' BMC ports shares devices
  * with the NVLink domain but none of its links: the domain's figures count
