@@ -11,7 +11,7 @@
 
 #include "check.h"
 #include "checks.h"
-#include "driver.h"
+#include "context.h"
 #include "schema.h"
 #include "suggest.h"
 #include "units.h"
