@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The pipeline: load -> parse -> elaborate -> resolve -> checks -> back
- * ends, and the stop rules between them.  Syntax and name errors stop
- * before the checks (a half-resolved design only produces cascades), and
- * --force never overrides them; check errors keep the back ends from
+ * The pipeline: load -> parse -> elaborate -> resolve -> fabrics -> checks
+ * -> back ends, and the stop rules between them.  Syntax and name errors
+ * stop before the checks (a half-resolved design only produces cascades),
+ * and --force never overrides them; check errors keep the back ends from
  * writing anything unless --force (they may have started: see run_all).
  * --check runs the selected back ends' preflights (struct backend) in
  * place of their emitters, so that it reports what the build would; under
@@ -19,8 +19,11 @@
 #include "backend.h"
 #include "check.h"
 #include "driver.h"
+#include "elab.h"
+#include "fabric.h"
 #include "jobs.h"
 #include "metrics.h"
+#include "resolve.h"
 #include "suggest.h"
 
 /* A stage's wall time and, unless UINT64_MAX, its processor time (which
@@ -418,6 +421,67 @@ static int run_all(struct compilation *c, struct derived *dv)
 	if (rc == RK_EXIT_OK && (c->diag.errors || be_failed))
 		rc = RK_EXIT_ERRORS;
 	return rc;
+}
+
+/*
+ * The front end, a stage at a time: elaboration (parse, then run the
+ * statements, imports and modules into objects), name resolution, fabric
+ * expansion (the fabrics in dependency order, each one's references into
+ * what others generate resolved before it expands), and last the explicit
+ * links that name generated objects.  Syntax errors stop after
+ * elaboration, name errors before the fabrics.
+ */
+static int front_end(struct compilation *c, uint32_t file)
+{
+	struct elab e;
+	int rc;
+
+	elab_init(&e, c);
+	rc = elab_root(&e, file);
+	if (rc != RK_EXIT_OK) {
+		c->syntax_errors = true;
+	} else if (!e.stopped) {
+		resolve_design(&e);
+		elab_assign_slots(&e);
+		if (!e.errors) {
+			uint64_t t0 = rk_now_ns(), u0 = rk_cpu_ns(false);
+
+			fabric_expand(&e);
+			resolve_deferred_links(&e);
+			c->fabric_ns = rk_now_ns() - t0;
+			c->fabric_cpu = rk_cpu_ns(false) - u0;
+		}
+	}
+	if (e.errors)
+		c->resolve_errors = true;
+	c->parse_ns = e.parse_ns;
+	elab_fini(&e);
+	return c->syntax_errors || c->resolve_errors ? RK_EXIT_ERRORS
+						     : RK_EXIT_OK;
+}
+
+int elaborate(struct compilation *c)
+{
+	uint32_t file;
+	struct srcloc none = { 0, 0, 0 };
+
+	file = srcmgr_load(&c->sm, c->opts->input, none);
+	if (!file) {
+		diag_error(&c->diag, NULL, "io", "cannot read '%s': %s",
+			   c->opts->input, strerror(errno));
+		return RK_EXIT_USAGE;
+	}
+	c->root_file = file;
+	return front_end(c, file);
+}
+
+int elaborate_string(struct compilation *c, const char *name, const char *text)
+{
+	struct srcloc none = { 0, 0, 0 };
+
+	c->root_file =
+	    srcmgr_add(&c->sm, name, text, (uint32_t)strlen(text), none);
+	return front_end(c, c->root_file);
 }
 
 int rackc_run(const struct rackc_options *o)

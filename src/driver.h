@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The compilation pipeline: the stages in order (load -> parse ->
- * elaborate -> resolve -> checks -> back ends).  The options and the
- * per-compilation state are in context.h.
+ * elaborate -> resolve -> fabrics -> checks -> back ends).  The options
+ * and the per-compilation state are in context.h.
  */
 #ifndef RACKC_DRIVER_H
 #define RACKC_DRIVER_H

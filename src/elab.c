@@ -16,9 +16,8 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "driver.h"
+#include "context.h"
 #include "elab.h"
-#include "fabric.h"
 #include "parse.h"
 #include "suggest.h"
 
@@ -1987,7 +1986,7 @@ static void exec_import(struct elab *e, const struct ast *st)
 	}
 }
 
-static void elab_init(struct elab *e, struct compilation *c)
+void elab_init(struct elab *e, struct compilation *c)
 {
 	memset(e, 0, sizeof(*e));
 	e->a = &c->arena;
@@ -2029,7 +2028,7 @@ static void elab_init(struct elab *e, struct compilation *c)
 	}
 }
 
-static void elab_fini(struct elab *e)
+void elab_fini(struct elab *e)
 {
 	free(e->vars);
 	free(e->scratch);
@@ -2055,7 +2054,7 @@ static void elab_fini(struct elab *e)
  * stands and layout queries are O(1).  The rack's attributes move to the
  * end of the table with the slot inserted in key order.
  */
-static void assign_slots(struct elab *e)
+void elab_assign_slots(struct elab *e)
 {
 	struct rk_design *d = e->d;
 
@@ -2103,75 +2102,31 @@ static void assign_slots(struct elab *e)
 	}
 }
 
-static int elaborate_file(struct compilation *c, uint32_t file)
+int elab_root(struct elab *e, uint32_t file)
 {
-	struct elab e;
 	int rc;
 
-	elab_init(&e, c);
 	/* the root is an import in progress too (cycles back to it) */
 	{
-		const struct srcfile *f = srcmgr_file(&c->sm, file);
+		const struct srcfile *f = srcmgr_file(e->sm, file);
 		char *real = realpath(f->path, NULL);
 		struct import_rec *rec =
-		    VEC_PUSH(e.imports, e.nimports, e.imports_cap);
+		    VEC_PUSH(e->imports, e->nimports, e->imports_cap);
 
-		rec->path = intern_cstr(e.a, real ? real : f->path);
+		rec->path = intern_cstr(e->a, real ? real : f->path);
 		rec->file = file;
 		rec->done = false;
 		free(real);
 	}
-	rc = run_file(&e, file);
-	if (e.syntax)
+	rc = run_file(e, file);
+	if (e->syntax)
 		rc = RK_EXIT_ERRORS;
-	if (rc != RK_EXIT_OK) {
-		c->syntax_errors = true;
-	} else if (!e.stopped) {
-		for (uint32_t i = 0; i < e.ndefines; i++)
-			if (!e.defines[i].used)
-				diag_warning(&c->diag, NULL, "unused-define",
+	if (rc == RK_EXIT_OK && !e->stopped)
+		for (uint32_t i = 0; i < e->ndefines; i++)
+			if (!e->defines[i].used)
+				diag_warning(e->diag, NULL, "unused-define",
 					     "-D %s does not match any param "
 					     "of the design",
-					     e.defines[i].name);
-		resolve_design(&e);
-		assign_slots(&e);
-		if (!e.errors) {
-			uint64_t t0 = rk_now_ns(), u0 = rk_cpu_ns(false);
-
-			fabric_expand(&e);
-			resolve_deferred_links(&e);
-			c->fabric_ns = rk_now_ns() - t0;
-			c->fabric_cpu = rk_cpu_ns(false) - u0;
-		}
-	}
-	if (e.errors)
-		c->resolve_errors = true;
-	c->parse_ns = e.parse_ns;
-	elab_fini(&e);
-	return c->syntax_errors || c->resolve_errors ? RK_EXIT_ERRORS
-						     : RK_EXIT_OK;
-}
-
-int elaborate(struct compilation *c)
-{
-	uint32_t file;
-	struct srcloc none = { 0, 0, 0 };
-
-	file = srcmgr_load(&c->sm, c->opts->input, none);
-	if (!file) {
-		diag_error(&c->diag, NULL, "io", "cannot read '%s': %s",
-			   c->opts->input, strerror(errno));
-		return RK_EXIT_USAGE;
-	}
-	c->root_file = file;
-	return elaborate_file(c, file);
-}
-
-int elaborate_string(struct compilation *c, const char *name, const char *text)
-{
-	struct srcloc none = { 0, 0, 0 };
-
-	c->root_file =
-	    srcmgr_add(&c->sm, name, text, (uint32_t)strlen(text), none);
-	return elaborate_file(c, c->root_file);
+					     e->defines[i].name);
+	return rc;
 }

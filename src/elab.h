@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Elaboration: AST -> IR.  Private interface shared by elab.c (statements,
- * imports, modules), eval.c (expressions) and resolve.c (names).
+ * imports, modules), eval.c (expressions), and the stages after it that
+ * work on the same state: resolve.c (names) and fabric.c (generators).
  *
  * Evaluation values (struct val) are richer than IR values: they include
  * ranges, unresolved paths with ranges and wildcards, and link pairs.  They
@@ -19,6 +20,7 @@
 #include "schema.h"
 #include "srcfile.h"
 
+struct compilation;
 struct rackc_options;
 
 /* Limits, reported as errors with the location that hit them. */
@@ -210,21 +212,16 @@ bool elab_step(struct elab *e, const struct srcloc *loc);
  * looking for a suggestion.  Also true once elaboration has stopped.
  */
 bool elab_repeat(struct elab *e, const struct srcloc *loc);
-
-/* resolve.c */
-void resolve_design(struct elab *e);
+/* The elaboration of one compilation: set-up and release. */
+void elab_init(struct elab *e, struct compilation *c);
+void elab_fini(struct elab *e);
 /*
- * References to objects a fabric generates ("compute.leaf[*].mgmt", a
- * fabric's name and then a name under it) cannot be resolved before that
- * fabric is expanded: resolve_design leaves the fabric attributes and the
- * links that hold one.  fabric_waits_for() gives the first fabric not yet
- * expanded (@done) that fabric @fab's references wait for (RK_NONE when
- * none; @loc the reference), resolve_fabric_refs() resolves them once it
- * is, and resolve_deferred_links() the links after all fabrics.
+ * Parse and run the root file @file (and its imports) into the IR; warn
+ * about -D options that match no param.  Returns RK_EXIT_OK, or
+ * RK_EXIT_ERRORS after syntax errors.
  */
-uint32_t fabric_waits_for(struct elab *e, uint32_t fab, const uint8_t *done,
-			  struct srcloc *loc);
-void resolve_fabric_refs(struct elab *e, uint32_t fab);
-void resolve_deferred_links(struct elab *e);
+int elab_root(struct elab *e, uint32_t file);
+/* Every rack without a `slot` gets its position in its row. */
+void elab_assign_slots(struct elab *e);
 
 #endif

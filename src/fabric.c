@@ -33,6 +33,7 @@
 #include "fabric.h"
 #include "fabric_gen.h"
 #include "layout.h"
+#include "resolve.h"
 
 static const char *S(struct elab *e, uint32_t id)
 {

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "elab.h"
+#include "resolve.h"
 #include "suggest.h"
 
 #define MAX_SCOPES 80
