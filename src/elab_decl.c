@@ -1,0 +1,489 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Elaboration, declarations: objects (parts and their members, and the
+ * objects of the design), explicit links, and the devices a rack part
+ * declares, instantiated for each rack of that part; the rack slots.
+ */
+#include "rackc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "elab.h"
+#include "elab_int.h"
+#include "suggest.h"
+
+/* Declared names of a statement: the first argument, ranges expanded. */
+bool decl_names(struct elab *e, const struct ast *st, uint32_t **names,
+		uint32_t *count)
+{
+	struct val v;
+
+	if (!st->list) {
+		elab_error(e, &st->loc, "value", "'%s' needs a name",
+			   str_of(e->a, st->str));
+		return false;
+	}
+	if (st->list->next) {
+		elab_error(e, &st->list->next->loc, "value",
+			   "'%s' takes a name, then ':' and a type",
+			   str_of(e->a, st->str));
+		return false;
+	}
+	if (!eval_name(e, st->list, &v))
+		return false;
+	return path_expand(e, &v, names, count);
+}
+
+uint32_t new_object(struct elab *e, const struct kind_info *ki,
+		    const struct ast *st, uint32_t local, bool part_ns)
+{
+	struct rk_design *d = e->d;
+	/* parts are global; their members are named inside the part */
+	uint32_t prefix = ki->kind == K_PART		 ? 0
+			  : part_ns && e->obj != RK_NONE ? d->objs[e->obj].name
+							 : e->prefix;
+	uint32_t full = join_name(e, prefix, local, &st->loc);
+	uint32_t id, prev;
+
+	if (!full || !check_table_limit(e, d->nobjs, &st->loc, "objects"))
+		return RK_NONE;
+	id = ir_add_obj(d, ki->kind, e->obj, local, full, &st->loc);
+	if (st->rhs)
+		d->objs[id].tloc = st->rhs->loc;
+	prev = part_ns || ki->kind == K_PART ? ir_bind_part(d, full, id)
+					     : ir_bind_name(d, full, id);
+	if (prev != RK_NONE) {
+		elab_error(e, &st->list->loc, "duplicate-name",
+			   "'%s' is already defined", str_of(e->a, full));
+		elab_note(e, &d->objs[prev].loc, "previous definition here");
+	}
+	return id;
+}
+
+void exec_body(struct elab *e, uint32_t obj, uint32_t ctx, uint32_t prefix,
+	       const struct ast *body, enum elab_mode mode)
+{
+	uint32_t s_obj = e->obj, s_ctx = e->ctx, s_prefix = e->prefix;
+	uint32_t s_vars = e->nvars;
+	enum elab_mode s_mode = e->mode;
+
+	e->obj = obj;
+	e->ctx = ctx;
+	e->prefix = prefix;
+	e->mode = mode;
+	exec_list(e, body);
+	vars_truncate(e, s_vars);
+	e->obj = s_obj;
+	e->ctx = s_ctx;
+	e->prefix = s_prefix;
+	e->mode = s_mode;
+}
+
+/* Run the instance statements of a part (and its bases) under @inst. */
+static void instantiate_template(struct elab *e, uint32_t part, uint32_t inst,
+				 uint32_t depth)
+{
+	const struct rk_design *d = e->d;
+
+	if (part == RK_NONE || depth > 64)
+		return;
+	instantiate_template(e, d->objs[part].part, inst, depth + 1);
+	for (uint32_t i = 0; i < e->nbodies; i++)
+		if (e->bodies[i].part == part && e->bodies[i].instances) {
+			uint32_t ctx =
+			    d->objs[inst].kind == K_RACK ? X_RACK : X_DEVICE;
+			uint32_t s_group = e->group, s_nv = e->nvars;
+			uint32_t s_frame = e->frame;
+
+			uint32_t first = d->nobjs;
+
+			/* a part body sees only file-level names */
+			e->frame = e->nvars;
+			exec_body(e, inst, ctx, d->objs[inst].name,
+				  e->bodies[i].body, MODE_TEMPLATE);
+			for (uint32_t k = first; k < d->nobjs; k++)
+				e->d->objs[k].tmpl = 1;
+			e->frame = s_frame;
+			vars_truncate(e, s_nv);
+			e->group = s_group;
+		}
+}
+
+bool is_instance_kind(const struct kind_info *ki)
+{
+	return ki->kind == K_DEVICE;
+}
+
+/* Whether the statements @list (and those nested in them) may declare a
+ * device: a statement word that names an instance kind anywhere. */
+static bool declares_devices(struct elab *e, const struct ast *list)
+{
+	for (const struct ast *st = list; st; st = st->next) {
+		if (st->kind == AST_STMT && st->str <= e->max_word &&
+		    e->word_kind[st->str]) {
+			const char *w = str_of(e->a, st->str);
+
+			for (uint32_t i = e->word_kind[st->str] - 1;
+			     i < kind_table_len; i++)
+				if (streq(kind_table[i].word, w) &&
+				    is_instance_kind(&kind_table[i]))
+					return true;
+		}
+		if ((st->kind == AST_STMT || st->kind == AST_FOR ||
+		     st->kind == AST_IF) &&
+		    (declares_devices(e, st->body) ||
+		     (st->kind == AST_IF &&
+		      declares_devices(e, st->else_body))))
+			return true;
+	}
+	return false;
+}
+
+void decl_part(struct elab *e, const struct kind_info *ki, const struct ast *st)
+{
+	uint32_t *names, count, base = RK_NONE, tw;
+	enum rk_class cls = C_NONE;
+	struct val tv;
+	uint32_t id, mark;
+
+	if (!decl_names(e, st, &names, &count))
+		return;
+	if (count != 1 || strchr(str_of(e->a, names[0]), '.') ||
+	    strchr(str_of(e->a, names[0]), '[')) {
+		elab_error(e, &st->list->loc, "value",
+			   "a part name is a single identifier");
+		return;
+	}
+	if (!st->rhs) {
+		elab_error(e, &st->loc, "value",
+			   "part '%s' needs a class or base part after ':'",
+			   str_of(e->a, names[0]));
+		return;
+	}
+	if (!eval(e, st->rhs, &tv))
+		return;
+	tw = bare_word(&tv);
+	if (!tw) {
+		elab_error(e, &st->rhs->loc, "type-mismatch",
+			   "a part class or base part name is needed after "
+			   "':'");
+		return;
+	}
+	cls = schema_class(str_of(e->a, tw));
+	if (cls == C_NONE) {
+		base = ir_find_part(e->d, tw);
+		if (base == RK_NONE || e->d->objs[base].kind != K_PART) {
+			struct suggest sg;
+
+			if (elab_repeat(e, &st->rhs->loc))
+				return;
+			suggest_init(&sg, str_of(e->a, tw));
+			for (uint32_t c = 1; c < C__COUNT; c++)
+				suggest_offer(&sg, rk_class_name(c));
+			for (uint32_t i = 0; i < e->d->nobjs; i++)
+				if (e->d->objs[i].kind == K_PART)
+					suggest_offer(&sg, ir_name(e->d, i));
+			elab_error(e, &st->rhs->loc, "undefined-name",
+				   "unknown part class or base part "
+				   "'%s'" SUGGEST_FMT,
+				   str_of(e->a, tw), SUGGEST_ARGS(&sg));
+			return;
+		}
+		cls = e->d->objs[base].cls;
+	}
+	id = new_object(e, ki, st, names[0], false);
+	if (id == RK_NONE)
+		return;
+	e->d->objs[id].cls = (uint16_t)cls;
+	e->d->objs[id].part = base;
+	if (st->body) {
+		struct part_body *pb =
+		    VEC_PUSH(e->bodies, e->nbodies, e->bodies_cap);
+
+		pb->part = id;
+		pb->body = st->body;
+		/* only device declarations run again for each instance
+		 * (MODE_TEMPLATE): a body without any (a server's ports
+		 * and components) need not run per instance at all */
+		pb->instances = declares_devices(e, st->body);
+	}
+	mark = e->nscratch;
+	{
+		uint32_t s_frame = e->frame;
+
+		e->frame = e->nvars;
+		exec_body(e, id, X_PART, 0, st->body, MODE_NORMAL);
+		e->frame = s_frame;
+	}
+	finish_attrs(e, mark, &e->d->objs[id].attr_first,
+		     &e->d->objs[id].attr_count);
+}
+
+/* ports and components: named in the part's own namespace */
+void decl_part_member(struct elab *e, const struct kind_info *ki,
+		      const struct ast *st)
+{
+	uint32_t *names, count, part = RK_NONE;
+	struct val tv;
+
+	if (!decl_names(e, st, &names, &count))
+		return;
+	if (ki->type == 2 || (ki->type == 1 && st->rhs)) {
+		uint32_t tw;
+
+		if (!st->rhs) {
+			elab_error(e, &st->loc, "value",
+				   "'%s' needs a part after ':'", ki->word);
+			return;
+		}
+		if (!eval(e, st->rhs, &tv))
+			return;
+		tw = bare_word(&tv);
+		if (!tw) {
+			elab_error(e, &st->rhs->loc, "type-mismatch",
+				   "a part name is needed after ':'");
+			return;
+		}
+		part = elab_find_part(e, tw, &st->rhs->loc);
+		if (part == RK_NONE)
+			return;
+		if (ki->cls && e->d->objs[part].cls != ki->cls) {
+			elab_error(
+			    e, &st->rhs->loc, "part-class",
+			    "'%s' is a %s part, but '%s' needs a %s part",
+			    str_of(e->a, tw),
+			    rk_class_name(e->d->objs[part].cls), ki->word,
+			    rk_class_name(ki->cls));
+			return;
+		}
+	} else if (st->rhs) {
+		elab_error(e, &st->rhs->loc, "value", "'%s' takes no ':' type",
+			   ki->word);
+		return;
+	}
+	for (uint32_t i = 0; i < count && !e->stopped; i++) {
+		uint32_t id = new_object(e, ki, st, names[i], true);
+		uint32_t mark = e->nscratch;
+
+		if (id == RK_NONE)
+			return;
+		e->d->objs[id].cls = (uint16_t)ki->comp;
+		e->d->objs[id].part = part;
+		exec_body(e, id, ki->ctx, 0, st->body, MODE_NORMAL);
+		finish_attrs(e, mark, &e->d->objs[id].attr_first,
+			     &e->d->objs[id].attr_count);
+	}
+}
+
+static const char *const fabric_types[] = { NULL, "fat_tree", "nvlink",
+					    "star" };
+
+void decl_object(struct elab *e, const struct kind_info *ki,
+		 const struct ast *st)
+{
+	uint32_t *names, count, part = RK_NONE, cls = ki->cls;
+	struct val tv;
+
+	if (!decl_names(e, st, &names, &count))
+		return;
+	if (ki->type == 0 && st->rhs) {
+		elab_error(e, &st->rhs->loc, "value", "'%s' takes no ':' type",
+			   ki->word);
+		return;
+	}
+	if (ki->type == 2 && !st->rhs) {
+		elab_error(e, &st->loc, "value", "'%s' needs a %s after ':'",
+			   ki->word,
+			   ki->kind == K_FABRIC ? "fabric type" : "part");
+		return;
+	}
+	if (ki->kind == K_FABRIC) {
+		uint32_t w;
+
+		if (!eval(e, st->rhs, &tv) ||
+		    !want_word(e, &tv, "fabric type", "fat_tree|nvlink|star",
+			       &w))
+			return;
+		for (cls = 1; cls < ARRAY_SIZE(fabric_types); cls++)
+			if (streq(fabric_types[cls], str_of(e->a, w)))
+				break;
+	} else if (ki->type == 2) {
+		uint32_t tw;
+
+		if (!eval(e, st->rhs, &tv))
+			return;
+		tw = bare_word(&tv);
+		if (!tw) {
+			elab_error(e, &st->rhs->loc, "type-mismatch",
+				   "a part name is needed after ':'");
+			return;
+		}
+		part = elab_find_part(e, tw, &st->rhs->loc);
+		if (part == RK_NONE)
+			return;
+		if (ki->cls && e->d->objs[part].cls != ki->cls) {
+			elab_error(e, &st->rhs->loc, "part-class",
+				   "'%s' is a %s part, but '%s' needs a %s "
+				   "part",
+				   str_of(e->a, tw),
+				   rk_class_name(e->d->objs[part].cls),
+				   ki->word, rk_class_name(ki->cls));
+			return;
+		}
+		cls = e->d->objs[part].cls;
+	}
+	for (uint32_t i = 0; i < count && !e->stopped; i++) {
+		uint32_t id = new_object(e, ki, st, names[i], false);
+		uint32_t mark = e->nscratch;
+
+		if (id == RK_NONE)
+			return;
+		if (!elab_step(e, &st->loc))
+			return;
+		e->d->objs[id].cls = (uint16_t)cls;
+		e->d->objs[id].part = part;
+		exec_body(e, id, ki->ctx, e->d->objs[id].name, st->body,
+			  MODE_NORMAL);
+		finish_attrs(e, mark, &e->d->objs[id].attr_first,
+			     &e->d->objs[id].attr_count);
+		if (part != RK_NONE)
+			instantiate_template(e, part, id, 0);
+	}
+}
+
+/*
+ * Remember where the two ends of link @li were written, so that a bad end
+ * is reported at its own text (two entries per link, in link order).
+ */
+static void record_link_ends(struct elab *e, uint32_t li,
+			     const struct srcloc *a, const struct srcloc *b)
+{
+	uint32_t need = 2 * (li + 1);
+
+	if (need > e->link_ends_cap) {
+		uint32_t cap = e->link_ends_cap ? e->link_ends_cap : 64;
+
+		while (cap < need)
+			cap *= 2;
+		e->link_ends =
+		    xrealloc(e->link_ends, (size_t)cap * sizeof(*e->link_ends));
+		e->link_ends_cap = cap;
+	}
+	for (; e->nlink_ends < li; e->nlink_ends++)
+		e->link_ends[2 * e->nlink_ends] =
+		    e->link_ends[2 * e->nlink_ends + 1] =
+			e->d->links[e->nlink_ends].loc;
+	e->link_ends[2 * li] = *a;
+	e->link_ends[2 * li + 1] = *b;
+	e->nlink_ends = li + 1;
+}
+
+void decl_link(struct elab *e, const struct ast *st)
+{
+	struct val v;
+	uint32_t *an, ac, *bn, bc, first, cnt, mark;
+
+	if (!st->list || st->list->next || st->rhs) {
+		elab_error(e, &st->loc, "value",
+			   "a link is written 'link DEVICE.PORT -- "
+			   "DEVICE.PORT'");
+		return;
+	}
+	if (!eval(e, st->list, &v))
+		return;
+	if (v.kind != V_LINK || v.items[0].kind != V_PATH ||
+	    v.items[1].kind != V_PATH) {
+		elab_error(e, &st->list->loc, "type-mismatch",
+			   "a link is written 'link DEVICE.PORT -- "
+			   "DEVICE.PORT'");
+		return;
+	}
+	if (!path_expand(e, &v.items[0], &an, &ac) ||
+	    !path_expand(e, &v.items[1], &bn, &bc))
+		return;
+	if (ac != bc) {
+		elab_error(e, &st->list->loc, "value",
+			   "the two ends of the link name %u and %u ports", ac,
+			   bc);
+		return;
+	}
+	mark = e->nscratch;
+	exec_body(e, RK_NONE, X_LINK, e->prefix, st->body, MODE_NORMAL);
+	finish_attrs(e, mark, &first, &cnt);
+	for (uint32_t i = 0; i < ac && !e->stopped; i++) {
+		struct rk_link *l;
+
+		if (!check_table_limit(e, e->d->nlinks, &st->loc, "links") ||
+		    !elab_step(e, &st->loc))
+			return;
+		l = VEC_PUSH(e->d->links, e->d->nlinks, e->d->links_cap);
+		/* names until resolve.c binds them to ports */
+		l->a_dev = an[i];
+		l->b_dev = bn[i];
+		l->a_port = l->b_port = RK_NONE;
+		l->attr_first = first;
+		l->attr_count = cnt;
+		l->scope = e->group;
+		l->fabric = RK_NONE;
+		l->generated = false;
+		l->loc = v.items[0].loc;
+		l->loc.end = v.items[1].loc.end;
+		record_link_ends(e, e->d->nlinks - 1, &v.items[0].loc,
+				 &v.items[1].loc);
+	}
+}
+
+/*
+ * Give every rack without a `slot` its position in its row (1-based,
+ * declaration order), so that the elaborated design says where each rack
+ * stands and layout queries are O(1).  The rack's attributes move to the
+ * end of the table with the slot inserted in key order.
+ */
+void elab_assign_slots(struct elab *e)
+{
+	struct rk_design *d = e->d;
+
+	for (uint32_t row = 0; row < d->nobjs; row++) {
+		int64_t n = 0;
+
+		if (d->objs[row].kind != K_ROW)
+			continue;
+		for_each_child(d, row, r) {
+			struct rk_obj *o;
+			uint32_t first, count, k;
+			struct rk_attr slot;
+
+			if (d->objs[r].kind != K_RACK)
+				continue;
+			n++;
+			if (ir_attr(d, r, A_SLOT))
+				continue;
+			memset(&slot, 0, sizeof(slot));
+			slot.key = A_SLOT;
+			slot.val.type = VT_NUM;
+			slot.val.n = n;
+			slot.val.loc = d->objs[r].loc;
+			o = &d->objs[r];
+			first = o->attr_first;
+			count = o->attr_count;
+			o->attr_first = d->nattrs;
+			for (k = 0;
+			     k < count && d->attrs[first + k].key < A_SLOT;
+			     k++) {
+				struct rk_attr at = d->attrs[first + k];
+
+				*VEC_PUSH(d->attrs, d->nattrs, d->attrs_cap) =
+				    at;
+			}
+			*VEC_PUSH(d->attrs, d->nattrs, d->attrs_cap) = slot;
+			for (; k < count; k++) {
+				struct rk_attr at = d->attrs[first + k];
+
+				*VEC_PUSH(d->attrs, d->nattrs, d->attrs_cap) =
+				    at;
+			}
+			d->objs[r].attr_count = count + 1;
+		}
+	}
+}
