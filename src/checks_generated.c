@@ -31,8 +31,11 @@ static bool is_leaf(struct check_ctx *c, uint32_t dev)
 	if (d->objs[dev].kind != K_DEVICE || d->objs[dev].cls != C_SWITCH)
 		return false;
 	role = check_str(c, dev, A_ROLE);
+	/* a fat tree's: a star's switches are named leaves too, but the
+	 * switches on them (management ports) are their endpoints */
 	return role && streq(role, "leaf") && d->objs[dev].parent != RK_NONE &&
-	       d->objs[d->objs[dev].parent].kind == K_FABRIC;
+	       d->objs[d->objs[dev].parent].kind == K_FABRIC &&
+	       d->objs[d->objs[dev].parent].cls == FAB_FAT_TREE;
 }
 
 static int64_t leaf_link_rate(struct check_ctx *c, const struct rk_link *l)

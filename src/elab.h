@@ -170,6 +170,8 @@ struct elab {
 	uint8_t *ix_seen;		       /* all 0 between uses */
 	uint32_t ix_nobjs, ix_nlinks, ix_cap, ix_seen_n;
 	uint64_t ix_link_cap;
+	/* fabric.c: places held for switches of provisioned fabrics */
+	struct placer_resv *resv;
 	/* resolve.c: explicit links whose ends name objects a fabric
 	 * generates, resolved once the fabrics are expanded */
 	uint32_t *deferred_links;

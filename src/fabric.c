@@ -207,6 +207,15 @@ void placer_init(struct elab *e, struct placer *p, uint32_t fab, uint32_t key)
 			     u++)
 				p->used[i][u] = 1;
 		}
+		/* and what provisioned fabrics hold for their final size */
+		for (const struct placer_resv *q = e->resv; q; q = q->next) {
+			if (q->rack != r)
+				continue;
+			p->count[i]++;
+			for (int64_t u = q->lo; u <= q->hi && u <= p->units[i];
+			     u++)
+				p->used[i][u] = 1;
+		}
 	}
 }
 
@@ -220,39 +229,82 @@ void placer_fini(struct placer *p)
 	free(p->count);
 }
 
-/* Place @dev (height h) in the first listed rack with room, top down. */
-static bool place(struct elab *e, struct placer *p, uint32_t dev, int64_t h)
+/*
+ * Room for a device of height @h in the first listed rack with room, top
+ * down, from the rack last used on: its rack index and lowest U, taken.
+ */
+static bool take_slot(struct placer *p, int64_t h, uint32_t *rack, int64_t *lo)
 {
-	const struct rk_design *d = e->d;
-	uint32_t n;
+	uint32_t n = (uint32_t)p->racks->n;
 
-	if (!p->racks)
-		return true;
-	n = (uint32_t)p->racks->n;
 	for (uint32_t k = 0; k < n; k++) {
 		uint32_t i = (p->next + k) % n;
 
 		if (p->per_rack && p->count[i] >= p->per_rack)
 			continue;
 		for (int64_t top = p->units[i]; top >= h && h > 0; top--) {
-			int64_t lo = top - h + 1, u;
+			int64_t u;
 
-			for (u = lo; u <= top && !p->used[i][u]; u++)
+			*lo = top - h + 1;
+			for (u = *lo; u <= top && !p->used[i][u]; u++)
 				;
 			if (u <= top)
 				continue;
-			for (u = lo; u <= top; u++)
+			for (u = *lo; u <= top; u++)
 				p->used[i][u] = 1;
-			add_attr(e, dev, A_RACK, VT_OBJ, 0,
-				 d->vals[p->racks->a + i].a, 0, &p->where->loc);
-			add_attr(e, dev, A_AT, VT_NUM, DIM_RACKU, 0, lo,
-				 &p->where->loc);
 			p->next = i;
 			p->count[i]++;
+			*rack = i;
 			return true;
 		}
 	}
 	return false;
+}
+
+/* Place @dev (height h) in the first listed rack with room, top down. */
+static bool place(struct elab *e, struct placer *p, uint32_t dev, int64_t h)
+{
+	const struct rk_design *d = e->d;
+	uint32_t i;
+	int64_t lo;
+
+	if (!p->racks)
+		return true;
+	if (!take_slot(p, h, &i, &lo))
+		return false;
+	add_attr(e, dev, A_RACK, VT_OBJ, 0, d->vals[p->racks->a + i].a, 0,
+		 &p->where->loc);
+	add_attr(e, dev, A_AT, VT_NUM, DIM_RACKU, 0, lo, &p->where->loc);
+	return true;
+}
+
+/*
+ * Growth-stable placement: hold the places that @n more switches of
+ * @part would take after those placed by @p (a provisioned fabric's
+ * switches of its final size that are not built yet), so that no switch
+ * placed later, by this fabric or the ones after it, takes them; what
+ * does not fit in the listed racks is not held.
+ */
+void placer_reserve(struct elab *e, struct placer *p, uint32_t n, uint32_t part)
+{
+	int64_t h = ir_num(e->d, part, A_HEIGHT, 0);
+
+	if (!h)
+		h = 1;
+	for (uint32_t k = 0; k < n && p->racks; k++) {
+		struct placer_resv *q;
+		uint32_t i;
+		int64_t lo;
+
+		if (!take_slot(p, h, &i, &lo))
+			return;
+		q = arena_alloc(e->a, sizeof(*q));
+		q->rack = e->d->vals[p->racks->a + i].a;
+		q->lo = lo;
+		q->hi = lo + h - 1;
+		q->next = e->resv;
+		e->resv = q;
+	}
 }
 
 /*
@@ -752,6 +804,8 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 					  w_leaf, &pl_leaf)) == RK_NONE)
 			goto done;
 	fp->built[0] = L;
+	/* the leaves of the units still to come keep their places */
+	placer_reserve(e, &pl_leaf, (uint32_t)(fin - nsu) * nrails, sw);
 	/* nodes to leaves: node k of SU s, rail r -> leaf s*rails+r, port k */
 	seen = xcalloc((size_t)nnodes * nrails, 1);
 	for (uint32_t i = 0; i < ne; i++) {

@@ -56,7 +56,17 @@ struct ft_build {
 	struct placer *pl_spine, *pl_core; /* zeroed; initialised here */
 };
 
+/* U positions held for switches a provisioned fabric adds as it grows
+ * (e->resv, a list in the compilation's arena) */
+struct placer_resv {
+	uint32_t rack;
+	int64_t lo, hi;
+	struct placer_resv *next;
+};
+
 void placer_init(struct elab *e, struct placer *p, uint32_t fab, uint32_t key);
+void placer_reserve(struct elab *e, struct placer *p, uint32_t n,
+		    uint32_t part);
 void placer_fini(struct placer *p);
 uint32_t new_switch(struct elab *e, uint32_t fab, const char *tier,
 		    uint32_t idx, uint32_t part, uint32_t role,

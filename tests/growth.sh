@@ -8,6 +8,14 @@
 # round-robin (tests/growth_check.py).  From 4 to 8 SUs only the fabrics'
 # leaf-spine cables are compared: at 8 SUs the UFM's node slot goes to a
 # 32nd DGX (RA Table 3), so the DGX from dgx[31] on move one slot.
+#
+# Provisioned (FINAL_SUS=8), growth within the UFM's SUs (1 -> 2 -> 4)
+# only adds, by `rackc diff`: no device moves (switch placement holds the
+# places of what is to come) and no cable is re-pulled, relabelled or
+# removed, the out-of-band star's included; the star takes the management
+# port of every compute and storage switch.  tests/growth/place.rack does
+# the same where leaves, spines and a star share racks (final_sus holds
+# the places of the leaves to come).
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v python3 >/dev/null 2>&1; then
@@ -15,12 +23,26 @@ if ! command -v python3 >/dev/null 2>&1; then
 	finish
 fi
 
+# adds_only NAME OLD NEW: `rackc diff` of two output directories only adds
+adds_only() {
+	if ! rk_run "$tmp/d" diff -f json "$2" "$3" || [ "$rc" -ne 1 ]; then
+		fail "$1" "rackc diff: exit $rc $rk_problem"
+		show "$tmp/d.err"
+	elif python3 "$top_srcdir/tests/growth_check.py" --adds-only \
+		"$tmp/d.out" >"$tmp/g.out" 2>&1; then
+		pass "$1" "$(cat "$tmp/g.out")"
+	else
+		fail "$1" "see below"
+		show "$tmp/g.out"
+	fi
+}
+
 design=$top_srcdir/examples/dgx-h100-superpod.rack
 for final in 0 8; do
 	ok=yes
 	for sus in 1 2 4 8; do
 		if ! rk_run "$tmp/r$final-$sus" -D SUS="$sus" \
-			-D FINAL_SUS="$final" -O cabling \
+			-D FINAL_SUS="$final" -O ir,report,bom,cabling \
 			-o "$tmp/o$final-$sus" "$design" || [ "$rc" -ne 0 ]; then
 			fail "growth/FINAL_SUS=$final/SUS=$sus" \
 				"exit $rc $rk_problem"
@@ -45,5 +67,53 @@ for final in 0 8; do
 			show "$tmp/g.out"
 		fi
 	done
+	# every compute and storage switch's management port is on the star
+	for sus in 1 2 4 8; do
+		name="growth/FINAL_SUS=$final/SUS=$sus/mgmt"
+		if python3 - "$tmp/o$final-$sus/cabling.csv" >"$tmp/m.out" 2>&1 <<'PY'; then
+import csv, re, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+sw = set()
+mgmt = set()
+for r in rows:
+    for s in "ab":
+        dev = r[s + "_device"]
+        if re.match(r"(compute|storage)\.(leaf|spine|core)\[\d+\]$", dev):
+            sw.add(dev)
+            if r[s + "_port"] == "mgmt" and r["fabric"] == "oob":
+                mgmt.add(dev)
+missing = sorted(sw - mgmt)
+print("%d switches, %d with mgmt on the oob star%s" % (
+    len(sw), len(mgmt), ": missing " + " ".join(missing[:5]) if missing else ""))
+sys.exit(1 if missing or not sw else 0)
+PY
+			pass "$name" "$(cat "$tmp/m.out")"
+		else
+			fail "$name" "$(cat "$tmp/m.out")"
+		fi
+	done
+	[ "$final" = 8 ] || continue
+	for hop in 1:2 2:4 1:4; do
+		adds_only "growth/FINAL_SUS=8/diff/${hop%:*}->${hop#*:}" \
+			"$tmp/o8-${hop%:*}" "$tmp/o8-${hop#*:}"
+	done
 done
+
+# leaves, spines and a star in shared racks, provisioned for 4 units
+place=$top_srcdir/tests/growth/place.rack
+ok=yes
+for sus in 1 2 3 4; do
+	if ! rk_run "$tmp/p$sus" -D SUS="$sus" -O ir,report,bom,cabling \
+		-o "$tmp/p-$sus" "$place" || [ "$rc" -ne 0 ]; then
+		fail "growth/place/SUS=$sus" "exit $rc $rk_problem"
+		show "$tmp/p$sus.err"
+		ok=no
+	fi
+done
+if [ "$ok" = yes ]; then
+	for hop in 1:2 2:3 3:4 1:4; do
+		adds_only "growth/place/diff/${hop%:*}->${hop#*:}" \
+			"$tmp/p-${hop%:*}" "$tmp/p-${hop#*:}"
+	done
+fi
 finish

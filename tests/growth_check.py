@@ -3,16 +3,21 @@
 """Growth of a fat tree between two cabling.csv files (tests/growth.sh).
 
 growth_check.py OLD.csv NEW.csv MODE
+growth_check.py --adds-only DIFF.json   (rackc diff -f json OLD NEW)
 MODE all:   every cable of OLD that is not a leaf-spine cable the spine
             count forces to move is in NEW with the same ID and ends
-MODE fabric: only the leaf-spine cables are compared
+MODE fabric: only the fat trees' cables to their spines are compared
 For every fat tree, the leaf-spine cables that move (the spine end
 changes) must number exactly the minimum of src/fabric.c:
   sum over old leaves l, old spines s of max(0, spread_a(l,s) - spread_b(l,s))
 (L_a*U*(1 - S_a/S_b) when S_b divides U, checked too), and each leaf's
 spread over the spines must be the round-robin one.  Prints one line per
 fabric; exits 1 on the first violation.
+--adds-only: a growth within the provisioned size only adds: every
+device of the diff is added (none moved, changed or removed) and every
+cable of its work order is to add (none to re-pull, relabel or remove).
 """
+import json
 import csv
 import re
 import sys
@@ -56,7 +61,27 @@ def fail(msg):
     sys.exit(1)
 
 
+def adds_only(path):
+    d = json.load(open(path))
+    dev = Counter(r["change"] for r in d["devices"])
+    work = Counter(r["action"] for r in d["cabling"])
+    for r in d["devices"]:
+        if r["change"] != "added":
+            fail("device %s %s (%s %s -> %s %s)" % (
+                r["device"], r["change"], r["rack_before"], r["u_before"],
+                r["rack_after"], r["u_after"]))
+    for r in d["cabling"]:
+        if r["action"] != "add":
+            fail("cable %s: %s %s (%s)" % (r["cable_id"], r["action"],
+                                           r["cable"], r["detail"]))
+    print("ok: only additions: %d devices, %d work-order rows (a cable "
+          "per rack it ends in)" % (dev["added"], work["add"]))
+
+
 def main():
+    if sys.argv[1] == "--adds-only":
+        adds_only(sys.argv[2])
+        return
     old_rows, old = load(sys.argv[1])
     new_rows, new = load(sys.argv[2])
     mode = sys.argv[3]
@@ -92,8 +117,8 @@ def main():
     for key, cid in old.items():
         if key in moved_keys:
             continue
-        if mode == "fabric" and not any(
-                idx(e[0], "spine") is not None for e in key[1:]):
+        if mode == "fabric" and (key[0] not in up_a or not any(
+                idx(e[0], "spine") is not None for e in key[1:])):
             continue
         if key not in new:
             fail("cable %s %s is gone" % (cid, key))
