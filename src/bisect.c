@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "bisect.h"
+#include "bisect_large.h"
 #include "metrics.h"
 
 #define BIG (INT64_MAX / 4)
@@ -1540,6 +1541,14 @@ const char *bisect_how_name(enum bisect_how h)
 		       "deleted";
 	case BH_SEARCH:
 		return "least cut of the splits searched";
+	case BH_FLOW:
+		return "concurrent multicommodity flow, loads counted exactly";
+	case BH_PART:
+		return "METIS multilevel splits refined by FM moves and "
+		       "max-flow";
+	case BH_FM:
+		return "breadth-first and random splits refined by FM moves "
+		       "and max-flow";
 	default:
 		return "none";
 	}
@@ -1553,6 +1562,7 @@ void bisect_result_free(struct bisect_result *r)
 
 void bisect_solve(const struct bgraph *g, struct bisect_result *r)
 {
+	struct bgraph large;
 	struct ng n;
 	struct edge *e;
 	uint8_t *side;
@@ -1614,6 +1624,9 @@ void bisect_solve(const struct bgraph *g, struct bisect_result *r)
 		free(fs);
 	}
 done:
+	/* beyond the exact methods: the flow bound and the partitioner */
+	large = (struct bgraph){ n.nd, n.nv, n.ne, n.u, n.v, n.cap, NULL, 0 };
+	bisect_large_bounds(&large, r, side);
 	memcpy(r->witness, side, g->nd);
 	ng_free(&n);
 	free(side);

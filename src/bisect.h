@@ -46,6 +46,9 @@ enum bisect_how {
 	BH_FOREST,    /* lower: exact bisection without the switch links
 			 outside a widest spanning forest */
 	BH_SEARCH,    /* upper: least cut of the splits a search tried */
+	BH_FLOW,      /* lower: concurrent flow (bisect_flow.c) */
+	BH_PART,      /* upper: METIS splits refined (bisect_part.c) */
+	BH_FM,	      /* upper: plain splits refined (bisect_part.c) */
 };
 
 /**

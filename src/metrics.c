@@ -288,7 +288,11 @@ const char *bisect_method_name(enum bisect_method m)
 void fabric_bisection_method(const struct fabric_metrics *m, char *buf,
 			     size_t n)
 {
-	if (m->method == BISECT_EXACT)
+	if (m->method == BISECT_EXACT && m->lower_how == BH_FLOW)
+		snprintf(buf, n, "exact: %s meets %s",
+			 bisect_how_name(m->lower_how),
+			 bisect_how_name(m->upper_how));
+	else if (m->method == BISECT_EXACT)
 		snprintf(buf, n, "exact: %s",
 			 bisect_how_name(m->lower_how == BH_TREE_FLOW ||
 						 m->lower_how == BH_BNB_PART

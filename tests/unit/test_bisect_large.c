@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The bounds for fabrics beyond the exact methods (bisect_large.h) on
+ * large fabrics whose bisection is known by a closed form:
+ *   - k x k tori of switches, a device on each (k even): 2k links, the
+ *     two rings of links a straight cut crosses twice each;
+ *   - d-dimensional hypercubes of switches, a device on each: 2^(d-1)
+ *     links (Harper's edge-isoperimetric theorem);
+ *   - dragonflies of G groups (G even) of a fully meshed switches with p
+ *     devices each and one global link between every two groups, the
+ *     local links wide enough: (G/2)^2 global links (the split by groups
+ *     cuts that many; the uniform flow, which loads every global link
+ *     with (a p)^2 pairs per direction, proves no split cuts fewer);
+ * and a two-tier tree with failed links, where the known value is an
+ * upper bound (a split counted by hand) and the interval must contain the
+ * truth the brute force gives on a small copy.
+ * Every case: lower <= known <= upper, the witness balanced and cutting
+ * the upper bound (max-flow), and the lower bound within a stated factor.
+ * With RACKC_BISECT_TABLE set the cases print a table row each.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rackc.h"
+
+#include "bisect.h"
+#include "bisect_large.h"
+#include "metrics.h"
+
+struct big {
+	uint32_t nd, nv, ne, max;
+	uint32_t *u, *v;
+	int64_t *cap;
+};
+
+static void big_init(struct big *g, uint32_t nd, uint32_t nv)
+{
+	memset(g, 0, sizeof(*g));
+	g->nd = nd;
+	g->nv = nv;
+	g->max = 1024;
+	g->u = malloc(g->max * sizeof(*g->u));
+	g->v = malloc(g->max * sizeof(*g->v));
+	g->cap = malloc(g->max * sizeof(*g->cap));
+}
+
+static void big_edge(struct big *g, uint32_t a, uint32_t b, int64_t c)
+{
+	if (g->ne == g->max) {
+		g->max *= 2;
+		g->u = realloc(g->u, g->max * sizeof(*g->u));
+		g->v = realloc(g->v, g->max * sizeof(*g->v));
+		g->cap = realloc(g->cap, g->max * sizeof(*g->cap));
+	}
+	g->u[g->ne] = a;
+	g->v[g->ne] = b;
+	g->cap[g->ne++] = c;
+}
+
+static void big_free(struct big *g)
+{
+	free(g->u);
+	free(g->v);
+	free(g->cap);
+}
+
+static const int64_t C = 400000000000ll; /* 400 Gb/s */
+
+/*
+ * bisect_solve() and the two bounds on their own; lower <= known <=
+ * upper; the lower bound at least known * num / den.
+ */
+static void check_known(const struct big *g, int64_t known, int64_t num,
+			int64_t den, const char *what)
+{
+	struct bgraph bg = { g->nd, g->nv, g->ne, g->u, g->v, g->cap, NULL, 0 };
+	struct bisect_result r;
+	uint8_t *side = calloc(g->nv + 1, 1);
+	uint32_t na = 0;
+	int64_t lo, up;
+	bool ml;
+
+	bisect_solve(&bg, &r);
+	if (getenv("RACKC_BISECT_TABLE"))
+		printf(
+		    "| %s | %u | %.1f | %.1f | %.1f | %.3f | %s; %s |\n", what,
+		    g->nd, (double)r.lower / 1e12, (double)known / 1e12,
+		    (double)r.upper / 1e12, (double)r.lower / (double)r.upper,
+		    bisect_how_name(r.lower_how), bisect_how_name(r.upper_how));
+	cr_assert_leq(r.lower, known, "%s: lower %lld above the known %lld",
+		      what, (long long)r.lower, (long long)known);
+	cr_assert_geq(r.upper, known, "%s: upper %lld below the known %lld",
+		      what, (long long)r.upper, (long long)known);
+	cr_assert_geq((__int128)r.lower * den, (__int128)known * num,
+		      "%s: lower %lld under %lld/%lld of %lld", what,
+		      (long long)r.lower, (long long)num, (long long)den,
+		      (long long)known);
+	for (uint32_t x = 0; x < g->nd; x++) {
+		cr_assert(r.witness[x] == 1 || r.witness[x] == 2);
+		side[x] = r.witness[x];
+		na += side[x] == 1;
+	}
+	cr_assert(na == g->nd / 2 || na == g->nd - g->nd / 2);
+	cr_assert_eq(
+	    maxflow_bipartition(g->nv, g->ne, g->u, g->v, g->cap, side),
+	    r.upper, "%s: the witness does not cut the upper bound", what);
+	/* the two new bounds alone */
+	cr_assert(bisect_flow_lower(&bg, BISECT_LARGE_BUDGET, &lo), "%s", what);
+	cr_assert_leq(lo, known, "%s: flow bound %lld above %lld", what,
+		      (long long)lo, (long long)known);
+	cr_assert(bisect_part_upper(&bg, BISECT_LARGE_BUDGET, side, &up, &ml),
+		  "%s", what);
+	cr_assert_geq(up, known, "%s: search %lld below %lld", what,
+		      (long long)up, (long long)known);
+	memset(side + g->nd, 0, g->nv - g->nd);
+	cr_assert_eq(
+	    maxflow_bipartition(g->nv, g->ne, g->u, g->v, g->cap, side), up,
+	    "%s: the search's split does not cut its value", what);
+	bisect_result_free(&r);
+	free(side);
+}
+
+static void torus(struct big *g, uint32_t k, uint32_t dim2)
+{
+	uint32_t n = k * dim2;
+
+	big_init(g, n, 2 * n);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t x = i % k, y = i / k;
+
+		big_edge(g, i, n + i, 4 * C);
+		big_edge(g, n + i, n + y * k + (x + 1) % k, C);
+		big_edge(g, n + i, n + ((y + 1) % dim2) * k + x, C);
+	}
+}
+
+Test(bisect_large, tori, .timeout = 600)
+{
+	static const uint32_t ks[] = { 6, 8, 10, 16, 24 };
+
+	for (uint32_t i = 0; i < sizeof(ks) / sizeof(*ks); i++) {
+		struct big g;
+		char what[64];
+
+		torus(&g, ks[i], ks[i]);
+		snprintf(what, sizeof(what), "torus %ux%u", ks[i], ks[i]);
+		/* the uniform flow is tight on even tori: exact */
+		check_known(&g, 2 * (int64_t)ks[i] * C, 1, 1, what);
+		big_free(&g);
+	}
+}
+
+Test(bisect_large, hypercubes, .timeout = 600)
+{
+	for (uint32_t d = 5; d <= 9; d++) {
+		uint32_t n = 1u << d;
+		struct big g;
+		char what[64];
+
+		big_init(&g, n, 2 * n);
+		for (uint32_t i = 0; i < n; i++) {
+			big_edge(&g, i, n + i, (int64_t)d * C);
+			for (uint32_t b = 0; b < d; b++)
+				if (!(i >> b & 1))
+					big_edge(&g, n + i, n + (i | 1u << b),
+						 C);
+		}
+		snprintf(what, sizeof(what), "hypercube %u", d);
+		check_known(&g, (int64_t)(n / 2) * C, 1, 1, what);
+		big_free(&g);
+	}
+}
+
+/* G groups of a switches, p devices on each switch; local links 2 p C
+ * wide, one global link of C between every two groups. */
+static void dragonfly(struct big *g, uint32_t G, uint32_t a, uint32_t p)
+{
+	uint32_t ns = G * a, nd = ns * p;
+
+	big_init(g, nd, nd + ns);
+	for (uint32_t s = 0; s < ns; s++)
+		for (uint32_t i = 0; i < p; i++)
+			big_edge(g, s * p + i, nd + s, C);
+	for (uint32_t gr = 0; gr < G; gr++)
+		for (uint32_t i = 0; i < a; i++)
+			for (uint32_t j = i + 1; j < a; j++)
+				big_edge(g, nd + gr * a + i, nd + gr * a + j,
+					 2 * (int64_t)p * C);
+	for (uint32_t x = 0; x < G; x++)
+		for (uint32_t y = x + 1; y < G; y++)
+			big_edge(g, nd + x * a + (y % a), nd + y * a + (x % a),
+				 C);
+}
+
+Test(bisect_large, dragonflies, .timeout = 600)
+{
+	static const uint32_t shapes[][3] = { { 6, 4, 2 },
+					      { 8, 4, 4 },
+					      { 10, 5, 2 },
+					      { 16, 4, 4 },
+					      { 20, 8, 4 } };
+
+	for (uint32_t i = 0; i < sizeof(shapes) / sizeof(*shapes); i++) {
+		uint32_t G = shapes[i][0];
+		struct big g;
+		char what[64];
+
+		dragonfly(&g, G, shapes[i][1], shapes[i][2]);
+		snprintf(what, sizeof(what), "dragonfly g%u a%u p%u", G,
+			 shapes[i][1], shapes[i][2]);
+		check_known(&g, (int64_t)(G / 2) * (G / 2) * C, 1, 1, what);
+		big_free(&g);
+	}
+}
+
+/*
+ * Two tiers, L leaves of k devices, each leaf one link to each of S
+ * spines, the links from leaf l to spine s failed when (l + s) % 5 == 0.
+ * Known here: the leaf-order split's cut (counted below by max-flow), an
+ * upper bound; the lower bound must stay under it and be at least a
+ * quarter of it (the uniform flow loses up to half on trees, where the
+ * devices' own links are the bottleneck).
+ */
+Test(bisect_large, failed_tree, .timeout = 600)
+{
+	const uint32_t L = 24, k = 16, S = 24;
+	uint32_t nd = L * k;
+	struct big g;
+	uint8_t *side;
+	int64_t split;
+
+	big_init(&g, nd, nd + L + S);
+	for (uint32_t l = 0; l < L; l++) {
+		for (uint32_t i = 0; i < k; i++)
+			big_edge(&g, l * k + i, nd + l, C);
+		for (uint32_t s = 0; s < S; s++)
+			if ((l + s) % 5)
+				big_edge(&g, nd + l, nd + L + s, C);
+	}
+	side = calloc(g.nv, 1);
+	for (uint32_t x = 0; x < nd; x++)
+		side[x] = x < nd / 2 ? 1 : 2;
+	split = maxflow_bipartition(g.nv, g.ne, g.u, g.v, g.cap, side);
+	free(side);
+	{
+		struct bgraph bg = {
+			g.nd, g.nv, g.ne, g.u, g.v, g.cap, NULL, 0
+		};
+		struct bisect_result r;
+
+		bisect_solve(&bg, &r);
+		cr_assert_leq(r.lower, r.upper);
+		cr_assert_leq(r.upper, split);
+		cr_assert_geq(r.lower * 4, split, "lower %lld, split %lld",
+			      (long long)r.lower, (long long)split);
+		if (getenv("RACKC_BISECT_TABLE"))
+			printf("| two tiers %u x %u, %u spines, 1 in 5 failed "
+			       "| %u | %.1f | <= %.1f | %.1f | %.3f | %s; %s "
+			       "|\n",
+			       L, k, S, nd, (double)r.lower / 1e12,
+			       (double)split / 1e12, (double)r.upper / 1e12,
+			       (double)r.lower / (double)r.upper,
+			       bisect_how_name(r.lower_how),
+			       bisect_how_name(r.upper_how));
+		bisect_result_free(&r);
+	}
+	big_free(&g);
+}
