@@ -203,24 +203,27 @@ static bool prof_equal(const struct prof *pr, const uint32_t *off,
 	return true;
 }
 
-static bool equitable_merge(struct ng *n)
+/*
+ * The refinement: @cell (nv entries) gets every device a cell of its own
+ * (its index) and the switches cells from nd on, refined until no cell
+ * splits.  With @sets the profiles are the sets of cells a switch meets,
+ * capacities ignored (the coarser classes regular_bound() works with).
+ * Returns the number of cells.
+ */
+static uint32_t refine_cells(const struct ng *n, uint32_t *cell, bool sets)
 {
 	uint32_t nd = n->nd, nv = n->nv, ns = nv - nd, ncell;
-	uint32_t *cell, *next, *len;
+	uint32_t *next, *len;
 	struct prof *pr;
 	struct hent *hs;
-	struct edge *e;
 
-	if (ns < 2)
-		return false;
-	cell = xmalloc((size_t)nv * sizeof(*cell));
 	next = xmalloc((size_t)nv * sizeof(*next));
 	len = xcalloc((size_t)nv, sizeof(*len));
 	pr = xmalloc(((size_t)n->off[nv] + 1) * sizeof(*pr));
-	hs = xmalloc((size_t)ns * sizeof(*hs));
+	hs = xmalloc(((size_t)ns + 1) * sizeof(*hs));
 	for (uint32_t x = 0; x < nv; x++)
 		cell[x] = x < nd ? x : nd;
-	ncell = nd + 1;
+	ncell = nd + (ns > 0);
 	for (;;) {
 		uint32_t nn = nd;
 
@@ -233,7 +236,7 @@ static bool equitable_merge(struct ng *n)
 				if (cell[n->to[i]] != cell[x])
 					pr[a + m++] =
 					    (struct prof){ cell[n->to[i]],
-							   n->c[i] };
+							   sets ? 1 : n->c[i] };
 			if (m > 16) {
 				qsort(pr + a, m, sizeof(*pr), prof_cmp);
 			} else {
@@ -252,9 +255,11 @@ static bool equitable_merge(struct ng *n)
 			for (uint32_t i = 0; i < m; i++) {
 				if (len[x] &&
 				    pr[a + len[x] - 1].cell == pr[a + i].cell) {
-					pr[a + len[x] - 1].cap =
-					    add_sat(pr[a + len[x] - 1].cap,
-						    pr[a + i].cap);
+					if (!sets)
+						pr[a + len[x] - 1].cap =
+						    add_sat(
+							pr[a + len[x] - 1].cap,
+							pr[a + i].cap);
 					continue;
 				}
 				pr[a + len[x]++] = pr[a + i];
@@ -292,6 +297,18 @@ static bool equitable_merge(struct ng *n)
 	free(len);
 	free(pr);
 	free(hs);
+	return ncell;
+}
+
+static bool equitable_merge(struct ng *n)
+{
+	uint32_t nd = n->nd, nv = n->nv, ncell, *cell;
+	struct edge *e;
+
+	if (nv - nd < 2)
+		return false;
+	cell = xmalloc((size_t)nv * sizeof(*cell));
+	ncell = refine_cells(n, cell, false);
 	if (ncell == nv) {
 		free(cell);
 		return false;
@@ -381,6 +398,117 @@ static void tree_assign(const struct tnode *t, const struct tmerge *mg,
 	}
 }
 
+/*
+ * Lone switches (roots without switch links, as in a star): each puts all
+ * its devices on side A or none, at no cost, so together they reach the
+ * sums of their sizes: a bounded subset sum, one pass per size (for each
+ * residue, the nearest reachable entry below, within the count of that
+ * size).  @acc gets 0 where reachable, BIG elsewhere; returns its length.
+ * The counts kept per size rebuild the sides (lone_assign).
+ */
+struct lone {
+	uint32_t nsz, *size, *count, **used, *who, nwho;
+};
+
+static int u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint32_t lone_reach(const struct tnode *t, uint32_t ns,
+			   const uint8_t *has_child, struct lone *lo,
+			   int64_t *acc)
+{
+	uint32_t len = 1, *last;
+	uint8_t *reach;
+
+	memset(lo, 0, sizeof(*lo));
+	lo->who = xmalloc(((size_t)ns + 1) * sizeof(*lo->who));
+	for (uint32_t v = 0; v < ns; v++)
+		if (t[v].parent == RK_NONE && !has_child[v])
+			lo->who[lo->nwho++] = (uint32_t)((uint64_t)t[v].sub);
+	/* sizes and counts */
+	qsort(lo->who, lo->nwho, sizeof(*lo->who), u32_cmp);
+	lo->size = xmalloc(((size_t)lo->nwho + 1) * sizeof(*lo->size));
+	lo->count = xmalloc(((size_t)lo->nwho + 1) * sizeof(*lo->count));
+	lo->used = xcalloc((size_t)lo->nwho + 1, sizeof(*lo->used));
+	for (uint32_t i = 0; i < lo->nwho; i++) {
+		if (!lo->nsz || lo->size[lo->nsz - 1] != lo->who[i]) {
+			lo->size[lo->nsz] = lo->who[i];
+			lo->count[lo->nsz++] = 0;
+		}
+		lo->count[lo->nsz - 1]++;
+		len += lo->who[i];
+	}
+	/* who: the lone switches themselves, for the rebuild */
+	lo->nwho = 0;
+	for (uint32_t v = 0; v < ns; v++)
+		if (t[v].parent == RK_NONE && !has_child[v])
+			lo->who[lo->nwho++] = v;
+	reach = xcalloc(len, 1);
+	last = xmalloc((size_t)len * sizeof(*last));
+	reach[0] = 1;
+	for (uint32_t z = 0, top = 0; z < lo->nsz; z++) {
+		uint32_t w = lo->size[z], m = lo->count[z];
+
+		top += w * m;
+		lo->used[z] = xcalloc((size_t)top + 1, sizeof(**lo->used));
+		if (!w)
+			continue; /* switches without devices: any side */
+		for (uint32_t i = 0; i <= top; i++) {
+			/* the nearest reachable entry at or below, same residue
+			 * (before this size: reach holds the old sums) */
+			uint32_t j = i >= w ? last[i - w] : RK_NONE;
+
+			last[i] = reach[i] ? i : j;
+		}
+		for (uint32_t i = top + 1; i-- > 0;)
+			if (last[i] != RK_NONE && (i - last[i]) / w <= m) {
+				lo->used[z][i] = (i - last[i]) / w;
+				reach[i] = 1;
+			}
+	}
+	for (uint32_t i = 0; i < len; i++)
+		acc[i] = reach[i] ? 0 : BIG;
+	free(reach);
+	free(last);
+	return len;
+}
+
+/* Sides of the lone switches for the sum @i: @used per size, back to front.
+ */
+static void lone_assign(const struct lone *lo, const struct tnode *t,
+			uint32_t i, uint8_t *sw_side)
+{
+	for (uint32_t z = lo->nsz; z-- > 0;) {
+		uint32_t k = lo->used[z][i];
+
+		for (uint32_t q = 0; q < lo->nwho; q++) {
+			uint32_t v = lo->who[q];
+
+			if (t[v].sub != lo->size[z] || sw_side[v])
+				continue;
+			sw_side[v] = k ? 1 : 2;
+			k -= k > 0;
+		}
+		i -= lo->used[z][i] * lo->size[z];
+	}
+	if (i != 0)
+		BUG("bisection: lone switches rebuilt to a wrong sum");
+}
+
+static void lone_free(struct lone *lo)
+{
+	for (uint32_t z = 0; z < lo->nsz; z++)
+		free(lo->used[z]);
+	free(lo->used);
+	free(lo->size);
+	free(lo->count);
+	free(lo->who);
+}
+
 static bool solve_tree(const struct ng *n, int64_t *best, uint8_t *side)
 {
 	uint32_t nd = n->nd, ns = n->nv - nd, nm = 0, cum = 0;
@@ -448,17 +576,35 @@ static bool solve_tree(const struct ng *n, int64_t *best, uint8_t *side)
 		t[v].a /= unit;
 		t[v].sub = t[v].a;
 	}
+	memset(seen, 0, (size_t)ns + 1); /* now: has a child */
 	for (uint32_t k = qt; k-- > 0;) {
 		uint32_t v = order[k], p = t[v].parent;
 
-		if (p == RK_NONE) {
-			work += (uint64_t)(cum + 1) * (t[v].sub + 1);
-			cum += t[v].sub;
+		if (p == RK_NONE)
 			continue;
-		}
 		work += (uint64_t)(t[p].sub + 1) * (t[v].sub + 1);
 		t[p].sub += t[v].sub;
+		seen[p] = 1;
 	}
+	/* lone switches (a star's) first, by reachability: a pass per size */
+	{
+		uint64_t nlone = 0, sizes = 1;
+
+		for (uint32_t v = 0; v < ns; v++)
+			if (t[v].parent == RK_NONE && !seen[v]) {
+				cum += t[v].sub;
+				nlone++;
+			}
+		/* distinct sizes summing to cum: fewer than sqrt(2 cum) + 1 */
+		while (sizes * sizes <= 2ull * cum && sizes < nlone)
+			sizes++;
+		work += (uint64_t)(cum + 1) * sizes;
+	}
+	for (uint32_t v = 0; v < ns; v++)
+		if (t[v].parent == RK_NONE && seen[v]) {
+			work += (uint64_t)(cum + 1) * (t[v].sub + 1);
+			cum += t[v].sub;
+		}
 	if (work > 100000000ull)
 		goto out;
 	/* children's merges in order, grouped by parent */
@@ -538,16 +684,18 @@ static bool solve_tree(const struct ng *n, int64_t *best, uint8_t *side)
 		uint32_t nroots = 0, *roots;
 		uint32_t bestn = 0;
 
+		struct lone lo;
+
 		roots = xmalloc(((size_t)ns + 1) * sizeof(*roots));
 		pick = xmalloc(((size_t)ns + 1) * sizeof(*pick));
 		pick_len = xmalloc(((size_t)ns + 1) * sizeof(*pick_len));
-		acc[0] = 0;
+		alen = lone_reach(t, ns, seen, &lo, acc);
 		for (uint32_t v = 0; v < ns; v++) {
 			const struct tnode *r = &t[v];
 			uint32_t nlen;
 			int64_t *na;
 
-			if (r->parent != RK_NONE)
+			if (r->parent != RK_NONE || !seen[v])
 				continue;
 			roots[nroots] = v;
 			pick[nroots] = xmalloc((size_t)alen * sizeof(int64_t));
@@ -617,7 +765,9 @@ static bool solve_tree(const struct ng *n, int64_t *best, uint8_t *side)
 				target = pick[k][i - j];
 				i -= j;
 			}
+			lone_assign(&lo, t, i, sw_side);
 		}
+		lone_free(&lo);
 		for (uint32_t k = 0; k < nroots; k++)
 			free(pick[k]);
 		free(pick);
@@ -658,6 +808,86 @@ out:
 	free(t);
 	free(mg);
 	free(order);
+	free(seen);
+	return ok;
+}
+
+/* ---- exact: non-blocking trees ---- */
+
+/*
+ * When the graph is a tree whose devices are its leaves, each on one edge
+ * of one capacity c, and every switch edge e carries at least
+ * c min(n_e, n - n_e) (n_e: the devices on one side of e), the bisection
+ * is c floor(n/2).  At most: every switch on side B cuts only the floor(n/2)
+ * device edges of side A.  At least: for any balanced split (A, B), pair
+ * each device of A with its own device of B and send c along the tree path
+ * of each pair.  Across an edge e, the pairs that cross from the side of
+ * n_e devices number at most min(n_e, n - n_e), and so do those that cross
+ * the other way; the net flow on e is at most the larger of the two, so
+ * within its capacity, and a device edge carries its own pair alone.  The
+ * flow is c floor(n/2) from A to B, and no cut is less than a flow.  (The
+ * generated fat trees of 1:1 leaves merge into such trees; see
+ * equitable_merge.)  Linear in the graph.
+ */
+static bool nonblocking_tree(const struct ng *n, int64_t *best, uint8_t *side)
+{
+	uint32_t nd = n->nd, nv = n->nv, qt = 0, *par, *q, *cnt;
+	int64_t c = -1, *up;
+	uint8_t *seen;
+	bool ok = false;
+
+	if (nd < 2 || nv == nd || n->ne + 1 != nv)
+		return false;
+	for (uint32_t x = 0; x < nd; x++) {
+		if (n->off[x + 1] - n->off[x] != 1 || n->to[n->off[x]] < nd ||
+		    (c >= 0 && n->c[n->off[x]] != c))
+			return false;
+		c = n->c[n->off[x]];
+	}
+	par = xmalloc((size_t)nv * sizeof(*par));
+	q = xmalloc((size_t)nv * sizeof(*q));
+	cnt = xcalloc((size_t)nv, sizeof(*cnt));
+	up = xcalloc((size_t)nv, sizeof(*up));
+	seen = xcalloc((size_t)nv, 1);
+	seen[nd] = 1;
+	par[nd] = RK_NONE;
+	q[qt++] = nd;
+	for (uint32_t qh = 0; qh < qt; qh++) {
+		uint32_t x = q[qh];
+
+		for (uint32_t i = n->off[x]; i < n->off[x + 1]; i++)
+			if (!seen[n->to[i]]) {
+				seen[n->to[i]] = 1;
+				par[n->to[i]] = x;
+				up[n->to[i]] = n->c[i];
+				q[qt++] = n->to[i];
+			}
+	}
+	if (qt != nv)
+		goto out; /* not connected */
+	for (uint32_t k = qt; k-- > 1;) {
+		uint32_t x = q[k], m;
+
+		cnt[x] += x < nd;
+		cnt[par[x]] += cnt[x];
+		m = cnt[x] < nd - cnt[x] ? cnt[x] : nd - cnt[x];
+		if ((unsigned __int128)up[x] < (unsigned __int128)c * m)
+			goto out;
+	}
+	{
+		unsigned __int128 v = (unsigned __int128)c * (nd / 2);
+
+		*best = v >= (unsigned __int128)BIG ? BIG : (int64_t)v;
+	}
+	memset(side, 0, nv);
+	for (uint32_t x = 0; x < nd; x++)
+		side[x] = x < nd / 2 ? 1 : 2;
+	ok = true;
+out:
+	free(par);
+	free(q);
+	free(cnt);
+	free(up);
 	free(seen);
 	return ok;
 }
@@ -1521,6 +1751,349 @@ static bool forest_bound(const struct ng *n, int64_t *lb, uint8_t *side,
 	return ok;
 }
 
+/*
+ * A lower bound from a regular part of the graph.  The switches are put in
+ * classes by the sets of classes they meet (refine_cells with @sets: the
+ * leaves, every pod's spines, the cores of a three-tier tree).  Between two
+ * classes X and Y a sub-capacity w <= cap is taken that is regular: every
+ * x in X has W/|X| of it towards Y and every y in Y has W/|Y|, with W as
+ * large as such a w allows (a transport problem, checked by max-flow; W/|X|
+ * and W/|Y| whole).  Lowering capacities lowers every cut, and the regular
+ * part is equitable (equitable_merge) with every class a cell, so its
+ * bisection is that of the graph of the classes; when an exact method
+ * solves that graph, its value is a lower bound of the bisection, and its
+ * split (with the cut it has in the graph) a candidate for the upper one.
+ * Capacity is left out only where the members of a class meet another
+ * class unevenly (the cores of a tree whose spines spread over them with
+ * one link more to some); when the rest still carries the bisection, the
+ * bound meets the upper one and the figure is exact.
+ */
+struct dflow {
+	uint32_t n, m, *head, *next, *to, *level, *it, *queue;
+	int64_t *cap;
+};
+
+static void df_arc(struct dflow *f, uint32_t a, uint32_t b, int64_t c)
+{
+	f->to[f->m] = b;
+	f->cap[f->m] = c;
+	f->next[f->m] = f->head[a];
+	f->head[a] = f->m++;
+	f->to[f->m] = a;
+	f->cap[f->m] = 0;
+	f->next[f->m] = f->head[b];
+	f->head[b] = f->m++;
+}
+
+static int64_t df_push(struct dflow *f, uint32_t x, uint32_t t, int64_t lim)
+{
+	if (x == t)
+		return lim;
+	for (; f->it[x] != RK_NONE; f->it[x] = f->next[f->it[x]]) {
+		uint32_t a = f->it[x], y = f->to[a];
+		int64_t d;
+
+		if (f->cap[a] <= 0 || f->level[y] != f->level[x] + 1)
+			continue;
+		d = df_push(f, y, t, lim < f->cap[a] ? lim : f->cap[a]);
+		if (d > 0) {
+			f->cap[a] -= d;
+			f->cap[a ^ 1] += d;
+			return d;
+		}
+	}
+	return 0;
+}
+
+/* Directed max-flow from s to t (Dinic; the paths here have 3 arcs). */
+static int64_t df_run(struct dflow *f, uint32_t s, uint32_t t)
+{
+	int64_t total = 0;
+
+	for (;;) {
+		uint32_t qh = 0, qt = 0;
+		int64_t d;
+
+		for (uint32_t x = 0; x < f->n; x++)
+			f->level[x] = RK_NONE;
+		f->level[s] = 0;
+		f->queue[qt++] = s;
+		while (qh < qt) {
+			uint32_t x = f->queue[qh++];
+
+			for (uint32_t a = f->head[x]; a != RK_NONE;
+			     a = f->next[a])
+				if (f->cap[a] > 0 &&
+				    f->level[f->to[a]] == RK_NONE) {
+					f->level[f->to[a]] = f->level[x] + 1;
+					f->queue[qt++] = f->to[a];
+				}
+		}
+		if (f->level[t] == RK_NONE)
+			return total;
+		memcpy(f->it, f->head, f->n * sizeof(*f->it));
+		while ((d = df_push(f, s, t, BIG)) > 0)
+			total = add_sat(total, d);
+	}
+}
+
+/*
+ * The most the edges e[0..m) from the members of X (local indices 0..nx-1
+ * in e[].u) to those of Y (0..ny-1 in e[].v) carry from X to Y when each x
+ * sends at most w/nx and each y takes at most w/ny: a max-flow.  The
+ * regular sub-capacity of total w exists when it is w.
+ */
+static int64_t regular_flow(const struct edge *e, uint32_t m, uint32_t nx,
+			    uint32_t ny, int64_t w, int64_t *next)
+{
+	struct dflow f;
+	uint32_t s = nx + ny, t = s + 1, narcs = 2 * (m + nx + ny);
+	int64_t got;
+
+	memset(&f, 0, sizeof(f));
+	f.n = nx + ny + 2;
+	f.head = xmalloc((size_t)f.n * sizeof(*f.head));
+	f.level = xmalloc((size_t)f.n * sizeof(*f.level));
+	f.it = xmalloc((size_t)f.n * sizeof(*f.it));
+	f.queue = xmalloc((size_t)f.n * sizeof(*f.queue));
+	f.next = xmalloc((size_t)narcs * sizeof(*f.next));
+	f.to = xmalloc((size_t)narcs * sizeof(*f.to));
+	f.cap = xmalloc((size_t)narcs * sizeof(*f.cap));
+	for (uint32_t x = 0; x < f.n; x++)
+		f.head[x] = RK_NONE;
+	for (uint32_t x = 0; x < nx; x++)
+		df_arc(&f, s, x, w / nx);
+	for (uint32_t y = 0; y < ny; y++)
+		df_arc(&f, nx + y, t, w / ny);
+	for (uint32_t i = 0; i < m; i++)
+		df_arc(&f, e[i].u, nx + e[i].v, e[i].cap);
+	got = df_run(&f, s, t);
+	/*
+	 * When short of w, a least cut (the side of s: what the last search
+	 * reached) is a line in w: a (the X-Y edges it cuts) + w (kx/nx +
+	 * ky/ny) (the kx members of X it leaves out, the ky members of Y it
+	 * holds).  No total above a / (1 - kx/nx - ky/ny) passes it: the next
+	 * try (Newton's step on the concave max-flow).
+	 */
+	*next = got;
+	if (got < w) {
+		uint64_t kx = 0, ky = 0;
+		unsigned __int128 a = 0, den;
+
+		for (uint32_t x = 0; x < nx; x++)
+			kx += f.level[x] == RK_NONE;
+		for (uint32_t y = 0; y < ny; y++)
+			ky += f.level[nx + y] != RK_NONE;
+		for (uint32_t i = 0; i < m; i++)
+			if (f.level[e[i].u] != RK_NONE &&
+			    f.level[nx + e[i].v] == RK_NONE)
+				a += (uint64_t)e[i].cap;
+		den = (unsigned __int128)nx * ny;
+		if (den >
+		    (unsigned __int128)kx * ny + (unsigned __int128)ky * nx) {
+			unsigned __int128 v =
+			    a * nx * ny /
+			    (den - (unsigned __int128)kx * ny - ky * nx);
+
+			if (v < (unsigned __int128)*next)
+				*next = (int64_t)v;
+		}
+	}
+	free(f.head);
+	free(f.level);
+	free(f.it);
+	free(f.queue);
+	free(f.next);
+	free(f.to);
+	free(f.cap);
+	return got;
+}
+
+struct cedge {
+	uint32_t ca, cb; /* classes, ca < cb */
+	struct edge e;
+};
+
+static int cedge_cmp(const void *a, const void *b)
+{
+	const struct cedge *x = a, *y = b;
+
+	if (x->ca != y->ca)
+		return x->ca < y->ca ? -1 : 1;
+	if (x->cb != y->cb)
+		return x->cb < y->cb ? -1 : 1;
+	return edge_cmp(&x->e, &y->e);
+}
+
+/*
+ * The largest regular total between classes @a and @b (sizes na, nb) over
+ * the edges e[0..m) (u in a, v in b, vertex numbers).  @loc: scratch, one
+ * entry per vertex.  Every member must meet the other class.
+ */
+static int64_t regular_total(const struct edge *e, uint32_t m, uint32_t na,
+			     uint32_t nb, uint32_t *loc)
+{
+	uint32_t nx = 0, ny = 0;
+	int64_t *rows, *cols, rmin = BIG, cmin = BIG, hi, lcm, w;
+	struct edge *le;
+
+	for (uint32_t i = 0; i < m; i++) {
+		loc[e[i].u] = RK_NONE;
+		loc[e[i].v] = RK_NONE;
+	}
+	for (uint32_t i = 0; i < m; i++) {
+		if (loc[e[i].u] == RK_NONE)
+			loc[e[i].u] = nx++;
+		if (loc[e[i].v] == RK_NONE)
+			loc[e[i].v] = ny++;
+	}
+	if (nx != na || ny != nb)
+		return 0; /* a member meets nothing of the other class */
+	rows = xcalloc(nx, sizeof(*rows));
+	cols = xcalloc(ny, sizeof(*cols));
+	le = xmalloc((size_t)m * sizeof(*le));
+	for (uint32_t i = 0; i < m; i++) {
+		le[i] = (struct edge){ loc[e[i].u], loc[e[i].v], e[i].cap };
+		rows[le[i].u] = add_sat(rows[le[i].u], e[i].cap);
+		cols[le[i].v] = add_sat(cols[le[i].v], e[i].cap);
+	}
+	for (uint32_t x = 0; x < nx; x++)
+		rmin = rows[x] < rmin ? rows[x] : rmin;
+	for (uint32_t y = 0; y < ny; y++)
+		cmin = cols[y] < cmin ? cols[y] : cmin;
+	free(rows);
+	free(cols);
+	/* at most every row's least and every column's least */
+	hi = (unsigned __int128)rmin * nx < (unsigned __int128)cmin * ny
+		 ? rmin * (int64_t)nx
+		 : cmin * (int64_t)ny;
+	lcm = (int64_t)nx / gcd64(nx, ny) * ny;
+	/*
+	 * The flow F(w) is concave in w, F(w) <= w, and F(w) = w up to the
+	 * largest regular total W: from w above W, F(w) >= F(W) = W, and the
+	 * least cut's line stays above W too, so w <- the lesser of F(w) and
+	 * where that line meets w (rounded down to a multiple of lcm) falls
+	 * to W, each step strictly, in few steps.
+	 */
+	w = hi / lcm * lcm;
+	for (uint32_t step = 0; w > 0 && nx > 1 && ny > 1; step++) {
+		int64_t nw, f = regular_flow(le, m, nx, ny, w, &nw);
+
+		if (f == w)
+			break;
+		w = step < 100 ? nw / lcm * lcm : 0; /* (never seen) */
+	}
+	free(le);
+	return w;
+}
+
+static bool regular_bound(const struct ng *n, int64_t *lb, uint8_t *side,
+			  int64_t *cut)
+{
+	uint32_t nv = n->nv, nd = n->nd, ncell, m = 0, k = 0;
+	uint32_t *cell = xmalloc(((size_t)nv + 1) * sizeof(*cell));
+	uint32_t *size, *loc;
+	struct cedge *pe;
+	struct edge *e, *ce;
+	struct ng g;
+	uint8_t *gs;
+	bool ok = false;
+
+	ncell = refine_cells(n, cell, true);
+	if (ncell == nv) {
+		free(cell);
+		return false; /* no class of two: nothing to gain */
+	}
+	size = xcalloc((size_t)ncell + 1, sizeof(*size));
+	for (uint32_t x = 0; x < nv; x++)
+		size[cell[x]]++;
+	/* edges between classes (inside a class: left out), by class pair */
+	pe = xmalloc(((size_t)n->ne + 1) * sizeof(*pe));
+	for (uint32_t i = 0; i < n->ne; i++) {
+		uint32_t a = n->u[i], b = n->v[i];
+
+		if (cell[a] == cell[b])
+			continue;
+		if (cell[a] > cell[b]) {
+			uint32_t t = a;
+
+			a = b;
+			b = t;
+		}
+		pe[m++] =
+		    (struct cedge){ cell[a], cell[b], { a, b, n->cap[i] } };
+	}
+	qsort(pe, m, sizeof(*pe), cedge_cmp);
+	/* the solvers below want a forest of classes, each device on one
+	 * edge: the flows are spent only on such */
+	{
+		uint32_t *up = xmalloc(((size_t)ncell + 1) * sizeof(*up));
+		uint32_t *deg = xcalloc((size_t)nd + 1, sizeof(*deg));
+		bool forest = true;
+
+		for (uint32_t x = 0; x < ncell; x++)
+			up[x] = x;
+		for (uint32_t i = 0; i < m && forest; i++) {
+			uint32_t a = pe[i].ca, b = pe[i].cb;
+
+			if (i && pe[i - 1].ca == a && pe[i - 1].cb == b)
+				continue;
+			if (a < nd && ++deg[a] > 1)
+				forest = false;
+			while (up[a] != a)
+				a = up[a] = up[up[a]];
+			while (up[b] != b)
+				b = up[b] = up[up[b]];
+			if (a == b)
+				forest = false;
+			up[a] = b;
+		}
+		free(up);
+		free(deg);
+		if (!forest) {
+			free(pe);
+			free(size);
+			free(cell);
+			return false;
+		}
+	}
+	e = xmalloc(((size_t)m + 1) * sizeof(*e));
+	for (uint32_t i = 0; i < m; i++)
+		e[i] = pe[i].e;
+	ce = xmalloc(((size_t)m + 1) * sizeof(*ce));
+	loc = xmalloc(((size_t)nv + 1) * sizeof(*loc));
+	for (uint32_t i = 0; i < m;) {
+		uint32_t j = i;
+		int64_t w;
+
+		while (j < m && pe[j].ca == pe[i].ca && pe[j].cb == pe[i].cb)
+			j++;
+		w = regular_total(e + i, j - i, size[pe[i].ca], size[pe[i].cb],
+				  loc);
+		if (w > 0)
+			ce[k++] = (struct edge){ pe[i].ca, pe[i].cb, w };
+		i = j;
+	}
+	free(pe);
+	free(loc);
+	free(e);
+	ng_build(&g, nd, ncell, ce, k);
+	free(ce);
+	gs = xcalloc((size_t)ncell + 1, 1);
+	if (nonblocking_tree(&g, lb, gs) || solve_tree(&g, lb, gs) ||
+	    solve_hubs(&g, lb, gs)) {
+		memset(side, 0, nv);
+		memcpy(side, gs, nd);
+		*cut = ng_cut(n, side);
+		ok = true;
+	}
+	ng_free(&g);
+	free(gs);
+	free(size);
+	free(cell);
+	return ok;
+}
+
 /* ---- the driver ---- */
 
 const char *bisect_how_name(enum bisect_how h)
@@ -1549,6 +2122,12 @@ const char *bisect_how_name(enum bisect_how h)
 	case BH_FM:
 		return "breadth-first and random splits refined by FM moves "
 		       "and max-flow";
+	case BH_NONBLOCKING:
+		return "non-blocking tree, every link at least what crosses "
+		       "it";
+	case BH_REGULAR:
+		return "bisection of the regular part (like switches in "
+		       "classes, the links they meet unevenly left out)";
 	default:
 		return "none";
 	}
@@ -1562,11 +2141,18 @@ void bisect_result_free(struct bisect_result *r)
 
 void bisect_solve(const struct bgraph *g, struct bisect_result *r)
 {
+	bisect_solve_with(g, 0, r);
+}
+
+void bisect_solve_with(const struct bgraph *g, uint32_t flags,
+		       struct bisect_result *r)
+{
 	struct bgraph large;
 	struct ng n;
 	struct edge *e;
 	uint8_t *side;
 	int64_t v = 0;
+	bool small = !(flags & BISECT_STRUCTURAL);
 
 	memset(r, 0, sizeof(*r));
 	if (g->nd < 2)
@@ -1579,9 +2165,13 @@ void bisect_solve(const struct bgraph *g, struct bisect_result *r)
 	equitable_merge(&n);
 	side = xcalloc((size_t)n.nv + 1, 1);
 	r->witness = xmalloc(g->nd);
-	if (solve_tree(&n, &v, side))
+	/* the switch tree first while its work is small; at any size, a
+	 * non-blocking tree */
+	if (small && solve_tree(&n, &v, side))
 		r->lower_how = BH_TREE;
-	else if (solve_hubs(&n, &v, side))
+	else if (nonblocking_tree(&n, &v, side))
+		r->lower_how = BH_NONBLOCKING;
+	else if (small && solve_hubs(&n, &v, side))
 		r->lower_how = BH_SWITCHES;
 	if (r->lower_how != BH_NONE) {
 		/* the witness's own cut, by max-flow, must be the value */
@@ -1594,7 +2184,7 @@ void bisect_solve(const struct bgraph *g, struct bisect_result *r)
 	memset(side, 0, n.nv);
 	r->upper = search(&n, g, side);
 	r->upper_how = BH_SEARCH;
-	if (n.nd <= BISECT_MAX_ENUM) {
+	if (small && n.nd <= BISECT_MAX_ENUM) {
 		bool exact = solve_bnb(&n, &r->lower, &r->upper, side);
 
 		r->lower_how = exact ? BH_ENUM : BH_BNB_PART;
@@ -1622,6 +2212,33 @@ void bisect_solve(const struct bgraph *g, struct bisect_result *r)
 			}
 		}
 		free(fs);
+	}
+	{
+		/* on the graph as built: merged cells differ in size */
+		uint8_t *rs = xcalloc((size_t)g->nv + 1, 1);
+		int64_t rcut;
+		struct ng o;
+
+		e = xmalloc(((size_t)g->ne + 1) * sizeof(*e));
+		for (uint32_t i = 0; i < g->ne; i++)
+			e[i] = (struct edge){ g->u[i], g->v[i], g->cap[i] };
+		ng_build(&o, g->nd, g->nv, e, g->ne);
+		free(e);
+		if (regular_bound(&o, &v, rs, &rcut)) {
+			if (rcut < r->upper) {
+				r->upper = rcut;
+				r->upper_how = BH_REGULAR;
+				memcpy(side, rs, n.nd);
+			}
+			if (v > r->lower) {
+				r->lower = v < r->upper ? v : r->upper;
+				r->lower_how = BH_REGULAR;
+			}
+			if (r->lower == r->upper)
+				r->upper_how = BH_REGULAR;
+		}
+		ng_free(&o);
+		free(rs);
 	}
 done:
 	/* beyond the exact methods: the flow bound and the partitioner */

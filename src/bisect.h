@@ -49,6 +49,10 @@ enum bisect_how {
 	BH_FLOW,      /* lower: concurrent flow (bisect_flow.c) */
 	BH_PART,      /* upper: METIS splits refined (bisect_part.c) */
 	BH_FM,	      /* upper: plain splits refined (bisect_part.c) */
+	BH_NONBLOCKING, /* exact: a tree with every link at least what
+			   crosses it: full bisection */
+	BH_REGULAR,	/* lower: exact bisection of the regular part, where
+			   like switches meet the others evenly */
 };
 
 /**
@@ -81,6 +85,13 @@ struct bisect_result {
 };
 
 void bisect_solve(const struct bgraph *g, struct bisect_result *r);
+/* bisect_solve() with @flags: 0, or BISECT_STRUCTURAL (for tests: the
+ * direct exact methods, switch tree, hub sides and branch and bound, are
+ * skipped, so that the structural ones meet cases small enough for a
+ * brute force) */
+#define BISECT_STRUCTURAL 1u
+void bisect_solve_with(const struct bgraph *g, uint32_t flags,
+		       struct bisect_result *r);
 void bisect_result_free(struct bisect_result *r);
 const char *bisect_how_name(enum bisect_how h);
 

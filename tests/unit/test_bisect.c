@@ -439,3 +439,202 @@ Test(bisect, large_ring_bounds)
 	cr_assert_eq(r.upper, 2 * c, "the search finds two halves");
 	bisect_result_free(&r);
 }
+
+/*
+ * Fat trees wired as rackc's generators wire them (src/fabric.c,
+ * src/fabric_tiers.c), small enough for the brute force: R-port switches,
+ * leaves of D = R d/(d+u) ports down and U = R - D up, one NIC per node
+ * and rail, nodes in units of D (the last unit partial).
+ *   two tiers: S spines (as many as the uplinks need, or from 1 to more
+ *     than U as a provisioned fabric has), leaf l holding U/S links to
+ *     every spine and one more to the U mod S spines from l U mod S on;
+ *   three tiers, fabric.c: pods of R/2 leaves (rail-major), each with
+ *     ceil(leaves U / (R/2)) spines, uplink j of the pod's k-th leaf to its
+ *     spine (k U + j) mod spines; C = ceil(spines (R/2) / R) cores taking
+ *     the spines' R/2 uplinks each round-robin, one count over all pods;
+ *   three tiers, fabric_tiers.c: every pod U spines (uplink j of each leaf
+ *     to spine j), C = ceil(U (R/2) / floor(R / pods)) cores, uplink j of
+ *     every pod's k-th spine to core (k (R/2) + j) mod C.
+ */
+static uint32_t ft_leaves(struct tg *g, uint32_t R, uint32_t D, uint32_t nr,
+			  uint32_t nodes, int64_t c)
+{
+	uint32_t nsu = (nodes + D - 1) / D, L = nsu * nr;
+
+	memset(g, 0, sizeof(*g));
+	g->nd = nodes * nr;
+	g->nv = g->nd + L;
+	(void)R;
+	/* device (node n, rail r) = n * nr + r; leaf s * nr + r */
+	for (uint32_t n = 0; n < nodes; n++)
+		for (uint32_t r = 0; r < nr; r++)
+			edge(g, n * nr + r, g->nd + (n / D) * nr + r, c);
+	return L;
+}
+
+static void gen_ft2(struct tg *g, uint32_t R, uint32_t D, uint32_t nr,
+		    uint32_t nodes, uint32_t S, int64_t c)
+{
+	uint32_t U = R - D, L = ft_leaves(g, R, D, nr, nodes, c);
+	uint32_t leaf0 = g->nd, sp0 = g->nv;
+
+	g->nv += S;
+	for (uint32_t l = 0; l < L; l++) {
+		uint32_t start = l * U % S;
+
+		for (uint32_t s = 0; s < S; s++) {
+			uint32_t k = U / S + ((s + S - start) % S < U % S);
+
+			while (k--)
+				edge(g, leaf0 + l, sp0 + s, c);
+		}
+	}
+}
+
+static bool gen_ft3(struct tg *g, uint32_t R, uint32_t D, uint32_t nr,
+		    uint32_t nodes, bool tiers_file, int64_t c)
+{
+	uint32_t U = R - D, h = R / 2, L = ft_leaves(g, R, D, nr, nodes, c);
+	uint32_t nsu = L / nr, pods = (L + h - 1) / h, order[MAXV];
+	uint32_t leaf0 = g->nd, sp0 = g->nv, first[MAXV], S = 0, C, cu = 0;
+
+	if (pods > R)
+		return false; /* the generators refuse it */
+	for (uint32_t r = 0, k = 0; r < nr; r++)
+		for (uint32_t s = 0; s < nsu; s++)
+			order[k++] = s * nr + r;
+	for (uint32_t p = 0; p < pods; p++) {
+		uint32_t nl = L - p * h < h ? L - p * h : h;
+
+		first[p] = S;
+		S += tiers_file ? U : (nl * U + h - 1) / h;
+	}
+	first[pods] = S;
+	C = tiers_file ? (U * h + R / pods - 1) / (R / pods)
+		       : (S * h + R - 1) / R;
+	g->nv += S + C;
+	if (g->nv > MAXV)
+		return false;
+	for (uint32_t p = 0; p < pods; p++) {
+		uint32_t nl = L - p * h < h ? L - p * h : h;
+		uint32_t ns = first[p + 1] - first[p];
+
+		for (uint32_t k = 0; k < nl; k++)
+			for (uint32_t j = 0; j < U; j++)
+				edge(g, leaf0 + order[p * h + k],
+				     sp0 + first[p] + (k * U + j) % ns, c);
+		for (uint32_t k = 0; k < ns; k++)
+			for (uint32_t j = 0; j < h; j++)
+				edge(g, sp0 + first[p] + k,
+				     sp0 + S +
+					 (tiers_file ? (k * h + j) % C
+						     : cu++ % C),
+				     c);
+	}
+	return true;
+}
+
+/* A star (src/fabric.c): n endpoints fill P-port switches in order, the
+ * switches unlinked. */
+static void gen_star(struct tg *g, uint32_t n, uint32_t P, int64_t c)
+{
+	memset(g, 0, sizeof(*g));
+	g->nd = n;
+	g->nv = n + (n + P - 1) / P;
+	for (uint32_t i = 0; i < n; i++)
+		edge(g, i, n + i / P, c);
+}
+
+static unsigned structural_exact;
+
+/* The structural methods alone (BISECT_STRUCTURAL): sound on every
+ * shape, exact where they say so. */
+static void check_structural(const struct tg *g, const char *what)
+{
+	struct bgraph bg = { g->nd, g->nv, g->ne, g->u, g->v, g->cap, NULL, 0 };
+	struct bisect_result r;
+	int64_t truth = brute(g);
+
+	bisect_solve_with(&bg, BISECT_STRUCTURAL, &r);
+	cr_assert_leq(r.lower, truth, "%s: structural lower %lld above %lld",
+		      what, (long long)r.lower, (long long)truth);
+	cr_assert_geq(r.upper, truth, "%s: structural upper %lld below %lld",
+		      what, (long long)r.upper, (long long)truth);
+	cr_assert_eq(least_cut(g, r.witness), r.upper, "%s: witness", what);
+	if (r.lower == r.upper) {
+		cr_assert_eq(r.lower, truth, "%s: exact %lld, truth %lld", what,
+			     (long long)r.lower, (long long)truth);
+		structural_exact +=
+		    r.lower_how == BH_NONBLOCKING || r.lower_how == BH_REGULAR;
+	}
+	bisect_result_free(&r);
+}
+
+Test(bisect, generated_trees_against_brute_force, .timeout = 600)
+{
+	struct tg *g = malloc(sizeof(*g));
+	static const uint32_t ratio[][2] = {
+		{ 1, 1 }, { 2, 1 }, { 3, 1 }, { 1, 2 }
+	};
+	unsigned n2 = 0, n3a = 0, n3b = 0, spreads_over_u = 0, partial = 0;
+	unsigned nstar = 0;
+
+	for (uint32_t i = 0; i < 400; i++) {
+		uint32_t R = 4 + 2 * rnd(3), shape = i % 3, nr = 1 + rnd(2);
+		uint32_t q = rnd(4),
+			 D = R * ratio[q][0] / (ratio[q][0] + ratio[q][1]);
+		uint32_t nodes = 2 + rnd(20 / nr - 1), U = R - D, S;
+		int64_t c = rate();
+		char what[96];
+
+		if (!D || !U)
+			continue;
+		if (shape == 0) {
+			uint32_t L = (nodes + D - 1) / D * nr;
+
+			S = (L * U + R - 1) / R;
+			if (rnd(2))
+				S = 1 + rnd(U + 3); /* 1 spine to more than U */
+			gen_ft2(g, R, D, nr, nodes, S, c);
+			spreads_over_u += S > U;
+		} else if (!gen_ft3(g, R, D, nr, nodes, shape == 2, c)) {
+			continue;
+		}
+		if (brute_work(g) > 1000000 || g->nv > MAXV)
+			continue;
+		partial += nodes % D != 0;
+		snprintf(what, sizeof(what),
+			 "ft%s R%u %u:%u rails %u nodes %u #%u",
+			 shape == 0   ? "2"
+			 : shape == 1 ? "3"
+				      : "3t",
+			 R, ratio[q][0], ratio[q][1], nr, nodes, i);
+		check(g, what); /* the direct methods: exact */
+		check_structural(g, what);
+		*(shape == 0 ? &n2 : shape == 1 ? &n3a : &n3b) += 1;
+	}
+	for (uint32_t i = 0; i < 60; i++) {
+		uint32_t n = 2 + rnd(19), P = 1 + rnd(7);
+		char what[64];
+
+		gen_star(g, n, P, rate());
+		if (brute_work(g) > 1000000)
+			continue;
+		snprintf(what, sizeof(what), "star n %u P %u #%u", n, P, i);
+		check(g, what);
+		nstar++;
+	}
+	cr_assert_geq(nstar, 40, "stars: %u", nstar);
+	cr_assert_geq(n2, 60, "two-tier trees: %u", n2);
+	cr_assert_geq(n3a, 40, "three-tier trees: %u", n3a);
+	cr_assert_geq(n3b, 40, "three-tier trees (tiers file): %u", n3b);
+	cr_assert_geq(spreads_over_u, 10);
+	cr_assert_geq(partial, 50);
+	cr_assert_geq(structural_exact, 100, "structural methods exact on %u",
+		      structural_exact);
+	fprintf(stderr,
+		"generated: %u two-tier, %u + %u three-tier, %u exact by "
+		"the structural methods\n",
+		n2, n3a, n3b, structural_exact);
+	free(g);
+}
