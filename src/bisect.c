@@ -1208,6 +1208,48 @@ static void hubs_rebuild(struct hubs *H, const uint32_t *ch, uint32_t t,
 	free(full);
 }
 
+/* Sum over the units' distinct profiles (size, rate, capacity to each
+ * hub) of 40 + size: a bound on a pattern's knapsack rows, per entry. */
+struct prof_key {
+	uint64_t h;
+	uint32_t a;
+};
+
+static int prof_key_cmp(const void *x, const void *y)
+{
+	const struct prof_key *p = x, *q = y;
+
+	if (p->h != q->h)
+		return p->h < q->h ? -1 : 1;
+	return p->a < q->a ? -1 : p->a > q->a;
+}
+
+static uint64_t unit_profiles(const struct hubs *H)
+{
+	const struct ng *n = H->n;
+	struct prof_key *k = xmalloc(((size_t)H->nu + 1) * sizeof(*k));
+	uint64_t sum = 0;
+
+	for (uint32_t q = 0; q < H->nu; q++) {
+		const struct unit *u = &H->units[q];
+		uint32_t x = u->sw != RK_NONE ? u->sw : u->dev;
+		uint64_t h = hash_mix64((uint64_t)u->c ^ (u->sw != RK_NONE));
+
+		for (uint32_t i = n->off[x]; i < n->off[x + 1]; i++)
+			if (H->hub_of[n->to[i]] != RK_NONE)
+				h = hash_mix64(h ^ (uint64_t)n->c[i] ^
+					       (uint64_t)H->hub_of[n->to[i]]
+						   << 44);
+		k[q] = (struct prof_key){ h, u->a };
+	}
+	qsort(k, H->nu, sizeof(*k), prof_key_cmp);
+	for (uint32_t q = 0; q < H->nu; q++)
+		if (!q || prof_key_cmp(&k[q], &k[q - 1]))
+			sum += 40 + k[q].a;
+	free(k);
+	return sum;
+}
+
 /*
  * Returns true with the exact value in *@best and a witness in @side, or
  * false when the graph has no such shape or is too large for it.
@@ -1307,11 +1349,15 @@ static bool solve_hubs(const struct ng *n, int64_t *best, uint8_t *side)
 		u->a = 1;
 	}
 	/* work: every hub side pattern costs a pass over the units and the
-	 * knapsack; refuse what would take long */
+	 * knapsack, a row of kmax + 1 per class of units and about the
+	 * class's size more for its split unit; units alike (size, rate and
+	 * capacity to each hub) share a class whatever the sides, so their
+	 * profiles bound the classes.  Refuse what would take long (the
+	 * bound is loose: 4e9 of it takes about a second). */
 	work = ((uint64_t)1 << (H.nh ? H.nh - 1 : 0)) *
 	       ((uint64_t)n->ne + (uint64_t)H.nu * 16 +
-		(uint64_t)(kmax + 1) * (H.nu + nleaf + 40));
-	if (work > 300000000ull)
+		(uint64_t)(kmax + 1) * unit_profiles(&H));
+	if (work > 4000000000ull)
 		goto out;
 	H.cls = xmalloc(((size_t)H.nu + 1) * sizeof(*H.cls));
 	H.kmax = kmax;
@@ -2192,29 +2238,11 @@ void bisect_solve_with(const struct bgraph *g, uint32_t flags,
 			r->upper_how = BH_ENUM;
 		goto done;
 	}
-	v = tree_flow_bound(&n);
-	if (v >= 0) {
-		r->lower = v < r->upper ? v : r->upper;
-		r->lower_how = BH_TREE_FLOW;
-	} else {
-		uint8_t *fs = xcalloc((size_t)n.nv + 1, 1);
-		int64_t fcut;
-
-		r->lower = 0;
-		r->lower_how = BH_NONE;
-		if (forest_bound(&n, &v, fs, &fcut)) {
-			r->lower = v < r->upper ? v : r->upper;
-			r->lower_how = BH_FOREST;
-			if (fcut < r->upper) {
-				r->upper = fcut;
-				r->upper_how = BH_FOREST;
-				memcpy(side, fs, n.nd);
-			}
-		}
-		free(fs);
-	}
+	r->lower = 0;
+	r->lower_how = BH_NONE;
 	{
-		/* on the graph as built: merged cells differ in size */
+		/* the regular part, on the graph as built (merged cells differ
+		 * in size) */
 		uint8_t *rs = xcalloc((size_t)g->nv + 1, 1);
 		int64_t rcut;
 		struct ng o;
@@ -2230,15 +2258,40 @@ void bisect_solve_with(const struct bgraph *g, uint32_t flags,
 				r->upper_how = BH_REGULAR;
 				memcpy(side, rs, n.nd);
 			}
-			if (v > r->lower) {
-				r->lower = v < r->upper ? v : r->upper;
-				r->lower_how = BH_REGULAR;
-			}
+			r->lower = v < r->upper ? v : r->upper;
+			r->lower_how = BH_REGULAR;
 			if (r->lower == r->upper)
 				r->upper_how = BH_REGULAR;
 		}
 		ng_free(&o);
 		free(rs);
+	}
+	/* the others where the regular part gave nothing (on fat trees it
+	 * is the stronger, and the forest's costs a switch-tree programme) */
+	if (r->lower_how == BH_REGULAR)
+		goto done;
+	v = tree_flow_bound(&n);
+	if (v >= 0) {
+		if (v > r->lower) {
+			r->lower = v < r->upper ? v : r->upper;
+			r->lower_how = BH_TREE_FLOW;
+		}
+	} else {
+		uint8_t *fs = xcalloc((size_t)n.nv + 1, 1);
+		int64_t fcut;
+
+		if (forest_bound(&n, &v, fs, &fcut)) {
+			if (fcut < r->upper) {
+				r->upper = fcut;
+				r->upper_how = BH_FOREST;
+				memcpy(side, fs, n.nd);
+			}
+			if (v > r->lower) {
+				r->lower = v < r->upper ? v : r->upper;
+				r->lower_how = BH_FOREST;
+			}
+		}
+		free(fs);
 	}
 done:
 	/* beyond the exact methods: the flow bound and the partitioner */
