@@ -509,6 +509,7 @@ static void lone_free(struct lone *lo)
 	free(lo->who);
 }
 
+/* With @side NULL: only whether the programme would run (shape and work). */
 static bool solve_tree(const struct ng *n, int64_t *best, uint8_t *side)
 {
 	uint32_t nd = n->nd, ns = n->nv - nd, nm = 0, cum = 0;
@@ -607,6 +608,10 @@ static bool solve_tree(const struct ng *n, int64_t *best, uint8_t *side)
 		}
 	if (work > 100000000ull)
 		goto out;
+	if (!side) {
+		ok = true;
+		goto out;
+	}
 	/* children's merges in order, grouped by parent */
 	for (uint32_t v = 0; v < ns; v++)
 		t[v].nchild = 0;
@@ -1974,10 +1979,11 @@ static int cedge_cmp(const void *a, const void *b)
 /*
  * The largest regular total between classes @a and @b (sizes na, nb) over
  * the edges e[0..m) (u in a, v in b, vertex numbers).  @loc: scratch, one
- * entry per vertex.  Every member must meet the other class.
+ * entry per vertex.  Every member must meet the other class.  With @most,
+ * only the bound it cannot pass (no flows).
  */
 static int64_t regular_total(const struct edge *e, uint32_t m, uint32_t na,
-			     uint32_t nb, uint32_t *loc)
+			     uint32_t nb, uint32_t *loc, bool most)
 {
 	uint32_t nx = 0, ny = 0;
 	int64_t *rows, *cols, rmin = BIG, cmin = BIG, hi, lcm, w;
@@ -2022,7 +2028,7 @@ static int64_t regular_total(const struct edge *e, uint32_t m, uint32_t na,
 	 * to W, each step strictly, in few steps.
 	 */
 	w = hi / lcm * lcm;
-	for (uint32_t step = 0; w > 0 && nx > 1 && ny > 1; step++) {
+	for (uint32_t step = 0; !most && w > 0 && nx > 1 && ny > 1; step++) {
 		int64_t nw, f = regular_flow(le, m, nx, ny, w, &nw);
 
 		if (f == w)
@@ -2031,6 +2037,30 @@ static int64_t regular_total(const struct edge *e, uint32_t m, uint32_t na,
 	}
 	free(le);
 	return w;
+}
+
+/* The classes' edges into @ce: per pair of classes (pe[], sorted, with
+ * its edges e[]), the regular total, or with @most the most it could be.
+ * Returns their count. */
+static uint32_t regular_pairs(const struct cedge *pe, uint32_t m,
+			      const struct edge *e, const uint32_t *size,
+			      uint32_t *loc, bool most, struct edge *ce)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < m;) {
+		uint32_t j = i;
+		int64_t w;
+
+		while (j < m && pe[j].ca == pe[i].ca && pe[j].cb == pe[i].cb)
+			j++;
+		w = regular_total(e + i, j - i, size[pe[i].ca], size[pe[i].cb],
+				  loc, most);
+		if (w > 0)
+			ce[k++] = (struct edge){ pe[i].ca, pe[i].cb, w };
+		i = j;
+	}
+	return k;
 }
 
 static bool regular_bound(const struct ng *n, int64_t *lb, uint8_t *side,
@@ -2043,7 +2073,7 @@ static bool regular_bound(const struct ng *n, int64_t *lb, uint8_t *side,
 	struct edge *e, *ce;
 	struct ng g;
 	uint8_t *gs;
-	bool ok = false;
+	bool ok = false, hopeless;
 
 	ncell = refine_cells(n, cell, true);
 	if (ncell == nv) {
@@ -2108,32 +2138,36 @@ static bool regular_bound(const struct ng *n, int64_t *lb, uint8_t *side,
 		e[i] = pe[i].e;
 	ce = xmalloc(((size_t)m + 1) * sizeof(*ce));
 	loc = xmalloc(((size_t)nv + 1) * sizeof(*loc));
-	for (uint32_t i = 0; i < m;) {
-		uint32_t j = i;
-		int64_t w;
-
-		while (j < m && pe[j].ca == pe[i].ca && pe[j].cb == pe[i].cb)
-			j++;
-		w = regular_total(e + i, j - i, size[pe[i].ca], size[pe[i].cb],
-				  loc);
-		if (w > 0)
-			ce[k++] = (struct edge){ pe[i].ca, pe[i].cb, w };
-		i = j;
+	gs = xcalloc((size_t)ncell + 1, 1);
+	/*
+	 * First every pair at the most it could keep, without flows: a large
+	 * graph whose classes then neither form a non-blocking tree nor fit
+	 * the switch-tree programme is given up before the flows are spent.
+	 */
+	k = regular_pairs(pe, m, e, size, loc, true, ce);
+	ng_build(&g, nd, ncell, ce, k);
+	hopeless = nd >= 4096 && !nonblocking_tree(&g, lb, gs) &&
+		   !solve_tree(&g, lb, NULL);
+	ng_free(&g);
+	if (!hopeless) {
+		k = regular_pairs(pe, m, e, size, loc, false, ce);
+		ng_build(&g, nd, ncell, ce, k);
 	}
 	free(pe);
 	free(loc);
 	free(e);
-	ng_build(&g, nd, ncell, ce, k);
 	free(ce);
-	gs = xcalloc((size_t)ncell + 1, 1);
-	if (nonblocking_tree(&g, lb, gs) || solve_tree(&g, lb, gs) ||
-	    solve_hubs(&g, lb, gs)) {
+	if (hopeless) {
+		ok = false;
+	} else if (nonblocking_tree(&g, lb, gs) || solve_tree(&g, lb, gs) ||
+		   solve_hubs(&g, lb, gs)) {
 		memset(side, 0, nv);
 		memcpy(side, gs, nd);
 		*cut = ng_cut(n, side);
 		ok = true;
 	}
-	ng_free(&g);
+	if (!hopeless)
+		ng_free(&g);
 	free(gs);
 	free(size);
 	free(cell);
