@@ -817,6 +817,34 @@ out:
 	return ok;
 }
 
+/* Breadth-first from @root: the order into @q, each vertex's parent into
+ * @par (RK_NONE at the root) and, with @up, the capacity of the edge to
+ * it.  Returns the vertices reached. */
+static uint32_t tree_bfs(const struct ng *n, uint32_t root, uint32_t *par,
+			 int64_t *up, uint32_t *q)
+{
+	uint8_t *seen = xcalloc((size_t)n->nv + 1, 1);
+	uint32_t qt = 0;
+
+	seen[root] = 1;
+	par[root] = RK_NONE;
+	q[qt++] = root;
+	for (uint32_t qh = 0; qh < qt; qh++) {
+		uint32_t x = q[qh];
+
+		for (uint32_t i = n->off[x]; i < n->off[x + 1]; i++)
+			if (!seen[n->to[i]]) {
+				seen[n->to[i]] = 1;
+				par[n->to[i]] = x;
+				if (up)
+					up[n->to[i]] = n->c[i];
+				q[qt++] = n->to[i];
+			}
+	}
+	free(seen);
+	return qt;
+}
+
 /* ---- exact: non-blocking trees ---- */
 
 /*
@@ -838,7 +866,6 @@ static bool nonblocking_tree(const struct ng *n, int64_t *best, uint8_t *side)
 {
 	uint32_t nd = n->nd, nv = n->nv, qt = 0, *par, *q, *cnt;
 	int64_t c = -1, *up;
-	uint8_t *seen;
 	bool ok = false;
 
 	if (nd < 2 || nv == nd || n->ne + 1 != nv)
@@ -853,21 +880,7 @@ static bool nonblocking_tree(const struct ng *n, int64_t *best, uint8_t *side)
 	q = xmalloc((size_t)nv * sizeof(*q));
 	cnt = xcalloc((size_t)nv, sizeof(*cnt));
 	up = xcalloc((size_t)nv, sizeof(*up));
-	seen = xcalloc((size_t)nv, 1);
-	seen[nd] = 1;
-	par[nd] = RK_NONE;
-	q[qt++] = nd;
-	for (uint32_t qh = 0; qh < qt; qh++) {
-		uint32_t x = q[qh];
-
-		for (uint32_t i = n->off[x]; i < n->off[x + 1]; i++)
-			if (!seen[n->to[i]]) {
-				seen[n->to[i]] = 1;
-				par[n->to[i]] = x;
-				up[n->to[i]] = n->c[i];
-				q[qt++] = n->to[i];
-			}
-	}
+	qt = tree_bfs(n, nd, par, up, q);
 	if (qt != nv)
 		goto out; /* not connected */
 	for (uint32_t k = qt; k-- > 1;) {
@@ -893,7 +906,6 @@ out:
 	free(q);
 	free(cnt);
 	free(up);
-	free(seen);
 	return ok;
 }
 
@@ -1215,24 +1227,10 @@ static void hubs_rebuild(struct hubs *H, const uint32_t *ch, uint32_t t,
 
 /* Sum over the units' distinct profiles (size, rate, capacity to each
  * hub) of 40 + size: a bound on a pattern's knapsack rows, per entry. */
-struct prof_key {
-	uint64_t h;
-	uint32_t a;
-};
-
-static int prof_key_cmp(const void *x, const void *y)
-{
-	const struct prof_key *p = x, *q = y;
-
-	if (p->h != q->h)
-		return p->h < q->h ? -1 : 1;
-	return p->a < q->a ? -1 : p->a > q->a;
-}
-
 static uint64_t unit_profiles(const struct hubs *H)
 {
 	const struct ng *n = H->n;
-	struct prof_key *k = xmalloc(((size_t)H->nu + 1) * sizeof(*k));
+	struct hent *k = xmalloc(((size_t)H->nu + 1) * sizeof(*k));
 	uint64_t sum = 0;
 
 	for (uint32_t q = 0; q < H->nu; q++) {
@@ -1245,12 +1243,12 @@ static uint64_t unit_profiles(const struct hubs *H)
 				h = hash_mix64(h ^ (uint64_t)n->c[i] ^
 					       (uint64_t)H->hub_of[n->to[i]]
 						   << 44);
-		k[q] = (struct prof_key){ h, u->a };
+		k[q] = (struct hent){ h, u->a };
 	}
-	qsort(k, H->nu, sizeof(*k), prof_key_cmp);
+	qsort(k, H->nu, sizeof(*k), hent_cmp);
 	for (uint32_t q = 0; q < H->nu; q++)
-		if (!q || prof_key_cmp(&k[q], &k[q - 1]))
-			sum += 40 + k[q].a;
+		if (!q || hent_cmp(&k[q], &k[q - 1]))
+			sum += 40 + k[q].x;
 	free(k);
 	return sum;
 }
@@ -1674,7 +1672,6 @@ static int64_t search(const struct ng *n, const struct bgraph *g,
 static int64_t tree_flow_bound(const struct ng *n)
 {
 	uint32_t *par, *q, *cnt, qt = 0;
-	uint8_t *seen;
 	int64_t best_num = -1;
 	unsigned __int128 best_den = 1;
 	uint64_t half = n->nd / 2, rest = n->nd - half;
@@ -1685,20 +1682,7 @@ static int64_t tree_flow_bound(const struct ng *n)
 	par = xmalloc((size_t)n->nv * sizeof(*par));
 	q = xmalloc((size_t)n->nv * sizeof(*q));
 	cnt = xcalloc((size_t)n->nv, sizeof(*cnt));
-	seen = xcalloc((size_t)n->nv, 1);
-	seen[0] = 1;
-	par[0] = RK_NONE;
-	q[qt++] = 0;
-	for (uint32_t qh = 0; qh < qt; qh++) {
-		uint32_t x = q[qh];
-
-		for (uint32_t i = n->off[x]; i < n->off[x + 1]; i++)
-			if (!seen[n->to[i]]) {
-				seen[n->to[i]] = 1;
-				par[n->to[i]] = x;
-				q[qt++] = n->to[i];
-			}
-	}
+	qt = tree_bfs(n, 0, par, NULL, q);
 	if (qt != n->nv) {
 		r = -1;
 		goto out;
@@ -1737,7 +1721,6 @@ out:
 	free(par);
 	free(q);
 	free(cnt);
-	free(seen);
 	return r;
 }
 
@@ -1961,19 +1944,16 @@ static int64_t regular_flow(const struct edge *e, uint32_t m, uint32_t nx,
 }
 
 struct cedge {
-	uint32_t ca, cb; /* classes, ca < cb */
+	struct edge c; /* the classes, c.u < c.v (c.cap unused) */
 	struct edge e;
 };
 
 static int cedge_cmp(const void *a, const void *b)
 {
 	const struct cedge *x = a, *y = b;
+	int r = edge_cmp(&x->c, &y->c);
 
-	if (x->ca != y->ca)
-		return x->ca < y->ca ? -1 : 1;
-	if (x->cb != y->cb)
-		return x->cb < y->cb ? -1 : 1;
-	return edge_cmp(&x->e, &y->e);
+	return r ? r : edge_cmp(&x->e, &y->e);
 }
 
 /*
@@ -2052,12 +2032,12 @@ static uint32_t regular_pairs(const struct cedge *pe, uint32_t m,
 		uint32_t j = i;
 		int64_t w;
 
-		while (j < m && pe[j].ca == pe[i].ca && pe[j].cb == pe[i].cb)
+		while (j < m && !edge_cmp(&pe[j].c, &pe[i].c))
 			j++;
-		w = regular_total(e + i, j - i, size[pe[i].ca], size[pe[i].cb],
-				  loc, most);
+		w = regular_total(e + i, j - i, size[pe[i].c.u],
+				  size[pe[i].c.v], loc, most);
 		if (w > 0)
-			ce[k++] = (struct edge){ pe[i].ca, pe[i].cb, w };
+			ce[k++] = (struct edge){ pe[i].c.u, pe[i].c.v, w };
 		i = j;
 	}
 	return k;
@@ -2096,8 +2076,8 @@ static bool regular_bound(const struct ng *n, int64_t *lb, uint8_t *side,
 			a = b;
 			b = t;
 		}
-		pe[m++] =
-		    (struct cedge){ cell[a], cell[b], { a, b, n->cap[i] } };
+		pe[m++] = (struct cedge){ { cell[a], cell[b], 0 },
+					  { a, b, n->cap[i] } };
 	}
 	qsort(pe, m, sizeof(*pe), cedge_cmp);
 	/* the solvers below want a forest of classes, each device on one
@@ -2110,9 +2090,9 @@ static bool regular_bound(const struct ng *n, int64_t *lb, uint8_t *side,
 		for (uint32_t x = 0; x < ncell; x++)
 			up[x] = x;
 		for (uint32_t i = 0; i < m && forest; i++) {
-			uint32_t a = pe[i].ca, b = pe[i].cb;
+			uint32_t a = pe[i].c.u, b = pe[i].c.v;
 
-			if (i && pe[i - 1].ca == a && pe[i - 1].cb == b)
+			if (i && !edge_cmp(&pe[i - 1].c, &pe[i].c))
 				continue;
 			if (a < nd && ++deg[a] > 1)
 				forest = false;
