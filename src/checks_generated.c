@@ -17,7 +17,8 @@
 #include "metrics.h"
 #include "schema.h"
 
-/* per device: links and bandwidth towards endpoints and towards switches */
+/* per leaf: links and bandwidth towards endpoints and towards the switches
+ * of its own fabric (spines) */
 struct leaf_io {
 	uint32_t down_n, up_n;
 	int64_t down, up;
@@ -64,7 +65,10 @@ static struct leaf_io *leaf_links(struct check_ctx *c)
 
 			if (l->fabric != d->objs[me].parent || !is_leaf(c, me))
 				continue;
-			if (d->objs[other].cls == C_SWITCH) {
+			/* a star's switches are leaves too, and switches
+			 * among their endpoints (management ports) are down */
+			if (d->objs[other].cls == C_SWITCH &&
+			    d->objs[other].parent == l->fabric) {
 				x->up_n++;
 				x->up = check_sadd(x->up, leaf_link_rate(c, l));
 			} else {
@@ -77,22 +81,43 @@ static struct leaf_io *leaf_links(struct check_ctx *c)
 	return io;
 }
 
+/*
+ * Leaves with no endpoints, and nearly empty fat-tree leaves: a quarter or
+ * less of the endpoints of the fullest leaf of their fabric (a scalable
+ * unit with a few nodes, a rail few nodes have; a star's last switch takes
+ * what is left, as a star does).
+ */
 static void run_leaf_empty(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
 	struct leaf_io *io = leaf_links(c);
+	uint32_t *most = xcalloc(d->nobjs + 1, sizeof(*most));
 
+	for (uint32_t i = 0; i < d->nobjs; i++)
+		if (is_leaf(c, i) && io[i].down_n > most[d->objs[i].parent])
+			most[d->objs[i].parent] = io[i].down_n;
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		uint32_t f;
 
-		if (!is_leaf(c, i) || io[i].down_n)
+		if (!is_leaf(c, i))
 			continue;
 		f = d->objs[i].parent;
-		check_fail(c, i, &d->objs[f].loc,
-			   "leaf %s of fabric '%s' has no endpoints; its %u "
-			   "uplinks carry nothing",
-			   ir_name(d, i), ir_name(d, f), io[i].up_n);
+		if (!io[i].down_n)
+			check_fail(c, i, &d->objs[f].loc,
+				   "leaf %s of fabric '%s' has no endpoints%s",
+				   ir_name(d, i), ir_name(d, f),
+				   io[i].up_n ? "; its uplinks carry nothing"
+					      : ": a switch with no links");
+		else if (d->objs[f].cls == FAB_FAT_TREE &&
+			 (uint64_t)io[i].down_n * 4 <= most[f])
+			check_fail(c, i, &d->objs[f].loc,
+				   "leaf %s of fabric '%s' is nearly empty: %u "
+				   "%s, where its fullest leaf has %u",
+				   ir_name(d, i), ir_name(d, f), io[i].down_n,
+				   io[i].down_n == 1 ? "endpoint" : "endpoints",
+				   most[f]);
 	}
+	free(most);
 	free(io);
 }
 
@@ -106,16 +131,19 @@ static void run_leaf_uplinks(struct check_ctx *c)
 		char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
 		uint32_t f;
 
-		/* more up than down by more than one uplink (a scalable unit
-		 * one node short, as the SuperPOD's with its UFM, is fine) */
-		if (!is_leaf(c, i) || !io[i].down_n ||
-		    (__int128)io[i].down * io[i].up_n >=
-			(__int128)io[i].up * (io[i].up_n - 1))
+		/* more uplink bandwidth than downlink, by a whole uplink
+		 * (uplinks for 3 x 200G endpoints are 2 x 400G: rounded up) */
+		if (!is_leaf(c, i) || !io[i].down_n || io[i].down >= io[i].up ||
+		    (__int128)io[i].up * (io[i].up_n - 1) <
+			(__int128)io[i].down * io[i].up_n)
 			continue;
 		f = d->objs[i].parent;
 		ov = ir_attr(d, f, A_OVERSUB);
 		if (ov && ov->type == VT_RATIO && (int64_t)ov->a > ov->n)
 			continue; /* the design asks for it */
+		if (ir_attr(d, f, A_UPLINKS) &&
+		    streq(check_str(c, f, A_UPLINKS), "all"))
+			continue; /* so it does */
 		check_qfmt(DIM_RATE, io[i].down, a);
 		check_qfmt(DIM_RATE, io[i].up, b);
 		check_fail(c, i, &d->objs[f].loc,
@@ -133,11 +161,9 @@ static void run_leaf_uplinks(struct check_ctx *c)
 				   "su_size %lld puts at most %lld nodes on a "
 				   "leaf",
 				   (long long)su->n, (long long)su->n);
-		else
-			check_note(c, NULL,
-				   "a scalable unit that is not full leaves "
-				   "its leaves' down ports free, not their "
-				   "uplinks");
+		check_note(c, NULL,
+			   "write `uplinks all` on the fabric where every "
+			   "leaf is to cable all its uplinks");
 	}
 	free(io);
 }
@@ -226,10 +252,13 @@ static void run_rail_ports(struct check_ctx *c)
 }
 
 CHECK_DEFINE(fabric_leaf_empty, "fabric-leaf-empty", CHECK_WARN,
-	     "every leaf a fat tree generates has endpoints", run_leaf_empty);
-CHECK_DEFINE(fabric_leaf_uplinks, "fabric-leaf-uplinks", CHECK_OFF,
-	     "no generated leaf has more uplink than downlink unless "
-	     "oversubscription asks for it",
+	     "every generated leaf has endpoints, more than a quarter of its "
+	     "fabric's fullest leaf's",
+	     run_leaf_empty);
+CHECK_DEFINE(fabric_leaf_uplinks, "fabric-leaf-uplinks", CHECK_WARN,
+	     "no generated leaf has more uplink than downlink unless the "
+	     "design asks for it (`uplinks all`, oversubscription d:u with "
+	     "u > d)",
 	     run_leaf_uplinks);
 CHECK_DEFINE(fabric_rail_ports, "fabric-rail-ports", CHECK_WARN,
 	     "a fat tree's rails are endpoint ports of one name and speed",

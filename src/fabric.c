@@ -9,12 +9,14 @@
  * fat_tree: rail-optimised Clos (without a `switch` part the fabric is
  * hand-wired: nothing is generated and its metrics use the written links).  Endpoint ports are grouped by node (the
  * device) and rail (the port's name: ib[0] is rail 0 ...).  With a switch of
- * R fabric ports and leaf oversubscription d:u, a leaf has D = R*d/(d+u)
- * ports down and U = R-D up.  Nodes form scalable units of su_size (default
- * D); every SU has one leaf per rail, and node k of an SU uses down port k
- * of its rail's leaf.  Two tiers: S = ceil(L*U/R) spines (or as many as
- * `final_sus` units need), leaf uplinks dealt round-robin over the spines,
- * growth-stable (deal_uplinks() below).  Three tiers: leaves are grouped rail-major
+ * R fabric ports (those at the fabric's rate) and leaf oversubscription
+ * d:u, a leaf has D = R*d/(d+u) ports down and U = R-D up.  Nodes form
+ * scalable units of su_size (default D); every SU has one leaf per rail,
+ * and node k of an SU uses down port k of its rail's leaf.  Two tiers: a
+ * leaf cables no more uplink than downlink (at most Uf = min(U, su_size),
+ * unless `uplinks all`), S = ceil(L*Uf/R) spines raised to a divisor of Uf
+ * (or as many as `final_sus` units need), leaf uplinks dealt round-robin
+ * over the spines, growth-stable (deal_uplinks() below).  Three tiers: leaves are grouped rail-major
  * into pods of R/2, each pod gets ceil(pod_leaves*U/(R/2)) spines with R/2
  * ports down and R/2 up, and C = ceil(spine_uplinks/R) cores take the
  * spine uplinks round-robin.  This reproduces the NVIDIA DGX SuperPOD
@@ -528,8 +530,10 @@ static uint32_t fabric_switch_part(struct elab *e, uint32_t fab, uint32_t key)
  *
  * Growth.  The assignment for nsu scalable units is the end of a
  * sequence: units are added one at a time (nrails leaves each), and each
- * step changes the spine count to S_k = ceil(k*nrails*U/P) (P ports per
- * spine; with `final_sus F`, S_F from the start).  A step keeps every
+ * step changes the spine count to S_k = spines_for(k*nrails*U) (P ports
+ * per spine; with `final_sus F`, S_F from the start).  U here is Uf, the
+ * uplinks of a full leaf: a leaf that cables fewer takes its first ones
+ * and leaves the others' ports free.  A step keeps every
  * cable that its leaf's new spread allows on its spine and port: a leaf
  * with more cables on a spine than the new spread takes off its youngest
  * ones (last placed; then the highest uplink); the uplinks taken off and
@@ -559,6 +563,24 @@ static uint32_t spread(uint32_t l, uint32_t s, uint32_t U, uint32_t S)
 	return U / S + ((s + S - start) % S < U % S);
 }
 
+/*
+ * The spines for @need spine ports' worth of uplinks (U per leaf, P ports
+ * per spine): S = ceil(need/P), raised to the least divisor of U from S on,
+ * so that every full leaf sends U/S uplinks to each spine and the tree
+ * stays non-blocking (an uneven spread, 18 uplinks over 5 spines, cuts
+ * less than the endpoints inject).  U itself is one (a prime U may take a
+ * spine per uplink); the callers keep S <= U (at most P leaves).
+ */
+static uint32_t spines_for(uint64_t need, uint32_t U, uint32_t P)
+{
+	uint32_t S = (uint32_t)((need + P - 1) / P);
+
+	for (uint32_t t = S ? S : 1; t <= U; t++)
+		if (U % t == 0)
+			return t;
+	return S;
+}
+
 /* @sp, @pt: spine and port of uplink j of leaf l at [l*U + j], for the
  * nsu units of nrails leaves; @Sfix: the spine count when provisioned (0:
  * grown with the units).  Returns the final spine count. */
@@ -566,7 +588,7 @@ static uint32_t deal_uplinks(uint32_t nrails, uint32_t nsu, uint32_t Sfix,
 			     uint32_t U, uint32_t P, uint32_t *sp, uint32_t *pt)
 {
 	uint32_t L = nsu * nrails, S = 0, Sprev = 0;
-	uint32_t Smax = Sfix ? Sfix : (uint32_t)(((uint64_t)L * U + P - 1) / P);
+	uint32_t Smax = Sfix ? Sfix : spines_for((uint64_t)L * U, U, P);
 	uint8_t *occ = xcalloc((size_t)Smax * P + 1, 1);
 	uint32_t *age = xcalloc((size_t)L * U + 1, sizeof(*age));
 	uint32_t *cnt = xcalloc((size_t)Smax + 1, sizeof(*cnt));
@@ -574,7 +596,7 @@ static uint32_t deal_uplinks(uint32_t nrails, uint32_t nsu, uint32_t Sfix,
 	for (uint32_t k = 1; k <= nsu; k++) {
 		uint32_t Lk = k * nrails, Lprev = (k - 1) * nrails;
 
-		S = Sfix ? Sfix : (uint32_t)(((uint64_t)Lk * U + P - 1) / P);
+		S = Sfix ? Sfix : spines_for((uint64_t)Lk * U, U, P);
 		for (uint32_t l = Lprev; l < Lk; l++)
 			for (uint32_t j = 0; j < U; j++)
 				sp[l * U + j] = RK_NONE;
@@ -637,6 +659,49 @@ static uint32_t deal_uplinks(uint32_t nrails, uint32_t nsu, uint32_t Sfix,
 	return S;
 }
 
+/*
+ * A fat tree's rate: its `speed`, else the speed of its first endpoint
+ * port that gives one (0: none known).
+ */
+static int64_t fabric_rate(struct elab *e, uint32_t fab, const uint32_t *ep,
+			   uint32_t ne)
+{
+	int64_t r = ir_num(e->d, fab, A_SPEED, 0);
+
+	for (uint32_t i = 0; !r && i < ne; i++)
+		r = ir_num(e->d, ep[i], A_SPEED, 0);
+	return r;
+}
+
+/*
+ * Keep the switch ports that run at the fabric's @rate, so that a port of
+ * another speed (the SFP28 management-speed port of an 800G switch) never
+ * becomes a leaf port or an uplink.  Ports without a speed are kept only
+ * when no port of the list gives one.  False when ports give speeds but
+ * none is @rate.
+ */
+static bool ports_at_rate(struct elab *e, struct swport_list *l, int64_t rate)
+{
+	uint32_t n = 0, stated = 0;
+
+	if (!rate)
+		return true;
+	for (uint32_t i = 0; i < l->n; i++) {
+		int64_t sp = ir_num(e->d, l->ports[i], A_SPEED, 0);
+
+		stated += sp != 0;
+		n += sp == rate;
+	}
+	if (!stated)
+		return true;
+	n = 0;
+	for (uint32_t i = 0; i < l->n; i++)
+		if (ir_num(e->d, l->ports[i], A_SPEED, 0) == rate)
+			l->ports[n++] = l->ports[i];
+	l->n = n;
+	return n > 0;
+}
+
 void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 {
 	struct rk_design *d = e->d;
@@ -652,8 +717,10 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 	struct swport_list lp, sp;
 	const struct rk_value *ov = ir_attr(d, fab, A_OVERSUB);
 	int64_t od = ov ? ov->n : 1, ou = ov ? ov->a : 1;
-	uint32_t R, D, U, su_size, nsu, L, tiers, Sfix = 0;
-	int64_t fin;
+	uint32_t R, D, U, Uf, su_size, nsu, L, tiers, Sfix = 0;
+	int64_t *down_bw = NULL;
+	int64_t fin, rate;
+	bool all_up;
 	uint32_t *leaf = NULL, *spine = NULL, *core = NULL;
 	uint32_t *leaf_next = NULL, *spine_next = NULL, *core_next = NULL;
 	uint8_t *seen = NULL;
@@ -684,6 +751,20 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 	}
 	switch_ports(e, sw, proto, &lp);
 	switch_ports(e, spw, proto, &sp);
+	rate = fabric_rate(e, fab, ep, ne);
+	if (!ports_at_rate(e, &lp, rate) || !ports_at_rate(e, &sp, rate)) {
+		char q[RK_QFMT_MAX];
+		struct quantity qr = { DIM_RATE, rate };
+
+		quantity_format(qr, q);
+		elab_error(e, loc, "fabric",
+			   "switch part '%s' has no fabric ports at %s, the "
+			   "rate of fat_tree '%s' (its `speed`, else its "
+			   "first endpoint port's); give the fabric the "
+			   "`speed` its links run at",
+			   ir_name(d, lp.n ? spw : sw), q, ir_name(d, fab));
+		goto out;
+	}
 	R = lp.n;
 	if (R < 2 || sp.n < 2) {
 		elab_error(e, loc, "fabric",
@@ -728,6 +809,21 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 	}
 	nsu = (nnodes + su_size - 1) / su_size;
 	L = nsu * nrails;
+	/*
+	 * Two tiers: a leaf cables as many uplinks as it has endpoints, at
+	 * most Uf (the uplinks of a leaf whose unit is full), unless the
+	 * design asks for more (`uplinks all`, or oversubscription d:u with
+	 * u > d): then every leaf cables all U.  The spines are dealt as if
+	 * every leaf cabled Uf, so the uplinks a leaf does not cable leave
+	 * their spine ports free, and filling its unit later only adds
+	 * cables.
+	 */
+	{
+		const char *up = ir_str(d, fab, A_UPLINKS);
+
+		all_up = ou > od || (up && streq(up, "all"));
+		Uf = all_up || su_size >= U ? U : su_size;
+	}
 	fin = ir_attr(d, fab, A_FINAL_SUS) ? ir_num(d, fab, A_FINAL_SUS, 0)
 					   : (int64_t)nsu;
 	if (fin < (int64_t)nsu ||
@@ -775,8 +871,7 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 		goto out;
 	}
 	if (ir_attr(d, fab, A_FINAL_SUS))
-		Sfix =
-		    (uint32_t)(((uint64_t)fin * nrails * U + sp.n - 1) / sp.n);
+		Sfix = spines_for((uint64_t)fin * nrails * Uf, Uf, sp.n);
 	if (tiers == 2 && L > sp.n) {
 		elab_error(e, loc, "fabric",
 			   "a 2-tier fabric of %u leaves needs spines with at "
@@ -808,6 +903,7 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 	placer_reserve(e, &pl_leaf, (uint32_t)(fin - nsu) * nrails, sw);
 	/* nodes to leaves: node k of SU s, rail r -> leaf s*rails+r, port k */
 	seen = xcalloc((size_t)nnodes * nrails, 1);
+	down_bw = xcalloc(L, sizeof(*down_bw));
 	for (uint32_t i = 0; i < ne; i++) {
 		uint32_t n = node_of[ed[i]], r, l;
 
@@ -820,15 +916,40 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 			goto done;
 		}
 		l = (n / su_size) * nrails + r;
+		/* the leaf's downlink bandwidth: each link at its endpoint's
+		 * speed, at most the fabric's rate (without a rate, a count) */
+		{
+			int64_t v = rate ? ir_num(d, ep[i], A_SPEED, 0) : 1;
+
+			down_bw[l] += !v || v > rate ? (rate ? rate : 1) : v;
+		}
 		add_link(e, fab, ed[i], ep[i], leaf[l], lp.ports[n % su_size]);
 	}
 	if (tiers == 2) {
-		uint32_t *up_s = xmalloc(((size_t)L * U + 1) * sizeof(*up_s));
-		uint32_t *up_p = xmalloc(((size_t)L * U + 1) * sizeof(*up_p));
+		uint32_t *up_s = xmalloc(((size_t)L * Uf + 1) * sizeof(*up_s));
+		uint32_t *up_p = xmalloc(((size_t)L * Uf + 1) * sizeof(*up_p));
+		uint32_t *ul = xcalloc(L, sizeof(*ul));
 		uint32_t S =
-		    deal_uplinks(nrails, nsu, Sfix, U, sp.n, up_s, up_p);
+		    deal_uplinks(nrails, nsu, Sfix, Uf, sp.n, up_s, up_p);
+		uint32_t Sb = 0;
 
-		spine = xcalloc(S, sizeof(*spine));
+		/* leaf l cables ul[l]: uplinks at the fabric's rate for its
+		 * downlinks' bandwidth, rounded up, at most Uf */
+		for (uint32_t l = 0; l < L; l++) {
+			uint64_t need =
+			    rate ? (uint64_t)(down_bw[l] + rate - 1) /
+				       (uint64_t)rate
+				 : (uint64_t)down_bw[l];
+
+			ul[l] = all_up || need >= Uf ? Uf : (uint32_t)need;
+			for (uint32_t j = 0; j < ul[l]; j++)
+				if (up_s[(size_t)l * Uf + j] >= Sb)
+					Sb = up_s[(size_t)l * Uf + j] + 1;
+		}
+		/* spines past the last one cabled (a unit of fewer nodes
+		 * than spines) are not built: it would carry no link */
+		S = Sb < S ? Sb : S;
+		spine = xcalloc(S + 1, sizeof(*spine));
 		placer_init(e, &pl_spine, fab, A_PLACE_SPINES);
 		for (uint32_t s = 0; s < S; s++)
 			if ((spine[s] = new_switch(
@@ -836,18 +957,20 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 				 &pl_spine)) == RK_NONE) {
 				free(up_s);
 				free(up_p);
+				free(ul);
 				goto done;
 			}
 		fp->built[1] = S;
 		for (uint32_t l = 0; l < L; l++)
-			for (uint32_t j = 0; j < U; j++) {
-				size_t k = (size_t)l * U + j;
+			for (uint32_t j = 0; j < ul[l]; j++) {
+				size_t k = (size_t)l * Uf + j;
 
 				add_link(e, fab, leaf[l], lp.ports[D + j],
 					 spine[up_s[k]], sp.ports[up_p[k]]);
 			}
 		free(up_s);
 		free(up_p);
+		free(ul);
 	} else if (tiers == 4 || (tiers == 3 && fp->nplanes > 1)) {
 		/* fabric_tiers.c */
 		struct ft_build b = { fab,  loc,   spw, &lp,	   &sp,
@@ -950,6 +1073,7 @@ out:
 	free(core);
 	free(core_next);
 	free(seen);
+	free(down_bw);
 }
 
 static void gen_nvlink(struct elab *e, uint32_t fab)

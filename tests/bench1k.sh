@@ -42,7 +42,7 @@ print(t["gpus"], t["servers"], c["endpoints"], c["tiers"],
       c["bisection_method"], c["bisection_bps"] * 2 == c["injection_bps"],
       r["checks"]["errors"], r["checks"]["warnings"])
 ' "$tmp/out/report.json")
-	want="1000 125 1000 2 exact: switch tree, dynamic programme True 0 0"
+	want="1000 125 1000 2 exact: switch sides enumerated, leaves by knapsack True 0 0"
 	if [ "$got" = "$want" ]; then
 		pass bench/1k/report "$got"
 	else

@@ -79,7 +79,7 @@ if [ "$rc" -eq 1 ] &&
 	[ -f "$o/out/report.json" ] && [ -f "$o/out/cabling.csv" ] &&
 	[ -f "$o/out/ir.rack" ] &&
 	head -1 "$o/diff.md" | grep -qx '## rackc diff' &&
-	grep -q '^| cables to add | 288 |$' "$o/diff.md" &&
+	grep -q '^| cables to add | 64 |$' "$o/diff.md" &&
 	grep -q 'cables to add' "$tmp/review.out" &&
 	python3 -c '
 import json, sys

@@ -9,9 +9,13 @@ MODE all:   every cable of OLD that is not a leaf-spine cable the spine
 MODE fabric: only the fat trees' cables to their spines are compared
 For every fat tree, the leaf-spine cables that move (the spine end
 changes) must number exactly the minimum of src/fabric.c:
-  sum over old leaves l, old spines s of max(0, spread_a(l,s) - spread_b(l,s))
-(L_a*U*(1 - S_a/S_b) when S_b divides U, checked too), and each leaf's
-spread over the spines must be the round-robin one.  Prints one line per
+  sum over old leaves l, old spines s of max(0, cnt_a(l,s) - spread_b(l,s))
+where cnt_a(l,s) is what leaf l cables to spine s in OLD (spread_a(l,s)
+for a full leaf; L_a*U*(1 - S_a/S_b) when every old leaf is full and S_b
+divides U, checked too), and each leaf's spread over the spines must be
+the round-robin one: its first n of U uplinks for a leaf that cables n
+(a leaf with fewer endpoints than U, which leaves the other spine ports
+free).  Prints one line per
 fabric; exits 1 on the first violation.
 --adds-only: a growth within the provisioned size only adds: every
 device of the diff is added (none moved, changed or removed) and every
@@ -52,8 +56,9 @@ def uplinks(rows):
     return up
 
 
-def spread(l, s, U, S):
-    return sum(1 for j in range(U) if (l * U + j) % S == s)
+def spread(l, s, U, S, n=None):
+    return sum(1 for j in range(U if n is None else n)
+               if (l * U + j) % S == s)
 
 
 def fail(msg):
@@ -90,24 +95,28 @@ def main():
     for fab in sorted(up_a):
         A, B = up_a[fab], up_b[fab]
         La = len({k[0] for k in A})
-        U = len(A) // La
+        n_a = Counter(idx(k[0], "leaf") for k in A)
+        n_b = Counter(idx(k[0], "leaf") for k in B)
+        U = max(list(n_a.values()) + list(n_b.values()))
         Sa = len({v[0] for v in A.values()})
         Sb = len({v[0] for v in B.values()})
-        for tag, X, S in (("old", A, Sa), ("new", B, Sb)):
+        for tag, X, S, n in (("old", A, Sa, n_a), ("new", B, Sb, n_b)):
             cnt = Counter((idx(k[0], "leaf"), idx(v[0], "spine"))
                           for k, v in X.items())
-            for l in {idx(k[0], "leaf") for k in X}:
+            for l in n:
                 for s in range(S):
-                    if cnt[(l, s)] != spread(l, s, U, S):
+                    want = spread(l, s, U, S, n[l])
+                    if cnt[(l, s)] != want:
                         fail("%s %s: leaf %d has %d uplinks on spine %d, "
                              "round robin gives %d" % (fab, tag, l, cnt[(l, s)],
-                                                       s, spread(l, s, U, S)))
+                                                       s, want))
         moved = [k for k in A if B.get(k) != A[k]]
         for k in moved:
             moved_keys.add((fab,) + tuple(sorted([k, A[k]])))
-        minimum = sum(max(0, spread(l, s, U, Sa) - spread(l, s, U, Sb))
-                      for l in range(La) for s in range(Sa))
-        if U % Sb == 0 and minimum * Sb != La * U * (Sb - Sa):
+        minimum = sum(max(0, spread(l, s, U, Sa, n_a[l]) - spread(l, s, U, Sb))
+                      for l in n_a for s in range(Sa))
+        if (U % Sb == 0 and all(v == U for v in n_a.values())
+                and minimum * Sb != La * U * (Sb - Sa)):
             fail("%s: the minimum %d is not L*U*(1-Sa/Sb)" % (fab, minimum))
         print("%s: %d leaves x %d uplinks, spines %d -> %d: %d moved, "
               "minimum %d" % (fab, La, U, Sa, Sb, len(moved), minimum))
