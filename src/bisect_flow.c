@@ -186,9 +186,9 @@ typedef unsigned __int128 u128;
 
 struct router {
 	const struct bcsr *c;
-	double *len;	      /* per arc */
-	u128 *load;	      /* per arc: units routed along it, times SCALE */
-	uint32_t *from, *rev; /* per arc: its tail; the arc back */
+	double *len;   /* per arc */
+	u128 *load;    /* per arc: units routed along it, times SCALE */
+	uint32_t *rev; /* per arc: the arc back */
 	double *dist;
 	uint32_t *order, nord;
 	uint8_t *done;
@@ -280,16 +280,211 @@ static void route_back(struct router *R)
 #define SCALE ((u128)67108864 * 531441 * 25 * 49 * 11 * 13)
 #define SCALE_SMALL ((u128)720720)
 
+/*
+ * The rounds for one choice of weights @w (root_of fixed): returns the
+ * best bound after any number of rounds in *lower (raised only), false
+ * when none was proven (unreachable demand, or beyond the budget).
+ */
+static bool flow_rounds(struct router *R, const uint64_t *w,
+			const uint32_t *root_of, int64_t gc, u128 scale,
+			uint64_t budget, int64_t *lower)
+{
+	const struct bcsr *c = R->c;
+	uint32_t narcs = c->off[c->nv], nroots = 0, k, rounds;
+	uint32_t *roots = xmalloc(((size_t)c->nv + 1) * sizeof(*roots));
+	uint64_t *root_w = xcalloc((size_t)c->nv + 1, sizeof(*root_w));
+	uint64_t *wsort, W = 0, lo = 0, hi = 0, per_round;
+	int64_t cmax = 1;
+	u128 M;
+	bool ok = false;
+
+	for (uint32_t x = 0; x < c->nd; x++) {
+		if (!root_w[root_of[x]] && w[x])
+			roots[nroots++] = root_of[x];
+		root_w[root_of[x]] += w[x];
+		W += w[x];
+	}
+	/* M: the least W(A) W(B) over balanced splits */
+	wsort = xmalloc(((size_t)c->nd + 1) * sizeof(*wsort));
+	memcpy(wsort, w, (size_t)c->nd * sizeof(*w));
+	qsort(wsort, c->nd, sizeof(*wsort), u64_cmp);
+	k = c->nd / 2;
+	for (uint32_t i = 0; i < k; i++) {
+		lo += wsort[i];
+		hi += wsort[c->nd - 1 - i];
+	}
+	free(wsort);
+	M = (u128)lo * (W - lo);
+	if ((u128)hi * (W - hi) < M)
+		M = (u128)hi * (W - hi);
+	per_round = (uint64_t)nroots * ((uint64_t)narcs * 6 + c->nv * 2 + 16);
+	if (M == 0 || per_round > budget)
+		goto out;
+	rounds = (uint32_t)(budget / per_round);
+	if (rounds > MAX_ROUNDS)
+		rounds = MAX_ROUNDS;
+	for (uint32_t a = 0; a < narcs; a++)
+		if (c->arc_cap[a] > cmax)
+			cmax = c->arc_cap[a];
+	/* the first round on whole-number lengths, so that equal paths tie
+	 * exactly and share the load */
+	for (uint32_t a = 0; a < narcs; a++) {
+		int64_t q = cmax / c->arc_cap[a];
+
+		R->len[a] = (double)(q > 1 << 20 ? 1 << 20 : q);
+		R->load[a] = 0;
+	}
+	for (uint32_t t = 0; t < rounds; t++) {
+		for (uint32_t i = 0; i < nroots; i++) {
+			uint32_t r = roots[i];
+			uint64_t wr = root_w[r];
+			double rmax = 0;
+
+			dist_from(R, r);
+			/* each device takes its own weight times the weight
+			 * sent from r's devices */
+			for (uint32_t j = 0; j < R->nord; j++)
+				R->amount[R->order[j]] = 0;
+			for (uint32_t x = 0; x < c->nd; x++) {
+				uint64_t d =
+				    w[x] * (wr - (root_of[x] == r ? w[x] : 0));
+
+				if (!d)
+					continue;
+				if (!R->done[x])
+					goto out; /* unreachable */
+				R->amount[x] = (u128)d * scale;
+			}
+			route_back(R);
+			/* r's own devices: each sends along its link to r
+			 * what it sends in all */
+			for (uint32_t x = 0; r >= c->nd && x < c->nd; x++)
+				if (root_of[x] == r && w[x])
+					R->load[c->off[x]] +=
+					    (u128)w[x] * (W - w[x]) * scale;
+			if (t == 0)
+				continue;
+			/* later rounds: lengths (1 + relative load)^8, the
+			 * loads over the largest, steer round the loaded */
+			for (uint32_t a = 0; a < narcs; a++) {
+				double rel =
+				    (double)R->load[a] / (double)c->arc_cap[a];
+
+				if (rel > rmax)
+					rmax = rel;
+			}
+			for (uint32_t a = 0; a < narcs && rmax > 0; a++) {
+				double x = 1 + (double)R->load[a] /
+						   (double)c->arc_cap[a] / rmax;
+
+				x *= x;
+				x *= x;
+				R->len[a] = (double)cmax /
+					    (double)c->arc_cap[a] * x * x;
+			}
+		}
+		/* the bound of the first t + 1 rounds: the arc of largest
+		 * load over capacity, exactly; then gc floor((t + 1) M scale
+		 * capn / load), capn = cap / gc: rounded down */
+		{
+			uint32_t best = RK_NONE;
+			u128 num, v;
+			uint64_t capn;
+
+			for (uint32_t a = 0; a < narcs; a++) {
+				if (!R->load[a])
+					continue;
+				if (best == RK_NONE ||
+				    R->load[a] *
+					    (uint64_t)(c->arc_cap[best] / gc) >
+					R->load[best] *
+					    (uint64_t)(c->arc_cap[a] / gc))
+					best = a;
+			}
+			if (best == RK_NONE)
+				goto out;
+			capn = (uint64_t)(c->arc_cap[best] / gc);
+			num = M * (t + 1);
+			if (num / (t + 1) != M || num > ~(u128)0 / scale)
+				continue;
+			num *= scale;
+			if (num > ~(u128)0 / capn)
+				continue;
+			v = num * capn / R->load[best];
+			if (v > (u128)(BIG / gc))
+				v = (u128)(BIG / gc);
+			if ((int64_t)v * gc > *lower)
+				*lower = (int64_t)v * gc;
+			ok = true;
+		}
+	}
+out:
+	free(roots);
+	free(root_w);
+	return ok;
+}
+
+/*
+ * Second weights: a switch whose links beyond its own devices are narrow
+ * for them (links failed) holds every pair's flow down, so its devices
+ * send and take less: their weights times q in 1..8, eighths of the
+ * switch's ratio of those links to its devices' links over the median
+ * ratio.  False when every q is 8 (nothing to gain).
+ */
+static bool narrow_weights(const struct bcsr *c, const uint32_t *root_of,
+			   const uint64_t *w, uint64_t *w2)
+{
+	uint32_t nr = 0;
+	double *rho = xmalloc(((size_t)c->nv + 1) * sizeof(*rho));
+	double *srt = xmalloc(((size_t)c->nv + 1) * sizeof(*srt));
+	double med;
+	bool differ = false;
+
+	for (uint32_t r = c->nd; r < c->nv; r++) {
+		int64_t out = 0, in = 0;
+
+		for (uint32_t a = c->off[r]; a < c->off[r + 1]; a++)
+			if (c->to[a] < c->nd && root_of[c->to[a]] == r)
+				in += c->arc_cap[a];
+			else
+				out += c->arc_cap[a];
+		rho[r] = in ? (double)out / (double)in : 0;
+		if (in)
+			srt[nr++] = rho[r];
+	}
+	for (uint32_t i = 1; i < nr; i++) {
+		double t = srt[i];
+		uint32_t j = i;
+
+		for (; j > 0 && srt[j - 1] > t; j--)
+			srt[j] = srt[j - 1];
+		srt[j] = t;
+	}
+	med = nr ? srt[nr / 2] : 0;
+	for (uint32_t x = 0; x < c->nd; x++) {
+		uint32_t r = root_of[x];
+		uint64_t q = 8;
+
+		if (r >= c->nd && med > 0 && rho[r] < med) {
+			q = (uint64_t)(8 * rho[r] / med);
+			q = q < 1 ? 1 : q;
+		}
+		differ |= q != 8 && w[x];
+		w2[x] = w[x] * q;
+	}
+	free(rho);
+	free(srt);
+	return differ;
+}
+
 bool bisect_flow_lower(const struct bgraph *g, uint64_t budget, int64_t *lower)
 {
 	struct bcsr c;
 	struct router R;
-	uint64_t *w, *wsort, W = 0, lo = 0, hi = 0, maxw = 0;
-	uint32_t *root_of, *roots, nroots = 0, k, rounds, narcs;
-	uint64_t *root_w, per_round;
+	uint64_t *w, *w2, maxw = 0;
+	uint32_t *root_of, narcs;
 	int64_t gw = 0, gc = 0, cmax = 1;
-	u128 M, scale;
-	bool ok = false;
+	bool ok;
 
 	*lower = 0;
 	if (g->nd < 2)
@@ -298,6 +493,7 @@ bool bisect_flow_lower(const struct bgraph *g, uint64_t budget, int64_t *lower)
 	narcs = c.off[c.nv];
 	/* weights: injections over their gcd, or 1 each */
 	w = xcalloc((size_t)c.nd + 1, sizeof(*w));
+	w2 = xcalloc((size_t)c.nd + 1, sizeof(*w2));
 	for (uint32_t x = 0; x < c.nd; x++) {
 		int64_t inj = 0;
 
@@ -317,57 +513,22 @@ bool bisect_flow_lower(const struct bgraph *g, uint64_t budget, int64_t *lower)
 	/* sources: a device whose only neighbour is a switch is routed
 	 * from that switch, together with the switch's other such devices */
 	root_of = xmalloc(((size_t)c.nv + 1) * sizeof(*root_of));
-	roots = xmalloc(((size_t)c.nv + 1) * sizeof(*roots));
-	root_w = xcalloc((size_t)c.nv + 1, sizeof(*root_w));
 	for (uint32_t x = 0; x < c.nd; x++) {
-		uint32_t r = x;
-
+		root_of[x] = x;
 		if (c.off[x + 1] - c.off[x] == 1 && c.to[c.off[x]] >= c.nd)
-			r = c.to[c.off[x]];
-		root_of[x] = r;
-		if (!root_w[r] && w[x])
-			roots[nroots++] = r;
-		root_w[r] += w[x];
-		W += w[x];
+			root_of[x] = c.to[c.off[x]];
 	}
-	/* M: the least W(A) W(B) over balanced splits */
-	wsort = xmalloc(((size_t)c.nd + 1) * sizeof(*wsort));
-	memcpy(wsort, w, (size_t)c.nd * sizeof(*w));
-	qsort(wsort, c.nd, sizeof(*wsort), u64_cmp);
-	k = c.nd / 2;
-	for (uint32_t i = 0; i < k; i++) {
-		lo += wsort[i];
-		hi += wsort[c.nd - 1 - i];
-	}
-	M = (u128)lo * (W - lo);
-	if ((u128)hi * (W - hi) < M)
-		M = (u128)hi * (W - hi);
-	free(wsort);
-	per_round = (uint64_t)nroots * ((uint64_t)narcs * 6 + c.nv * 2 + 16);
-	if (M == 0 || per_round > budget) {
-		free(w);
-		free(root_of);
-		free(roots);
-		free(root_w);
-		bcsr_free(&c);
-		return M == 0 && per_round <= budget;
-	}
-	rounds = (uint32_t)(budget / per_round);
-	if (rounds > MAX_ROUNDS)
-		rounds = MAX_ROUNDS;
 	/* capacities in units of their gcd; the scale that keeps the
-	 * products below within 128 bits */
+	 * products within 128 bits */
 	for (uint32_t i = 0; i < c.ne; i++) {
 		gc = gcd_i64(gc, c.ecap[i]);
 		if (c.ecap[i] > cmax)
 			cmax = c.ecap[i];
 	}
-	scale = cmax / gc <= 65536 ? SCALE : SCALE_SMALL;
 	memset(&R, 0, sizeof(R));
 	R.c = &c;
 	R.len = xmalloc(((size_t)narcs + 1) * sizeof(*R.len));
 	R.load = xcalloc((size_t)narcs + 1, sizeof(*R.load));
-	R.from = xmalloc(((size_t)narcs + 1) * sizeof(*R.from));
 	R.rev = xmalloc(((size_t)narcs + 1) * sizeof(*R.rev));
 	R.dist = xmalloc(((size_t)c.nv + 1) * sizeof(*R.dist));
 	R.order = xmalloc(((size_t)c.nv + 1) * sizeof(*R.order));
@@ -379,117 +540,34 @@ bool bisect_flow_lower(const struct bgraph *g, uint64_t budget, int64_t *lower)
 
 		for (uint32_t i = 0; i < c.ne; i++)
 			first[i] = RK_NONE;
-		for (uint32_t x = 0; x < c.nv; x++)
-			for (uint32_t a = c.off[x]; a < c.off[x + 1]; a++) {
-				uint32_t e = c.arc_edge[a];
+		for (uint32_t a = 0; a < narcs; a++) {
+			uint32_t e = c.arc_edge[a];
 
-				R.from[a] = x;
-				if (first[e] == RK_NONE) {
-					first[e] = a;
-				} else {
-					R.rev[a] = first[e];
-					R.rev[first[e]] = a;
-				}
+			if (first[e] == RK_NONE) {
+				first[e] = a;
+			} else {
+				R.rev[a] = first[e];
+				R.rev[first[e]] = a;
 			}
+		}
 		free(first);
 	}
-	/* the first round on whole-number lengths, so that equal paths tie
-	 * exactly and share the load */
-	for (uint32_t a = 0; a < narcs; a++) {
-		int64_t q = cmax / c.arc_cap[a];
-
-		R.len[a] = (double)(q > 1 << 20 ? 1 << 20 : q);
+	/* the injections as weights; then, if they differ, the narrowed
+	 * ones, each on half the budget */
+	if (narrow_weights(&c, root_of, w, w2)) {
+		ok = flow_rounds(&R, w, root_of, gc,
+				 cmax / gc <= 65536 ? SCALE : SCALE_SMALL,
+				 budget / 2, lower);
+		ok |= flow_rounds(&R, w2, root_of, gc,
+				  cmax / gc <= 65536 ? SCALE : SCALE_SMALL,
+				  budget / 2, lower);
+	} else {
+		ok = flow_rounds(&R, w, root_of, gc,
+				 cmax / gc <= 65536 ? SCALE : SCALE_SMALL,
+				 budget, lower);
 	}
-	for (uint32_t t = 0; t < rounds; t++) {
-		double rmax = 0;
-
-		for (uint32_t i = 0; i < nroots; i++) {
-			uint32_t r = roots[i];
-			uint64_t wr = root_w[r];
-
-			dist_from(&R, r);
-			/* each device takes its own weight times the weight
-			 * sent from r's devices */
-			for (uint32_t j = 0; j < R.nord; j++)
-				R.amount[R.order[j]] = 0;
-			for (uint32_t x = 0; x < c.nd; x++) {
-				uint64_t d =
-				    w[x] * (wr - (root_of[x] == r ? w[x] : 0));
-
-				if (!d)
-					continue;
-				if (!R.done[x])
-					goto out; /* unreachable */
-				R.amount[x] = (u128)d * scale;
-			}
-			route_back(&R);
-			/* r's own devices: each sends along its link to r
-			 * what it sends in all */
-			for (uint32_t x = 0; r >= c.nd && x < c.nd; x++)
-				if (root_of[x] == r && w[x])
-					R.load[c.off[x]] +=
-					    (u128)w[x] * (W - w[x]) * scale;
-			if (t == 0)
-				continue;
-			/* later rounds: lengths (1 + relative load)^8, the
-			 * loads over the largest, steer round the loaded */
-			rmax = 0;
-			for (uint32_t a = 0; a < narcs; a++) {
-				double rel =
-				    (double)R.load[a] / (double)c.arc_cap[a];
-
-				if (rel > rmax)
-					rmax = rel;
-			}
-			for (uint32_t a = 0; a < narcs && rmax > 0; a++) {
-				double x = 1 + (double)R.load[a] /
-						   (double)c.arc_cap[a] / rmax;
-
-				x *= x;
-				x *= x;
-				R.len[a] =
-				    (double)cmax / (double)c.arc_cap[a] * x * x;
-			}
-		}
-		/* the bound of the first t + 1 rounds: the arc of largest
-		 * load over capacity, exactly; then gc floor((t + 1) M scale
-		 * capn / load), capn = cap / gc: rounded down */
-		{
-			uint32_t best = RK_NONE;
-			u128 num, v;
-			uint64_t capn;
-
-			for (uint32_t a = 0; a < narcs; a++) {
-				if (!R.load[a])
-					continue;
-				if (best == RK_NONE ||
-				    R.load[a] *
-					    (uint64_t)(c.arc_cap[best] / gc) >
-					R.load[best] *
-					    (uint64_t)(c.arc_cap[a] / gc))
-					best = a;
-			}
-			if (best == RK_NONE)
-				goto out;
-			capn = (uint64_t)(c.arc_cap[best] / gc);
-			num = M * (t + 1);
-			if (num / (t + 1) != M || num > ~(u128)0 / scale)
-				continue;
-			num *= scale;
-			if (num > ~(u128)0 / capn)
-				continue;
-			v = num * capn / R.load[best];
-			if (v > (u128)(BIG / gc))
-				v = (u128)(BIG / gc);
-			if ((int64_t)v * gc > *lower)
-				*lower = (int64_t)v * gc;
-			ok = true;
-		}
-	}
-out:
 	free(R.len);
 	free(R.load);
-	free(R.from);
 	free(R.rev);
 	free(R.dist);
 	free(R.order);
@@ -497,9 +575,8 @@ out:
 	free(R.amount);
 	free(R.q.h);
 	free(w);
+	free(w2);
 	free(root_of);
-	free(roots);
-	free(root_w);
 	bcsr_free(&c);
 	if (!ok)
 		*lower = 0;

@@ -268,3 +268,177 @@ Test(bisect_large, failed_tree, .timeout = 600)
 	}
 	big_free(&g);
 }
+
+/*
+ * Irregular families, seeded: the interval must hold the cut of a split
+ * counted here by max-flow (declaration order, an upper bound on the
+ * truth) above its lower bound, and the witness must cut the upper bound.
+ * The table in bench/RESULTS.md comes from these rows.
+ */
+static uint64_t lrng = 0x9e3779b97f4a7c15ull;
+
+static uint32_t lrnd(uint32_t n)
+{
+	lrng ^= lrng << 13;
+	lrng ^= lrng >> 7;
+	lrng ^= lrng << 17;
+	return (uint32_t)(lrng % n);
+}
+
+static void check_irregular(const struct big *g, const char *what)
+{
+	struct bgraph bg = { g->nd, g->nv, g->ne, g->u, g->v, g->cap, NULL, 0 };
+	struct bisect_result r;
+	uint8_t *side = calloc(g->nv + 1, 1);
+	int64_t split;
+
+	for (uint32_t x = 0; x < g->nd; x++)
+		side[x] = x < g->nd / 2 ? 1 : 2;
+	split = maxflow_bipartition(g->nv, g->ne, g->u, g->v, g->cap, side);
+	bisect_solve(&bg, &r);
+	if (getenv("RACKC_BISECT_TABLE"))
+		printf("| %s | %u | %.1f | - | %.1f | %.3f | %s; %s |\n", what,
+		       g->nd, (double)r.lower / 1e12, (double)r.upper / 1e12,
+		       (double)r.lower / (double)r.upper,
+		       bisect_how_name(r.lower_how),
+		       bisect_how_name(r.upper_how));
+	cr_assert_leq(r.lower, r.upper, "%s", what);
+	cr_assert_leq(r.upper, split,
+		      "%s: upper %lld above a plain split's %lld", what,
+		      (long long)r.upper, (long long)split);
+	cr_assert_gt(r.lower, 0, "%s: no lower bound", what);
+	memset(side, 0, g->nv);
+	memcpy(side, r.witness, g->nd);
+	cr_assert_eq(
+	    maxflow_bipartition(g->nv, g->ne, g->u, g->v, g->cap, side),
+	    r.upper, "%s: the witness does not cut the upper bound", what);
+	bisect_result_free(&r);
+	free(side);
+}
+
+/* Dragonflies of G groups of 3 to 6 switches with 1 to 4 devices each,
+ * 0 to 2 global links between two groups (at least a ring of them). */
+Test(bisect_large, irregular_dragonflies, .timeout = 600)
+{
+	for (uint32_t t = 0; t < 4; t++) {
+		uint32_t G = 8 + 4 * t, a[32], p[32], first[33], nd = 0, ns = 0;
+		struct big g;
+		char what[80];
+
+		for (uint32_t x = 0; x < G; x++) {
+			a[x] = 3 + lrnd(4);
+			p[x] = 1 + lrnd(4);
+			first[x] = ns;
+			ns += a[x];
+			nd += a[x] * p[x];
+		}
+		first[G] = ns;
+		big_init(&g, nd, nd + ns);
+		nd = 0;
+		for (uint32_t x = 0; x < G; x++)
+			for (uint32_t s = first[x]; s < first[x + 1]; s++)
+				for (uint32_t i = 0; i < p[x]; i++)
+					big_edge(&g, nd++, g.nd + s, C);
+		for (uint32_t x = 0; x < G; x++) {
+			for (uint32_t i = first[x]; i < first[x + 1]; i++)
+				for (uint32_t j = i + 1; j < first[x + 1]; j++)
+					big_edge(&g, g.nd + i, g.nd + j, 4 * C);
+			for (uint32_t y = x + 1; y < G; y++)
+				for (uint32_t k = y == x + 1 ? 1 + lrnd(2)
+							     : lrnd(3);
+				     k-- > 0;)
+					big_edge(
+					    &g, g.nd + first[x] + lrnd(a[x]),
+					    g.nd + first[y] + lrnd(a[y]), C);
+		}
+		snprintf(what, sizeof(what),
+			 "dragonfly, %u groups of 3-6 switches, 0-2 global "
+			 "links",
+			 G);
+		check_irregular(&g, what);
+		big_free(&g);
+	}
+}
+
+/* k x k tori of switches with one link in ten failed. */
+Test(bisect_large, failed_tori, .timeout = 600)
+{
+	static const uint32_t ks[] = { 8, 12, 16 };
+
+	for (uint32_t t = 0; t < sizeof(ks) / sizeof(*ks); t++) {
+		uint32_t k = ks[t], n = k * k;
+		struct big g;
+		char what[80];
+
+		big_init(&g, n, 2 * n);
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t x = i % k, y = i / k;
+
+			big_edge(&g, i, n + i, 4 * C);
+			if (lrnd(10))
+				big_edge(&g, n + i, n + y * k + (x + 1) % k, C);
+			if (lrnd(10))
+				big_edge(&g, n + i, n + ((y + 1) % k) * k + x,
+					 C);
+		}
+		snprintf(what, sizeof(what), "torus %ux%u, 1 link in 10 failed",
+			 k, k);
+		check_irregular(&g, what);
+		big_free(&g);
+	}
+}
+
+/* Three tiers: P pods of 4 leaves (8 devices each) and 4 spines, every
+ * spine to 8 of 32 cores, one link in eight failed. */
+Test(bisect_large, failed_three_tier, .timeout = 600)
+{
+	for (uint32_t P = 4; P <= 16; P *= 2) {
+		uint32_t nl = 4 * P, nd = nl * 8, leaf0 = nd, spine0 = nd + nl;
+		uint32_t core0 = spine0 + 4 * P;
+		struct big g;
+		char what[80];
+
+		big_init(&g, nd, core0 + 32);
+		for (uint32_t l = 0; l < nl; l++) {
+			for (uint32_t i = 0; i < 8; i++)
+				big_edge(&g, l * 8 + i, leaf0 + l, C);
+			for (uint32_t s = 0; s < 4; s++)
+				if (lrnd(8))
+					big_edge(&g, leaf0 + l,
+						 spine0 + (l / 4) * 4 + s,
+						 2 * C);
+		}
+		for (uint32_t s = 0; s < 4 * P; s++)
+			for (uint32_t c = 0; c < 8; c++)
+				if (lrnd(8))
+					big_edge(&g, spine0 + s,
+						 core0 + (s % 4) * 8 + c, C);
+		snprintf(what, sizeof(what),
+			 "three tiers, %u pods, 1 link in 8 failed", P);
+		check_irregular(&g, what);
+		big_free(&g);
+	}
+}
+
+/* Hand-wired meshes: S switches, each linked to 4 random others, 4
+ * devices on each switch. */
+Test(bisect_large, meshes, .timeout = 600)
+{
+	for (uint32_t S = 32; S <= 256; S *= 2) {
+		uint32_t nd = 4 * S;
+		struct big g;
+		char what[80];
+
+		big_init(&g, nd, nd + S);
+		for (uint32_t s = 0; s < S; s++) {
+			for (uint32_t i = 0; i < 4; i++)
+				big_edge(&g, s * 4 + i, nd + s, C);
+			for (uint32_t k = 0; k < 2; k++)
+				big_edge(&g, nd + s, nd + lrnd(S), 2 * C);
+		}
+		snprintf(what, sizeof(what), "mesh of %u switches, degree ~4",
+			 S);
+		check_irregular(&g, what);
+		big_free(&g);
+	}
+}
