@@ -17,6 +17,22 @@ if ! command -v python3 >/dev/null 2>&1 ||
 	finish
 fi
 
+# explain NAME PREFIX RACK: RACK compiled with --explain into PREFIX.out;
+# a problem or a non-zero exit fails NAME and returns 1
+explain() {
+	if ! rk_run "$2" --check --explain -Wno-fabric-endpoints \
+		-Wno-port-speed "$3"; then
+		fail "$1" "$rk_problem"
+		show "$2.err"
+		return 1
+	fi
+	if [ "$rc" -ne 0 ]; then
+		fail "$1" "exit $rc"
+		show "$2.err"
+		return 1
+	fi
+}
+
 for seed in 1 2 3 4 5 6 7 8 9 10 11 12; do
 	name=bisect-nx/seed-$seed
 	python3 - "$seed" "$tmp/f$seed.rack" "$tmp/f$seed.json" <<'EOF'
@@ -73,17 +89,7 @@ out.append("fabric f : fat_tree { endpoints %s }" % ", ".join(eps))
 open(rack, "w").write("\n".join(out) + "\n")
 json.dump({"n": nsrv, "edges": edges}, open(js, "w"))
 EOF
-	if ! rk_run "$tmp/r$seed" --check --explain -Wno-fabric-endpoints \
-		-Wno-port-speed "$tmp/f$seed.rack"; then
-		fail "$name" "$rk_problem"
-		show "$tmp/r$seed.err"
-		continue
-	fi
-	if [ "$rc" -ne 0 ]; then
-		fail "$name" "exit $rc"
-		show "$tmp/r$seed.err"
-		continue
-	fi
+	explain "$name" "$tmp/r$seed" "$tmp/f$seed.rack" || continue
 	if got=$(python3 - "$tmp/f$seed.json" "$tmp/r$seed.out" <<'EOF'
 import itertools, json, re, sys
 import networkx as nx
@@ -198,17 +204,7 @@ json.dump({"edges": edges, "servers": servers, "known": known * 400 * 10**9,
            "half": ["s[%d]" % i for i, s in servers if s in half]},
           open(js, "w"))
 EOF
-	if ! rk_run "$tmp/mr$shape" --check --explain -Wno-fabric-endpoints \
-		"$tmp/m$shape.rack"; then
-		fail "$name" "$rk_problem"
-		show "$tmp/mr$shape.err"
-		continue
-	fi
-	if [ "$rc" -ne 0 ]; then
-		fail "$name" "exit $rc"
-		show "$tmp/mr$shape.err"
-		continue
-	fi
+	explain "$name" "$tmp/mr$shape" "$tmp/m$shape.rack" || continue
 	if got=$(python3 - "$tmp/m$shape.json" "$tmp/mr$shape.out" <<'EOF'
 import json, re, sys
 import networkx as nx
