@@ -966,13 +966,23 @@ void cableplan_resolve_ids(uint64_t *h, uint32_t n, unsigned bits,
 				run[k - a].len = klen[i];
 			}
 			qsort(run, b - a, sizeof(*run), run_cmp);
-			/* the first keeps its hash; the others are salted */
-			for (uint32_t k = 1; k < b - a; k++) {
+			/*
+			 * The first keeps its hash; the others are salted,
+			 * the r-th copy of one key by r more, so that n
+			 * copies of a key part in one round, not n.
+			 */
+			for (uint32_t k = 1, r = 0; k < b - a; k++) {
 				uint32_t i = run[k].i;
 				const char *kp = keys[i];
 
+				r = run[k].len == run[k - 1].len &&
+					    !memcmp(run[k].key, run[k - 1].key,
+						    run[k].len)
+					? r + 1
+					: 1;
+				salt[i] += r;
 				h[i] = cableplan_id_hash(&kp, &klen[i], 1,
-							 ++salt[i], bits);
+							 salt[i], bits);
 			}
 			again = true;
 		}
