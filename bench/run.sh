@@ -75,7 +75,58 @@ table() {
 		done
 		rm -rf "$tmp/copy"
 		echo "| $g | $best ms | $cpu | $((rss / 1024)) MiB | $((bytes / 1024)) KiB | $copy ms | $stages |"
+		# for the tables after: each stage's time, and the run's figures
+		sed -n -e 's/^rackc: stats: \([a-z ()]*[a-z)]\) *[0-9.]* ms *\([0-9.]*\) ms cpu$/\1\t\2/p' \
+			"$tmp/log" >"$tmp/st.$design.$g"
+		tot=$(awk -F '\t' '$1 == "total" { print $2 }' "$tmp/st.$design.$g")
+		echo "$g $best ${tot:-0} $((rss / 1024)) $copy" >>"$tmp/sum.$design"
 	done
+	stage_table "$design" "$unit" "$sizes"
+}
+
+# stage_table DESIGN UNIT "SIZES": processor time of each stage (rows) at
+# every size (columns), and the growth from one size to the next; then
+# the growth of the whole run and each size's time against its copy.
+stage_table() {
+	echo
+	echo "Processor time per stage (ms, --stats), $1; growth from one size to the next:"
+	echo
+	(
+		for g in $3; do
+			awk -F '\t' -v g="$g" '{ print g "\t" $1 "\t" $2 }' "$tmp/st.$1.$g"
+		done
+	) | awk -F '\t' -v sizes="$3" '
+		BEGIN { ns = split(sizes, sz, " ") }
+		{ if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 }
+		  t[$2, $1] = $3 }
+		function ratio(a, b) { return b > 0 && a != "" ? sprintf("%.1f", a / b) : "-" }
+		END {
+			h = "| stage |"; r = "|---|"
+			for (i = 1; i <= ns; i++) { h = h " " sz[i] " |"; r = r "---:|" }
+			for (i = 2; i <= ns; i++) { h = h " " sz[i] "/" sz[i - 1] " |"; r = r "---:|" }
+			print h; print r
+			for (k = 1; k <= n; k++) {
+				s = order[k]; line = "| " s " |"
+				for (i = 1; i <= ns; i++)
+					line = line " " ((s, sz[i]) in t ? t[s, sz[i]] : "-") " |"
+				for (i = 2; i <= ns; i++)
+					line = line " " ratio(t[s, sz[i]], t[s, sz[i - 1]]) " |"
+				print line
+			}
+		}'
+	echo
+	echo "Whole runs, $1 (wall time best of $RUNS; processor time of the --stats run;"
+	echo "peak RSS; wall time against the copy of the output; growth from the size before):"
+	echo
+	awk -v unit="$2" '
+		BEGIN { print "| " unit " | wall | processor time | peak RSS | wall / copy | wall growth | processor time growth |"
+			print "|---:|---:|---:|---:|---:|---:|---:|" }
+		{ g = $1; w = $2; c = $3; m = $4; cp = $5
+		  a = (cp > 0) ? sprintf("%.2f", w / cp) : "-"
+		  b = (pw > 0) ? sprintf("%.1fx", w / pw) : "-"
+		  r = (pc > 0) ? sprintf("%.1fx", c / pc) : "-"
+		  printf("| %s | %d ms | %.1f ms | %d MiB | %s | %s | %s |\n", g, w, c, m, a, b, r)
+		  pw = w; pc = c }' "$tmp/sum.$1"
 }
 
 table synth.rack GPUS GPUs "$SIZES"
