@@ -15,6 +15,24 @@ struct arena_chunk {
 
 #define CHUNK_MIN (256u * 1024u)
 
+/* Memory released to a mark is poisoned for AddressSanitizer, so that a
+ * pointer kept past its release is reported where it is used. */
+#if defined(__SANITIZE_ADDRESS__)
+#define RK_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RK_ASAN 1
+#endif
+#endif
+#ifdef RK_ASAN
+#include <sanitizer/asan_interface.h>
+#define POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define POISON(p, n) ((void)(p), (void)(n))
+#define UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
 void arena_init(struct arena *a)
 {
 	memset(a, 0, sizeof(*a));
@@ -34,8 +52,14 @@ void arena_destroy(struct arena *a)
 	}
 	while (c) {
 		struct arena_chunk *n = c->next;
+
+		UNPOISON(c->data, c->size);
 		free(c);
 		c = n;
+	}
+	if (a->spare) {
+		UNPOISON(a->spare->data, a->spare->size);
+		free(a->spare);
 	}
 	free(a->owned);
 	free(a->strs);
@@ -45,34 +69,88 @@ void arena_destroy(struct arena *a)
 	memset(a, 0, sizeof(*a));
 }
 
-void *arena_alloc(struct arena *a, size_t n)
+/* A chunk of at least @need bytes: the spare one a release kept, or new. */
+static void new_chunk(struct arena *a, size_t need)
 {
-	const size_t align = _Alignof(max_align_t);
-	size_t need = (n + align - 1) & ~(align - 1);
+	size_t size = need > CHUNK_MIN ? need : CHUNK_MIN;
+	struct arena_chunk *c;
+
+	if (a->spare && a->spare->size >= size) {
+		c = a->spare;
+		a->spare = NULL;
+	} else {
+		c = xmalloc(sizeof(*c) + size);
+		c->size = size;
+		POISON(c->data, size);
+	}
+	c->next = a->chunks;
+	a->chunks = c;
+	a->cur = (char *)c->data;
+	a->left = c->size;
+}
+
+/* @n bytes at @align (a power of two, at most max_align_t's). */
+static void *alloc_aligned(struct arena *a, size_t n, size_t align)
+{
+	size_t pad = (size_t)(-(uintptr_t)a->cur & (align - 1));
 	char *p;
 
-	if (need < n)
+	if (n > SIZE_MAX - 2 * _Alignof(max_align_t))
 		die("allocation too large");
-	if (need > a->left) {
-		size_t size = need > CHUNK_MIN ? need : CHUNK_MIN;
-		struct arena_chunk *c = xmalloc(sizeof(*c) + size);
-
-		c->size = size;
-		c->next = a->chunks;
-		a->chunks = c;
-		a->cur = (char *)c->data;
-		a->left = size;
+	if (!a->cur || n + pad > a->left) {
+		new_chunk(a, n);
+		pad = 0;
 	}
-	p = a->cur;
-	a->cur += need;
-	a->left -= need;
-	a->total += need;
+	p = a->cur + pad;
+	UNPOISON(p, n);
+	a->cur = p + n;
+	a->left -= pad + n;
+	a->total += pad + n;
 	return p;
+}
+
+void *arena_alloc(struct arena *a, size_t n)
+{
+	return alloc_aligned(a, n, _Alignof(max_align_t));
 }
 
 void *arena_zalloc(struct arena *a, size_t n)
 {
 	return memset(arena_alloc(a, n), 0, n);
+}
+
+struct arena_mark arena_mark(const struct arena *a)
+{
+	struct arena_mark m = { a->chunks, a->cur, a->left, a->total };
+
+	return m;
+}
+
+void arena_release(struct arena *a, const struct arena_mark *m)
+{
+	while (a->chunks != m->chunk) {
+		struct arena_chunk *c = a->chunks;
+
+		a->chunks = c->next;
+		POISON(c->data, c->size);
+		/* one chunk is kept: a loop would otherwise malloc and free
+		 * one on every iteration */
+		if (!a->spare || a->spare->size < c->size) {
+			if (a->spare) {
+				UNPOISON(a->spare->data, a->spare->size);
+				free(a->spare);
+			}
+			a->spare = c;
+		} else {
+			UNPOISON(c->data, c->size);
+			free(c);
+		}
+	}
+	if (m->cur)
+		POISON(m->cur, m->left);
+	a->cur = m->cur;
+	a->left = m->left;
+	a->total = m->total;
 }
 
 char *arena_strndup(struct arena *a, const char *s, size_t n)
@@ -225,8 +303,8 @@ uint32_t intern_join(struct arena *a, uint32_t pre, char sep, const char *s,
 		a->str_fnv = xrealloc(a->str_fnv, cap * sizeof(*a->str_fnv));
 		a->strs_cap = cap;
 	}
-	/* strings never move: @s may lie in this arena */
-	t = arena_alloc(a, pn + n + 1);
+	/* strings never move: @s may lie in this arena; packed, unaligned */
+	t = alloc_aligned(a, pn + n + 1, 1);
 	if (pre) {
 		memcpy(t, a->strs[pre], pn - 1);
 		t[pn - 1] = sep;

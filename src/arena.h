@@ -19,6 +19,7 @@ struct arena_chunk;
 
 struct arena {
 	struct arena_chunk *chunks;
+	struct arena_chunk *spare; /* kept by arena_release() for reuse */
 	char *cur;
 	size_t left;
 	size_t total; /* bytes handed out, for --stats and limits */
@@ -43,6 +44,20 @@ void *arena_zalloc(struct arena *a, size_t n);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 char *arena_printf(struct arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/*
+ * Marks: arena_release(a, &m) frees everything allocated since
+ * m = arena_mark(a), for an arena of temporaries (never one that interns:
+ * the intern table would keep pointers into the released memory).
+ * Releases nest like a stack.
+ */
+struct arena_mark {
+	struct arena_chunk *chunk;
+	char *cur;
+	size_t left, total;
+};
+struct arena_mark arena_mark(const struct arena *a);
+void arena_release(struct arena *a, const struct arena_mark *m);
+
 /* Register a malloc'ed pointer slot to be freed at arena_destroy(). */
 void arena_own(struct arena *a, void **slot);
 
