@@ -102,14 +102,32 @@ static uint32_t tab_bind(uint32_t **tabp, uint32_t *capp, uint32_t *countp,
 	return RK_NONE;
 }
 
+/*
+ * Full names -> objects: a table indexed by the name's string id (ids are
+ * dense), so a lookup is one read, and objects made in order fill it in
+ * order, where a hash table missed the cache on every insertion.
+ */
 uint32_t ir_bind_name(struct rk_design *d, uint32_t name, uint32_t obj)
 {
-	return tab_bind(&d->name_tab, &d->name_cap, &d->name_count, name, obj);
+	if (name >= d->name_cap) {
+		uint32_t old = d->name_cap, cap = old;
+
+		vec_grow((void **)&d->name_tab, &cap, name + 1,
+			 sizeof(*d->name_tab));
+		memset(d->name_tab + old, 0xff,
+		       (size_t)(cap - old) * sizeof(*d->name_tab));
+		d->name_cap = cap;
+	}
+	if (d->name_tab[name] != RK_NONE)
+		return d->name_tab[name];
+	d->name_tab[name] = obj;
+	d->name_count++;
+	return RK_NONE;
 }
 
 uint32_t ir_find_name(const struct rk_design *d, uint32_t name)
 {
-	return tab_find(d->name_tab, d->name_cap, name);
+	return name < d->name_cap ? d->name_tab[name] : RK_NONE;
 }
 
 uint32_t ir_bind_part(struct rk_design *d, uint32_t name, uint32_t obj)

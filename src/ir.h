@@ -181,7 +181,7 @@ struct rk_req {
  * struct rk_design - the whole elaborated design
  * @arena:  owner of everything below
  * @objs, @attrs, @vals, @links, @reqs: the tables (with counts and caps)
- * @name_tab, @name_cap: open-addressing hash of full names -> object id
+ * @name_tab, @name_cap: full name (string id) -> object id, RK_NONE if none
  * @parts_by_name: same for catalog parts, keyed by part name
  * @part_ports: for each object id of a part, the index in port_ids of its
  *         first port; ports of a part are contiguous there
