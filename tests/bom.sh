@@ -7,7 +7,11 @@
 # assembly contents listed under their assembly without a price of their
 # own, a warning for every incomplete line, bom.json = bom.csv.  The GB200
 # NVL72 examples also list each rack once with its trays, switch trays and
-# shelves as contents (N3).
+# shelves as contents (N3).  The NVL72 examples' racks draw what
+# tests/nvl72_power.py works out from std/nvidia.rack (18 compute trays and
+# 9 NVLink switch trays), and the feed check counts the switch trays:
+# tests/bom/nvl72-feed.rack is clean with feeds of exactly the rack's power
+# and fails power-feed-capacity one watt below it.
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v python3 >/dev/null 2>&1; then
@@ -55,6 +59,43 @@ for ex in examples/*.rack; do
 	*) bom_case "$n" -- "$ex" ;;
 	esac
 done
+
+# the NVL72 racks' power, from the catalog source (tests/nvl72_power.py)
+for n in gb200-nvl72 gb200-su gb200-nvl72-row; do
+	o=$tmp/power-$n
+	if ! rk_run "$o" -o "$o" -O report "examples/$n.rack"; then
+		fail "power/$n" "$rk_problem"
+	elif [ "$rc" -ne 0 ]; then
+		fail "power/$n" "exit status $rc"
+		show "$o.err"
+	elif ! python3 tests/nvl72_power.py std "$o/report.json" \
+		>"$o.py" 2>"$o.pyerr"; then
+		fail "power/$n" "nvl72_power.py failed"
+		show "$o.pyerr"
+	else
+		py_results "power/$n" "$o.py"
+	fi
+done
+if p=$(python3 tests/nvl72_power.py std) && [ -n "$p" ]; then
+	if rk_run "$tmp/feed-ok" --check -D "CAP=${p}W" \
+		tests/bom/nvl72-feed.rack && [ "$rc" -eq 0 ] &&
+		! grep -q '\[power-feed' "$tmp/feed-ok.err"; then
+		pass "power/feeds of ${p} W carry the rack"
+	else
+		fail "power/feeds of ${p} W carry the rack" "exit status $rc"
+		show "$tmp/feed-ok.err"
+	fi
+	if rk_run "$tmp/feed-low" --check -D "CAP=$((p - 1))W" \
+		tests/bom/nvl72-feed.rack && [ "$rc" -eq 1 ] &&
+		grep -q 'carries .*\[power-feed-capacity\]' "$tmp/feed-low.err"; then
+		pass "power/feeds of $((p - 1)) W do not"
+	else
+		fail "power/feeds of $((p - 1)) W do not" "exit status $rc"
+		show "$tmp/feed-low.err"
+	fi
+else
+	fail "power/nvl72_power.py" "no rack power"
+fi
 
 # a price list (tests/bom/prices.csv: test values, not real prices) on the
 # one-SU DGX H100 example, and a spares policy (tests/designs/spares.rack)

@@ -3,10 +3,15 @@
 #
 # Cable labels and the patch schedule (backends/cabling.c): for every
 # example, tests/labels_check.py checks label lengths (<= 40), faceplate
-# names against the port index, and that each cable appears in
-# cabling/patch.csv under both its racks, that end first.  Then the label
-# template: a custom one is used as written, a long one warns naming the
-# cable, an unknown field is an error at the template.
+# names against the port index, that each cable appears in
+# cabling/patch.csv under both its racks, that end first, that every cable
+# is ordered in the shortest stock length that holds it with that length's
+# part number (read from std/*.rack by the checker, not from rackc), and
+# that GB200 NVL72 compute trays' cable ends carry the tray's U.  The
+# NVL72 row's NetBox devices give every tray, switch tray and power shelf
+# its U (the layout std/nvidia.rack documents).  Then the label template:
+# a custom one is used as written, a long one warns naming the cable, an
+# unknown field is an error at the template.
 . "$(dirname "$0")/lib.sh"
 
 cd "$top_srcdir"
@@ -42,6 +47,22 @@ for f in $(rk_examples "$@"); do
 	fi
 	py_results "$name" "$o.py"
 done
+
+# the U of every NVL72 tray, switch tray and power shelf (NetBox positions)
+o=$tmp/nvl72-netbox
+if ! rk_run "$o" -o "$o" -O netbox examples/gb200-nvl72-row.rack; then
+	fail "nvl72-layout" "$rk_problem"
+	show "$o.err"
+elif [ "$rc" -ne 0 ]; then
+	fail "nvl72-layout" "exit status $rc"
+	show "$o.err"
+elif ! "$py" tests/labels_check.py --nvl72-devices \
+	"$o/netbox/07-devices.csv" >"$o.py" 2>"$o.pyerr"; then
+	fail "nvl72-layout" "labels_check.py failed"
+	show "$o.pyerr"
+else
+	py_results gb200-nvl72-row "$o.py"
+fi
 
 # template NAME TEMPLATE: minimal.rack with the site's label template
 template() {

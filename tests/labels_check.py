@@ -14,12 +14,56 @@ prints one line per case, "PASS<TAB>case<TAB>detail" or "FAIL<TAB>...":
   patch-both     each cable appears exactly twice in the patch schedule,
                  once under the rack of each end, that end first
   patch-order    the schedule is grouped by rack, port by port (U ascending)
+  stock-length   every cable of a part with stock lengths is ordered in the
+                 shortest stock length that holds its longest leg (legs of
+                 one twin-port cable share its id), with that length's part
+                 number, both read here from the catalog source (std/*.rack)
+                 and not from rackc; a cable of a part without stock
+                 lengths keeps its computed length
+  nvl72-u        every GB200 NVL72 compute tray cable end is at the U the
+                 rack part places the tray (tray t: U11 + t below the switch
+                 trays, U20 + t above them, t >= 8), and the label carries it
+
+labels_check.py DIR [STD]: STD is the catalog directory (default "std").
+
+labels_check.py --nvl72-devices DEVICES.csv: the U of every device of a
+GB200 NVL72 rack in a NetBox devices import file (NetBox's `position`
+column), against the layout std/nvidia.rack documents, worked out here:
+
+  nvl72-layout   compute tray t at U11 + t (t < 8) or U20 + t, NVLink
+                 switch tray s at U19 + s, power shelf k at U7 + k (k < 4)
+                 or U34 + k, and no two 1U devices of a rack in one U
 """
 import csv
+import glob
 import re
 import sys
+from decimal import Decimal
 
 LIMIT = 40
+
+
+def stock_tables(std):
+    """part -> (stock lengths in metres, part numbers or None), parsed from
+    the `lengths [...]` and `part_numbers [...]` lines of every part block
+    in the catalog source."""
+    tab = {}
+    for path in sorted(glob.glob(std + "/*.rack")):
+        part = None
+        for line in open(path, encoding="utf-8"):
+            m = re.match(r"part (\w+)\s*:", line)
+            if m:
+                part = m.group(1)
+                continue
+            m = re.match(r"\s*lengths \[([^]]*)\]", line)
+            if m and part:
+                ls = [Decimal(x.strip()[:-1]) for x in m.group(1).split(",")]
+                tab[part] = (ls, None)
+            m = re.match(r"\s*part_numbers \[([^]]*)\]", line)
+            if m and part:
+                pns = re.findall(r'"([^"]*)"', m.group(1))
+                tab[part] = (tab[part][0], pns)
+    return tab
 
 
 def main():
@@ -112,8 +156,92 @@ def main():
         prev = key
     case("patch-order", bad, f"{len(order)} racks")
 
+    # stock lengths: the shortest stock length >= the longest leg
+    tab = stock_tables(sys.argv[2] if len(sys.argv) > 2 else "std")
+    legs = {}
+    for r in cab:
+        if r["computed_length_m"]:
+            legs.setdefault(r["cable_id"], []).append(r)
+    bad = []
+    nstock = 0
+    for cid, rows in legs.items():
+        part = rows[0]["part"]
+        longest = max(Decimal(r["computed_length_m"]) for r in rows)
+        if part not in tab:
+            for r in rows:
+                if Decimal(r["length_m"]) != Decimal(r["computed_length_m"]):
+                    bad.append(f"{cid}: {part} has no stock lengths, "
+                               f"{r['length_m']} != {r['computed_length_m']}")
+            continue
+        ls, pns = tab[part]
+        fits = [x for x in ls if x >= longest]
+        for r in rows:
+            nstock += 1
+            if not fits:
+                bad.append(f"{cid}: {part}: {longest} m exceeds every stock "
+                           f"length, yet ordered {r['length_m']}")
+                continue
+            want = min(fits)
+            if Decimal(r["length_m"]) != want:
+                bad.append(f"{cid}: {part}: ordered {r['length_m']} m for "
+                           f"{longest} m, expected {want}")
+            if pns and r["part_number"] != pns[ls.index(want)]:
+                bad.append(f"{cid}: part number {r['part_number']}, "
+                           f"expected {pns[ls.index(want)]}")
+    case("stock-length", bad, f"{nstock} cable legs of stocked parts")
+
+    # NVL72 compute trays: their U, from the rack part's layout
+    bad = []
+    nu = 0
+    for r in cab:
+        for end in ("a", "b"):
+            m = re.search(r"\.tray\[(\d+)\]$", r[end + "_device"])
+            if not m or "nvl72" not in r[end + "_rack"]:
+                continue
+            t = int(m.group(1))
+            want = 11 + t if t < 8 else 20 + t
+            nu += 1
+            if r[end + "_u"] != str(want) or f"U{want} " not in \
+                    r["label"] + " ":
+                bad.append(f"{r['cable_id']}: {r[end + '_device']} at "
+                           f"U{r[end + '_u']}, expected U{want}: "
+                           f"{r['label']}")
+    case("nvl72-u", bad, f"{nu} tray cable ends")
+
     for w, n, dt in out:
         print(f"{w}\t{n}\t{dt}")
 
 
-main()
+def nvl72_devices(path):
+    rows = list(csv.DictReader(open(path, newline="")))
+    bad = []
+    n = 0
+    used = {}
+    for r in rows:
+        if "nvl72" not in r["rack"]:
+            continue
+        m = re.search(r"\.(tray|nvsw|ps)\[(\d+)\]$", r["name"])
+        if not m:
+            continue
+        i = int(m.group(2))
+        want = {"tray": 11 + i if i < 8 else 20 + i, "nvsw": 19 + i,
+                "ps": 7 + i if i < 4 else 34 + i}[m.group(1)]
+        n += 1
+        if r["position"] != str(want):
+            bad.append(f"{r['name']} at U{r['position']}, expected U{want}")
+        key = (r["rack"], r["position"])
+        if key in used:
+            bad.append(f"{r['name']} and {used[key]} both in U{key[1]}")
+        used[key] = r["name"]
+    racks = len({k[0] for k in used})
+    if n != 35 * racks or not racks:
+        bad.append(f"{n} NVL72 trays and shelves in {racks} racks, "
+                   f"expected 35 per rack")
+    print(f"{'FAIL' if bad else 'PASS'}\tnvl72-layout\t"
+          f"{bad[0] if bad else f'{n} devices in {racks} racks'}")
+
+
+if len(sys.argv) == 3 and sys.argv[1] == "--nvl72-devices":
+    nvl72_devices(sys.argv[2])
+else:
+    main()
