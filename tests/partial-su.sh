@@ -5,7 +5,8 @@
 # 3:1), 1 to 4 rails and 0 to 2 full units before it: every leaf cables
 # no more uplink than downlink, its uplink count and spread and the spine
 # count are computed independently from the design's numbers, no spine
-# has more links than ports, and the 1:1 trees are non-blocking.  Then
+# has more links than ports, and the 1:1 trees are non-blocking; filling
+# the last unit node by node only adds cables.  Then
 # empty and nearly empty leaves, and port sets of differing names and
 # speeds (tests/partial_su_check.py).
 . "$(dirname "$0")/lib.sh"

@@ -18,7 +18,8 @@ design's numbers alone (doc/language.md, fat_tree):
     sends to spine s as many as there are j < n with j mod S = s;
   - no spine has more than P links, no port carries two;
   - at 1:1 the fabric is non-blocking: bisection = full bisection.
-Then edge cases: a rail some nodes lack (an empty leaf, no links, warned;
+Filling the last unit node by node only adds cables.  Then edge cases:
+a rail some nodes lack (an empty leaf, no links, warned;
 `tiers 2` honoured), nearly empty leaves, and port sets of differing
 names and speeds (a switch's port of another speed is never used; a
 fabric `speed` picks the switch ports; no port at the rate is an error;
@@ -285,8 +286,37 @@ fabric m : fat_tree { endpoints c[*].ib[0..1], d[*].st[0..1]; switch sw8; su_siz
         % (rc, dict(up), want, err[:300]))
 
 
+def filling():
+    """Filling a unit that is not full only adds cables: every cable of
+    the design with m nodes in its last unit is in the one with m + 1,
+    with the same ends (the spine ports of uncabled uplinks are held)."""
+    for (P, R, su, k) in ((16, 2, 8, 1), (12, 3, 5, 1), (64, 4, 18, 2),
+                          (16, 4, 8, 0)):
+        prev = None
+        for m in range(1, su + 1):
+            text = (PARTS.format(R=R, R1=R - 1) + SWITCH.format(P=P, P1=P - 1) +
+                    "for n in 0..%d { node s[n] : srv%d {} }\n"
+                    "fabric f : fat_tree { endpoints s[*].ib[0..%d]; "
+                    "switch sw%d; su_size %d }\n" % (k * su + m - 1, R, R - 1,
+                                                     P, su))
+            case = "fill-P%d-R%d-su%d-k%d-m%d" % (P, R, su, k, m)
+            rc, err, odir = run(case, text, ("-O", "cabling"))
+            if rc != 0:
+                out(False, case, "exit %d: %s" % (rc, err))
+                prev = None
+                continue
+            cables = {tuple(sorted([(a, ap), (b, bp)]))
+                      for a, ap, b, bp in links(odir)["f"]}
+            if prev is not None:
+                gone = prev - cables
+                out(not gone, case, "%d cables of m=%d gone or moved: %s"
+                    % (len(gone), m - 1, sorted(gone)[:3]))
+            prev = cables
+
+
 def main():
     n = sweep()
+    filling()
     print("INFO\t%d fabrics with a partial unit\tchecked" % n)
     edge_cases()
 
