@@ -267,7 +267,8 @@ static void fdiag_build(struct fdiag *x, const struct rk_design *d,
 			queue[qt++] = dev;
 		}
 	}
-	qsort(pairs, np, sizeof(*pairs), cmp_u64);
+	if (np) /* a fabric without endpoints has no pairs (pairs is NULL) */
+		qsort(pairs, np, sizeof(*pairs), cmp_u64);
 	for (size_t k = 0; k < np; k++)
 		if (!k || pairs[k] != pairs[k - 1])
 			x->g[pairs[k] >> 32].devices++;
