@@ -19,7 +19,8 @@
 # their devices) and at 1,000,000 (8 planes of complete three-tier trees)
 # rackc must report it exactly; at 100,000 (pods with no uplink to spare,
 # cores meeting them unevenly: not exact, see doc/language.md) the
-# interval must hold it as its upper end.
+# interval must hold it as its upper end.  And a star of 100,003 endpoints
+# against the subset sum of its switches' sizes, counted here.
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v python3 >/dev/null 2>&1 ||
@@ -210,4 +211,49 @@ print(f["bisection_bps"], f["bisection_upper_bps"], f["full_bisection_bps"],
 		fail "$name" "got $got, full bisection by hand $full ($want)"
 	fi
 done
+
+# a large star: N endpoints fill 48-port switches, unlinked; a balanced
+# split takes whole switches (48 each, the last one N mod 48) and moves
+# the rest one by one, so the bisection is the distance from floor(N/2)
+# or ceil(N/2) to the nearest sum of switch sizes, in links
+n=100003
+cat >"$tmp/star.rack" <<EOF2
+part s_srv : server { height 1U; port p { speed 1Gb/s; protocol eth } }
+part s_sw : switch { height 1U; port q[0..47] { speed 1Gb/s; protocol eth } }
+for i in 0 .. $((n - 1)) { node n[i] : s_srv {} }
+fabric oob : star { endpoints n[*].p; switch s_sw }
+EOF2
+full=$((n / 48)) last=$((n % 48)) lo=$((n / 2)) hi=$((n - n / 2)) best=$n
+for b in 0 1; do
+	[ "$b" = 1 ] && [ "$last" = 0 ] && continue
+	a=0
+	while [ "$a" -le "$full" ]; do
+		sum=$((a * 48 + b * last))
+		if [ "$sum" -lt "$lo" ]; then
+			d=$((lo - sum))
+		elif [ "$sum" -gt "$hi" ]; then
+			d=$((sum - hi))
+		else
+			d=0
+		fi
+		[ "$d" -lt "$best" ] && best=$d
+		a=$((a + 1))
+	done
+done
+want=$((best * 1000000000))
+if ! rk_run "$tmp/star" -o "$tmp/ostar" -O report "$tmp/star.rack"; then
+	fail bisect-gen/star-$n "$rk_problem"
+	show "$tmp/star.err"
+else
+	got=$(python3 -c '
+import json, sys
+f = json.load(open(sys.argv[1]))["fabrics"][0]
+print(f["bisection_bps"], f["bisection_upper_bps"],
+      "yes" if f["bisection_exact"] else "no")' "$tmp/ostar/report.json")
+	if [ "$got" = "$want $want yes" ]; then
+		pass bisect-gen/star-$n "exact $want b/s ($best links)"
+	else
+		fail bisect-gen/star-$n "got $got, by hand $want"
+	fi
+fi
 finish
