@@ -16,11 +16,11 @@
  * leaf cables no more uplink than downlink (at most Uf = min(U, su_size),
  * unless `uplinks all`), S = ceil(L*Uf/R) spines raised to a divisor of Uf
  * (or as many as `final_sus` units need), leaf uplinks dealt round-robin
- * over the spines, growth-stable (deal_uplinks() below).  Three tiers: leaves are grouped rail-major
- * into pods of R/2, each pod gets ceil(pod_leaves*U/(R/2)) spines with R/2
- * ports down and R/2 up, and C = ceil(spine_uplinks/R) cores take the
- * spine uplinks round-robin.  This reproduces the NVIDIA DGX SuperPOD
- * tables (8 leaves + 4 spines per SU; 128/128/64 at 16 SUs).
+ * over the spines, growth-stable (deal_uplinks() below).  Three and four
+ * tiers (src/fabric_tiers.c): complete trees with leaves missing, pods of
+ * R/2 leaves in unit order with U spines each, and cores (and top
+ * switches) dealt growth-stably above them.  This reproduces the NVIDIA
+ * DGX SuperPOD tables (8 leaves + 4 spines per SU; 128/128/64 at 16 SUs).
  *
  * nvlink: each endpoint port goes to the member switch (i mod M), on its
  * next free NVLink port.  star: endpoints fill the down ports of as many
@@ -556,7 +556,7 @@ static uint32_t fabric_switch_part(struct elab *e, uint32_t fab, uint32_t key)
  * final one, and the oldest cables are kept, so those that remain are the
  * original ones.  With S_a = S_b (within `final_sus`) nothing moves.
  */
-static uint32_t spread(uint32_t l, uint32_t s, uint32_t U, uint32_t S)
+uint32_t spread(uint32_t l, uint32_t s, uint32_t U, uint32_t S)
 {
 	uint32_t start = (uint32_t)(((uint64_t)l * U) % S);
 
@@ -581,34 +581,42 @@ static uint32_t spines_for(uint64_t need, uint32_t U, uint32_t P)
 	return S;
 }
 
-/* @sp, @pt: spine and port of uplink j of leaf l at [l*U + j], for the
- * nsu units of nrails leaves; @Sfix: the spine count when provisioned (0:
- * grown with the units).  Returns the final spine count. */
-static uint32_t deal_uplinks(uint32_t nrails, uint32_t nsu, uint32_t Sfix,
-			     uint32_t U, uint32_t P, uint32_t *sp, uint32_t *pt)
+/*
+ * @sp, @pt: upper switch and port of uplink j of lower switch l at
+ * [l*up + j], for @dl's units (see struct deal); the two-tier leaves (units
+ * of nrails leaves, spines as the units need them or sized for final_sus)
+ * and, in src/fabric_tiers.c, the spines of three and four tiers.
+ * Returns the final number of upper switches.
+ */
+uint32_t deal_uplinks(const struct deal *dl, uint32_t *sp, uint32_t *pt)
 {
-	uint32_t L = nsu * nrails, S = 0, Sprev = 0;
-	uint32_t Smax = Sfix ? Sfix : spines_for((uint64_t)L * U, U, P);
-	uint8_t *occ = xcalloc((size_t)Smax * P + 1, 1);
+	const uint32_t U = dl->up, P = dl->ports;
+	uint32_t L = dl->units * dl->per, S = 0, Sprev = 0, Smax = 1;
+	uint8_t *occ;
 	uint32_t *age = xcalloc((size_t)L * U + 1, sizeof(*age));
-	uint32_t *cnt = xcalloc((size_t)Smax + 1, sizeof(*cnt));
+	uint32_t *cnt;
 
-	for (uint32_t k = 1; k <= nsu; k++) {
-		uint32_t Lk = k * nrails, Lprev = (k - 1) * nrails;
+	for (uint32_t k = 0; k < dl->units; k++)
+		Smax = dl->sk[k] > Smax ? dl->sk[k] : Smax;
+	occ = xcalloc((size_t)Smax * P + 1, 1);
+	cnt = xcalloc((size_t)Smax + 1, sizeof(*cnt));
+	for (uint32_t k = 1; k <= dl->units; k++) {
+		uint32_t Lk = k * dl->per, Lprev = (k - 1) * dl->per;
 
-		S = Sfix ? Sfix : spines_for((uint64_t)Lk * U, U, P);
+		S = dl->sk[k - 1];
 		for (uint32_t l = Lprev; l < Lk; l++)
 			for (uint32_t j = 0; j < U; j++)
 				sp[l * U + j] = RK_NONE;
-		/* old leaves: take off what the new spread does not allow */
+		/* old switches: take off what the new spread does not allow */
 		for (uint32_t l = 0; l < Lprev && S != Sprev; l++) {
 			uint32_t *a = sp + (size_t)l * U;
+			uint32_t x = dl->period ? l % dl->period : l;
 
 			memset(cnt, 0, (size_t)S * sizeof(*cnt));
 			for (uint32_t j = 0; j < U; j++)
 				cnt[a[j]]++;
 			for (uint32_t s = 0; s < Sprev; s++)
-				while (cnt[s] > spread(l, s, U, S)) {
+				while (cnt[s] > spread(x, s, U, S)) {
 					uint32_t v = RK_NONE;
 
 					/* youngest, then highest uplink */
@@ -626,21 +634,22 @@ static uint32_t deal_uplinks(uint32_t nrails, uint32_t nsu, uint32_t Sfix,
 		/* place what is unplaced */
 		for (uint32_t l = 0; l < Lk; l++) {
 			uint32_t *a = sp + (size_t)l * U;
+			uint32_t x = dl->period ? l % dl->period : l;
 
 			memset(cnt, 0, (size_t)S * sizeof(*cnt));
 			for (uint32_t j = 0; j < U; j++)
 				if (a[j] != RK_NONE)
 					cnt[a[j]]++;
 			for (uint32_t j = 0; j < U; j++) {
-				uint32_t s = (uint32_t)(((uint64_t)l * U + j) %
+				uint32_t s = (uint32_t)(((uint64_t)x * U + j) %
 							S),
 					 q;
 
 				if (a[j] != RK_NONE)
 					continue;
-				if (cnt[s] >= spread(l, s, U, S))
+				if (cnt[s] >= spread(x, s, U, S))
 					for (s = 0;
-					     cnt[s] >= spread(l, s, U, S); s++)
+					     cnt[s] >= spread(x, s, U, S); s++)
 						;
 				for (q = 0; occ[(size_t)s * P + q]; q++)
 					;
@@ -717,17 +726,15 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 	struct swport_list lp, sp;
 	const struct rk_value *ov = ir_attr(d, fab, A_OVERSUB);
 	int64_t od = ov ? ov->n : 1, ou = ov ? ov->a : 1;
-	uint32_t R, D, U, Uf, su_size, nsu, L, tiers, Sfix = 0;
+	uint32_t R, D, U, Uf, su_size, nsu, L, Lf, tiers, Sfix = 0;
 	int64_t *down_bw = NULL;
 	int64_t fin, rate;
 	bool all_up;
-	uint32_t *leaf = NULL, *spine = NULL, *core = NULL;
-	uint32_t *leaf_next = NULL, *spine_next = NULL, *core_next = NULL;
+	uint32_t *leaf = NULL, *spine = NULL;
 	uint8_t *seen = NULL;
 	struct placer pl_leaf, pl_spine, pl_core;
 	uint32_t w_leaf = intern_cstr(e->a, "leaf");
 	uint32_t w_spine = intern_cstr(e->a, "spine");
-	uint32_t w_core = intern_cstr(e->a, "core");
 
 	memset(&lp, 0, sizeof(lp));
 	memset(&sp, 0, sizeof(sp));
@@ -826,22 +833,36 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 	}
 	fin = ir_attr(d, fab, A_FINAL_SUS) ? ir_num(d, fab, A_FINAL_SUS, 0)
 					   : (int64_t)nsu;
-	if (fin < (int64_t)nsu ||
-	    (ir_attr(d, fab, A_FINAL_SUS) && fin > (int64_t)sp.n)) {
-		/* two tiers hold at most one leaf per spine port */
-		elab_error(e, loc, "fabric",
-			   "final_sus %lld is %s the %u scalable units the "
-			   "endpoints fill",
-			   (long long)fin,
-			   fin < (int64_t)nsu ? "below" : "far beyond", nsu);
-		goto out;
+	/* four tiers reach R groups of R/2 pods of R/2 leaves */
+	{
+		uint64_t most = (uint64_t)sp.n * (sp.n / 2) * (sp.n / 2);
+
+		most = most < (1u << 30) ? most : (1u << 30);
+		if (fin < (int64_t)nsu) {
+			elab_error(e, loc, "fabric",
+				   "final_sus %lld is below the %u scalable "
+				   "units the endpoints fill",
+				   (long long)fin, nsu);
+			goto out;
+		}
+		if (ir_attr(d, fab, A_FINAL_SUS) &&
+		    (uint64_t)fin > most / nrails) {
+			elab_error(e, loc, "fabric",
+				   "final_sus %lld needs more leaves (%u per "
+				   "unit) than four tiers of '%s' reach (%llu)",
+				   (long long)fin, nrails, ir_name(d, spw),
+				   (unsigned long long)most);
+			goto out;
+		}
 	}
+	Lf = (uint32_t)fin * nrails;
 	/* beyond the pods a core reaches (see below): four tiers */
-	tiers = (uint32_t)ir_num(d, fab, A_TIERS,
-				 (uint64_t)fin * nrails <= sp.n		   ? 2
-				 : (L + sp.n / 2 - 1) / (sp.n / 2) <= sp.n ? 3
-									   : 4);
-	if (L == 1 && fin * nrails == 1 && !ir_attr(d, fab, A_TIERS))
+	tiers =
+	    (uint32_t)ir_num(d, fab, A_TIERS,
+			     Lf <= sp.n					? 2
+			     : (Lf + sp.n / 2 - 1) / (sp.n / 2) <= sp.n ? 3
+									: 4);
+	if (L == 1 && Lf == 1 && !ir_attr(d, fab, A_TIERS))
 		tiers = 1;
 	if (tiers < 1 || tiers > 4) {
 		elab_error(e, loc, "fabric", "tiers must be 1, 2, 3 or 4");
@@ -852,14 +873,6 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 			   "a 1-tier fabric has one leaf, but %u nodes on %u "
 			   "rails need %u",
 			   nnodes, nrails, L);
-		goto out;
-	}
-	if (ir_attr(d, fab, A_FINAL_SUS) && tiers != 2) {
-		elab_error(e, loc, "fabric",
-			   "final_sus provisions a two-tier fabric; %u units "
-			   "of %u leaves need %u tier%s of '%s'",
-			   (unsigned)fin, nrails, tiers, tiers == 1 ? "" : "s",
-			   ir_name(d, spw));
 		goto out;
 	}
 	if (tiers == 2 && (uint64_t)fin * nrails > sp.n) {
@@ -893,12 +906,12 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 	memset(&pl_core, 0, sizeof(pl_core));
 	placer_init(e, &pl_leaf, fab, A_PLACE_LEAVES);
 	leaf = xcalloc(L, sizeof(*leaf));
-	leaf_next = xcalloc(L, sizeof(*leaf_next));
 	for (uint32_t i = 0; i < L && !e->stopped; i++)
 		if ((leaf[i] = new_switch(e, fab, "leaf", fp->base[0] + i, sw,
 					  w_leaf, &pl_leaf)) == RK_NONE)
 			goto done;
 	fp->built[0] = L;
+	fp->names[0] = Lf;
 	/* the leaves of the units still to come keep their places */
 	placer_reserve(e, &pl_leaf, (uint32_t)(fin - nsu) * nrails, sw);
 	/* nodes to leaves: node k of SU s, rail r -> leaf s*rails+r, port k */
@@ -929,9 +942,17 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 		uint32_t *up_s = xmalloc(((size_t)L * Uf + 1) * sizeof(*up_s));
 		uint32_t *up_p = xmalloc(((size_t)L * Uf + 1) * sizeof(*up_p));
 		uint32_t *ul = xcalloc(L, sizeof(*ul));
-		uint32_t S =
-		    deal_uplinks(nrails, nsu, Sfix, Uf, sp.n, up_s, up_p);
-		uint32_t Sb = 0;
+		uint32_t *sk = xmalloc(((size_t)nsu + 1) * sizeof(*sk));
+		struct deal dl = { nsu, nrails, Uf, sp.n, 0, sk };
+		uint32_t S, Sb = 0;
+
+		for (uint32_t k = 0; k < nsu; k++)
+			sk[k] =
+			    Sfix ? Sfix
+				 : spines_for((uint64_t)(k + 1) * nrails * Uf,
+					      Uf, sp.n);
+		S = deal_uplinks(&dl, up_s, up_p);
+		free(sk);
 
 		/* leaf l cables ul[l]: uplinks at the fabric's rate for its
 		 * downlinks' bandwidth, rounded up, at most Uf */
@@ -961,6 +982,7 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 				goto done;
 			}
 		fp->built[1] = S;
+		fp->names[1] = S;
 		for (uint32_t l = 0; l < L; l++)
 			for (uint32_t j = 0; j < ul[l]; j++) {
 				size_t k = (size_t)l * Uf + j;
@@ -971,88 +993,14 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 		free(up_s);
 		free(up_p);
 		free(ul);
-	} else if (tiers == 4 || (tiers == 3 && fp->nplanes > 1)) {
+	} else if (tiers >= 3) {
 		/* fabric_tiers.c */
-		struct ft_build b = { fab,  loc,   spw, &lp,	   &sp,
-				      leaf, L,	   D,	U,	   nrails,
-				      nsu,  tiers, fp,	&pl_spine, &pl_core };
+		struct ft_build b = { fab,	 loc,	  spw,	 &lp,	   &sp,
+				      leaf,	 L,	  Lf,	 D,	   U,
+				      nrails,	 nsu,	  tiers, Sfix > 0, fp,
+				      &pl_spine, &pl_core };
 
 		gen_upper_tiers(e, &b);
-	} else if (tiers == 3) {
-		uint32_t half = sp.n / 2, pods = (L + half - 1) / half;
-		uint32_t S = 0, C, cu = 0;
-		uint32_t *pod_first = xcalloc(pods + 1, sizeof(*pod_first));
-		uint32_t *order = xcalloc(L, sizeof(*order));
-
-		if (pods > sp.n) {
-			elab_error(e, loc, "fabric",
-				   "%u leaves make %u pods, more than a "
-				   "%u-port core can reach: the fabric is "
-				   "beyond three tiers of '%s' (tiers 4 or "
-				   "planes N go further)",
-				   L, pods, sp.n, ir_name(d, spw));
-			free(pod_first);
-			free(order);
-			goto done;
-		}
-		/* rail-major leaf order: same-rail leaves share a pod */
-		for (uint32_t r = 0, k = 0; r < nrails; r++)
-			for (uint32_t s = 0; s < nsu; s++)
-				order[k++] = s * nrails + r;
-		for (uint32_t p = 0; p < pods; p++) {
-			uint32_t nl = L - p * half < half ? L - p * half : half;
-
-			pod_first[p] = S;
-			S += (uint32_t)(((uint64_t)nl * U + half - 1) / half);
-		}
-		pod_first[pods] = S;
-		C = (uint32_t)(((uint64_t)S * half + sp.n - 1) / sp.n);
-		spine = xcalloc(S, sizeof(*spine));
-		spine_next = xcalloc(S, sizeof(*spine_next));
-		core = xcalloc(C, sizeof(*core));
-		core_next = xcalloc(C, sizeof(*core_next));
-		placer_init(e, &pl_spine, fab, A_PLACE_SPINES);
-		for (uint32_t s = 0; s < S && !e->stopped; s++)
-			if ((spine[s] = new_switch(
-				 e, fab, "spine", fp->base[1] + s, spw, w_spine,
-				 &pl_spine)) == RK_NONE)
-				break;
-		placer_init(e, &pl_core, fab, A_PLACE_CORES);
-		for (uint32_t c = 0; c < C && !e->stopped; c++)
-			if ((core[c] =
-				 new_switch(e, fab, "core", fp->base[2] + c,
-					    spw, w_core, &pl_core)) == RK_NONE)
-				break;
-		fp->built[1] = S;
-		fp->built[2] = C;
-		for (uint32_t p = 0; p < pods && !e->stopped; p++) {
-			uint32_t ns = pod_first[p + 1] - pod_first[p];
-			uint32_t nl = L - p * half < half ? L - p * half : half;
-
-			for (uint32_t k = 0; k < nl; k++)
-				for (uint32_t j = 0; j < U; j++) {
-					uint32_t s =
-					    pod_first[p] +
-					    (uint32_t)(((uint64_t)k * U + j) %
-						       ns);
-					uint32_t l = order[p * half + k];
-
-					add_link(e, fab, leaf[l],
-						 lp.ports[D + j], spine[s],
-						 sp.ports[spine_next[s]++]);
-				}
-			for (uint32_t s = pod_first[p]; s < pod_first[p + 1];
-			     s++)
-				for (uint32_t j = 0; j < half; j++) {
-					uint32_t c = cu++ % C;
-
-					add_link(e, fab, spine[s],
-						 sp.ports[half + j], core[c],
-						 sp.ports[core_next[c]++]);
-				}
-		}
-		free(pod_first);
-		free(order);
 	}
 done:
 	placer_fini(&pl_leaf);
@@ -1067,11 +1015,7 @@ out:
 	free(lp.ports);
 	free(sp.ports);
 	free(leaf);
-	free(leaf_next);
 	free(spine);
-	free(spine_next);
-	free(core);
-	free(core_next);
 	free(seen);
 	free(down_bw);
 }

@@ -38,6 +38,9 @@ struct ft_plane {
 	uint32_t plane, nplanes;
 	uint32_t base[4];
 	uint32_t built[4];
+	/* names taken in tier t: built, or as many as the final size needs
+	 * (final_sus), so that the next plane's names do not move */
+	uint32_t names[4];
 	/* every endpoint of the fabric, gathered once: device, port, rail */
 	const uint32_t *ed, *ep, *rail;
 	uint32_t ne;
@@ -50,8 +53,9 @@ struct ft_build {
 	uint32_t spw;			   /* spine (and core) switch part */
 	const struct swport_list *lp, *sp; /* leaf and spine part ports */
 	const uint32_t *leaf;		   /* L leaves, index s*nrails+r */
-	uint32_t L, D, U, nrails, nsu;
-	uint32_t tiers; /* 3 or 4 */
+	uint32_t L, Lf, D, U, nrails, nsu; /* Lf: leaves of final_sus units */
+	uint32_t tiers;			   /* 3 or 4 */
+	bool provisioned; /* final_sus given: sized for Lf leaves */
 	struct ft_plane *fp;
 	struct placer *pl_spine, *pl_core; /* zeroed; initialised here */
 };
@@ -77,6 +81,20 @@ void add_link(struct elab *e, uint32_t fab, uint32_t ad, uint32_t ap,
 uint32_t endpoints(struct elab *e, uint32_t fab, uint32_t **devs,
 		   uint32_t **ports);
 void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp);
+
+/*
+ * Growth-stable uplinks (fabric.c): @units units are added one at a time,
+ * each of @per lower switches with @up uplinks; once k+1 units are in
+ * there are sk[k] upper switches (never fewer than before) of @ports
+ * ports.  Lower switch l spreads its uplinks as spread(x, s, up, S) with x
+ * = l (period 0) or l mod period (so every unit alike).
+ */
+struct deal {
+	uint32_t units, per, up, ports, period;
+	const uint32_t *sk;
+};
+uint32_t spread(uint32_t l, uint32_t s, uint32_t U, uint32_t S);
+uint32_t deal_uplinks(const struct deal *dl, uint32_t *sp, uint32_t *pt);
 
 /* fabric_planes.c: plane fp->plane's endpoints (devices and ports, in
  * order) into @ed and @ep, for the caller to free; their count */

@@ -98,8 +98,10 @@ void gen_fat_tree_planes(struct elab *e, uint32_t fab)
 		if (e->errors != errors || e->stopped)
 			goto out;
 		for (unsigned t = 0; t < 4; t++) {
-			fp.base[t] += fp.built[t];
+			fp.base[t] += fp.built[t] > fp.names[t] ? fp.built[t]
+								: fp.names[t];
 			fp.built[t] = 0;
+			fp.names[t] = 0;
 		}
 	}
 out:

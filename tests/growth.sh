@@ -99,6 +99,84 @@ PY
 	done
 done
 
+# tiers_hops NAME DESIGN ARGS HOPS [FABRIC]: compile DESIGN with ARGS and
+# -D SUS=n for every n of the hops "a:b ..." and check each hop with
+# growth_check.py --tiers (no leaf-spine cable moves, the spine-core and
+# core-top cables that move are the minimum, the rest keep ID and ends)
+tiers_hops() {
+	th_name=$1 th_design=$2 th_args=$3 th_hops=$4 th_fab=${5:-}
+	th_ok=yes
+	# shellcheck disable=SC2086 # the hops are words
+	for th_n in $(printf '%s\n' $th_hops | tr ':' '\n' | sort -un); do
+		# shellcheck disable=SC2086
+		if ! rk_run "$tmp/t" $th_args -D SUS="$th_n" -O report,cabling \
+			-o "$tmp/t-$th_n" "$th_design" || [ "$rc" -ne 0 ]; then
+			fail "$th_name/SUS=$th_n" "exit $rc $rk_problem"
+			show "$tmp/t.err"
+			th_ok=no
+		fi
+	done
+	[ "$th_ok" = yes ] || return 0
+	for th_hop in $th_hops; do
+		# shellcheck disable=SC2086 # no fabric: no argument
+		if python3 "$top_srcdir/tests/growth_check.py" --tiers \
+			"$tmp/t-${th_hop%:*}/cabling.csv" \
+			"$tmp/t-${th_hop#*:}/cabling.csv" $th_fab \
+			>"$tmp/g.out" 2>&1; then
+			pass "$th_name/${th_hop%:*}->${th_hop#*:}"
+			sed 's/^/    /' "$tmp/g.out"
+		else
+			fail "$th_name/${th_hop%:*}->${th_hop#*:}" "see below"
+			show "$tmp/g.out"
+		fi
+	done
+	rm -rf "$tmp"/t-*
+}
+
+# three and four tiers (tests/growth/tiers.rack: 8-port switches, pods
+# of 2 units), unprovisioned: only the minimum moves, non-blocking at
+# every size (the design requires bisection >= 100%)
+tiers=$top_srcdir/tests/growth/tiers.rack
+tiers_hops growth/tiers3 "$tiers" "" "5:6 6:9 9:16 5:16"
+tiers_hops growth/tiers4 "$tiers" "-D TIERS=4" \
+	"1:2 2:5 5:8 8:9 9:16 16:17 17:24 1:24"
+# the DGX H100 SuperPOD's compute fabric in three tiers (9 to 32 SUs)
+tiers_hops growth/superpod3 "$design" "" "9:12 12:16 16:24 24:32 9:32" \
+	compute
+tiers_hops growth/superpod3/FINAL_SUS=32 "$design" "-D FINAL_SUS=32" \
+	"9:16 16:32" compute
+
+# provisioned (final_sus): growing up to the final size only adds
+for spec in "tiers3:-D FINAL=12:1 3 6 12" \
+	"tiers4:-D TIERS=4 -D FINAL=40:2 9 17 40"; do
+	what=${spec%%:*}
+	rest=${spec#*:}
+	args=${rest%%:*}
+	sizes=${rest#*:}
+	ok=yes
+	for sus in $sizes; do
+		# shellcheck disable=SC2086
+		if ! rk_run "$tmp/f" $args -D SUS="$sus" \
+			-O ir,report,bom,cabling -o "$tmp/f-$sus" "$tiers" ||
+			[ "$rc" -ne 0 ]; then
+			fail "growth/$what/provisioned/SUS=$sus" \
+				"exit $rc $rk_problem"
+			show "$tmp/f.err"
+			ok=no
+		fi
+	done
+	[ "$ok" = yes ] || continue
+	prev=
+	for sus in $sizes; do
+		if [ -n "$prev" ]; then
+			adds_only "growth/$what/provisioned/diff/$prev->$sus" \
+				"$tmp/f-$prev" "$tmp/f-$sus"
+		fi
+		prev=$sus
+	done
+	rm -rf "$tmp"/f-*
+done
+
 # leaves, spines and a star in shared racks, provisioned for 4 units
 place=$top_srcdir/tests/growth/place.rack
 ok=yes

@@ -4,6 +4,7 @@
 
 growth_check.py OLD.csv NEW.csv MODE
 growth_check.py --adds-only DIFF.json   (rackc diff -f json OLD NEW)
+growth_check.py --tiers OLD.csv NEW.csv [FABRIC]   (three and four tiers)
 MODE all:   every cable of OLD that is not a leaf-spine cable the spine
             count forces to move is in NEW with the same ID and ends
 MODE fabric: only the fat trees' cables to their spines are compared
@@ -17,6 +18,18 @@ the round-robin one: its first n of U uplinks for a leaf that cables n
 (a leaf with fewer endpoints than U, which leaves the other spine ports
 free).  Prints one line per
 fabric; exits 1 on the first violation.
+--tiers: a fat tree of three or four tiers (src/fabric_tiers.c) grown:
+no leaf-spine cable moves (leaf l: pod l // h, spine (l // h)*U + j, port
+l % h); above the spines every lower switch spreads its h uplinks as
+spread(x, u, h, N) = #{j < h: (x*h + j) mod N = u} over the N upper switches
+of its domain (three tiers: x = the spine's place in its pod, all cores;
+four tiers, spines to cores: x = the spine's place in its group, the
+group's CG cores; cores to tops: x = the core's place in its group, all
+tops), in both designs, and the cables that move number exactly
+  sum over old lower l, old upper u of max(0, spread_a(x, u) - spread_b(x, u))
+(the minimum: a cable can stay only while its switch's count there is
+within the new spread); every other cable (of FABRIC, when given) keeps
+its ID and ends.
 --adds-only: a growth within the provisioned size only adds: every
 device of the diff is added (none moved, changed or removed) and every
 cable of its work order is to add (none to re-pull, relabel or remove).
@@ -83,9 +96,128 @@ def adds_only(path):
           "per rack it ends in)" % (dev["added"], work["add"]))
 
 
+def sp_n(x, u, h, n):
+    return sum(1 for j in range(h) if (x * h + j) % n == u)
+
+
+def tier_links(rows, lo, hi):
+    """fabric -> {(lower, port): (upper, port)} between two tiers"""
+    out = defaultdict(dict)
+    for r in rows:
+        a = (r["a_device"], r["a_port"])
+        b = (r["b_device"], r["b_port"])
+        if idx(a[0], hi) is not None and idx(b[0], lo) is not None:
+            a, b = b, a
+        if idx(a[0], lo) is not None and idx(b[0], hi) is not None:
+            out[r["fabric"]][a] = b
+    return out
+
+
+def tiers(old_path, new_path, only):
+    old_rows, old = load(old_path)
+    new_rows, new = load(new_path)
+    if only:
+        old_rows = [r for r in old_rows if r["fabric"] == only]
+        new_rows = [r for r in new_rows if r["fabric"] == only]
+        old = {k: v for k, v in old.items() if k[0] == only}
+        new = {k: v for k, v in new.items() if k[0] == only}
+    moved_keys = set()
+    ls_a, ls_b = tier_links(old_rows, "leaf", "spine"), \
+        tier_links(new_rows, "leaf", "spine")
+    for fab in sorted(ls_a):
+        A, B = ls_a[fab], ls_b[fab]
+        U = len(A) // len({k[0] for k in A})
+        sc_a = tier_links(old_rows, "spine", "core")[fab]
+        sc_b = tier_links(new_rows, "spine", "core")[fab]
+        ct_a = tier_links(old_rows, "core", "top")[fab]
+        ct_b = tier_links(new_rows, "core", "top")[fab]
+        h = len(sc_b) // len({k[0] for k in sc_b})
+        for tag, X in (("old", A), ("new", B)):
+            for (leaf, port), (sw, p) in X.items():
+                l = idx(leaf, "leaf")
+                if idx(sw, "spine") // U != l // h or \
+                        p != "p[%d]" % (l % h) and \
+                        not p.endswith("[%d]" % (l % h)):
+                    fail("%s %s: %s in pod %d goes to %s" % (
+                        fab, tag, leaf, l // h, sw))
+        lsm = [k for k in A if B.get(k) != A[k]]
+        if lsm:
+            fail("%s: %d leaf-spine cables moved, e.g. %s %s -> %s" % (
+                fab, len(lsm), lsm[0], A[lsm[0]], B.get(lsm[0])))
+        four = bool(ct_b)
+
+        def cores_per_group(sc):
+            """a group's cores (four tiers): the cores over the groups"""
+            pods = len({idx(k[0], "spine") // U for k in sc})
+            return len({v[0] for v in sc.values()}) // -(-pods // h)
+        CGa, CGb = cores_per_group(sc_a), cores_per_group(sc_b)
+        levels = [(sc_a, sc_b, "spine", "core")]
+        if four:
+            levels.append((ct_a, ct_b, "core", "top"))
+        for la, lb, lo, hi in levels:
+            def x_of(l, CG):
+                if lo == "spine":
+                    return l % (h * U) if four else l % U
+                return l % CG
+
+            def up_of(u, CG):
+                return u % CG if four and lo == "spine" else u
+
+            def n_of(links, CG):
+                if four and lo == "spine":
+                    return CG
+                return len({v[0] for v in links.values()})
+            na, nb = n_of(la, CGa), n_of(lb, CGb)
+            for tag, X, n, CG in (("old", la, na, CGa), ("new", lb, nb, CGb)):
+                cnt = Counter((idx(k[0], lo), idx(v[0], hi))
+                              for k, v in X.items())
+                for (l, u), c in cnt.items():
+                    if four and lo == "spine" and \
+                            u // CG != l // (h * U):
+                        fail("%s %s: %s[%d] of group %d on %s[%d]" % (
+                            fab, tag, lo, l, l // (h * U), hi, u))
+                    want = sp_n(x_of(l, CG), up_of(u, CG), h, n)
+                    if c != want:
+                        fail("%s %s: %s[%d] has %d uplinks on %s[%d], the "
+                             "spread gives %d" % (fab, tag, lo, l, c, hi, u,
+                                                  want))
+            cnt_a = Counter((idx(k[0], lo), idx(v[0], hi))
+                            for k, v in la.items())
+            minimum = sum(max(0, c - sp_n(x_of(l, CGb), up_of(u, CGb), h,
+                                          nb))
+                          for (l, u), c in cnt_a.items())
+            moved = [k for k in la if lb.get(k) != la[k]]
+            for k in moved:
+                moved_keys.add((fab,) + tuple(sorted([k, la[k]])))
+            print("%s: %s-%s, %d lower switches x %d uplinks, %d -> %d "
+                  "upper per domain: %d moved, minimum %d" % (
+                      fab, lo, hi, len({k[0] for k in la}), h, na, nb,
+                      len(moved), minimum))
+            if len(moved) != minimum:
+                fail("%s: %d %s-%s cables moved, the minimum is %d" % (
+                    fab, len(moved), lo, hi, minimum))
+    kept(old, new, moved_keys, lambda key: True)
+
+
+def kept(old, new, moved_keys, compared):
+    """every compared cable of OLD not moved is in NEW, same ID and ends"""
+    for key, cid in old.items():
+        if key in moved_keys or not compared(key):
+            continue
+        if key not in new:
+            fail("cable %s %s is gone" % (cid, key))
+        if new[key] != cid:
+            fail("cable %s %s is %s now" % (cid, key, new[key]))
+    print("ok: %d cables kept their ID and ends" % (len(old) - len(moved_keys)))
+
+
 def main():
     if sys.argv[1] == "--adds-only":
         adds_only(sys.argv[2])
+        return
+    if sys.argv[1] == "--tiers":
+        tiers(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4
+              else None)
         return
     old_rows, old = load(sys.argv[1])
     new_rows, new = load(sys.argv[2])
@@ -123,17 +255,9 @@ def main():
         if len(moved) != minimum:
             fail("%s: %d leaf-spine cables moved, the minimum is %d"
                  % (fab, len(moved), minimum))
-    for key, cid in old.items():
-        if key in moved_keys:
-            continue
-        if mode == "fabric" and (key[0] not in up_a or not any(
-                idx(e[0], "spine") is not None for e in key[1:])):
-            continue
-        if key not in new:
-            fail("cable %s %s is gone" % (cid, key))
-        if new[key] != cid:
-            fail("cable %s %s is %s now" % (cid, key, new[key]))
-    print("ok: %d cables kept their ID and ends" % (len(old) - len(moved_keys)))
+    kept(old, new, moved_keys, lambda key: mode != "fabric" or (
+        key[0] in up_a and any(idx(e[0], "spine") is not None
+                               for e in key[1:])))
 
 
 main()
