@@ -1,26 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The "netbox" back end: the design as NetBox bulk-import CSV files, one
- * per object type, under netbox/, named with the import order in front:
- *
- *   01-sites.csv          name, slug, status
- *   02-locations.csv      site, name, slug, status           (rackc rows)
- *   03-racks.csv          site, location, name, status, u_height
- *   04-manufacturers.csv  name, slug                          (part vendor)
- *   05-device-roles.csv   name, slug, color                   (part class)
- *   06-device-types.csv   manufacturer, model, slug, part_number, u_height
- *   07-devices.csv        name, role, manufacturer, device_type, status,
- *                         site, location, rack, position, face
- *   08-interfaces.csv     device, name, type
- *   09-power-ports.csv    device, name, type
- *   10-power-outlets.csv  device, name, type
- *   11-power-panels.csv   site, name
- *   12-power-feeds.csv    site, power_panel, name, status, type, supply,
- *                         phase, voltage, amperage
- *   13-cables.csv         side_a_site, side_a_device, side_a_power_panel,
- *                         side_a_type, side_a_name, side_b_site,
- *                         side_b_device, side_b_type, side_b_name, type,
- *                         status, label, length, length_unit
+ * per object type, under netbox/, named with the import order in front
+ * (01-sites.csv to 13-cables.csv): nb_files below has a row per file with
+ * its name, its columns and the function that writes its rows.
  *
  * Mapping (README "NetBox export" has the full table): a device, rack or
  * feed is named by its full rackc name (unique in the design, so unique in
@@ -30,7 +13,8 @@
  * cabled from that feed; a PDU part's outlets_c13 / outlets_c19 become
  * outlets C13-1.., C19-1..; each supply wired by `power psu[..] -> PDU` is
  * cabled to the PDU's next free outlet of the mating type (C14 -> C13,
- * C20 -> C19).  Feeds hang off one power panel per site named "feeds".
+ * C20 -> C19).  Each rackc feed is a power panel (its full name), and each
+ * device with a `feed` a power feed of that panel, named after the device.
  * Everything is "planned".  Devices outside any site are not exported
  * (warning), nor are links without a cable (backplane); a port that
  * carries several links (a splitter's fan-out end) keeps its first, as a
@@ -63,33 +47,15 @@ struct nb {
 	uint32_t *mfr;	   /* part -> interned vendor name */
 	uint8_t *seen;	   /* scratch marks per object */
 	uint32_t *outlet_next13, *outlet_next19; /* per PDU: next free */
-	uint8_t *port_used; /* per link end, bit per end (a: 1, b: 2) */
 	bool ok;
+	/* the file being written: slugs it gave, manufacturers it wrote,
+	 * roles it wrote (reset for each file) */
+	const char **taken;
+	uint32_t ntaken, taken_cap;
+	const char **vendors;
+	uint32_t nvendors, vendors_cap;
+	bool role_seen[C__COUNT];
 };
-
-static FILE *nb_open(struct nb *n, struct csv *w, const char *file,
-		     const char *const *cols, unsigned ncols)
-{
-	char *rel = arena_printf(n->a, "netbox/%s", file);
-	FILE *fp = out_open(n->ctx, rel);
-
-	if (!fp) {
-		n->ok = false;
-		return NULL;
-	}
-	csv_init(w, fp);
-	csv_header(w, cols, ncols);
-	return fp;
-}
-
-static void nb_close(struct nb *n, struct csv *w, FILE *fp)
-{
-	if (!fp)
-		return;
-	csv_fini(w);
-	if (!out_close(n->ctx, fp))
-		n->ok = false;
-}
 
 /* A NetBox slug ([a-z0-9_-]) made from @s, not among @taken[0..nt). */
 static const char *make_slug(struct nb *n, const char *s, const char **taken,
@@ -225,334 +191,202 @@ static void cell_num(struct csv *w, int64_t v)
 		csv_cell_u64(w, (uint64_t)v);
 }
 
-static void write_sites(struct nb *n)
+/* A slug for @s, unique among those the file being written gave. */
+static const char *file_slug(struct nb *n, const char *s)
 {
-	const struct rk_design *d = n->d;
-	struct csv w;
-	FILE *fp;
-	const char **taken = NULL;
-	uint32_t nt = 0, cap = 0;
+	const char *slug = make_slug(n, s, n->taken, n->ntaken);
 
-	fp = nb_open(n, &w, "01-sites.csv", NB_COLS("name", "slug", "status"));
-	if (!fp)
-		return;
-	for (uint32_t o = 0; o < d->nobjs; o++) {
-		if (d->objs[o].kind != K_SITE)
-			continue;
-		n->slug[o] = make_slug(n, name_of(n, o), taken, nt);
-		*VEC_PUSH(taken, nt, cap) = n->slug[o];
-		csv_cell(&w, name_of(n, o));
-		csv_cell(&w, n->slug[o]);
-		csv_cell(&w, "planned");
-		csv_end_row(&w);
-	}
-	free(taken);
-	nb_close(n, &w, fp);
+	*VEC_PUSH(n->taken, n->ntaken, n->taken_cap) = slug;
+	return slug;
 }
 
-static void write_locations(struct nb *n)
+static void site_rows(struct nb *n, struct csv *w, uint32_t o)
 {
-	const struct rk_design *d = n->d;
-	struct csv w;
-	FILE *fp;
-	const char **taken = NULL;
-	uint32_t nt = 0, cap = 0;
-
-	fp = nb_open(n, &w, "02-locations.csv",
-		     NB_COLS("site", "name", "slug", "status"));
-	if (!fp)
+	if (n->d->objs[o].kind != K_SITE)
 		return;
-	for (uint32_t o = 0; o < d->nobjs; o++) {
-		uint32_t s;
-
-		if (d->objs[o].kind != K_ROW ||
-		    (s = ir_ancestor(d, o, K_SITE)) == RK_NONE)
-			continue;
-		/* slugs are unique per site; rows are few, so one list */
-		n->slug[o] = make_slug(n, name_of(n, o), taken, nt);
-		*VEC_PUSH(taken, nt, cap) = n->slug[o];
-		csv_cell(&w, name_of(n, s));
-		csv_cell(&w, name_of(n, o));
-		csv_cell(&w, n->slug[o]);
-		csv_cell(&w, "planned");
-		csv_end_row(&w);
-	}
-	free(taken);
-	nb_close(n, &w, fp);
+	n->slug[o] = file_slug(n, name_of(n, o));
+	csv_cell(w, name_of(n, o));
+	csv_cell(w, n->slug[o]);
+	csv_cell(w, "planned");
+	csv_end_row(w);
 }
 
-static void write_racks(struct nb *n)
+static void location_rows(struct nb *n, struct csv *w, uint32_t o)
 {
 	const struct rk_design *d = n->d;
-	struct csv w;
-	FILE *fp;
+	uint32_t s;
 
-	fp = nb_open(n, &w, "03-racks.csv",
-		     NB_COLS("site", "location", "name", "status", "u_height"));
-	if (!fp)
+	if (d->objs[o].kind != K_ROW ||
+	    (s = ir_ancestor(d, o, K_SITE)) == RK_NONE)
 		return;
-	for (uint32_t o = 0; o < d->nobjs; o++) {
-		uint32_t row;
-
-		if (d->objs[o].kind != K_RACK || n->site[o] == RK_NONE)
-			continue;
-		row = ir_ancestor(d, o, K_ROW);
-		csv_cell(&w, name_of(n, n->site[o]));
-		csv_cell(&w, row != RK_NONE ? name_of(n, row) : NULL);
-		csv_cell(&w, name_of(n, o));
-		csv_cell(&w, "planned");
-		cell_num(&w, layout_rack_units(d, o) > 0
-				 ? layout_rack_units(d, o)
-				 : -1);
-		csv_end_row(&w);
-	}
-	nb_close(n, &w, fp);
+	/* slugs are unique per site; rows are few, so one list */
+	n->slug[o] = file_slug(n, name_of(n, o));
+	csv_cell(w, name_of(n, s));
+	csv_cell(w, name_of(n, o));
+	csv_cell(w, n->slug[o]);
+	csv_cell(w, "planned");
+	csv_end_row(w);
 }
 
-static void write_manufacturers(struct nb *n)
+static void rack_rows(struct nb *n, struct csv *w, uint32_t o)
 {
 	const struct rk_design *d = n->d;
-	struct csv w;
-	FILE *fp;
-	const char **names = NULL, **taken = NULL;
-	uint32_t nn = 0, ncap = 0, nt = 0, tcap = 0;
+	uint32_t row;
 
-	fp = nb_open(n, &w, "04-manufacturers.csv", NB_COLS("name", "slug"));
-	if (!fp)
+	if (d->objs[o].kind != K_RACK || n->site[o] == RK_NONE)
 		return;
-	for (uint32_t o = 0; o < d->nobjs; o++) {
-		const char *v;
-		uint32_t i;
-
-		if (!exported(n, o))
-			continue;
-		v = vendor_of(n, d->objs[o].part);
-		for (i = 0; i < nn && strcmp(names[i], v); i++)
-			;
-		if (i < nn)
-			continue;
-		const char *slug = make_slug(n, v, taken, nt);
-
-		*VEC_PUSH(names, nn, ncap) = v;
-		*VEC_PUSH(taken, nt, tcap) = slug;
-		csv_cell(&w, v);
-		csv_cell(&w, slug);
-		csv_end_row(&w);
-	}
-	free(names);
-	free(taken);
-	nb_close(n, &w, fp);
+	row = ir_ancestor(d, o, K_ROW);
+	csv_cell(w, name_of(n, n->site[o]));
+	csv_cell(w, row != RK_NONE ? name_of(n, row) : NULL);
+	csv_cell(w, name_of(n, o));
+	csv_cell(w, "planned");
+	cell_num(w, layout_rack_units(d, o) > 0 ? layout_rack_units(d, o) : -1);
+	csv_end_row(w);
 }
 
-static void write_roles(struct nb *n)
+static void manufacturer_rows(struct nb *n, struct csv *w, uint32_t o)
 {
-	const struct rk_design *d = n->d;
-	struct csv w;
-	FILE *fp;
-	bool seen[C__COUNT] = { false };
+	const char *v;
+	uint32_t i;
 
-	fp = nb_open(n, &w, "05-device-roles.csv",
-		     NB_COLS("name", "slug", "color"));
-	if (!fp)
+	if (!exported(n, o))
 		return;
-	for (uint32_t o = 0; o < d->nobjs; o++) {
-		uint16_t c = d->objs[o].cls;
-
-		if (!exported(n, o) || c >= C__COUNT || seen[c])
-			continue;
-		seen[c] = true;
-		/* class names are lower-case words: their own slugs */
-		csv_cell(&w, rk_class_name((enum rk_class)c));
-		csv_cell(
-		    &w, make_slug(n, rk_class_name((enum rk_class)c), NULL, 0));
-		csv_cell(&w, "9e9e9e");
-		csv_end_row(&w);
-	}
-	nb_close(n, &w, fp);
+	v = vendor_of(n, n->d->objs[o].part);
+	for (i = 0; i < n->nvendors && strcmp(n->vendors[i], v); i++)
+		;
+	if (i < n->nvendors)
+		return;
+	*VEC_PUSH(n->vendors, n->nvendors, n->vendors_cap) = v;
+	csv_cell(w, v);
+	csv_cell(w, file_slug(n, v));
+	csv_end_row(w);
 }
 
-static void write_types(struct nb *n)
+static void role_rows(struct nb *n, struct csv *w, uint32_t o)
 {
-	const struct rk_design *d = n->d;
-	struct csv w;
-	FILE *fp;
-	const char **taken = NULL;
-	uint32_t nt = 0, cap = 0;
+	uint16_t c = n->d->objs[o].cls;
 
-	fp = nb_open(n, &w, "06-device-types.csv",
-		     NB_COLS("manufacturer", "model", "slug", "part_number",
-			     "u_height"));
-	if (!fp)
+	if (!exported(n, o) || c >= C__COUNT || n->role_seen[c])
 		return;
-	memset(n->seen, 0, d->nobjs);
-	for (uint32_t o = 0; o < d->nobjs; o++) {
-		uint32_t p = d->objs[o].part;
-		uint32_t pn;
-
-		if (!exported(n, o) || n->seen[p])
-			continue;
-		n->seen[p] = 1;
-		n->slug[p] = make_slug(n, name_of(n, p), taken, nt);
-		*VEC_PUSH(taken, nt, cap) = n->slug[p];
-		pn = be_part_number(d, p, -1);
-		csv_cell(&w, vendor_of(n, p));
-		csv_cell(&w, name_of(n, p));
-		csv_cell(&w, n->slug[p]);
-		csv_cell(&w, pn ? str_of(d->arena, pn) : NULL);
-		cell_num(&w, layout_height_u(d, o));
-		csv_end_row(&w);
-	}
-	free(taken);
-	nb_close(n, &w, fp);
+	n->role_seen[c] = true;
+	/* class names are lower-case words: their own slugs */
+	csv_cell(w, rk_class_name((enum rk_class)c));
+	csv_cell(w, make_slug(n, rk_class_name((enum rk_class)c), NULL, 0));
+	csv_cell(w, "9e9e9e");
+	csv_end_row(w);
 }
 
-static void write_devices(struct nb *n)
+static void type_rows(struct nb *n, struct csv *w, uint32_t o)
 {
 	const struct rk_design *d = n->d;
-	struct csv w;
-	FILE *fp;
+	uint32_t p = d->objs[o].part;
+	uint32_t pn;
 
-	fp = nb_open(n, &w, "07-devices.csv",
-		     NB_COLS("name", "role", "manufacturer", "device_type",
-			     "status", "site", "location", "rack", "position",
-			     "face"));
-	if (!fp)
+	if (!exported(n, o) || n->seen[p])
 		return;
-	for (uint32_t o = 0; o < d->nobjs; o++) {
-		uint32_t r = n->rack[o], row;
-		int64_t at;
-
-		if (!exported(n, o))
-			continue;
-		row = r != RK_NONE ? ir_ancestor(d, r, K_ROW) : RK_NONE;
-		/* NetBox places only devices of 1U or more at a position */
-		at = r != RK_NONE && layout_height_u(d, o) > 0 ? layout_at(d, o)
-							       : -1;
-		csv_cell(&w, name_of(n, o));
-		csv_cell(&w, rk_class_name((enum rk_class)d->objs[o].cls));
-		csv_cell(&w, vendor_of(n, d->objs[o].part));
-		csv_cell(&w, name_of(n, d->objs[o].part));
-		csv_cell(&w, "planned");
-		csv_cell(&w, name_of(n, n->site[o]));
-		csv_cell(&w, row != RK_NONE ? name_of(n, row) : NULL);
-		csv_cell(&w, r != RK_NONE ? name_of(n, r) : NULL);
-		cell_num(&w, at);
-		csv_cell(&w, at > 0 ? "front" : NULL);
-		csv_end_row(&w);
-	}
-	nb_close(n, &w, fp);
+	n->seen[p] = 1;
+	n->slug[p] = file_slug(n, name_of(n, p));
+	pn = be_part_number(d, p, -1);
+	csv_cell(w, vendor_of(n, p));
+	csv_cell(w, name_of(n, p));
+	csv_cell(w, n->slug[p]);
+	csv_cell(w, pn ? str_of(d->arena, pn) : NULL);
+	cell_num(w, layout_height_u(d, o));
+	csv_end_row(w);
 }
 
-static void write_interfaces(struct nb *n)
+static void device_rows(struct nb *n, struct csv *w, uint32_t o)
 {
 	const struct rk_design *d = n->d;
-	struct csv w;
-	FILE *fp;
+	uint32_t r = n->rack[o], row;
+	int64_t at;
 
-	fp = nb_open(n, &w, "08-interfaces.csv",
-		     NB_COLS("device", "name", "type"));
-	if (!fp)
+	if (!exported(n, o))
 		return;
-	for (uint32_t o = 0; o < d->nobjs; o++) {
-		uint32_t *ports, np;
+	row = r != RK_NONE ? ir_ancestor(d, r, K_ROW) : RK_NONE;
+	/* NetBox places only devices of 1U or more at a position */
+	at = r != RK_NONE && layout_height_u(d, o) > 0 ? layout_at(d, o) : -1;
+	csv_cell(w, name_of(n, o));
+	csv_cell(w, rk_class_name((enum rk_class)d->objs[o].cls));
+	csv_cell(w, vendor_of(n, d->objs[o].part));
+	csv_cell(w, name_of(n, d->objs[o].part));
+	csv_cell(w, "planned");
+	csv_cell(w, name_of(n, n->site[o]));
+	csv_cell(w, row != RK_NONE ? name_of(n, row) : NULL);
+	csv_cell(w, r != RK_NONE ? name_of(n, r) : NULL);
+	cell_num(w, at);
+	csv_cell(w, at > 0 ? "front" : NULL);
+	csv_end_row(w);
+}
 
-		if (!exported(n, o))
-			continue;
-		np = part_ports(d, d->objs[o].part, &ports);
-		for (uint32_t i = 0; i < np; i++) {
-			comp_row(n, &w, o,
-				 str_of(d->arena, d->objs[ports[i]].local),
-				 iface_type(d, ports[i]));
-		}
-		free(ports);
+static void interface_rows(struct nb *n, struct csv *w, uint32_t o)
+{
+	const struct rk_design *d = n->d;
+	uint32_t *ports, np;
+
+	if (!exported(n, o))
+		return;
+	np = part_ports(d, d->objs[o].part, &ports);
+	for (uint32_t i = 0; i < np; i++) {
+		comp_row(n, w, o, str_of(d->arena, d->objs[ports[i]].local),
+			 iface_type(d, ports[i]));
 	}
-	nb_close(n, &w, fp);
+	free(ports);
 }
 
 static uint32_t feed_of(const struct nb *n, uint32_t o);
 
-static void write_power_ports(struct nb *n)
+static void power_port_rows(struct nb *n, struct csv *w, uint32_t o)
 {
 	const struct rk_design *d = n->d;
-	struct csv w;
-	FILE *fp;
+	int64_t psus;
+	const char *t;
 
-	fp = nb_open(n, &w, "09-power-ports.csv",
-		     NB_COLS("device", "name", "type"));
-	if (!fp)
+	if (!exported(n, o))
 		return;
-	for (uint32_t o = 0; o < d->nobjs; o++) {
-		int64_t psus;
-		const char *t;
+	psus = ir_num(d, o, A_PSUS, 0);
+	t = inlet_type(word_of(d, o, A_INLET));
+	for (int64_t k = 0; k < psus; k++) {
+		char nm[32];
 
-		if (!exported(n, o))
-			continue;
-		psus = ir_num(d, o, A_PSUS, 0);
-		t = inlet_type(word_of(d, o, A_INLET));
-		for (int64_t k = 0; k < psus; k++) {
-			char nm[32];
-
-			snprintf(nm, sizeof(nm), "psu[%lld]", (long long)k);
-			comp_row(n, &w, o, nm, t);
-		}
-		if (feed_of(n, o) != RK_NONE) {
-			comp_row(n, &w, o, "inlet", NULL);
-		}
+		snprintf(nm, sizeof(nm), "psu[%lld]", (long long)k);
+		comp_row(n, w, o, nm, t);
 	}
-	nb_close(n, &w, fp);
+	if (feed_of(n, o) != RK_NONE) {
+		comp_row(n, w, o, "inlet", NULL);
+	}
 }
 
-static void write_outlets(struct nb *n)
+static void outlet_rows(struct nb *n, struct csv *w, uint32_t o)
 {
 	const struct rk_design *d = n->d;
-	struct csv w;
-	FILE *fp;
+	int64_t c13, c19;
 
-	fp = nb_open(n, &w, "10-power-outlets.csv",
-		     NB_COLS("device", "name", "type"));
-	if (!fp)
+	if (!exported(n, o))
 		return;
-	for (uint32_t o = 0; o < d->nobjs; o++) {
-		int64_t c13, c19;
+	c13 = ir_num(d, o, A_OUTLETS_C13, 0);
+	c19 = ir_num(d, o, A_OUTLETS_C19, 0);
+	for (int64_t k = 1; k <= c19 + c13; k++) {
+		char nm[32];
+		bool is19 = k <= c19;
 
-		if (!exported(n, o))
-			continue;
-		c13 = ir_num(d, o, A_OUTLETS_C13, 0);
-		c19 = ir_num(d, o, A_OUTLETS_C19, 0);
-		for (int64_t k = 1; k <= c19 + c13; k++) {
-			char nm[32];
-			bool is19 = k <= c19;
-
-			snprintf(nm, sizeof(nm), "%s-%lld",
-				 is19 ? "C19" : "C13",
-				 (long long)(is19 ? k : k - c19));
-			comp_row(n, &w, o, nm,
-				 is19 ? "iec-60320-c19" : "iec-60320-c13");
-		}
+		snprintf(nm, sizeof(nm), "%s-%lld", is19 ? "C19" : "C13",
+			 (long long)(is19 ? k : k - c19));
+		comp_row(n, w, o, nm, is19 ? "iec-60320-c19" : "iec-60320-c13");
 	}
-	nb_close(n, &w, fp);
 }
 
-static void write_panels(struct nb *n)
+static void panel_rows(struct nb *n, struct csv *w, uint32_t o)
 {
 	const struct rk_design *d = n->d;
-	struct csv w;
-	FILE *fp;
+	uint32_t s;
 
-	fp = nb_open(n, &w, "11-power-panels.csv", NB_COLS("site", "name"));
-	if (!fp)
+	if (d->objs[o].kind != K_FEED ||
+	    (s = ir_ancestor(d, o, K_SITE)) == RK_NONE)
 		return;
-	for (uint32_t o = 0; o < d->nobjs; o++) {
-		uint32_t s;
-
-		if (d->objs[o].kind != K_FEED ||
-		    (s = ir_ancestor(d, o, K_SITE)) == RK_NONE)
-			continue;
-		csv_cell(&w, name_of(n, s));
-		csv_cell(&w, name_of(n, o));
-		csv_end_row(&w);
-	}
-	nb_close(n, &w, fp);
+	csv_cell(w, name_of(n, s));
+	csv_cell(w, name_of(n, o));
+	csv_end_row(w);
 }
 
 /* A whole number of base units @v / @per, or -1 when it is not. */
@@ -574,42 +408,30 @@ static uint32_t feed_of(const struct nb *n, uint32_t o)
 	return v->a;
 }
 
-static void write_feeds(struct nb *n)
+static void feed_rows(struct nb *n, struct csv *w, uint32_t o)
 {
 	const struct rk_design *d = n->d;
-	struct csv w;
-	FILE *fp;
+	uint32_t f = feed_of(n, o);
+	int64_t ph, v, i;
 
-	fp = nb_open(n, &w, "12-power-feeds.csv",
-		     NB_COLS("site", "power_panel", "rack", "name", "status",
-			     "type", "supply", "phase", "voltage", "amperage"));
-	if (!fp)
+	if (f == RK_NONE)
 		return;
-	for (uint32_t o = 0; o < d->nobjs; o++) {
-		uint32_t f = feed_of(n, o);
-		int64_t ph, v, i;
-
-		if (f == RK_NONE)
-			continue;
-		/* the circuit of one PDU: its inlet's rating (the part's),
-		 * else the rackc feed's */
-		ph = ir_num(d, o, A_PHASES, ir_num(d, f, A_PHASES, 1));
-		v = ir_num(d, o, A_VOLTAGE, ir_num(d, f, A_VOLTAGE, -1));
-		i = ir_num(d, o, A_CURRENT, ir_num(d, f, A_CURRENT, -1));
-		csv_cell(&w, name_of(n, n->site[o]));
-		csv_cell(&w, name_of(n, f));
-		csv_cell(&w,
-			 n->rack[o] != RK_NONE ? name_of(n, n->rack[o]) : NULL);
-		csv_cell(&w, name_of(n, o));
-		csv_cell(&w, "planned");
-		csv_cell(&w, "primary");
-		csv_cell(&w, "ac");
-		csv_cell(&w, ph == 3 ? "three-phase" : "single-phase");
-		cell_num(&w, whole(v, 1000));
-		cell_num(&w, whole(i, 1000));
-		csv_end_row(&w);
-	}
-	nb_close(n, &w, fp);
+	/* the circuit of one PDU: its inlet's rating (the part's), else the
+	 * rackc feed's */
+	ph = ir_num(d, o, A_PHASES, ir_num(d, f, A_PHASES, 1));
+	v = ir_num(d, o, A_VOLTAGE, ir_num(d, f, A_VOLTAGE, -1));
+	i = ir_num(d, o, A_CURRENT, ir_num(d, f, A_CURRENT, -1));
+	csv_cell(w, name_of(n, n->site[o]));
+	csv_cell(w, name_of(n, f));
+	csv_cell(w, n->rack[o] != RK_NONE ? name_of(n, n->rack[o]) : NULL);
+	csv_cell(w, name_of(n, o));
+	csv_cell(w, "planned");
+	csv_cell(w, "primary");
+	csv_cell(w, "ac");
+	csv_cell(w, ph == 3 ? "three-phase" : "single-phase");
+	cell_num(w, whole(v, 1000));
+	cell_num(w, whole(i, 1000));
+	csv_end_row(w);
 }
 
 static const char *cable_type(const char *media)
@@ -653,80 +475,73 @@ static void cable_tail(struct csv *w, const char *type, const char *label,
 	csv_end_row(w);
 }
 
-static void power_cables(struct nb *n, struct csv *w)
+/* The power cables of device @o: from its feed, and from its supplies to
+ * the PDUs they plug into. */
+static void power_cable_rows(struct nb *n, struct csv *w, uint32_t o)
 {
 	const struct rk_design *d = n->d;
+	const struct rk_obj *ob = &d->objs[o];
+	const char *inlet;
 
-	for (uint32_t o = 0; o < d->nobjs; o++) {
-		const struct rk_obj *ob = &d->objs[o];
-		const char *inlet;
+	if (!exported(n, o))
+		return;
+	if (feed_of(n, o) != RK_NONE) {
+		cable_end(w, name_of(n, n->site[o]), NULL,
+			  name_of(n, feed_of(n, o)), "dcim.powerfeed",
+			  name_of(n, o), true);
+		cable_end(w, name_of(n, n->site[o]), name_of(n, o), NULL,
+			  "dcim.powerport", "inlet", false);
+		cable_tail(w, "power", NULL, -1);
+	}
+	inlet = word_of(d, o, A_INLET);
+	for (uint32_t k = 0; k < ob->attr_count; k++) {
+		const struct rk_attr *at = &d->attrs[ob->attr_first + k];
+		const struct rk_value *l, *p;
 
-		if (!exported(n, o))
+		if (at->key != A_POWER || at->val.type != VT_PAIR)
 			continue;
-		if (feed_of(n, o) != RK_NONE) {
-			cable_end(w, name_of(n, n->site[o]), NULL,
-				  name_of(n, feed_of(n, o)), "dcim.powerfeed",
-				  name_of(n, o), true);
-			cable_end(w, name_of(n, n->site[o]), name_of(n, o),
-				  NULL, "dcim.powerport", "inlet", false);
-			cable_tail(w, "power", NULL, -1);
+		l = &d->vals[at->val.a];
+		p = &d->vals[at->val.a + 1];
+		if (l->type != VT_LIST || p->type != VT_OBJ ||
+		    n->site[p->a] == RK_NONE || streq(inlet, "busbar"))
+			continue;
+		if (!streq(inlet, "C14") && !streq(inlet, "C20")) {
+			diag_warning(n->ctx->diag, &l->loc, "netbox",
+				     "%s: supplies with inlet '%s' plug "
+				     "into no C13/C19 outlet of %s: no "
+				     "power cables exported",
+				     name_of(n, o), *inlet ? inlet : "none",
+				     name_of(n, p->a));
+			continue;
 		}
-		inlet = word_of(d, o, A_INLET);
-		for (uint32_t k = 0; k < ob->attr_count; k++) {
-			const struct rk_attr *at =
-			    &d->attrs[ob->attr_first + k];
-			const struct rk_value *l, *p;
+		for (int64_t i = 0; i < l->n; i++) {
+			int64_t psu = d->vals[l->a + (uint32_t)i].n;
+			bool is19 = streq(inlet, "C20");
+			int64_t max = ir_num(
+			    d, p->a, is19 ? A_OUTLETS_C19 : A_OUTLETS_C13, 0);
+			uint32_t *next =
+			    is19 ? n->outlet_next19 : n->outlet_next13;
+			char pn[32], on[32];
 
-			if (at->key != A_POWER || at->val.type != VT_PAIR)
-				continue;
-			l = &d->vals[at->val.a];
-			p = &d->vals[at->val.a + 1];
-			if (l->type != VT_LIST || p->type != VT_OBJ ||
-			    n->site[p->a] == RK_NONE || streq(inlet, "busbar"))
-				continue;
-			if (!streq(inlet, "C14") && !streq(inlet, "C20")) {
-				diag_warning(
-				    n->ctx->diag, &l->loc, "netbox",
-				    "%s: supplies with inlet '%s' plug "
-				    "into no C13/C19 outlet of %s: no "
-				    "power cables exported",
-				    name_of(n, o), *inlet ? inlet : "none",
-				    name_of(n, p->a));
+			if (next[p->a] >= max) {
+				diag_warning(n->ctx->diag, &l->loc, "netbox",
+					     "%s psu[%lld]: no free %s outlet "
+					     "left on %s: no power cable "
+					     "exported",
+					     name_of(n, o), (long long)psu,
+					     is19 ? "C19" : "C13",
+					     name_of(n, p->a));
 				continue;
 			}
-			for (int64_t i = 0; i < l->n; i++) {
-				int64_t psu = d->vals[l->a + (uint32_t)i].n;
-				bool is19 = streq(inlet, "C20");
-				int64_t max = ir_num(
-				    d, p->a,
-				    is19 ? A_OUTLETS_C19 : A_OUTLETS_C13, 0);
-				uint32_t *next =
-				    is19 ? n->outlet_next19 : n->outlet_next13;
-				char pn[32], on[32];
-
-				if (next[p->a] >= max) {
-					diag_warning(
-					    n->ctx->diag, &l->loc, "netbox",
-					    "%s psu[%lld]: no free %s outlet "
-					    "left on %s: no power cable "
-					    "exported",
-					    name_of(n, o), (long long)psu,
-					    is19 ? "C19" : "C13",
-					    name_of(n, p->a));
-					continue;
-				}
-				snprintf(pn, sizeof(pn), "psu[%lld]",
-					 (long long)psu);
-				snprintf(on, sizeof(on), "%s-%u",
-					 is19 ? "C19" : "C13", ++next[p->a]);
-				cable_end(w, name_of(n, n->site[o]),
-					  name_of(n, o), NULL, "dcim.powerport",
-					  pn, true);
-				cable_end(w, name_of(n, n->site[p->a]),
-					  name_of(n, p->a), NULL,
-					  "dcim.poweroutlet", on, false);
-				cable_tail(w, "power", NULL, -1);
-			}
+			snprintf(pn, sizeof(pn), "psu[%lld]", (long long)psu);
+			snprintf(on, sizeof(on), "%s-%u", is19 ? "C19" : "C13",
+				 ++next[p->a]);
+			cable_end(w, name_of(n, n->site[o]), name_of(n, o),
+				  NULL, "dcim.powerport", pn, true);
+			cable_end(w, name_of(n, n->site[p->a]),
+				  name_of(n, p->a), NULL, "dcim.poweroutlet",
+				  on, false);
+			cable_tail(w, "power", NULL, -1);
 		}
 	}
 }
@@ -777,23 +592,14 @@ static bool first_use(const struct nb_end *ends, uint32_t n, uint64_t key,
 	return lo < n && ends[lo].key == key && ends[lo].li == li;
 }
 
-static void write_cables(struct nb *n)
+/* The cables of the cabled links, in link order. */
+static void link_cable_rows(struct nb *n, struct csv *w)
 {
 	const struct rk_design *d = n->d;
 	const struct cable_plan *p = derived_cableplan(n->ctx->dv);
-	struct csv w;
-	FILE *fp;
 	struct nb_end *ends;
 	uint32_t nends = 0;
 
-	fp = nb_open(n, &w, "13-cables.csv",
-		     NB_COLS("side_a_site", "side_a_device",
-			     "side_a_power_panel", "side_a_type", "side_a_name",
-			     "side_b_site", "side_b_device", "side_b_type",
-			     "side_b_name", "type", "status", "label", "length",
-			     "length_unit"));
-	if (!fp)
-		return;
 	/* a port takes one cable: the ends of the cabled links, sorted by
 	 * (device, port, link); a link that is not the first on one of its
 	 * ports is not exported */
@@ -823,23 +629,95 @@ static void write_cables(struct nb *n)
 				     "link not exported");
 			continue;
 		}
-		cable_end(&w, name_of(n, n->site[l->a_dev]),
+		cable_end(w, name_of(n, n->site[l->a_dev]),
 			  name_of(n, l->a_dev), NULL, "dcim.interface",
 			  str_of(d->arena, d->objs[l->a_port].local), true);
-		cable_end(&w, name_of(n, n->site[l->b_dev]),
+		cable_end(w, name_of(n, n->site[l->b_dev]),
 			  name_of(n, l->b_dev), NULL, "dcim.interface",
 			  str_of(d->arena, d->objs[l->b_port].local), false);
 		cableplan_id_str(p->links[li].id - 1, id);
 		cable_tail(
-		    &w,
+		    w,
 		    p->links[li].media
 			? cable_type(str_of(d->arena, p->links[li].media))
 			: NULL,
 		    p->links[li].id ? id : NULL, p->links[li].stock);
 	}
 	free(ends);
-	power_cables(n, &w);
-	nb_close(n, &w, fp);
+}
+
+/*
+ * One file per row, in import order: its name, its columns, and where its
+ * rows come from: @rows once, then @obj_rows for every object in order.
+ */
+struct nb_file {
+	const char *name;
+	const char *const *cols;
+	unsigned ncols;
+	void (*rows)(struct nb *n, struct csv *w);
+	void (*obj_rows)(struct nb *n, struct csv *w, uint32_t o);
+};
+
+static const struct nb_file nb_files[] = {
+	{ "01-sites.csv", NB_COLS("name", "slug", "status"), NULL, site_rows },
+	{ "02-locations.csv", NB_COLS("site", "name", "slug", "status"), NULL,
+	  location_rows },
+	{ "03-racks.csv",
+	  NB_COLS("site", "location", "name", "status", "u_height"), NULL,
+	  rack_rows },
+	{ "04-manufacturers.csv", NB_COLS("name", "slug"), NULL,
+	  manufacturer_rows },
+	{ "05-device-roles.csv", NB_COLS("name", "slug", "color"), NULL,
+	  role_rows },
+	{ "06-device-types.csv",
+	  NB_COLS("manufacturer", "model", "slug", "part_number", "u_height"),
+	  NULL, type_rows },
+	{ "07-devices.csv",
+	  NB_COLS("name", "role", "manufacturer", "device_type", "status",
+		  "site", "location", "rack", "position", "face"),
+	  NULL, device_rows },
+	{ "08-interfaces.csv", NB_COLS("device", "name", "type"), NULL,
+	  interface_rows },
+	{ "09-power-ports.csv", NB_COLS("device", "name", "type"), NULL,
+	  power_port_rows },
+	{ "10-power-outlets.csv", NB_COLS("device", "name", "type"), NULL,
+	  outlet_rows },
+	{ "11-power-panels.csv", NB_COLS("site", "name"), NULL, panel_rows },
+	{ "12-power-feeds.csv",
+	  NB_COLS("site", "power_panel", "rack", "name", "status", "type",
+		  "supply", "phase", "voltage", "amperage"),
+	  NULL, feed_rows },
+	{ "13-cables.csv",
+	  NB_COLS("side_a_site", "side_a_device", "side_a_power_panel",
+		  "side_a_type", "side_a_name", "side_b_site", "side_b_device",
+		  "side_b_type", "side_b_name", "type", "status", "label",
+		  "length", "length_unit"),
+	  link_cable_rows, power_cable_rows },
+};
+
+/* Write file @f under netbox/; a failure is remembered in n->ok. */
+static void write_file(struct nb *n, const struct nb_file *f)
+{
+	FILE *fp = out_open(n->ctx, arena_printf(n->a, "netbox/%s", f->name));
+	struct csv w;
+
+	if (!fp) {
+		n->ok = false;
+		return;
+	}
+	n->ntaken = n->nvendors = 0;
+	memset(n->role_seen, 0, sizeof(n->role_seen));
+	memset(n->seen, 0, n->d->nobjs);
+	csv_init(&w, fp);
+	csv_header(&w, f->cols, f->ncols);
+	if (f->rows)
+		f->rows(n, &w);
+	if (f->obj_rows)
+		for (uint32_t o = 0; o < n->d->nobjs; o++)
+			f->obj_rows(n, &w, o);
+	csv_fini(&w);
+	if (!out_close(n->ctx, fp))
+		n->ok = false;
 }
 
 static bool emit_netbox(struct backend_ctx *ctx)
@@ -873,19 +751,10 @@ static bool emit_netbox(struct backend_ctx *ctx)
 					     name_of(&n, o));
 		}
 	}
-	write_sites(&n);
-	write_locations(&n);
-	write_racks(&n);
-	write_manufacturers(&n);
-	write_roles(&n);
-	write_types(&n);
-	write_devices(&n);
-	write_interfaces(&n);
-	write_power_ports(&n);
-	write_outlets(&n);
-	write_panels(&n);
-	write_feeds(&n);
-	write_cables(&n);
+	for (size_t i = 0; i < ARRAY_SIZE(nb_files); i++)
+		write_file(&n, &nb_files[i]);
+	free(n.taken);
+	free(n.vendors);
 	return n.ok;
 }
 
