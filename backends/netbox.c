@@ -240,6 +240,8 @@ static void rack_rows(struct nb *n, struct csv *w, uint32_t o)
 	csv_cell(w, row != RK_NONE ? name_of(n, row) : NULL);
 	csv_cell(w, name_of(n, o));
 	csv_cell(w, "planned");
+	/* rail to rail, in inches: rackc mounts in U on EIA-310 rails */
+	csv_cell(w, "19");
 	cell_num(w, layout_rack_units(d, o) > 0 ? layout_rack_units(d, o) : -1);
 	csv_end_row(w);
 }
@@ -663,8 +665,8 @@ static const struct nb_file nb_files[] = {
 	{ "02-locations.csv", NB_COLS("site", "name", "slug", "status"), NULL,
 	  location_rows },
 	{ "03-racks.csv",
-	  NB_COLS("site", "location", "name", "status", "u_height"), NULL,
-	  rack_rows },
+	  NB_COLS("site", "location", "name", "status", "width", "u_height"),
+	  NULL, rack_rows },
 	{ "04-manufacturers.csv", NB_COLS("name", "slug"), NULL,
 	  manufacturer_rows },
 	{ "05-device-roles.csv", NB_COLS("name", "slug", "color"), NULL,

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Independent checks of the netbox back end's CSVs (OUTDIR/netbox/*.csv).
 
-Usage: netbox_check.py OUTDIR
+Usage: netbox_check.py OUTDIR [FORMS]
 
 Checks, written from NetBox's import rules rather than from rackc's code:
   - each file has exactly the documented header (README "NetBox export");
@@ -19,6 +19,12 @@ Checks, written from NetBox's import rules rather than from rackc's code:
   - cables: every end names a device and an interface / power port /
     power outlet that the component files define (a power feed: a feed of
     that panel), and no component has two cables.
+With FORMS (a table that tests/netbox.sh writes from NetBox's import
+forms and choice sets; doc/netbox.md), also:
+  - every header column is a column of that file's import form, and every
+    required column of the form is in the header and set in every row;
+  - every value of a choice column is one of the documented slugs;
+  - no termination name holds a comma (NetBox v4.6 splits them there).
 Prints one "PASS<TAB>name<TAB>detail" or "FAIL<TAB>name<TAB>detail" line
 per check.
 """
@@ -30,7 +36,8 @@ import sys
 COLUMNS = {
     "01-sites.csv": ["name", "slug", "status"],
     "02-locations.csv": ["site", "name", "slug", "status"],
-    "03-racks.csv": ["site", "location", "name", "status", "u_height"],
+    "03-racks.csv": ["site", "location", "name", "status", "width",
+                     "u_height"],
     "04-manufacturers.csv": ["name", "slug"],
     "05-device-roles.csv": ["name", "slug", "color"],
     "06-device-types.csv": ["manufacturer", "model", "slug", "part_number",
@@ -74,8 +81,72 @@ def unique(name, keys):
     return seen
 
 
+def read_forms(path):
+    """FORMS: "form FILE CLASS COLUMN..." (a required column ends in "*")
+    and "choice FILE COLUMN VALUE..." lines; an indented line continues
+    the one above; "#" starts a comment."""
+    forms, choices = {}, {}
+    lines = []
+    with open(path, encoding="utf-8") as fp:
+        for line in fp:
+            line = line.split("#", 1)[0]
+            if line[:1].isspace() and lines:
+                lines[-1] += " " + line
+            elif line.strip():
+                lines.append(line)
+    for line in lines:
+        w = line.split()
+        if w[0] == "form":
+            cols = [c.rstrip("*") for c in w[3:]]
+            req = [c.rstrip("*") for c in w[3:] if c.endswith("*")]
+            forms[w[1]] = (w[2], cols, req)
+        elif w[0] == "choice":
+            choices[(w[1], w[2])] = set(w[3:])
+        else:
+            raise ValueError("bad FORMS line: %r" % line)
+    return forms, choices
+
+
+def check_forms(outdir, path):
+    forms, choices = read_forms(path)
+    for f in sorted(COLUMNS):
+        hdr, rows, _ = read(outdir, f)
+        if f not in forms:
+            check("import form of " + f, False, "not in the table")
+            continue
+        cls, cols, req = forms[f]
+        extra = [c for c in hdr if c not in cols]
+        check("form columns %s (%s)" % (f, cls), not extra,
+              "not columns of the form: %r" % extra if extra else
+              "%d columns" % len(hdr))
+        missing = [c for c in req if c not in hdr]
+        check("required columns %s (%s)" % (f, cls), not missing,
+              "missing: %r" % missing if missing else "%r" % req)
+        empty = [(i + 2, c) for i, r in enumerate(rows) for c in req
+                 if c in r and not r[c]]
+        check("required values %s" % f, not empty,
+              "empty (line, column): %r" % empty[:3] if empty else
+              "%d rows" % len(rows))
+        for (cf, col), allowed in sorted(choices.items()):
+            if cf != f or col not in hdr:
+                continue
+            bad = sorted({r[col] for r in rows if r[col] and
+                          r[col] not in allowed})
+            check("choices %s %s" % (f, col), not bad,
+                  "undocumented: %r" % bad[:3] if bad else
+                  "%d rows" % len(rows))
+    _, rows, _ = read(outdir, "13-cables.csv")
+    bad = [r for r in rows for c in ("side_a_name", "side_b_name",
+                                     "side_a_device", "side_b_device",
+                                     "side_a_power_panel")
+           if "," in r.get(c, "")]
+    check("no comma in termination names", not bad, repr(bad[:1]))
+
+
 def main():
     outdir = sys.argv[1]
+    if len(sys.argv) > 2:
+        check_forms(outdir, sys.argv[2])
     present = sorted(os.listdir(os.path.join(outdir, "netbox")))
     check("files", present == sorted(COLUMNS), "got %r" % present)
     t = {}
