@@ -464,11 +464,19 @@ static void cable_end(struct csv *w, const char *site, const char *dev,
 	csv_cell(w, name);
 }
 
+/*
+ * The rest of a cable row: type, status, label and the length @um (-1:
+ * none).  NetBox keeps a cable's length to two decimals of its unit: a
+ * length that is no whole number of centimetres (a cable cut to length)
+ * is rounded up to one, which the cable is no shorter than.
+ */
 static void cable_tail(struct csv *w, const char *type, const char *label,
 		       int64_t um)
 {
 	char buf[CSV_NUM_MAX];
 
+	if (um > 0 && um % 10000)
+		um += 10000 - um % 10000;
 	csv_cell(w, type);
 	csv_cell(w, "planned");
 	csv_cell(w, label);

@@ -23,8 +23,10 @@ cd "$top_srcdir"
 # required when it names no rack type).  "choice FILE COLUMN VALUE...": the
 # documented values of a choice column (netbox/dcim/choices.py; for the
 # interface, power port, outlet and cable types the groups rackc draws
-# from; cable ends: CABLE_TERMINATION_MODELS, dcim/constants.py).  An
-# indented line continues the one above.
+# from; cable ends: CABLE_TERMINATION_MODELS, dcim/constants.py).
+# "decimal FILE COLUMN DIGITS PLACES": the model field is a DecimalField of
+# that many digits and decimal places (a cable's length: dcim/models/
+# cables.py).  An indented line continues the one above.
 forms=$tmp/forms.txt
 cat >"$forms" <<'EOF'
 form 01-sites.csv SiteImportForm name* slug* status* region group tenant
@@ -105,6 +107,7 @@ choice 13-cables.csv type cat3 cat5 cat5e cat6 cat6a cat7 cat7a cat8
 	mmf-om5 smf smf-os1 smf-os2 aoc power usb
 choice 13-cables.csv status connected planned decommissioning
 choice 13-cables.csv length_unit km m cm mi ft in
+decimal 13-cables.csv length 8 2
 EOF
 
 for ex in examples/*.rack; do
@@ -164,6 +167,8 @@ if [ -d "$tmp/minimal/netbox" ]; then
 		"choices 08-interfaces.csv type"
 	mutant "an undocumented cable type" 13-cables.csv 's/,mmf,/,om9,/' \
 		"choices 13-cables.csv type"
+	mutant "a length of three decimals" 13-cables.csv \
+		's/,3,m$/,3.125,m/' "decimals 13-cables.csv length"
 	mutant "a comma in a termination name" 13-cables.csv \
 		's/,ib\[0\],/,"ib[0],x",/' "no comma in termination names"
 fi

@@ -23,7 +23,8 @@ With FORMS (a table that tests/netbox.sh writes from NetBox's import
 forms and choice sets; doc/netbox.md), also:
   - every header column is a column of that file's import form, and every
     required column of the form is in the header and set in every row;
-  - every value of a choice column is one of the documented slugs;
+  - every value of a choice column is one of the documented slugs, and
+    every number of a decimal column fits its digits and decimal places;
   - no termination name holds a comma (NetBox v4.6 splits them there).
 Prints one "PASS<TAB>name<TAB>detail" or "FAIL<TAB>name<TAB>detail" line
 per check.
@@ -82,10 +83,11 @@ def unique(name, keys):
 
 
 def read_forms(path):
-    """FORMS: "form FILE CLASS COLUMN..." (a required column ends in "*")
-    and "choice FILE COLUMN VALUE..." lines; an indented line continues
-    the one above; "#" starts a comment."""
-    forms, choices = {}, {}
+    """FORMS: "form FILE CLASS COLUMN..." (a required column ends in "*"),
+    "choice FILE COLUMN VALUE..." and "decimal FILE COLUMN DIGITS PLACES"
+    lines; an indented line continues the one above; "#" starts a
+    comment."""
+    forms, choices, decimals = {}, {}, {}
     lines = []
     with open(path, encoding="utf-8") as fp:
         for line in fp:
@@ -102,13 +104,25 @@ def read_forms(path):
             forms[w[1]] = (w[2], cols, req)
         elif w[0] == "choice":
             choices[(w[1], w[2])] = set(w[3:])
+        elif w[0] == "decimal":
+            decimals[(w[1], w[2])] = (int(w[3]), int(w[4]))
         else:
             raise ValueError("bad FORMS line: %r" % line)
-    return forms, choices
+    return forms, choices, decimals
+
+
+def fits_decimal(s, digits, places):
+    """Whether @s is a decimal of at most @digits digits, @places of them
+    after the point (Django's DecimalField(max_digits, decimal_places))."""
+    m = re.match(r"^-?([0-9]+)(?:\.([0-9]+))?$", s)
+    if not m:
+        return False
+    whole, frac = m.group(1).lstrip("0"), (m.group(2) or "").rstrip("0")
+    return len(frac) <= places and len(whole) + len(frac) <= digits
 
 
 def check_forms(outdir, path):
-    forms, choices = read_forms(path)
+    forms, choices, decimals = read_forms(path)
     for f in sorted(COLUMNS):
         hdr, rows, _ = read(outdir, f)
         if f not in forms:
@@ -135,6 +149,14 @@ def check_forms(outdir, path):
             check("choices %s %s" % (f, col), not bad,
                   "undocumented: %r" % bad[:3] if bad else
                   "%d rows" % len(rows))
+        for (cf, col), (digits, places) in sorted(decimals.items()):
+            if cf != f or col not in hdr:
+                continue
+            bad = sorted({r[col] for r in rows if r[col] and
+                          not fits_decimal(r[col], digits, places)})
+            check("decimals %s %s" % (f, col), not bad,
+                  "not DecimalField(%d, %d): %r" % (digits, places, bad[:3])
+                  if bad else "%d rows" % len(rows))
     _, rows, _ = read(outdir, "13-cables.csv")
     bad = [r for r in rows for c in ("side_a_name", "side_b_name",
                                      "side_a_device", "side_b_device",
