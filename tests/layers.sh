@@ -26,8 +26,13 @@
 # only from its own layer.  A file in none of the layers fails the test:
 # add it to the table below (and to doc/internals.md).
 #
-# The checker runs on the source tree, and on a copy of a few files with
-# an upward include added, which it must reject.
+# The same holds for calls: where the compiled objects are at hand (next
+# to $RACKC), every symbol an object uses from another object of the
+# compiler (nm) must be defined in its own layer or a lower one, but for
+# the exceptions listed in $allowed.
+#
+# Both checkers run on the build, and on planted files with an upward
+# include or call, which they must reject.
 . "$(dirname "$0")/lib.sh"
 
 # layer number, then basename patterns (without the extension)
@@ -46,37 +51,25 @@ layers='
 12 driver diff diff_load main
 '
 private='elab_int fabric_gen'
+# USER:DEFINER pairs of files allowed to call upwards: the SARIF writer of
+# diag.c asks diag_rules.c for the checks' rule table (doc/internals.md)
+allowed='diag:diag_rules'
 
-# check_tree DIR: print one line per source file, "ok FILE" or
-# "bad FILE: why", for the files of DIR/src, DIR/backends, DIR/grammar
-check_tree() {
-	for f in "$1"/src/*.[ch] "$1"/src/*.def "$1"/backends/*.[ch] \
-	    "$1"/grammar/*.y "$1"/grammar/*.l "$1"/grammar/*.h; do
-		[ -f "$f" ] || continue
-		printf 'file %s\n' "${f#"$1"/}"
-		sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/inc \1/p' "$f"
-	done | awk -v layers="$layers" -v private="$private" '
+# awk functions both checkers share: base(PATH) is a file's name without
+# directory and extension, layer(BASE) its layer (0: none); call init()
+awk_lib='
 	function base(p) {
 		sub(/.*\//, "", p)
 		sub(/\.[a-z]+$/, "", p)
 		return p
 	}
-	# the layer of a basename, 0 when none
 	function layer(b,   i) {
 		for (i = 1; i <= npat; i++)
 			if (b ~ pat[i])
 				return lay[i]
 		return 0
 	}
-	function add(msg) {
-		why = why (why == "" ? " " : "; ") msg
-	}
-	function flush() {
-		if (cur == "")
-			return
-		print (why == "" ? "ok " cur : "bad " cur ":" why)
-	}
-	BEGIN {
+	function init(   n, m, i, j, p, line, w) {
 		n = split(layers, line, "\n")
 		for (i = 1; i <= n; i++) {
 			m = split(line[i], w, " ")
@@ -87,6 +80,28 @@ check_tree() {
 				lay[npat] = w[1] + 0
 			}
 		}
+	}
+'
+
+# check_tree DIR: print one line per source file, "ok FILE" or
+# "bad FILE: why", for the files of DIR/src, DIR/backends, DIR/grammar
+check_tree() {
+	for f in "$1"/src/*.[ch] "$1"/src/*.def "$1"/backends/*.[ch] \
+	    "$1"/grammar/*.y "$1"/grammar/*.l "$1"/grammar/*.h; do
+		[ -f "$f" ] || continue
+		printf 'file %s\n' "${f#"$1"/}"
+		sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/inc \1/p' "$f"
+	done | awk -v layers="$layers" -v private="$private" "$awk_lib"'
+	function add(msg) {
+		why = why (why == "" ? " " : "; ") msg
+	}
+	function flush() {
+		if (cur == "")
+			return
+		print (why == "" ? "ok " cur : "bad " cur ":" why)
+	}
+	BEGIN {
+		init()
 		m = split(private, w, " ")
 		for (j = 1; j <= m; j++)
 			priv[w[j]] = 1
@@ -113,6 +128,44 @@ check_tree() {
 	END { flush() }'
 }
 
+# check_objects DIR: one line per object of DIR/src and DIR/backends, "ok
+# OBJ" or "bad OBJ: why": the symbols it uses that another object defines
+# (nm) must be defined in its layer or a lower one
+check_objects() {
+	for o in "$1"/src/*.o "$1"/backends/*.o; do
+		[ -f "$o" ] || continue
+		f=${o#"$1"/}
+		nm -g --defined-only "$o" | awk -v f="$f" 'NF == 3 { print "def", $3, f }'
+		nm -u "$o" | awk -v f="$f" '{ print "use", $NF, f }'
+		printf 'obj %s\n' "$f"
+	done | awk -v layers="$layers" -v allowed="$allowed" "$awk_lib"'
+	BEGIN {
+		init()
+		m = split(allowed, w, " ")
+		for (j = 1; j <= m; j++)
+			allow[w[j]] = 1
+	}
+	$1 == "def" { def[$2] = $3; next }
+	$1 == "use" { n++; sym[n] = $2; user[n] = $3; next }
+	$1 == "obj" { objs[$2] = 1 }
+	END {
+		for (i = 1; i <= n; i++) {
+			d = def[sym[i]]
+			if (d == "" || d == user[i])
+				continue
+			ul = layer(base(user[i]))
+			dl = layer(base(d))
+			if (ul && dl > ul &&
+			    !((base(user[i]) ":" base(d)) in allow))
+				why[user[i]] = why[user[i]] "; calls " sym[i] \
+				    " of " d " (layer " dl ") from layer " ul
+		}
+		for (f in objs)
+			print (f in why ? "bad " f ":" substr(why[f], 2) \
+					: "ok " f)
+	}' | sort
+}
+
 cd "$top_srcdir" || exit 99
 
 # the source tree
@@ -125,6 +178,54 @@ while read -r verdict rest; do
 done <"$tmp/tree.txt"
 if [ "$(grep -c '^ok src/' "$tmp/tree.txt")" -lt 40 ]; then
 	fail layers-source-files "fewer files found than src/ holds"
+fi
+
+# the objects, when the build is at hand
+objdir=$(dirname "$RACKC")
+if ! command -v nm >/dev/null 2>&1; then
+	skip layers-objects "nm not installed"
+elif [ ! -f "$objdir/src/driver.o" ]; then
+	skip layers-objects "no objects next to $RACKC"
+else
+	check_objects "$objdir" >"$tmp/objs.txt"
+	while read -r verdict rest; do
+		case $verdict in
+		ok) pass "calls: ${rest}" ;;
+		*) fail "calls: ${rest%%:*}" "${rest#*:}" ;;
+		esac
+	done <"$tmp/objs.txt"
+	if [ "$(grep -c '^ok src/' "$tmp/objs.txt")" -lt 40 ]; then
+		fail layers-objects "fewer objects found than src/ compiles"
+	fi
+fi
+
+# the object checker itself: resolve.o calling into fabric.o must be
+# reported; fabric.o calling into resolve.o, and diag.o into diag_rules.o
+# (allowed), not
+cc=${CC:-cc}
+if command -v nm >/dev/null 2>&1 && command -v "$cc" >/dev/null 2>&1; then
+	mkdir -p "$tmp/objneg/src"
+	# plant FILE DEFINES CALLS: src/FILE.o defining one function, calling
+	# another
+	plant() {
+		printf 'void %s(void);\nvoid %s(void);\nvoid %s(void) { %s(); }\n' \
+		    "$2" "$3" "$2" "$3" >"$tmp/objneg/src/$1.c"
+		"$cc" -c -o "$tmp/objneg/src/$1.o" "$tmp/objneg/src/$1.c"
+	}
+	plant fabric fabric_expand resolve_design
+	plant resolve resolve_design fabric_expand
+	plant diag diag_emit diag_rule_count
+	plant diag_rules diag_rule_count diag_emit
+	check_objects "$tmp/objneg" >"$tmp/objneg.txt"
+	for want in 'bad src/resolve.o: calls fabric_expand of src/fabric.o (layer 8) from layer 7' \
+	    'ok src/fabric.o' 'ok src/diag.o'; do
+		if grep -qxF "$want" "$tmp/objneg.txt"; then
+			pass "object checker: $want"
+		else
+			fail "object checker: $want" "not reported"
+			show "$tmp/objneg.txt"
+		fi
+	done
 fi
 
 # the checker itself: an upward include, a private header included from
