@@ -36,6 +36,7 @@
 
 #include "checks.h"
 #include "layout.h"
+#include "loads.h"
 #include "schema.h"
 
 /*
@@ -755,6 +756,30 @@ static void run_cdu_capacity(struct check_ctx *c)
 	}
 }
 
+/*
+ * Flow [mL/min] that carries @heat [mW] at a @dt [mK] rise, rounded up:
+ * 6e7 x P[mW] / (rho[g/L] x c_p[J/(kg K)] x dT[mK]).
+ */
+static int64_t flow_needed(const struct coolant *co, int64_t heat, int64_t dt)
+{
+	unsigned __int128 num = (unsigned __int128)60000000 * (uint64_t)heat;
+	unsigned __int128 den =
+	    (unsigned __int128)co->rho * (uint64_t)co->cp * (uint64_t)dt;
+
+	return check_sat((__int128)((num + den - 1) / den));
+}
+
+/* The coolant named by loop @l, NULL when rackc has no figures for it. */
+static const struct coolant *coolant_of(const struct rk_design *d, uint32_t l)
+{
+	const struct rk_value *cv = ir_attr(d, l, A_COOLANT);
+
+	for (unsigned i = 0; cv && i < ARRAY_SIZE(coolants); i++)
+		if (streq(coolants[i].name, str_of(d->arena, cv->a)))
+			return &coolants[i];
+	return NULL;
+}
+
 static void run_flow(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
@@ -762,9 +787,8 @@ static void run_flow(struct check_ctx *c)
 
 	for (uint32_t l = 0; l < d->nobjs && !check_stop(c); l++) {
 		const struct rk_value *cv, *tv, *lv;
-		const struct coolant *co = NULL;
+		const struct coolant *co;
 		int64_t spares, total, usable, need, dt;
-		unsigned __int128 num, den;
 		uint32_t n;
 		char a[RK_QFMT_MAX], b[RK_QFMT_MAX], t[RK_QFMT_MAX];
 		char w[RK_QFMT_MAX], k[RK_QFMT_MAX];
@@ -775,9 +799,7 @@ static void run_flow(struct check_ctx *c)
 		tv = ir_attr(d, l, A_DELTA_T);
 		if (!cv || !tv || tv->type != VT_NUM)
 			continue;
-		for (unsigned i = 0; i < ARRAY_SIZE(coolants); i++)
-			if (streq(coolants[i].name, str_of(d->arena, cv->a)))
-				co = &coolants[i];
+		co = coolant_of(d, l);
 		if (!co) {
 			check_fail(c, l, &cv->loc,
 				   "rackc has no heat capacity and density for "
@@ -801,11 +823,7 @@ static void run_flow(struct check_ctx *c)
 		    !cdu_sum(c, d, l, A_MAX_FLOW, spares, false, &total,
 			     &usable))
 			continue; /* no figure to compare with */
-		/* mL/min = 6e7 x P[mW] / (rho[g/L] x c_p[J/(kg K)] x dT[mK]) */
-		num = (unsigned __int128)60000000 * (uint64_t)m->liq[l];
-		den = (unsigned __int128)co->rho * (uint64_t)co->cp *
-		      (uint64_t)dt;
-		need = check_sat((__int128)((num + den - 1) / den));
+		need = flow_needed(co, m->liq[l], dt);
 		if (need <= usable)
 			continue;
 		check_qfmt(DIM_FLOW, need, a);
@@ -869,6 +887,46 @@ static void run_room(struct check_ctx *c)
 		check_note(c, &cv->loc, "capacity given here");
 		note_zone_racks(c, m, z);
 	}
+}
+
+/* ---- report figures (loads.h) ---- */
+
+struct loop_load *loop_loads(const struct rk_design *d, uint32_t *n)
+{
+	struct loop_load *out = NULL;
+	uint32_t nl = 0, cap = 0;
+	struct cmodel m;
+
+	*n = 0;
+	for (uint32_t l = 0; l < d->nobjs; l++)
+		if (d->objs[l].kind == K_LOOP)
+			VEC_PUSH(out, nl, cap)->loop = l;
+	if (!nl)
+		return NULL;
+	cm_build(&m, d);
+	for (uint32_t k = 0; k < nl; k++) {
+		struct loop_load *x = &out[k];
+		uint32_t l = x->loop;
+		const struct rk_value *lv = ir_attr(d, l, A_CDU);
+		const struct rk_value *tv = ir_attr(d, l, A_DELTA_T);
+		const struct coolant *co = coolant_of(d, l);
+		uint32_t ncdu = lv && lv->type == VT_LIST ? (uint32_t)lv->n : 0;
+		int64_t spares = loop_spares(d, l, ncdu), total;
+
+		x->heat = m.liq[l];
+		x->capacity = x->max_flow = x->flow = -1;
+		if (spares >= 0 && !cdu_sum(NULL, d, l, A_CAPACITY, spares,
+					    false, &total, &x->capacity))
+			x->capacity = -1;
+		if (spares >= 0 && !cdu_sum(NULL, d, l, A_MAX_FLOW, spares,
+					    false, &total, &x->max_flow))
+			x->max_flow = -1;
+		if (co && tv && tv->type == VT_NUM && tv->n > 0)
+			x->flow = flow_needed(co, x->heat, tv->n);
+	}
+	cm_free(&m);
+	*n = nl;
+	return out;
 }
 
 CHECK_DEFINE(cooling_liquid_required, "cooling-liquid-required", CHECK_ERROR,

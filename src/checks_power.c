@@ -53,6 +53,7 @@
 #include "checks.h"
 #include "metrics.h"
 #include "layout.h"
+#include "loads.h"
 #include "schema.h"
 #include "supply.h"
 
@@ -1411,6 +1412,57 @@ static void run_feed_capacity(struct check_ctx *c)
 	}
 	free(touched);
 	free(sum);
+}
+
+/* ---- report figures (loads.h) ---- */
+
+struct feed_load *feed_loads(const struct rk_design *d, uint32_t *n)
+{
+	struct feed_load *out = NULL;
+	uint32_t nf = 0, cap = 0;
+	struct pmodel m;
+
+	*n = 0;
+	for (uint32_t g = 0; g < d->nobjs; g++)
+		if (d->objs[g].kind == K_FEED) {
+			struct feed_load *f = VEC_PUSH(out, nf, cap);
+
+			f->feed = g;
+			f->load = 0;
+			f->lost_load = -1;
+			f->lost_feed = RK_NONE;
+		}
+	if (!nf)
+		return NULL;
+	pm_build(&m, d, true);
+	for (uint32_t k = 0; k < nf; k++) {
+		struct feed_load *f = &out[k];
+		uint32_t g = f->feed, seen = 0;
+
+		f->load = m.load[g];
+		if (nf < 2)
+			continue;
+		/* a loss with no scenario here leaves the normal load */
+		for (uint32_t s = m.feed_s[g]; s != RK_NONE; s = m.s[s].next) {
+			int64_t l = check_sadd(m.load[g], m.s[s].delta);
+
+			seen++;
+			if (f->lost_load < 0 || l > f->lost_load ||
+			    (l == f->lost_load && m.s[s].feed < f->lost_feed)) {
+				f->lost_load = l;
+				f->lost_feed = m.s[s].feed;
+			}
+		}
+		if (seen < nf - 1 && f->lost_load <= f->load) {
+			f->lost_load = f->load;
+			f->lost_feed = RK_NONE;
+		}
+		if (f->lost_load == f->load && seen == nf - 1)
+			f->lost_feed = RK_NONE;
+	}
+	pm_free(&m);
+	*n = nf;
+	return out;
 }
 
 CHECK_DEFINE(power_connected, "power-connected", CHECK_ERROR,

@@ -15,9 +15,11 @@
  *             length did), relabel; a cable is listed under the rack of
  *             each end.  Computed lengths that change within the same
  *             stock length need no work and are only counted
- *   power     per rack (and feed and loop where the report has them): the
- *             report's figures that changed, before and after, and the
- *             rack's headroom (power_capacity_w - power_max_w)
+ *   power     per rack, feed and loop: the report's figures that changed,
+ *             before and after (a feed's loads and headroom in normal
+ *             operation and after its worst feed loss, a loop's heat,
+ *             capacity, flow and headroom), and the rack's headroom
+ *             (power_capacity_w - power_max_w)
  *   fabrics   the report's figures that changed, before and after
  *   findings  diagnostics newly raised and newly resolved
  * Rows are sorted by their identities, so the output is deterministic.

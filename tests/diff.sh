@@ -71,6 +71,9 @@ golden add-su-all txt -D ALL_UPLINKS=true --new-define NODES=8
 golden leaf-swap txt --new-define LEAF=qm9790
 golden move-rack txt --new-define NET_SLOT=10
 golden feed txt --new-define FEED_A=100A
+golden feed json --new-define FEED_A=100A
+golden loop-move txt --new-define NET_LOOP=b
+golden loop-move md --new-define NET_LOOP=b
 golden add-fabric txt --new-define OOB=true
 golden add-fabric md --new-define OOB=true
 golden add-fabric json --new-define OOB=true

@@ -46,7 +46,7 @@ layers='
 7 resolve
 8 fabric fabric_gen fabric_planes fabric_tiers
 9 metrics bisect bisect_* cableplan supply capacity
-10 check checks checks_* diag_rules
+10 check checks checks_* diag_rules loads
 11 backend outfile registry be_common csv wbuf bom prices cabling nccl ibnet slurm svg svg_* html report ir_dump netbox xlsx
 12 driver diff diff_load main
 '

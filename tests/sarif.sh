@@ -10,6 +10,10 @@
 #   sarif/same-twice    two runs write the same bytes
 #   sarif/fingerprints  lines added above every finding move the regions
 #                       but leave every partial fingerprint as it was
+#   sarif/info-uri      the driver's informationUri is the one configure
+#                       chose (config.h next to the compiler under test:
+#                       RACKC_INFO_URI), an absolute http(s) URL; without
+#                       one the key is absent (never empty or made up)
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v python3 >/dev/null 2>&1; then
@@ -95,5 +99,26 @@ assert [x + 3 for x in l1] == l2, (l1, l2)
 else
 	fail sarif/fingerprints "fingerprints moved with the lines"
 	show "$tmp/fp.err"
+fi
+
+# the informationUri configure chose, if the build directory says
+cfg=$(dirname "$RACKC")/config.h
+if [ ! -f "$cfg" ]; then
+	skip sarif/info-uri "no config.h next to $RACKC"
+elif uri=$(sed -n 's/^#define RACKC_INFO_URI "\(.*\)"$/\1/p' "$cfg") &&
+	python3 -c '
+import json, re, sys
+drv = json.load(open(sys.argv[1]))["runs"][0]["tool"]["driver"]
+want = sys.argv[2]
+if want:
+    assert re.match(r"https?://[^/\s]", want), want
+    assert drv.get("informationUri") == want, (drv.get("informationUri"), want)
+else:
+    assert "informationUri" not in drv, drv.get("informationUri")
+' "$tmp/a.sarif" "$uri" 2>"$tmp/uri.err"; then
+	pass sarif/info-uri
+else
+	fail sarif/info-uri "informationUri is not the configured one"
+	show "$tmp/uri.err"
 fi
 finish
