@@ -63,6 +63,7 @@
 #include "be_common.h"
 #include "bom.h"
 #include "cableplan.h"
+#include "layout.h"
 #include "metrics.h"
 #include "csv.h"
 #include "prices.h"
@@ -374,23 +375,6 @@ static void count_cords(struct bom *b)
 	free(ci);
 }
 
-/*
- * The rack part whose assembly device @dev comes with: the device was
- * placed by the instance template of its rack's part (or of a base), and
- * that part says `assembly true`.  RK_NONE otherwise.
- */
-static uint32_t assembly_of(const struct rk_design *d, uint32_t dev)
-{
-	uint32_t rk = d->objs[dev].parent;
-	const struct rk_value *v;
-
-	if (!d->objs[dev].tmpl || rk == RK_NONE || d->objs[rk].kind != K_RACK ||
-	    d->objs[rk].part == RK_NONE)
-		return RK_NONE;
-	v = ir_attr_inh(d, rk, A_ASSEMBLY);
-	return v && v->type == VT_BOOL && v->n ? d->objs[rk].part : RK_NONE;
-}
-
 static void count_content(struct content **in, uint32_t *n, uint32_t *cap,
 			  uint32_t asm_part, uint32_t part)
 {
@@ -426,7 +410,7 @@ static void count_all(struct bom *b, const struct cable_plan *p)
 		const struct rk_value *v;
 
 		if (o->kind == K_DEVICE && o->part != RK_NONE) {
-			uint32_t ap = assembly_of(d, i);
+			uint32_t ap = layout_assembly_of(d, i);
 
 			b->n_devices++;
 			b->n_pdus += o->cls == C_PDU;

@@ -5,7 +5,8 @@
  * declared once, nested under its parent, in declaration order, with its
  * attributes in schema order and references written as full names.  Module
  * instances become groups.  Objects created from a rack part's template are
- * written out explicitly, and the part is written without its template, so
+ * written out explicitly (those of an assembly rack part saying
+ * `in_assembly true`), and the part is written without its template, so
  * parsing ir.rack and dumping it again gives the same bytes.
  */
 #include "rackc.h"
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 
 #include "backend.h"
+#include "layout.h"
 #include "wbuf.h"
 #include "schema.h"
 
@@ -160,12 +162,25 @@ static void print_value(struct dump *x, const struct rk_value *v)
 	}
 }
 
+/*
+ * Attributes in schema order; @assembly: add `in_assembly true` in its
+ * place (a device its rack part's template placed in an assembly rack, so
+ * that the assembly keeps it when ir.rack is compiled again).
+ */
 static void print_attrs(struct dump *x, uint32_t first, uint32_t count,
-			unsigned depth)
+			unsigned depth, bool assembly)
 {
-	for (uint32_t i = 0; i < count; i++) {
-		const struct rk_attr *at = &x->d->attrs[first + i];
+	for (uint32_t i = 0; i <= count; i++) {
+		const struct rk_attr *at =
+		    i < count ? &x->d->attrs[first + i] : NULL;
 
+		if (assembly && (!at || at->key > A_IN_ASSEMBLY)) {
+			indent(x, depth);
+			wb_str(x->w, "in_assembly true\n");
+			assembly = false;
+		}
+		if (!at)
+			break;
 		indent(x, depth);
 		wb_str(x->w, attr_table[at->key].name);
 		wb_ch(x->w, ' ');
@@ -461,7 +476,10 @@ static void print_obj_named(struct dump *x, uint32_t id, unsigned depth,
 		put_name(x, o->part);
 	}
 	wb_str(x->w, " {\n");
-	print_attrs(x, o->attr_first, o->attr_count, depth + 1);
+	print_attrs(x, o->attr_first, o->attr_count, depth + 1,
+		    o->kind == K_DEVICE && o->tmpl &&
+			!ir_attr(d, id, A_IN_ASSEMBLY) &&
+			layout_assembly_of(d, id) != RK_NONE);
 	print_children(x, id, depth + 1);
 	if (o->kind == K_GROUP)
 		print_reqs(x, id, depth + 1);
@@ -493,7 +511,7 @@ static void print_links(struct dump *x)
 		put_id(x, d->objs[l->b_port].local);
 		if (l->attr_count) {
 			wb_str(x->w, " {\n");
-			print_attrs(x, l->attr_first, l->attr_count, 1);
+			print_attrs(x, l->attr_first, l->attr_count, 1, false);
 			wb_ch(x->w, '}');
 		}
 		wb_ch(x->w, '\n');

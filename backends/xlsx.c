@@ -326,12 +326,8 @@ static void sheet_racks(struct book *k)
 		qsort(dev, n, sizeof(*dev), placed_cmp);
 	for (uint32_t j = 0; j < n && !k->failed; j++, row++) {
 		uint32_t i = dev[j].dev, part = d->objs[i].part;
-		uint32_t rk = d->objs[i].parent;
+		uint32_t asm_part = layout_assembly_of(d, i);
 		uint32_t pn = part != RK_NONE ? be_part_number(d, part, -1) : 0;
-		const struct rk_value *as = d->objs[i].tmpl && rk != RK_NONE &&
-						    d->objs[rk].kind == K_RACK
-						? ir_attr_inh(d, rk, A_ASSEMBLY)
-						: NULL;
 		int64_t h = ir_num(d, i, A_HEIGHT, -1);
 
 		put_str(k, ws, row, 0, ir_name(d, k->rack[i]));
@@ -345,8 +341,8 @@ static void sheet_racks(struct book *k)
 			put_str(k, ws, row, 5, ir_name(d, part));
 		if (pn)
 			put_str(k, ws, row, 6, str_of(d->arena, pn));
-		if (as && as->type == VT_BOOL && as->n)
-			put_str(k, ws, row, 7, ir_name(d, d->objs[rk].part));
+		if (asm_part != RK_NONE)
+			put_str(k, ws, row, 7, ir_name(d, asm_part));
 	}
 	free(dev);
 }

@@ -420,6 +420,36 @@ static void run_rack_weight(struct check_ctx *c)
 	rack_index_free(&ri);
 }
 
+/* ---- rack-assembly ---- */
+
+static void run_rack_assembly(struct check_ctx *c)
+{
+	const struct rk_design *d = c->d;
+
+	for (uint32_t i = 0; i < d->nobjs && !check_stop(c); i++) {
+		const struct rk_value *v;
+		uint32_t rk;
+
+		if (d->objs[i].kind != K_DEVICE)
+			continue;
+		v = ir_attr(d, i, A_IN_ASSEMBLY);
+		if (!v || v->type != VT_BOOL || !v->n ||
+		    layout_assembly_of(d, i) != RK_NONE)
+			continue;
+		rk = d->objs[i].parent;
+		if (rk == RK_NONE || d->objs[rk].kind != K_RACK)
+			check_fail(c, i, &v->loc,
+				   "device %s says in_assembly, but it is not "
+				   "declared in a rack",
+				   ir_name(d, i));
+		else
+			check_fail(c, i, &v->loc,
+				   "device %s says in_assembly, but the part "
+				   "of rack %s is not an assembly",
+				   ir_name(d, i), ir_name(d, rk));
+	}
+}
+
 CHECK_DEFINE(rack_placement, "rack-placement", CHECK_ERROR,
 	     "a device placed with 'at' is in a rack, at U1 or above",
 	     run_rack_placement);
@@ -435,3 +465,7 @@ CHECK_DEFINE(rack_depth, "rack-depth", CHECK_WARN,
 CHECK_DEFINE(rack_weight, "rack-weight", CHECK_ERROR,
 	     "the devices in a rack weigh no more than its max_load",
 	     run_rack_weight);
+CHECK_DEFINE(rack_assembly, "rack-assembly", CHECK_ERROR,
+	     "a device that says in_assembly is declared in a rack whose part "
+	     "is an assembly",
+	     run_rack_assembly);

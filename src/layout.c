@@ -213,3 +213,18 @@ void layout_memo_run(struct layout_memo *m, uint32_t a, uint32_t b,
 	rb = memo_rack(m, db->rack);
 	cable_run(da->top, db->top, &ra->pos, &rb->pos, ra->slack, out);
 }
+
+uint32_t layout_assembly_of(const struct rk_design *d, uint32_t dev)
+{
+	uint32_t rk = d->objs[dev].parent;
+	const struct rk_value *v, *in;
+
+	if (rk == RK_NONE || d->objs[rk].kind != K_RACK ||
+	    d->objs[rk].part == RK_NONE)
+		return RK_NONE;
+	in = ir_attr(d, dev, A_IN_ASSEMBLY);
+	if (in && in->type == VT_BOOL ? !in->n : !d->objs[dev].tmpl)
+		return RK_NONE;
+	v = ir_attr_inh(d, rk, A_ASSEMBLY);
+	return v && v->type == VT_BOOL && v->n ? d->objs[rk].part : RK_NONE;
+}

@@ -23,6 +23,14 @@ int64_t layout_height_u(const struct rk_design *d, uint32_t dev);
 int64_t layout_at(const struct rk_design *d, uint32_t dev);
 /* Usable height of a rack in U (from its part), 0 if unknown. */
 int64_t layout_rack_units(const struct rk_design *d, uint32_t rack);
+/*
+ * The rack part whose assembly device @dev comes with: the device was
+ * declared in the rack, whose part says `assembly true`, and either says
+ * `in_assembly true` (as -O ir writes it) or was placed by the instance
+ * template of the rack's part or a base without saying `in_assembly
+ * false`.  RK_NONE otherwise.
+ */
+uint32_t layout_assembly_of(const struct rk_design *d, uint32_t dev);
 
 /**
  * struct rack_pos - where a rack stands

@@ -6,13 +6,15 @@
 #                      with the unchanged design, prints exactly
 #                      tests/golden/diff/NAME.{txt,md,json} and exits 1;
 #                      two runs give the same bytes
-#   self/EXAMPLE       an example against itself: no differences, exit 0
-#   ir/EXAMPLE         an example against its own `-O ir` output (the
-#                      ir.rack as a design) and against its own output
+#   self/EXAMPLE       every example against itself: no differences, exit 0
+#   ir/EXAMPLE         every example against its own `-O ir` output (the
+#                      ir.rack as a design; an assembly keeps its devices
+#                      through in_assembly) and against its own output
 #                      directory: no differences
-#   dirs               the diff of two output directories is the diff of
+#   dirs, dirs/A-B     the diff of two output directories is the diff of
 #                      the two designs that wrote them (JSON, but for the
-#                      "old" and "new" paths)
+#                      "old" and "new" paths): the pod and a new SU, and
+#                      each example with the next
 #   json               the JSON output is JSON (python3)
 #   status/...         trouble is exit 2: a missing side, a directory
 #                      that is not an output directory, bad options
@@ -78,9 +80,10 @@ golden add-fabric txt --new-define OOB=true
 golden add-fabric md --new-define OOB=true
 golden add-fabric json --new-define OOB=true
 
-# an example against itself, its ir.rack and its output directory
-for ex in minimal dgx-h100-su gb200-nvl72; do
-	x=examples/$ex.rack
+# every example against itself, its ir.rack and its output directory
+for x in examples/*.rack; do
+	ex=${x#examples/}
+	ex=${ex%.rack}
 	if rk_run "$tmp/self-$ex" diff "$x" "$x" && [ "$rc" -eq 0 ] &&
 		[ ! -s "$tmp/self-$ex.err" ] &&
 		grep -q ': no differences$' "$tmp/self-$ex.out"; then
@@ -90,27 +93,59 @@ for ex in minimal dgx-h100-su gb200-nvl72; do
 		show "$tmp/self-$ex.out"
 		show "$tmp/self-$ex.err"
 	fi
-	if ! rk_run "$tmp/ir-$ex" -o "$tmp/out-$ex" "$x" || [ "$rc" -ne 0 ]; then
+	if ! rk_run "$tmp/ir-$ex" --force -o "$tmp/out-$ex" "$x" ||
+		[ "$rc" -gt 1 ] || [ ! -s "$tmp/out-$ex/ir.rack" ]; then
 		fail "ir/$ex" "${rk_problem:-compiling: exit $rc}"
 		continue
 	fi
 	for other in "$tmp/out-$ex" "$tmp/out-$ex/ir.rack"; do
 		name="ir/$ex${other##*/out-"$ex"}"
 		if rk_run "$tmp/ird-$ex" diff "$x" "$other" &&
-			[ "$rc" -eq 0 ]; then
+			[ "$rc" -eq 0 ] && [ ! -s "$tmp/ird-$ex.err" ]; then
 			pass "$name"
-		elif [ "$ex" = gb200-nvl72 ] && [ "$other" != "$tmp/out-$ex" ] &&
-			[ "$rc" -eq 1 ] && ! grep -q '^Cabling\|^Devices\|^Power\|^Fabrics\|^Findings' "$tmp/ird-$ex.out"; then
-			# ir.rack writes the devices of an assembly rack part
-			# out as the rack's own: compiled again, the bill of
-			# materials lists them apart from their assembly
-			xfail "$name" "ir.rack does not keep what came with an assembly"
 		else
 			fail "$name" "differences with its own output"
 			show "$tmp/ird-$ex.out"
 			show "$tmp/ird-$ex.err"
 		fi
 	done
+done
+
+# dirs/A-B: for each example and the next (the last with the first), the
+# diff of their output directories is the diff of the two designs (JSON,
+# but for the "old" and "new" paths)
+set -- examples/*.rack
+first=$1
+while [ $# -gt 0 ]; do
+	a=${1#examples/}
+	a=${a%.rack}
+	shift
+	b=${1:-$first}
+	b=${b#examples/}
+	b=${b%.rack}
+	name="dirs/$a-$b"
+	if [ ! -s "$tmp/out-$a/ir.rack" ] || [ ! -s "$tmp/out-$b/ir.rack" ]; then
+		fail "$name" "no output directory"
+		continue
+	fi
+	if rk_run "$tmp/xd" diff -f json "$tmp/out-$a" "$tmp/out-$b" &&
+		[ "$rc" -eq 1 ] &&
+		rk_run "$tmp/xs" diff -f json "examples/$a.rack" \
+			"examples/$b.rack" && [ "$rc" -eq 1 ]; then
+		grep -v '^  "old"\|^  "new"' "$tmp/xd.out" >"$tmp/xd.cut"
+		grep -v '^  "old"\|^  "new"' "$tmp/xs.out" >"$tmp/xs.cut"
+		if cmp -s "$tmp/xd.cut" "$tmp/xs.cut"; then
+			pass "$name"
+		else
+			fail "$name" "the diffs differ"
+			diff -u "$tmp/xs.cut" "$tmp/xd.cut" | sed 's/^/    | /' |
+				head -30
+		fi
+	else
+		fail "$name" "${rk_problem:-exit $rc, want 1}"
+		show "$tmp/xd.err"
+		show "$tmp/xs.err"
+	fi
 done
 
 # output directories against designs (the pod has a check error: --force)
