@@ -80,6 +80,19 @@ golden add-fabric txt --new-define OOB=true
 golden add-fabric md --new-define OOB=true
 golden add-fabric json --new-define OOB=true
 
+# NAME DESIGNS DIRS: the JSON diff of two designs and that of their output
+# directories are the same, but for the "old" and "new" paths
+same_json() {
+	grep -v '^  "old"\|^  "new"' "$2" >"$2.cut"
+	grep -v '^  "old"\|^  "new"' "$3" >"$3.cut"
+	if cmp -s "$2.cut" "$3.cut" && [ -s "$2.cut" ]; then
+		pass "$1"
+	else
+		fail "$1" "the diffs differ"
+		diff -u "$2.cut" "$3.cut" | sed 's/^/    | /' | head -30
+	fi
+}
+
 # every example against itself, its ir.rack and its output directory
 for x in examples/*.rack; do
 	ex=${x#examples/}
@@ -132,15 +145,7 @@ while [ $# -gt 0 ]; do
 		[ "$rc" -eq 1 ] &&
 		rk_run "$tmp/xs" diff -f json "examples/$a.rack" \
 			"examples/$b.rack" && [ "$rc" -eq 1 ]; then
-		grep -v '^  "old"\|^  "new"' "$tmp/xd.out" >"$tmp/xd.cut"
-		grep -v '^  "old"\|^  "new"' "$tmp/xs.out" >"$tmp/xs.cut"
-		if cmp -s "$tmp/xd.cut" "$tmp/xs.cut"; then
-			pass "$name"
-		else
-			fail "$name" "the diffs differ"
-			diff -u "$tmp/xs.cut" "$tmp/xd.cut" | sed 's/^/    | /' |
-				head -30
-		fi
+		same_json "$name" "$tmp/xs.out" "$tmp/xd.out"
 	else
 		fail "$name" "${rk_problem:-exit $rc, want 1}"
 		show "$tmp/xd.err"
@@ -155,14 +160,7 @@ if rk_run "$tmp/o4" --force -I examples -o "$tmp/pod4" "$pod" &&
 	[ "$rc" -eq 1 ] &&
 	rk_run "$tmp/ds" diff -f json -I examples --new-define NODES=8 \
 		"$pod" "$pod" && [ "$rc" -eq 1 ]; then
-	grep -v '^  "old"\|^  "new"' "$tmp/dd.out" >"$tmp/dd.cut"
-	grep -v '^  "old"\|^  "new"' "$tmp/ds.out" >"$tmp/ds.cut"
-	if cmp -s "$tmp/dd.cut" "$tmp/ds.cut" && [ -s "$tmp/dd.cut" ]; then
-		pass dirs
-	else
-		fail dirs "the diffs differ"
-		diff -u "$tmp/ds.cut" "$tmp/dd.cut" | sed 's/^/    | /' | head -30
-	fi
+	same_json dirs "$tmp/ds.out" "$tmp/dd.out"
 else
 	fail dirs "${rk_problem:-exit $rc}"
 	show "$tmp/dd.err"
