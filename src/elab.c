@@ -168,15 +168,15 @@ bool elab_step(struct elab *e, const struct srcloc *loc)
 	return true;
 }
 
-bool check_table_limit(struct elab *e, uint32_t n, const struct srcloc *loc,
-		       const char *what)
+bool check_table_limit(struct elab *e, uint32_t n, uint32_t max,
+		       const struct srcloc *loc, const char *what)
 {
-	if (n < RK_MAX_OBJECTS)
+	if (n < max)
 		return true;
 	elab_error(e, loc, "limit",
 		   "design has more than %u %s (the size "
 		   "limit)",
-		   RK_MAX_OBJECTS, what);
+		   max, what);
 	e->stopped = true;
 	return false;
 }
@@ -607,6 +607,7 @@ void elab_init(struct elab *e, struct compilation *c)
 	e->obj = RK_NONE;
 	e->group = RK_NONE;
 	e->ctx = X_TOP;
+	arena_init(&e->tmp);
 	/* map schema words to kinds and attributes in O(1) by string id */
 	for (uint32_t i = 0; i < kind_table_len; i++) {
 		uint32_t id = intern_cstr(e->a, kind_table[i].word);
@@ -642,6 +643,7 @@ void elab_fini(struct elab *e)
 {
 	free(e->vars);
 	free(e->scratch);
+	arena_destroy(&e->tmp);
 	free(e->mods);
 	free(e->bodies);
 	free(e->imports);

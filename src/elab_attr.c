@@ -19,7 +19,14 @@
 
 static struct rk_value *push_val(struct elab *e)
 {
-	struct rk_value *v = VEC_PUSH(e->d->vals, e->d->nvals, e->d->vals_cap);
+	static const struct srcloc nowhere;
+	struct rk_value *v;
+
+	/* at the limit elaboration stops (the caller fills this one in) */
+	if (e->d->nvals >= RK_MAX_VALUES && !e->stopped)
+		check_table_limit(e, e->d->nvals, RK_MAX_VALUES, &nowhere,
+				  "list elements");
+	v = VEC_PUSH(e->d->vals, e->d->nvals, e->d->vals_cap);
 
 	memset(v, 0, sizeof(*v));
 	return v;
@@ -27,8 +34,14 @@ static struct rk_value *push_val(struct elab *e)
 
 static void push_attr(struct elab *e, uint32_t key, const struct rk_value *val)
 {
-	struct rk_attr *a = VEC_PUSH(e->scratch, e->nscratch, e->scratch_cap);
+	struct rk_attr *a;
 
+	/* attributes not yet moved into the design count too: a loop in one
+	 * body could give millions (stops elaboration at the limit) */
+	if (e->nscratch + e->d->nattrs >= RK_MAX_ATTRS && !e->stopped)
+		check_table_limit(e, e->nscratch + e->d->nattrs, RK_MAX_ATTRS,
+				  &val->loc, "attributes");
+	a = VEC_PUSH(e->scratch, e->nscratch, e->scratch_cap);
 	a->key = key;
 	a->val = *val;
 }
@@ -80,7 +93,7 @@ void finish_attrs(struct elab *e, uint32_t mark, uint32_t *first,
 	}
 	*first = e->d->nattrs;
 	*count = n;
-	if (n && check_table_limit(e, e->d->nattrs + n, &s[0].val.loc,
+	if (n && check_table_limit(e, e->d->nattrs + n, RK_MAX_ATTRS, &s[0].val.loc,
 				   "attributes")) {
 		for (uint32_t i = 0; i < n; i++)
 			*VEC_PUSH(e->d->attrs, e->d->nattrs, e->d->attrs_cap) =

@@ -46,7 +46,8 @@ uint32_t new_object(struct elab *e, const struct kind_info *ki,
 	uint32_t full = join_name(e, prefix, local, &st->loc);
 	uint32_t id, prev;
 
-	if (!full || !check_table_limit(e, d->nobjs, &st->loc, "objects"))
+	if (!full || !check_table_limit(e, d->nobjs, RK_MAX_OBJECTS, &st->loc,
+				       "objects"))
 		return RK_NONE;
 	id = ir_add_obj(d, ki->kind, e->obj, local, full, &st->loc);
 	if (st->rhs)
@@ -379,7 +380,7 @@ static void record_link_ends(struct elab *e, uint32_t li,
 	e->nlink_ends = li + 1;
 }
 
-void decl_link(struct elab *e, const struct ast *st)
+static void decl_link_in(struct elab *e, const struct ast *st)
 {
 	struct val v;
 	uint32_t *an, ac, *bn, bc, first, cnt, mark;
@@ -414,7 +415,8 @@ void decl_link(struct elab *e, const struct ast *st)
 	for (uint32_t i = 0; i < ac && !e->stopped; i++) {
 		struct rk_link *l;
 
-		if (!check_table_limit(e, e->d->nlinks, &st->loc, "links") ||
+		if (!check_table_limit(e, e->d->nlinks, RK_MAX_LINKS, &st->loc,
+				       "links") ||
 		    !elab_step(e, &st->loc))
 			return;
 		l = VEC_PUSH(e->d->links, e->d->nlinks, e->d->links_cap);
@@ -432,6 +434,15 @@ void decl_link(struct elab *e, const struct ast *st)
 		record_link_ends(e, e->d->nlinks - 1, &v.items[0].loc,
 				 &v.items[1].loc);
 	}
+}
+
+/* A link statement; the value "a -- b" it evaluates is a temporary. */
+void decl_link(struct elab *e, const struct ast *st)
+{
+	struct arena_mark m = arena_mark(&e->tmp);
+
+	decl_link_in(e, st);
+	arena_release(&e->tmp, &m);
 }
 
 /*

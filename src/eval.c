@@ -386,7 +386,9 @@ static bool eval_binary(struct elab *e, const struct ast *x, struct val *out)
 		memset(out, 0, sizeof(*out));
 		out->kind = x->op == OP_ARROW ? V_PAIR : V_LINK;
 		out->count = 2;
-		out->items = arena_alloc(e->a, 2 * sizeof(struct val));
+		/* a link's ends live as long as its statement (decl_link) */
+		out->items = arena_alloc(x->op == OP_LINK ? &e->tmp : e->a,
+					 2 * sizeof(struct val));
 		out->items[0] = l;
 		out->items[1] = r;
 		out->loc = x->loc;

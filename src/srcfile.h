@@ -49,7 +49,7 @@ struct srcmgr {
 };
 
 /* Largest source file accepted, in bytes. */
-#define RK_MAX_FILE_SIZE (64u * 1024u * 1024u)
+#define RK_MAX_FILE_SIZE (16u * 1024u * 1024u)
 
 void srcmgr_init(struct srcmgr *sm, struct arena *a);
 /* Add a file from memory; returns its id.  The text is copied. */
