@@ -24,16 +24,16 @@ struct compilation;
 struct rackc_options;
 
 /* Limits, reported as errors with the location that hit them. */
-#define RK_MAX_LOOP 10000000u	 /* iterations of one for loop */
-#define RK_MAX_STEPS 50000000u	 /* statements and iterations per compile */
-#define RK_MAX_OBJECTS 2000000u	 /* objects */
-#define RK_MAX_LINKS 5000000u	 /* links */
-#define RK_MAX_ATTRS 4000000u	 /* attributes */
-#define RK_MAX_VALUES 8000000u	 /* elements of list values */
-#define RK_MAX_EXPAND 1000000u	 /* names from one ranged path */
-#define RK_MAX_IMPORT_DEPTH 16u	 /* nested imports */
-#define RK_MAX_MODULE_DEPTH 64u	 /* nested module instances */
-#define RK_MAX_PATH 512u	 /* bytes in one hierarchical name */
+#define RK_MAX_LOOP 10000000u	/* iterations of one for loop */
+#define RK_MAX_STEPS 50000000u	/* statements and iterations per compile */
+#define RK_MAX_OBJECTS 2000000u /* objects */
+#define RK_MAX_LINKS 5000000u	/* links */
+#define RK_MAX_ATTRS 4000000u	/* attributes */
+#define RK_MAX_VALUES 8000000u	/* elements of list values */
+#define RK_MAX_EXPAND 1000000u	/* names from one ranged path */
+#define RK_MAX_IMPORT_DEPTH 16u /* nested imports */
+#define RK_MAX_MODULE_DEPTH 64u /* nested module instances */
+#define RK_MAX_PATH 512u	/* bytes in one hierarchical name */
 
 enum vkind {
 	V_NONE,

@@ -93,8 +93,8 @@ void finish_attrs(struct elab *e, uint32_t mark, uint32_t *first,
 	}
 	*first = e->d->nattrs;
 	*count = n;
-	if (n && check_table_limit(e, e->d->nattrs + n, RK_MAX_ATTRS, &s[0].val.loc,
-				   "attributes")) {
+	if (n && check_table_limit(e, e->d->nattrs + n, RK_MAX_ATTRS,
+				   &s[0].val.loc, "attributes")) {
 		for (uint32_t i = 0; i < n; i++)
 			*VEC_PUSH(e->d->attrs, e->d->nattrs, e->d->attrs_cap) =
 			    s[i];

@@ -47,7 +47,7 @@ uint32_t new_object(struct elab *e, const struct kind_info *ki,
 	uint32_t id, prev;
 
 	if (!full || !check_table_limit(e, d->nobjs, RK_MAX_OBJECTS, &st->loc,
-				       "objects"))
+					"objects"))
 		return RK_NONE;
 	id = ir_add_obj(d, ki->kind, e->obj, local, full, &st->loc);
 	if (st->rhs)
