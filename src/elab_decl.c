@@ -221,43 +221,53 @@ void decl_part(struct elab *e, const struct kind_info *ki, const struct ast *st)
 		     &e->d->objs[id].attr_count);
 }
 
+/* the part after ':' in a declaration (`node n : dgx_h100 {}`), of the
+ * class the kind needs; RK_NONE after an error */
+static uint32_t decl_type_part(struct elab *e, const struct kind_info *ki,
+			       const struct ast *rhs)
+{
+	struct val tv;
+	uint32_t tw, part;
+
+	if (!eval(e, rhs, &tv))
+		return RK_NONE;
+	tw = bare_word(&tv);
+	if (!tw) {
+		elab_error(e, &rhs->loc, "type-mismatch",
+			   "a part name is needed after ':'");
+		return RK_NONE;
+	}
+	part = elab_find_part(e, tw, &rhs->loc);
+	if (part == RK_NONE)
+		return RK_NONE;
+	if (ki->cls && e->d->objs[part].cls != ki->cls) {
+		elab_error(e, &rhs->loc, "part-class",
+			   "'%s' is a %s part, but '%s' needs a %s part",
+			   str_of(e->a, tw),
+			   rk_class_name(e->d->objs[part].cls), ki->word,
+			   rk_class_name(ki->cls));
+		return RK_NONE;
+	}
+	return part;
+}
+
 /* ports and components: named in the part's own namespace */
 void decl_part_member(struct elab *e, const struct kind_info *ki,
 		      const struct ast *st)
 {
 	uint32_t *names, count, part = RK_NONE;
-	struct val tv;
 
 	if (!decl_names(e, st, &names, &count))
 		return;
 	if (ki->type == 2 || (ki->type == 1 && st->rhs)) {
-		uint32_t tw;
-
 		if (!st->rhs) {
 			elab_error(e, &st->loc, "value",
 				   "'%s' needs a part after ':'", ki->word);
 			return;
 		}
-		if (!eval(e, st->rhs, &tv))
-			return;
-		tw = bare_word(&tv);
-		if (!tw) {
-			elab_error(e, &st->rhs->loc, "type-mismatch",
-				   "a part name is needed after ':'");
-			return;
-		}
-		part = elab_find_part(e, tw, &st->rhs->loc);
+		part = decl_type_part(e, ki, st->rhs);
 		if (part == RK_NONE)
 			return;
-		if (ki->cls && e->d->objs[part].cls != ki->cls) {
-			elab_error(
-			    e, &st->rhs->loc, "part-class",
-			    "'%s' is a %s part, but '%s' needs a %s part",
-			    str_of(e->a, tw),
-			    rk_class_name(e->d->objs[part].cls), ki->word,
-			    rk_class_name(ki->cls));
-			return;
-		}
 	} else if (st->rhs) {
 		elab_error(e, &st->rhs->loc, "value", "'%s' takes no ':' type",
 			   ki->word);
@@ -310,28 +320,9 @@ void decl_object(struct elab *e, const struct kind_info *ki,
 			if (streq(fabric_types[cls], str_of(e->a, w)))
 				break;
 	} else if (ki->type == 2) {
-		uint32_t tw;
-
-		if (!eval(e, st->rhs, &tv))
-			return;
-		tw = bare_word(&tv);
-		if (!tw) {
-			elab_error(e, &st->rhs->loc, "type-mismatch",
-				   "a part name is needed after ':'");
-			return;
-		}
-		part = elab_find_part(e, tw, &st->rhs->loc);
+		part = decl_type_part(e, ki, st->rhs);
 		if (part == RK_NONE)
 			return;
-		if (ki->cls && e->d->objs[part].cls != ki->cls) {
-			elab_error(e, &st->rhs->loc, "part-class",
-				   "'%s' is a %s part, but '%s' needs a %s "
-				   "part",
-				   str_of(e->a, tw),
-				   rk_class_name(e->d->objs[part].cls),
-				   ki->word, rk_class_name(ki->cls));
-			return;
-		}
 		cls = e->d->objs[part].cls;
 	}
 	for (uint32_t i = 0; i < count && !e->stopped; i++) {
