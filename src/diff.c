@@ -864,8 +864,18 @@ static void diff_all(struct dd *x)
 		const struct section *s = &x->sec[1];
 		uint32_t n = 0;
 
-		for (uint32_t r = 0; r < rows(s); r++)
-			n += strstr(s->cells[r * s->ncols], dev[k]) != NULL;
+		/* a change is a word of the cell ("changed, moved"), and
+		 * "removed" is not "moved" */
+		for (uint32_t r = 0; r < rows(s); r++) {
+			const char *c = s->cells[r * s->ncols], *w;
+			size_t len = strlen(dev[k]);
+
+			for (w = c; (w = strstr(w, dev[k])) != NULL; w += len)
+				if ((w == c || w[-1] == ' ') &&
+				    (!w[len] || w[len] == ','))
+					break;
+			n += w != NULL;
+		}
 		if (n)
 			count_row(x, sum,
 				  arena_printf(x->a, "devices %s", dev[k]), n);

@@ -232,8 +232,9 @@ void placer_fini(struct placer *p)
 }
 
 /*
- * Room for a device of height @h in the first listed rack with room, top
- * down, from the rack last used on: its rack index and lowest U, taken.
+ * Room for a device of height @h in the first listed rack with room, from
+ * the rack last used on, top down (bottom up with p->up): its rack index
+ * and lowest U, taken.
  */
 static bool take_slot(struct placer *p, int64_t h, uint32_t *rack, int64_t *lo)
 {
@@ -244,8 +245,9 @@ static bool take_slot(struct placer *p, int64_t h, uint32_t *rack, int64_t *lo)
 
 		if (p->per_rack && p->count[i] >= p->per_rack)
 			continue;
-		for (int64_t top = p->units[i]; top >= h && h > 0; top--) {
-			int64_t u;
+		for (int64_t t = p->units[i]; t >= h && h > 0; t--) {
+			/* the k-th place from the top, or from the bottom */
+			int64_t top = p->up ? p->units[i] - t + h : t, u;
 
 			*lo = top - h + 1;
 			for (u = *lo; u <= top && !p->used[i][u]; u++)
@@ -1105,6 +1107,13 @@ static void gen_star(struct elab *e, uint32_t fab)
 		goto out;
 	}
 	placer_init(e, &pl, fab, A_PLACE_LEAVES);
+	/*
+	 * A star (the management network) fills its racks from the bottom
+	 * up, the fat trees' tiers from the top down: in racks they share,
+	 * each grows towards the other, so neither's growth moves the
+	 * other's switches while the rack holds both (doc/language.md).
+	 */
+	pl.up = true;
 	for (uint32_t i = 0; i < ne && !e->stopped; i++) {
 		if (i % nd == 0) {
 			cur = new_switch(e, fab, "sw", nsw++, sw,

@@ -22,6 +22,7 @@ struct placer {
 	const struct rk_value *where; /* &list, for messages */
 	uint32_t next;		      /* rack index to try first */
 	int64_t per_rack;	      /* most devices per rack (0: any) */
+	bool up;		      /* fill from the bottom (a star) */
 	uint32_t *count;	      /* switches placed per listed rack */
 	uint8_t **used;		      /* per listed rack: U bitmap */
 	int64_t *units;

@@ -6,8 +6,10 @@
 # leaf-spine cables that move are exactly the minimum src/fabric.c derives
 # (none within the provisioned size), and every leaf spreads its uplinks
 # round-robin (tests/growth_check.py).  From 4 to 8 SUs only the fabrics'
-# leaf-spine cables are compared: at 8 SUs the UFM's node slot goes to a
-# 32nd DGX (RA Table 3), so the DGX from dgx[31] on move one slot.
+# leaf-spine cables are compared: without FINAL_SUS, at 8 SUs the UFM's
+# node slot goes to a 32nd DGX (RA Table 3), so the DGX from dgx[31] on
+# move one slot (with FINAL_SUS=8 the slot is a DGX's from the start:
+# placement_growth below).
 #
 # Provisioned (FINAL_SUS=8), growth within the UFM's SUs (1 -> 2 -> 4)
 # only adds, by `rackc diff`: no device moves (switch placement holds the
@@ -194,4 +196,52 @@ if [ "$ok" = yes ]; then
 			"$tmp/p-${hop%:*}" "$tmp/p-${hop#*:}"
 	done
 fi
+# placement_growth: the SuperPOD's devices stay where they are as it grows
+# (doc/language.md, the placement notes).  Provisioned (FINAL_SUS=8),
+# growing up to the final size only adds, by `rackc diff`, from 4 to 8
+# SUs too: the node slots are chosen for the final size, so SU 1's 32nd
+# slot holds a DGX from the start and never changes hands.  Unprovisioned,
+# from 1 to 2 and 2 to 4 SUs no device moves (the minimum: the fat trees'
+# switches fill the central racks from the top, the out-of-band star's
+# from the bottom, and the UFM stands in a rack of its own), no
+# out-of-band cable is re-pulled, and the only cables re-pulled are the
+# leaf-spine cables the spine counts force (growth_check.py --moves).
+placement_growth() {
+	pg_ok=yes
+	for pg_f in 0 8; do
+		for pg_n in 1 2 4 8; do
+			if ! rk_run "$tmp/pg" -D SUS="$pg_n" -D FINAL_SUS="$pg_f" \
+				-O ir,report,bom,cabling -o "$tmp/pg$pg_f-$pg_n" \
+				"$design" || [ "$rc" -ne 0 ]; then
+				fail "growth/placement/FINAL_SUS=$pg_f/SUS=$pg_n" \
+					"exit $rc $rk_problem"
+				show "$tmp/pg.err"
+				pg_ok=no
+			fi
+		done
+	done
+	[ "$pg_ok" = yes ] || return 0
+	for pg_hop in 4:8 1:8; do
+		adds_only "growth/placement/FINAL_SUS=8/diff/${pg_hop%:*}->${pg_hop#*:}" \
+			"$tmp/pg8-${pg_hop%:*}" "$tmp/pg8-${pg_hop#*:}"
+	done
+	for pg_hop in 1:2 2:4; do
+		pg_a=$tmp/pg0-${pg_hop%:*} pg_b=$tmp/pg0-${pg_hop#*:}
+		pg_name="growth/placement/FINAL_SUS=0/diff/${pg_hop%:*}->${pg_hop#*:}"
+		if ! rk_run "$tmp/pgd" diff -f json "$pg_a" "$pg_b" ||
+			[ "$rc" -ne 1 ]; then
+			fail "$pg_name" "rackc diff: exit $rc $rk_problem"
+			show "$tmp/pgd.err"
+		elif python3 "$top_srcdir/tests/growth_check.py" --moves \
+			"$tmp/pgd.out" "$pg_a/cabling.csv" "$pg_b/cabling.csv" \
+			>"$tmp/g.out" 2>&1; then
+			pass "$pg_name" "$(cat "$tmp/g.out")"
+		else
+			fail "$pg_name" "see below"
+			show "$tmp/g.out"
+		fi
+	done
+	rm -rf "$tmp"/pg0-* "$tmp"/pg8-*
+}
+placement_growth
 finish

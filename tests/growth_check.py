@@ -33,6 +33,13 @@ its ID and ends.
 --adds-only: a growth within the provisioned size only adds: every
 device of the diff is added (none moved, changed or removed) and every
 cable of its work order is to add (none to re-pull, relabel or remove).
+--moves DIFF.json OLD.csv NEW.csv [MOVED]: an unprovisioned growth moves
+only what it must (doc/language.md, the placement notes): the devices the
+diff moves are exactly MOVED (names such as dgx[31..126], comma-separated;
+none when left out), none is changed, and the cables it re-pulls or removes
+are exactly the fat trees' leaf-spine cables the spine counts force (their
+number the minimum above) and the cables on a moved device; so no
+out-of-band cable is re-pulled unless its device moved.
 """
 import json
 import csv
@@ -211,7 +218,97 @@ def kept(old, new, moved_keys, compared):
     print("ok: %d cables kept their ID and ends" % (len(old) - len(moved_keys)))
 
 
+def names(spec):
+    """dgx[31..126],ufm -> the set of device names"""
+    out = set()
+    for part in filter(None, spec.split(",")):
+        m = re.match(r"(.*)\[(\d+)\.\.(\d+)\]$", part)
+        if m:
+            out |= {"%s[%d]" % (m.group(1), i)
+                    for i in range(int(m.group(2)), int(m.group(3)) + 1)}
+        else:
+            out.add(part)
+    return out
+
+
+def moves(diff_path, old_path, new_path, spec):
+    d = json.load(open(diff_path))
+    old_rows, old = load(old_path)
+    new_rows, _ = load(new_path)
+    want = names(spec)
+    moved, gone = set(), set()
+    for r in d["devices"]:
+        if r["change"] == "moved":
+            moved.add(r["device"])
+        elif r["change"] == "removed":
+            gone.add(r["device"])
+        elif r["change"] != "added":
+            fail("device %s %s" % (r["device"], r["change"]))
+    if moved != want:
+        extra, lack = sorted(moved - want), sorted(want - moved)
+        fail("%d devices moved, expected %d: %s%s" % (
+            len(moved), len(want),
+            "unexpected " + " ".join(extra[:5]) if extra else "",
+            " not moved " + " ".join(lack[:5]) if lack else ""))
+    # the leaf-spine cables the spine counts force (the minimum)
+    up_a, up_b = uplinks(old_rows), uplinks(new_rows)
+    forced = set()
+    total_min = 0
+    for fab in sorted(up_a):
+        A, B = up_a[fab], up_b[fab]
+        n_a = Counter(idx(k[0], "leaf") for k in A)
+        n_b = Counter(idx(k[0], "leaf") for k in B)
+        U = max(list(n_a.values()) + list(n_b.values()))
+        Sa = len({v[0] for v in A.values()})
+        Sb = len({v[0] for v in B.values()})
+        total_min += sum(max(0, spread(l, s, U, Sa, n_a[l]) -
+                             spread(l, s, U, Sb))
+                         for l in n_a for s in range(Sa))
+        forced |= {(fab,) + tuple(sorted([k, A[k]]))
+                   for k in A if B.get(k) != A[k]}
+    by_id = {cid: key for key, cid in old.items()}
+    pulled = Counter()
+    seen = set()
+    for r in d["cabling"]:
+        if r["action"] not in ("re-pull", "remove"):
+            continue
+        key = by_id.get(r["cable_id"])
+        if key is None:
+            fail("cable %s of the work order is not in OLD" % r["cable_id"])
+        if key in seen:
+            continue
+        seen.add(key)
+        ends = {key[1][0], key[2][0]}
+        if ends & moved:
+            why = "on a moved device"
+        elif ends & gone:
+            why = "on a removed device"
+        elif key in forced and r["action"] == "re-pull":
+            why = "forced"
+        else:
+            fail("cable %s %s: %s, neither forced nor on a moved or "
+                 "removed device (%s)" % (r["cable_id"], key, r["action"],
+                                          r["detail"]))
+        pulled[(key[0], r["action"], why)] += 1
+    lacking = forced - seen
+    if lacking:
+        fail("%d forced leaf-spine moves not in the work order, e.g. %s" %
+             (len(lacking), sorted(lacking)[0]))
+    if len(forced) != total_min:
+        fail("%d leaf-spine cables moved, the minimum is %d" %
+             (len(forced), total_min))
+    print("ok: %d devices moved as expected; re-pulled or removed: %s; "
+          "leaf-spine moves %d = the minimum" % (
+              len(moved), ", ".join("%s %s (%s) %d" % (k + (v,))
+                                    for k, v in sorted(pulled.items())),
+              total_min))
+
+
 def main():
+    if sys.argv[1] == "--moves":
+        moves(sys.argv[2], sys.argv[3], sys.argv[4],
+              sys.argv[5] if len(sys.argv) > 5 else "")
+        return
     if sys.argv[1] == "--adds-only":
         adds_only(sys.argv[2])
         return
