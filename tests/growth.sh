@@ -241,6 +241,19 @@ placement_growth() {
 			show "$tmp/g.out"
 		fi
 	done
+	# 4 -> 8 SUs unprovisioned removes the UFM and its rack and moves
+	# dgx[31..126] (Table 3 from 5 SUs on): the summary counts them apart
+	pg_name="growth/placement/FINAL_SUS=0/diff/4->8/summary"
+	if ! rk_run "$tmp/pgd" diff -f json "$tmp/pg0-4" "$tmp/pg0-8" ||
+		[ "$rc" -ne 1 ]; then
+		fail "$pg_name" "rackc diff: exit $rc $rk_problem"
+		show "$tmp/pgd.err"
+	elif python3 "$top_srcdir/tests/growth_check.py" --summary \
+		"$tmp/pgd.out" >"$tmp/g.out" 2>&1; then
+		pass "$pg_name" "$(cat "$tmp/g.out")"
+	else
+		fail "$pg_name" "$(cat "$tmp/g.out")"
+	fi
 	rm -rf "$tmp"/pg0-* "$tmp"/pg8-*
 }
 placement_growth

@@ -33,6 +33,8 @@ its ID and ends.
 --adds-only: a growth within the provisioned size only adds: every
 device of the diff is added (none moved, changed or removed) and every
 cable of its work order is to add (none to re-pull, relabel or remove).
+--summary DIFF.json: the diff's summary counts each device change (added,
+removed, moved, changed) as its rows do.
 --moves DIFF.json OLD.csv NEW.csv [MOVED]: an unprovisioned growth moves
 only what it must (doc/language.md, the placement notes): the devices the
 diff moves are exactly MOVED (names such as dgx[31..126], comma-separated;
@@ -231,6 +233,20 @@ def names(spec):
     return out
 
 
+def summary(d):
+    """the summary counts each device change by its rows ("removed" is
+    not "moved"); returns the counts"""
+    summ = {r["what"]: int(r["count"]) for r in d["summary"]}
+    got = {}
+    for ch in ("added", "removed", "moved", "changed"):
+        rows = sum(1 for r in d["devices"] if ch in r["change"].split(", "))
+        if summ.get("devices " + ch, 0) != rows:
+            fail("summary: devices %s %s, the rows %d" % (
+                ch, summ.get("devices " + ch, 0), rows))
+        got[ch] = rows
+    return got
+
+
 def moves(diff_path, old_path, new_path, spec):
     d = json.load(open(diff_path))
     old_rows, old = load(old_path)
@@ -244,6 +260,7 @@ def moves(diff_path, old_path, new_path, spec):
             gone.add(r["device"])
         elif r["change"] != "added":
             fail("device %s %s" % (r["device"], r["change"]))
+    summary(d)
     if moved != want:
         extra, lack = sorted(moved - want), sorted(want - moved)
         fail("%d devices moved, expected %d: %s%s" % (
@@ -305,6 +322,11 @@ def moves(diff_path, old_path, new_path, spec):
 
 
 def main():
+    if sys.argv[1] == "--summary":
+        got = summary(json.load(open(sys.argv[2])))
+        print("ok: the summary counts the devices' rows: %s" % ", ".join(
+            "%s %d" % kv for kv in sorted(got.items())))
+        return
     if sys.argv[1] == "--moves":
         moves(sys.argv[2], sys.argv[3], sys.argv[4],
               sys.argv[5] if len(sys.argv) > 5 else "")
