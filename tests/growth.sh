@@ -206,6 +206,24 @@ fi
 # from the bottom, and the UFM stands in a rack of its own), no
 # out-of-band cable is re-pulled, and the only cables re-pulled are the
 # leaf-spine cables the spine counts force (growth_check.py --moves).
+# diff_check NAME OLD NEW MODE [ARG...]: `rackc diff -f json OLD NEW`
+# finds differences, and growth_check.py MODE DIFF.json ARG... passes
+diff_check() {
+	dc_name=$1 dc_old=$2 dc_new=$3 dc_mode=$4
+	shift 4
+	if ! rk_run "$tmp/dc" diff -f json "$dc_old" "$dc_new" ||
+		[ "$rc" -ne 1 ]; then
+		fail "$dc_name" "rackc diff: exit $rc $rk_problem"
+		show "$tmp/dc.err"
+	elif python3 "$top_srcdir/tests/growth_check.py" "$dc_mode" \
+		"$tmp/dc.out" "$@" >"$tmp/g.out" 2>&1; then
+		pass "$dc_name" "$(cat "$tmp/g.out")"
+	else
+		fail "$dc_name" "see below"
+		show "$tmp/g.out"
+	fi
+}
+
 placement_growth() {
 	pg_ok=yes
 	for pg_f in 0 8; do
@@ -227,33 +245,13 @@ placement_growth() {
 	done
 	for pg_hop in 1:2 2:4; do
 		pg_a=$tmp/pg0-${pg_hop%:*} pg_b=$tmp/pg0-${pg_hop#*:}
-		pg_name="growth/placement/FINAL_SUS=0/diff/${pg_hop%:*}->${pg_hop#*:}"
-		if ! rk_run "$tmp/pgd" diff -f json "$pg_a" "$pg_b" ||
-			[ "$rc" -ne 1 ]; then
-			fail "$pg_name" "rackc diff: exit $rc $rk_problem"
-			show "$tmp/pgd.err"
-		elif python3 "$top_srcdir/tests/growth_check.py" --moves \
-			"$tmp/pgd.out" "$pg_a/cabling.csv" "$pg_b/cabling.csv" \
-			>"$tmp/g.out" 2>&1; then
-			pass "$pg_name" "$(cat "$tmp/g.out")"
-		else
-			fail "$pg_name" "see below"
-			show "$tmp/g.out"
-		fi
+		diff_check "growth/placement/FINAL_SUS=0/diff/${pg_hop%:*}->${pg_hop#*:}" \
+			"$pg_a" "$pg_b" --moves "$pg_a/cabling.csv" "$pg_b/cabling.csv"
 	done
 	# 4 -> 8 SUs unprovisioned removes the UFM and its rack and moves
 	# dgx[31..126] (Table 3 from 5 SUs on): the summary counts them apart
-	pg_name="growth/placement/FINAL_SUS=0/diff/4->8/summary"
-	if ! rk_run "$tmp/pgd" diff -f json "$tmp/pg0-4" "$tmp/pg0-8" ||
-		[ "$rc" -ne 1 ]; then
-		fail "$pg_name" "rackc diff: exit $rc $rk_problem"
-		show "$tmp/pgd.err"
-	elif python3 "$top_srcdir/tests/growth_check.py" --summary \
-		"$tmp/pgd.out" >"$tmp/g.out" 2>&1; then
-		pass "$pg_name" "$(cat "$tmp/g.out")"
-	else
-		fail "$pg_name" "$(cat "$tmp/g.out")"
-	fi
+	diff_check "growth/placement/FINAL_SUS=0/diff/4->8/summary" \
+		"$tmp/pg0-4" "$tmp/pg0-8" --summary
 	rm -rf "$tmp"/pg0-* "$tmp"/pg8-*
 }
 placement_growth
