@@ -608,6 +608,7 @@ void elab_init(struct elab *e, struct compilation *c)
 	e->group = RK_NONE;
 	e->ctx = X_TOP;
 	arena_init(&e->tmp);
+	e->va = e->a;
 	/* map schema words to kinds and attributes in O(1) by string id */
 	for (uint32_t i = 0; i < kind_table_len; i++) {
 		uint32_t id = intern_cstr(e->a, kind_table[i].word);

@@ -34,6 +34,7 @@ struct rackc_options;
 #define RK_MAX_IMPORT_DEPTH 16u /* nested imports */
 #define RK_MAX_MODULE_DEPTH 64u /* nested module instances */
 #define RK_MAX_PATH 512u	/* bytes in one hierarchical name */
+#define RK_MAX_MATCH 50000000u	/* names tried by [*] patterns */
 
 enum vkind {
 	V_NONE,
@@ -136,6 +137,9 @@ struct elab {
 	struct rk_attr *scratch;
 	/* temporaries of one link statement (released when it ends) */
 	struct arena tmp;
+	/* where values' segments, lists and expanded names go: the arena,
+	 * or tmp while a link statement evaluates its two ends */
+	struct arena *va;
 	uint32_t nscratch, scratch_cap;
 
 	struct module_def *mods;
@@ -165,8 +169,9 @@ struct elab {
 
 	uint64_t parse_ns;
 	uint32_t link_attr_first, link_attr_count; /* fabric.c */
-	/* per explicit link: the source of its two ends (for messages) */
-	struct srcloc *link_ends;
+	/* per explicit link: where its first end's text ends and its second
+	 * end's begins (the link's loc spans both ends), for messages */
+	uint32_t *link_ends;
 	uint32_t nlink_ends, link_ends_cap;
 	/* fabric.c: incremental indexes over the first @ix_nobjs objects and
 	 * @ix_nlinks links (see index_update) */
@@ -182,9 +187,10 @@ struct elab {
 	uint32_t *deferred_links;
 	uint32_t ndeferred_links, deferred_links_cap;
 	uint64_t steps;
-	bool stopped;	 /* a limit was hit: unwind without more work */
-	bool syntax;	 /* a file had syntax errors */
-	uint32_t blocks; /* open if/for bodies */
+	uint64_t match_steps; /* names tried by [*] patterns (resolve.c) */
+	bool stopped;	      /* a limit was hit: unwind without more work */
+	bool syntax;	      /* a file had syntax errors */
+	uint32_t blocks;      /* open if/for bodies */
 	uint32_t errors;
 };
 
@@ -213,6 +219,12 @@ const struct var *var_find(const struct elab *e, uint32_t name);
 void elab_error(struct elab *e, const struct srcloc *loc, const char *check,
 		const char *fmt, ...) PRINTF(4, 5);
 bool elab_step(struct elab *e, const struct srcloc *loc);
+/*
+ * True while a table of @n rows is below its limit @max; at the limit, an
+ * error "more than @max @what" at @loc, and elaboration stops.
+ */
+bool check_table_limit(struct elab *e, uint32_t n, uint32_t max,
+		       const struct srcloc *loc, const char *what);
 /*
  * True when an error at @loc would be a repeat (see elab_error), which is
  * then counted as reported: callers ask before formatting a message or

@@ -362,12 +362,14 @@ static void record_link_ends(struct elab *e, uint32_t li,
 		    xrealloc(e->link_ends, (size_t)cap * sizeof(*e->link_ends));
 		e->link_ends_cap = cap;
 	}
-	for (; e->nlink_ends < li; e->nlink_ends++)
+	for (; e->nlink_ends < li; e->nlink_ends++) {
 		e->link_ends[2 * e->nlink_ends] =
-		    e->link_ends[2 * e->nlink_ends + 1] =
-			e->d->links[e->nlink_ends].loc;
-	e->link_ends[2 * li] = *a;
-	e->link_ends[2 * li + 1] = *b;
+		    e->d->links[e->nlink_ends].loc.end;
+		e->link_ends[2 * e->nlink_ends + 1] =
+		    e->d->links[e->nlink_ends].loc.begin;
+	}
+	e->link_ends[2 * li] = a->end;
+	e->link_ends[2 * li + 1] = b->begin;
 	e->nlink_ends = li + 1;
 }
 
@@ -375,6 +377,7 @@ static void decl_link_in(struct elab *e, const struct ast *st)
 {
 	struct val v;
 	uint32_t *an, ac, *bn, bc, first, cnt, mark;
+	bool ok;
 
 	if (!st->list || st->list->next || st->rhs) {
 		elab_error(e, &st->loc, "value",
@@ -382,17 +385,21 @@ static void decl_link_in(struct elab *e, const struct ast *st)
 			   "DEVICE.PORT'");
 		return;
 	}
-	if (!eval(e, st->list, &v))
-		return;
-	if (v.kind != V_LINK || v.items[0].kind != V_PATH ||
-	    v.items[1].kind != V_PATH) {
+	/* the ends' segments and expanded names are temporaries of the
+	 * statement (only the interned names outlive it) */
+	e->va = &e->tmp;
+	ok = eval(e, st->list, &v);
+	if (ok && (v.kind != V_LINK || v.items[0].kind != V_PATH ||
+		   v.items[1].kind != V_PATH)) {
 		elab_error(e, &st->list->loc, "type-mismatch",
 			   "a link is written 'link DEVICE.PORT -- "
 			   "DEVICE.PORT'");
-		return;
+		ok = false;
 	}
-	if (!path_expand(e, &v.items[0], &an, &ac) ||
-	    !path_expand(e, &v.items[1], &bn, &bc))
+	ok = ok && path_expand(e, &v.items[0], &an, &ac) &&
+	     path_expand(e, &v.items[1], &bn, &bc);
+	e->va = e->a;
+	if (!ok)
 		return;
 	if (ac != bc) {
 		elab_error(e, &st->list->loc, "value",

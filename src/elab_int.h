@@ -16,8 +16,6 @@
 /* elab.c */
 void elab_note(struct elab *e, const struct srcloc *loc, const char *fmt, ...)
     PRINTF(3, 4);
-bool check_table_limit(struct elab *e, uint32_t n, uint32_t max,
-		       const struct srcloc *loc, const char *what);
 void push_var(struct elab *e, uint32_t name, const struct val *v,
 	      const struct srcloc *loc);
 bool at_file_top(const struct elab *e);

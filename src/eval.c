@@ -401,7 +401,7 @@ static bool eval_binary(struct elab *e, const struct ast *x, struct val *out)
 static struct seg *copy_segs(struct elab *e, const struct val *p,
 			     uint32_t extra)
 {
-	struct seg *s = arena_alloc(e->a, (p->count + extra) * sizeof(*s));
+	struct seg *s = arena_alloc(e->va, (p->count + extra) * sizeof(*s));
 
 	if (p->count)
 		memcpy(s, p->segs, p->count * sizeof(*s));
@@ -639,7 +639,7 @@ bool eval(struct elab *e, const struct ast *x, struct val *out)
 		}
 		out->kind = V_PATH;
 		out->count = 1;
-		out->segs = arena_zalloc(e->a, sizeof(struct seg));
+		out->segs = arena_zalloc(e->va, sizeof(struct seg));
 		out->segs[0].name = x->str;
 		return true;
 	}
@@ -702,7 +702,7 @@ bool eval(struct elab *e, const struct ast *x, struct val *out)
 		out->loc = x->loc;
 		out->count = n;
 		out->items =
-		    arena_alloc(e->a, (n ? n : 1) * sizeof(struct val));
+		    arena_alloc(e->va, (n ? n : 1) * sizeof(struct val));
 		for (const struct ast *it = x->list; it; it = it->next)
 			if (!eval(e, it, &out->items[i++]))
 				return false;
@@ -733,7 +733,7 @@ bool eval_name(struct elab *e, const struct ast *x, struct val *out)
 		out->kind = V_PATH;
 		out->loc = x->loc;
 		out->count = 1;
-		out->segs = arena_zalloc(e->a, sizeof(struct seg));
+		out->segs = arena_zalloc(e->va, sizeof(struct seg));
 		out->segs[0].name = x->str;
 		return true;
 	case AST_MEMBER:
@@ -855,7 +855,7 @@ bool path_expand(struct elab *e, const struct val *p, uint32_t **names,
 		idx[i] = s->lo;
 	}
 	n = (uint32_t)total;
-	*names = arena_alloc(e->a, n * sizeof(uint32_t));
+	*names = arena_alloc(e->va, n * sizeof(uint32_t));
 	*count = n;
 	for (k = 0; k < n; k++) {
 		size_t len = 0;

@@ -87,13 +87,30 @@ static void switch_ports(struct elab *e, uint32_t part, uint32_t proto,
 	}
 }
 
+/*
+ * Whether a table of @n rows may take @more generated ones: what a
+ * generator makes counts against the limits as written objects, links,
+ * attributes and values do (an error at @loc, the fabric, at the limit;
+ * the compilation stops, and the generators with it).
+ */
+static bool table_room(struct elab *e, uint32_t n, uint32_t more, uint32_t max,
+		       const struct srcloc *loc, const char *what)
+{
+	if (e->stopped)
+		return false;
+	return check_table_limit(e, n + more - 1, max, loc, what);
+}
+
 static void add_attr(struct elab *e, uint32_t obj, uint32_t key, uint8_t type,
 		     uint8_t dim, uint32_t a, int64_t n,
 		     const struct srcloc *loc)
 {
 	struct rk_design *d = e->d;
-	struct rk_attr *at = VEC_PUSH(d->attrs, d->nattrs, d->attrs_cap);
+	struct rk_attr *at;
 
+	if (!table_room(e, d->nattrs, 1, RK_MAX_ATTRS, loc, "attributes"))
+		return;
+	at = VEC_PUSH(d->attrs, d->nattrs, d->attrs_cap);
 	memset(at, 0, sizeof(*at));
 	at->key = key;
 	at->val.type = type;
@@ -353,6 +370,9 @@ static void wire_power(struct elab *e, uint32_t dev, const struct srcloc *loc)
 		uint32_t pair = d->nvals, list;
 		struct rk_value *v;
 
+		if (!table_room(e, d->nvals, 3, RK_MAX_VALUES, loc,
+				"list elements"))
+			return;
 		VEC_PUSH(d->vals, d->nvals, d->vals_cap);
 		VEC_PUSH(d->vals, d->nvals, d->vals_cap);
 		list = d->nvals;
@@ -386,6 +406,8 @@ uint32_t new_switch(struct elab *e, uint32_t fab, const char *tier,
 	/* a copy: the object table grows as switches are added */
 	const struct srcloc floc = d->objs[fab].loc, *loc = &floc;
 
+	if (!table_room(e, d->nobjs, 1, RK_MAX_OBJECTS, loc, "objects"))
+		return RK_NONE;
 	snprintf(local, sizeof(local), "%s[%u]", tier, idx);
 	lid = intern_cstr(e->a, local);
 	full = intern_join(e->a, d->objs[fab].name, '.', local, strlen(local));
@@ -412,12 +434,16 @@ uint32_t new_switch(struct elab *e, uint32_t fab, const char *tier,
 	return id;
 }
 
-void add_link(struct elab *e, uint32_t fab, uint32_t ad, uint32_t ap,
+bool add_link(struct elab *e, uint32_t fab, uint32_t ad, uint32_t ap,
 	      uint32_t bd, uint32_t bp)
 {
 	struct rk_design *d = e->d;
-	struct rk_link *l = VEC_PUSH(d->links, d->nlinks, d->links_cap);
+	struct rk_link *l;
 
+	if (!table_room(e, d->nlinks, 1, RK_MAX_LINKS, &d->objs[fab].loc,
+			"links"))
+		return false;
+	l = VEC_PUSH(d->links, d->nlinks, d->links_cap);
 	memset(l, 0, sizeof(*l));
 	l->a_dev = ad;
 	l->a_port = ap;
@@ -431,6 +457,7 @@ void add_link(struct elab *e, uint32_t fab, uint32_t ad, uint32_t ap,
 	l->attr_first = e->link_attr_first;
 	l->attr_count = e->link_attr_count;
 	l->loc = d->objs[fab].loc;
+	return true;
 }
 
 /* Gather the endpoint ports of a fabric in order. */
@@ -919,7 +946,7 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 	/* nodes to leaves: node k of SU s, rail r -> leaf s*rails+r, port k */
 	seen = xcalloc((size_t)nnodes * nrails, 1);
 	down_bw = xcalloc(L, sizeof(*down_bw));
-	for (uint32_t i = 0; i < ne; i++) {
+	for (uint32_t i = 0; i < ne && !e->stopped; i++) {
 		uint32_t n = node_of[ed[i]], r, l;
 
 		for (r = 0; rail_names[r] != d->objs[ep[i]].local; r++)
@@ -985,7 +1012,7 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 			}
 		fp->built[1] = S;
 		fp->names[1] = S;
-		for (uint32_t l = 0; l < L; l++)
+		for (uint32_t l = 0; l < L && !e->stopped; l++)
 			for (uint32_t j = 0; j < ul[l]; j++) {
 				size_t k = (size_t)l * Uf + j;
 
@@ -1045,7 +1072,7 @@ static void gen_nvlink(struct elab *e, uint32_t fab)
 	for (uint32_t i = 0; i < m; i++)
 		switch_ports(e, d->objs[d->vals[mv->a + i].a].part, nvl,
 			     &pl[i]);
-	for (uint32_t i = 0; i < ne; i++) {
+	for (uint32_t i = 0; i < ne && !e->stopped; i++) {
 		uint32_t s = i % m;
 		uint32_t sw = d->vals[mv->a + s].a;
 

@@ -76,7 +76,8 @@ void placer_fini(struct placer *p);
 uint32_t new_switch(struct elab *e, uint32_t fab, const char *tier,
 		    uint32_t idx, uint32_t part, uint32_t role,
 		    struct placer *pl);
-void add_link(struct elab *e, uint32_t fab, uint32_t ad, uint32_t ap,
+/* Add a generated link; false at the link limit (the compilation stops). */
+bool add_link(struct elab *e, uint32_t fab, uint32_t ad, uint32_t ap,
 	      uint32_t bd, uint32_t bp);
 /* The endpoint devices and ports of @fab in order (the caller frees). */
 uint32_t endpoints(struct elab *e, uint32_t fab, uint32_t **devs,

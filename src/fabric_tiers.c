@@ -108,7 +108,7 @@ static void wire_dealt(struct elab *e, const struct ft_build *b,
 	uint32_t *up_p = xmalloc((n + 1) * sizeof(*up_p));
 
 	deal_uplinks(dl, up_s, up_p);
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = 0; k < n && !e->stopped; k++)
 		add_link(e, b->fab, lo[k / dl->up], sp[h + k % dl->up],
 			 hi[up_s[k]], sp[up_p[k]]);
 	free(up_s);
@@ -167,7 +167,7 @@ void gen_upper_tiers(struct elab *e, const struct ft_build *b)
 	b->fp->names[2] = b->tiers == 3 ? C : groupsf * CG;
 	b->fp->names[3] = T;
 	/* leaf l: pod l / h, port l mod h of the pod's spines */
-	for (uint32_t l = 0; l < L; l++)
+	for (uint32_t l = 0; l < L && !e->stopped; l++)
 		for (uint32_t j = 0; j < U; j++)
 			add_link(e, b->fab, b->leaf[l], b->lp->ports[b->D + j],
 				 spine[l / h * U + j], sp[l % h]);

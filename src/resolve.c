@@ -312,17 +312,27 @@ static bool resolve_port(struct elab *e, uint32_t path, uint32_t from,
 	return true;
 }
 
-static void push_tmp(struct rk_value **tmp, uint32_t *n, uint32_t *cap,
-		     uint8_t type, uint32_t a, int64_t v,
+/*
+ * Append a value a pattern matched to the value table, counted against
+ * the list element limit as it is made (a few bytes of patterns can name
+ * every object many times over); false at the limit.
+ */
+static bool push_tmp(struct elab *e, struct rk_value **tmp, uint32_t *n,
+		     uint32_t *cap, uint8_t type, uint32_t a, int64_t v,
 		     const struct srcloc *loc)
 {
-	struct rk_value *r = VEC_PUSH(*tmp, *n, *cap);
+	struct rk_value *r;
+
+	if (!check_table_limit(e, *n, RK_MAX_VALUES, loc, "list elements"))
+		return false;
+	r = VEC_PUSH(*tmp, *n, *cap);
 
 	memset(r, 0, sizeof(*r));
 	r->type = type;
 	r->a = a;
 	r->n = v;
 	r->loc = *loc;
+	return true;
 }
 
 static int cmp_u32(const void *pa, const void *pb)
@@ -361,6 +371,24 @@ static bool glob_match_n(const char *pat, size_t plen, const char *name)
 }
 
 /*
+ * Count one name a pattern tries (an object's or a port's): at the limit
+ * an error at the pattern @loc, and the compilation stops (patterns that
+ * each walk every object would otherwise take quadratic time).
+ */
+static bool match_step(struct elab *e, const struct srcloc *loc)
+{
+	if (e->stopped)
+		return false;
+	if (++e->match_steps <= RK_MAX_MATCH)
+		return true;
+	elab_error(e, loc, "limit",
+		   "patterns try more than %u names (the pattern limit)",
+		   RK_MAX_MATCH);
+	e->stopped = true;
+	return false;
+}
+
+/*
  * The objects whose full name matches @pat, where "[*]" matches any
  * "[digits]", in declaration order.  A full name is its parent's, a dot
  * and its own, and "[*]" never matches a dot, so the search walks down the
@@ -369,8 +397,9 @@ static bool glob_match_n(const char *pat, size_t plen, const char *name)
  * match the next component, and so on.  It visits only objects on the
  * way to a match, whatever the size of the design.
  */
-static void match_tree(struct elab *e, const char *pat, uint32_t **hit,
-		       uint32_t *nhit, uint32_t *hcap)
+static void match_tree(struct elab *e, const char *pat,
+		       const struct srcloc *loc, uint32_t **hit, uint32_t *nhit,
+		       uint32_t *hcap)
 {
 	const struct rk_design *d = e->d;
 	const char *star = strstr(pat, "[*]"), *c;
@@ -410,7 +439,8 @@ static void match_tree(struct elab *e, const char *pat, uint32_t **hit,
 			uint32_t ch =
 			    top ? d->first_root : d->objs[cur[k]].first_child;
 
-			for (; ch != RK_NONE; ch = d->objs[ch].next_sibling)
+			for (; ch != RK_NONE && match_step(e, loc);
+			     ch = d->objs[ch].next_sibling)
 				if (glob_match_n(
 					c, n, str_of(e->a, d->objs[ch].local)))
 					*VEC_PUSH(nxt, nnxt, ncap) = ch;
@@ -448,8 +478,8 @@ static void match_tree(struct elab *e, const char *pat, uint32_t **hit,
  * name to (a derived part's port of the same name replaces its base's).
  */
 static void part_port_matches(struct elab *e, uint32_t part, const char *pat,
-			      size_t plen, uint32_t **out, uint32_t *n,
-			      uint32_t *cap)
+			      size_t plen, const struct srcloc *loc,
+			      uint32_t **out, uint32_t *n, uint32_t *cap)
 {
 	const struct rk_design *d = e->d;
 	uint32_t chain[64], nc = 0;
@@ -463,6 +493,8 @@ static void part_port_matches(struct elab *e, uint32_t part, const char *pat,
 			uint32_t port;
 			bool seen = false;
 
+			if (!match_step(e, loc))
+				return;
 			if (d->objs[c].kind != K_PORT ||
 			    !glob_match_n(pat, plen,
 					  str_of(e->a, d->objs[c].local)))
@@ -492,7 +524,7 @@ static bool resolve_pattern(struct elab *e, const struct rk_value *ref,
 	uint32_t pname = 0, before = *n, *hit = NULL, nhit = 0, hcap = 0;
 	uint32_t last_part = RK_NONE, last_port = RK_NONE;
 	uint32_t *pports = NULL, npports = 0, ppcap = 0;
-	bool pstar = false;
+	bool pstar = false, ok = true;
 	struct scopes s;
 
 	if (ports) {
@@ -508,13 +540,13 @@ static bool resolve_pattern(struct elab *e, const struct rk_value *ref,
 		want = K_DEVICE;
 	}
 	scopes_for(e, from, &s);
-	for (uint32_t k = 0; k < s.n && *n == before; k++) {
+	for (uint32_t k = 0; k < s.n && *n == before && ok; k++) {
 		const char *pre = s.name[k] ? str_of(e->a, s.name[k]) : "";
 		char *full = arena_printf(e->a, "%s%s%.*s", pre,
 					  s.name[k] ? "." : "", (int)dot, p);
 		uint32_t m = 0;
 
-		match_tree(e, full, &hit, &nhit, &hcap);
+		match_tree(e, full, &ref->loc, &hit, &nhit, &hcap);
 		for (uint32_t j = 0; j < nhit; j++) {
 			const struct rk_obj *o = &d->objs[hit[j]];
 
@@ -525,7 +557,7 @@ static bool resolve_pattern(struct elab *e, const struct rk_value *ref,
 				hit[m++] = hit[j];
 		}
 		nhit = m;
-		for (uint32_t j = 0; j < nhit; j++) {
+		for (uint32_t j = 0; j < nhit && ok; j++) {
 			uint32_t i = hit[j];
 
 			if (ports) {
@@ -537,8 +569,8 @@ static bool resolve_pattern(struct elab *e, const struct rk_value *ref,
 					if (pstar)
 						part_port_matches(
 						    e, last_part, p + dot + 1,
-						    plen - dot - 1, &pports,
-						    &npports, &ppcap);
+						    plen - dot - 1, &ref->loc,
+						    &pports, &npports, &ppcap);
 					else
 						last_port = ir_part_port(
 						    d, last_part, pname);
@@ -546,20 +578,24 @@ static bool resolve_pattern(struct elab *e, const struct rk_value *ref,
 				port = last_port;
 
 				if (pstar)
-					for (uint32_t q = 0; q < npports; q++)
-						push_tmp(tmp, n, cap, VT_PORT,
-							 i, pports[q],
-							 &ref->loc);
+					for (uint32_t q = 0; q < npports && ok;
+					     q++)
+						ok = push_tmp(
+						    e, tmp, n, cap, VT_PORT, i,
+						    pports[q], &ref->loc);
 				else if (port != RK_NONE)
-					push_tmp(tmp, n, cap, VT_PORT, i, port,
-						 &ref->loc);
+					ok = push_tmp(e, tmp, n, cap, VT_PORT,
+						      i, port, &ref->loc);
 			} else {
-				push_tmp(tmp, n, cap, VT_OBJ, i, 0, &ref->loc);
+				ok = push_tmp(e, tmp, n, cap, VT_OBJ, i, 0,
+					      &ref->loc);
 			}
 		}
 	}
 	free(hit);
 	free(pports);
+	if (!ok)
+		return false;
 	if (*n == before) {
 		elab_error(e, &ref->loc, "undefined-name", "'%s' matches no %s",
 			   p, ports ? "port" : rk_kind_name(want));
@@ -773,9 +809,12 @@ static void resolve_link(struct elab *e, uint32_t i)
 	struct rk_link *l = &e->d->links[i];
 	uint32_t from = l->scope;
 	/* each end's own text, where elaboration recorded it */
-	struct srcloc aloc = i < e->nlink_ends ? e->link_ends[2 * i] : l->loc;
-	struct srcloc bloc =
-	    i < e->nlink_ends ? e->link_ends[2 * i + 1] : l->loc;
+	struct srcloc aloc = l->loc, bloc = l->loc;
+
+	if (i < e->nlink_ends) {
+		aloc.end = e->link_ends[2 * i];
+		bloc.begin = e->link_ends[2 * i + 1];
+	}
 
 	if (!resolve_port(e, l->a_dev, from, &aloc, &l->a_dev, &l->a_port) ||
 	    !resolve_port(e, l->b_dev, from, &bloc, &l->b_dev, &l->b_port))
