@@ -65,10 +65,14 @@ static struct ast *node(struct parse_ctx *ctx, enum ast_kind kind,
 static void set_depth(struct parse_ctx *ctx, struct ast *n, uint32_t d)
 {
 	n->depth = d + 1;
-	if (n->depth == RK_MAX_EXPR_DEPTH + 1)
+	if (n->depth == RK_MAX_EXPR_DEPTH + 1 && !ctx->fatal) {
+		/* the parse stops: a chain such as 1+1+1... would otherwise
+		 * grow the tree by a node per byte to the end of the file */
 		parse_error(ctx, &n->loc,
 			    "expression nested deeper than %u levels",
 			    RK_MAX_EXPR_DEPTH);
+		ctx->fatal = true;
+	}
 }
 
 static struct ast *binary(struct parse_ctx *ctx, enum ast_op op,

@@ -64,36 +64,47 @@ enum ast_op {
 
 /**
  * struct ast - one node
- * @kind:     what the node is
- * @op:       operator for AST_BINARY / AST_UNARY
+ * @kind:     what the node is (enum ast_kind)
+ * @op:       operator for AST_BINARY / AST_UNARY (enum ast_op)
  * @has_body: AST_STMT/AST_IF/...: a '{...}' block was given (even if empty)
  * @depth:    expression nesting depth, bounded by RK_MAX_EXPR_DEPTH
  * @loc:      source range of the whole construct
- * @wloc:     AST_STMT: range of the leading word; AST_NAMED: of the name
  * @str:      interned identifier, string, or statement word
- * @num:      literal value (with @num.dim)
- * @num2:     second ratio term
  * @lhs, @rhs: operands / value / condition / type
  * @list:     arguments, list items, parameters (linked through @next)
+ * @next:     next sibling in a list
+ * @num:      AST_NUM, AST_RATIO: literal value (with @num.dim)
+ * @num2:     AST_RATIO: second ratio term
  * @body:     statements of a block (linked through @next)
  * @else_body: AST_IF else branch
- * @next:     next sibling in a list
+ * @wloc:     AST_STMT: range of the leading word; AST_NAMED: of the name;
+ *            AST_CALL, AST_MEMBER, AST_IMPORT: of the name or path
+ *
+ * A file's tree is about as large as the file is long (a node per byte or
+ * two), so a node is kept small: a literal's value shares its place with
+ * the fields only statements and names use (88 bytes, not 120).
  */
 struct ast {
-	enum ast_kind kind;
-	enum ast_op op;
+	uint8_t kind;
+	uint8_t op;
 	uint8_t has_body;
 	uint32_t depth;
 	struct srcloc loc;
-	struct srcloc wloc;
 	uint32_t str;
-	struct quantity num;
-	int64_t num2;
 	struct ast *lhs, *rhs;
 	struct ast *list;
-	struct ast *body;
-	struct ast *else_body;
 	struct ast *next;
+	union {
+		struct { /* AST_NUM, AST_RATIO */
+			struct quantity num;
+			int64_t num2;
+		};
+		struct { /* every other kind */
+			struct ast *body;
+			struct ast *else_body;
+			struct srcloc wloc;
+		};
+	};
 };
 
 /* Deepest expression nesting accepted; deeper is an error, not a crash. */
