@@ -15,6 +15,8 @@ void compilation_init(struct compilation *c, const struct rackc_options *o,
 	c->opts = o;
 	arena_init(&c->arena);
 	srcmgr_init(&c->sm, &c->arena);
+	if (o->max_source)
+		c->sm.max_size = o->max_source;
 	diag_init(&c->diag, diag_out, &c->sm, &c->arena);
 	c->diag.format = o->diag_format;
 	c->diag.max_errors = o->max_errors;

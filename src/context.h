@@ -54,6 +54,7 @@ struct rackc_options {
 	const char *stddir; /* --stdlib DIR, NULL: built-in default */
 	enum diag_format diag_format;
 	uint32_t max_errors;
+	uint32_t max_source; /* --max-source-bytes, 0: RK_MAX_FILE_SIZE */
 	bool werror;
 	bool show_source;
 	struct check_setting *checks;

@@ -918,6 +918,7 @@ enum {
 	O_OLD_INCLUDE,
 	O_NEW_INCLUDE,
 	O_STDLIB,
+	O_MAX_SOURCE,
 	O_PRICES,
 	O_OLD_PRICES,
 	O_NEW_PRICES,
@@ -933,6 +934,7 @@ static const struct option diff_opts[] = {
 	{ "old-include", required_argument, NULL, O_OLD_INCLUDE },
 	{ "new-include", required_argument, NULL, O_NEW_INCLUDE },
 	{ "stdlib", required_argument, NULL, O_STDLIB },
+	{ "max-source-bytes", required_argument, NULL, O_MAX_SOURCE },
 	{ "prices", required_argument, NULL, O_PRICES },
 	{ "old-prices", required_argument, NULL, O_OLD_PRICES },
 	{ "new-prices", required_argument, NULL, O_NEW_PRICES },
@@ -954,6 +956,9 @@ static void diff_usage(FILE *fp)
 	      "sides)\n"
 	      "      --old-include=DIR, --new-include=DIR\n"
 	      "      --stdlib=DIR            standard library directory\n"
+	      "      --max-source-bytes=N    read source files (and each "
+	      "side's\n"
+	      "                              ir.rack) of up to N bytes\n"
 	      "      --prices=FILE.csv       price list, both sides\n"
 	      "      --old-prices=FILE.csv, --new-prices=FILE.csv\n"
 	      "  -f, --format=text|json|markdown\n"
@@ -1034,6 +1039,17 @@ int diff_main(int argc, char **argv)
 			break;
 		case O_STDLIB:
 			stddir = optarg;
+			break;
+		case O_MAX_SOURCE:
+			if (!srcmgr_parse_max(optarg, &src[0].max_source)) {
+				fprintf(stderr,
+					"rackc diff: error: --max-source-bytes "
+					"needs a number from 1 to 1073741824, "
+					"not '%s'\n",
+					optarg);
+				goto out;
+			}
+			src[1].max_source = src[0].max_source;
 			break;
 		case O_PRICES:
 		case O_OLD_PRICES:

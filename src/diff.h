@@ -73,6 +73,7 @@ struct dv_source {
 	uint32_t ndefines;
 	const char **incdirs;
 	uint32_t nincdirs;
+	uint32_t max_source; /* --max-source-bytes, 0: the default */
 };
 
 /* Load a side into @s (allocations in @a); @stddir as --stdlib.  Returns

@@ -416,24 +416,34 @@ static bool read_report_array(struct builder *bp, const char *text,
 /* ---- ir.rack: devices and findings ---- */
 
 static bool load_ir(struct dv_side *s, const char *path, const char *stddir,
-		    struct arena *a)
+		    uint32_t max_source, struct arena *a)
 {
 	struct rackc_options o;
 	struct compilation c;
 	struct derived dv;
 	struct builder dev, fnd;
+	struct stat st;
 	bool usage = false;
 	int rc;
 
 	memset(&o, 0, sizeof(o));
 	o.input = path;
 	o.stddir = stddir;
+	o.max_source = max_source;
 	o.diag_format = DIAG_TEXT;
 	o.show_source = false;
 	o.jobs = 1;
 	if (access(path, R_OK) != 0) {
 		fprintf(stderr, "rackc: error: cannot read '%s': %s\n", path,
 			strerror(errno));
+		return false;
+	}
+	if (stat(path, &st) == 0 &&
+	    st.st_size > (off_t)(max_source ? max_source : RK_MAX_FILE_SIZE)) {
+		fprintf(stderr,
+			"rackc: error: '%s' is larger than %u bytes (the "
+			"source size limit; --max-source-bytes raises it)\n",
+			path, max_source ? max_source : RK_MAX_FILE_SIZE);
 		return false;
 	}
 	compilation_init(&c, &o, stderr);
@@ -506,7 +516,7 @@ static bool load_ir(struct dv_side *s, const char *path, const char *stddir,
 }
 
 static bool load_dir(struct dv_side *s, const char *dir, const char *stddir,
-		     struct arena *a)
+		     uint32_t max_source, struct arena *a)
 {
 	static const char *const names[] = { "racks", "feeds", "loops",
 					     "fabrics" };
@@ -518,7 +528,7 @@ static bool load_dir(struct dv_side *s, const char *dir, const char *stddir,
 	bool ok;
 
 	path = arena_printf(a, "%s/ir.rack", dir);
-	if (!load_ir(s, path, stddir, a))
+	if (!load_ir(s, path, stddir, max_source, a))
 		return false;
 	if (!load_csv(&s->t[DV_CABLES], arena_printf(a, "%s/cabling.csv", dir),
 		      cable_fields, cable_key, a) ||
@@ -570,6 +580,7 @@ static bool compile_design(const struct dv_source *src, const char *stddir,
 	o.incdirs = src->incdirs;
 	o.nincdirs = src->nincdirs;
 	o.stddir = stddir;
+	o.max_source = src->max_source;
 	o.prices = src->prices;
 	o.diag_format = DIAG_TEXT;
 	o.max_errors = 10;
@@ -660,7 +671,7 @@ bool diff_load(struct dv_side *s, const struct dv_source *src,
 			    "rackc: warning: '%s' is an output directory: "
 			    "its -D, -I and --prices options are not used\n",
 			    src->path);
-		return load_dir(s, src->path, stddir, a);
+		return load_dir(s, src->path, stddir, src->max_source, a);
 	}
 	tmp = arena_printf(a, "%s/rackc-diff.XXXXXX", td && *td ? td : "/tmp");
 	if (!mkdtemp(tmp)) {
@@ -670,7 +681,8 @@ bool diff_load(struct dv_side *s, const struct dv_source *src,
 			strerror(errno));
 		return false;
 	}
-	ok = compile_design(src, stddir, tmp) && load_dir(s, tmp, stddir, a);
+	ok = compile_design(src, stddir, tmp) &&
+	     load_dir(s, tmp, stddir, src->max_source, a);
 	nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	return ok;
 }

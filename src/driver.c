@@ -466,6 +466,13 @@ int elaborate(struct compilation *c)
 	struct srcloc none = { 0, 0, 0 };
 
 	file = srcmgr_load(&c->sm, c->opts->input, none);
+	if (!file && errno == EFBIG) {
+		diag_error(&c->diag, NULL, "io",
+			   "'%s' is larger than %u bytes (the source size "
+			   "limit; --max-source-bytes raises it)",
+			   c->opts->input, c->sm.max_size);
+		return RK_EXIT_USAGE;
+	}
 	if (!file) {
 		diag_error(&c->diag, NULL, "io", "cannot read '%s': %s",
 			   c->opts->input, strerror(errno));

@@ -304,6 +304,13 @@ void exec_import(struct elab *e, const struct ast *st)
 		return;
 	}
 	file = srcmgr_load(e->sm, path, st->loc);
+	if (!file && errno == EFBIG) {
+		elab_error(e, &st->wloc, "import",
+			   "'%s' is larger than %u bytes (the source size "
+			   "limit; --max-source-bytes raises it)",
+			   path, e->sm->max_size);
+		return;
+	}
 	if (!file) {
 		elab_error(e, &st->wloc, "import", "cannot read '%s': %s", path,
 			   strerror(errno));

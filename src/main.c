@@ -23,6 +23,7 @@ enum {
 	OPT_CHECK = 256,
 	OPT_DIAG_FORMAT,
 	OPT_MAX_ERRORS,
+	OPT_MAX_SOURCE,
 	OPT_LIST_CHECKS,
 	OPT_LIST_BACKENDS,
 	OPT_HELP,
@@ -44,6 +45,7 @@ static const struct option long_opts[] = {
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "diagnostics-format", required_argument, NULL, OPT_DIAG_FORMAT },
 	{ "max-errors", required_argument, NULL, OPT_MAX_ERRORS },
+	{ "max-source-bytes", required_argument, NULL, OPT_MAX_SOURCE },
 	{ "no-source", no_argument, NULL, OPT_NO_SOURCE },
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
@@ -80,6 +82,9 @@ static void usage(FILE *fp)
 	    "      --diagnostics-format=text|json|sarif\n"
 	    "      --max-errors=N      stop after N errors (default 10, 0: "
 	    "no limit)\n"
+	    "      --max-source-bytes=N\n"
+	    "                          read source files of up to N bytes\n"
+	    "                          (default 16777216, at most 1073741824)\n"
 	    "      --no-source         no source line and caret in messages\n"
 	    "      --explain           print every fabric's bisection: its "
 	    "bounds,\n"
@@ -268,6 +273,13 @@ int main(int argc, char **argv)
 			o.max_errors = (uint32_t)n;
 			break;
 		}
+		case OPT_MAX_SOURCE:
+			if (!srcmgr_parse_max(optarg, &o.max_source))
+				return usage_error(
+				    "--max-source-bytes needs a number from 1 "
+				    "to 1073741824, not '%s'",
+				    optarg);
+			break;
 		case OPT_NO_SOURCE:
 			o.show_source = false;
 			break;

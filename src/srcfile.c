@@ -24,6 +24,7 @@ void srcmgr_init(struct srcmgr *sm, struct arena *a)
 {
 	memset(sm, 0, sizeof(*sm));
 	sm->arena = a;
+	sm->max_size = RK_MAX_FILE_SIZE;
 }
 
 /*
@@ -98,13 +99,13 @@ uint32_t srcmgr_load(struct srcmgr *sm, const char *path, struct srcloc from)
 		if (len == cap) {
 			size_t ncap = cap ? cap * 2 : READ_CHUNK;
 
-			/* Holding RK_MAX_FILE_SIZE + 1 bytes means too big. */
-			if (cap > RK_MAX_FILE_SIZE) {
+			/* Holding max_size + 1 bytes means too big. */
+			if (cap > sm->max_size) {
 				err = EFBIG;
 				break;
 			}
-			if (ncap > (size_t)RK_MAX_FILE_SIZE + 1)
-				ncap = (size_t)RK_MAX_FILE_SIZE + 1;
+			if (ncap > (size_t)sm->max_size + 1)
+				ncap = (size_t)sm->max_size + 1;
 			buf = xrealloc(buf, ncap);
 			cap = ncap;
 		}
@@ -120,6 +121,8 @@ uint32_t srcmgr_load(struct srcmgr *sm, const char *path, struct srcloc from)
 		}
 	}
 	fclose(fp);
+	if (!err && len > sm->max_size)
+		err = EFBIG; /* a limit below the first read's size */
 	if (err) {
 		free(buf);
 		errno = err;
@@ -129,6 +132,25 @@ uint32_t srcmgr_load(struct srcmgr *sm, const char *path, struct srcloc from)
 	text = arena_strndup(sm->arena, len ? buf : "", len);
 	free(buf);
 	return add_file(sm, path, text, (uint32_t)len, from);
+}
+
+bool srcmgr_parse_max(const char *s, uint32_t *out)
+{
+	uint64_t n = 0;
+
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return false;
+		n = n * 10 + (uint64_t)(*s - '0');
+		if (n > RK_MAX_FILE_SIZE_OPT)
+			return false;
+	}
+	if (!n)
+		return false;
+	*out = (uint32_t)n;
+	return true;
 }
 
 const struct srcfile *srcmgr_file(const struct srcmgr *sm, uint32_t id)

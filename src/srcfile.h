@@ -9,6 +9,7 @@
 #ifndef RACKC_SRCFILE_H
 #define RACKC_SRCFILE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct arena;
@@ -46,10 +47,13 @@ struct srcmgr {
 	struct arena *arena;
 	struct srcfile **files;
 	uint32_t nfiles, cap;
+	uint32_t max_size; /* largest file accepted (RK_MAX_FILE_SIZE) */
 };
 
-/* Largest source file accepted, in bytes. */
+/* Largest source file accepted by default (--max-source-bytes), in bytes,
+ * and the most that option may allow. */
 #define RK_MAX_FILE_SIZE (16u * 1024u * 1024u)
+#define RK_MAX_FILE_SIZE_OPT (1024u * 1024u * 1024u)
 
 void srcmgr_init(struct srcmgr *sm, struct arena *a);
 /* Add a file from memory; returns its id.  The text is copied. */
@@ -57,9 +61,12 @@ uint32_t srcmgr_add(struct srcmgr *sm, const char *path, const char *text,
 		    uint32_t len, struct srcloc from);
 /*
  * Read a file from disk.  Returns its id, or 0 with errno set; a file larger
- * than RK_MAX_FILE_SIZE fails with EFBIG.
+ * than @sm's max_size fails with EFBIG.
  */
 uint32_t srcmgr_load(struct srcmgr *sm, const char *path, struct srcloc from);
+/* The value of --max-source-bytes: a decimal number from 1 to
+ * RK_MAX_FILE_SIZE_OPT into @out; false if @s is not one. */
+bool srcmgr_parse_max(const char *s, uint32_t *out);
 const struct srcfile *srcmgr_file(const struct srcmgr *sm, uint32_t id);
 /* 1-based line and byte column of @offset in file @id. */
 void srcmgr_linecol(const struct srcmgr *sm, uint32_t id, uint32_t offset,

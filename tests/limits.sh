@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 #
 # The worst cases of the limits (doc/language.md section 13): inputs of at
-# most 64 bytes that drive one limit as far as it goes, each run to the end
+# most 64 bytes (128 for a generated fabric) that drive one limit as far as
+# it goes, and 16 MiB source files in the shapes that make the largest
+# syntax trees, each run to the end
 # (every check, and every back end where the design is valid) with its peak
 # memory (the largest resident set) and processor time measured and held
 # to a bound: the figure the documentation gives, with room for a loaded
@@ -55,11 +57,23 @@ objects-over|check|600|20|1|more than 2000000 objects|for i in 0..1999{group a[i
 # the expansion limit, twice over: two million objects, valid
 expand|full|950|30|0||group a[0..999999]{group b{}}
 # the link limit: the same two ports linked again and again
-links|check|1600|20|1|more than 5000000 links|part p:pdu{port q}pdu s:p\nfor i in 0..9999999{link s.q--s.q}
+links|check|500|20|1|more than 5000000 links|part p:pdu{port q}pdu s:p\nfor i in 0..9999999{link s.q--s.q}
+# the link limit with ten million distinct end names (interned)
+links-names|check|1000|30|1|more than 5000000 links|for i in 0..9999999{link a[i].q--b[i].q}
 # the attribute limit: one attribute given again and again
 attributes|check|600|10|1|more than 4000000 attributes|part p:pdu{for i in 0..9999999{height 1U}}
 # list elements: a million attributes of eight elements each
 values|check|1100|10|1|given more than once|part p:pdu{for i in 0..999999{lengths 1m,1m,1m,1m,1m,1m,1m,1m}}
+# [*] patterns: 100 fabrics naming a million groups each, counted as
+# list elements as they are matched
+patterns|check|700|10|1|1:30: error: design has more than 8000000 list elements|fabric f[0..99]:star{members g[*]}group g[0..999999]{}
+# the pattern limit: 200,000 patterns each trying 200,000 top-level names
+pattern-walk|check|300|10|1|1:34: error: patterns try more than 50000000 names|fabric f[0..199999]:star{members x[*]}group x[0]{}
+# a generated fabric past the link limit: a star over six million ports
+# (these two need a switch part: up to 128 bytes)
+fabric-links|check|900|20|1|2:1: error: design has more than 5000000 links|part p:switch{port q[0..999]}switch s[0..5999]:p\nfabric f:star{endpoints s[*].q[*];switch p}
+# a generated fabric past the object limit: 2.5 million one-port switches
+fabric-objects|check|1000|20|1|2:1: error: design has more than 2000000 objects|part p:switch{port q[0..9]}part w:switch{port q}switch s[0..249999]:p\nfabric f:star{endpoints s[*].q[*];switch w}
 EOF
 
 while IFS='|' read -r name mode peak cpu status pattern input; do
@@ -67,8 +81,10 @@ while IFS='|' read -r name mode peak cpu status pattern input; do
 	# shellcheck disable=SC2059 # the input is a printf format
 	printf "$input" >"$tmp/in.rack"
 	size=$(wc -c <"$tmp/in.rack")
-	if [ "$size" -gt 64 ]; then
-		fail "limits/$name" "the input has $size bytes, more than 64"
+	max=64
+	case $name in fabric-*) max=128 ;; esac
+	if [ "$size" -gt "$max" ]; then
+		fail "limits/$name" "the input has $size bytes, more than $max"
 		continue
 	fi
 	rm -rf "$tmp/out"
@@ -99,4 +115,105 @@ while IFS='|' read -r name mode peak cpu status pattern input; do
 	fi
 done <"$tmp/cases"
 rm -rf "$tmp/out"
+
+# The source size limit: files of 16 MiB (the default limit) in the shapes
+# that make the largest syntax trees, and one byte more, each measured as
+# above.  NAME|PEAK_MIB|CPU_S|STATUS|STDERR_PATTERN
+python3 - "$tmp" <<'PY'
+import sys
+d, m = sys.argv[1], 16 * 1024 * 1024
+def fill(name, head, unit, tail="", size=m):
+    n = (size - len(head) - len(tail)) // len(unit)
+    with open(d + "/src-" + name + ".rack", "w") as f:
+        f.write(head + unit * n + tail)
+fill("sum", "let x = ", "1+", "1\n")
+fill("list", "let x = [", "1,", "1]\n")
+fill("nested", "", "let x = " + "[" * 200 + "1" + "]" * 200 + "\n")
+fill("stmts", "", "a\n")
+fill("paths", "let x = [", "a.b,", "a]\n")
+fill("over", "", "# comment\n", "", m + 10)
+PY
+cat >"$tmp/srccases" <<'EOF'
+# a sum: the parse stops at the expression nesting limit
+sum|200|5|1|1:9: error: expression nested deeper than 4096 levels
+# eight million numbers in one list: the syntax tree and the list value
+list|1500|10|0|
+# lists nested 200 deep, one per line
+nested|1000|10|1|already defined
+# eight million one-word statements
+stmts|1000|10|1|unknown attribute or kind 'a'
+# four million two-part names in a list
+paths|1600|10|0|
+# one byte past the limit
+over|64|2|2|is larger than 16777216 bytes \(the source size limit
+EOF
+while IFS='|' read -r name peak cpu status pattern; do
+	case $name in '' | '#'*) continue ;; esac
+	# shellcheck disable=SC2046 # the fields of the measurement
+	set -- $(measure "$tmp/r" "$RACKC" --check "$tmp/src-$name.rack")
+	st=$1 kib=$2 ms=$3
+	mib=$(((kib + 1023) / 1024))
+	what="exit $st, $mib MiB, $ms ms"
+	if [ "$st" != "$status" ]; then
+		fail "limits/source-$name" "$what, want exit $status"
+		show "$tmp/r.err" 10
+	elif [ -n "$pattern" ] && ! grep -E -q "$pattern" "$tmp/r.err"; then
+		fail "limits/source-$name" "$what, no /$pattern/ on stderr"
+		show "$tmp/r.err" 10
+	elif [ "$mib" -gt "$peak" ]; then
+		fail "limits/source-$name" "$what: more than $peak MiB"
+	elif [ "$ms" -gt $((cpu * 1000)) ]; then
+		fail "limits/source-$name" "$what: more than $cpu s of processor time"
+	else
+		pass "limits/source-$name" "$what"
+	fi
+done <"$tmp/srccases"
+rm -f "$tmp"/src-*.rack
+
+# --max-source-bytes: the canonical form of a design of 300,000 GPUs is
+# larger than 16 MiB; rackc and rackc diff read it back with the option
+# and refuse it without (exit 2, saying which limit)
+big=$((64 * 1024 * 1024))
+if ! "$RACKC" -D GPUS=300000 -O ir,report,bom,cabling -o "$tmp/big" \
+	"$top_srcdir/bench/synth.rack" >"$tmp/r.out" 2>"$tmp/r.err"; then
+	fail limits/max-source "the 300,000-GPU design does not compile"
+	show "$tmp/r.err" 10
+else
+	size=$(wc -c <"$tmp/big/ir.rack")
+	st=0
+	"$RACKC" --check "$tmp/big/ir.rack" >"$tmp/r.out" 2>"$tmp/r.err" || st=$?
+	if [ "$size" -le 16777216 ]; then
+		fail limits/max-source "ir.rack has $size bytes, not more than 16 MiB"
+	elif [ "$st" != 2 ] || ! grep -q "ir.rack' is larger than 16777216 bytes" "$tmp/r.err"; then
+		fail limits/max-source "ir.rack of $size bytes without the option: exit $st"
+		show "$tmp/r.err" 5
+	elif ! "$RACKC" --max-source-bytes=$big --check "$tmp/big/ir.rack" \
+		>"$tmp/r.out" 2>"$tmp/r.err"; then
+		fail limits/max-source "ir.rack of $size bytes does not compile with --max-source-bytes"
+		show "$tmp/r.err" 10
+	else
+		pass limits/max-source "ir.rack of $size bytes: refused without the option, compiles with it"
+	fi
+	st=0
+	"$RACKC" diff "$tmp/big" "$tmp/big" >"$tmp/r.out" 2>"$tmp/r.err" || st=$?
+	if [ "$st" != 2 ] || ! grep -q "is larger than 16777216 bytes" "$tmp/r.err"; then
+		fail limits/diff-max-source "without the option: exit $st"
+		show "$tmp/r.err" 5
+	elif ! "$RACKC" diff --max-source-bytes=$big "$tmp/big" "$tmp/big" \
+		>"$tmp/r.out" 2>"$tmp/r.err"; then
+		fail limits/diff-max-source "with the option: not the same design"
+		show "$tmp/r.err" 10
+	else
+		pass limits/diff-max-source "rackc diff reads it with the option"
+	fi
+fi
+st=0
+"$RACKC" --max-source-bytes=0 --check "$tmp/big/ir.rack" >/dev/null \
+	2>"$tmp/r.err" || st=$?
+if [ "$st" = 2 ] && grep -q "max-source-bytes needs a number from 1 to 1073741824" "$tmp/r.err"; then
+	pass limits/max-source-usage "--max-source-bytes=0 is a usage error"
+else
+	fail limits/max-source-usage "--max-source-bytes=0: exit $st"
+fi
+rm -rf "$tmp/big"
 finish
