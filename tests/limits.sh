@@ -171,10 +171,10 @@ done <"$tmp/srccases"
 rm -f "$tmp"/src-*.rack
 
 # --max-source-bytes: the canonical form of a design of 300,000 GPUs is
-# larger than 16 MiB; rackc and rackc diff read it back with the option
-# and refuse it without (exit 2, saying which limit)
+# larger than 16 MiB; rackc reads it back with the option and refuses it
+# without (exit 2, saying which limit)
 big=$((64 * 1024 * 1024))
-if ! "$RACKC" -D GPUS=300000 -O ir,report,bom,cabling -o "$tmp/big" \
+if ! "$RACKC" -D GPUS=300000 -O ir -o "$tmp/big" \
 	"$top_srcdir/bench/synth.rack" >"$tmp/r.out" 2>"$tmp/r.err"; then
 	fail limits/max-source "the 300,000-GPU design does not compile"
 	show "$tmp/r.err" 10
@@ -194,18 +194,6 @@ else
 	else
 		pass limits/max-source "ir.rack of $size bytes: refused without the option, compiles with it"
 	fi
-	st=0
-	"$RACKC" diff "$tmp/big" "$tmp/big" >"$tmp/r.out" 2>"$tmp/r.err" || st=$?
-	if [ "$st" != 2 ] || ! grep -q "is larger than 16777216 bytes" "$tmp/r.err"; then
-		fail limits/diff-max-source "without the option: exit $st"
-		show "$tmp/r.err" 5
-	elif ! "$RACKC" diff --max-source-bytes=$big "$tmp/big" "$tmp/big" \
-		>"$tmp/r.out" 2>"$tmp/r.err"; then
-		fail limits/diff-max-source "with the option: not the same design"
-		show "$tmp/r.err" 10
-	else
-		pass limits/diff-max-source "rackc diff reads it with the option"
-	fi
 fi
 st=0
 "$RACKC" --max-source-bytes=0 --check "$tmp/big/ir.rack" >/dev/null \
@@ -216,4 +204,29 @@ else
 	fail limits/max-source-usage "--max-source-bytes=0: exit $st"
 fi
 rm -rf "$tmp/big"
+
+# rackc diff passes the option on: a 1,000-GPU design's output directory
+# (its ir.rack some 2 MiB) read with a limit below and above its size
+if ! "$RACKC" -O ir,report,bom,cabling -o "$tmp/small" \
+	"$top_srcdir/bench/synth.rack" >"$tmp/r.out" 2>"$tmp/r.err"; then
+	fail limits/diff-max-source "the 1,000-GPU design does not compile"
+	show "$tmp/r.err" 10
+else
+	size=$(wc -c <"$tmp/small/ir.rack")
+	st=0
+	"$RACKC" diff --max-source-bytes=$((size - 1)) "$tmp/small" \
+		"$tmp/small" >"$tmp/r.out" 2>"$tmp/r.err" || st=$?
+	if [ "$st" != 2 ] ||
+		! grep -q "is larger than $((size - 1)) bytes" "$tmp/r.err"; then
+		fail limits/diff-max-source "ir.rack of $size bytes, a limit one byte less: exit $st"
+		show "$tmp/r.err" 5
+	elif ! "$RACKC" diff --max-source-bytes="$size" "$tmp/small" \
+		"$tmp/small" >"$tmp/r.out" 2>"$tmp/r.err"; then
+		fail limits/diff-max-source "ir.rack of $size bytes at a limit of its size: not the same design"
+		show "$tmp/r.err" 10
+	else
+		pass limits/diff-max-source "ir.rack of $size bytes: refused one byte under, read at its size"
+	fi
+fi
+rm -rf "$tmp/small"
 finish
