@@ -104,10 +104,16 @@ struct sheet {
 	uint32_t *pos;		    /* rack or row -> 1-based position, 0 */
 	char *lab;		    /* label_of(): the last label */
 	size_t labn, labcap;
-	uint32_t lab_li;	  /* its link, RK_NONE */
-	uint32_t tmpl_site;	  /* template_of() cache: site, */
-	const char *tmpl;	  /* its template */
-	struct diag_engine *diag; /* label warnings (cut sheet only) */
+	uint32_t lab_li;    /* its link, RK_NONE */
+	size_t *face;	    /* port -> its faceplate name in faces, */
+	uint32_t *face_len; /* and its length (UINT32_MAX: not yet) */
+	char *faces;	    /* port_name()s, each rendered once */
+	size_t nfaces, faces_cap;
+	uint32_t tmpl_site;	      /* template_of() cache: site, */
+	const char *tmpl;	      /* its template */
+	struct diag_engine *diag;     /* label warnings (cut sheet only) */
+	struct srcloc *warned;	      /* where a long label was reported: */
+	uint32_t nwarned, warned_cap; /* a hash set (warned_at()) */
 };
 
 /*
@@ -303,32 +309,63 @@ static uint64_t port_index(const char *nm, size_t n)
 
 /* The faceplate name of @port: its `faceplate` pattern expanded ({c}
  * cage, {p} port in the cage, {n} 1-based index, {i} index), else its
- * local name. */
-static void port_name(struct sheet *s, uint32_t port)
+ * local name.  Rendered once per port (devices of one part share their
+ * ports) and kept in s->faces; returns where it starts there (the next
+ * port's may move s->faces), its length in *@n. */
+static size_t face_of(struct sheet *s, uint32_t port, size_t *n)
 {
 	const struct rk_design *d = s->d;
 	uint32_t nm = d->objs[port].local;
-	const char *pat = ir_str(d, port, A_FACEPLATE);
-	const char *cage = ir_str(d, port, A_CAGE);
-	uint64_t idx, per = cage && !strcmp(cage, "twin") ? 2 : 1;
+	const char *pat, *cage;
+	uint64_t idx, per;
+	size_t mark;
 
+	if (s->face_len[port] != UINT32_MAX) {
+		*n = s->face_len[port];
+		return s->face[port];
+	}
+	pat = ir_str(d, port, A_FACEPLATE);
+	cage = ir_str(d, port, A_CAGE);
+	per = cage && !strcmp(cage, "twin") ? 2 : 1;
+	/* rendered at the end of the label buffer, then moved to faces */
+	mark = s->labn;
 	if (!pat) {
 		lab_add(s, str_of(d->arena, nm), strlen_of(d->arena, nm));
-		return;
-	}
-	idx = port_index(str_of(d->arena, nm), strlen_of(d->arena, nm));
-	for (const char *q = pat; *q; q++) {
-		if (q[0] == '{' && q[1] && q[2] == '}' &&
-		    strchr("cpni", q[1])) {
-			lab_num(s, q[1] == 'c'	 ? idx / per + 1
-				   : q[1] == 'p' ? idx % per + 1
-				   : q[1] == 'n' ? idx + 1
-						 : idx);
-			q += 2;
-		} else {
-			lab_add(s, q, 1);
+	} else {
+		idx = port_index(str_of(d->arena, nm), strlen_of(d->arena, nm));
+		for (const char *q = pat; *q; q++) {
+			if (q[0] == '{' && q[1] && q[2] == '}' &&
+			    strchr("cpni", q[1])) {
+				lab_num(s, q[1] == 'c'	 ? idx / per + 1
+					   : q[1] == 'p' ? idx % per + 1
+					   : q[1] == 'n' ? idx + 1
+							 : idx);
+				q += 2;
+			} else {
+				lab_add(s, q, 1);
+			}
 		}
 	}
+	*n = s->labn - mark;
+	if (s->nfaces + *n > s->faces_cap) {
+		while (s->nfaces + *n > s->faces_cap)
+			s->faces_cap = s->faces_cap ? 2 * s->faces_cap : 4096;
+		s->faces = xrealloc(s->faces, s->faces_cap);
+	}
+	memcpy(s->faces + s->nfaces, s->lab + mark, *n);
+	s->labn = mark;
+	s->face[port] = s->nfaces;
+	s->face_len[port] = (uint32_t)*n;
+	s->nfaces += *n;
+	return s->face[port];
+}
+
+/* The faceplate name of @port (face_of()) added to the label. */
+static void port_name(struct sheet *s, uint32_t port)
+{
+	size_t n, f = face_of(s, port, &n);
+
+	lab_add(s, s->faces + f, n);
 }
 
 /* Field @f (@n bytes) of the label of link @l; false: no such field. */
@@ -472,6 +509,48 @@ static bool check_templates(struct sheet *s)
 	return ok;
 }
 
+/*
+ * Whether a long label was reported at @loc already (and note it if not):
+ * the cables one statement makes (a fabric's thousands) share its place,
+ * and after the first the others count as repeats (diag_repeat), so a
+ * million-GPU hall whose rack numbers make every label one character too
+ * long gives one warning, not one per cable to format and keep.
+ */
+static bool warned_at(struct sheet *s, const struct srcloc *loc)
+{
+	uint32_t i, mask;
+
+	if (2 * (s->nwarned + 1) > s->warned_cap) {
+		uint32_t ncap = s->warned_cap ? 2 * s->warned_cap : 64;
+		struct srcloc *t = xmalloc(ncap * sizeof(*t));
+
+		memset(t, 0xff, ncap * sizeof(*t));
+		for (uint32_t k = 0; k < s->warned_cap; k++) {
+			const struct srcloc *o = &s->warned[k];
+
+			if (o->file == UINT32_MAX)
+				continue;
+			for (i = (o->file * 31 + o->begin) & (ncap - 1);
+			     t[i].file != UINT32_MAX; i = (i + 1) & (ncap - 1))
+				;
+			t[i] = *o;
+		}
+		free(s->warned);
+		s->warned = t;
+		s->warned_cap = ncap;
+	}
+	mask = s->warned_cap - 1;
+	for (i = (loc->file * 31 + loc->begin) & mask;
+	     s->warned[i].file != UINT32_MAX; i = (i + 1) & mask)
+		if (s->warned[i].file == loc->file &&
+		    s->warned[i].begin == loc->begin &&
+		    s->warned[i].end == loc->end)
+			return true;
+	s->warned[i] = *loc;
+	s->nwarned++;
+	return false;
+}
+
 /* A string or word attribute as its interned id, 0 when there is none. */
 static uint32_t str_id(const struct rk_design *d, uint32_t obj, uint32_t key)
 {
@@ -547,7 +626,9 @@ static void row(struct sheet *s, struct csv *w, uint32_t li)
 	const char *lab = label_of(s, li, id, idn, &ln);
 	char *o;
 
-	if (ln > LABEL_LIMIT && s->diag)
+	if (ln > LABEL_LIMIT && s->diag && warned_at(s, &l->loc))
+		diag_repeat(s->diag, DIAG_WARNING);
+	else if (ln > LABEL_LIMIT && s->diag)
 		diag_warning(s->diag, &l->loc, "cabling",
 			     "the label of cable %.*s is %zu characters, "
 			     "longer than the %d of a one-line cable label: "
@@ -740,18 +821,17 @@ static const char *const patch_columns[] = {
 	"far_faceplate", "media",    "length_m",
 };
 
-/* One end of a cable in the patch schedule. */
+/* One end of a cable in the patch schedule, as its rack's ends are
+ * sorted. */
 struct patch_end {
-	uint32_t rack, dev, port, link;
 	int64_t u;
+	uint32_t dev, port, link;
 };
 
 static int patch_cmp(const void *x, const void *y)
 {
 	const struct patch_end *a = x, *b = y;
 
-	if (a->rack != b->rack)
-		return a->rack < b->rack ? -1 : 1;
 	if (a->u != b->u)
 		return a->u < b->u ? -1 : 1;
 	if (a->dev != b->dev)
@@ -761,13 +841,54 @@ static int patch_cmp(const void *x, const void *y)
 	return a->link < b->link ? -1 : a->link > b->link;
 }
 
-/* A port's faceplate name as a cell. */
-static void cell_faceplate(struct sheet *s, struct csv *w, uint32_t port)
+/* One patch-schedule row: end @e of its link, written as a whole like
+ * pull_row(). */
+static void patch_row(struct sheet *s, struct csv *w, const struct patch_end *e)
 {
-	s->labn = 0;
-	s->lab_li = RK_NONE; /* the label buffer is reused */
-	port_name(s, port);
-	csv_cell_n(w, s->lab, s->labn);
+	const struct rk_design *d = s->d;
+	const struct arena *a = d->arena;
+	const struct rk_link *l = &d->links[e->link];
+	const struct cp_link *r = &s->p->links[e->link];
+	bool a_here = e->dev == l->a_dev && e->port == l->a_port;
+	uint32_t far = a_here ? l->b_dev : l->a_dev;
+	uint32_t fport = a_here ? l->b_port : l->a_port;
+	const struct loc *lh = loc_of(s, e->dev), *lf = loc_of(s, far);
+	char id[72]; /* roomy: rk_put may copy it in words */
+	size_t idn = cable_id(s, e->link, id), hn, fn, mn = 0;
+	size_t hf = face_of(s, e->port, &hn), ff = face_of(s, fport, &fn);
+	const char *m = r->stock >= 0 ? metres(s, r->stock, &mn) : NULL;
+	char *o;
+
+	o = csv_room(w, (lh->len - lh->from_rack) +
+			    CSV_CELL_MAX(strlen_of(a, d->objs[e->port].local)) +
+			    CSV_CELL_MAX(hn) + idn + (lf->len - lf->from_rack) +
+			    CSV_CELL_MAX(strlen_of(a, d->objs[fport].local)) +
+			    CSV_CELL_MAX(fn) +
+			    CSV_CELL_MAX(strlen_of(a, r->media)) + mn +
+			    8 /* the commas between */);
+	/* this end: rack, U and device (loc_of()), port and faceplate */
+	o = rk_put(o, s->locs + lh->off + lh->from_rack,
+		   lh->len - lh->from_rack);
+	*o++ = ',';
+	o = csv_put_str(w, o, a, d->objs[e->port].local);
+	*o++ = ',';
+	o = csv_put_cell(o, s->faces + hf, hn);
+	*o++ = ',';
+	o = rk_put(o, id, idn); /* "C" and digits */
+	/* the far end the same way */
+	*o++ = ',';
+	o = rk_put(o, s->locs + lf->off + lf->from_rack,
+		   lf->len - lf->from_rack);
+	*o++ = ',';
+	o = csv_put_str(w, o, a, d->objs[fport].local);
+	*o++ = ',';
+	o = csv_put_cell(o, s->faces + ff, fn);
+	*o++ = ',';
+	o = put_word(w, d, r->media, o);
+	*o++ = ',';
+	if (m)
+		o = rk_put(o, m, mn); /* digits and a point */
+	csv_row_end(w, o);
 }
 
 /*
@@ -775,80 +896,86 @@ static void cell_faceplate(struct sheet *s, struct csv *w, uint32_t port)
  * (devices by U, then ports in declaration order), each cabled port of
  * the rack with the far end of its cable.  Each cable appears twice, once
  * under the rack of each end, that end first (a cable inside one rack
- * appears twice under it).
+ * appears twice under it).  The ends are bucketed by rack as the pull
+ * list's links are (a counting sort, in link order), and only each rack's
+ * few ends are sorted, by U, device, port and link: one sort of every end
+ * of a million-GPU hall (7.6 million) cost more than the rows it ordered.
  */
 static bool emit_patch(struct backend_ctx *ctx, struct sheet *s)
 {
 	const struct rk_design *d = s->d;
-	struct patch_end *e = NULL;
-	uint32_t n = 0, cap = 0;
+	uint32_t *start = xcalloc((size_t)d->nobjs + 2, sizeof(*start));
+	uint32_t *fill = xmalloc(((size_t)d->nobjs + 1) * sizeof(*fill));
+	uint32_t *entry = NULL, total = 0, most = 0;
+	struct patch_end *e;
 	FILE *fp;
 	struct csv w;
 	bool ok;
 
-	for (uint32_t i = 0; i < d->nlinks; i++) {
-		const struct rk_link *l = &d->links[i];
+	/* pass 0 counts each rack's ends, pass 1 fills the buckets (a link
+	 * with both ends in one rack twice, one entry after the other) */
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t i = 0; i < d->nlinks; i++) {
+			const struct rk_link *l = &d->links[i];
 
-		if (!s->p->links[i].label_no)
-			continue;
-		for (int k = 0; k < 2; k++) {
-			uint32_t dev = k ? l->b_dev : l->a_dev;
-			struct patch_end *p;
-
-			if (s->rack[dev] == RK_NONE)
+			if (!s->p->links[i].label_no)
 				continue;
-			p = VEC_PUSH(e, n, cap);
-			p->rack = s->rack[dev];
-			p->dev = dev;
-			p->port = k ? l->b_port : l->a_port;
-			p->link = i;
-			p->u = s->at[dev];
+			for (int k = 0; k < 2; k++) {
+				uint32_t r = s->rack[k ? l->b_dev : l->a_dev];
+
+				if (r == RK_NONE)
+					continue;
+				if (pass)
+					entry[fill[r]++] = i;
+				else
+					start[r + 1]++;
+			}
 		}
+		if (pass)
+			break;
+		for (uint32_t i = 0; i < d->nobjs; i++) {
+			if (start[i + 1] > most)
+				most = start[i + 1];
+			total += start[i + 1];
+			start[i + 1] = total;
+		}
+		entry = xmalloc(((size_t)total + 1) * sizeof(*entry));
+		memcpy(fill, start, (size_t)d->nobjs * sizeof(*fill));
 	}
-	if (n)
-		qsort(e, n, sizeof(*e), patch_cmp);
+	free(fill);
+	e = xmalloc(((size_t)most + 1) * sizeof(*e));
 	fp = out_open(ctx, "cabling/patch.csv");
 	ok = fp != NULL;
 	if (ok) {
 		csv_init(&w, fp);
 		csv_header(&w, patch_columns, ARRAY_SIZE(patch_columns));
-		for (uint32_t k = 0; k < n && !be_cancelled(ctx); k++) {
-			const struct rk_link *l = &d->links[e[k].link];
-			const struct cp_link *r = &s->p->links[e[k].link];
-			bool a_here =
-			    e[k].dev == l->a_dev && e[k].port == l->a_port;
-			uint32_t far = a_here ? l->b_dev : l->a_dev;
-			uint32_t fport = a_here ? l->b_port : l->a_port;
-			char id[72], m[CSV_NUM_MAX];
-			size_t idn = cable_id(s, e[k].link, id);
+		for (uint32_t r = 0; r < d->nobjs && !be_cancelled(ctx); r++) {
+			uint32_t n = 0;
 
-			cell_name(&w, d, e[k].rack);
-			cell_u(&w, s, e[k].dev, e[k].rack);
-			cell_name(&w, d, e[k].dev);
-			csv_cell_str(&w, d->arena, d->objs[e[k].port].local);
-			cell_faceplate(s, &w, e[k].port);
-			csv_cell_n(&w, id, idn);
-			cell_name(&w, d, s->rack[far]);
-			cell_u(&w, s, far, s->rack[far]);
-			cell_name(&w, d, far);
-			csv_cell_str(&w, d->arena, d->objs[fport].local);
-			cell_faceplate(s, &w, fport);
-			if (r->media)
-				csv_cell_str(&w, d->arena, r->media);
-			else
-				csv_cell(&w, NULL);
-			if (r->stock >= 0) {
-				csv_metres(r->stock, m);
-				csv_cell(&w, m);
-			} else {
-				csv_cell(&w, NULL);
+			for (uint32_t k = start[r]; k < start[r + 1]; k++) {
+				const struct rk_link *l = &d->links[entry[k]];
+				/* the second entry of a link is its b end */
+				bool b = (k > start[r] &&
+					  entry[k - 1] == entry[k]) ||
+					 s->rack[l->a_dev] != r;
+
+				e[n].dev = b ? l->b_dev : l->a_dev;
+				e[n].port = b ? l->b_port : l->a_port;
+				e[n].link = entry[k];
+				e[n].u = s->at[e[n].dev];
+				n++;
 			}
-			csv_end_row(&w);
+			if (n > 1)
+				qsort(e, n, sizeof(*e), patch_cmp);
+			for (uint32_t k = 0; k < n; k++)
+				patch_row(s, &w, &e[k]);
 		}
 		csv_fini(&w);
 		ok = out_close(ctx, fp) && !be_cancelled(ctx);
 	}
 	free(e);
+	free(entry);
+	free(start);
 	return ok;
 }
 
@@ -872,6 +999,9 @@ static bool emit_cabling(struct backend_ctx *ctx)
 	}
 	s.loc = xcalloc((size_t)d->nobjs + 1, sizeof(*s.loc));
 	s.metres = xcalloc(METRES_MEMO, sizeof(*s.metres));
+	s.face = xmalloc(((size_t)d->nobjs + 1) * sizeof(*s.face));
+	s.face_len = xmalloc(((size_t)d->nobjs + 1) * sizeof(*s.face_len));
+	memset(s.face_len, 0xff, ((size_t)d->nobjs + 1) * sizeof(*s.face_len));
 	csv_init(&s.scratch, NULL);
 	s.lab_li = RK_NONE;
 	s.tmpl_site = RK_NONE;
@@ -930,6 +1060,10 @@ static bool emit_cabling(struct backend_ctx *ctx)
 	free(s.loc);
 	free(s.locs);
 	free(s.metres);
+	free(s.face);
+	free(s.face_len);
+	free(s.faces);
+	free(s.warned);
 	free(s.pos);
 	free(s.lab);
 	s.scratch.len = 0; /* rendered cells only: nothing to write */

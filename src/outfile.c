@@ -111,8 +111,9 @@ FILE *out_open(struct backend_ctx *ctx, const char *rel)
  * less processor time (bench/RESULTS.md).  Large artifacts are therefore
  * allocated ahead of the writer, PREALLOC_STEP at a time, without changing
  * their size, and what lies past the end is released when the file is
- * closed.  Where that does not pay (tmpfs allocates memory for it) or the
- * call fails, the bytes are simply written.  So is everything once the file
+ * closed; from the second step on, so that a file smaller than a step
+ * is simply written.  Where that does not pay (tmpfs allocates memory for
+ * it) or the call fails, the bytes are simply written.  So is everything once the file
  * system has less than PREALLOC_FREE left: space held ahead by files still
  * being written (a step each at the most) must not make another file's
  * write fail on a nearly full disk.
@@ -129,6 +130,14 @@ static void prealloc(int fd, off_t from, off_t to)
 	off_t k = (from + PREALLOC_STEP - 1) / PREALLOC_STEP;
 	struct statfs fs;
 
+	/*
+	 * Not the first step: most files end inside it (an elevation page,
+	 * a few hundred KiB), and 8 MiB allocated for them and released at
+	 * close cost more than their write saves (each release a discard
+	 * where the file system is mounted with it).
+	 */
+	if (k < 1)
+		k = 1;
 	if (k * PREALLOC_STEP >= to || fstatfs(fd, &fs) != 0 ||
 	    fs.f_type != EXT4_SUPER_MAGIC ||
 	    (uint64_t)fs.f_bavail * (uint64_t)fs.f_bsize < PREALLOC_FREE)

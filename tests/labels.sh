@@ -100,4 +100,33 @@ else
 	show "$tmp/unknown.err"
 fi
 
+# Long labels of generated cables: the first of each fabric is shown, the
+# others count as repeats at its place.  The expected counts come from
+# cabling.csv (labels longer than 40 characters) and from the fabrics
+# that made them, not from rackc's messages.
+o=$tmp/long-fabric
+sed "s|^site hall {|site hall {\n\tlabel \"{id} {a.device}.{a.port} {b.device}.{b.port}\"|" \
+	bench/synth.rack >"$o.rack"
+if ! rk_run "$o" -D GPUS=1000 -o "$o" -O cabling "$o.rack"; then
+	fail "template: long labels of a fabric" "$rk_problem"
+	show "$o.err"
+else
+	long=$("$py" -c 'import csv, sys
+r = [x for x in csv.DictReader(open(sys.argv[1])) if len(x["label"]) > 40]
+print(len(r), len({x["fabric"] for x in r}))' "$o/cabling.csv")
+	n=${long% *}
+	fabrics=${long#* }
+	shown=$(grep -c 'warning: the label of cable .*\[cabling\]' "$o.err")
+	if [ "$rc" -eq 0 ] && [ "$n" -gt "$fabrics" ] &&
+		[ "$shown" -eq "$fabrics" ] &&
+		grep -q "^$n warnings generated ($((n - fabrics)) of them repeats" \
+			"$o.err"; then
+		pass "template: long labels of a fabric" "$n labels, $shown shown"
+	else
+		fail "template: long labels of a fabric" \
+			"exit $rc, $n long labels of $fabrics fabrics, $shown shown"
+		show "$o.err" 12
+	fi
+fi
+
 finish
