@@ -11,17 +11,16 @@
  *             open new ones; every pod with leaves gets U spines (h ports
  *             down, h up), uplink j of its k-th leaf going to its spine j
  *             on port k;
- *   3 tiers   P pods (at most R); C cores of R ports down, uplink j of
- *             the i-th spine of every pod going to core (i*h + j) mod C:
- *             C = ceil(U*h / floor(R/P)) with final_sus, else
- *             ceil(U*h / q1) * (q1 / q), q1 and q the largest powers of
- *             two at most R and floor(R/P) (see uppers());
+ *   3 tiers   P pods (at most R); C = ceil(U*h / floor(R/P)) cores of R
+ *             ports down, the fewest that take every pod alike (see
+ *             uppers(); `core_growth double`: sized to double as the pods
+ *             do), the i-th spine of every pod wired alike to them;
  *   4 tiers   groups of h pods (the first built as if full); every
  *             group gets C = h*U cores (h ports down, h up), uplink j of
  *             the group's k-th spine going to its core (k*h + j) mod C;
  *             over G groups (at most R), T top switches (as C above,
- *             over G groups of C*h uplinks), uplink j of the i-th core of
- *             every group going to top switch (i*h + j) mod T.
+ *             over G groups of C*h uplinks), the i-th core of every
+ *             group wired alike to them.
  *
  * So every switch of a tier sees every unit below it (pod, group) alike,
  * and the last pod and group are built as if full (their spines and cores
@@ -31,15 +30,17 @@
  * place_cores.  Links are added tier by tier.
  *
  * Growth.  A leaf's pod, its spines and ports are functions of the leaf
- * and the uplink, so added units only add leaf-spine cables.  Above the
- * spines the uplinks are dealt by deal_uplinks() (src/fabric.c) as if the
- * pods (four tiers: the pods of each group, then the groups) had been
- * added one at a time, the core (top) count growing with them: a step
- * keeps every cable the new spread allows, so growing moves only the
- * spine-core (core-top) cables the change in the core (top) count forces.
- * With `final_sus N` the tree is sized for N units (P, C, G, T of the
- * final size): growing up to N only adds pods, spines and cables, and the
- * places and names of the spines and cores still to come are held.
+ * and the uplink, so added units only add leaf-spine cables, and a
+ * group's spine-core cables never move.  Above that the uplinks are
+ * wired as if the pods (four tiers: the groups) had been added one at a
+ * time, the core (top) count growing with them: wire_filled() moves only
+ * the spine-core (core-top) cables any tree of the new size must move
+ * (`core_growth double`: deal_uplinks() of src/fabric.c, round robin over
+ * the doubling counts, each step keeping every cable the new spread
+ * allows).  With `final_sus N` the tree is sized for N units (P, C, G, T
+ * of the final size) and dealt round robin: growing up to N only adds
+ * pods, spines and cables, and the places and names of the spines and
+ * cores still to come are held.
  */
 #include "rackc.h"
 
@@ -65,18 +66,18 @@ static uint32_t pow2_floor(uint32_t n)
 }
 
 /*
- * Upper switches of R ports over @units units of @need uplinks each,
- * every unit alike: ceil(need / floor(R/units)) when provisioned (@tight),
- * else ceil(need / q1) * (q1 / q) with q1, q the largest powers of two at
- * most R and floor(R/units): doubling as the units do, so that each lower
- * switch's uplinks on an upper switch only ever split as units are added
- * (what grows moves only the minimum, see doc/language.md).
+ * Upper switches of R ports over @units units of @need uplinks each, every
+ * unit alike: the fewest whose ports take every unit's share,
+ * ceil(need / floor(R/units)); with @dbl (`core_growth double`),
+ * ceil(need / q1) * (q1 / q), q1 and q the largest powers of two at most
+ * R and floor(R/units): doubling as the units do, so that each lower
+ * switch's uplinks on an upper switch only ever split as units are added.
  */
-static uint32_t uppers(uint64_t need, uint32_t R, uint32_t units, bool tight)
+static uint32_t uppers(uint64_t need, uint32_t R, uint32_t units, bool dbl)
 {
 	uint32_t q1 = pow2_floor(R);
 
-	if (tight)
+	if (!dbl)
 		return cdiv(need, R / units);
 	return cdiv(need, q1) * (q1 / pow2_floor(R / units));
 }
@@ -115,6 +116,191 @@ static void wire_dealt(struct elab *e, const struct ft_build *b,
 	free(up_p);
 }
 
+/*
+ * Of the entries @eu[0..nu) on one upper switch (RK_NONE: taken off), the
+ * one to take off: the youngest, then the one whose lower switch has most
+ * uplinks there, then the highest.
+ */
+static uint32_t youngest(const uint32_t *eu, uint32_t nu, const uint32_t *age,
+			 uint32_t h)
+{
+	uint32_t best = RK_NONE, bs = 0;
+
+	for (uint32_t a = 0; a < nu; a++) {
+		uint32_t i = eu[a], sc = 0;
+
+		if (i == RK_NONE)
+			continue;
+		for (uint32_t c = 0; c < nu; c++)
+			sc += eu[c] != RK_NONE && eu[c] / h == i / h;
+		if (best == RK_NONE || age[i] > age[best] ||
+		    (age[i] == age[best] &&
+		     (sc > bs || (sc == bs && i > best)))) {
+			best = i;
+			bs = sc;
+		}
+	}
+	return best;
+}
+
+/*
+ * The uplinks of @units units of @per lower switches (h uplinks each, on
+ * spine ports h..R-1) to the upper switches @hi, built as if the units had
+ * been added one at a time, without final_sus.  Every unit is wired alike:
+ * a pattern gives uplink j of a unit's x-th switch (entry i = x*h + j) its
+ * upper switch.  With k units an upper switch takes at most m_k =
+ * floor(R/k) cables of each unit, and there are S_k = ceil(per*h / m_k)
+ * (the fewest).  At one unit the pattern is the round robin, entry i on
+ * switch i mod S_1.  When m falls, each upper switch holding more than m
+ * gives up what is over (youngest first, then from the lower switch with
+ * most uplinks there), which any tree of k units must, and what is taken
+ * off fills the upper switches holding least, new ones first (water
+ * filling, one at a time round the switches).  So a switch's count only
+ * rises until it is first over m, and then only falls, by what m forces:
+ * from a units to b, exactly sum over old switches u of max(0, c_a(u) -
+ * m_b) cables of each old unit move (c_a(u): a unit's cables on u), each
+ * kept cable on its port (doc/language.md, "Growth (three and four
+ * tiers)").
+ */
+static void wire_filled(struct elab *e, const struct ft_build *b,
+			uint32_t units, uint32_t per, const uint32_t *lo,
+			const uint32_t *hi)
+{
+	const uint32_t *sp = b->sp->ports, R = b->sp->n, h = R / 2;
+	const uint32_t N = per * h;
+	uint32_t Smax = cdiv(N, R / units), S = 0, mprev = 0;
+	uint32_t *pat = xmalloc(((size_t)N + 1) * sizeof(*pat));
+	uint32_t *age = xmalloc(((size_t)N + 1) * sizeof(*age));
+	uint32_t *cnt = xcalloc((size_t)Smax + 1, sizeof(*cnt));
+	uint32_t *want = xcalloc((size_t)Smax + 1, sizeof(*want));
+	uint32_t *off = xcalloc((size_t)Smax + 2, sizeof(*off));
+	uint32_t *ent = xmalloc(((size_t)N + 1) * sizeof(*ent));
+	uint32_t *rm = xmalloc(((size_t)N + 1) * sizeof(*rm));
+	uint32_t *was = xmalloc(((size_t)N + 1) * sizeof(*was));
+	uint32_t *hint = xcalloc((size_t)Smax + 1, sizeof(*hint));
+	uint32_t *port = xmalloc(((size_t)units * N + 1) * sizeof(*port));
+	uint8_t *occ = xcalloc((size_t)Smax * R + 1, 1);
+
+	for (uint32_t k = 1; k <= units; k++) {
+		uint32_t m = R / k, nrm = 0;
+
+		if (k == 1) {
+			S = cdiv(N, m);
+			for (uint32_t i = 0; i < N; i++) {
+				pat[i] = i % S;
+				age[i] = 1;
+				cnt[pat[i]]++;
+			}
+		} else if (m < mprev) {
+			uint32_t Sn = cdiv(N, m), lvl = 0, got = 0;
+
+			/* the entries by upper switch */
+			memset(off, 0, ((size_t)S + 2) * sizeof(*off));
+			for (uint32_t i = 0; i < N; i++)
+				off[pat[i] + 2]++;
+			for (uint32_t u = 0; u < S; u++)
+				off[u + 2] += off[u + 1];
+			for (uint32_t i = 0; i < N; i++)
+				ent[off[pat[i] + 1]++] = i;
+			/* take off what is over m */
+			for (uint32_t u = 0; u < S; u++) {
+				uint32_t *eu = ent + off[u], nu = cnt[u];
+
+				while (cnt[u] > m) {
+					uint32_t best =
+					    youngest(eu, nu, age, h);
+
+					for (uint32_t a = 0; a < nu; a++)
+						if (eu[a] == best)
+							eu[a] = RK_NONE;
+					was[nrm] = u;
+					rm[nrm++] = best;
+					cnt[u]--;
+				}
+			}
+			/* water filling: the level every switch is raised to */
+			for (uint32_t u = S; u < Sn; u++)
+				cnt[u] = 0;
+			S = Sn;
+			for (;;) {
+				uint64_t need = 0;
+
+				for (uint32_t u = 0; u < S; u++)
+					need += cnt[u] <= lvl ? lvl + 1 - cnt[u]
+							      : 0;
+				if (lvl >= m || need > nrm)
+					break;
+				lvl++;
+			}
+			for (uint32_t u = 0; u < S; u++) {
+				want[u] = cnt[u] < lvl ? lvl - cnt[u] : 0;
+				got += want[u];
+			}
+			for (uint32_t u = 0; u < S && got < nrm; u++)
+				if (cnt[u] + want[u] == lvl && lvl < m) {
+					want[u]++;
+					got++;
+				}
+			/* deal what was taken off round the switches */
+			for (uint32_t r = 0, u = 0; r < nrm; u = (u + 1) % S)
+				if (want[u]) {
+					want[u]--;
+					pat[rm[r]] = u;
+					age[rm[r++]] = k;
+					cnt[u]++;
+				}
+			/* the old units' moved cables: off their ports, then
+			 * onto the lowest free ones */
+			for (uint32_t p = 0; p + 1 < k; p++)
+				for (uint32_t r = 0; r < nrm; r++) {
+					uint32_t q =
+					    port[(size_t)p * N + rm[r]];
+
+					occ[(size_t)was[r] * R + q] = 0;
+					if (q < hint[was[r]])
+						hint[was[r]] = q;
+				}
+			for (uint32_t p = 0; p + 1 < k; p++)
+				for (uint32_t r = 0; r < nrm; r++) {
+					uint32_t u = pat[rm[r]], q = hint[u];
+
+					while (occ[(size_t)u * R + q])
+						q++;
+					occ[(size_t)u * R + q] = 1;
+					hint[u] = q + 1;
+					port[(size_t)p * N + rm[r]] = q;
+				}
+		}
+		mprev = m;
+		/* the new unit, on the lowest free ports */
+		for (uint32_t i = 0; i < N; i++) {
+			uint32_t u = pat[i], q = hint[u];
+
+			while (occ[(size_t)u * R + q])
+				q++;
+			occ[(size_t)u * R + q] = 1;
+			hint[u] = q + 1;
+			port[(size_t)(k - 1) * N + i] = q;
+		}
+	}
+	for (uint32_t p = 0; p < units; p++)
+		for (uint32_t i = 0; i < N; i++)
+			add_link(e, b->fab, lo[(size_t)p * per + i / h],
+				 sp[h + i % h], hi[pat[i]],
+				 sp[port[(size_t)p * N + i]]);
+	free(pat);
+	free(age);
+	free(cnt);
+	free(want);
+	free(off);
+	free(ent);
+	free(rm);
+	free(was);
+	free(hint);
+	free(port);
+	free(occ);
+}
+
 void gen_upper_tiers(struct elab *e, const struct ft_build *b)
 {
 	const struct rk_design *d = e->d;
@@ -123,6 +309,8 @@ void gen_upper_tiers(struct elab *e, const struct ft_build *b)
 	uint32_t pods = cdiv(L, h), podsf = cdiv(Lf, h);
 	uint32_t groups = cdiv(pods, h), groupsf = cdiv(podsf, h);
 	bool tight = b->provisioned;
+	const char *cg = ir_str(d, b->fab, A_CORE_GROWTH);
+	bool dbl = !tight && cg && streq(cg, "double");
 	uint32_t S = pods * U, CG = h * U; /* a group's cores, as if full */
 	uint32_t C, T = 0, *sk = NULL;
 	uint32_t *spine = NULL, *core = NULL, *top = NULL;
@@ -141,10 +329,10 @@ void gen_upper_tiers(struct elab *e, const struct ft_build *b)
 					 : "planes N go further");
 		return;
 	}
-	C = b->tiers == 3 ? uppers((uint64_t)U * h, R, podsf, tight)
+	C = b->tiers == 3 ? uppers((uint64_t)U * h, R, podsf, dbl)
 			  : groups * CG;
 	if (b->tiers == 4)
-		T = uppers((uint64_t)CG * h, R, groupsf, tight);
+		T = uppers((uint64_t)CG * h, R, groupsf, dbl);
 	spine = xcalloc(S, sizeof(*spine));
 	core = xcalloc(C, sizeof(*core));
 	top = xcalloc(T + 1, sizeof(*top));
@@ -173,10 +361,13 @@ void gen_upper_tiers(struct elab *e, const struct ft_build *b)
 				 spine[l / h * U + j], sp[l % h]);
 	if (b->tiers == 3) {
 		/* the pods' spines to the cores, as if added pod by pod */
+		if (!tight && !dbl) {
+			wire_filled(e, b, pods, U, spine, core);
+			goto out;
+		}
 		for (uint32_t p = 0; p < pods; p++)
-			sk[p] = tight
-				    ? C
-				    : uppers((uint64_t)U * h, R, p + 1, false);
+			sk[p] =
+			    tight ? C : uppers((uint64_t)U * h, R, p + 1, dbl);
 		dl = (struct deal){ pods, U, h, R, U, sk };
 		wire_dealt(e, b, &dl, spine, core);
 		goto out;
@@ -192,8 +383,12 @@ void gen_upper_tiers(struct elab *e, const struct ft_build *b)
 			   core + (size_t)g * CG);
 	}
 	/* the groups' cores to the top switches, as if added group by group */
+	if (!tight && !dbl) {
+		wire_filled(e, b, groups, CG, core, top);
+		goto out;
+	}
 	for (uint32_t g = 0; g < groups; g++)
-		sk[g] = tight ? T : uppers((uint64_t)CG * h, R, g + 1, false);
+		sk[g] = tight ? T : uppers((uint64_t)CG * h, R, g + 1, dbl);
 	dl = (struct deal){ groups, CG, h, R, CG, sk };
 	wire_dealt(e, b, &dl, core, top);
 out:

@@ -58,12 +58,11 @@ fi
 #    spines (48 switches), 2,048 + 8 * 4 * 64 links;
 #  - 17,408 GPUs (2,176 nodes, 34 SUs) on 2 planes of 4 rails: per plane
 #    136 leaves in 3 pods (64, 64, 8) with 64 spines each (192) and
-#    ceil(64 * 64 / 128) * (128 / 32) = 128 cores (sized to double with
-#    the pods: 32 the largest power of two at most floor(128 / 3)): 912
-#    switches; links per plane 8,704 to endpoints, 136 * 64 leaf and
-#    192 * 64 spine uplinks.
+#    ceil(64 * 64 / floor(128 / 3)) = 98 cores (each takes 42 uplinks of
+#    every pod): 852 switches; links per plane 8,704 to endpoints,
+#    136 * 64 leaf and 192 * 64 spine uplinks.
 # Full bisection (half the injection) both times.
-for shape in "2048 8 2 48 4096" "17408 2 3 912 59392"; do
+for shape in "2048 8 2 48 4096" "17408 2 3 852 59392"; do
 	# shellcheck disable=SC2086 # the fields of one shape
 	set -- $shape
 	if ! rk_run "$tmp/p" -D GPUS="$1" -D PLANES="$2" -o "$tmp/pout" \

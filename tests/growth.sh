@@ -101,27 +101,38 @@ PY
 	done
 done
 
-# tiers_hops NAME DESIGN ARGS HOPS [FABRIC]: compile DESIGN with ARGS and
-# -D SUS=n for every n of the hops "a:b ..." and check each hop with
-# growth_check.py --tiers (no leaf-spine cable moves, the spine-core and
-# core-top cables that move are the minimum, the rest keep ID and ends)
+# tiers_hops NAME DESIGN ARGS HOPS R[:FINAL_PODS]|double [FABRIC]: compile DESIGN
+# with ARGS and -D SUS=n (-D $hop_param=n when set) for every n of the
+# hops "a:b ..." and check each
+# hop with growth_check.py --tiers, given the switches' R ports (and the
+# pods of the provisioned size): no leaf-spine cable moves, the cores (top
+# switches) are the tight count, every pod (group) is wired alike, the
+# spine-core (core-top) cables that move are the minimum, the rest keep
+# ID and ends (double: growth_check.py --tiers-double, core_growth double)
 tiers_hops() {
-	th_name=$1 th_design=$2 th_args=$3 th_hops=$4 th_fab=${5:-}
+	th_name=$1 th_design=$2 th_args=$3 th_hops=$4 th_r=$5 th_fab=${6:-}
 	th_ok=yes
 	# shellcheck disable=SC2086 # the hops are words
 	for th_n in $(printf '%s\n' $th_hops | tr ':' '\n' | sort -un); do
 		# shellcheck disable=SC2086
-		if ! rk_run "$tmp/t" $th_args -D SUS="$th_n" -O report,cabling \
+		if ! rk_run "$tmp/t" $th_args -D "${hop_param:-SUS}=$th_n" \
+			-O report,cabling \
 			-o "$tmp/t-$th_n" "$th_design" || [ "$rc" -ne 0 ]; then
-			fail "$th_name/SUS=$th_n" "exit $rc $rk_problem"
+			fail "$th_name/${hop_param:-SUS}=$th_n" \
+				"exit $rc $rk_problem"
 			show "$tmp/t.err"
 			th_ok=no
 		fi
 	done
 	[ "$th_ok" = yes ] || return 0
 	for th_hop in $th_hops; do
+		if [ "$th_r" = double ]; then
+			set -- --tiers-double
+		else
+			set -- --tiers "$th_r"
+		fi
 		# shellcheck disable=SC2086 # no fabric: no argument
-		if python3 "$top_srcdir/tests/growth_check.py" --tiers \
+		if python3 "$top_srcdir/tests/growth_check.py" "$@" \
 			"$tmp/t-${th_hop%:*}/cabling.csv" \
 			"$tmp/t-${th_hop#*:}/cabling.csv" $th_fab \
 			>"$tmp/g.out" 2>&1; then
@@ -139,14 +150,28 @@ tiers_hops() {
 # of 2 units), unprovisioned: only the minimum moves, non-blocking at
 # every size (the design requires bisection >= 100%)
 tiers=$top_srcdir/tests/growth/tiers.rack
-tiers_hops growth/tiers3 "$tiers" "" "5:6 6:9 9:16 5:16"
+tiers_hops growth/tiers3 "$tiers" "" "5:6 6:9 9:16 5:16" 8
 tiers_hops growth/tiers4 "$tiers" "-D TIERS=4" \
-	"1:2 2:5 5:8 8:9 9:16 16:17 17:24 1:24"
-# the DGX H100 SuperPOD's compute fabric in three tiers (9 to 32 SUs)
-tiers_hops growth/superpod3 "$design" "" "9:12 12:16 16:24 24:32 9:32" \
-	compute
+	"1:2 2:5 5:8 8:9 9:16 16:17 17:24 1:24" 8
+# the DGX H100 SuperPOD's compute fabric in three tiers (9 to 32 SUs;
+# 64-port QM9700s, pods of 32 leaves, 4 SUs)
+tiers_hops growth/superpod3 "$design" "" \
+	"9:12 12:13 13:16 16:17 17:21 21:25 25:29 29:32 9:32 16:24" 64 compute
 tiers_hops growth/superpod3/FINAL_SUS=32 "$design" "-D FINAL_SUS=32" \
-	"9:16 16:32" compute
+	"9:16 16:32" 64:8 compute
+# the synthetic benchmark's compute fabric grown by GPUS (128-port
+# switches, pods of 64 leaves of 64 GPUs): 3, 4, 6 and 25 pods
+# core_growth double: more cores (64 at 9 to 16 SUs, 128 to 32), and
+# growth within a doubling moves nothing
+sed '/^fabric compute/a\
+	core_growth double' "$design" >"$tmp/double.rack"
+tiers_hops growth/superpod3/double "$tmp/double.rack" \
+	"-I $top_srcdir/examples" \
+	"9:12 12:16 16:24 24:32 9:32" double compute
+hop_param=GPUS
+tiers_hops growth/synth "$top_srcdir/bench/synth.rack" "" \
+	"12288:16384 16384:24576 24576:100000" 128 compute
+hop_param=
 
 # provisioned (final_sus): growing up to the final size only adds
 for spec in "tiers3:-D FINAL=12:1 3 6 12" \

@@ -4,7 +4,9 @@
 
 growth_check.py OLD.csv NEW.csv MODE
 growth_check.py --adds-only DIFF.json   (rackc diff -f json OLD NEW)
-growth_check.py --tiers OLD.csv NEW.csv [FABRIC]   (three and four tiers)
+growth_check.py --tiers R[:FINAL_PODS] OLD.csv NEW.csv [FABRIC]   (three and
+    four tiers, R-port switches, provisioned for FINAL_PODS pods)
+growth_check.py --tiers-double OLD.csv NEW.csv [FABRIC]   (core_growth double)
 MODE all:   every cable of OLD that is not a leaf-spine cable the spine
             count forces to move is in NEW with the same ID and ends
 MODE fabric: only the fat trees' cables to their spines are compared
@@ -20,16 +22,29 @@ free).  Prints one line per
 fabric; exits 1 on the first violation.
 --tiers: a fat tree of three or four tiers (src/fabric_tiers.c) grown:
 no leaf-spine cable moves (leaf l: pod l // h, spine (l // h)*U + j, port
-l % h); above the spines every lower switch spreads its h uplinks as
-spread(x, u, h, N) = #{j < h: (x*h + j) mod N = u} over the N upper switches
-of its domain (three tiers: x = the spine's place in its pod, all cores;
-four tiers, spines to cores: x = the spine's place in its group, the
-group's CG cores; cores to tops: x = the core's place in its group, all
-tops), in both designs, and the cables that move number exactly
+l % h, h = R/2).  Above the spines (three tiers: the pods' spines to the
+cores; four: the groups' cores to the top switches, the spines of a group
+dealt round robin over its h*U cores and never moved), in both designs,
+counted from the cables: every unit (pod, group) is wired alike, an upper
+switch takes at most m = floor(R/K) cables of each of the K units (K
+counted from the leaves: ceil(leaves / h) pods, ceil(pods / h) groups;
+the provisioned K when given), and there are exactly the fewest upper
+switches that allows, ceil(n / m) for n uplinks a unit.  The cables that
+move number exactly the minimum any tree of the new size must move:
+  K_a * sum over old upper u of max(0, c_a(u) - m_b)
+(c_a(u): a unit's cables on u in OLD; every old unit must take all but
+m_b of them off u), which is at least K_a * max(0, n - C_a * m_b)
+whatever OLD is (the C_a old switches keep at most m_b of each unit's
+n); every other cable (of FABRIC, when given) keeps its ID and ends.
+--tiers-double: the same growth with `core_growth double`: every lower
+switch spreads its h uplinks as spread(x, u, h, N) = #{j < h: (x*h + j)
+mod N = u} over the N upper switches of its domain (three tiers: x = the
+spine's place in its pod, all cores; four tiers, spines to cores: x = the
+spine's place in its group, the group's CG cores; cores to tops: x = the
+core's place in its group, all tops), in both designs, and the cables
+that move number exactly
   sum over old lower l, old upper u of max(0, spread_a(x, u) - spread_b(x, u))
-(the minimum: a cable can stay only while its switch's count there is
-within the new spread); every other cable (of FABRIC, when given) keeps
-its ID and ends.
+(the minimum for those spreads).
 --adds-only: a growth within the provisioned size only adds: every
 device of the diff is added (none moved, changed or removed) and every
 cable of its work order is to add (none to re-pull, relabel or remove).
@@ -122,7 +137,127 @@ def tier_links(rows, lo, hi):
     return out
 
 
-def tiers(old_path, new_path, only):
+def port_no(p):
+    m = re.search(r"\[(\d+)\]$", p)
+    return int(m.group(1)) if m else None
+
+
+def filled(tag, fab, links, lo, hi, units, per, h, R, final):
+    """One filled level of a design (three tiers: the pods' spines to the
+    cores; four: the groups' cores to the tops), counted from its cables:
+    every unit is wired alike (uplink j of its x-th lower switch on the
+    same upper switch in every unit), an upper switch takes at most
+    floor(R/units) cables of a unit, and there are the fewest upper
+    switches that allows, ceil(per*h / floor(R/units)) (counted here from
+    R, h, per and the units, not taken from the design).  Returns the
+    upper switch of every entry (x, j) of the pattern: {(x, j): u}.  A
+    tree provisioned for `final` units is sized for them."""
+    m = R // max(units, final)
+    want = -(-(per * h) // m)
+    pat = {}
+    for (sw, port), (up, _) in links.items():
+        l = idx(sw, lo)
+        key = (l % per, port_no(port))
+        u = idx(up, hi)
+        if pat.setdefault(key, u) != u:
+            fail("%s %s: %s[%d] uplink %s on %s[%d], not on %s[%d] as in "
+                 "its first unit" % (fab, tag, lo, l, port, hi, u, hi,
+                                     pat[key]))
+    if len(links) != units * per * h or len(pat) != per * h:
+        fail("%s %s: %d %s-%s cables for %d units of %d x %d uplinks" % (
+            fab, tag, len(links), lo, hi, units, per, h))
+    n = len({v[0] for v in links.values()})
+    c = Counter(pat.values())
+    if n != want or len(c) != want:
+        fail("%s %s: %d %s switches over %d units of %d uplinks; the tight "
+             "count ceil(%d / floor(%d / %d)) is %d" % (
+                 fab, tag, n, hi, units, per * h, per * h, R,
+                 max(units, final), want))
+    if max(c.values()) > m:
+        fail("%s %s: a %s takes %d cables of a unit, more than floor(%d/%d)"
+             % (fab, tag, hi, max(c.values()), R, units))
+    return pat, c, want, m
+
+
+def tiers(old_path, new_path, only, R, final):
+    """three and four tiers grown (see the module's text)"""
+    old_rows, old = load(old_path)
+    new_rows, new = load(new_path)
+    if only:
+        old_rows = [r for r in old_rows if r["fabric"] == only]
+        new_rows = [r for r in new_rows if r["fabric"] == only]
+        old = {k: v for k, v in old.items() if k[0] == only}
+        new = {k: v for k, v in new.items() if k[0] == only}
+    h = R // 2
+    moved_keys = set()
+    ls_a, ls_b = tier_links(old_rows, "leaf", "spine"), \
+        tier_links(new_rows, "leaf", "spine")
+    for fab in sorted(ls_a):
+        A, B = ls_a[fab], ls_b[fab]
+        U = len(A) // len({k[0] for k in A})
+        for tag, X in (("old", A), ("new", B)):
+            for (leaf, port), (sw, p) in X.items():
+                l = idx(leaf, "leaf")
+                if idx(sw, "spine") // U != l // h or port_no(p) != l % h:
+                    fail("%s %s: %s in pod %d goes to %s %s" % (
+                        fab, tag, leaf, l // h, sw, p))
+        lsm = [k for k in A if B.get(k) != A[k]]
+        if lsm:
+            fail("%s: %d leaf-spine cables moved, e.g. %s %s -> %s" % (
+                fab, len(lsm), lsm[0], A[lsm[0]], B.get(lsm[0])))
+        sc = (tier_links(old_rows, "spine", "core")[fab],
+              tier_links(new_rows, "spine", "core")[fab])
+        ct = (tier_links(old_rows, "core", "top")[fab],
+              tier_links(new_rows, "core", "top")[fab])
+        four = bool(ct[1])
+        # pods from the leaves (h to a pod, the last built as if full)
+        pods = [-(-len({idx(k[0], "leaf") for k in X}) // h)
+                for X in (A, B)]
+        if four:
+            # a group's spines to its h*U cores: the round robin, fixed
+            CG = h * U
+            for tag, X in zip(("old", "new"), sc):
+                cnt = Counter((idx(k[0], "spine"), idx(v[0], "core"))
+                              for k, v in X.items())
+                for (l, u), c in cnt.items():
+                    g, x = l // (h * U), l % (h * U)
+                    if u // CG != g or c != sp_n(x, u % CG, h, CG):
+                        fail("%s %s: spine[%d] of group %d has %d uplinks "
+                             "on core[%d]" % (fab, tag, l, g, c, u))
+            moved = [k for k in sc[0] if sc[1].get(k) != sc[0][k]]
+            if moved:
+                fail("%s: %d spine-core cables moved" % (fab, len(moved)))
+            print("%s: spine-core, %d groups of %d cores, none moved" % (
+                fab, -(-pods[1] // h), CG))
+            levels = [(ct, "core", "top", [-(-p // h) for p in pods], CG,
+                       -(-final // h))]
+        else:
+            levels = [(sc, "spine", "core", pods, U, final)]
+        for (la, lb), lo, hi, units, per, fin in levels:
+            _, ca, Ca, _ = filled("old", fab, la, lo, hi, units[0], per, h,
+                                  R, fin)
+            _, cb, Cb, mb = filled("new", fab, lb, lo, hi, units[1], per,
+                                   h, R, fin)
+            # any tree of units[1] units takes off every old upper switch
+            # all but mb of each old unit's cables
+            minimum = units[0] * sum(max(0, c - mb) for c in ca.values())
+            closed = units[0] * max(0, per * h - Ca * mb)
+            moved = [k for k in la if lb.get(k) != la[k]]
+            for k in moved:
+                moved_keys.add((fab,) + tuple(sorted([k, la[k]])))
+            print("%s: %s-%s, %d -> %d units of %d x %d uplinks, %d -> %d "
+                  "%s switches: %d moved, minimum %d (at least %d whatever "
+                  "the old tree)" % (fab, lo, hi, units[0], units[1], per, h,
+                                     Ca, Cb, hi, len(moved), minimum,
+                                     closed))
+            if len(moved) != minimum or minimum < closed:
+                fail("%s: %d %s-%s cables moved, the minimum is %d" % (
+                    fab, len(moved), lo, hi, minimum))
+    kept(old, new, moved_keys, lambda key: True)
+
+
+def tiers_double(old_path, new_path, only):
+    """three and four tiers with `core_growth double` (round robin)"""
     old_rows, old = load(old_path)
     new_rows, new = load(new_path)
     if only:
@@ -334,9 +469,14 @@ def main():
     if sys.argv[1] == "--adds-only":
         adds_only(sys.argv[2])
         return
+    if sys.argv[1] == "--tiers-double":
+        tiers_double(sys.argv[2], sys.argv[3], sys.argv[4]
+                     if len(sys.argv) > 4 else None)
+        return
     if sys.argv[1] == "--tiers":
-        tiers(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4
-              else None)
+        R, _, final = sys.argv[2].partition(":")
+        tiers(sys.argv[3], sys.argv[4], sys.argv[5] if len(sys.argv) > 5
+              else None, int(R), int(final or 0))
         return
     old_rows, old = load(sys.argv[1])
     new_rows, new = load(sys.argv[2])
