@@ -155,8 +155,9 @@ static uint32_t youngest(const uint32_t *eu, uint32_t nu, const uint32_t *age,
  * gives up what is over (youngest first, then from the lower switch with
  * most uplinks there), which any tree of k units must, and what is taken
  * off fills the upper switches holding least, new ones first (water
- * filling, one at a time round the switches).  So a switch's count only
- * rises until it is first over m, and then only falls, by what m forces:
+ * filling, in entry order, one at a time round the switches).  So a
+ * switch's count only rises until it is first over m, and then only
+ * falls, by what m forces:
  * from a units to b, exactly sum over old switches u of max(0, c_a(u) -
  * m_b) cables of each old unit move (c_a(u): a unit's cables on u), each
  * kept cable on its port (doc/language.md, "Growth (three and four
@@ -218,6 +219,18 @@ static void wire_filled(struct elab *e, const struct ft_build *b,
 					cnt[u]--;
 				}
 			}
+			/* in entry order, so that a lower switch's cables
+			 * taken off go round the switches one by one */
+			for (uint32_t i = 0; i < N; i++)
+				ent[i] = RK_NONE;
+			for (uint32_t r = 0; r < nrm; r++)
+				ent[rm[r]] = was[r];
+			nrm = 0;
+			for (uint32_t i = 0; i < N; i++)
+				if (ent[i] != RK_NONE) {
+					was[nrm] = ent[i];
+					rm[nrm++] = i;
+				}
 			/* water filling: the level every switch is raised to */
 			for (uint32_t u = S; u < Sn; u++)
 				cnt[u] = 0;
