@@ -179,8 +179,8 @@ def filled(tag, fab, links, lo, hi, units, per, h, R, final):
     return pat, c, want, m
 
 
-def tiers(old_path, new_path, only, R, final):
-    """three and four tiers grown (see the module's text)"""
+def load_pair(old_path, new_path, only):
+    """both designs' rows and cables (of fabric ONLY, when given)"""
     old_rows, old = load(old_path)
     new_rows, new = load(new_path)
     if only:
@@ -188,6 +188,12 @@ def tiers(old_path, new_path, only, R, final):
         new_rows = [r for r in new_rows if r["fabric"] == only]
         old = {k: v for k, v in old.items() if k[0] == only}
         new = {k: v for k, v in new.items() if k[0] == only}
+    return old_rows, old, new_rows, new
+
+
+def tiers(old_path, new_path, only, R, final):
+    """three and four tiers grown (see the module's text)"""
+    old_rows, old, new_rows, new = load_pair(old_path, new_path, only)
     h = R // 2
     moved_keys = set()
     ls_a, ls_b = tier_links(old_rows, "leaf", "spine"), \
@@ -258,13 +264,7 @@ def tiers(old_path, new_path, only, R, final):
 
 def tiers_double(old_path, new_path, only):
     """three and four tiers with `core_growth double` (round robin)"""
-    old_rows, old = load(old_path)
-    new_rows, new = load(new_path)
-    if only:
-        old_rows = [r for r in old_rows if r["fabric"] == only]
-        new_rows = [r for r in new_rows if r["fabric"] == only]
-        old = {k: v for k, v in old.items() if k[0] == only}
-        new = {k: v for k, v in new.items() if k[0] == only}
+    old_rows, old, new_rows, new = load_pair(old_path, new_path, only)
     moved_keys = set()
     ls_a, ls_b = tier_links(old_rows, "leaf", "spine"), \
         tier_links(new_rows, "leaf", "spine")
