@@ -101,8 +101,8 @@ PY
 	done
 done
 
-# tiers_hops NAME DESIGN ARGS HOPS R[:FINAL_PODS]|double [FABRIC]: compile DESIGN
-# with ARGS and -D SUS=n (-D $hop_param=n when set) for every n of the
+# tiers_hops NAME DESIGN ARGS HOPS R[:FINAL_PODS]|double [FABRIC]: compile
+# DESIGN with ARGS and -D SUS=n (-D $hop_param=n when set) for every n of the
 # hops "a:b ..." and check each
 # hop with growth_check.py --tiers, given the switches' R ports (and the
 # pods of the provisioned size): no leaf-spine cable moves, the cores (top
