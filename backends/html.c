@@ -16,6 +16,7 @@
 #include "be_common.h"
 #include "capacity.h"
 #include "layout.h"
+#include "loads.h"
 #include "schema.h"
 #include "supply.h"
 #include "svg.h"
@@ -36,7 +37,7 @@ static const char style[] =
     "{font-size:12px;color:#333;max-width:900px}.error{color:#b00000}"
     ".warning{color:#9a5b00}pre{background:#f4f4f4;padding:4px 8px;"
     "margin:2px 0 10px;overflow-x:auto}nav a{margin-right:1em}"
-    ".note{font-size:12px;color:#333}"
+    ".note{font-size:12px;color:#333}.basis{font-size:10px;color:#555}"
     "@media print{body{margin:0;max-width:none}nav{display:none}"
     "table.sort th{cursor:auto}figure{overflow:visible;"
     "break-inside:avoid}svg{max-width:100%;height:auto}"
@@ -448,118 +449,192 @@ static void section_racks(struct wbuf *w, struct backend_ctx *ctx)
 	wb_str(w, "</tbody></table></section>\n");
 }
 
+/* how a figure is known: report.json's capacity_exact and the like */
+enum basis { B_EXACT, B_LOWER, B_UPPER, B_ESTIMATE };
+
+static const char *const basis_key[] = { "exact", "lower-bound", "upper-bound",
+					 "estimate" };
+static const char *const basis_text[] = { "exact", "lower bound", "upper bound",
+					  "estimate" };
+
+/*
+ * A figure of the feeds and loops tables: the raw value (mW, mL/min) for
+ * sorting and for tools, how it is known, and the quantity with that
+ * label; "n/a" where the model has no figure (null in report.json).
+ */
+static void td_fig(struct wbuf *w, enum dim dim, bool known, int64_t v,
+		   enum basis b)
+{
+	if (!known) {
+		wb_str(w, "<td class=\"n\" data-basis=\"none\">n/a</td>");
+		return;
+	}
+	wb_printf(w, "<td class=\"n\" data-v=\"%lld\" data-basis=\"%s\">",
+		  (long long)v, basis_key[b]);
+	wb_q(w, dim, v);
+	wb_printf(w, " <span class=\"basis\">%s</span></td>", basis_text[b]);
+}
+
+/* an input quantity of @obj, empty when not given */
+static void td_attr(struct wbuf *w, const struct rk_design *d, uint32_t obj,
+		    uint32_t key, enum dim dim)
+{
+	const struct rk_value *v = ir_attr(d, obj, key);
+
+	if (!v || v->type != VT_NUM) {
+		wb_str(w, "<td></td>");
+		return;
+	}
+	wb_printf(w, "<td class=\"n\" data-v=\"%lld\">", (long long)v->n);
+	wb_q(w, dim, v->n);
+	wb_str(w, "</td>");
+}
+
+/*
+ * The feeds with the figures power-feed-capacity judges and report.json's
+ * "feeds" section gives (feed_loads(), load_feed_racks() and
+ * load_feed_supplies() of loads.h).
+ */
 static void section_feeds(struct wbuf *w, struct backend_ctx *ctx)
 {
 	const struct rk_design *d = ctx->d;
+	uint32_t nf, np = 0, nr = 0, ap = 0, ar = 0;
+	struct feed_load *f = feed_loads(d, &nf);
+	struct load_member *pdus = NULL, *racks = NULL;
 
-	wb_str(w, "<section id=\"feeds\"><h2>Feeds</h2>\n<table class=\"sort\">"
-		  "<thead><tr><th>feed</th><th>voltage</th><th>current</th>"
-		  "<th>phases</th><th>capacity</th><th>PDUs on it</th>"
-		  "<th>their capacity (sum)</th><th>redundancy</th></tr>"
-		  "</thead>"
-		  "<tbody>\n");
-	for (uint32_t f = 0; f < d->nobjs; f++) {
-		uint64_t pdus = 0;
-		int64_t pcap = 0;
+	wb_str(w, "<section id=\"feeds\"><h2>Feeds</h2>\n");
+	if (!nf) {
+		wb_str(w, "<p>The design has no power feeds.</p></section>\n");
+		return;
+	}
+	pdus = load_feed_supplies(d, &np);
+	racks = load_feed_racks(d, &nr);
+	wb_str(w, "<p class=\"note\">The figures power-feed-capacity judges: "
+		  "every device at power_max, spread evenly over its "
+		  "supplies, in normal operation and after the loss of the "
+		  "one other feed that loads this one most. A capacity "
+		  "rounded down to the milliwatt is a lower bound, and so "
+		  "are the headrooms computed from it.</p>\n"
+		  "<table class=\"sort\"><thead><tr><th>feed</th>"
+		  "<th>voltage</th><th>current</th><th>phases</th>"
+		  "<th>racks</th><th>supplies</th><th>redundancy</th>"
+		  "<th>capacity</th><th>load</th><th>headroom</th>"
+		  "<th>load after loss of one feed</th><th>worst loss</th>"
+		  "<th>headroom after loss</th></tr></thead><tbody>\n");
+	for (uint32_t k = 0; k < nf; k++) {
+		const struct feed_load *x = &f[k];
+		enum basis cb = x->cap_exact ? B_EXACT : B_LOWER;
+		bool lost = x->lost_load >= 0;
 
-		if (d->objs[f].kind != K_FEED)
-			continue;
-		for (uint32_t i = 0; i < d->nobjs; i++) {
-			const struct rk_value *v;
-
-			if (d->objs[i].kind != K_DEVICE ||
-			    (d->objs[i].cls != C_PDU &&
-			     d->objs[i].cls != C_POWER_SHELF))
-				continue;
-			v = ir_attr(d, i, A_FEED);
-			if (!v || v->type != VT_OBJ || v->a != f)
-				continue;
-			pdus++;
-			pcap += supply_capacity_mw(d, i);
-		}
 		wb_str(w, "<tr>");
-		td_text(w, ir_name(d, f));
-		wb_str(w, "<td class=\"n\">");
-		wb_q(w, DIM_VOLTAGE, ir_num(d, f, A_VOLTAGE, 0));
-		wb_str(w, "</td><td class=\"n\">");
-		wb_q(w, DIM_CURRENT, ir_num(d, f, A_CURRENT, 0));
-		wb_str(w, "</td>");
-		td_u(w, (uint64_t)ir_num(d, f, A_PHASES, 1));
-		{
-			struct supply_cap sc;
-			char buf[RK_QFMT_MAX];
-
-			supply_capacity(d, f, &sc);
-			wb_printf(w, "<td class=\"n\" data-v=\"%lld\">",
-				  (long long)sc.mw);
-			wb_xml(w, supply_format(&sc, buf));
-			wb_str(w, "</td>");
-		}
-		td_u(w, pdus);
-		td_power(w, pcap);
-		td_text(w, ir_str(d, f, A_REDUNDANCY)
-			       ? ir_str(d, f, A_REDUNDANCY)
+		td_text(w, ir_name(d, x->feed));
+		td_attr(w, d, x->feed, A_VOLTAGE, DIM_VOLTAGE);
+		td_attr(w, d, x->feed, A_CURRENT, DIM_CURRENT);
+		if (ir_attr(d, x->feed, A_PHASES))
+			td_u(w, (uint64_t)ir_num(d, x->feed, A_PHASES, 1));
+		else
+			wb_str(w, "<td></td>");
+		td_u(w, load_members_of(racks, nr, &ar, x->feed));
+		td_u(w, load_members_of(pdus, np, &ap, x->feed));
+		td_text(w, ir_str(d, x->feed, A_REDUNDANCY)
+			       ? ir_str(d, x->feed, A_REDUNDANCY)
 			       : "");
+		td_fig(w, DIM_POWER, x->cap_known, x->capacity, cb);
+		td_fig(w, DIM_POWER, true, x->load, B_EXACT);
+		td_fig(w, DIM_POWER, x->cap_known, x->capacity - x->load, cb);
+		td_fig(w, DIM_POWER, lost, x->lost_load, B_EXACT);
+		td_text(w, x->lost_feed != RK_NONE ? ir_name(d, x->lost_feed)
+						   : "");
+		td_fig(w, DIM_POWER, x->cap_known && lost,
+		       x->capacity - x->lost_load, cb);
 		wb_str(w, "</tr>\n");
 	}
 	wb_str(w, "</tbody></table></section>\n");
+	free(pdus);
+	free(racks);
+	free(f);
 }
 
+/*
+ * The liquid loops with the figures cooling-cdu-capacity and cooling-flow
+ * judge and report.json's "loops" section gives (loop_loads() and
+ * load_loop_racks() of loads.h): heat of devices and rear doors, CDUs
+ * less redundancy.
+ */
 static void section_loops(struct wbuf *w, struct backend_ctx *ctx)
 {
 	const struct rk_design *d = ctx->d;
-	const struct rack_totals *t = derived_racks(ctx->dv);
-	uint32_t nloops = 0;
+	uint32_t nl, nr = 0, ar = 0;
+	struct loop_load *l = loop_loads(d, &nl);
+	struct load_member *racks = NULL;
 
-	for (uint32_t i = 0; i < d->nobjs; i++)
-		nloops += d->objs[i].kind == K_LOOP;
 	wb_str(w, "<section id=\"loops\"><h2>Liquid loops</h2>\n");
-	if (!nloops) {
+	if (!nl) {
 		wb_str(w, "<p>The design has no liquid loops.</p></section>\n");
 		return;
 	}
-	wb_str(w, "<table class=\"sort\"><thead><tr><th>loop</th><th>CDUs</th>"
-		  "<th>CDU capacity</th><th>racks</th><th>heat to liquid</th>"
-		  "<th>headroom</th></tr></thead><tbody>\n");
-	for (uint32_t lp = 0; lp < d->nobjs; lp++) {
-		const struct rk_value *cdu;
-		uint64_t racks = 0, ncdu = 0;
-		int64_t cap = 0, heat = 0;
+	racks = load_loop_racks(d, &nr);
+	wb_str(w, "<p class=\"note\">The figures cooling-cdu-capacity and "
+		  "cooling-flow judge: the heat to liquid of the loop's "
+		  "devices and of its racks' rear doors, against its CDUs "
+		  "less the largest ones its redundancy lets fail. The flow "
+		  "needed is rounded up to the mL/min (an upper bound, and "
+		  "the flow headroom a lower bound, unless exact).</p>\n"
+		  "<table class=\"sort\"><thead><tr><th>loop</th>"
+		  "<th>racks</th><th>CDUs</th><th>redundancy</th>"
+		  "<th>heat to liquid</th><th>capacity</th><th>headroom</th>"
+		  "<th>coolant</th><th>delta_t</th><th>flow needed</th>"
+		  "<th>flow available</th><th>flow headroom</th></tr>"
+		  "</thead><tbody>\n");
+	for (uint32_t k = 0; k < nl; k++) {
+		const struct loop_load *x = &l[k];
+		const struct rk_value *cdu = ir_attr(d, x->loop, A_CDU);
+		const struct rk_value *dt = ir_attr(d, x->loop, A_DELTA_T);
+		uint64_t ncdu = 0;
+		enum basis fb = x->flow_estimate ? B_ESTIMATE
+				: x->flow_exact	 ? B_EXACT
+						 : B_UPPER;
+		enum basis hb = x->flow_estimate ? B_ESTIMATE
+				: x->flow_exact	 ? B_EXACT
+						 : B_LOWER;
+		bool cap = x->capacity >= 0, flow = x->flow >= 0,
+		     max = x->max_flow >= 0;
 
-		if (d->objs[lp].kind != K_LOOP)
-			continue;
-		cdu = ir_attr(d, lp, A_CDU);
-		if (cdu && cdu->type == VT_LIST)
-			for (uint32_t k = 0; k < (uint32_t)cdu->n; k++) {
-				const struct rk_value *e =
-				    ir_list_at(d, cdu, k);
-
-				if (e->type != VT_OBJ)
-					continue;
-				ncdu++;
-				cap += ir_num(d, e->a, A_CAPACITY, 0);
-			}
-		for (uint32_t r = 0; r < d->nobjs; r++) {
-			const struct rk_value *v;
-
-			if (d->objs[r].kind != K_RACK)
-				continue;
-			v = ir_attr(d, r, A_LOOP);
-			if (!v || v->type != VT_OBJ || v->a != lp)
-				continue;
-			racks++;
-			heat += t->heat_liquid[r];
-		}
+		for (uint32_t i = 0;
+		     cdu && cdu->type == VT_LIST && i < (uint32_t)cdu->n; i++)
+			ncdu += ir_list_at(d, cdu, i)->type == VT_OBJ;
 		wb_str(w, "<tr>");
-		td_text(w, ir_name(d, lp));
+		td_text(w, ir_name(d, x->loop));
+		td_u(w, load_members_of(racks, nr, &ar, x->loop));
 		td_u(w, ncdu);
-		td_power(w, cap);
-		td_u(w, racks);
-		td_power(w, heat);
-		td_power(w, cap - heat);
+		td_text(w, ir_str(d, x->loop, A_REDUNDANCY)
+			       ? ir_str(d, x->loop, A_REDUNDANCY)
+			       : "");
+		td_fig(w, DIM_POWER, true, x->heat, B_EXACT);
+		td_fig(w, DIM_POWER, cap, x->capacity, B_EXACT);
+		td_fig(w, DIM_POWER, cap, x->capacity - x->heat, B_EXACT);
+		td_text(w, ir_str(d, x->loop, A_COOLANT)
+			       ? ir_str(d, x->loop, A_COOLANT)
+			       : "");
+		if (dt && dt->type == VT_NUM) {
+			char buf[RK_QFMT_MAX];
+			struct quantity q = { DIM_TEMP, dt->n };
+
+			wb_printf(w, "<td class=\"n\" data-v=\"%lld\">",
+				  (long long)dt->n);
+			wb_xml(w, quantity_format_in(q, "K", buf));
+			wb_str(w, "</td>");
+		} else {
+			wb_str(w, "<td></td>");
+		}
+		td_fig(w, DIM_FLOW, flow, x->flow, fb);
+		td_fig(w, DIM_FLOW, max, x->max_flow, B_EXACT);
+		td_fig(w, DIM_FLOW, flow && max, x->max_flow - x->flow, hb);
 		wb_str(w, "</tr>\n");
 	}
 	wb_str(w, "</tbody></table></section>\n");
+	free(racks);
+	free(l);
 }
 
 static void section_pictures(struct wbuf *w, struct backend_ctx *ctx)

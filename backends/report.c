@@ -240,56 +240,19 @@ static void report_bisection(FILE *fp, const struct fabric_metrics *m)
 		(long long)m->full_bisection);
 }
 
-/* (group, object) pairs: the racks and PDUs of feeds and loops */
-struct member {
-	uint32_t group, obj;
-};
-
-static int member_cmp(const void *x, const void *y)
-{
-	const struct member *a = x, *b = y;
-
-	if (a->group != b->group)
-		return a->group < b->group ? -1 : 1;
-	return a->obj < b->obj ? -1 : a->obj > b->obj;
-}
-
-/* Sort @m and drop repeats; returns the count left. */
-static uint32_t members_sort(struct member *m, uint32_t n)
-{
-	uint32_t k = 0;
-
-	if (n)
-		qsort(m, n, sizeof(*m), member_cmp);
-	for (uint32_t i = 0; i < n; i++)
-		if (!k || member_cmp(&m[k - 1], &m[i]))
-			m[k++] = m[i];
-	return k;
-}
-
 /* "KEY": [names of the objects of @group in @m], from *@at on */
 static void json_members(FILE *fp, const struct rk_design *d, const char *key,
-			 const struct member *m, uint32_t n, uint32_t *at,
+			 const struct load_member *m, uint32_t n, uint32_t *at,
 			 uint32_t group)
 {
-	bool first = true;
+	uint32_t c = load_members_of(m, n, at, group);
 
-	while (*at < n && m[*at].group < group)
-		(*at)++;
 	fprintf(fp, ", \"%s\": [", key);
-	for (; *at < n && m[*at].group == group; (*at)++) {
-		fputs(first ? "" : ", ", fp);
-		first = false;
+	for (uint32_t k = 0; k < c; k++, (*at)++) {
+		fputs(k ? ", " : "", fp);
 		be_json_str(fp, ir_name(d, m[*at].obj));
 	}
 	fputc(']', fp);
-}
-
-static uint32_t ref_attr(const struct rk_design *d, uint32_t obj, uint32_t key)
-{
-	const struct rk_value *v = ir_attr_inh(d, obj, key);
-
-	return v && v->type == VT_OBJ ? v->a : RK_NONE;
 }
 
 /* "KEY": v in thousandths (watts of mW, kelvin of mK), or null */
@@ -319,51 +282,35 @@ static void json_int(FILE *fp, const char *key, bool known, int64_t v)
  */
 static void report_feeds(FILE *fp, const struct rk_design *d)
 {
-	uint32_t nf, np = 0, pcap = 0, nr = 0, rcap = 0, ap = 0, ar = 0;
+	uint32_t nf, np = 0, nr = 0, ap = 0, ar = 0;
 	struct feed_load *f = feed_loads(d, &nf);
-	struct member *pdus = NULL, *racks = NULL;
+	struct load_member *pdus = NULL, *racks = NULL;
 
-	for (uint32_t i = 0; nf && i < d->nobjs; i++) {
-		uint32_t g, r;
-
-		if (d->objs[i].kind != K_DEVICE ||
-		    (d->objs[i].cls != C_PDU &&
-		     d->objs[i].cls != C_POWER_SHELF) ||
-		    (g = ref_attr(d, i, A_FEED)) == RK_NONE)
-			continue;
-		*VEC_PUSH(pdus, np, pcap) = (struct member){ g, i };
-		r = layout_rack_of(d, i);
-		if (r != RK_NONE)
-			*VEC_PUSH(racks, nr, rcap) = (struct member){ g, r };
+	if (nf) {
+		pdus = load_feed_supplies(d, &np);
+		racks = load_feed_racks(d, &nr);
 	}
-	np = members_sort(pdus, np);
-	nr = members_sort(racks, nr);
 	fputs(",\n  \"feeds\": [", fp);
 	for (uint32_t k = 0; k < nf; k++) {
 		const struct feed_load *x = &f[k];
-		struct supply_cap cp;
-		bool known, lost = x->lost_load >= 0;
+		bool known = x->cap_known, lost = x->lost_load >= 0;
 
-		supply_capacity(d, x->feed, &cp);
-		known = cp.how != SUPPLY_NONE;
 		fputs(k ? ",\n    {\"name\": " : "\n    {\"name\": ", fp);
 		be_json_str(fp, ir_name(d, x->feed));
 		json_members(fp, d, "racks", racks, nr, &ar, x->feed);
 		json_members(fp, d, "supplies", pdus, np, &ap, x->feed);
-		json_milli(fp, "capacity_w", known, cp.mw);
+		json_milli(fp, "capacity_w", known, x->capacity);
 		fprintf(fp, ", \"capacity_exact\": %s",
-			known && cp.exact && cp.uw >= 0 && cp.uw % 1000 == 0
-			    ? "true"
-			    : "false");
+			known && x->cap_exact ? "true" : "false");
 		json_milli(fp, "load_w", true, x->load);
-		json_milli(fp, "headroom_w", known, cp.mw - x->load);
+		json_milli(fp, "headroom_w", known, x->capacity - x->load);
 		json_milli(fp, "load_after_loss_w", lost, x->lost_load);
 		fputs(", \"worst_loss\": ", fp);
 		be_json_str(fp, x->lost_feed != RK_NONE
 				    ? ir_name(d, x->lost_feed)
 				    : NULL);
 		json_milli(fp, "headroom_after_loss_w", known && lost,
-			   cp.mw - x->lost_load);
+			   x->capacity - x->lost_load);
 		fputc('}', fp);
 	}
 	fputs(nf ? "\n  ]" : "]", fp);
@@ -379,28 +326,10 @@ static void report_feeds(FILE *fp, const struct rk_design *d)
  */
 static void report_loops(FILE *fp, const struct rk_design *d)
 {
-	uint32_t nl, nr = 0, rcap = 0, ar = 0;
+	uint32_t nl, nr = 0, ar = 0;
 	struct loop_load *l = loop_loads(d, &nl);
-	struct member *racks = NULL;
+	struct load_member *racks = nl ? load_loop_racks(d, &nr) : NULL;
 
-	for (uint32_t i = 0; nl && i < d->nobjs; i++) {
-		uint32_t g, r;
-
-		if (d->objs[i].kind == K_RACK) {
-			g = ref_attr(d, i, A_LOOP);
-			r = i;
-		} else if (d->objs[i].kind == K_DEVICE) {
-			r = layout_rack_of(d, i);
-			g = ref_attr(d, i, A_LOOP);
-			if (g == RK_NONE && r != RK_NONE)
-				g = ref_attr(d, r, A_LOOP);
-		} else {
-			continue;
-		}
-		if (g != RK_NONE && r != RK_NONE)
-			*VEC_PUSH(racks, nr, rcap) = (struct member){ g, r };
-	}
-	nr = members_sort(racks, nr);
 	fputs(",\n  \"loops\": [", fp);
 	for (uint32_t k = 0; k < nl; k++) {
 		const struct loop_load *x = &l[k];

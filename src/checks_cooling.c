@@ -53,9 +53,10 @@ static const struct coolant {
 	int64_t cp;  /* J/(kg K) */
 	int64_t rho; /* g/L */
 	const char *src;
+	bool estimate; /* the figures are estimates (tag E) */
 } coolants[] = {
-	{ "water", 4186, 997, "water near 25 C" },
-	{ "pg25", 3900, 1020, "estimate, S-COOL" },
+	{ "water", 4186, 997, "water near 25 C", false },
+	{ "pg25", 3900, 1020, "estimate, S-COOL", true },
 };
 
 static uint32_t obj_attr(const struct rk_design *d, uint32_t obj, uint32_t key)
@@ -769,6 +770,16 @@ static int64_t flow_needed(const struct coolant *co, int64_t heat, int64_t dt)
 	return check_sat((__int128)((num + den - 1) / den));
 }
 
+/* Whether flow_needed() did not round: the division leaves nothing. */
+static bool flow_exact(const struct coolant *co, int64_t heat, int64_t dt)
+{
+	unsigned __int128 num = (unsigned __int128)60000000 * (uint64_t)heat;
+	unsigned __int128 den =
+	    (unsigned __int128)co->rho * (uint64_t)co->cp * (uint64_t)dt;
+
+	return num % den == 0;
+}
+
 /* The coolant named by loop @l, NULL when rackc has no figures for it. */
 static const struct coolant *coolant_of(const struct rk_design *d, uint32_t l)
 {
@@ -921,8 +932,13 @@ struct loop_load *loop_loads(const struct rk_design *d, uint32_t *n)
 		if (spares >= 0 && !cdu_sum(NULL, d, l, A_MAX_FLOW, spares,
 					    false, &total, &x->max_flow))
 			x->max_flow = -1;
-		if (co && tv && tv->type == VT_NUM && tv->n > 0)
+		x->flow_exact = x->flow_estimate = false;
+		if (co && tv && tv->type == VT_NUM && tv->n > 0) {
 			x->flow = flow_needed(co, x->heat, tv->n);
+			x->flow_exact = x->flow < INT64_MAX &&
+					flow_exact(co, x->heat, tv->n);
+			x->flow_estimate = co->estimate;
+		}
 	}
 	cm_free(&m);
 	*n = nl;

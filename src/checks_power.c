@@ -1434,6 +1434,16 @@ struct feed_load *feed_loads(const struct rk_design *d, uint32_t *n)
 		}
 	if (!nf)
 		return NULL;
+	for (uint32_t k = 0; k < nf; k++) {
+		struct supply_cap cp;
+
+		supply_capacity(d, out[k].feed, &cp);
+		out[k].cap_known = cp.how != SUPPLY_NONE;
+		out[k].capacity = out[k].cap_known ? cp.mw : 0;
+		/* the milliwatts are the whole capacity */
+		out[k].cap_exact = out[k].cap_known && cp.exact && cp.uw >= 0 &&
+				   cp.uw % 1000 == 0;
+	}
 	pm_build(&m, d, true);
 	for (uint32_t k = 0; k < nf; k++) {
 		struct feed_load *f = &out[k];

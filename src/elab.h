@@ -186,6 +186,12 @@ struct elab {
 	 * generates, resolved once the fabrics are expanded */
 	uint32_t *deferred_links;
 	uint32_t ndeferred_links, deferred_links_cap;
+	/* resolve.c: the last index range of a name, for messages (0: none) */
+	uint32_t rng_base, rng_obj, rng_nobjs;
+	bool rng_ports, rng_any;
+	long long rng_lo, rng_hi;
+	/* resolve.c: did-you-mean candidates offered so far */
+	uint64_t suggest_spent;
 	uint64_t steps;
 	uint64_t match_steps; /* names tried by [*] patterns (resolve.c) */
 	bool stopped;	      /* a limit was hit: unwind without more work */

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Per-feed and per-loop figures for the back ends (report.json), computed
- * with the very models the power and cooling checks judge
- * (checks_power.c, checks_cooling.c), so that a figure in the report and
- * a finding about it never disagree.  Powers are mW, flows mL/min, all
- * exact integers.
+ * Per-feed and per-loop figures for the back ends (report.json,
+ * report.html), computed with the very models the power and cooling checks
+ * judge (checks_power.c, checks_cooling.c), so that a figure in a report
+ * and a finding about it never disagree; and the racks and supplies of
+ * each feed and loop (loads.c).  Powers are mW, flows mL/min, all exact
+ * integers.
  */
 #ifndef RACKC_LOADS_H
 #define RACKC_LOADS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "ir.h"
@@ -24,11 +26,19 @@
  * @lost_feed: the feed whose loss gives @lost_load, RK_NONE when the
  *             highest is the normal load (no loss raises it) or there is
  *             no other feed
+ * @capacity:  the feed's capacity as power-feed-capacity reads it
+ *             (supply_capacity(): rounded down to the milliwatt), valid
+ *             when @cap_known
+ * @cap_known: the feed gives a rating
+ * @cap_exact: no digits were cut off @capacity (else it is a lower bound,
+ *             and so are the headrooms @capacity less each load)
  */
 struct feed_load {
 	uint32_t feed;
 	int64_t load, lost_load;
 	uint32_t lost_feed;
+	int64_t capacity;
+	bool cap_known, cap_exact;
 };
 
 /* One entry per feed, in declaration order (malloc'd; *@n entries). */
@@ -47,13 +57,41 @@ struct feed_load *feed_loads(const struct rk_design *d, uint32_t *n);
  *            -1 without a known coolant and a positive delta_t
  * @max_flow: the flow its CDUs deliver, less redundancy as @capacity; -1
  *            when a CDU gives no max_flow or the redundancy cannot be read
+ * @flow_exact:    @flow was not rounded (else it is an upper bound on the
+ *                 coolant's figures, and the flow headroom a lower bound)
+ * @flow_estimate: the coolant's heat capacity and density are estimates
  */
 struct loop_load {
 	uint32_t loop;
 	int64_t heat, capacity, flow, max_flow;
+	bool flow_exact, flow_estimate;
 };
 
 /* One entry per loop, in declaration order (malloc'd; *@n entries). */
 struct loop_load *loop_loads(const struct rk_design *d, uint32_t *n);
+
+/*
+ * Members of feeds and loops as (group, object) pairs, sorted by group and
+ * then object, repeats dropped (malloc'd; *@n entries):
+ *  - load_feed_supplies: the PDUs and power shelves on each feed;
+ *  - load_feed_racks: the racks those supplies sit in;
+ *  - load_loop_racks: the racks on each loop, themselves or through a
+ *    device that names the loop.
+ */
+struct load_member {
+	uint32_t group, obj;
+};
+
+struct load_member *load_feed_supplies(const struct rk_design *d, uint32_t *n);
+struct load_member *load_feed_racks(const struct rk_design *d, uint32_t *n);
+struct load_member *load_loop_racks(const struct rk_design *d, uint32_t *n);
+
+/*
+ * The members of @group in @m (@n entries), groups visited in increasing
+ * order: *@at moves past the groups before @group and is left at its first
+ * member; returns how many it has.
+ */
+uint32_t load_members_of(const struct load_member *m, uint32_t n, uint32_t *at,
+			 uint32_t group);
 
 #endif

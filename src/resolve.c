@@ -19,6 +19,26 @@
 
 #define MAX_SCOPES 80
 
+/*
+ * Did-you-mean candidates offered for undefined names and ports in one
+ * compilation.  A message whose search would pass it gets no suggestion,
+ * so that with no error limit (--max-errors=0) many misspelt references
+ * into a large design or a part of many ports cost time in proportion to
+ * the input, not to its square.  Ten messages at the default limit offer
+ * at most 2,000,000.
+ */
+#define SUGGEST_BUDGET 4000000
+
+/* Offer @cand unless the budget is spent; false (and none offered) then. */
+static bool offer(struct elab *e, struct suggest *sg, const char *cand)
+{
+	if (e->suggest_spent >= SUGGEST_BUDGET)
+		return false;
+	e->suggest_spent++;
+	suggest_offer(sg, cand);
+	return true;
+}
+
 struct scopes {
 	uint32_t name[MAX_SCOPES]; /* prefix names; 0 = top level */
 	uint32_t n;
@@ -82,6 +102,9 @@ static uint32_t lookup_in(struct elab *e, uint32_t prefix, const char *path,
 /*
  * For "base[i]" not found under @obj (a part and its bases when @ports, or
  * an object's children): the lowest and highest index of base[...] there.
+ * The answer is kept for the next call (while no object is added), so
+ * that many references to a missing index of one base do not each scan
+ * every member.
  */
 static bool index_range(struct elab *e, uint32_t obj, bool ports,
 			const char *name, long long *lo, long long *hi)
@@ -90,10 +113,18 @@ static bool index_range(struct elab *e, uint32_t obj, bool ports,
 	const char *br = strchr(name, '[');
 	size_t blen;
 	bool any = false;
+	uint32_t base;
 
 	if (!br || obj == RK_NONE || strchr(br + 1, '['))
 		return false;
 	blen = (size_t)(br - name);
+	base = intern(e->a, name, blen);
+	if (e->rng_base == base && e->rng_obj == obj && e->rng_ports == ports &&
+	    e->rng_nobjs == d->nobjs) {
+		*lo = e->rng_lo;
+		*hi = e->rng_hi;
+		return e->rng_any;
+	}
 	for (uint32_t q = obj, hops = 0; q != RK_NONE && hops < 64;
 	     q = ports ? d->objs[q].part : RK_NONE, hops++)
 		for_each_child(d, q, c) {
@@ -113,6 +144,13 @@ static bool index_range(struct elab *e, uint32_t obj, bool ports,
 				*hi = ix;
 			any = true;
 		}
+	e->rng_base = base;
+	e->rng_obj = obj;
+	e->rng_ports = ports;
+	e->rng_nobjs = d->nobjs;
+	e->rng_any = any;
+	e->rng_lo = any ? *lo : 0;
+	e->rng_hi = any ? *hi : 0;
 	return any;
 }
 
@@ -144,6 +182,7 @@ static void report_undefined(struct elab *e, const char *path,
 	struct suggest sg;
 	uint32_t scanned = 0;
 	const char *dot = strrchr(path, '.');
+	bool cut = false;
 
 	if (elab_repeat(e, loc))
 		return;
@@ -167,7 +206,7 @@ static void report_undefined(struct elab *e, const char *path,
 		break;
 	}
 	suggest_init(&sg, path);
-	for (uint32_t i = 0; i < d->nobjs && scanned < 200000; i++) {
+	for (uint32_t i = 0; i < d->nobjs && scanned < 200000 && !cut; i++) {
 		const struct rk_obj *o = &d->objs[i];
 		const char *full;
 
@@ -178,9 +217,9 @@ static void report_undefined(struct elab *e, const char *path,
 			continue;
 		scanned++;
 		full = str_of(e->a, o->name);
-		suggest_offer(&sg, full);
+		cut = !offer(e, &sg, full);
 		/* the name relative to each scope the reference looked in */
-		for (uint32_t k = 0; k < s->n; k++) {
+		for (uint32_t k = 0; k < s->n && !cut; k++) {
 			size_t pl;
 
 			if (!s->name[k])
@@ -188,9 +227,11 @@ static void report_undefined(struct elab *e, const char *path,
 			pl = strlen_of(e->a, s->name[k]);
 			if (strncmp(full, str_of(e->a, s->name[k]), pl) == 0 &&
 			    full[pl] == '.')
-				suggest_offer(&sg, full + pl + 1);
+				cut = !offer(e, &sg, full + pl + 1);
 		}
 	}
+	if (cut) /* the budget ran out: no suggestion */
+		suggest_init(&sg, path);
 	elab_error(e, loc, "undefined-name",
 		   "%s '%s' is not defined" SUGGEST_FMT, what, path,
 		   SUGGEST_ARGS(&sg));
@@ -283,6 +324,7 @@ static bool resolve_port(struct elab *e, uint32_t path, uint32_t from,
 		struct suggest sg;
 		const char *pn = str_of(e->a, pname);
 		long long lo, hi;
+		bool cut = false;
 
 		if (elab_repeat(e, loc))
 			return false;
@@ -297,12 +339,17 @@ static bool resolve_port(struct elab *e, uint32_t path, uint32_t from,
 			return false;
 		}
 		suggest_init(&sg, pn);
-		for (uint32_t q = part; q != RK_NONE; q = d->objs[q].part)
+		for (uint32_t q = part; q != RK_NONE && !cut;
+		     q = d->objs[q].part)
 			for_each_child(d, q, c)
-				if (d->objs[c].kind == K_PORT)
-					suggest_offer(
-					    &sg,
-					    str_of(e->a, d->objs[c].local));
+				if (d->objs[c].kind == K_PORT &&
+				    !offer(e, &sg,
+					   str_of(e->a, d->objs[c].local))) {
+					cut = true;
+					break;
+				}
+		if (cut) /* the budget ran out: no suggestion */
+			suggest_init(&sg, pn);
 		elab_error(e, loc, "undefined-name",
 			   "%s '%s' (%s) has no port '%s'" SUGGEST_FMT,
 			   rk_kind_name(d->objs[*dev].kind), ir_name(d, *dev),
@@ -475,14 +522,17 @@ static void match_tree(struct elab *e, const char *pat,
 /*
  * The ports of @part whose names match @pat (@plen bytes, with "[*]"), in
  * declaration order, bases first; each is the port the part resolves that
- * name to (a derived part's port of the same name replaces its base's).
+ * name to (a derived part's port of the same name replaces its base's), at
+ * the place of the name's first declaration.  Repeats (a name declared in
+ * a base and again in a derived part) are dropped through a hash set of
+ * the ports kept, so a part of many ports costs linear time.
  */
 static void part_port_matches(struct elab *e, uint32_t part, const char *pat,
 			      size_t plen, const struct srcloc *loc,
 			      uint32_t **out, uint32_t *n, uint32_t *cap)
 {
 	const struct rk_design *d = e->d;
-	uint32_t chain[64], nc = 0;
+	uint32_t chain[64], nc = 0, m = 0, hmask, *set;
 
 	*n = 0;
 	for (uint32_t p = part; p != RK_NONE && nc < ARRAY_SIZE(chain);
@@ -491,20 +541,38 @@ static void part_port_matches(struct elab *e, uint32_t part, const char *pat,
 	while (nc--)
 		for_each_child(d, chain[nc], c) {
 			uint32_t port;
-			bool seen = false;
 
 			if (!match_step(e, loc))
-				return;
+				goto dedup; /* the limit stops the walk */
 			if (d->objs[c].kind != K_PORT ||
 			    !glob_match_n(pat, plen,
 					  str_of(e->a, d->objs[c].local)))
 				continue;
 			port = ir_part_port(d, part, d->objs[c].local);
-			for (uint32_t k = 0; k < *n && !seen; k++)
-				seen = (*out)[k] == port;
-			if (port != RK_NONE && !seen)
+			if (port != RK_NONE)
 				*VEC_PUSH(*out, *n, *cap) = port;
 		}
+dedup:
+	if (*n < 2)
+		return;
+	/* open addressing, at most half full; slots hold port + 1 */
+	for (hmask = 1; hmask < *n; hmask <<= 1)
+		;
+	hmask = (hmask << 1) - 1;
+	set = xcalloc((size_t)hmask + 1, sizeof(*set));
+	for (uint32_t k = 0; k < *n; k++) {
+		uint32_t port = (*out)[k];
+		uint32_t i = (port * 2654435761u) & hmask;
+
+		while (set[i] && set[i] != port + 1)
+			i = (i + 1) & hmask;
+		if (set[i])
+			continue;
+		set[i] = port + 1;
+		(*out)[m++] = port;
+	}
+	*n = m;
+	free(set);
 }
 
 /*

@@ -16,6 +16,10 @@
 #     heat, usable capacity (less the largest CDUs redundancy lets fail)
 #     and flow = ceil(6e7 x P[mW] / (rho x c_p x delta_T[mK])) mL/min of
 #     water;
+#   - rear doors of random capacity on some racks (drawn from a second
+#     random stream, so the rest of each design is as it was): a door
+#     takes min(the rack's air-side heat, its capacity), which goes to the
+#     rack's loop;
 #
 # then each feed's load_w, load_after_loss_w, worst_loss, capacity_w,
 # headroom_w, headroom_after_loss_w and racks, and each loop's heat_w,
@@ -23,7 +27,10 @@
 # flow_headroom_ml_per_min, must be the figures computed here; and a
 # power-feed-capacity error names exactly the feeds with a negative
 # headroom, a cooling-cdu-capacity or cooling-flow error exactly the loops
-# with a negative capacity or flow headroom.
+# with a negative capacity or flow headroom.  report.html's feeds and loops
+# tables (read with lxml through tests/html_loads.py) must show the same
+# figures computed here, each labelled exact, or a bound where a capacity
+# was rounded down or a flow rounded up.
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v python3 >/dev/null 2>&1; then
@@ -64,6 +71,7 @@ def feed_decl(rng, name):
 
 def design(seed, out):
     rng = random.Random(seed)
+    doors = random.Random(seed + 1000)  # the rear doors' own stream
     nf = rng.randint(2, 4)
     feeds = ["F%d" % i for i in range(nf)]
     site, parts, devs = [], [], []
@@ -118,6 +126,7 @@ def design(seed, out):
         exp["feeds"]["s." + f1]["racks"].add(rack)
         exp["feeds"]["s." + f2]["racks"].add(rack)
         exp["loops"]["s." + l]["racks"].add(rack)
+        air = 0
         for n in range(rng.randint(1, 4)):
             p = rng.randint(200_000, 3_000_000)  # mW
             frac = rng.choice([None, rng.randint(1, 1_000_000)])
@@ -138,6 +147,13 @@ def design(seed, out):
                 e["load"] += half
                 e["pair"][b] += p - half  # the survivor takes all of P
             exp["loops"]["s." + l]["heat"] += liq
+            air += p - liq
+        if doors.random() < 0.6:
+            cap = doors.randint(1, 2 * air + 1)
+            parts.append("part door%d : rdhx { capacity %dmW }\n" % (r, cap))
+            rows[-1] = rows[-1].replace("loop %s;" % l,
+                                        "loop %s; rdhx door%d;" % (l, r))
+            exp["loops"]["s." + l]["heat"] += min(air, cap)
     with open(out, "w") as fp:
         fp.write("part rk : rack { height 42U }\n")
         fp.write("part bigpdu : pdu { capacity 1000MW }\n")
@@ -161,6 +177,7 @@ def design(seed, out):
         num = 60_000_000 * e["heat"]
         den = WATER_RHO * WATER_CP * e["dt"]
         e["flow"] = -(-num // den)
+        e["flow_exact"] = num % den == 0
         e["racks"] = sorted(e["racks"], key=lambda x: int(x[5:]))
     return exp
 
@@ -219,6 +236,58 @@ def check(exp, rep, errs):
     return bad
 
 
+def check_html(exp, page):
+    """report.html's figures (html_loads.html_report()) against ours."""
+    bad = []
+
+    def eq(what, got, want, basis=None):
+        if got is None or not isinstance(got, tuple):
+            got = (got, None)
+        if got[0] != want or (basis and got[1] != basis):
+            bad.append("report.html %s: %r, expected %r (%s)"
+                       % (what, got, want, basis))
+
+    feeds = {f["name"]: f for f in page["feeds"]}
+    if sorted(feeds) != sorted(exp["feeds"]):
+        bad.append("report.html feeds: %r" % sorted(feeds))
+    for name, e in exp["feeds"].items():
+        f = feeds.get(name, {})
+        cb = "exact" if e["exact"] else "lower-bound"
+        eq(name + " capacity", f.get("capacity_w"), w(e["capacity"]), cb)
+        eq(name + " load", f.get("load_w"), w(e["load"]), "exact")
+        eq(name + " headroom", f.get("headroom_w"),
+           w(e["capacity"] - e["load"]), cb)
+        eq(name + " load after loss", f.get("load_after_loss_w"),
+           w(e["lost"]), "exact")
+        eq(name + " worst loss", f.get("worst_loss"), e["worst"])
+        eq(name + " headroom after loss", f.get("headroom_after_loss_w"),
+           w(e["capacity"] - e["lost"]), cb)
+        eq(name + " racks", f.get("racks"), len(e["racks"]))
+    loops = {l["name"]: l for l in page["loops"]}
+    if sorted(loops) != sorted(exp["loops"]):
+        bad.append("report.html loops: %r" % sorted(loops))
+    for name, e in exp["loops"].items():
+        lp = loops.get(name, {})
+        known = e["capacity"] is not None
+        eq(name + " heat", lp.get("heat_w"), w(e["heat"]), "exact")
+        eq(name + " capacity", lp.get("capacity_w"), w(e["capacity"]),
+           "exact" if known else "none")
+        eq(name + " headroom", lp.get("headroom_w"),
+           w(e["capacity"] - e["heat"]) if known else None,
+           "exact" if known else "none")
+        eq(name + " flow needed", lp.get("flow_ml_per_min"), e["flow"],
+           "exact" if e["flow_exact"] else "upper-bound")
+        known = e["max_flow"] is not None
+        eq(name + " flow available", lp.get("max_flow_ml_per_min"),
+           e["max_flow"], "exact" if known else "none")
+        eq(name + " flow headroom", lp.get("flow_headroom_ml_per_min"),
+           e["max_flow"] - e["flow"] if known else None,
+           ("exact" if e["flow_exact"] else "lower-bound") if known
+           else "none")
+        eq(name + " racks", lp.get("racks"), len(e["racks"]))
+    return bad
+
+
 if sys.argv[1] == "gen":
     exp = design(int(sys.argv[2]), sys.argv[3])
     json.dump(exp, open(sys.argv[4], "w"))
@@ -227,21 +296,44 @@ else:
     rep = json.load(open(sys.argv[3]), parse_float=Decimal)
     errs = [l for l in open(sys.argv[4]) if ": error: " in l]
     bad = check(exp, rep, errs)
+    if len(sys.argv) > 5:  # "html", report.html, where html_loads.py is
+        sys.path.insert(0, sys.argv[7])
+        import html_loads
+        page, problems = html_loads.html_report(sys.argv[6])
+        bad += problems + check_html(exp, page)
     print("\n".join(bad))
     sys.exit(1 if bad else 0)
 EOF
 
+# a python3 with lxml reads report.html too; without one only report.json
+# is checked (and the report.html cases are skipped)
+py=
+for p in python3 /usr/bin/python3; do
+	if command -v "$p" >/dev/null 2>&1 &&
+		"$p" -c 'import lxml.html' >/dev/null 2>&1; then
+		py=$p
+		break
+	fi
+done
+
 for seed in 1 4 5 6; do
 	name="seed $seed: feeds and loops"
 	python3 "$tmp/gen.py" gen "$seed" "$tmp/d$seed.rack" "$tmp/d$seed.json"
+	if [ -n "$py" ]; then
+		set -- html "$tmp/out$seed/report.html" "$top_srcdir/tests"
+		name="$name, report.json and report.html"
+	else
+		set --
+		skip "seed $seed: report.html" "no python3 with lxml"
+	fi
 	if ! rk_run "$tmp/r$seed" --force --max-errors=0 --no-source \
-		-O report -o "$tmp/out$seed" "$tmp/d$seed.rack"; then
+		-O report,html -o "$tmp/out$seed" "$tmp/d$seed.rack"; then
 		fail "$name" "$rk_problem"
 	elif [ "$rc" -gt 1 ] || [ ! -s "$tmp/out$seed/report.json" ]; then
 		fail "$name" "exit $rc, or no report.json"
 		show "$tmp/r$seed.err"
-	elif python3 "$tmp/gen.py" check "$tmp/d$seed.json" \
-		"$tmp/out$seed/report.json" "$tmp/r$seed.err" \
+	elif "${py:-python3}" "$tmp/gen.py" check "$tmp/d$seed.json" \
+		"$tmp/out$seed/report.json" "$tmp/r$seed.err" "$@" \
 		>"$tmp/c$seed.out" 2>&1; then
 		pass "$name"
 	else

@@ -1,0 +1,187 @@
+# SPDX-License-Identifier: MIT
+"""The feeds and liquid-loops tables of report.html, read back with lxml.
+
+    python3 tests/html_loads.py REPORT.html REPORT.json
+
+compares every feed and loop figure of the page with report.json's
+"feeds" and "loops" sections: the same feeds and loops in the same order,
+each figure the same exact value, labelled exact exactly when report.json
+says so (capacity_exact; the other power figures of report.json are exact
+but for headrooms from a rounded capacity), and a figure shown where
+report.json has one and "n/a" where it has null.  Each figure's text must
+also be the quantity its raw value holds (for example "43.128065kW" for
+43128065 mW).  tests/loads.sh imports html_report() to hold the page to its
+own independent figures too.  Prints the disagreements (exit status 1),
+or else how many feeds and loops agree.
+"""
+import json
+import re
+import sys
+from decimal import Decimal
+
+import lxml.html
+
+UNITS = {"MW": 10**9, "kW": 10**6, "W": 1000, "mW": 1,
+         "L/min": 1000, "mL/min": 1}
+
+# column heading -> (report.json key, kind); kinds: "name", "count" (of a
+# list), "power" (mW, report.json in W), "flow" (mL/min), "text"
+FEED_COLS = {
+    "feed": ("name", "name"),
+    "racks": ("racks", "count"),
+    "supplies": ("supplies", "count"),
+    "capacity": ("capacity_w", "power"),
+    "load": ("load_w", "power"),
+    "headroom": ("headroom_w", "power"),
+    "load after loss of one feed": ("load_after_loss_w", "power"),
+    "worst loss": ("worst_loss", "text"),
+    "headroom after loss": ("headroom_after_loss_w", "power"),
+}
+LOOP_COLS = {
+    "loop": ("name", "name"),
+    "racks": ("racks", "count"),
+    "CDUs": ("cdus", "count"),
+    "redundancy": ("redundancy", "text"),
+    "heat to liquid": ("heat_w", "power"),
+    "capacity": ("capacity_w", "power"),
+    "headroom": ("headroom_w", "power"),
+    "coolant": ("coolant", "text"),
+    "flow needed": ("flow_ml_per_min", "flow"),
+    "flow available": ("max_flow_ml_per_min", "flow"),
+    "flow headroom": ("flow_headroom_ml_per_min", "flow"),
+}
+
+
+class Page:
+    def __init__(self):
+        self.bad = []
+
+    def table(self, doc, section, cols):
+        """Rows of the section's table as {json key: value}; figures as
+        (value in report.json's unit or None, basis)."""
+        sec = doc.xpath('//section[@id="%s"]' % section)
+        if len(sec) != 1:
+            self.bad.append("%d sections %s" % (len(sec), section))
+            return None
+        tab = sec[0].xpath(".//table")
+        if not tab:
+            return []  # "The design has no ..."
+        heads = [th.text_content().strip()
+                 for th in tab[0].xpath("./thead/tr/th")]
+        for h in cols:
+            if h not in heads:
+                self.bad.append("%s: no column '%s'" % (section, h))
+        rows = []
+        for tr in tab[0].xpath("./tbody/tr"):
+            tds = tr.xpath("./td")
+            if len(tds) != len(heads):
+                self.bad.append("%s: a row of %d cells under %d headings"
+                                % (section, len(tds), len(heads)))
+                continue
+            row = {}
+            for h, td in zip(heads, tds):
+                if h not in cols:
+                    continue
+                key, kind = cols[h]
+                row[key] = self.cell(section, h, td, kind)
+            rows.append(row)
+        return rows
+
+    def cell(self, section, head, td, kind):
+        text = td.text_content().strip()
+        if kind in ("name", "text"):
+            return text or None
+        if kind == "count":
+            return int(td.get("data-v"))
+        basis = td.get("data-basis")
+        if td.get("data-v") is None:
+            if text != "n/a" or basis != "none":
+                self.bad.append("%s %s: no value, but '%s' (%s)"
+                                % (section, head, text, basis))
+            return (None, basis)
+        raw = int(td.get("data-v"))
+        label = td.xpath('./span[@class="basis"]')
+        shown = text
+        if label:
+            shown = text[:-len(label[0].text_content())].strip()
+            if label[0].text_content() != basis.replace("-", " "):
+                self.bad.append("%s %s: labelled '%s', data-basis %s"
+                                % (section, head, label[0].text_content(),
+                                   basis))
+        else:
+            self.bad.append("%s %s: figure '%s' not labelled"
+                            % (section, head, text))
+        m = re.fullmatch(r"(-?[0-9]+(?:\.[0-9]+)?)([A-Za-z/]+)", shown)
+        if not m or m.group(2) not in UNITS or \
+                Decimal(m.group(1)) * UNITS[m.group(2)] != raw:
+            self.bad.append("%s %s: shows '%s' for %d"
+                            % (section, head, shown, raw))
+        value = Decimal(raw) / 1000 if kind == "power" else raw
+        return (value, basis)
+
+
+def html_report(path):
+    """report.html's feeds and loops as report.json-like lists, and the
+    problems found reading them."""
+    p = Page()
+    with open(path, "rb") as fp:
+        doc = lxml.html.fromstring(fp.read())
+    feeds = p.table(doc, "feeds", FEED_COLS)
+    loops = p.table(doc, "loops", LOOP_COLS)
+    return {"feeds": feeds or [], "loops": loops or []}, p.bad
+
+
+def value(fig):
+    return fig[0] if isinstance(fig, tuple) else fig
+
+
+def compare(page, rep):
+    """Disagreements between the page's figures and report.json's."""
+    bad = []
+    for sec, cols in (("feeds", FEED_COLS), ("loops", LOOP_COLS)):
+        got, want = page[sec], rep.get(sec, [])
+        if [r.get("name") for r in got] != [r["name"] for r in want]:
+            bad.append("%s: %r in the page, %r in report.json"
+                       % (sec, [r.get("name") for r in got],
+                          [r["name"] for r in want]))
+            continue
+        for g, w in zip(got, want):
+            for key, kind in cols.values():
+                if key not in g:
+                    continue  # no column: reported already
+                exp = w.get(key)
+                if kind == "count":
+                    exp = len(exp or [])
+                if value(g[key]) != exp:
+                    bad.append("%s %s %s: %r in the page, %r in report.json"
+                               % (sec, w["name"], key, value(g[key]), exp))
+            for key, kind in cols.values():
+                if kind != "power" or key not in g or g[key][0] is None:
+                    continue
+                basis = g[key][1]
+                if sec == "feeds" and key != "load_w" and \
+                        key != "load_after_loss_w":
+                    want_b = "exact" if w["capacity_exact"] \
+                        else "lower-bound"
+                else:
+                    want_b = "exact"
+                if basis != want_b:
+                    bad.append("%s %s %s: labelled %s, report.json says %s"
+                               % (sec, w["name"], key, basis, want_b))
+    return bad
+
+
+def main():
+    page, bad = html_report(sys.argv[1])
+    with open(sys.argv[2]) as fp:
+        rep = json.load(fp, parse_float=Decimal)
+    bad += compare(page, rep)
+    for b in bad:
+        print(b)
+    if not bad:
+        print("%d feeds, %d loops" % (len(page["feeds"]), len(page["loops"])))
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
