@@ -405,21 +405,24 @@ static void section_racks(struct wbuf *w, struct backend_ctx *ctx)
 {
 	const struct rk_design *d = ctx->d;
 	const struct rack_totals *t = derived_racks(ctx->dv);
+	int64_t *air_heat = rack_air_loads(d);
 
 	wb_str(w, "<section id=\"racks\"><h2>Racks</h2>\n<p class=\"note\">"
-		  "Click a column heading to sort.</p>\n<table class=\"sort\">"
+		  "Click a column heading to sort. Heat to air is what "
+		  "cooling-air-limit judges against the air zone's rack_limit: "
+		  "the air-side heat of the rack's devices less what its rear "
+		  "door takes.</p>\n<table class=\"sort\">"
 		  "<thead><tr><th>rack</th><th>devices</th><th>power max</th>"
 		  "<th>heat</th><th>heat to liquid</th><th>cooling</th>"
-		  "<th>air limit</th><th>air headroom</th></tr></thead>"
-		  "<tbody>\n");
+		  "<th>heat to air</th><th>air limit</th><th>air headroom</th>"
+		  "</tr></thead><tbody>\n");
 	for (uint32_t r = 0; r < d->nobjs; r++) {
-		const struct rk_value *air, *loop;
-		int64_t lim = 0;
+		const struct rk_value *air, *loop, *lim = NULL;
 
 		if (d->objs[r].kind != K_RACK)
 			continue;
-		air = ir_attr(d, r, A_AIR);
-		loop = ir_attr(d, r, A_LOOP);
+		air = ir_attr_inh(d, r, A_AIR);
+		loop = ir_attr_inh(d, r, A_LOOP);
 		wb_str(w, "<tr>");
 		td_text(w, ir_name(d, r));
 		td_u(w, t->devices[r]);
@@ -435,18 +438,20 @@ static void section_racks(struct wbuf *w, struct backend_ctx *ctx)
 		if (air && air->type == VT_OBJ) {
 			wb_str(w, "air ");
 			wb_xml(w, ir_name(d, air->a));
-			lim = ir_num(d, air->a, A_RACK_LIMIT, 0);
+			lim = ir_attr(d, air->a, A_RACK_LIMIT);
 		}
 		wb_str(w, "</td>");
-		if (lim > 0) {
-			td_power(w, lim);
-			td_power(w, lim - (t->heat[r] - t->heat_liquid[r]));
+		td_power(w, air_heat[r]);
+		if (lim && lim->type == VT_NUM) {
+			td_power(w, lim->n);
+			td_power(w, lim->n - air_heat[r]);
 		} else {
 			wb_str(w, "<td></td><td></td>");
 		}
 		wb_str(w, "</tr>\n");
 	}
 	wb_str(w, "</tbody></table></section>\n");
+	free(air_heat);
 }
 
 /* how a figure is known: report.json's capacity_exact and the like */

@@ -945,6 +945,19 @@ struct loop_load *loop_loads(const struct rk_design *d, uint32_t *n)
 	return out;
 }
 
+int64_t *rack_air_loads(const struct rk_design *d)
+{
+	int64_t *out = xcalloc(d->nobjs + 1, sizeof(*out));
+	struct cmodel m;
+
+	cm_build(&m, d);
+	for (uint32_t r = 0; r < d->nobjs; r++)
+		if (d->objs[r].kind == K_RACK)
+			out[r] = air_after(&m, r);
+	cm_free(&m);
+	return out;
+}
+
 CHECK_DEFINE(cooling_liquid_required, "cooling-liquid-required", CHECK_ERROR,
 	     "liquid and hybrid parts sit on a liquid loop",
 	     run_liquid_required);

@@ -71,6 +71,13 @@ struct loop_load {
 struct loop_load *loop_loads(const struct rk_design *d, uint32_t *n);
 
 /*
+ * Per object (indexed by object id, nobjs + 1 entries; 0 but for racks;
+ * malloc'd): the heat a rack puts into the air, after what its rear door
+ * takes, as cooling-air-limit judges it against its air zone's rack_limit.
+ */
+int64_t *rack_air_loads(const struct rk_design *d);
+
+/*
  * Members of feeds and loops as (group, object) pairs, sorted by group and
  * then object, repeats dropped (malloc'd; *@n entries):
  *  - load_feed_supplies: the PDUs and power shelves on each feed;

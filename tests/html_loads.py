@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """The feeds and liquid-loops tables of report.html, read back with lxml.
 
-    python3 tests/html_loads.py REPORT.html REPORT.json
+    python3 tests/html_loads.py REPORT.html REPORT.json [DIAGNOSTICS [waived]]
 
 compares every feed and loop figure of the page with report.json's
 "feeds" and "loops" sections: the same feeds and loops in the same order,
@@ -11,7 +11,8 @@ but for headrooms from a rounded capacity), and a figure shown where
 report.json has one and "n/a" where it has null.  Each figure's text must
 also be the quantity its raw value holds (for example "43.128065kW" for
 43128065 mW).  tests/loads.sh imports html_report() to hold the page to its
-own independent figures too.  Prints the disagreements (exit status 1),
+own independent figures too.  With the run's diagnostics, the racks'
+heat to air and air headroom are held to the cooling-air-limit errors.  Prints the disagreements (exit status 1),
 or else how many feeds and loops agree.
 """
 import json
@@ -120,6 +121,42 @@ class Page:
         return (value, basis)
 
 
+def air_headrooms(path, diags, waived=False):
+    """The racks table's heat to air and air headroom against the
+    cooling-air-limit errors in @diags (text diagnostics): a rack named by
+    one has a negative headroom and the heat to air the message gives,
+    and a negative headroom comes with such an error (one per source
+    place is shown, so a rack of a range may go unnamed) unless the
+    design @waived the check somewhere."""
+    bad = []
+    with open(path, "rb") as fp:
+        doc = lxml.html.fromstring(fp.read())
+    errs = [l for l in diags if ": error: " in l and
+            "[cooling-air-limit]" in l]
+    tab = doc.xpath('//section[@id="racks"]//table')
+    heads = [th.text_content().strip()
+             for th in tab[0].xpath("./thead/tr/th")]
+    if "heat to air" not in heads or "air headroom" not in heads:
+        return ["racks: no column 'heat to air' or 'air headroom'"]
+    ha, hr = heads.index("heat to air"), heads.index("air headroom")
+    for tr in tab[0].xpath("./tbody/tr"):
+        tds = tr.xpath("./td")
+        name = tds[0].text_content()
+        room = tds[hr].get("data-v")
+        said = [re.search(r"puts (\S+) of heat into the air", l).group(1)
+                for l in errs if "rack %s puts " % name in l]
+        if said and (room is None or int(room) >= 0 or
+                     said[0] != tds[ha].text_content()):
+            bad.append("rack %s: cooling-air-limit says %s, the page %s "
+                       "with air headroom %s"
+                       % (name, said[0], tds[ha].text_content(), room))
+        if room is not None and int(room) < 0 and not errs and \
+                not waived:
+            bad.append("rack %s: air headroom %s, but no "
+                       "cooling-air-limit error" % (name, room))
+    return bad
+
+
 def html_report(path):
     """report.html's feeds and loops as report.json-like lists, and the
     problems found reading them."""
@@ -176,6 +213,10 @@ def main():
     with open(sys.argv[2]) as fp:
         rep = json.load(fp, parse_float=Decimal)
     bad += compare(page, rep)
+    if len(sys.argv) > 3:
+        with open(sys.argv[3]) as fp:
+            bad += air_headrooms(sys.argv[1], fp.readlines(),
+                                 sys.argv[4:] == ["waived"])
     for b in bad:
         print(b)
     if not bad:
