@@ -233,9 +233,100 @@ static void print_text(struct diag_engine *d, enum diag_level level,
 		print_snippet(d, w);
 }
 
+/*
+ * Spilled records: a header, then the check name, the message and the
+ * object name, each of the length the header gives (SPILL_NULL: none).
+ */
+#define SPILL_AFTER 1024u /* records kept in memory before they are spilled */
+#define SPILL_NULL UINT32_MAX
+
+struct spill_head {
+	uint8_t level, hidden;
+	struct srcloc loc;
+	uint32_t len[3]; /* check, message, object */
+};
+
+static bool spill_str(FILE *f, const char *s, uint32_t n)
+{
+	return n == SPILL_NULL || n == 0 || fwrite(s, 1, n, f) == n;
+}
+
+static uint32_t spill_len(const char *s)
+{
+	size_t n;
+
+	if (!s)
+		return SPILL_NULL;
+	n = strlen(s);
+	return n >= SPILL_NULL ? SPILL_NULL - 1 : (uint32_t)n;
+}
+
+/*
+ * Write the records in memory to the spill file and release their strings;
+ * on a write error the file keeps what was complete before, and the
+ * records stay in memory (spilling stops).
+ */
+static void spill_out(struct diag_engine *d)
+{
+	long at;
+	bool ok = true;
+
+	if (!d->spill) {
+		d->spill = tmpfile();
+		if (!d->spill) {
+			d->spill_ok = false;
+			return;
+		}
+	}
+	for (uint32_t i = 0; i < d->nrecs; i++) {
+		const struct diag_record *r = &d->recs[i];
+		struct spill_head h;
+
+		memset(&h, 0, sizeof(h));
+		h.level = (uint8_t)r->level;
+		h.hidden = r->hidden;
+		h.loc = r->loc;
+		h.len[0] = spill_len(r->check);
+		h.len[1] = spill_len(r->message);
+		h.len[2] = spill_len(r->object);
+		if (fwrite(&h, sizeof(h), 1, d->spill) != 1 ||
+		    !spill_str(d->spill, r->check, h.len[0]) ||
+		    !spill_str(d->spill, r->message, h.len[1]) ||
+		    !spill_str(d->spill, r->object, h.len[2])) {
+			ok = false;
+			break;
+		}
+	}
+	at = ok && fflush(d->spill) == 0 && !ferror(d->spill) ? ftell(d->spill)
+							      : -1;
+	if (at < 0) {
+		d->spill_ok = false;
+		return;
+	}
+	d->spilled = (uint64_t)at;
+	d->nrecs = 0;
+	arena_release(d->arena, &d->spill_mark);
+}
+
+void diag_spill(struct diag_engine *child)
+{
+	child->spill_ok = true;
+	child->spill_mark = arena_mark(child->arena);
+}
+
+void diag_unspill(struct diag_engine *child)
+{
+	if (child->spill)
+		fclose(child->spill);
+	child->spill = NULL;
+	child->spilled = 0;
+	child->spill_ok = false;
+}
+
 /* Count, record or print one diagnostic whose level is final. */
 static void emit_final(struct diag_engine *d, enum diag_level level,
-		       const struct srcloc *loc, const char *check, char *msg)
+		       const struct srcloc *loc, const char *check,
+		       const char *msg)
 {
 	struct where w;
 	bool located;
@@ -262,6 +353,8 @@ static void emit_final(struct diag_engine *d, enum diag_level level,
 						      strlen(d->object))
 				      : NULL;
 		d->object = NULL;
+		if (d->spill_ok && d->nrecs >= SPILL_AFTER)
+			spill_out(d);
 		return;
 	}
 
@@ -341,29 +434,89 @@ void diag_fork(struct diag_engine *child, const struct diag_engine *parent,
 	child->defer = true;
 }
 
+/* One record of a deferred engine, as if emitted into @parent now. */
+static void replay(struct diag_engine *parent, const struct diag_record *r)
+{
+	const char *m = r->message;
+
+	if (r->hidden && !parent->defer) {
+		if (r->level == DIAG_ERROR && parent->errors < UINT32_MAX)
+			parent->errors++;
+		else if (r->level == DIAG_WARNING &&
+			 parent->warnings < UINT32_MAX)
+			parent->warnings++;
+		return;
+	}
+
+	parent->object = r->object;
+	/* a parent that keeps its records keeps its own copy; one that
+	 * prints has done with the text when emit_final returns */
+	emit_final(parent, r->level, r->loc.file ? &r->loc : NULL, r->check,
+		   parent->defer || parent->format != DIAG_TEXT
+		       ? arena_strndup(parent->arena, m, strlen(m))
+		       : m);
+	if (r->hidden)
+		parent->recs[parent->nrecs - 1].hidden = true;
+}
+
+/* The records of @child's spill file, in the order they were written. */
+static void replay_spilled(struct diag_engine *parent,
+			   const struct diag_engine *child)
+{
+	uint64_t left = child->spilled;
+	char *buf = NULL;
+	size_t cap = 0;
+
+	if (!child->spill || fseek(child->spill, 0, SEEK_SET) != 0)
+		die("cannot read back deferred diagnostics");
+	while (left) {
+		struct spill_head h;
+		struct diag_record r;
+		char *s[3];
+		size_t need = 0, at = 0;
+
+		if (left < sizeof(h) ||
+		    fread(&h, sizeof(h), 1, child->spill) != 1)
+			die("cannot read back deferred diagnostics");
+		for (int k = 0; k < 3; k++)
+			need +=
+			    h.len[k] == SPILL_NULL ? 0 : (size_t)h.len[k] + 1;
+		if (need > left - sizeof(h) + 3)
+			die("cannot read back deferred diagnostics");
+		if (need > cap) {
+			cap = need * 2;
+			buf = xrealloc(buf, cap);
+		}
+		for (int k = 0; k < 3; k++) {
+			s[k] = NULL;
+			if (h.len[k] == SPILL_NULL)
+				continue;
+			s[k] = buf + at;
+			if (h.len[k] &&
+			    fread(s[k], 1, h.len[k], child->spill) != h.len[k])
+				die("cannot read back deferred diagnostics");
+			s[k][h.len[k]] = '\0';
+			at += (size_t)h.len[k] + 1;
+			left -= h.len[k];
+		}
+		left -= sizeof(h);
+		r.level = (enum diag_level)h.level;
+		r.loc = h.loc;
+		r.check = s[0];
+		r.message = s[1];
+		r.hidden = h.hidden;
+		r.object = s[2];
+		replay(parent, &r);
+	}
+	free(buf);
+}
+
 void diag_join(struct diag_engine *parent, const struct diag_engine *child)
 {
-	for (uint32_t i = 0; i < child->nrecs; i++) {
-		const struct diag_record *r = &child->recs[i];
-		const char *m = r->message;
-
-		if (r->hidden && !parent->defer) {
-			if (r->level == DIAG_ERROR &&
-			    parent->errors < UINT32_MAX)
-				parent->errors++;
-			else if (r->level == DIAG_WARNING &&
-				 parent->warnings < UINT32_MAX)
-				parent->warnings++;
-			continue;
-		}
-
-		parent->object = r->object;
-		emit_final(parent, r->level, r->loc.file ? &r->loc : NULL,
-			   r->check,
-			   arena_strndup(parent->arena, m, strlen(m)));
-		if (r->hidden)
-			parent->recs[parent->nrecs - 1].hidden = true;
-	}
+	if (child->spilled)
+		replay_spilled(parent, child);
+	for (uint32_t i = 0; i < child->nrecs; i++)
+		replay(parent, &child->recs[i]);
 	/* repeats the child counted without a record */
 	parent->errors = sat_add_u32(parent->errors, child->rep_errors);
 	parent->rep_errors = sat_add_u32(parent->rep_errors, child->rep_errors);

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "arena.h"
 #include "srcfile.h"
 #include "util.h"
 
@@ -86,6 +87,12 @@ struct diag_engine {
 	bool defer;
 	const char *object;	/* for the next diagnostic only (check_fail) */
 	const char *stdlib_dir; /* SARIF: the STDLIB base, NULL: none */
+	/* diag_spill(): records written out to @spill (@spilled bytes of
+	 * it complete), their strings released to @spill_mark */
+	bool spill_ok;
+	FILE *spill;
+	uint64_t spilled;
+	struct arena_mark spill_mark;
 };
 
 void diag_init(struct diag_engine *d, FILE *out, const struct srcmgr *sm,
@@ -118,8 +125,17 @@ bool diag_stop(const struct diag_engine *d);
  */
 void diag_fork(struct diag_engine *child, const struct diag_engine *parent,
 	       struct arena *a);
+/*
+ * Let a forked engine whose arena holds nothing but its records keep them
+ * in a temporary file once there are more than a few (a back end may warn
+ * about every one of millions of cables): what it holds in memory stays
+ * small however many it records.  Only diag_join() reads them back.
+ */
+void diag_spill(struct diag_engine *child);
 /* Replay @child's records into @parent, as if emitted there now. */
 void diag_join(struct diag_engine *parent, const struct diag_engine *child);
+/* Close a spilling engine's temporary file (after its last diag_join). */
+void diag_unspill(struct diag_engine *child);
 /*
  * Finish: for text, print "N errors and M warnings generated." when
  * anything was reported; for json and sarif, write the document.

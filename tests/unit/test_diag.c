@@ -629,6 +629,90 @@ Test(diag, join_into_json_keeps_locations)
 		    "],\"errors\":0,\"warnings\":1}\n");
 }
 
+/*
+ * A spilling engine (diag_spill) keeps what it records in a temporary file:
+ * the replay is the same as from memory, in the same order, and the
+ * engine's arena stays small however many records it holds.
+ */
+Test(diag, spilled_records_replay_in_order_and_stay_out_of_memory)
+{
+	uint32_t id = add("s.rack", "ab\ncd\n", root);
+	enum { N = 100000 };
+	struct arena ca, ra;
+	struct diag_engine c, ref;
+	char *rbuf = NULL;
+	size_t rlen = 0, most = 0;
+	FILE *rout = open_memstream(&rbuf, &rlen);
+	const char *got;
+
+	cr_assert_not_null(rout);
+	D.show_source = false;
+	arena_init(&ra);
+	diag_init(&ref, rout, &SM, &ra);
+	ref.show_source = false;
+	arena_init(&ca);
+	diag_fork(&c, &D, &ca);
+	diag_spill(&c);
+	for (int i = 0; i < N; i++) {
+		struct srcloc *l = AT(id, (uint32_t)(i % 5), 5);
+
+		if (i % 7 == 3)
+			c.object = "rack.dev";
+		diag_warning(&c, l, i % 3 ? "w" : NULL, "record %d of %s", i,
+			     "the spilled engine");
+		diag_warning(&ref, l, i % 3 ? "w" : NULL, "record %d of %s", i,
+			     "the spilled engine");
+		if (ca.total > most)
+			most = ca.total;
+	}
+	diag_note(&c, NULL, "the last, in memory");
+	diag_note(&ref, NULL, "the last, in memory");
+	cr_assert_gt(c.spilled, 0);
+	cr_assert_lt(c.nrecs, 1100);
+	/* about 1,024 records' strings at most, not 100,000 */
+	cr_assert_lt(most, (size_t)1 << 20, "arena held %zu bytes", most);
+	cr_assert_eq(c.warnings, N);
+	diag_join(&D, &c);
+	diag_unspill(&c);
+	arena_destroy(&ca);
+	fflush(rout);
+	got = text();
+	cr_assert_eq(strlen(got), rlen);
+	cr_assert(memcmp(got, rbuf, rlen) == 0);
+	cr_assert_eq(D.warnings, N);
+	fclose(rout);
+	free(rbuf);
+	arena_destroy(&ra);
+}
+
+Test(diag, spilled_records_join_into_json)
+{
+	uint32_t id = add("t.rack", "ab\ncd\n", root);
+	struct arena ca;
+	struct diag_engine c;
+	const char *t;
+	size_t n = 0;
+
+	D.format = DIAG_JSON;
+	arena_init(&ca);
+	diag_fork(&c, &D, &ca);
+	diag_spill(&c);
+	for (int i = 0; i < 3000; i++)
+		diag_warning(&c, AT(id, 3, 5), "w", "x%d", i);
+	cr_assert_gt(c.spilled, 0);
+	diag_join(&D, &c);
+	diag_unspill(&c);
+	arena_destroy(&ca); /* the parent kept its own copies */
+	diag_finish(&D);
+	t = text();
+	for (const char *p = t; (p = strstr(p, "\"line\":2,")); p++)
+		n++;
+	cr_assert_eq(n, 3000);
+	cr_assert_not_null(strstr(t, "\"message\":\"x0\"}"));
+	cr_assert_not_null(strstr(t, "\"message\":\"x2999\"}"));
+	cr_assert_not_null(strstr(t, "\"errors\":0,\"warnings\":3000}"));
+}
+
 Test(diag, fork_inherits_the_error_limit)
 {
 	struct arena ca;
