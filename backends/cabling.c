@@ -275,14 +275,22 @@ static const char *metres(struct sheet *s, int64_t um, size_t *n)
 #define LABEL_DEFAULT "{id} {a.rack}U{a.u} {a.port}>{b.rack}U{b.u} {b.port}"
 #define LABEL_LIMIT 40
 
-static void lab_add(struct sheet *s, const char *p, size_t n)
+static void lab_grow(struct sheet *s, size_t n)
 {
-	if (s->labn + n > s->labcap) {
-		while (s->labn + n > s->labcap)
-			s->labcap = s->labcap ? 2 * s->labcap : 128;
-		s->lab = xrealloc(s->lab, s->labcap);
-	}
-	memcpy(s->lab + s->labn, p, n);
+	while (s->labn + n > s->labcap)
+		s->labcap = s->labcap ? 2 * s->labcap : 128;
+	s->lab = xrealloc(s->lab, s->labcap);
+}
+
+/* Inline: most pieces of a label are one character of its template. */
+static inline void lab_add(struct sheet *s, const char *p, size_t n)
+{
+	if (s->labn + n > s->labcap)
+		lab_grow(s, n);
+	if (n == 1)
+		s->lab[s->labn] = *p;
+	else
+		memcpy(s->lab + s->labn, p, n);
 	s->labn += n;
 }
 
