@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 
 #include "backend.h"
 #include "check.h"
@@ -530,6 +531,15 @@ int rackc_run(const struct rackc_options *o)
 			"rackc: stats: %u objects, %u links, %zu arena "
 			"bytes\n",
 			c.design.nobjs, c.design.nlinks, c.arena.total);
+		{
+			/* the largest resident set so far (Linux: KiB) */
+			struct rusage ru;
+
+			if (getrusage(RUSAGE_SELF, &ru) == 0)
+				fprintf(stderr,
+					"rackc: stats: peak memory %ld KiB\n",
+					(long)ru.ru_maxrss);
+		}
 	}
 	compilation_fini(&c);
 	return rc;

@@ -18,25 +18,6 @@ if [ "$rk_sanitized" = yes ]; then
 	skip memory "peaks are measured on the plain build"
 	finish
 fi
-if ! command -v python3 >/dev/null 2>&1; then
-	skip memory "python3 not installed (it measures the peak memory)"
-	finish
-fi
-
-# peak PREFIX ARG...: run the compiler; "STATUS PEAK_KIB" on stdout
-peak() {
-	python3 - "$RK_TIMEOUT" "$@" <<'EOF'
-import resource, subprocess, sys
-limit, prefix, args = float(sys.argv[1]), sys.argv[2], sys.argv[3:]
-with open(prefix + ".out", "wb") as out, open(prefix + ".err", "wb") as err:
-    try:
-        st = subprocess.run(args, stdin=subprocess.DEVNULL, stdout=out,
-                            stderr=err, timeout=limit).returncode
-    except subprocess.TimeoutExpired:
-        st = 124
-print(st, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-EOF
-}
 
 cat >"$tmp/warn.rack" <<'EOF'
 param RACKS = 10
@@ -79,27 +60,33 @@ for i in 0 .. RACKS - 1 {
 EOF
 
 # each run alone, so that the peak is its own
-run() {
-	peak "$tmp/w$1" "$RACKC" --no-source -D RACKS=12500 -D LONG="$1" \
-		-O cabling -o "$tmp/out$1" "$tmp/warn.rack"
-}
-read -r st0 kib0 <<EOF
-$(run 0)
-EOF
-read -r st1 kib1 <<EOF
-$(run 1)
-EOF
-warned=$(grep -c 'warning: the label of cable' "$tmp/w1.err" || true)
-if [ "$st0" -ne 0 ] || [ "$st1" -ne 0 ] || [ -s "$tmp/w0.err" ]; then
-	fail memory/warnings "exit $st0 and $st1"
-	show "$tmp/w0.err" 5
-	show "$tmp/w1.err" 5
-elif [ "$warned" -ne 100000 ]; then
-	fail memory/warnings "$warned label warnings, not 100000"
-	show "$tmp/w1.err" 5
-elif [ $((kib1 - kib0)) -gt 6144 ]; then
-	fail memory/warnings "100,000 warnings cost $((kib1 - kib0)) KiB more at the peak ($kib0 -> $kib1 KiB)"
-else
-	pass memory/warnings "peak $kib0 KiB without, $kib1 KiB with 100,000 warnings"
+# each run alone, so that the peak is its own (rackc --stats prints it)
+ok=yes
+for long in 0 1; do
+	if ! rk_run "$tmp/w$long" --stats --no-source -D RACKS=12500 \
+		-D LONG=$long -O cabling -o "$tmp/out$long" "$tmp/warn.rack"; then
+		fail memory/warnings "$rk_problem"
+		ok=no
+	elif [ "$rc" -ne 0 ]; then
+		fail memory/warnings "exit $rc"
+		show "$tmp/w$long.err" 5
+		ok=no
+	fi
+done
+if [ $ok = yes ]; then
+	kib0=$(sed -n 's/^rackc: stats: peak memory \([0-9]*\) KiB$/\1/p' "$tmp/w0.err")
+	kib1=$(sed -n 's/^rackc: stats: peak memory \([0-9]*\) KiB$/\1/p' "$tmp/w1.err")
+	warned=$(grep -c 'warning: the label of cable' "$tmp/w1.err" || true)
+	if [ -z "$kib0" ] || [ -z "$kib1" ] || grep -q 'warning:' "$tmp/w0.err"; then
+		fail memory/warnings "no peak from --stats, or a warning with short labels"
+		show "$tmp/w0.err" 5
+	elif [ "$warned" -ne 100000 ]; then
+		fail memory/warnings "$warned label warnings, not 100000"
+		show "$tmp/w1.err" 5
+	elif [ $((kib1 - kib0)) -gt 6144 ]; then
+		fail memory/warnings "100,000 warnings cost $((kib1 - kib0)) KiB more at the peak ($kib0 -> $kib1 KiB)"
+	else
+		pass memory/warnings "peak $kib0 KiB without, $kib1 KiB with 100,000 warnings"
+	fi
 fi
 finish
