@@ -57,8 +57,11 @@ static struct row *row_new(struct builder *b, const char *key)
 
 	r->key = arena_strndup(b->a, key, strlen(key));
 	r->seq = b->n - 1;
-	r->vals = NULL;
-	r->nvals = 0;
+	/* room for the fields known so far: one allocation per row */
+	r->vals = b->nf ? xmalloc(b->nf * sizeof(*r->vals)) : NULL;
+	for (uint32_t i = 0; i < b->nf; i++)
+		r->vals[i] = "";
+	r->nvals = b->nf;
 	return r;
 }
 
@@ -73,7 +76,8 @@ static void row_set(struct builder *b, struct row *r, const char *field,
 			r->vals[i] = "";
 		r->nvals = f + 1;
 	}
-	r->vals[f] = arena_strndup(b->a, val, n);
+	/* values repeat (parts, racks, lengths, fabrics): one copy each */
+	r->vals[f] = str_of(b->a, intern(b->a, val, n));
 }
 
 static int row_cmp(const void *x, const void *y)
@@ -142,6 +146,8 @@ static bool load_csv(struct dv_table *t, const char *path,
 	struct csv_record head = { NULL, 0, 0, 0 }, r = { NULL, 0, 0, 0 };
 	uint32_t line = 1;
 	struct builder b;
+	struct arena cells; /* one record's cells at a time */
+	struct arena_mark m;
 	bool ok = true;
 
 	if (!text) {
@@ -154,8 +160,12 @@ static bool load_csv(struct dv_table *t, const char *path,
 	for (uint32_t k = 0; keep[k]; k++)
 		field_of(&b, keep[k]);
 	p = text;
+	arena_init(&cells);
 	ok = csv_read_record(a, &p, &line, &head, &err);
-	while (ok && *p && (ok = csv_read_record(a, &p, &line, &r, &err))) {
+	m = arena_mark(&cells);
+	while (ok && *p &&
+	       (arena_release(&cells, &m),
+		ok = csv_read_record(&cells, &p, &line, &r, &err))) {
 		char *key = key_of(r.cell, r.n, head.cell, head.n);
 
 		if (key) {
@@ -173,6 +183,7 @@ static bool load_csv(struct dv_table *t, const char *path,
 	}
 	if (!ok)
 		fprintf(stderr, "rackc: error: %s:%u: %s\n", path, line, err);
+	arena_destroy(&cells);
 	free(head.cell);
 	free(r.cell);
 	free(text);
