@@ -249,4 +249,23 @@ int elab_root(struct elab *e, uint32_t file);
 /* Every rack without a `slot` gets its position in its row. */
 void elab_assign_slots(struct elab *e);
 
+/*
+ * Did-you-mean candidates looked at for undefined names, parts and ports
+ * in one compilation.  A message whose search would pass the budget gets
+ * no suggestion, so that with no error limit (--max-errors=0) many
+ * misspelt references into a large design or a part of many ports cost
+ * time in proportion to the input, not to its square.  Ten messages at
+ * the default limit look at no more than 2,000,000.
+ */
+#define RK_SUGGEST_BUDGET 4000000
+
+/* Charge one candidate to the budget; false once it is spent. */
+static inline bool elab_suggest_step(struct elab *e)
+{
+	if (e->suggest_spent >= RK_SUGGEST_BUDGET)
+		return false;
+	e->suggest_spent++;
+	return true;
+}
+
 #endif

@@ -198,9 +198,14 @@ uint32_t elab_find_part(struct elab *e, uint32_t name, const struct srcloc *loc)
 	if (elab_repeat(e, loc))
 		return RK_NONE;
 	suggest_init(&sg, str_of(e->a, name));
-	for (uint32_t i = 0; i < e->d->nobjs; i++)
+	for (uint32_t i = 0; i < e->d->nobjs; i++) {
+		if (!elab_suggest_step(e)) { /* spent: no suggestion */
+			suggest_init(&sg, str_of(e->a, name));
+			break;
+		}
 		if (e->d->objs[i].kind == K_PART)
 			suggest_offer(&sg, str_of(e->a, e->d->objs[i].name));
+	}
 	elab_error(e, loc, "undefined-name", "unknown part '%s'" SUGGEST_FMT,
 		   str_of(e->a, name), SUGGEST_ARGS(&sg));
 	return RK_NONE;

@@ -182,9 +182,17 @@ void decl_part(struct elab *e, const struct kind_info *ki, const struct ast *st)
 			suggest_init(&sg, str_of(e->a, tw));
 			for (uint32_t c = 1; c < C__COUNT; c++)
 				suggest_offer(&sg, rk_class_name(c));
-			for (uint32_t i = 0; i < e->d->nobjs; i++)
+			for (uint32_t i = 0; i < e->d->nobjs; i++) {
+				if (!elab_suggest_step(e)) { /* spent */
+					suggest_init(&sg, str_of(e->a, tw));
+					for (uint32_t c = 1; c < C__COUNT; c++)
+						suggest_offer(&sg,
+							      rk_class_name(c));
+					break;
+				}
 				if (e->d->objs[i].kind == K_PART)
 					suggest_offer(&sg, ir_name(e->d, i));
+			}
 			elab_error(e, &st->rhs->loc, "undefined-name",
 				   "unknown part class or base part "
 				   "'%s'" SUGGEST_FMT,

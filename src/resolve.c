@@ -19,22 +19,11 @@
 
 #define MAX_SCOPES 80
 
-/*
- * Did-you-mean candidates offered for undefined names and ports in one
- * compilation.  A message whose search would pass it gets no suggestion,
- * so that with no error limit (--max-errors=0) many misspelt references
- * into a large design or a part of many ports cost time in proportion to
- * the input, not to its square.  Ten messages at the default limit offer
- * at most 2,000,000.
- */
-#define SUGGEST_BUDGET 4000000
-
 /* Offer @cand unless the budget is spent; false (and none offered) then. */
 static bool offer(struct elab *e, struct suggest *sg, const char *cand)
 {
-	if (e->suggest_spent >= SUGGEST_BUDGET)
+	if (!elab_suggest_step(e))
 		return false;
-	e->suggest_spent++;
 	suggest_offer(sg, cand);
 	return true;
 }

@@ -52,4 +52,43 @@ else
 	pass "$name"
 fi
 
+# Unknown parts in a large design with no error limit: each message's
+# did-you-mean search looks at every object, so 20,000 misspelt part names
+# among 200,000 objects were 4 * 10^9 steps.  The search shares the
+# per-compilation budget of 4,000,000 candidates (doc/language.md section
+# 13): every message is still reported, the first ones with their
+# suggestion, and none once the budget is spent (at most 4,000,000 /
+# 200,000 + 1 = 21 searches fit, in declaration order).
+bad=20000
+awk -v bad="$bad" 'BEGIN {
+	print "part srv : server { height 1U }"
+	print "group g[0..199999] { }"
+	for (i = 0; i < bad; i++)
+		printf "node m%d : svr\n", i
+}' >"$tmp/unknown.rack"
+name="big-parts/$bad unknown parts among 200,000 objects"
+if ! rk_run "$tmp/u" --check --max-errors=0 --no-source "$tmp/unknown.rack"; then
+	fail "$name" "$rk_problem"
+	show "$tmp/u.err"
+elif [ "$rc" -ne 1 ]; then
+	fail "$name" "exit $rc, expected 1"
+	show "$tmp/u.err"
+else
+	all=$(grep -c "error: unknown part 'svr'" "$tmp/u.err")
+	hint=$(grep -c "error: unknown part 'svr'; did you mean 'srv'?" \
+		"$tmp/u.err")
+	first=$(grep -m 1 "error: unknown part 'svr'" "$tmp/u.err")
+	case $first in
+	*"did you mean 'srv'"*) firsthint=yes ;;
+	*) firsthint=no ;;
+	esac
+	if [ "$all" -ne "$bad" ]; then
+		fail "$name" "$all of $bad unknown parts reported"
+	elif [ "$firsthint" != yes ] || [ "$hint" -lt 1 ] || [ "$hint" -gt 21 ]; then
+		fail "$name" "$hint suggestions (first: $firsthint), expected 1 to 21 starting with the first"
+	else
+		pass "$name"
+	fi
+fi
+
 finish
