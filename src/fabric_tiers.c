@@ -119,20 +119,20 @@ static void wire_dealt(struct elab *e, const struct ft_build *b,
 /*
  * Of the entries @eu[0..nu) on one upper switch (RK_NONE: taken off), the
  * one to take off: the youngest, then the one whose lower switch has most
- * uplinks there, then the highest.
+ * uplinks there (@lc: the entries still there per lower switch, i / h),
+ * then the highest.
  */
 static uint32_t youngest(const uint32_t *eu, uint32_t nu, const uint32_t *age,
-			 uint32_t h)
+			 const uint32_t *lc, uint32_t h)
 {
 	uint32_t best = RK_NONE, bs = 0;
 
 	for (uint32_t a = 0; a < nu; a++) {
-		uint32_t i = eu[a], sc = 0;
+		uint32_t i = eu[a], sc;
 
 		if (i == RK_NONE)
 			continue;
-		for (uint32_t c = 0; c < nu; c++)
-			sc += eu[c] != RK_NONE && eu[c] / h == i / h;
+		sc = lc[i / h];
 		if (best == RK_NONE || age[i] > age[best] ||
 		    (age[i] == age[best] &&
 		     (sc > bs || (sc == bs && i > best)))) {
@@ -181,6 +181,7 @@ static void wire_filled(struct elab *e, const struct ft_build *b,
 	uint32_t *hint = xcalloc((size_t)Smax + 1, sizeof(*hint));
 	uint32_t *port = xmalloc(((size_t)units * N + 1) * sizeof(*port));
 	uint8_t *occ = xcalloc((size_t)Smax * R + 1, 1);
+	uint32_t *lc = xcalloc((size_t)per + 1, sizeof(*lc));
 
 	for (uint32_t k = 1; k <= units; k++) {
 		uint32_t m = R / k, nrm = 0;
@@ -207,17 +208,25 @@ static void wire_filled(struct elab *e, const struct ft_build *b,
 			for (uint32_t u = 0; u < S; u++) {
 				uint32_t *eu = ent + off[u], nu = cnt[u];
 
+				if (cnt[u] <= m)
+					continue;
+				for (uint32_t a = 0; a < nu; a++)
+					lc[eu[a] / h]++;
 				while (cnt[u] > m) {
 					uint32_t best =
-					    youngest(eu, nu, age, h);
+					    youngest(eu, nu, age, lc, h);
 
 					for (uint32_t a = 0; a < nu; a++)
 						if (eu[a] == best)
 							eu[a] = RK_NONE;
+					lc[best / h]--;
 					was[nrm] = u;
 					rm[nrm++] = best;
 					cnt[u]--;
 				}
+				for (uint32_t a = 0; a < nu; a++)
+					if (eu[a] != RK_NONE)
+						lc[eu[a] / h] = 0;
 			}
 			/* in entry order, so that a lower switch's cables
 			 * taken off go round the switches one by one */
@@ -312,6 +321,7 @@ static void wire_filled(struct elab *e, const struct ft_build *b,
 	free(hint);
 	free(port);
 	free(occ);
+	free(lc);
 }
 
 void gen_upper_tiers(struct elab *e, const struct ft_build *b)
