@@ -14,14 +14,7 @@
 . "$(dirname "$0")/lib.sh"
 
 cd "$top_srcdir" || exit 99
-py=
-for p in python3 /usr/bin/python3; do
-	if command -v "$p" >/dev/null 2>&1 &&
-		"$p" -c 'import lxml.html' >/dev/null 2>&1; then
-		py=$p
-		break
-	fi
-done
+py_with lxml.html
 if [ -z "$py" ]; then
 	skip html-loads "no python3 with lxml (python3-lxml)"
 	finish

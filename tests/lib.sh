@@ -222,6 +222,19 @@ py_results() {
 	done <"$2"
 }
 
+# py_with MODULE: the first python3 that imports MODULE, in $py ("" if none)
+py_with() {
+	py=
+	for p in python3 /usr/bin/python3; do
+		if command -v "$p" >/dev/null 2>&1 &&
+			"$p" -c "import $1" >/dev/null 2>&1; then
+			# shellcheck disable=SC2034 # read by the drivers
+			py=$p
+			return
+		fi
+	done
+}
+
 finish() {
 	if [ "$nskip" -gt 0 ]; then
 		echo "$nskip skipped"

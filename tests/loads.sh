@@ -307,14 +307,7 @@ EOF
 
 # a python3 with lxml reads report.html too; without one only report.json
 # is checked (and the report.html cases are skipped)
-py=
-for p in python3 /usr/bin/python3; do
-	if command -v "$p" >/dev/null 2>&1 &&
-		"$p" -c 'import lxml.html' >/dev/null 2>&1; then
-		py=$p
-		break
-	fi
-done
+py_with lxml.html
 
 for seed in 1 4 5 6; do
 	name="seed $seed: feeds and loops"

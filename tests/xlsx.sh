@@ -14,14 +14,7 @@ if ! "$RACKC" --list-backends | grep -q '^xlsx '; then
 	skip xlsx "rackc built without libxlsxwriter"
 	finish
 fi
-py=
-for p in python3 /usr/bin/python3; do
-	if command -v "$p" >/dev/null 2>&1 &&
-		"$p" -c 'import openpyxl' >/dev/null 2>&1; then
-		py=$p
-		break
-	fi
-done
+py_with openpyxl
 if [ -z "$py" ]; then
 	skip xlsx "no python3 with openpyxl"
 	finish
