@@ -4,7 +4,16 @@
 
 #include <pthread.h>
 #include <unistd.h>
-#if defined(__GLIBC__)
+/* Under AddressSanitizer the heap is the sanitizer's, not glibc's: glibc's
+ * mallinfo2() then walks arenas that were never set up (it crashed). */
+#if defined(__SANITIZE_ADDRESS__)
+#define RK_NO_GLIBC_HEAP 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RK_NO_GLIBC_HEAP 1
+#endif
+#endif
+#if defined(__GLIBC__) && !defined(RK_NO_GLIBC_HEAP)
 #include <malloc.h>
 #if __GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33)
 #define HAVE_MALLINFO2 1
