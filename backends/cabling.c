@@ -48,6 +48,7 @@
 #include "backend.h"
 #include "be_common.h"
 #include "cableplan.h"
+#include "cablelabel.h"
 #include "metrics.h"
 #include "csv.h"
 #include "fabric.h"
@@ -94,23 +95,14 @@ struct sheet {
 	uint32_t cable;	    /* cable_facts() cache */
 	int64_t stock;	    /* its stock length */
 	uint32_t model, pn; /* interned, 0: none */
-	uint32_t *rack;	    /* object -> its rack (layout_rack_of), RK_NONE */
-	int64_t *at;	    /* object -> its U (layout_at), -1 */
-	struct loc *loc;    /* object -> its location cells (loc_of) */
-	char *locs;	    /* the rendered cells of every struct loc */
+	const struct cable_labels *cl; /* labels, faceplates (derived) */
+	const uint32_t *rack; /* object -> its rack (cl->rack), RK_NONE */
+	const int64_t *at;    /* object -> its U (cl->at), -1 */
+	struct loc *loc;      /* object -> its location cells (loc_of) */
+	char *locs;	      /* the rendered cells of every struct loc */
 	size_t nlocs, locs_cap;
-	struct csv scratch;	    /* renders them */
-	struct metres_memo *metres; /* metres() */
-	uint32_t *pos;		    /* rack or row -> 1-based position, 0 */
-	char *lab;		    /* label_of(): the last label */
-	size_t labn, labcap;
-	uint32_t lab_li;    /* its link, RK_NONE */
-	size_t *face;	    /* port -> its faceplate name in faces, */
-	uint32_t *face_len; /* and its length (UINT32_MAX: not yet) */
-	char *faces;	    /* port_name()s, each rendered once */
-	size_t nfaces, faces_cap;
-	uint32_t tmpl_site;	      /* template_of() cache: site, */
-	const char *tmpl;	      /* its template */
+	struct csv scratch;	      /* renders them */
+	struct metres_memo *metres;   /* metres() */
 	struct diag_engine *diag;     /* label warnings (cut sheet only) */
 	struct srcloc *warned;	      /* where a long label was reported: */
 	uint32_t nwarned, warned_cap; /* a hash set (warned_at()) */
@@ -263,216 +255,15 @@ static const char *metres(struct sheet *s, int64_t um, size_t *n)
 	return m->s;
 }
 
-/*
- * Cable labels.  A site's `label` template (default LABEL_DEFAULT) is
- * expanded per cable: {id} the cable id, and for each end (a., b.) {row}
- * (1-based position of the row in its site), {rack} (the row's position,
- * a point and the rack's 1-based position in its row, "2.14"; the rack's
- * position alone outside rows), {u} (lowest U, 1-based), {device} (full
- * name) and {port} (the faceplate name, port_name()).  LABEL_LIMIT characters fit one line of a
- * standard cable label; a longer label is a warning naming the cable.
- */
-#define LABEL_DEFAULT "{id} {a.rack}U{a.u} {a.port}>{b.rack}U{b.u} {b.port}"
+/* The characters of a one-line standard cable label: a longer label
+ * (cablelabel.h) is a warning naming the cable. */
 #define LABEL_LIMIT 40
-
-static void lab_grow(struct sheet *s, size_t n)
-{
-	while (s->labn + n > s->labcap)
-		s->labcap = s->labcap ? 2 * s->labcap : 128;
-	s->lab = xrealloc(s->lab, s->labcap);
-}
-
-/* Inline: most pieces of a label are one character of its template. */
-static inline void lab_add(struct sheet *s, const char *p, size_t n)
-{
-	if (s->labn + n > s->labcap)
-		lab_grow(s, n);
-	if (n == 1)
-		s->lab[s->labn] = *p;
-	else
-		memcpy(s->lab + s->labn, p, n);
-	s->labn += n;
-}
-
-static void lab_num(struct sheet *s, uint64_t v)
-{
-	char b[24];
-
-	lab_add(s, b, (size_t)(u64_put(b, v) - b));
-}
-
-/* The index of a port from its local name ("p[12]": 12; none: 0). */
-static uint64_t port_index(const char *nm, size_t n)
-{
-	uint64_t v = 0, scale = 1;
-
-	if (!n || nm[n - 1] != ']')
-		return 0;
-	for (n--; n && nm[n - 1] >= '0' && nm[n - 1] <= '9'; n--) {
-		v += (uint64_t)(nm[n - 1] - '0') * scale;
-		scale *= 10;
-	}
-	return v;
-}
-
-/* The faceplate name of @port: its `faceplate` pattern expanded ({c}
- * cage, {p} port in the cage, {n} 1-based index, {i} index), else its
- * local name.  Rendered once per port (devices of one part share their
- * ports) and kept in s->faces; returns where it starts there (the next
- * port's may move s->faces), its length in *@n. */
-static size_t face_of(struct sheet *s, uint32_t port, size_t *n)
-{
-	const struct rk_design *d = s->d;
-	uint32_t nm = d->objs[port].local;
-	const char *pat, *cage;
-	uint64_t idx, per;
-	size_t mark;
-
-	if (s->face_len[port] != UINT32_MAX) {
-		*n = s->face_len[port];
-		return s->face[port];
-	}
-	pat = ir_str(d, port, A_FACEPLATE);
-	cage = ir_str(d, port, A_CAGE);
-	per = cage && !strcmp(cage, "twin") ? 2 : 1;
-	/* rendered at the end of the label buffer, then moved to faces */
-	mark = s->labn;
-	if (!pat) {
-		lab_add(s, str_of(d->arena, nm), strlen_of(d->arena, nm));
-	} else {
-		idx = port_index(str_of(d->arena, nm), strlen_of(d->arena, nm));
-		for (const char *q = pat; *q; q++) {
-			if (q[0] == '{' && q[1] && q[2] == '}' &&
-			    strchr("cpni", q[1])) {
-				lab_num(s, q[1] == 'c'	 ? idx / per + 1
-					   : q[1] == 'p' ? idx % per + 1
-					   : q[1] == 'n' ? idx + 1
-							 : idx);
-				q += 2;
-			} else {
-				lab_add(s, q, 1);
-			}
-		}
-	}
-	*n = s->labn - mark;
-	if (s->nfaces + *n > s->faces_cap) {
-		while (s->nfaces + *n > s->faces_cap)
-			s->faces_cap = s->faces_cap ? 2 * s->faces_cap : 4096;
-		s->faces = xrealloc(s->faces, s->faces_cap);
-	}
-	memcpy(s->faces + s->nfaces, s->lab + mark, *n);
-	s->labn = mark;
-	s->face[port] = s->nfaces;
-	s->face_len[port] = (uint32_t)*n;
-	s->nfaces += *n;
-	return s->face[port];
-}
-
-/* The faceplate name of @port (face_of()) added to the label. */
-static void port_name(struct sheet *s, uint32_t port)
-{
-	size_t n, f = face_of(s, port, &n);
-
-	lab_add(s, s->faces + f, n);
-}
-
-/* Field @f (@n bytes) of the label of link @l; false: no such field. */
-static bool label_field(struct sheet *s, const struct rk_link *l,
-			const char *id, size_t idn, const char *f, size_t n)
-{
-	const struct rk_design *d = s->d;
-	uint32_t dev, port, rack;
-
-	if (n == 2 && !memcmp(f, "id", 2)) {
-		lab_add(s, id, idn);
-		return true;
-	}
-	if (n < 3 || (f[0] != 'a' && f[0] != 'b') || f[1] != '.')
-		return false;
-	dev = f[0] == 'a' ? l->a_dev : l->b_dev;
-	port = f[0] == 'a' ? l->a_port : l->b_port;
-	rack = s->rack[dev];
-	f += 2;
-	n -= 2;
-	if (n == 4 && !memcmp(f, "port", 4)) {
-		port_name(s, port);
-	} else if (n == 6 && !memcmp(f, "device", 6)) {
-		lab_add(s, str_of(d->arena, d->objs[dev].name),
-			strlen_of(d->arena, d->objs[dev].name));
-	} else if (n == 1 && f[0] == 'u') {
-		if (rack != RK_NONE && s->at[dev] >= 1)
-			lab_num(s, (uint64_t)s->at[dev]);
-	} else if (n == 4 && !memcmp(f, "rack", 4)) {
-		uint32_t row =
-		    rack != RK_NONE ? ir_ancestor(d, rack, K_ROW) : RK_NONE;
-
-		if (row != RK_NONE && s->pos[row]) {
-			lab_num(s, s->pos[row]);
-			lab_add(s, ".", 1);
-		}
-		if (rack != RK_NONE && s->pos[rack])
-			lab_num(s, s->pos[rack]);
-	} else if (n == 3 && !memcmp(f, "row", 3)) {
-		uint32_t row =
-		    rack != RK_NONE ? ir_ancestor(d, rack, K_ROW) : RK_NONE;
-
-		if (row != RK_NONE && s->pos[row])
-			lab_num(s, s->pos[row]);
-	} else {
-		return false;
-	}
-	return true;
-}
-
-/* The label template of the site of link @l's a end (its rack's site). */
-static const char *template_of(struct sheet *s, const struct rk_link *l)
-{
-	uint32_t at =
-	    s->rack[l->a_dev] != RK_NONE ? s->rack[l->a_dev] : l->a_dev;
-	uint32_t site = ir_ancestor(s->d, at, K_SITE);
-
-	if (site != s->tmpl_site || !s->tmpl) {
-		const char *t =
-		    site != RK_NONE ? ir_str(s->d, site, A_LABEL) : NULL;
-
-		s->tmpl_site = site;
-		s->tmpl = t ? t : LABEL_DEFAULT;
-	}
-	return s->tmpl;
-}
-
-/* The label of link @li (kept until the next link's): its length in @n.
- * A field the template does not know is left as written (the template
- * is checked once, check_templates()). */
-static const char *label_of(struct sheet *s, uint32_t li, const char *id,
-			    size_t idn, size_t *n)
-{
-	const struct rk_link *l = &s->d->links[li];
-
-	if (s->lab_li != li) {
-		s->labn = 0;
-		for (const char *q = template_of(s, l); *q; q++) {
-			const char *e = q[0] == '{' ? strchr(q, '}') : NULL;
-
-			if (e && label_field(s, l, id, idn, q + 1,
-					     (size_t)(e - q - 1)))
-				q = e;
-			else
-				lab_add(s, q, 1);
-		}
-		s->lab_li = li;
-	}
-	*n = s->labn;
-	return s->lab ? s->lab : "";
-}
 
 /* Every site's label template names known fields only (an error at the
  * template otherwise); false if one does not. */
 static bool check_templates(struct sheet *s)
 {
 	const struct rk_design *d = s->d;
-	static const char *const known[] = { "id", "row",    "rack",
-					     "u",  "device", "port" };
 	bool ok = true;
 
 	for (uint32_t i = 0; i < d->nobjs; i++) {
@@ -485,23 +276,12 @@ static bool check_templates(struct sheet *s)
 		t = str_of(d->arena, v->a);
 		for (const char *q = strchr(t, '{'); q;
 		     q = strchr(q + 1, '{')) {
-			const char *e = strchr(q, '}'), *f = q + 1;
-			size_t n, k;
+			const char *e = strchr(q, '}');
 
 			if (!e)
 				break;
-			n = (size_t)(e - f);
-			if (n > 2 && (f[0] == 'a' || f[0] == 'b') &&
-			    f[1] == '.') {
-				f += 2;
-				n -= 2;
-			}
-			for (k = 0; k < ARRAY_SIZE(known); k++)
-				if (strlen(known[k]) == n &&
-				    !memcmp(known[k], f, n) &&
-				    (k == 0) == (f == q + 1))
-					break;
-			if (k == ARRAY_SIZE(known)) {
+			if (!cable_label_field_known(q + 1,
+						     (size_t)(e - q - 1))) {
 				if (s->diag)
 					diag_error(
 					    s->diag, &v->loc, "cabling",
@@ -631,7 +411,7 @@ static void row(struct sheet *s, struct csv *w, uint32_t li)
 	uint32_t model = 0, pn = 0;
 	const char *note = cableplan_reason(r);
 	size_t nn = note ? strlen(note) : 0, ln;
-	const char *lab = label_of(s, li, id, idn, &ln);
+	const char *lab = cable_label(s->cl, li, &ln);
 	char *o;
 
 	if (ln > LABEL_LIMIT && s->diag && warned_at(s, &l->loc))
@@ -720,7 +500,7 @@ static void pull_row(struct sheet *s, struct csv *w, uint32_t rack, uint32_t li)
 	char id[72]; /* roomy: rk_put may copy it in words */
 	size_t idn = cable_id(s, li, id), mn = 0, ln;
 	const char *m = r->stock >= 0 ? metres(s, r->stock, &mn) : NULL;
-	const char *lab = label_of(s, li, id, idn, &ln);
+	const char *lab = cable_label(s->cl, li, &ln);
 	char *o;
 
 	if (r->cable != RK_NONE)
@@ -863,7 +643,8 @@ static void patch_row(struct sheet *s, struct csv *w, const struct patch_end *e)
 	const struct loc *lh = loc_of(s, e->dev), *lf = loc_of(s, far);
 	char id[72]; /* roomy: rk_put may copy it in words */
 	size_t idn = cable_id(s, e->link, id), hn, fn, mn = 0;
-	size_t hf = face_of(s, e->port, &hn), ff = face_of(s, fport, &fn);
+	const char *hf = cable_face(s->cl, e->port, &hn);
+	const char *ff = cable_face(s->cl, fport, &fn);
 	const char *m = r->stock >= 0 ? metres(s, r->stock, &mn) : NULL;
 	char *o;
 
@@ -880,7 +661,7 @@ static void patch_row(struct sheet *s, struct csv *w, const struct patch_end *e)
 	*o++ = ',';
 	o = csv_put_str(w, o, a, d->objs[e->port].local);
 	*o++ = ',';
-	o = csv_put_cell(o, s->faces + hf, hn);
+	o = csv_put_cell(o, hf, hn);
 	*o++ = ',';
 	o = rk_put(o, id, idn); /* "C" and digits */
 	/* the far end the same way */
@@ -890,7 +671,7 @@ static void patch_row(struct sheet *s, struct csv *w, const struct patch_end *e)
 	*o++ = ',';
 	o = csv_put_str(w, o, a, d->objs[fport].local);
 	*o++ = ',';
-	o = csv_put_cell(o, s->faces + ff, fn);
+	o = csv_put_cell(o, ff, fn);
 	*o++ = ',';
 	o = put_word(w, d, r->media, o);
 	*o++ = ',';
@@ -999,37 +780,12 @@ static bool emit_cabling(struct backend_ctx *ctx)
 	s.d = d;
 	s.p = derived_cableplan(ctx->dv);
 	s.cable = RK_NONE;
-	s.rack = xmalloc(((size_t)d->nobjs + 1) * sizeof(*s.rack));
-	s.at = xmalloc(((size_t)d->nobjs + 1) * sizeof(*s.at));
-	for (uint32_t i = 0; i < d->nobjs; i++) {
-		s.rack[i] = layout_rack_of(d, i);
-		s.at[i] = layout_at(d, i);
-	}
+	s.cl = derived_labels(ctx->dv);
+	s.rack = s.cl->rack;
+	s.at = s.cl->at;
 	s.loc = xcalloc((size_t)d->nobjs + 1, sizeof(*s.loc));
 	s.metres = xcalloc(METRES_MEMO, sizeof(*s.metres));
-	s.face = xmalloc(((size_t)d->nobjs + 1) * sizeof(*s.face));
-	s.face_len = xmalloc(((size_t)d->nobjs + 1) * sizeof(*s.face_len));
-	memset(s.face_len, 0xff, ((size_t)d->nobjs + 1) * sizeof(*s.face_len));
 	csv_init(&s.scratch, NULL);
-	s.lab_li = RK_NONE;
-	s.tmpl_site = RK_NONE;
-	s.pos = xcalloc((size_t)d->nobjs + 1, sizeof(*s.pos));
-	{
-		/* racks and rows numbered from 1 among their parent's */
-		uint32_t *n = xcalloc(2 * ((size_t)d->nobjs + 1), sizeof(*n));
-
-		for (uint32_t i = 0; i < d->nobjs; i++) {
-			const struct rk_obj *o = &d->objs[i];
-			uint32_t p =
-			    o->parent != RK_NONE ? o->parent : d->nobjs;
-
-			if (o->kind == K_RACK)
-				s.pos[i] = ++n[2 * (size_t)p];
-			else if (o->kind == K_ROW)
-				s.pos[i] = ++n[2 * (size_t)p + 1];
-		}
-		free(n);
-	}
 	if (ctx->part == 0)
 		s.diag =
 		    ctx->diag; /* the cut sheet reports, the pull list not */
@@ -1063,17 +819,10 @@ static bool emit_cabling(struct backend_ctx *ctx)
 		free(s.rails[i].names);
 	free(s.rails);
 	free(s.rails_of);
-	free(s.rack);
-	free(s.at);
 	free(s.loc);
 	free(s.locs);
 	free(s.metres);
-	free(s.face);
-	free(s.face_len);
-	free(s.faces);
 	free(s.warned);
-	free(s.pos);
-	free(s.lab);
 	s.scratch.len = 0; /* rendered cells only: nothing to write */
 	csv_fini(&s.scratch);
 	return ok;
@@ -1087,7 +836,7 @@ const struct backend backend_cabling = {
 	.summary = "cabling.csv, cabling/pull.csv and cabling/patch.csv: the "
 		   "cable plan, one row per cable, and per rack",
 	.emit = emit_cabling,
-	.needs = BE_NEEDS_PLAN,
+	.needs = BE_NEEDS_PLAN | BE_NEEDS_LABELS,
 	.parts = 3,
 	.part_names = cabling_parts,
 	.weight = 8,

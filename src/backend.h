@@ -79,6 +79,7 @@ enum {
 	BE_NEEDS_PLAN = 2,    /* derived_cableplan(), derived_ports() */
 	BE_NEEDS_RACKS = 4,   /* derived_racks() */
 	BE_NEEDS_CHECKS = 8,  /* the diagnostic counts after the checks */
+	BE_NEEDS_LABELS = 16, /* derived_labels() */
 };
 
 /**

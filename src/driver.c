@@ -265,6 +265,9 @@ static int run_all(struct compilation *c, struct derived *dv)
 	graph = xcalloc(DERIVED_PARTS + 1 + nbj, sizeof(*graph));
 
 	/* the derived figures and the checks */
+	for (unsigned i = 0; i < nsel && want; i++)
+		if (sel[i]->needs & BE_NEEDS_LABELS)
+			derived_want_labels(dv);
 	derived_prepare_init(dv);
 	for (unsigned i = 0; i < DERIVED_PARTS; i++) {
 		dj[i] = (struct dv_job){ dv, i, 0, 0 };
@@ -324,7 +327,7 @@ static int run_all(struct compilation *c, struct derived *dv)
 		/* the derived parts are the first jobs of the graph */
 		if (b->needs & BE_NEEDS_FABRICS)
 			deps |= (uint64_t)1 << DERIVED_FABRICS;
-		if (b->needs & BE_NEEDS_PLAN)
+		if (b->needs & (BE_NEEDS_PLAN | BE_NEEDS_LABELS))
 			deps |= (uint64_t)1 << DERIVED_PLAN;
 		if (b->needs & BE_NEEDS_RACKS)
 			deps |= (uint64_t)1 << DERIVED_RACKS;

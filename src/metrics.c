@@ -11,6 +11,7 @@
 #include "fabric.h"
 #include "layout.h"
 #include "cableplan.h"
+#include "cablelabel.h"
 #include "metrics.h"
 #include "bisect.h"
 #include "schema.h"
@@ -1296,6 +1297,9 @@ void derived_free(struct derived *dv)
 		rack_totals_free(&dv->racks);
 	if (dv->plan)
 		cableplan_free(dv->plan);
+	if (dv->labels)
+		cable_labels_free(dv->labels);
+	free(dv->labels);
 	if (dv->ports_done)
 		port_index_free(&dv->ports);
 	memset(dv, 0, sizeof(*dv));
@@ -1339,6 +1343,22 @@ const struct cable_plan *derived_cableplan(struct derived *dv)
 	return dv->plan;
 }
 
+const struct cable_labels *derived_labels(struct derived *dv)
+{
+	if (!dv->labels) {
+		const struct cable_plan *p = derived_cableplan(dv);
+
+		dv->labels = xmalloc(sizeof(*dv->labels));
+		cable_labels_build(dv->d, p, dv->labels);
+	}
+	return dv->labels;
+}
+
+void derived_want_labels(struct derived *dv)
+{
+	dv->want_labels = true;
+}
+
 const struct port_index *derived_ports(struct derived *dv)
 {
 	if (!dv->ports_done) {
@@ -1375,6 +1395,8 @@ void derived_prepare_part(struct derived *dv, unsigned part)
 		break;
 	case DERIVED_PLAN:
 		derived_cableplan(dv);
+		if (dv->want_labels)
+			derived_labels(dv);
 		break;
 	default: /* DERIVED_RACKS */
 		derived_racks(dv);

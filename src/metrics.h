@@ -167,6 +167,8 @@ struct derived {
 	uint8_t *fab_done;
 	struct rack_totals racks;
 	bool racks_done;
+	struct cable_labels *labels; /* cablelabel.h, built on first use */
+	bool want_labels;	     /* DERIVED_PLAN builds them too */
 };
 
 void derived_init(struct derived *dv, const struct rk_design *d);
@@ -175,6 +177,10 @@ const struct fabric_metrics *derived_fabric(struct derived *dv, uint32_t fab);
 const struct rack_totals *derived_racks(struct derived *dv);
 const struct cable_plan *derived_cableplan(struct derived *dv);
 const struct port_index *derived_ports(struct derived *dv);
+struct cable_labels;
+const struct cable_labels *derived_labels(struct derived *dv);
+/* Have DERIVED_PLAN build the labels as well (a back end prints them). */
+void derived_want_labels(struct derived *dv);
 /*
  * All of the above at once, in parts for a caller with its own threads:
  * derived_prepare_init on one thread, then each enum derived_part on any
@@ -183,7 +189,8 @@ const struct port_index *derived_ports(struct derived *dv);
  */
 enum derived_part {
 	DERIVED_FABRICS, /* every fabric's figures */
-	DERIVED_PLAN,	 /* the port index and the cable plan */
+	DERIVED_PLAN,	 /* the port index and the cable plan (and the
+			    labels if wanted) */
 	DERIVED_RACKS,	 /* rack totals */
 	DERIVED_PARTS,
 };
