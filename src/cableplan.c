@@ -823,21 +823,25 @@ static uint32_t finish_counts(const struct rk_design *d, struct cp_count *c,
 
 /* --- cable identities (cableplan.h) --- */
 
-uint64_t cableplan_id_hash(const char *const *part, const size_t *len,
-			   uint32_t n, uint32_t salt, unsigned bits)
+#define FNV_BASIS 14695981039346656037ull
+#define FNV_PRIME 1099511628211ull
+
+/* FNV-1a state @h carried over @n bytes at @p, and a NUL byte after them
+ * when @nul. */
+static inline uint64_t fnv_bytes(uint64_t h, const char *p, size_t n, bool nul)
 {
-	uint64_t h = 14695981039346656037ull; /* FNV-1a */
+	const unsigned char *u = (const unsigned char *)p;
 
-	for (uint32_t k = 0; k < n; k++) {
-		const unsigned char *p = (const unsigned char *)part[k];
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ u[i]) * FNV_PRIME;
+	return nul ? h * FNV_PRIME : h;
+}
 
-		if (k)
-			h = (h ^ 0) * 1099511628211ull;
-		for (size_t i = 0; i < len[k]; i++)
-			h = (h ^ p[i]) * 1099511628211ull;
-	}
+/* The ID hash from the FNV-1a state of its key's bytes. */
+static uint64_t id_finish(uint64_t h, uint32_t salt, unsigned bits)
+{
 	for (int i = 0; salt && i < 4; i++)
-		h = (h ^ ((salt >> (8 * i)) & 0xff)) * 1099511628211ull;
+		h = (h ^ ((salt >> (8 * i)) & 0xff)) * FNV_PRIME;
 	/* a finaliser, so that every bit depends on every byte */
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdull;
@@ -845,6 +849,16 @@ uint64_t cableplan_id_hash(const char *const *part, const size_t *len,
 	h *= 0xc4ceb9fe1a85ec53ull;
 	h ^= h >> 33;
 	return bits >= 64 ? h : h >> (64 - bits);
+}
+
+uint64_t cableplan_id_hash(const char *const *part, const size_t *len,
+			   uint32_t n, uint32_t salt, unsigned bits)
+{
+	uint64_t h = FNV_BASIS;
+
+	for (uint32_t k = 0; k < n; k++)
+		h = fnv_bytes(h, part[k], len[k], k + 1 < n);
+	return id_finish(h, salt, bits);
 }
 
 size_t cableplan_id_str(uint64_t id, char *buf)
@@ -895,32 +909,67 @@ static int run_cmp(const void *a, const void *b)
 
 /*
  * The entries whose hash another entry shares, as (hash, index) in order,
- * into @s; their count.  A hash set over the @n hashes finds them in one
- * pass (@slot: @cap entries, a power of two above 2n; @dup: n flags, all
- * clear), so that only they, a handful, are sorted: sorting all n was the
- * cable plan's largest cost at a few million cables.
+ * into @s (room for all @n); their count.  The entries are first put in
+ * @s by the top bits of their hash (a counting sort into buckets of a few
+ * thousand, @bits wide hashes), then a small hash set per bucket finds
+ * the shared ones (@dup: n flags, all clear, left clear), so that only
+ * they, a handful, are sorted: sorting all n was the cable plan's largest
+ * cost at a few million cables, and one hash set over all n missed the
+ * cache on every entry.
  */
-static uint32_t shared_hashes(const uint64_t *h, uint32_t n, uint32_t *slot,
-			      uint32_t cap, uint8_t *dup, struct id_sort *s)
+static uint32_t shared_hashes(const uint64_t *h, uint32_t n, unsigned bits,
+			      uint8_t *dup, struct id_sort *s)
 {
-	uint32_t m = 0;
+	unsigned nbits = 0;
+	uint32_t nb, *start, *fill, *slot, most = 0, cap = 16, m = 0;
 
-	memset(slot, 0xff, (size_t)cap * sizeof(*slot));
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t p = (uint32_t)hash_mix64(h[i]) & (cap - 1);
-
-		while (slot[p] != RK_NONE && h[slot[p]] != h[i])
-			p = (p + 1) & (cap - 1);
-		if (slot[p] == RK_NONE)
-			slot[p] = i;
-		else
-			dup[slot[p]] = dup[i] = 1;
-	}
+	while (nbits < bits && nbits < 16 && ((uint64_t)n >> nbits) > 2048)
+		nbits++;
+	nb = (uint32_t)1 << nbits;
+	start = xcalloc((size_t)nb + 1, sizeof(*start));
+	fill = xmalloc((size_t)nb * sizeof(*fill));
 	for (uint32_t i = 0; i < n; i++)
-		if (dup[i]) {
-			dup[i] = 0;
-			s[m].h = h[i];
-			s[m++].i = i;
+		start[(nbits ? h[i] >> (bits - nbits) : 0) + 1]++;
+	for (uint32_t b = 0; b < nb; b++) {
+		if (start[b + 1] > most)
+			most = start[b + 1];
+		start[b + 1] += start[b];
+		fill[b] = start[b];
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		struct id_sort *e =
+		    &s[fill[nbits ? h[i] >> (bits - nbits) : 0]++];
+
+		e->h = h[i];
+		e->i = i;
+	}
+	free(fill);
+	while (cap < 2 * (uint64_t)most)
+		cap *= 2;
+	slot = xmalloc((size_t)cap * sizeof(*slot));
+	for (uint32_t b = 0; b < nb; b++) {
+		uint32_t c = 16;
+
+		while (c < 2 * (uint64_t)(start[b + 1] - start[b]))
+			c *= 2;
+		memset(slot, 0xff, (size_t)c * sizeof(*slot));
+		for (uint32_t k = start[b]; k < start[b + 1]; k++) {
+			uint32_t p = (uint32_t)hash_mix64(s[k].h) & (c - 1);
+
+			while (slot[p] != RK_NONE && s[slot[p]].h != s[k].h)
+				p = (p + 1) & (c - 1);
+			if (slot[p] == RK_NONE)
+				slot[p] = k;
+			else
+				dup[slot[p]] = dup[k] = 1;
+		}
+	}
+	free(slot);
+	free(start);
+	for (uint32_t k = 0; k < n; k++)
+		if (dup[k]) {
+			dup[k] = 0;
+			s[m++] = s[k];
 		}
 	qsort(s, m, sizeof(*s), id_cmp);
 	return m;
@@ -930,7 +979,6 @@ void cableplan_resolve_ids(uint64_t *h, uint32_t n, unsigned bits,
 			   cp_key_fn key, void *ctx)
 {
 	struct id_sort *s = xmalloc(((size_t)n + 1) * sizeof(*s));
-	uint32_t cap = 16, *slot;
 	uint8_t *dup = xcalloc((size_t)n + 1, 1);
 	char **keys = NULL;
 	size_t *klen = NULL;
@@ -938,11 +986,8 @@ void cableplan_resolve_ids(uint64_t *h, uint32_t n, unsigned bits,
 	struct id_run *run = NULL;
 	bool again = true;
 
-	while (cap < 2 * (uint64_t)n)
-		cap *= 2;
-	slot = xmalloc((size_t)cap * sizeof(*slot));
 	while (again) {
-		uint32_t m = shared_hashes(h, n, slot, cap, dup, s);
+		uint32_t m = shared_hashes(h, n, bits, dup, s);
 
 		again = false;
 		for (uint32_t a = 0, b; a < m; a = b) {
@@ -995,30 +1040,38 @@ void cableplan_resolve_ids(uint64_t *h, uint32_t n, unsigned bits,
 	free(salt);
 	free(run);
 	free(s);
-	free(slot);
 	free(dup);
 }
 
-/* The parts of a link's key: fabric, then the ends in byte order. */
+/* The parts of a link's key: fabric, then the ends in byte order; the
+ * device of the first end in *@first. */
 static void link_key_parts(const struct rk_design *d, uint32_t li,
-			   const char *part[5], size_t len[5])
+			   const char *part[5], size_t len[5], uint32_t *first)
 {
 	const struct rk_link *l = &d->links[li];
 	const struct arena *a = d->arena;
-	const char *an = str_of(a, d->objs[l->a_dev].name);
-	const char *ap = str_of(a, d->objs[l->a_port].local);
-	const char *bn = str_of(a, d->objs[l->b_dev].name);
-	const char *bp = str_of(a, d->objs[l->b_port].local);
-	int c = strcmp(an, bn);
-	bool swap = c > 0 || (c == 0 && strcmp(ap, bp) > 0);
+	uint32_t an = d->objs[l->a_dev].name, ap = d->objs[l->a_port].local;
+	uint32_t bn = d->objs[l->b_dev].name, bp = d->objs[l->b_port].local;
+	int c = strcmp(str_of(a, an), str_of(a, bn));
+	bool swap =
+	    c > 0 || (c == 0 && strcmp(str_of(a, ap), str_of(a, bp)) > 0);
+	uint32_t id[5];
 
-	part[0] = l->fabric == RK_NONE ? "" : ir_name(d, l->fabric);
-	part[1] = swap ? bn : an;
-	part[2] = swap ? bp : ap;
-	part[3] = swap ? an : bn;
-	part[4] = swap ? ap : bp;
-	for (int k = 0; k < 5; k++)
-		len[k] = strlen(part[k]);
+	id[1] = swap ? bn : an;
+	id[2] = swap ? bp : ap;
+	id[3] = swap ? an : bn;
+	id[4] = swap ? ap : bp;
+	part[0] = "";
+	len[0] = 0;
+	if (l->fabric != RK_NONE) {
+		part[0] = str_of(a, d->objs[l->fabric].name);
+		len[0] = strlen_of(a, d->objs[l->fabric].name);
+	}
+	for (int k = 1; k < 5; k++) {
+		part[k] = str_of(a, id[k]);
+		len[k] = strlen_of(a, id[k]);
+	}
+	*first = swap ? l->b_dev : l->a_dev;
 }
 
 struct id_ctx {
@@ -1033,7 +1086,9 @@ static char *link_key(void *ctx, uint32_t i, size_t *len)
 	size_t n[5], t = 0;
 	char *k, *o;
 
-	link_key_parts(c->d, c->link[i], part, n);
+	uint32_t first;
+
+	link_key_parts(c->d, c->link[i], part, n, &first);
 	for (int j = 0; j < 5; j++)
 		t += n[j] + 1;
 	o = k = xmalloc(t);
@@ -1055,8 +1110,8 @@ static void assign_ids(struct planner *x)
 	uint32_t *first = xmalloc(((size_t)p->ncables + 1) * sizeof(*first));
 	uint32_t *link = xmalloc(((size_t)d->nlinks + 1) * sizeof(*link));
 	uint32_t *entry = xmalloc(((size_t)d->nlinks + 1) * sizeof(*entry));
-	uint64_t *h;
-	uint32_t n = 0;
+	uint64_t *h, pre = 0;
+	uint32_t n = 0, pre_dev = RK_NONE, pre_fab = RK_NONE;
 	struct id_ctx c = { d, link };
 
 	memset(first, 0xff, ((size_t)p->ncables + 1) * sizeof(*first));
@@ -1081,9 +1136,22 @@ static void assign_ids(struct planner *x)
 	for (uint32_t k = 0; k < n; k++) {
 		const char *part[5];
 		size_t len[5];
+		uint32_t dev1;
+		uint64_t st;
 
-		link_key_parts(d, link[k], part, len);
-		h[k] = cableplan_id_hash(part, len, 5, 0, CP_ID_BITS);
+		link_key_parts(d, link[k], part, len, &dev1);
+		/* the state after the fabric and the first device is kept:
+		 * consecutive links mostly share them (a leaf's downlinks) */
+		if (dev1 != pre_dev || d->links[link[k]].fabric != pre_fab) {
+			pre_dev = dev1;
+			pre_fab = d->links[link[k]].fabric;
+			pre = fnv_bytes(FNV_BASIS, part[0], len[0], true);
+			pre = fnv_bytes(pre, part[1], len[1], true);
+		}
+		st = fnv_bytes(pre, part[2], len[2], true);
+		st = fnv_bytes(st, part[3], len[3], true);
+		st = fnv_bytes(st, part[4], len[4], false);
+		h[k] = id_finish(st, 0, CP_ID_BITS);
 	}
 	cableplan_resolve_ids(h, n, CP_ID_BITS, link_key, &c);
 	for (uint32_t i = 0; i < d->nlinks; i++)

@@ -58,55 +58,121 @@ Test(cableid, parts_hash_like_the_joined_key)
 		     1ull << CP_ID_BITS);
 }
 
-/* In 4 bits, 12 keys must collide (and do: checked); resolution makes
- * them distinct, keeps the first key of each group on its hash, and
- * depends on the set of keys only, not on their order. */
-Test(cableid, forced_collisions)
+struct ref_ent {
+	uint64_t h;
+	const char *key;
+	int i;
+};
+
+static int ref_cmp(const void *a, const void *b)
 {
-	char *keys[NKEYS], *rev[NKEYS];
-	uint64_t h[NKEYS], hr[NKEYS];
+	const struct ref_ent *x = a, *y = b;
+	int c;
+
+	if (x->h != y->h)
+		return x->h < y->h ? -1 : 1;
+	c = strcmp(x->key, y->key);
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/*
+ * The rule of cableplan.h done plainly, as the reference: every round
+ * sorts all the entries by (hash, key); in each group of equal hashes
+ * the first keeps its hash and the others are hashed again, the r-th
+ * copy of a key with r more salt, until no two are equal.
+ */
+static void ref_resolve(uint64_t *h, char **keys, int n, unsigned bits)
+{
+	struct ref_ent *e = xmalloc((size_t)n * sizeof(*e));
+	uint32_t *salt = xcalloc((size_t)n, sizeof(*salt));
+	bool again = true;
+
+	while (again) {
+		again = false;
+		for (int i = 0; i < n; i++)
+			e[i] = (struct ref_ent){ h[i], keys[i], i };
+		qsort(e, (size_t)n, sizeof(*e), ref_cmp);
+		for (int k = 1, r = 0; k < n; k++) {
+			const char *kp = e[k].key;
+			size_t len = strlen(kp);
+
+			if (e[k].h != e[k - 1].h) {
+				r = 0;
+				continue;
+			}
+			r = !strcmp(e[k].key, e[k - 1].key) ? r + 1 : 1;
+			salt[e[k].i] += (uint32_t)r;
+			h[e[k].i] =
+			    cableplan_id_hash(&kp, &len, 1, salt[e[k].i], bits);
+			again = true;
+		}
+	}
+	free(e);
+	free(salt);
+}
+
+/*
+ * @n keys hashed into @bits bits must collide (and do: checked);
+ * resolution makes them distinct, gives what the reference gives, and
+ * depends on the set of keys only, not on their order.
+ */
+static void check_collisions(int n, unsigned bits)
+{
+	char **keys = xmalloc((size_t)n * sizeof(*keys));
+	char **rev = xmalloc((size_t)n * sizeof(*rev));
+	uint64_t *h = xmalloc((size_t)n * sizeof(*h));
+	uint64_t *hr = xmalloc((size_t)n * sizeof(*hr));
+	uint64_t *raw = xmalloc((size_t)n * sizeof(*raw));
 	int collided = 0;
 
-	for (int i = 0; i < NKEYS; i++) {
+	for (int i = 0; i < n; i++) {
 		char b[32];
 
 		snprintf(b, sizeof(b), "f.leaf[%d].p[%d]", i, i);
 		keys[i] = xstrdup(b);
-		rev[NKEYS - 1 - i] = keys[i];
+		rev[n - 1 - i] = keys[i];
 	}
-	for (int i = 0; i < NKEYS; i++) {
-		h[i] = hash_of(keys[i], 4);
-		hr[NKEYS - 1 - i] = h[i];
+	for (int i = 0; i < n; i++) {
+		h[i] = hash_of(keys[i], bits);
+		hr[n - 1 - i] = h[i];
 	}
-	for (int i = 0; i < NKEYS; i++)
-		for (int j = i + 1; j < NKEYS; j++)
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++)
 			collided += h[i] == h[j];
-	cr_assert_gt(collided, 0, "the keys must collide in 4 bits");
+	cr_assert_gt(collided, 0, "the keys must collide in %u bits", bits);
 
-	uint64_t raw[NKEYS];
-
-	memcpy(raw, h, sizeof(raw));
-	cableplan_resolve_ids(h, NKEYS, 4, key_of, keys);
-	cableplan_resolve_ids(hr, NKEYS, 4, key_of, rev);
-	for (int i = 0; i < NKEYS; i++) {
-		cr_assert_lt(h[i], 16);
-		cr_assert_eq(h[i], hr[NKEYS - 1 - i], "order-dependent");
-		for (int j = i + 1; j < NKEYS; j++)
+	memcpy(raw, h, (size_t)n * sizeof(*raw));
+	cableplan_resolve_ids(h, (uint32_t)n, bits, key_of, keys);
+	cableplan_resolve_ids(hr, (uint32_t)n, bits, key_of, rev);
+	for (int i = 0; i < n; i++) {
+		cr_assert_lt(h[i], 1ull << bits);
+		cr_assert_eq(h[i], hr[n - 1 - i], "order-dependent");
+		for (int j = i + 1; j < n; j++)
 			cr_assert_neq(h[i], h[j], "%d and %d collide", i, j);
 	}
-	/* the least key of each group of equal raw hashes keeps it */
-	for (int i = 0; i < NKEYS; i++) {
-		bool least = true;
-
-		for (int j = 0; j < NKEYS; j++)
-			if (raw[j] == raw[i] && strcmp(keys[j], keys[i]) < 0)
-				least = false;
-		if (least)
-			cr_assert_eq(h[i], raw[i], "key %s lost its hash",
-				     keys[i]);
-	}
-	for (int i = 0; i < NKEYS; i++)
+	ref_resolve(raw, keys, n, bits);
+	for (int i = 0; i < n; i++)
+		cr_assert_eq(h[i], raw[i], "key %s: not the reference's ID",
+			     keys[i]);
+	for (int i = 0; i < n; i++)
 		free(keys[i]);
+	free(keys);
+	free(rev);
+	free(h);
+	free(hr);
+	free(raw);
+}
+
+Test(cableid, forced_collisions)
+{
+	check_collisions(NKEYS, 4);
+}
+
+/* Enough keys that the search for shared hashes splits them into
+ * buckets by their top bits (more than 4,096), with collisions in each. */
+Test(cableid, forced_collisions_in_buckets, .timeout = 600)
+{
+	check_collisions(12000, 16);
 }
 
 static int u64_cmp(const void *a, const void *b)
