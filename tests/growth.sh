@@ -6,10 +6,10 @@
 # leaf-spine cables that move are exactly the minimum src/fabric.c derives
 # (none within the provisioned size), and every leaf spreads its uplinks
 # round-robin (tests/growth_check.py).  From 4 to 8 SUs only the fabrics'
-# leaf-spine cables are compared: without FINAL_SUS, at 8 SUs the UFM's
-# node slot goes to a 32nd DGX (RA Table 3), so the DGX from dgx[31] on
-# move one slot (with FINAL_SUS=8 the slot is a DGX's from the start:
-# placement_growth below).
+# leaf-spine cables are compared: without FINAL_SUS, at 5 SUs the UFM
+# leaves its node slot to dgx[31] (RA Table 3), so the UFM's cables go
+# (with FINAL_SUS=8 the slot is a DGX's from the start; the rest of the
+# design's growth: placement_growth below).
 #
 # Provisioned (FINAL_SUS=8), growth within the UFM's SUs (1 -> 2 -> 4)
 # only adds, by `rackc diff`: no device moves (switch placement holds the
@@ -36,6 +36,32 @@ adds_only() {
 	else
 		fail "$1" "see below"
 		show "$tmp/g.out"
+	fi
+}
+
+# mgmt_check NAME CABLING.csv: every compute and storage switch's
+# management port is on the out-of-band star
+mgmt_check() {
+	if python3 - "$2" >"$tmp/m.out" 2>&1 <<'PY'; then
+import csv, re, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+sw = set()
+mgmt = set()
+for r in rows:
+    for s in "ab":
+        dev = r[s + "_device"]
+        if re.match(r"(compute|storage)\.(leaf|spine|core)\[\d+\]$", dev):
+            sw.add(dev)
+            if r[s + "_port"] == "mgmt" and r["fabric"] == "oob":
+                mgmt.add(dev)
+missing = sorted(sw - mgmt)
+print("%d switches, %d with mgmt on the oob star%s" % (
+    len(sw), len(mgmt), ": missing " + " ".join(missing[:5]) if missing else ""))
+sys.exit(1 if missing or not sw else 0)
+PY
+		pass "$1" "$(cat "$tmp/m.out")"
+	else
+		fail "$1" "$(cat "$tmp/m.out")"
 	fi
 }
 
@@ -71,28 +97,8 @@ for final in 0 8; do
 	done
 	# every compute and storage switch's management port is on the star
 	for sus in 1 2 4 8; do
-		name="growth/FINAL_SUS=$final/SUS=$sus/mgmt"
-		if python3 - "$tmp/o$final-$sus/cabling.csv" >"$tmp/m.out" 2>&1 <<'PY'; then
-import csv, re, sys
-rows = list(csv.DictReader(open(sys.argv[1], newline="")))
-sw = set()
-mgmt = set()
-for r in rows:
-    for s in "ab":
-        dev = r[s + "_device"]
-        if re.match(r"(compute|storage)\.(leaf|spine|core)\[\d+\]$", dev):
-            sw.add(dev)
-            if r[s + "_port"] == "mgmt" and r["fabric"] == "oob":
-                mgmt.add(dev)
-missing = sorted(sw - mgmt)
-print("%d switches, %d with mgmt on the oob star%s" % (
-    len(sw), len(mgmt), ": missing " + " ".join(missing[:5]) if missing else ""))
-sys.exit(1 if missing or not sw else 0)
-PY
-			pass "$name" "$(cat "$tmp/m.out")"
-		else
-			fail "$name" "$(cat "$tmp/m.out")"
-		fi
+		mgmt_check "growth/FINAL_SUS=$final/SUS=$sus/mgmt" \
+			"$tmp/o$final-$sus/cabling.csv"
 	done
 	[ "$final" = 8 ] || continue
 	for hop in 1:2 2:4 1:4; do
@@ -226,11 +232,14 @@ fi
 # growing up to the final size only adds, by `rackc diff`, from 4 to 8
 # SUs too: the node slots are chosen for the final size, so SU 1's 32nd
 # slot holds a DGX from the start and never changes hands.  Unprovisioned,
-# from 1 to 2 and 2 to 4 SUs no device moves (the minimum: the fat trees'
+# from 1 to 2, 4, 5 and 8 SUs no device moves (the minimum: the fat trees'
 # switches fill the central racks from the top, the out-of-band star's
-# from the bottom, and the UFM stands in a rack of its own), no
-# out-of-band cable is re-pulled, and the only cables re-pulled are the
-# leaf-spine cables the spine counts force (growth_check.py --moves).
+# from the bottom, the UFM stands in a rack of its own, and a DGX is
+# named by its node slot), no out-of-band cable is re-pulled, and the
+# only cables re-pulled are the leaf-spine cables the spine counts force
+# and the UFM's (growth_check.py --moves); up to 16 SUs, through the
+# change of tiers at 9, every DGX-end and out-of-band cable keeps its
+# ends (growth_check.py --fixed-ends).
 # diff_check NAME OLD NEW MODE [ARG...]: `rackc diff -f json OLD NEW`
 # finds differences, and growth_check.py MODE DIFF.json ARG... passes
 diff_check() {
@@ -252,7 +261,9 @@ diff_check() {
 placement_growth() {
 	pg_ok=yes
 	for pg_f in 0 8; do
-		for pg_n in 1 2 4 8; do
+		pg_sizes="1 2 4 8"
+		[ "$pg_f" = 0 ] && pg_sizes="1 2 4 5 8 9 16"
+		for pg_n in $pg_sizes; do
 			if ! rk_run "$tmp/pg" -D SUS="$pg_n" -D FINAL_SUS="$pg_f" \
 				-O ir,report,bom,cabling -o "$tmp/pg$pg_f-$pg_n" \
 				"$design" || [ "$rc" -ne 0 ]; then
@@ -268,13 +279,40 @@ placement_growth() {
 		adds_only "growth/placement/FINAL_SUS=8/diff/${pg_hop%:*}->${pg_hop#*:}" \
 			"$tmp/pg8-${pg_hop%:*}" "$tmp/pg8-${pg_hop#*:}"
 	done
-	for pg_hop in 1:2 2:4; do
-		pg_a=$tmp/pg0-${pg_hop%:*} pg_b=$tmp/pg0-${pg_hop#*:}
-		diff_check "growth/placement/FINAL_SUS=0/diff/${pg_hop%:*}->${pg_hop#*:}" \
-			"$pg_a" "$pg_b" --moves "$pg_a/cabling.csv" "$pg_b/cabling.csv"
+	# unprovisioned, by `rackc diff`: no device moves, and the only
+	# cables re-pulled or removed are the leaf-spine cables the spine
+	# counts force and those of the UFM, which at 5 SUs leaves SU 1's
+	# slot 31 (to dgx[31]) and goes with its rack's PDUs
+	pg_ufm="ufm,hall.net.mr.pa[0..1],hall.net.mr.pb[0..1]"
+	for pg_hop in 1:2: 2:4: 4:5:$pg_ufm 5:8: 4:8:$pg_ufm; do
+		pg_a=${pg_hop%%:*} pg_r=${pg_hop#*:}
+		pg_b=${pg_r%%:*} pg_gone=${pg_r#*:}
+		diff_check "growth/placement/FINAL_SUS=0/diff/$pg_a->$pg_b" \
+			"$tmp/pg0-$pg_a" "$tmp/pg0-$pg_b" --moves \
+			"$tmp/pg0-$pg_a/cabling.csv" "$tmp/pg0-$pg_b/cabling.csv" \
+			"" "$pg_gone"
 	done
-	# 4 -> 8 SUs unprovisioned removes the UFM and its rack and moves
-	# dgx[31..126] (Table 3 from 5 SUs on): the summary counts them apart
+	# every DGX keeps its name, rack and U, and its cables and every
+	# out-of-band cable their ends, across the change of layout (Table 4
+	# to Table 3) at 5 SUs and of tiers at 9, and 1 -> 2 -> 4 -> 8
+	for pg_hop in 1:2 2:4 4:5 5:8 4:8 8:9 9:16 1:16; do
+		pg_a=$tmp/pg0-${pg_hop%:*} pg_b=$tmp/pg0-${pg_hop#*:}
+		pg_name="growth/placement/FINAL_SUS=0/ends/${pg_hop%:*}->${pg_hop#*:}"
+		if python3 "$top_srcdir/tests/growth_check.py" --fixed-ends \
+			"$pg_a/cabling.csv" "$pg_b/cabling.csv" \
+			>"$tmp/g.out" 2>&1; then
+			pass "$pg_name" "$(cat "$tmp/g.out")"
+		else
+			fail "$pg_name" "see below"
+			show "$tmp/g.out"
+		fi
+	done
+	for pg_n in 5 9 16; do
+		mgmt_check "growth/placement/FINAL_SUS=0/SUS=$pg_n/mgmt" \
+			"$tmp/pg0-$pg_n/cabling.csv"
+	done
+	# 4 -> 8 SUs unprovisioned removes the UFM and its rack's PDUs: the
+	# summary counts them apart
 	diff_check "growth/placement/FINAL_SUS=0/diff/4->8/summary" \
 		"$tmp/pg0-4" "$tmp/pg0-8" --summary
 	rm -rf "$tmp"/pg0-* "$tmp"/pg8-*

@@ -50,13 +50,21 @@ device of the diff is added (none moved, changed or removed) and every
 cable of its work order is to add (none to re-pull, relabel or remove).
 --summary DIFF.json: the diff's summary counts each device change (added,
 removed, moved, changed) as its rows do.
---moves DIFF.json OLD.csv NEW.csv [MOVED]: an unprovisioned growth moves
-only what it must (doc/language.md, the placement notes): the devices the
-diff moves are exactly MOVED (names such as dgx[31..126], comma-separated;
-none when left out), none is changed, and the cables it re-pulls or removes
+--moves DIFF.json OLD.csv NEW.csv [MOVED [REMOVED]]: an unprovisioned
+growth moves only what it must (doc/language.md, the placement notes): the
+devices the diff moves are exactly MOVED and those it removes exactly
+REMOVED (names such as dgx[31..126] or ufm, comma-separated; none when
+left out or empty), none is changed, and the cables it re-pulls or removes
 are exactly the fat trees' leaf-spine cables the spine counts force (their
 number the minimum above) and the cables on a moved device; so no
 out-of-band cable is re-pulled unless its device moved.
+--fixed-ends OLD.csv NEW.csv: a growth keeps every DGX and the UFM in its
+rack and U (the devices are matched by name) and every cable that is not
+between two switches of a fat tree (the DGX's and UFM's fabric cables and
+every out-of-band cable) whose two devices are in NEW keeps its ID and
+ends: what the fabrics' endpoint orders make stable, at any size and
+across a change of tiers (the cables between switches are the other
+modes' business).
 """
 import json
 import csv
@@ -382,11 +390,12 @@ def summary(d):
     return got
 
 
-def moves(diff_path, old_path, new_path, spec):
+def moves(diff_path, old_path, new_path, spec, spec_gone):
     d = json.load(open(diff_path))
     old_rows, old = load(old_path)
     new_rows, _ = load(new_path)
     want = names(spec)
+    want_gone = names(spec_gone)
     moved, gone = set(), set()
     for r in d["devices"]:
         if r["change"] == "moved":
@@ -402,6 +411,10 @@ def moves(diff_path, old_path, new_path, spec):
             len(moved), len(want),
             "unexpected " + " ".join(extra[:5]) if extra else "",
             " not moved " + " ".join(lack[:5]) if lack else ""))
+    if gone != want_gone:
+        fail("devices removed: %s, expected %s" % (
+            " ".join(sorted(gone)[:8]) or "none",
+            " ".join(sorted(want_gone)[:8]) or "none"))
     # the leaf-spine cables the spine counts force (the minimum)
     up_a, up_b = uplinks(old_rows), uplinks(new_rows)
     forced = set()
@@ -449,14 +462,65 @@ def moves(diff_path, old_path, new_path, spec):
     if len(forced) != total_min:
         fail("%d leaf-spine cables moved, the minimum is %d" %
              (len(forced), total_min))
-    print("ok: %d devices moved as expected; re-pulled or removed: %s; "
-          "leaf-spine moves %d = the minimum" % (
-              len(moved), ", ".join("%s %s (%s) %d" % (k + (v,))
-                                    for k, v in sorted(pulled.items())),
+    print("ok: %d devices moved and %d removed as expected; re-pulled or "
+          "removed: %s; leaf-spine moves %d = the minimum" % (
+              len(moved), len(gone), ", ".join("%s %s (%s) %d" % (k + (v,))
+                                    for k, v in sorted(pulled.items()))
+              or "none",
               total_min))
 
 
+def fixed_ends(old_path, new_path):
+    """every cable of OLD but those between two switches of a fat tree
+    (leaf, spine, core, top), whose two devices are in NEW, is in NEW with
+    the same ID and ends, and every hand-placed device (a name without a
+    fabric's prefix: DGX, UFM) in both is in the same rack and U"""
+    old_rows, old = load(old_path)
+    new_rows, new = load(new_path)
+    tree = re.compile(r"\w+\.(leaf|spine|core|top)\[\d+\]$")
+    place = {}
+    for r in new_rows:
+        for s in "ab":
+            place[r[s + "_device"]] = (r[s + "_rack"], r[s + "_u"])
+    n = kept_n = 0
+    for r in old_rows:
+        for s in "ab":
+            dev = r[s + "_device"]
+            if "." in dev or dev not in place:
+                continue
+            if place[dev] != (r[s + "_rack"], r[s + "_u"]):
+                fail("%s moved: %s U%s -> %s U%s" % (
+                    dev, r[s + "_rack"], r[s + "_u"], place[dev][0],
+                    place[dev][1]))
+        ends = (r["a_device"], r["b_device"])
+        if all(tree.match(e) for e in ends) and r["fabric"] != "oob":
+            continue
+        if not all(e in place for e in ends):
+            continue
+        n += 1
+        key = (r["fabric"],) + tuple(sorted([(r["a_device"], r["a_port"]),
+                                             (r["b_device"], r["b_port"])]))
+        if new.get(key) != r["cable_id"]:
+            fail("cable %s %s: %s" % (
+                r["cable_id"], key, "re-pulled or removed" if key not in new
+                else "its ID is " + new[key] + " now"))
+        kept_n += 1
+    per = Counter(r["fabric"] for r in old_rows
+                  if not (all(tree.match(e) for e in (r["a_device"],
+                                                      r["b_device"]))
+                          and r["fabric"] != "oob"))
+    print("ok: no DGX or UFM moved; %d of %d cables with an end on a DGX, "
+          "the UFM or the out-of-band star kept their ID and ends (%s; the "
+          "rest end on a removed device)" % (
+              kept_n, sum(per.values()),
+              ", ".join("%s %d" % kv for kv in sorted(per.items()))))
+    return n
+
+
 def main():
+    if sys.argv[1] == "--fixed-ends":
+        fixed_ends(sys.argv[2], sys.argv[3])
+        return
     if sys.argv[1] == "--summary":
         got = summary(json.load(open(sys.argv[2])))
         print("ok: the summary counts the devices' rows: %s" % ", ".join(
@@ -464,7 +528,8 @@ def main():
         return
     if sys.argv[1] == "--moves":
         moves(sys.argv[2], sys.argv[3], sys.argv[4],
-              sys.argv[5] if len(sys.argv) > 5 else "")
+              sys.argv[5] if len(sys.argv) > 5 else "",
+              sys.argv[6] if len(sys.argv) > 6 else "")
         return
     if sys.argv[1] == "--adds-only":
         adds_only(sys.argv[2])
