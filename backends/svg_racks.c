@@ -105,7 +105,7 @@ static void rack_figures(struct wbuf *w, const struct rk_design *d,
 
 	const struct rk_value *air = ir_attr(d, r, A_AIR),
 			      *loop = ir_attr(d, r, A_LOOP);
-	int64_t air_heat = t->heat[r] - t->heat_liquid[r];
+	int64_t air_heat = t->heat_air[r];
 
 	wb_printf(w,
 		  "<text x=\"%d\" y=\"%d\" font-size=\"12\" "

@@ -905,11 +905,22 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 		goto out;
 	}
 	if (tiers == 2 && (uint64_t)fin * nrails > sp.n) {
-		elab_error(e, loc, "fabric",
-			   "final_sus %u needs %llu leaves, more than the %u "
-			   "ports of spine '%s'",
-			   (unsigned)fin, (unsigned long long)fin * nrails,
-			   sp.n, ir_name(d, spw));
+		if (ir_attr(d, fab, A_FINAL_SUS))
+			elab_error(e, loc, "fabric",
+				   "final_sus %u needs %llu leaves, more than "
+				   "the %u ports of spine '%s'",
+				   (unsigned)fin,
+				   (unsigned long long)fin * nrails, sp.n,
+				   ir_name(d, spw));
+		else
+			elab_error(e, loc, "fabric",
+				   "a 2-tier fabric of %llu leaves (%u "
+				   "scalable units of %u rails) needs spines "
+				   "with at least as many ports ('%s' has "
+				   "%u); use tiers 3",
+				   (unsigned long long)fin * nrails,
+				   (unsigned)fin, nrails, ir_name(d, spw),
+				   sp.n);
 		goto out;
 	}
 	if (ir_attr(d, fab, A_FINAL_SUS))

@@ -1239,11 +1239,13 @@ void rack_totals_compute(const struct rk_design *d, struct rack_totals *t)
 	t->power = xcalloc(d->nobjs + 1, sizeof(*t->power));
 	t->heat = xcalloc(d->nobjs + 1, sizeof(*t->heat));
 	t->heat_liquid = xcalloc(d->nobjs + 1, sizeof(*t->heat_liquid));
+	t->heat_air = xcalloc(d->nobjs + 1, sizeof(*t->heat_air));
 	t->devices = xcalloc(d->nobjs + 1, sizeof(*t->devices));
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		uint32_t r;
-		int64_t p, h, frac;
+		int64_t p, h, frac, liq;
 		const char *cool;
+		const struct rk_value *loop;
 
 		if (d->objs[i].kind != K_DEVICE)
 			continue;
@@ -1254,19 +1256,54 @@ void rack_totals_compute(const struct rk_design *d, struct rack_totals *t)
 		h = ir_num(d, i, A_HEAT, 0);
 		if (h < p)
 			h = p;
+		/*
+		 * The liquid share as the cooling checks count it: only on a
+		 * loop (the device's or its rack's), liquid_fraction clamped
+		 * to 0..100 %, else all of a liquid or hybrid part's heat (a
+		 * hybrid part's split is unknown; the checks count it in full
+		 * on both sides).
+		 */
 		cool = ir_str(d, i, A_COOLING);
-		frac = ir_num(d, i, A_LIQUID_FRACTION,
-			      cool && streq(cool, "liquid") ? RK_RATIO_ONE : 0);
+		loop = ir_attr_inh(d, i, A_LOOP);
+		if (!loop || loop->type != VT_OBJ)
+			loop = ir_attr_inh(d, r, A_LOOP);
+		frac = ir_num(
+		    d, i, A_LIQUID_FRACTION,
+		    cool && (streq(cool, "liquid") || streq(cool, "hybrid"))
+			? RK_RATIO_ONE
+			: 0);
+		if (!loop || loop->type != VT_OBJ || frac < 0)
+			frac = 0;
+		else if (frac > RK_RATIO_ONE)
+			frac = RK_RATIO_ONE;
 		/* saturating: absurd inputs must not wrap around */
 		if (!q_add(t->power[r], p, &t->power[r]))
 			t->power[r] = INT64_MAX;
 		if (!q_add(t->heat[r], h, &t->heat[r]))
 			t->heat[r] = INT64_MAX;
-		if (!q_add(t->heat_liquid[r],
-			   (int64_t)((__int128)h * frac / RK_RATIO_ONE),
-			   &t->heat_liquid[r]))
+		liq = (int64_t)((__int128)h * frac / RK_RATIO_ONE);
+		if (!q_add(t->heat_liquid[r], liq, &t->heat_liquid[r]))
 			t->heat_liquid[r] = INT64_MAX;
+		/* a hybrid part without a fraction: in full on both sides */
+		if (frac && cool && streq(cool, "hybrid") &&
+		    !ir_attr_inh(d, i, A_LIQUID_FRACTION))
+			liq = 0;
+		if (!q_add(t->heat_air[r], h - liq, &t->heat_air[r]))
+			t->heat_air[r] = INT64_MAX;
 		t->devices[r]++;
+	}
+	/* a rear door takes what it can of the air side */
+	for (uint32_t r = 0; r < d->nobjs; r++) {
+		const struct rk_value *door, *cap;
+
+		if (d->objs[r].kind != K_RACK ||
+		    !(door = ir_attr_inh(d, r, A_RDHX)) ||
+		    door->type != VT_OBJ ||
+		    !(cap = ir_attr_inh(d, door->a, A_CAPACITY)) ||
+		    cap->type != VT_NUM || cap->n <= 0)
+			continue;
+		t->heat_air[r] -=
+		    t->heat_air[r] < cap->n ? t->heat_air[r] : cap->n;
 	}
 }
 
@@ -1275,6 +1312,7 @@ void rack_totals_free(struct rack_totals *t)
 	free(t->power);
 	free(t->heat);
 	free(t->heat_liquid);
+	free(t->heat_air);
 	free(t->devices);
 }
 

@@ -141,9 +141,10 @@ uint32_t design_gpu_count(const struct rk_design *d);
 
 /* Power and heat of the devices in each rack, indexed by object id. */
 struct rack_totals {
-	int64_t *power; /* sum of power_max, mW */
-	int64_t *heat;	/* sum of max(heat, power_max), mW */
-	int64_t *heat_liquid;
+	int64_t *power;	      /* sum of power_max, mW */
+	int64_t *heat;	      /* sum of max(heat, power_max), mW */
+	int64_t *heat_liquid; /* its liquid share, as the cooling checks */
+	int64_t *heat_air;    /* air side after the rear door, as checks */
 	uint32_t *devices;
 };
 void rack_totals_compute(const struct rk_design *d, struct rack_totals *t);

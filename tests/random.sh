@@ -1,0 +1,66 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# Random designs against independent figures (tests/random_check.py): for
+# each seed a design of feeds, racks of PDUs and power shelves, servers
+# and switches with PSU redundancy schemes spread over them, liquid loops,
+# rear doors, air zones and `require` assertions; report.json's racks,
+# totals, feeds and loops, the elevations' liquid and air figures and the
+# power, cooling and require findings must be those worked out in Python.
+# Fabric designs ("fabric:SEED"; with networkx): a generated fat tree of
+# random shape, a management star or a hand-wired fabric; every figure of
+# report.json's fabrics recomputed from cabling.csv (the true bisection
+# by brute force for up to 12 endpoint devices), the requirements and the
+# bill of materials' server and switch lines.  A fixed set of seeds runs
+# here; RANDOM_SEEDS and RANDOM_FABRIC_SEEDS ("1 2 ..." or a range
+# "1-500") run others by hand.
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v python3 >/dev/null 2>&1; then
+	skip random "python3 not installed"
+	finish
+fi
+
+# expand "A-B" into the seeds A to B
+expand() {
+	case $1 in
+	*-*) seq "${1%-*}" "${1#*-}" ;;
+	*) echo "$1" ;;
+	esac
+}
+
+seeds=$(expand "${RANDOM_SEEDS:-"1 2 3 5 6 7 8 10 13 20 27 31"}")
+if python3 -c 'import networkx' 2>/dev/null; then
+	for s in $(expand "${RANDOM_FABRIC_SEEDS:-"1 2 5 6 8 9 10 12 26"}"); do
+		seeds="$seeds fabric:$s"
+	done
+else
+	skip "random fabrics" "no networkx for python3"
+fi
+for seed in $seeds; do
+	d="$tmp/s$(echo "$seed" | tr : _)"
+	if ! python3 "$top_srcdir/tests/random_check.py" gen "$seed" "$d" \
+		>"$tmp/gen.err" 2>&1; then
+		fail "seed $seed: generator" "it failed"
+		show "$tmp/gen.err"
+		continue
+	fi
+	if ! rk_run "$d/r" --force --max-errors=0 --no-source \
+		-O report,bom,elevations,cabling -o "$d/out" "$d/d.rack"; then
+		fail "seed $seed" "$rk_problem"
+		continue
+	fi
+	if [ "$rc" -gt 1 ] || [ ! -s "$d/out/report.json" ]; then
+		fail "seed $seed" "exit $rc, or no report.json"
+		show "$d/r.err"
+		continue
+	fi
+	python3 "$top_srcdir/tests/random_check.py" check "$d" "$d/out" \
+		"$d/r.err" >"$tmp/results" 2>"$tmp/err" || true
+	if [ -s "$tmp/err" ]; then
+		fail "seed $seed" "the checker failed"
+		show "$tmp/err"
+	fi
+	py_results random "$tmp/results"
+done
+finish
