@@ -248,6 +248,7 @@ static void mark_missing(struct bom *b)
 			if (b->no_cord[p])
 				l->missing |= MISS_CORD;
 			l->cords += b->no_inlet[p] + b->no_cord[p];
+			l->on_c19 += b->on_c19[p];
 		}
 	}
 }
@@ -324,6 +325,43 @@ static uint64_t psus_wired(const struct rk_design *d, uint32_t dev)
 	return n;
 }
 
+/*
+ * Supplies of @dev (C14 inlets) that plug into C19 outlets, as
+ * power-outlets places them: a PDU that gives its outlet counts takes C14
+ * inlets on its C13 outlets first (@used13 counts those taken, per PDU,
+ * devices in declaration order) and the rest on C19 outlets, with a
+ * C20-to-C13 cord that a catalog C13-to-C14 cord is not.
+ */
+static uint64_t c14_on_c19(const struct rk_design *d, uint32_t dev,
+			   int64_t *used13)
+{
+	const struct rk_obj *o = &d->objs[dev];
+	uint64_t n = 0;
+
+	for (uint32_t k = 0; k < o->attr_count; k++) {
+		const struct rk_attr *at = &d->attrs[o->attr_first + k];
+		const struct rk_value *list, *pdu;
+		int64_t w, free13;
+
+		if (at->key != A_POWER || at->val.type != VT_PAIR)
+			continue;
+		list = &d->vals[at->val.a];
+		pdu = &d->vals[at->val.a + 1];
+		if (list->type != VT_LIST || pdu->type != VT_OBJ ||
+		    d->objs[pdu->a].cls != C_PDU ||
+		    (!ir_attr_inh(d, pdu->a, A_OUTLETS_C13) &&
+		     !ir_attr_inh(d, pdu->a, A_OUTLETS_C19)))
+			continue;
+		w = (int64_t)list->n;
+		free13 = ir_num(d, pdu->a, A_OUTLETS_C13, 0) - used13[pdu->a];
+		if (free13 < 0)
+			free13 = 0;
+		used13[pdu->a] += w < free13 ? w : free13;
+		n += (uint64_t)(w - (w < free13 ? w : free13));
+	}
+	return n;
+}
+
 struct cord_inlet {
 	uint32_t inlet; /* word id, 0: none */
 	uint32_t cord;
@@ -336,6 +374,8 @@ static void count_cords(struct bom *b)
 	struct cord_inlet *ci = NULL;
 	uint32_t n = 0;
 	uint32_t busbar = intern_find(d->arena, "busbar", 6);
+	uint32_t c14 = intern_find(d->arena, "C14", 3);
+	int64_t *used13 = xcalloc((size_t)d->nobjs + 1, sizeof(*used13));
 
 	for (uint32_t dev = 0; dev < d->nobjs; dev++) {
 		const struct rk_value *v;
@@ -346,6 +386,15 @@ static void count_cords(struct bom *b)
 			continue;
 		v = ir_attr_inh(d, dev, A_INLET);
 		inlet = v && v->type == VT_WORD ? v->a : 0;
+		if (inlet && inlet == c14) {
+			uint64_t x = c14_on_c19(d, dev, used13);
+
+			b->no_cord[d->objs[dev].part] += x;
+			b->on_c19[d->objs[dev].part] += x;
+			w -= x;
+			if (!w)
+				continue;
+		}
 		for (k = 0; k < n && ci[k].inlet != inlet; k++)
 			;
 		if (k == n) {
@@ -373,6 +422,7 @@ static void count_cords(struct bom *b)
 		}
 	}
 	free(ci);
+	free(used13);
 }
 
 static void count_content(struct content **in, uint32_t *n, uint32_t *cap,
@@ -634,14 +684,24 @@ static void warn_missing(struct bom *b)
 			     l->name, rk_class_name(l->cls),
 			     (unsigned long long)l->cords,
 			     l->cords == 1 ? "" : "s");
-		if (l->missing & MISS_CORD)
+		if ((l->missing & MISS_CORD) && l->on_c19 < l->cords)
 			warn(b,
 			     "%s (%s): no catalog power cord fits its %s "
 			     "inlet, so %llu cord%s not counted",
 			     l->name, rk_class_name(l->cls),
 			     ir_str(d, l->parts[0], A_INLET),
-			     (unsigned long long)l->cords,
-			     l->cords == 1 ? "" : "s");
+			     (unsigned long long)(l->cords - l->on_c19),
+			     l->cords - l->on_c19 == 1 ? "" : "s");
+		if (l->on_c19)
+			warn(b,
+			     "%s (%s): %llu C14 inlet%s on C19 outlets (their "
+			     "PDUs' C13 outlets are taken) need C20-to-C13 "
+			     "cords, which no catalog part names, so %s not "
+			     "counted",
+			     l->name, rk_class_name(l->cls),
+			     (unsigned long long)l->on_c19,
+			     l->on_c19 == 1 ? "" : "s",
+			     l->on_c19 == 1 ? "it is" : "they are");
 		if (l->missing & MISS_PRICE)
 			warn(b, "%s (%s%s): no price", l->name,
 			     rk_class_name(l->cls), len);
@@ -985,6 +1045,7 @@ bool bom_build(struct backend_ctx *ctx, struct bom *b)
 	p = derived_cableplan(ctx->dv);
 	b->no_inlet = xcalloc((size_t)b->d->nobjs + 1, sizeof(*b->no_inlet));
 	b->no_cord = xcalloc((size_t)b->d->nobjs + 1, sizeof(*b->no_cord));
+	b->on_c19 = xcalloc((size_t)b->d->nobjs + 1, sizeof(*b->on_c19));
 	read_policies(b);
 	count_all(b, p);
 	finish_lines(b);
@@ -1009,6 +1070,7 @@ void bom_free(struct bom *b)
 	free(b->warns);
 	free(b->no_inlet);
 	free(b->no_cord);
+	free(b->on_c19);
 }
 
 static bool emit_bom(struct backend_ctx *ctx)

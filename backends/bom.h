@@ -58,6 +58,7 @@ struct bom_line {
 	const char *gkey;
 	unsigned missing;
 	uint64_t cords;
+	uint64_t on_c19; /* of @cords: C14 inlets on C19 outlets */
 	bool spare;
 };
 
@@ -86,6 +87,7 @@ struct bom {
 	bool priced; /* --prices given: a line without a price is missing one */
 	uint64_t *no_inlet; /* per part: cords not counted, no inlet */
 	uint64_t *no_cord;  /* per part: cords not counted, no cord part */
+	uint64_t *on_c19;   /* per part: of no_cord, C14 inlets on C19s */
 	uint64_t n_devices, n_racks, n_pdus, n_cdus, n_cables, n_xcvrs, n_cords;
 };
 
