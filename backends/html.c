@@ -254,8 +254,8 @@ static void section_capacity(struct wbuf *w, struct backend_ctx *ctx)
 		cap_row(w, "AllReduce across the fabric, tree",
 			time_text(v, sizeof(v), &c.net_tree), bb);
 		snprintf(bb, sizeof(bb),
-			 "%sthrough the fabric's bisection "
-			 "(%s Tb/s)",
+			 "%sthrough the fabric's least balanced cut "
+			 "found (%s Tb/s)",
 			 b,
 			 u128_dec(n1,
 				  (uint64_t)(c.bisection > 0 ? c.bisection : 0),

@@ -357,7 +357,13 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 		c->scaleout_gpus = n;
 		c->scaleout_per_gpu = (int64_t)((uint64_t)inj / n);
 		c->scaleout_exact = (uint64_t)inj % n == 0;
-		c->bisection = derived_fabric(dv, f)->bisection;
+		/*
+		 * The least cut found, a balanced cut that exists: the
+		 * All-to-All time through it is a lower bound; through the
+		 * bisection's lower bound (less than any cut when it is not
+		 * exact) it would not be.
+		 */
+		c->bisection = derived_fabric(dv, f)->bisection_upper;
 	}
 	free(loff);
 	free(ladj);

@@ -67,7 +67,7 @@ struct capacity {
 	uint64_t scaleout_gpus;	  /* GPUs of its endpoint devices */
 	int64_t scaleout_per_gpu; /* b/s, floor(injection / GPUs) */
 	bool scaleout_exact;	  /* injection divisible by the GPUs */
-	int64_t bisection;	  /* b/s, its bisection */
+	int64_t bisection;	  /* b/s, its least cut found */
 	int64_t fabric_latency;	  /* ns, -1: not given */
 	int64_t message;	  /* bytes */
 	struct cap_time nv_ring, nv_tree, net_ring, net_tree, alltoall;

@@ -124,7 +124,7 @@ if b:
     if co["fabric_allreduce_ring_ns"] != ring(n, b, a): bad.append("net ring")
     if co["fabric_allreduce_tree_ns"] != tree(n, b, a): bad.append("net tree")
     fab = [x for x in r["fabrics"] if x["name"] == c["scaleout_fabric"]][0]
-    x = fab["bisection_bps"]
+    x = fab["bisection_upper_bps"]
     inj = ceil(F((n - 1) * 8 * S * 10**9, n * b)) if n > 1 else 0
     cut = ceil(F((n // 2) * (n - n // 2) * 8 * S * 10**9, n * x)) if x and n > 1 else 0
     if co["alltoall_ns"] != max(inj, cut): bad.append("alltoall %d %d %d" % (co["alltoall_ns"], inj, cut))

@@ -63,4 +63,33 @@ for seed in $seeds; do
 	fi
 	py_results random "$tmp/results"
 done
+
+# The All-to-All lower bound of a fabric known only within bounds goes
+# through its least cut found: T = max((p-1)/p S/B, floor(p/2) ceil(p/2)/p
+# S/X) with X = bisection_upper_bps, computed here with exact integers
+d="$tmp/a2a"
+if ! rk_run "$d" -O report -o "$d" \
+	"$top_srcdir/tests/designs/alltoall-bounds.rack"; then
+	fail "alltoall through a cut that exists" "$rk_problem"
+elif python3 - "$d/report.json" >"$d.py" 2>&1 <<'EOF'
+import json
+import sys
+r = json.load(open(sys.argv[1]))
+f = r["fabrics"][0]
+c = r["capacity"]
+p, s = c["scaleout_gpus"], c["collectives"]["message_bytes"]
+b, x = c["scaleout_bps_per_gpu"], f["bisection_upper_bps"]
+inj = -(-(p - 1) * s * 8 * 10**9 // (p * b))
+cut = -(-(p // 2) * (p - p // 2) * s * 8 * 10**9 // (p * x))
+ok = (not f["bisection_exact"] and f["bisection_bps"] < x and
+      c["collectives"]["alltoall_ns"] == max(inj, cut) and
+      c["collectives"]["alltoall_basis"] == "lower bound")
+print(f["bisection_bps"], x, c["collectives"]["alltoall_ns"], max(inj, cut))
+sys.exit(0 if ok else 1)
+EOF
+then
+	pass "alltoall through a cut that exists"
+else
+	fail "alltoall through a cut that exists" "$(cat "$d.py")"
+fi
 finish
