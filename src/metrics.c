@@ -838,11 +838,21 @@ static uint32_t endpoint_devices(const struct rk_design *d,
 	return nd;
 }
 
+static uint32_t uf_find(uint32_t *up, uint32_t x)
+{
+	while (up[x] != x)
+		x = up[x] = up[up[x]];
+	return x;
+}
+
 /*
  * A fat tree of `planes N` is N trees that share no switch (fabric_rails:
- * rail r on plane r mod N).  plane[k] is device k's plane; returns N, or 1
- * (all on plane 0) when the fabric has one plane or a device has ports on
- * two planes (its planes then meet in it and are one graph).
+ * rail r on plane r mod N).  plane[k] is device k's plane group; returns
+ * the number of groups.  A device with ports on two planes joins them
+ * (they meet in it and are one graph): the groups are the planes so
+ * joined, numbered in order of their first device, so dual-port NICs on
+ * planes 0 and 1 and on 2 and 3 of `planes 4` make two groups, each
+ * halved by a split, and one group (all 0) is the whole fabric.
  */
 static uint32_t device_planes(const struct rk_design *d, uint32_t fab,
 			      const struct fgraph *g, const uint32_t *dev_of,
@@ -850,37 +860,51 @@ static uint32_t device_planes(const struct rk_design *d, uint32_t fab,
 {
 	int64_t n =
 	    d->objs[fab].cls == FAB_FAT_TREE ? ir_num(d, fab, A_PLANES, 1) : 1;
-	uint32_t *rail;
-	bool mixed = false;
+	uint32_t *rail, *up, *id, groups = 0;
 
 	for (uint32_t k = 0; k < nd; k++)
 		plane[k] = RK_NONE;
-	if (n > 1 && n < UINT32_MAX) {
-		rail = xmalloc(((size_t)g->ne + 1) * sizeof(*rail));
-		fabric_rails(d, g->ep_port, g->ne, rail);
-		for (uint32_t e = 0; e < g->ne && !mixed; e++) {
-			uint32_t k = dev_of[e], p = rail[e] % (uint32_t)n;
-
-			if (k == RK_NONE)
-				continue;
-			mixed = plane[k] != RK_NONE && plane[k] != p;
-			plane[k] = p;
-		}
-		free(rail);
-	}
-	if (n <= 1 || n >= UINT32_MAX || mixed) {
+	if (n <= 1 || n > (int64_t)g->ne) {
 		for (uint32_t k = 0; k < nd; k++)
 			plane[k] = 0;
 		return 1;
 	}
-	return (uint32_t)n;
-}
+	rail = xmalloc(((size_t)g->ne + 1) * sizeof(*rail));
+	up = xmalloc(((size_t)n + 1) * sizeof(*up));
+	id = xmalloc(((size_t)n + 1) * sizeof(*id));
+	for (uint32_t p = 0; p < (uint32_t)n; p++) {
+		up[p] = p;
+		id[p] = RK_NONE;
+	}
+	fabric_rails(d, g->ep_port, g->ne, rail);
+	for (uint32_t e = 0; e < g->ne; e++) {
+		uint32_t k = dev_of[e], p = rail[e] % (uint32_t)n;
 
-static uint32_t uf_find(uint32_t *up, uint32_t x)
-{
-	while (up[x] != x)
-		x = up[x] = up[up[x]];
-	return x;
+		if (k == RK_NONE)
+			continue;
+		if (plane[k] != RK_NONE)
+			up[uf_find(up, p)] = uf_find(up, plane[k]);
+		plane[k] = p;
+	}
+	for (uint32_t k = 0; k < nd; k++) {
+		uint32_t r;
+
+		if (plane[k] == RK_NONE)
+			continue;
+		r = uf_find(up, plane[k]);
+		if (id[r] == RK_NONE)
+			id[r] = groups++;
+		plane[k] = id[r];
+	}
+	free(rail);
+	free(up);
+	free(id);
+	if (groups <= 1) {
+		for (uint32_t k = 0; k < nd; k++)
+			plane[k] = 0;
+		return 1;
+	}
+	return groups;
 }
 
 /*

@@ -31,7 +31,7 @@ expand() {
 
 seeds=$(expand "${RANDOM_SEEDS:-"1 2 3 5 6 7 8 10 13 20 27 31"}")
 if python3 -c 'import networkx' 2>/dev/null; then
-	for s in $(expand "${RANDOM_FABRIC_SEEDS:-"1 2 5 6 8 9 10 12 26"}"); do
+	for s in $(expand "${RANDOM_FABRIC_SEEDS:-"1 2 5 6 8 9 10 12 26 66 242"}"); do
 		seeds="$seeds fabric:$s"
 	done
 else
