@@ -69,7 +69,7 @@ done
 # S/X) with X = bisection_upper_bps, computed here with exact integers
 d="$tmp/a2a"
 if ! rk_run "$d" -O report -o "$d" \
-	"$top_srcdir/tests/designs/alltoall-bounds.rack"; then
+	"$top_srcdir/tests/random/alltoall-bounds.rack"; then
 	fail "alltoall through a cut that exists" "$rk_problem"
 elif python3 - "$d/report.json" >"$d.py" 2>&1 <<'EOF'
 import json
