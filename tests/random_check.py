@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """Random designs against figures computed here, independently of rackc.
 
-    random_check.py gen SEED DIR      write DIR/d.rack and DIR/exp.json
+    random_check.py gen [fabric:]SEED DIR
+                                      write DIR/d.rack and DIR/exp.json
     random_check.py check DIR OUT ERR compare OUT/report.json (and the
                                       other artifacts) and the diagnostics
                                       ERR with DIR/exp.json; one
@@ -10,7 +11,7 @@
 
 Each seed draws one design: a site with feeds (capacity-rated, V x A single
 or three phase, derated or not, or unrated), rows of racks with one to three
-PDUs or power shelves on random feeds (or none), servers and switches whose
+PDUs or power shelves on random feeds, servers and switches whose
 supplies are spread over the rack's PDUs, with PSU redundancy schemes
 ("N", "N+1", "N+N", "2N", "A+B"), ratings and psu_min_run; liquid loops of
 CDUs under N, N+K, N+N redundancy; liquid, hybrid and air-cooled parts with
@@ -19,8 +20,14 @@ figures, some true and some false by one milliwatt.  The figures are
 worked out here from the design as written (exact integers and
 fractions), following the model of doc/language.md and the checks' header
 comments, and compared with report.json (racks, totals, feeds, loops), the
-bill of materials (counts per part) and the findings of the power,
+bill of materials (power cords) and the findings of the power, outlet,
 cooling and require checks.
+
+"fabric:SEED" draws a fabric design instead (gen_fabric): servers, with
+or without NICs that claim their ports, on a generated fat tree of random
+shape, and a management star or a hand-wired fabric; every fabric figure
+of report.json is recomputed from cabling.csv with networkx, the true
+bisection by brute force for up to 12 endpoint devices.
 """
 import json
 import re
@@ -31,27 +38,6 @@ from decimal import Decimal
 from fractions import Fraction
 
 WATER_CP, WATER_RHO = 4186, 997
-
-
-def isqrt_floor_mw(num_uw2_times3):
-    """floor(sqrt(x)) for integer x"""
-    import math
-    return math.isqrt(num_uw2_times3)
-
-
-class Design:
-    def __init__(self, seed):
-        self.rng = random.Random(seed)
-        self.seed = seed
-        self.parts = []
-        self.site = []
-        self.rows = []
-        self.top = []
-        self.n = 0
-
-    def uniq(self, stem):
-        self.n += 1
-        return "%s%d" % (stem, self.n)
 
 
 def supply_rating(rng):
