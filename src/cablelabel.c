@@ -287,19 +287,27 @@ void cable_labels_build(const struct rk_design *d, const struct cable_plan *p,
 	memset(cl->face_len, 0xff, nobj * sizeof(*cl->face_len));
 	b.pos = xmalloc(nobj * sizeof(*b.pos));
 	{
-		/* racks and rows numbered from 1 among their parent's */
+		/* racks and rows numbered from 1 among their parent's; a
+		 * rack in a row by its slot (elaboration gives every one its
+		 * place in the row, or the slot the design gives) */
 		uint32_t *n = xcalloc(2 * nobj, sizeof(*n));
 
 		for (uint32_t i = 0; i < d->nobjs; i++) {
 			const struct rk_obj *o = &d->objs[i];
 			uint32_t par =
 			    o->parent != RK_NONE ? o->parent : d->nobjs;
+			int64_t slot = 0;
 
 			cl->rack[i] = layout_rack_of(d, i);
 			cl->at[i] = layout_at(d, i);
 			b.pos[i] = o->kind == K_RACK  ? ++n[2 * (size_t)par]
 				   : o->kind == K_ROW ? ++n[2 * (size_t)par + 1]
 						      : 0;
+			if (o->kind == K_RACK && par < d->nobjs &&
+			    d->objs[par].kind == K_ROW)
+				slot = ir_num(d, i, A_SLOT, 0);
+			if (slot >= 1 && slot <= UINT32_MAX)
+				b.pos[i] = (uint32_t)slot;
 		}
 		free(n);
 	}

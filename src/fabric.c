@@ -198,6 +198,10 @@ void placer_init(struct elab *e, struct placer *p, uint32_t fab, uint32_t key)
 	if (!v || v->type != VT_LIST || !v->n)
 		return;
 	p->per_rack = ir_num(d, fab, A_PER_RACK, 0);
+	if (key == A_PLACE_LEAVES) {
+		p->band_n = ir_num(d, fab, A_LEAVES_PER_RACK, 0);
+		p->band = p->band_n > 0 ? ir_num(d, fab, A_LEAF_BAND, 0) : 0;
+	}
 	p->count = xcalloc((size_t)v->n, sizeof(*p->count));
 	p->list = *v;
 	p->racks = &p->list;
@@ -282,21 +286,58 @@ static bool take_slot(struct placer *p, int64_t h, uint32_t *rack, int64_t *lo)
 	return false;
 }
 
-/* Place @dev (height h) in the first listed rack with room, top down. */
-static bool place(struct elab *e, struct placer *p, uint32_t dev, int64_t h)
+/*
+ * The place of switch @idx (height h) in a leaf_band: rack idx / band_n of
+ * the list, the (idx mod band_n)-th place of the band, down from U band
+ * (up from it with p->up), whatever else the racks hold; taken.  0: done,
+ * 1: the list has no such rack, 2: the place is outside the rack, 3: it
+ * is taken (*rack and *lo say which).
+ */
+static int band_slot(struct placer *p, int64_t h, uint32_t idx, uint32_t *rack,
+		     int64_t *lo)
+{
+	uint64_t i = idx / (uint64_t)p->band_n;
+	int64_t k = (int64_t)(idx % (uint64_t)p->band_n);
+
+	if (i >= (uint64_t)p->racks->n)
+		return 1;
+	*rack = (uint32_t)i;
+	*lo = p->up ? p->band + k * h : p->band - (k + 1) * h + 1;
+	if (*lo < 1 || *lo + h - 1 > p->units[i])
+		return 2;
+	for (int64_t u = *lo; u < *lo + h; u++)
+		if (p->used[i][u])
+			return 3;
+	for (int64_t u = *lo; u < *lo + h; u++)
+		p->used[i][u] = 1;
+	p->count[i]++;
+	p->band_next = idx + 1;
+	return 0;
+}
+
+/*
+ * Place @dev (height h, switch @idx of its tier) in the first listed rack
+ * with room, top down, or in its leaf_band place: 0 done, 1 no room left,
+ * 2 its band place is outside its rack, 3 taken (*rack, *lo: which).
+ */
+static int place(struct elab *e, struct placer *p, uint32_t dev, int64_t h,
+		 uint32_t idx, uint32_t *rack, int64_t *lo)
 {
 	const struct rk_design *d = e->d;
-	uint32_t i;
-	int64_t lo;
+	int r;
 
 	if (!p->racks)
-		return true;
-	if (!take_slot(p, h, &i, &lo))
-		return false;
-	add_attr(e, dev, A_RACK, VT_OBJ, 0, d->vals[p->racks->a + i].a, 0,
+		return 0;
+	if (p->band)
+		r = band_slot(p, h, idx, rack, lo);
+	else
+		r = take_slot(p, h, rack, lo) ? 0 : 1;
+	if (r)
+		return r;
+	add_attr(e, dev, A_RACK, VT_OBJ, 0, d->vals[p->racks->a + *rack].a, 0,
 		 &p->where->loc);
-	add_attr(e, dev, A_AT, VT_NUM, DIM_RACKU, 0, lo, &p->where->loc);
-	return true;
+	add_attr(e, dev, A_AT, VT_NUM, DIM_RACKU, 0, *lo, &p->where->loc);
+	return 0;
 }
 
 /*
@@ -317,7 +358,8 @@ void placer_reserve(struct elab *e, struct placer *p, uint32_t n, uint32_t part)
 		uint32_t i;
 		int64_t lo;
 
-		if (!take_slot(p, h, &i, &lo))
+		if (p->band ? band_slot(p, h, p->band_next, &i, &lo) != 0
+			    : !take_slot(p, h, &i, &lo))
 			return;
 		q = arena_alloc(e->a, sizeof(*q));
 		q->rack = e->d->vals[p->racks->a + i].a;
@@ -402,7 +444,9 @@ uint32_t new_switch(struct elab *e, uint32_t fab, const char *tier,
 {
 	struct rk_design *d = e->d;
 	char local[64];
-	uint32_t lid, full, id;
+	uint32_t lid, full, id, rack = 0;
+	int64_t lo = 0;
+	int r;
 	/* a copy: the object table grows as switches are added */
 	const struct srcloc floc = d->objs[fab].loc, *loc = &floc;
 
@@ -421,12 +465,26 @@ uint32_t new_switch(struct elab *e, uint32_t fab, const char *tier,
 			   "name",
 			   S(e, full));
 	add_attr(e, id, A_ROLE, VT_WORD, 0, role, 0, loc);
-	if (!place(e, pl, id,
-		   layout_height_u(d, id) ? layout_height_u(d, id) : 1)) {
+	r = place(e, pl, id,
+		  layout_height_u(d, id) ? layout_height_u(d, id) : 1, idx,
+		  &rack, &lo);
+	if (r == 1) {
 		elab_error(e, &pl->where->loc, "fabric-placement",
 			   "no room left in the listed racks for %s (%s %u "
 			   "of fabric '%s')",
 			   S(e, full), tier, idx, ir_name(d, fab));
+		return RK_NONE;
+	}
+	if (r >= 2) {
+		elab_error(e, &pl->where->loc, "fabric-placement",
+			   "the leaf_band place of %s (%s %u of fabric '%s'), "
+			   "%lldU from U%lld of %s, %s",
+			   S(e, full), tier, idx, ir_name(d, fab),
+			   (long long)layout_height_u(d, id), (long long)lo,
+			   ir_name(d, d->vals[pl->racks->a + rack].a),
+			   r == 2 ? "is outside the rack"
+				  : "is taken (by a device, or a place held "
+				    "for a provisioned fabric)");
 		return RK_NONE;
 	}
 	if (pl->racks)
@@ -1250,12 +1308,54 @@ static bool endpoints_unique(struct elab *e, uint32_t fab)
 	return ok;
 }
 
+/*
+ * leaf_band and leaves_per_rack go together, on a fat tree or a star; the
+ * band starts at U 1 or above and holds at least one switch.  False (with
+ * an error) when they do not.
+ */
+static bool leaf_band_check(struct elab *e, uint32_t fab)
+{
+	const struct rk_design *d = e->d;
+	const struct rk_value *b = ir_attr(d, fab, A_LEAF_BAND);
+	const struct rk_value *n = ir_attr(d, fab, A_LEAVES_PER_RACK);
+	const struct rk_value *at = b ? b : n;
+
+	if (!at)
+		return true;
+	if (!b || !n) {
+		elab_error(e, &at->loc, "fabric-placement",
+			   "'%s' needs '%s' on fabric '%s'",
+			   b ? "leaf_band" : "leaves_per_rack",
+			   b ? "leaves_per_rack" : "leaf_band",
+			   ir_name(d, fab));
+		return false;
+	}
+	if (d->objs[fab].cls != FAB_FAT_TREE && d->objs[fab].cls != FAB_STAR) {
+		elab_error(e, &at->loc, "fabric-placement",
+			   "leaf_band places the switches a fat tree or a star "
+			   "generates; fabric '%s' generates none",
+			   ir_name(d, fab));
+		return false;
+	}
+	if (b->n < 1 || n->n < 1) {
+		at = b->n < 1 ? b : n;
+		elab_error(e, &at->loc, "fabric-placement",
+			   "%s %lld on fabric '%s': it must be 1 or more",
+			   b->n < 1 ? "leaf_band" : "leaves_per_rack",
+			   (long long)at->n, ir_name(d, fab));
+		return false;
+	}
+	return true;
+}
+
 static void expand_one(struct elab *e, uint32_t i)
 {
 	if (!endpoints_unique(e, i))
 		return;
 	link_attrs(e, i);
 	fabric_planes_check(e, i);
+	if (!leaf_band_check(e, i))
+		return;
 	switch (e->d->objs[i].cls) {
 	case FAB_FAT_TREE:
 		gen_fat_tree_planes(e, i);

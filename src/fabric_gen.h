@@ -26,6 +26,10 @@ struct placer {
 	uint32_t *count;	      /* switches placed per listed rack */
 	uint8_t **used;		      /* per listed rack: U bitmap */
 	int64_t *units;
+	/* leaf_band: a band of band_n places from U band in every listed
+	 * rack, switch j at place j mod band_n of rack j / band_n (0: none) */
+	int64_t band, band_n;
+	uint32_t band_next; /* the switch index a reservation takes next */
 };
 
 /*

@@ -169,10 +169,9 @@ tiers_hops growth/superpod3/FINAL_SUS=32 "$design" "-D FINAL_SUS=32" \
 # switches, pods of 64 leaves of 64 GPUs): 3, 4, 6 and 25 pods
 # core_growth double: more cores (64 at 9 to 16 SUs, 128 to 32), and
 # growth within a doubling moves nothing
-sed '/^fabric compute/a\
-	core_growth double' "$design" >"$tmp/double.rack"
-tiers_hops growth/superpod3/double "$tmp/double.rack" \
-	"-I $top_srcdir/examples" \
+# (DOUBLE_CORES=1 gives the fabric `core_growth double` and sizes its
+# core racks for that count)
+tiers_hops growth/superpod3/double "$design" "-D DOUBLE_CORES=1" \
 	"9:12 12:16 16:24 24:32 9:32" double compute
 hop_param=GPUS
 tiers_hops growth/synth "$top_srcdir/bench/synth.rack" "" \
@@ -318,4 +317,82 @@ placement_growth() {
 	rm -rf "$tmp"/pg0-* "$tmp"/pg8-*
 }
 placement_growth
+
+# placement_tiers: the SuperPOD grown past 8 SUs without FINAL_SUS keeps
+# every switch where it is (doc/language.md, the placement notes): the
+# compute cores stand in racks of their own (12 -> 16 SUs moves none of
+# the 49), the compute, storage and in-band leaves, which share the SU
+# leaf racks, each in a band of their own (leaf_band: 9 -> 10 SUs adds
+# storage leaves without moving the in-band ones), and every list of
+# racks in the network row at fixed slots, so that no rack's floor
+# position or label changes as an earlier list grows (no cable re-pulled
+# for its route, replaced for its length or relabelled).  Measured by
+# `rackc diff` and by the cabling files (growth_check.py --placed).
+placement_tiers() {
+	pt_ok=yes
+	for pt_n in 8 9 10 12 16; do
+		if ! rk_run "$tmp/pt" -D SUS="$pt_n" -O ir,report,bom,cabling \
+			-o "$tmp/pt-$pt_n" "$design" || [ "$rc" -ne 0 ]; then
+			fail "growth/placement/SUS=$pt_n" "exit $rc $rk_problem"
+			show "$tmp/pt.err"
+			pt_ok=no
+		fi
+	done
+	[ "$pt_ok" = yes ] || return 0
+	for pt_hop in 8:9:compute.leaf,storage.leaf,inband.leaf \
+		9:10:compute.leaf,storage.leaf,inband.leaf,compute.core \
+		10:16:compute.leaf,storage.leaf,inband.leaf,compute.core \
+		12:16:compute.core,compute.spine,storage.spine,inband.spine,oob.sw; do
+		pt_a=${pt_hop%%:*}
+		pt_rest=${pt_hop#*:}
+		pt_b=${pt_rest%%:*}
+		diff_check "growth/placement/FINAL_SUS=0/diff/$pt_a->$pt_b/placed" \
+			"$tmp/pt-$pt_a" "$tmp/pt-$pt_b" --placed \
+			"$tmp/pt-$pt_a/cabling.csv" "$tmp/pt-$pt_b/cabling.csv" \
+			"${pt_rest#*:}"
+	done
+	rm -rf "$tmp"/pt-*
+}
+placement_tiers
+
+# leaf bands (tests/growth/band.rack): three fat trees' leaves in shared
+# racks, growing at different rates without final_sus, keep their places
+# in bands of their own (BAND=1); the control (BAND=0: first fit under
+# cumulative per_rack counts) moves c.leaf[1] from 2 to 3 units, which
+# the same check must catch
+band=$top_srcdir/tests/growth/band.rack
+ok=yes
+for spec in 1-1 1-2 1-3 1-4 0-2 0-3; do
+	if ! rk_run "$tmp/b" -D BAND="${spec%-*}" -D SUS="${spec#*-}" \
+		-O ir,report,bom,cabling -o "$tmp/b-$spec" "$band" ||
+		[ "$rc" -ne 0 ]; then
+		fail "growth/band/BAND=${spec%-*}/SUS=${spec#*-}" \
+			"exit $rc $rk_problem"
+		show "$tmp/b.err"
+		ok=no
+	fi
+done
+if [ "$ok" = yes ]; then
+	for hop in 1:2 2:3 3:4 1:4; do
+		diff_check "growth/band/diff/${hop%:*}->${hop#*:}/placed" \
+			"$tmp/b-1-${hop%:*}" "$tmp/b-1-${hop#*:}" --placed \
+			"$tmp/b-1-${hop%:*}/cabling.csv" \
+			"$tmp/b-1-${hop#*:}/cabling.csv" a.leaf,b.leaf,c.leaf
+	done
+	name=growth/band/control/first-fit-moves
+	if ! rk_run "$tmp/bc" diff -f json "$tmp/b-0-2" "$tmp/b-0-3" ||
+		[ "$rc" -ne 1 ]; then
+		fail "$name" "rackc diff: exit $rc $rk_problem"
+	elif python3 "$top_srcdir/tests/growth_check.py" --placed \
+		"$tmp/bc.out" "$tmp/b-0-2/cabling.csv" \
+		"$tmp/b-0-3/cabling.csv" a.leaf,b.leaf,c.leaf \
+		>"$tmp/g.out" 2>&1; then
+		fail "$name" "the check passed: $(cat "$tmp/g.out")"
+	elif grep -q '^FAIL: device c.leaf\[1\] moved' "$tmp/g.out"; then
+		pass "$name" "caught: $(cat "$tmp/g.out")"
+	else
+		fail "$name" "$(cat "$tmp/g.out")"
+	fi
+	rm -rf "$tmp"/b-*
+fi
 finish

@@ -65,6 +65,15 @@ every out-of-band cable) whose two devices are in NEW keeps its ID and
 ends: what the fabrics' endpoint orders make stable, at any size and
 across a change of tiers (the cables between switches are the other
 modes' business).
+--placed DIFF.json OLD.csv NEW.csv TIERS: an unprovisioned growth keeps
+every switch where it is (doc/language.md, the placement notes), measured
+twice: the diff moves no device (none changed), and every generated
+switch named in both cabling files (FABRIC.TIER[i]) stands in the same
+rack at the same U in both; TIERS (comma-separated FABRIC.TIER, e.g.
+compute.core) must each have a switch in both, so that the check cannot
+pass on an empty comparison.  No cable is re-pulled for its route (a
+rack or U of an end changed), replaced for its length (a stock length
+crossed) or relabelled: racks keep their floor positions and labels.
 """
 import json
 import csv
@@ -517,9 +526,55 @@ def fixed_ends(old_path, new_path):
     return n
 
 
+def placed_at(path):
+    """generated switch -> (rack, U), from a cabling file's ends"""
+    at = {}
+    for r in csv.DictReader(open(path, newline="")):
+        for s in "ab":
+            dev = r[s + "_device"]
+            if re.match(r"\w+\.\w+\[\d+\]$", dev):
+                at[dev] = (r[s + "_rack"], r[s + "_u"])
+    return at
+
+
+def placed(diff_path, old_path, new_path, tiers):
+    d = json.load(open(diff_path))
+    for r in d["devices"]:
+        if r["change"] != "added":
+            fail("device %s %s (%s U%s -> %s U%s)" % (
+                r["device"], r["change"], r["rack_before"], r["u_before"],
+                r["rack_after"], r["u_after"]))
+    summary(d)
+    a, b = placed_at(old_path), placed_at(new_path)
+    kept_n = Counter()
+    for dev in sorted(set(a) & set(b)):
+        if a[dev] != b[dev]:
+            fail("%s stands in %s U%s, was in %s U%s" % (
+                dev, b[dev][0], b[dev][1], a[dev][0], a[dev][1]))
+        kept_n[re.sub(r"\[\d+\]$", "", dev)] += 1
+    for t in filter(None, tiers.split(",")):
+        if not kept_n[t]:
+            fail("no %s switch in both designs" % t)
+    work = Counter()
+    for r in d["cabling"]:
+        if r["action"] in ("replace", "relabel") or (
+                r["action"] == "re-pull" and
+                r["detail"].startswith("route changed")):
+            fail("cable %s (%s): %s, %s" % (r["cable_id"], r["cable"],
+                                            r["action"], r["detail"]))
+        work[r["action"]] += 1
+    print("ok: no device moved; switches kept in place: %s; work order: "
+          "%s (none re-pulled for its route, replaced or relabelled)" % (
+              ", ".join("%s %d" % kv for kv in sorted(kept_n.items())),
+              ", ".join("%s %d" % kv for kv in sorted(work.items()))))
+
+
 def main():
     if sys.argv[1] == "--fixed-ends":
         fixed_ends(sys.argv[2], sys.argv[3])
+        return
+    if sys.argv[1] == "--placed":
+        placed(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])
         return
     if sys.argv[1] == "--summary":
         got = summary(json.load(open(sys.argv[2])))
