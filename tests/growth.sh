@@ -327,7 +327,8 @@ placement_growth
 # racks in the network row at fixed slots, so that no rack's floor
 # position or label changes as an earlier list grows (no cable re-pulled
 # for its route, replaced for its length or relabelled).  Measured by
-# `rackc diff` and by the cabling files (growth_check.py --placed).
+# `rackc diff` and by the cabling files (growth_check.py --placed); and
+# every network rack holds a switch (--racks-used).
 placement_tiers() {
 	pt_ok=yes
 	for pt_n in 8 9 10 12 16; do
@@ -339,6 +340,17 @@ placement_tiers() {
 		fi
 	done
 	[ "$pt_ok" = yes ] || return 0
+	# the network racks are sized for the switches built (the tight
+	# core count among them): none is empty
+	for pt_n in 8 9 10 12 16; do
+		if python3 "$top_srcdir/tests/growth_check.py" --racks-used \
+			"$tmp/pt-$pt_n/ir.rack" "$tmp/pt-$pt_n/cabling.csv" net \
+			>"$tmp/g.out" 2>&1; then
+			pass "growth/placement/SUS=$pt_n/racks-used" "$(cat "$tmp/g.out")"
+		else
+			fail "growth/placement/SUS=$pt_n/racks-used" "$(cat "$tmp/g.out")"
+		fi
+	done
 	for pt_hop in 8:9:compute.leaf,storage.leaf,inband.leaf \
 		9:10:compute.leaf,storage.leaf,inband.leaf,compute.core \
 		10:16:compute.leaf,storage.leaf,inband.leaf,compute.core \

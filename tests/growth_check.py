@@ -74,6 +74,10 @@ compute.core) must each have a switch in both, so that the check cannot
 pass on an empty comparison.  No cable is re-pulled for its route (a
 rack or U of an end changed), replaced for its length (a stock length
 crossed) or relabelled: racks keep their floor positions and labels.
+--racks-used IR.rack CABLING.csv ROW: every rack the design declares in
+row ROW (its -O ir output) holds a device some cable ends on, and a
+rack's slots are all distinct: the racks are sized for the switches
+built, none empty (the SuperPOD's network row at its exact counts).
 """
 import json
 import csv
@@ -569,9 +573,41 @@ def placed(diff_path, old_path, new_path, tiers):
               ", ".join("%s %d" % kv for kv in sorted(work.items()))))
 
 
+def racks_used(ir_path, csv_path, row):
+    text = open(ir_path).read()
+    m = re.search(r"\n\trow %s \{\n(.*?)\n\t\}\n" % re.escape(row), text,
+                  re.S)
+    if not m:
+        fail("no row %s in %s" % (row, ir_path))
+    racks = re.findall(r"\n\t\track (\S+) : \S+ \{\n\t\t\tslot (\d+)",
+                       "\n" + m.group(1))
+    if not racks:
+        fail("row %s declares no rack" % row)
+    slots = Counter(sl for _, sl in racks)
+    dup = sorted(sl for sl, n in slots.items() if n > 1)
+    if dup:
+        fail("row %s: slot %s taken twice" % (row, dup[0]))
+    site = re.search(r"\nsite (\S+) \{", text).group(1)
+    used = set()
+    for r in csv.DictReader(open(csv_path, newline="")):
+        used |= {r["a_rack"], r["b_rack"]}
+    empty = [n for n, _ in racks if "%s.%s.%s" % (site, row, n) not in used]
+    if empty:
+        fail("row %s: %d of %d racks hold nothing cabled: %s" % (
+            row, len(empty), len(racks), " ".join(empty[:6])))
+    print("ok: the %d racks of row %s all hold cabled devices, slots %s" % (
+        len(racks), row, " ".join(sorted({n.split("[")[0] + "@" + sl
+                                          for n, sl in racks if
+                                          n.endswith("[0]") or "[" not in n},
+                                         key=lambda x: int(x.split("@")[1])))))
+
+
 def main():
     if sys.argv[1] == "--fixed-ends":
         fixed_ends(sys.argv[2], sys.argv[3])
+        return
+    if sys.argv[1] == "--racks-used":
+        racks_used(sys.argv[2], sys.argv[3], sys.argv[4])
         return
     if sys.argv[1] == "--placed":
         placed(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])
