@@ -329,15 +329,26 @@ placement_growth
 # for its route, replaced for its length or relabelled).  Measured by
 # `rackc diff` and by the cabling files (growth_check.py --placed); and
 # every network rack holds a switch (--racks-used).
+# compiled NAME DIR DESIGN ARG...: DESIGN compiled with ARG... into DIR
+# (ir, report, bom, cabling) with exit status 0; else the failure NAME,
+# and false
+compiled() {
+	cp_name=$1 cp_dir=$2 cp_design=$3
+	shift 3
+	if rk_run "$cp_dir" "$@" -O ir,report,bom,cabling -o "$cp_dir" \
+		"$cp_design" && [ "$rc" -eq 0 ]; then
+		return 0
+	fi
+	fail "$cp_name" "exit $rc $rk_problem"
+	show "$cp_dir.err"
+	return 1
+}
+
 placement_tiers() {
 	pt_ok=yes
 	for pt_n in 8 9 10 12 16; do
-		if ! rk_run "$tmp/pt" -D SUS="$pt_n" -O ir,report,bom,cabling \
-			-o "$tmp/pt-$pt_n" "$design" || [ "$rc" -ne 0 ]; then
-			fail "growth/placement/SUS=$pt_n" "exit $rc $rk_problem"
-			show "$tmp/pt.err"
-			pt_ok=no
-		fi
+		compiled "growth/placement/SUS=$pt_n" "$tmp/pt-$pt_n" \
+			"$design" -D SUS="$pt_n" || pt_ok=no
 	done
 	[ "$pt_ok" = yes ] || return 0
 	# the network racks are sized for the switches built (the tight
@@ -375,14 +386,8 @@ placement_tiers
 band=$top_srcdir/tests/growth/band.rack
 ok=yes
 for spec in 1-1 1-2 1-3 1-4 0-2 0-3; do
-	if ! rk_run "$tmp/b" -D BAND="${spec%-*}" -D SUS="${spec#*-}" \
-		-O ir,report,bom,cabling -o "$tmp/b-$spec" "$band" ||
-		[ "$rc" -ne 0 ]; then
-		fail "growth/band/BAND=${spec%-*}/SUS=${spec#*-}" \
-			"exit $rc $rk_problem"
-		show "$tmp/b.err"
-		ok=no
-	fi
+	compiled "growth/band/BAND=${spec%-*}/SUS=${spec#*-}" "$tmp/b-$spec" \
+		"$band" -D BAND="${spec%-*}" -D SUS="${spec#*-}" || ok=no
 done
 if [ "$ok" = yes ]; then
 	for hop in 1:2 2:3 3:4 1:4; do
