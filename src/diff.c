@@ -43,6 +43,8 @@ struct section {
 	uint32_t ncols;
 	const char **cells; /* n * ncols */
 	uint32_t n, cap;
+	/* or, when set, the rows of a work order (dv_work_row) */
+	const struct dv_workorder *wo;
 };
 
 struct dd {
@@ -50,6 +52,7 @@ struct dd {
 	const struct dv_side *o, *n;
 	struct section sec[8];
 	uint32_t nsec;
+	struct dv_workorder wo;
 	uint64_t differences;
 };
 
@@ -75,7 +78,21 @@ static void put_row(struct section *s, const char *const *v)
 
 static uint32_t rows(const struct section *s)
 {
+	if (s->wo)
+		return s->wo->n;
 	return s->ncols ? s->n / s->ncols : 0;
+}
+
+/* Row @r of @s into @v (strings of a work order's row in @scratch). */
+static void get_row(const struct dd *x, const struct section *s, uint32_t r,
+		    struct arena *scratch, const char **v)
+{
+	if (s->wo) {
+		dv_work_row(s->wo, r, x->a, scratch, v);
+		return;
+	}
+	for (uint32_t c = 0; c < s->ncols; c++)
+		v[c] = s->cells[(size_t)r * s->ncols + c];
 }
 
 static const char *val(const struct dv_table *t, uint32_t r, const char *f)
@@ -361,239 +378,14 @@ static void diff_bom(struct dd *x)
 static const char *const cab_cols[] = { "rack",		"action", "cable_id",
 					"new_cable_id", "cable",  "detail" };
 
-struct work {
-	const char *rack, *action, *id, *new_id, *cable, *detail;
-};
-
-static int work_cmp(const void *p, const void *q)
-{
-	const struct work *a = p, *b = q;
-	int c = strcmp(a->rack, b->rack);
-
-	if (!c)
-		c = strcmp(a->action, b->action);
-	if (!c)
-		c = strcmp(a->id, b->id);
-	return c ? c : strcmp(a->new_id, b->new_id);
-}
-
-static const char *ends(struct arena *a, const struct dv_table *t, uint32_t r)
-{
-	return arena_printf(a, "%s.%s -- %s.%s", val(t, r, "a_device"),
-			    val(t, r, "a_port"), val(t, r, "b_device"),
-			    val(t, r, "b_port"));
-}
-
-static const char *where(struct arena *a, const struct dv_table *t, uint32_t r,
-			 const char *e)
-{
-	char f[16];
-
-	snprintf(f, sizeof(f), "%s_rack", e);
-	return *val(t, r, f) ? val(t, r, f) : "(not in a rack)";
-	(void)a;
-}
-
-/* The end @e ("a"/"b") of cable @r as "device.port". */
-static const char *end_of(struct arena *a, const struct dv_table *t, uint32_t r,
-			  const char *e)
-{
-	char fd[16], fp[16];
-
-	snprintf(fd, sizeof(fd), "%s_device", e);
-	snprintf(fp, sizeof(fp), "%s_port", e);
-	return arena_printf(a, "%s.%s", val(t, r, fd), val(t, r, fp));
-}
-
-static void add_work(struct work **w, uint32_t *n, uint32_t *cap,
-		     const char *r1, const char *r2, struct work it)
-{
-	it.rack = r1;
-	*VEC_PUSH(*w, *n, *cap) = it;
-	if (!streq(r1, r2)) {
-		it.rack = r2;
-		*VEC_PUSH(*w, *n, *cap) = it;
-	}
-}
-
+/* The work order's rows are written from its items when the output is. */
 static void diff_cabling(struct dd *x, uint64_t counts[7])
 {
-	const struct dv_table *to = &x->o->t[DV_CABLES],
-			      *tn = &x->n->t[DV_CABLES];
 	struct section *s =
 	    section(x, "cabling", "Cabling work order", cab_cols, 6);
-	uint32_t *gone = NULL, ngone = 0, gcap = 0, *born = NULL, nborn = 0,
-		 bcap = 0;
-	uint8_t *paired;
-	struct work *w = NULL;
-	uint32_t nw = 0, wcap = 0;
-	struct arena *a = x->a;
 
-	MERGE(to, tn, i, j)
-	{
-		if (i == RK_NONE) {
-			*VEC_PUSH(born, nborn, bcap) = j;
-			continue;
-		}
-		if (j == RK_NONE) {
-			*VEC_PUSH(gone, ngone, gcap) = i;
-			continue;
-		}
-		{
-			struct work it = { NULL, NULL,		 to->keys[i],
-					   "",	 ends(a, tn, j), NULL };
-			bool moved =
-			    !streq(val(to, i, "a_rack"),
-				   val(tn, j, "a_rack")) ||
-			    !streq(val(to, i, "a_u"), val(tn, j, "a_u")) ||
-			    !streq(val(to, i, "b_rack"),
-				   val(tn, j, "b_rack")) ||
-			    !streq(val(to, i, "b_u"), val(tn, j, "b_u"));
-			bool part =
-			    !streq(val(to, i, "part"), val(tn, j, "part")) ||
-			    !streq(val(to, i, "a_transceiver"),
-				   val(tn, j, "a_transceiver")) ||
-			    !streq(val(to, i, "b_transceiver"),
-				   val(tn, j, "b_transceiver"));
-			bool stock = !streq(val(to, i, "length_m"),
-					    val(tn, j, "length_m"));
-
-			if (moved) {
-				it.action = "re-pull";
-				it.detail = arena_printf(
-				    a,
-				    "route changed: %s U%s, %s U%s -> %s U%s, "
-				    "%s U%s",
-				    val(to, i, "a_rack"), val(to, i, "a_u"),
-				    val(to, i, "b_rack"), val(to, i, "b_u"),
-				    val(tn, j, "a_rack"), val(tn, j, "a_u"),
-				    val(tn, j, "b_rack"), val(tn, j, "b_u"));
-				counts[2]++;
-			} else if (part || stock) {
-				it.action = "replace";
-				it.detail = arena_printf(
-				    a,
-				    "%s%s %s m -> %s %s m (computed %s -> %s "
-				    "m)",
-				    !part ? "crosses stock length: " : "",
-				    val(to, i, "part"), val(to, i, "length_m"),
-				    val(tn, j, "part"), val(tn, j, "length_m"),
-				    val(to, i, "computed_length_m"),
-				    val(tn, j, "computed_length_m"));
-				counts[3]++;
-			} else if (!streq(val(to, i, "label"),
-					  val(tn, j, "label"))) {
-				it.action = "relabel";
-				it.detail = arena_printf(a, "\"%s\" -> \"%s\"",
-							 val(to, i, "label"),
-							 val(tn, j, "label"));
-				counts[4]++;
-			} else {
-				if (!streq(val(to, i, "computed_length_m"),
-					   val(tn, j, "computed_length_m")) ||
-				    !streq(val(to, i, "fabric"),
-					   val(tn, j, "fabric")) ||
-				    !streq(val(to, i, "media"),
-					   val(tn, j, "media")))
-					counts[5]++;
-				continue;
-			}
-			add_work(&w, &nw, &wcap, where(a, tn, j, "a"),
-				 where(a, tn, j, "b"), it);
-		}
-	}
-	/* a removed and an added cable of one fabric sharing an end: the
-	 * cable is re-pulled from the old far end to the new one */
-	paired = xcalloc((size_t)nborn + 1, 1);
-	for (uint32_t g = 0; g < ngone; g++) {
-		uint32_t i = gone[g], hit = RK_NONE;
-		const char *side = NULL;
-
-		for (uint32_t b = 0; b < nborn && hit == RK_NONE; b++) {
-			uint32_t j = born[b];
-			static const char *const e[2] = { "a", "b" };
-
-			if (paired[b] ||
-			    !streq(val(to, i, "fabric"), val(tn, j, "fabric")))
-				continue;
-			for (int p = 0; p < 2 && hit == RK_NONE; p++)
-				for (int q = 0; q < 2 && hit == RK_NONE; q++)
-					if (streq(end_of(a, to, i, e[p]),
-						  end_of(a, tn, j, e[q]))) {
-						hit = b;
-						side = e[p];
-					}
-		}
-		if (hit != RK_NONE) {
-			uint32_t j = born[hit];
-			const char *other = streq(side, "a") ? "b" : "a";
-			struct work it = { NULL,	   "re-pull",
-					   to->keys[i],	   tn->keys[j],
-					   ends(a, tn, j), NULL };
-			const char *far_old = end_of(a, to, i, other);
-			const char *far_new =
-			    streq(end_of(a, tn, j, "a"), end_of(a, to, i, side))
-				? end_of(a, tn, j, "b")
-				: end_of(a, tn, j, "a");
-
-			paired[hit] = 1;
-			it.detail = arena_printf(a, "%s: far end %s -> %s",
-						 end_of(a, to, i, side),
-						 far_old, far_new);
-			add_work(&w, &nw, &wcap, where(a, to, i, "a"),
-				 where(a, to, i, "b"), it);
-			add_work(&w, &nw, &wcap, where(a, tn, j, "a"),
-				 where(a, tn, j, "b"), it);
-			counts[2]++;
-			continue;
-		}
-		{
-			struct work it = { NULL,
-					   "remove",
-					   to->keys[i],
-					   "",
-					   ends(a, to, i),
-					   arena_printf(
-					       a, "%s %s m", val(to, i, "part"),
-					       val(to, i, "length_m")) };
-
-			add_work(&w, &nw, &wcap, where(a, to, i, "a"),
-				 where(a, to, i, "b"), it);
-			counts[1]++;
-		}
-	}
-	for (uint32_t b = 0; b < nborn; b++) {
-		uint32_t j = born[b];
-		struct work it = { NULL,
-				   "add",
-				   tn->keys[j],
-				   "",
-				   ends(a, tn, j),
-				   arena_printf(a, "%s %s m",
-						val(tn, j, "part"),
-						val(tn, j, "length_m")) };
-
-		if (paired[b])
-			continue;
-		add_work(&w, &nw, &wcap, where(a, tn, j, "a"),
-			 where(a, tn, j, "b"), it);
-		counts[0]++;
-	}
-	/* the same work twice in one rack (both ends there) once */
-	if (nw)
-		qsort(w, nw, sizeof(*w), work_cmp);
-	for (uint32_t k = 0; k < nw; k++) {
-		const char *v[6] = { w[k].rack,	  w[k].action, w[k].id,
-				     w[k].new_id, w[k].cable,  w[k].detail };
-
-		if (k && !work_cmp(&w[k], &w[k - 1]))
-			continue;
-		put_row(s, v);
-	}
-	free(paired);
-	free(w);
-	free(gone);
-	free(born);
+	dv_cabling(&x->wo, &x->o->cables, &x->n->cables, x->a, counts);
+	s->wo = &x->wo;
 }
 
 /* ---- report figures: power and fabrics ---- */
@@ -726,6 +518,12 @@ static void md_cell(FILE *fp, const char *s)
 
 static void write_out(FILE *fp, const struct dd *x, enum fmt f)
 {
+	struct arena scratch; /* a row's strings at a time */
+	struct arena_mark m;
+	const char *v[16]; /* a row: ncols cells */
+
+	arena_init(&scratch);
+	m = arena_mark(&scratch);
 	if (f == F_JSON) {
 		fputs("{\n  \"old\": ", fp);
 		json_string(fp, x->o->what);
@@ -740,20 +538,22 @@ static void write_out(FILE *fp, const struct dd *x, enum fmt f)
 			json_string(fp, s->name);
 			fputs(": [", fp);
 			for (uint32_t r = 0; r < rows(s); r++) {
+				arena_release(&scratch, &m);
+				get_row(x, s, r, &scratch, v);
 				fputs(r ? ",\n    {" : "\n    {", fp);
 				for (uint32_t c = 0; c < s->ncols; c++) {
 					if (c)
 						fputs(", ", fp);
 					json_string(fp, s->cols[c]);
 					fputs(": ", fp);
-					json_string(fp,
-						    s->cells[r * s->ncols + c]);
+					json_string(fp, v[c]);
 				}
 				putc('}', fp);
 			}
 			fputs(rows(s) ? "\n  ]" : "]", fp);
 		}
 		fputs("\n}\n", fp);
+		arena_destroy(&scratch);
 		return;
 	}
 	if (f == F_MD) {
@@ -781,44 +581,53 @@ static void write_out(FILE *fp, const struct dd *x, enum fmt f)
 				fputs(" --- |", fp);
 			putc('\n', fp);
 			for (uint32_t r = 0; r < rows(s); r++) {
+				arena_release(&scratch, &m);
+				get_row(x, s, r, &scratch, v);
 				putc('|', fp);
 				for (uint32_t c = 0; c < s->ncols; c++) {
 					putc(' ', fp);
-					md_cell(fp, s->cells[r * s->ncols + c]);
+					md_cell(fp, v[c]);
 					fputs(" |", fp);
 				}
 				putc('\n', fp);
 			}
 			continue;
 		}
-		/* text: aligned columns */
+		/* text: aligned columns (the rows made twice: for the widths,
+		 * then to write them) */
 		wd = xcalloc(s->ncols, sizeof(*wd));
 		for (uint32_t c = 0; c < s->ncols; c++)
 			wd[c] = strlen(s->cols[c]);
-		for (uint32_t r = 0; r < rows(s); r++)
+		for (uint32_t r = 0; r < rows(s); r++) {
+			arena_release(&scratch, &m);
+			get_row(x, s, r, &scratch, v);
 			for (uint32_t c = 0; c < s->ncols; c++) {
-				size_t l = strlen(s->cells[r * s->ncols + c]);
+				size_t l = strlen(v[c]);
 
 				if (l > wd[c])
 					wd[c] = l;
 			}
+		}
 		fprintf(fp, "\n%s:\n", s->title);
 		for (uint32_t r = 0; r <= rows(s); r++) {
+			arena_release(&scratch, &m);
+			if (r)
+				get_row(x, s, r - 1, &scratch, v);
+			else
+				for (uint32_t c = 0; c < s->ncols; c++)
+					v[c] = s->cols[c];
 			fputs(" ", fp);
 			for (uint32_t c = 0; c < s->ncols; c++) {
-				const char *v =
-				    r ? s->cells[(r - 1) * s->ncols + c]
-				      : s->cols[c];
-
 				if (c + 1 < s->ncols)
-					fprintf(fp, " %-*s", (int)wd[c], v);
+					fprintf(fp, " %-*s", (int)wd[c], v[c]);
 				else
-					fprintf(fp, " %s", v);
+					fprintf(fp, " %s", v[c]);
 			}
 			putc('\n', fp);
 		}
 		free(wd);
 	}
+	arena_destroy(&scratch);
 }
 
 static const char *const sum_cols[] = { "what", "count" };
@@ -951,7 +760,7 @@ static void diff_usage(FILE *fp)
 	      "  -D, --define=NAME=VALUE     override param NAME on both "
 	      "sides\n"
 	      "      --old-define=NAME=VALUE, --new-define=NAME=VALUE\n"
-	      "                              on one side only (after -D)\n"
+	      "                              on one side only (over -D)\n"
 	      "  -I, --include=DIR           search DIR for imports (both "
 	      "sides)\n"
 	      "      --old-include=DIR, --new-include=DIR\n"
@@ -971,9 +780,12 @@ static void diff_usage(FILE *fp)
 	      fp);
 }
 
-static bool add_define(struct dv_source *s, char *arg)
+/* A -D for both sides goes after the side's own: the compilation takes
+ * the first of a name, so --old-define and --new-define win over -D. */
+static bool add_define(struct dv_source *s, char *arg, bool own)
 {
 	char *eq = strchr(arg, '=');
+	uint32_t at;
 
 	if (!eq || eq == arg) {
 		free(arg);
@@ -982,8 +794,11 @@ static bool add_define(struct dv_source *s, char *arg)
 	*eq = '\0';
 	s->defines =
 	    xrealloc(s->defines, (s->ndefines + 1) * sizeof(*s->defines));
-	s->defines[s->ndefines].name = arg;
-	s->defines[s->ndefines].value = eq + 1;
+	at = own ? s->nown++ : s->ndefines;
+	memmove(&s->defines[at + 1], &s->defines[at],
+		(s->ndefines - at) * sizeof(*s->defines));
+	s->defines[at].name = arg;
+	s->defines[at].value = eq + 1;
 	s->ndefines++;
 	return true;
 }
@@ -1017,9 +832,11 @@ int diff_main(int argc, char **argv)
 			bool ok = true;
 
 			if (c != O_NEW_DEFINE)
-				ok = add_define(&src[0], xstrdup(optarg));
+				ok = add_define(&src[0], xstrdup(optarg),
+						c == O_OLD_DEFINE);
 			if (c != O_OLD_DEFINE && ok)
-				ok = add_define(&src[1], xstrdup(optarg));
+				ok = add_define(&src[1], xstrdup(optarg),
+						c == O_NEW_DEFINE);
 			if (!ok) {
 				fprintf(stderr,
 					"rackc diff: error: -D needs "
@@ -1103,8 +920,7 @@ int diff_main(int argc, char **argv)
 	src[0].path = argv[optind];
 	src[1].path = argv[optind + 1];
 	arena_init(&a);
-	if (diff_load(&side[0], &src[0], stddir, &a) &&
-	    diff_load(&side[1], &src[1], stddir, &a)) {
+	if (diff_load(side, src, stddir, &a)) {
 		memset(&x, 0, sizeof(x));
 		x.a = &a;
 		x.o = &side[0];
@@ -1116,6 +932,7 @@ int diff_main(int argc, char **argv)
 						      : 0;
 		for (uint32_t k = 0; k < x.nsec; k++)
 			free(x.sec[k].cells);
+		dv_workorder_free(&x.wo);
 	}
 	arena_destroy(&a);
 out:

@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "arena.h"
 #include "driver.h"
@@ -31,7 +32,6 @@
 /* The tables of a snapshot. */
 enum dv_table_id {
 	DV_DEVICES,  /* key: device; part, class, rack, u */
-	DV_CABLES,   /* key: cable ID; the cabling.csv columns below */
 	DV_BOM,	     /* key: part number (or part) and length */
 	DV_RACKS,    /* key: rack; report.json racks[] fields */
 	DV_FEEDS,    /* key: feed; report.json feeds[] fields */
@@ -55,9 +55,92 @@ struct dv_table {
 	uint32_t n;
 };
 
+/* The fields of a cable (cabling.csv columns) but its ID and label. */
+enum dv_cable_field {
+	DC_FABRIC,
+	DC_A_RACK,
+	DC_A_U,
+	DC_A_DEVICE,
+	DC_A_PORT,
+	DC_B_RACK,
+	DC_B_U,
+	DC_B_DEVICE,
+	DC_B_PORT,
+	DC_MEDIA,
+	DC_PART,
+	DC_LENGTH,   /* length_m: the stock length */
+	DC_COMPUTED, /* computed_length_m */
+	DC_A_TR,     /* a_transceiver */
+	DC_B_TR,     /* b_transceiver */
+	DC_NF,
+};
+
+/**
+ * struct dv_cable - one cable, compact (diff_cables.c)
+ * @key:  the cable ID ("ID/2" and so on for a repeated one), a NUL, then
+ *        the label: one arena string
+ * @f:    the other fields, interned in the diff's arena ("": 0), so that
+ *        equal fields of the two sides have equal ids
+ */
+struct dv_cable {
+	const char *key;
+	uint32_t f[DC_NF];
+};
+
+static inline const char *dv_cable_label(const struct dv_cable *c)
+{
+	return c->key + strlen(c->key) + 1;
+}
+
+/* A side's cables sorted by key (dv_keycmp); @c malloc'ed. */
+struct dv_cables {
+	struct dv_cable *c;
+	uint32_t n;
+};
+
+/* Reading cabling.csv into a struct dv_cables a record at a time. */
+struct dv_cable_loader {
+	struct dv_cables *t;
+	struct arena *a;
+	uint32_t cap;
+	bool cols_known;
+	int id_col, label_col, col[DC_NF];
+	uint32_t last[DC_NF]; /* the previous record's ids */
+};
+
+void dv_cables_begin(struct dv_cable_loader *l, struct dv_cables *t,
+		     struct arena *a);
+/* One record: its cells and the header's. */
+void dv_cables_add(struct dv_cable_loader *l, char **cells, uint32_t n,
+		   char **head, uint32_t nh);
+/* Sort by key; repeated IDs renamed. */
+void dv_cables_finish(struct dv_cable_loader *l);
+
+struct dv_work;
+
+/* The cabling work order: items sorted by rack, action and IDs. */
+struct dv_workorder {
+	struct dv_work *w;
+	uint32_t n, cap;
+	const struct dv_cables *o, *n_;
+	uint32_t no_rack; /* "(not in a rack)" */
+};
+
+/* Compare the cables of two sides; counts[0..5] += cables to add, remove,
+ * re-pull, replace, relabel, and with a new computed length only. */
+void dv_cabling(struct dv_workorder *wo, const struct dv_cables *to,
+		const struct dv_cables *tn, struct arena *a,
+		uint64_t counts[7]);
+/* Row @r of the work order (rack, action, cable_id, new_cable_id, cable,
+ * detail), its strings in @s. */
+void dv_work_row(const struct dv_workorder *wo, uint32_t r,
+		 const struct arena *a, struct arena *s, const char *v[6]);
+void dv_workorder_free(struct dv_workorder *wo);
+
 struct dv_side {
 	const char *what; /* the path the user gave */
 	struct dv_table t[DV_TABLES];
+	struct dv_cables cables;
 };
 
 /**
@@ -69,16 +152,16 @@ struct dv_side {
 struct dv_source {
 	const char *path;
 	const char *prices;
-	struct rackc_define *defines;
-	uint32_t ndefines;
+	struct rackc_define *defines; /* the side's own first (@nown) */
+	uint32_t ndefines, nown;
 	const char **incdirs;
 	uint32_t nincdirs;
 	uint32_t max_source; /* --max-source-bytes, 0: the default */
 };
 
-/* Load a side into @s (allocations in @a); @stddir as --stdlib.  Returns
- * false after printing why to stderr. */
-bool diff_load(struct dv_side *s, const struct dv_source *src,
+/* Load both sides into @s (allocations in @a); @stddir as --stdlib.
+ * Returns false after printing why to stderr. */
+bool diff_load(struct dv_side s[2], const struct dv_source src[2],
 	       const char *stddir, struct arena *a);
 
 /* Key order: bytes, but runs of digits by their value ("dgx[9]" before

@@ -131,63 +131,175 @@ static int col(char **head, uint32_t nh, const char *name)
 }
 
 /*
+ * A CSV file a record at a time: @each gets each record after the header
+ * (its cells in a scratch arena, valid for the call).  The file is read in
+ * blocks and parsed up to the last line end outside quotes, so that a
+ * record never straddles a block; a NUL byte ends the text, as it would
+ * for the file read whole.
+ */
+typedef void (*csv_each_fn)(void *ctx, char **cells, uint32_t n, char **head,
+			    uint32_t nh);
+
+#define CSV_BLOCK (1u << 20)
+
+static bool csv_stream(const char *path, csv_each_fn each, void *ctx,
+		       struct arena *a)
+{
+	FILE *fp = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, scanned = 0, cut = 0;
+	bool inq = false, eof = false, ok = true, have_head = false;
+	struct csv_record head = { NULL, 0, 0, 0 }, r = { NULL, 0, 0, 0 };
+	uint32_t line = 1;
+	const char *err = NULL;
+	struct arena cells; /* one record's cells at a time */
+	struct arena_mark m;
+
+	if (!fp) {
+		fprintf(stderr, "rackc: error: cannot read '%s': %s\n", path,
+			strerror(errno));
+		return false;
+	}
+	arena_init(&cells);
+	m = arena_mark(&cells);
+	while (ok) {
+		const char *p, *end;
+		char saved;
+
+		/* more text, until a whole record is there or the end */
+		while (!eof && cut == 0) {
+			size_t got;
+			char *nul;
+
+			if (cap - len < CSV_BLOCK + 1)
+				buf = xrealloc(buf, cap = len + CSV_BLOCK + 1);
+			got = fread(buf + len, 1, CSV_BLOCK, fp);
+			if (got < CSV_BLOCK) {
+				if (ferror(fp)) {
+					fprintf(stderr,
+						"rackc: error: cannot read "
+						"'%s': %s\n",
+						path, strerror(errno));
+					ok = false;
+					break;
+				}
+				eof = true;
+			}
+			if ((nul = memchr(buf + len, '\0', got)) != NULL) {
+				got = (size_t)(nul - (buf + len));
+				eof = true;
+			}
+			len += got;
+			for (; scanned < len; scanned++) {
+				if (buf[scanned] == '"')
+					inq = !inq;
+				else if (buf[scanned] == '\n' && !inq)
+					cut = scanned + 1;
+			}
+			if (eof)
+				cut = len;
+		}
+		if (!ok || cut == 0)
+			break;
+		saved = buf[cut];
+		buf[cut] = '\0';
+		p = buf;
+		end = buf + cut;
+		if (!have_head) {
+			ok = csv_read_record(a, &p, &line, &head, &err);
+			have_head = true;
+		}
+		while (ok && p < end && *p) {
+			arena_release(&cells, &m);
+			ok = csv_read_record(&cells, &p, &line, &r, &err);
+			if (ok)
+				each(ctx, r.cell, r.n, head.cell, head.n);
+		}
+		buf[cut] = saved;
+		if (eof && cut == len)
+			break;
+		/* the rest to the front */
+		memmove(buf, buf + cut, len - cut);
+		len -= cut;
+		scanned -= cut;
+		cut = 0;
+	}
+	if (!ok && err)
+		fprintf(stderr, "rackc: error: %s:%u: %s\n", path, line, err);
+	arena_destroy(&cells);
+	free(head.cell);
+	free(r.cell);
+	free(buf);
+	fclose(fp);
+	return ok;
+}
+
+/*
  * A CSV file into @t: @key_of makes a record's key from its cells (NULL:
  * the record is skipped); the columns named in @keep become its fields.
  */
 typedef char *(*csv_key_fn)(char **cells, uint32_t n, char **head, uint32_t nh);
 
+struct table_load {
+	struct builder b;
+	const char *const *keep;
+	csv_key_fn key_of;
+};
+
+static void table_row(void *ctx, char **cells, uint32_t n, char **head,
+		      uint32_t nh)
+{
+	struct table_load *tl = ctx;
+	char *key = tl->key_of(cells, n, head, nh);
+
+	if (key) {
+		struct row *row = row_new(&tl->b, key);
+
+		for (uint32_t k = 0; tl->keep[k]; k++) {
+			int c = col(head, nh, tl->keep[k]);
+
+			if (c >= 0 && (uint32_t)c < n)
+				row_set(&tl->b, row, tl->keep[k], cells[c],
+					strlen(cells[c]));
+		}
+		free(key);
+	}
+}
+
 static bool load_csv(struct dv_table *t, const char *path,
 		     const char *const *keep, csv_key_fn key_of,
 		     struct arena *a)
 {
-	size_t len;
-	char *text = rk_slurp(path, &len);
-	const char *p, *err = NULL;
-	struct csv_record head = { NULL, 0, 0, 0 }, r = { NULL, 0, 0, 0 };
-	uint32_t line = 1;
-	struct builder b;
-	struct arena cells; /* one record's cells at a time */
-	struct arena_mark m;
-	bool ok = true;
+	struct table_load tl;
+	bool ok;
 
-	if (!text) {
-		fprintf(stderr, "rackc: error: cannot read '%s': %s\n", path,
-			strerror(errno));
-		return false;
-	}
-	memset(&b, 0, sizeof(b));
-	b.a = a;
+	memset(&tl, 0, sizeof(tl));
+	tl.b.a = a;
+	tl.keep = keep;
+	tl.key_of = key_of;
 	for (uint32_t k = 0; keep[k]; k++)
-		field_of(&b, keep[k]);
-	p = text;
-	arena_init(&cells);
-	ok = csv_read_record(a, &p, &line, &head, &err);
-	m = arena_mark(&cells);
-	while (ok && *p &&
-	       (arena_release(&cells, &m),
-		ok = csv_read_record(&cells, &p, &line, &r, &err))) {
-		char *key = key_of(r.cell, r.n, head.cell, head.n);
+		field_of(&tl.b, keep[k]);
+	ok = csv_stream(path, table_row, &tl, a);
+	builder_finish(&tl.b, t);
+	return ok;
+}
 
-		if (key) {
-			struct row *row = row_new(&b, key);
+static void cable_row(void *ctx, char **cells, uint32_t n, char **head,
+		      uint32_t nh)
+{
+	dv_cables_add(ctx, cells, n, head, nh);
+}
 
-			for (uint32_t k = 0; keep[k]; k++) {
-				int c = col(head.cell, head.n, keep[k]);
+/* cabling.csv into the compact table of @s (its array owned by @a). */
+static bool load_cables(struct dv_side *s, const char *path, struct arena *a)
+{
+	struct dv_cable_loader l;
+	bool ok;
 
-				if (c >= 0 && (uint32_t)c < r.n)
-					row_set(&b, row, keep[k], r.cell[c],
-						strlen(r.cell[c]));
-			}
-			free(key);
-		}
-	}
-	if (!ok)
-		fprintf(stderr, "rackc: error: %s:%u: %s\n", path, line, err);
-	arena_destroy(&cells);
-	free(head.cell);
-	free(r.cell);
-	free(text);
-	builder_finish(&b, t);
+	dv_cables_begin(&l, &s->cables, a);
+	ok = csv_stream(path, cable_row, &l, a);
+	dv_cables_finish(&l);
+	arena_own(a, (void **)&s->cables.c);
 	return ok;
 }
 
@@ -197,13 +309,6 @@ static const char *cell(char **cells, uint32_t n, char **head, uint32_t nh,
 	int c = col(head, nh, name);
 
 	return c >= 0 && (uint32_t)c < n ? cells[c] : "";
-}
-
-static char *cable_key(char **cells, uint32_t n, char **head, uint32_t nh)
-{
-	const char *id = cell(cells, n, head, nh, "cable_id");
-
-	return *id ? xstrdup(id) : NULL;
 }
 
 static char *bom_key(char **cells, uint32_t n, char **head, uint32_t nh)
@@ -228,26 +333,6 @@ static char *bom_key(char **cells, uint32_t n, char **head, uint32_t nh)
 		 streq(kind, "spare") ? " (spares)" : "");
 	return k;
 }
-
-static const char *const cable_fields[] = {
-	"label",
-	"fabric",
-	"a_rack",
-	"a_u",
-	"a_device",
-	"a_port",
-	"b_rack",
-	"b_u",
-	"b_device",
-	"b_port",
-	"media",
-	"part",
-	"length_m",
-	"computed_length_m",
-	"a_transceiver",
-	"b_transceiver",
-	NULL,
-};
 
 static const char *const bom_fields[] = {
 	"category",	      "part", "length_m", "quantity", "unit_price_usd",
@@ -526,8 +611,8 @@ static bool load_ir(struct dv_side *s, const char *path, const char *stddir,
 	return true;
 }
 
-static bool load_dir(struct dv_side *s, const char *dir, const char *stddir,
-		     uint32_t max_source, struct arena *a)
+/* The tables of an output directory but the devices and findings. */
+static bool load_tables(struct dv_side *s, const char *dir, struct arena *a)
 {
 	static const char *const names[] = { "racks", "feeds", "loops",
 					     "fabrics" };
@@ -538,11 +623,7 @@ static bool load_dir(struct dv_side *s, const char *dir, const char *stddir,
 	size_t len;
 	bool ok;
 
-	path = arena_printf(a, "%s/ir.rack", dir);
-	if (!load_ir(s, path, stddir, max_source, a))
-		return false;
-	if (!load_csv(&s->t[DV_CABLES], arena_printf(a, "%s/cabling.csv", dir),
-		      cable_fields, cable_key, a) ||
+	if (!load_cables(s, arena_printf(a, "%s/cabling.csv", dir), a) ||
 	    !load_csv(&s->t[DV_BOM], arena_printf(a, "%s/bom.csv", dir),
 		      bom_fields, bom_key, a))
 		return false;
@@ -660,40 +741,60 @@ int dv_field(const struct dv_table *t, const char *name)
 	return -1;
 }
 
-bool diff_load(struct dv_side *s, const struct dv_source *src,
+/*
+ * Both sides a stage at a time, so that no side's tables are held while
+ * the other compiles: the designs into temporary directories, then each
+ * side's ir.rack (its compilation released before the next), then the
+ * tables.  The first failure stops.
+ */
+bool diff_load(struct dv_side s[2], const struct dv_source src[2],
 	       const char *stddir, struct arena *a)
 {
-	struct stat st;
-	char *tmp;
+	const char *dir[2] = { NULL, NULL };
+	char *tmp[2] = { NULL, NULL };
 	const char *td = getenv("TMPDIR");
-	bool ok;
+	bool ok = true;
 
-	memset(s, 0, sizeof(*s));
-	s->what = src->path;
-	if (stat(src->path, &st) != 0) {
-		fprintf(stderr, "rackc: error: cannot read '%s': %s\n",
-			src->path, strerror(errno));
-		return false;
+	for (int k = 0; k < 2 && ok; k++) {
+		struct stat st;
+
+		memset(&s[k], 0, sizeof(s[k]));
+		s[k].what = src[k].path;
+		if (stat(src[k].path, &st) != 0) {
+			fprintf(stderr, "rackc: error: cannot read '%s': %s\n",
+				src[k].path, strerror(errno));
+			ok = false;
+		} else if (S_ISDIR(st.st_mode)) {
+			if (src[k].ndefines || src[k].nincdirs || src[k].prices)
+				fprintf(stderr,
+					"rackc: warning: '%s' is an output "
+					"directory: its -D, -I and --prices "
+					"options are not used\n",
+					src[k].path);
+			dir[k] = src[k].path;
+		} else {
+			tmp[k] = arena_printf(a, "%s/rackc-diff.XXXXXX",
+					      td && *td ? td : "/tmp");
+			if (!mkdtemp(tmp[k])) {
+				fprintf(stderr,
+					"rackc: error: cannot make a temporary "
+					"directory: %s\n",
+					strerror(errno));
+				tmp[k] = NULL;
+				ok = false;
+			} else {
+				dir[k] = tmp[k];
+				ok = compile_design(&src[k], stddir, tmp[k]);
+			}
+		}
 	}
-	if (S_ISDIR(st.st_mode)) {
-		if (src->ndefines || src->nincdirs || src->prices)
-			fprintf(
-			    stderr,
-			    "rackc: warning: '%s' is an output directory: "
-			    "its -D, -I and --prices options are not used\n",
-			    src->path);
-		return load_dir(s, src->path, stddir, src->max_source, a);
-	}
-	tmp = arena_printf(a, "%s/rackc-diff.XXXXXX", td && *td ? td : "/tmp");
-	if (!mkdtemp(tmp)) {
-		fprintf(stderr,
-			"rackc: error: cannot make a temporary directory: "
-			"%s\n",
-			strerror(errno));
-		return false;
-	}
-	ok = compile_design(src, stddir, tmp) &&
-	     load_dir(s, tmp, stddir, src->max_source, a);
-	nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	for (int k = 0; k < 2 && ok; k++)
+		ok = load_ir(&s[k], arena_printf(a, "%s/ir.rack", dir[k]),
+			     stddir, src[k].max_source, a);
+	for (int k = 0; k < 2 && ok; k++)
+		ok = load_tables(&s[k], dir[k], a);
+	for (int k = 0; k < 2; k++)
+		if (tmp[k])
+			nftw(tmp[k], rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	return ok;
 }

@@ -1,0 +1,585 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The cables of `rackc diff` (diff.h): a side's cabling.csv read a record
+ * at a time into compact records (the cable ID and label in one arena
+ * string, every other field an interned id shared by both sides, so that
+ * equal fields compare as integers), sorted by cable ID; then the two
+ * sides compared in one merge into a work order of small items (rack,
+ * action, the cable on each side) whose rows are written out only when the
+ * output is, a row at a time.  A million-GPU design has some 3.8 million
+ * cables: this keeps about 120 bytes per cable and side, where a table of
+ * strings per field took several times that.
+ */
+#include "rackc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "diff.h"
+
+/* The cabling.csv columns of the fields, in enum dv_cable_field order. */
+static const char *const cf_name[DC_NF] = {
+	"fabric",
+	"a_rack",
+	"a_u",
+	"a_device",
+	"a_port",
+	"b_rack",
+	"b_u",
+	"b_device",
+	"b_port",
+	"media",
+	"part",
+	"length_m",
+	"computed_length_m",
+	"a_transceiver",
+	"b_transceiver",
+};
+
+/* ---- loading ---- */
+
+static int col_of(char **head, uint32_t nh, const char *name)
+{
+	for (uint32_t i = 0; i < nh; i++)
+		if (streq(head[i], name))
+			return (int)i;
+	return -1;
+}
+
+void dv_cables_begin(struct dv_cable_loader *l, struct dv_cables *t,
+		     struct arena *a)
+{
+	memset(l, 0, sizeof(*l));
+	memset(t, 0, sizeof(*t));
+	l->t = t;
+	l->a = a;
+	l->id_col = l->label_col = -1;
+}
+
+void dv_cables_add(struct dv_cable_loader *l, char **cells, uint32_t n,
+		   char **head, uint32_t nh)
+{
+	struct dv_cables *t = l->t;
+	struct dv_cable *c;
+	const char *id, *label;
+	size_t il, ll;
+	char *s;
+
+	if (!l->cols_known) {
+		l->id_col = col_of(head, nh, "cable_id");
+		l->label_col = col_of(head, nh, "label");
+		for (int f = 0; f < DC_NF; f++)
+			l->col[f] = col_of(head, nh, cf_name[f]);
+		l->cols_known = true;
+	}
+	id = l->id_col >= 0 && (uint32_t)l->id_col < n ? cells[l->id_col] : "";
+	if (!*id)
+		return; /* no ID: not a cable */
+	label = l->label_col >= 0 && (uint32_t)l->label_col < n
+		    ? cells[l->label_col]
+		    : "";
+	c = VEC_PUSH(t->c, t->n, l->cap);
+	il = strlen(id);
+	ll = strlen(label);
+	s = arena_alloc(l->a, il + ll + 2);
+	memcpy(s, id, il + 1);
+	memcpy(s + il + 1, label, ll + 1);
+	c->key = s;
+	for (int f = 0; f < DC_NF; f++) {
+		const char *v = l->col[f] >= 0 && (uint32_t)l->col[f] < n
+				    ? cells[l->col[f]]
+				    : "";
+		size_t len = strlen(v);
+
+		/* most fields repeat from one cable to the next */
+		if (l->last[f] && strlen_of(l->a, l->last[f]) == len &&
+		    !memcmp(str_of(l->a, l->last[f]), v, len))
+			c->f[f] = l->last[f];
+		else
+			c->f[f] = l->last[f] = len ? intern(l->a, v, len) : 0;
+	}
+}
+
+struct keyed {
+	const char *key;
+	uint32_t seq;
+};
+
+static int keyed_cmp(const void *x, const void *y)
+{
+	const struct keyed *a = x, *b = y;
+	int c = dv_keycmp(a->key, b->key);
+
+	/* equal keys stay in the order they came */
+	return c ? c : (a->seq < b->seq ? -1 : a->seq > b->seq);
+}
+
+void dv_cables_finish(struct dv_cable_loader *l)
+{
+	struct dv_cables *t = l->t;
+	struct keyed *k;
+	uint32_t *perm;
+	const char *prev = NULL;
+
+	if (!t->n)
+		return;
+	/* no room left over from the growth */
+	t->c = xrealloc(t->c, (size_t)t->n * sizeof(*t->c));
+	k = xmalloc((size_t)t->n * sizeof(*k));
+	for (uint32_t i = 0; i < t->n; i++) {
+		k[i].key = t->c[i].key;
+		k[i].seq = i;
+	}
+	qsort(k, t->n, sizeof(*k), keyed_cmp);
+	perm = xmalloc((size_t)t->n * sizeof(*perm));
+	for (uint32_t i = 0; i < t->n; i++)
+		perm[i] = k[i].seq;
+	free(k);
+	/* into key order in place: position i takes record perm[i] */
+	for (uint32_t i = 0; i < t->n; i++) {
+		struct dv_cable tmp;
+		uint32_t j = i;
+
+		if (perm[i] == i)
+			continue;
+		tmp = t->c[i];
+		while (perm[j] != i) {
+			uint32_t nx = perm[j];
+
+			t->c[j] = t->c[nx];
+			perm[j] = j;
+			j = nx;
+		}
+		t->c[j] = tmp;
+		perm[j] = j;
+	}
+	free(perm);
+	/* equal IDs: the second is "ID/2", and so on, in the order they
+	 * came */
+	for (uint32_t i = 0, run = 1; i < t->n; i++) {
+		const char *key = t->c[i].key;
+
+		run = prev && streq(key, prev) ? run + 1 : 1;
+		prev = key;
+		if (run > 1) {
+			const char *label = dv_cable_label(&t->c[i]);
+			size_t ll = strlen(label);
+			int kl = snprintf(NULL, 0, "%s/%u", key, run);
+			char *s = arena_alloc(l->a, (size_t)kl + ll + 2);
+
+			snprintf(s, (size_t)kl + 1, "%s/%u", key, run);
+			memcpy(s + kl + 1, label, ll + 1);
+			t->c[i].key = s;
+		}
+	}
+}
+
+/* ---- comparing ---- */
+
+enum { W_ADD, W_REPULL, W_RELABEL, W_REMOVE, W_REPLACE }; /* strcmp order */
+static const char *const w_action[] = { "add", "re-pull", "relabel", "remove",
+					"replace" };
+
+/* kinds of item: how its row is written */
+enum { K_MATCHED, K_PAIRED, K_GONE, K_BORN };
+
+struct dv_work {
+	uint32_t rack;		    /* interned rack name; becomes its rank */
+	uint8_t action, kind, side; /* side: the shared end of a pair */
+	uint32_t i, j;		    /* old and new cable, RK_NONE: none */
+};
+
+static uint32_t f_of(const struct dv_cables *t, uint32_t r, int f)
+{
+	return t->c[r].f[f];
+}
+
+/* The rack of end @e (0 a, 1 b): "(not in a rack)" when there is none. */
+static uint32_t where(const struct dv_workorder *wo, const struct dv_cables *t,
+		      uint32_t r, int e)
+{
+	uint32_t id = f_of(t, r, e ? DC_B_RACK : DC_A_RACK);
+
+	return id ? id : wo->no_rack;
+}
+
+static void add_work(struct dv_workorder *wo, uint32_t r1, uint32_t r2,
+		     struct dv_work it)
+{
+	it.rack = r1;
+	*VEC_PUSH(wo->w, wo->n, wo->cap) = it;
+	if (r1 != r2) {
+		it.rack = r2;
+		*VEC_PUSH(wo->w, wo->n, wo->cap) = it;
+	}
+}
+
+/*
+ * An end "device.port" as a pair of ids that are equal exactly when the
+ * strings are: the string split at its last dot (a port without a dot:
+ * the device and the port as they are).
+ */
+static uint64_t end_id(struct arena *a, const struct dv_cables *t, uint32_t r,
+		       int e)
+{
+	uint32_t dev = f_of(t, r, e ? DC_B_DEVICE : DC_A_DEVICE);
+	uint32_t port = f_of(t, r, e ? DC_B_PORT : DC_A_PORT);
+	const char *p = str_of(a, port), *dot = strrchr(p, '.');
+
+	if (dot) {
+		char *s = arena_printf(a, "%s.%.*s", str_of(a, dev),
+				       (int)(dot - p), p);
+
+		dev = intern(a, s, strlen(s));
+		port = intern(a, dot + 1, strlen(dot + 1));
+	}
+	return (uint64_t)dev << 32 | port;
+}
+
+/* A born cable's end, for finding the added cable that shares an end with
+ * a removed one. */
+struct end_ref {
+	uint32_t fabric;
+	uint64_t end;
+	uint32_t b; /* index into born */
+};
+
+static int end_ref_cmp(const void *x, const void *y)
+{
+	const struct end_ref *p = x, *q = y;
+
+	if (p->fabric != q->fabric)
+		return p->fabric < q->fabric ? -1 : 1;
+	if (p->end != q->end)
+		return p->end < q->end ? -1 : 1;
+	return p->b < q->b ? -1 : p->b > q->b;
+}
+
+/* The first entry of group (@fabric, @end) whose born cable is not paired
+ * yet (advancing the group's cursor), RK_NONE: none. */
+static uint32_t first_free(struct end_ref *e, uint32_t ne, uint32_t *cursor,
+			   const uint8_t *paired, uint32_t fabric, uint64_t end)
+{
+	uint32_t lo = 0, hi = ne;
+	struct end_ref key = { fabric, end, 0 };
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (end_ref_cmp(&e[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo >= ne || e[lo].fabric != fabric || e[lo].end != end)
+		return RK_NONE;
+	/* the group's cursor lives in its first entry's slot */
+	for (uint32_t k = lo + cursor[lo]; k < ne; k++, cursor[lo]++) {
+		if (e[k].fabric != fabric || e[k].end != end)
+			return RK_NONE;
+		if (!paired[e[k].b])
+			return e[k].b;
+	}
+	return RK_NONE;
+}
+
+struct rack_name {
+	const char *name;
+	uint32_t id;
+};
+
+static int rack_name_cmp(const void *x, const void *y)
+{
+	return strcmp(((const struct rack_name *)x)->name,
+		      ((const struct rack_name *)y)->name);
+}
+
+static const char *work_id(const struct dv_workorder *wo,
+			   const struct dv_work *w)
+{
+	return w->kind == K_BORN ? wo->n_->c[w->j].key : wo->o->c[w->i].key;
+}
+
+static const char *work_new_id(const struct dv_workorder *wo,
+			       const struct dv_work *w)
+{
+	return w->kind == K_PAIRED ? wo->n_->c[w->j].key : "";
+}
+
+/* Items whose racks are ranks: by (rack, action, cable ID, new ID). */
+static int work_cmp(const void *x, const void *y, void *ctx)
+{
+	const struct dv_work *a = x, *b = y;
+	const struct dv_workorder *wo = ctx;
+	int c;
+
+	if (a->rack != b->rack)
+		return a->rack < b->rack ? -1 : 1;
+	if (a->action != b->action)
+		return a->action < b->action ? -1 : 1;
+	if ((c = strcmp(work_id(wo, a), work_id(wo, b))) != 0)
+		return c;
+	return strcmp(work_new_id(wo, a), work_new_id(wo, b));
+}
+
+/* The racks of the items ranked by name, then the items sorted by (rack
+ * name, action, cable ID, new cable ID) in place, repeats dropped. */
+static void sort_work(struct dv_workorder *wo, const struct arena *a)
+{
+	struct rack_name *rn = NULL;
+	uint32_t nrn = 0, rncap = 0, n = 0;
+	/* an interned rack's rank, RK_NONE: not seen */
+	uint32_t *rank = xmalloc(((size_t)a->nstrs + 1) * sizeof(*rank));
+
+	memset(rank, 0xff, ((size_t)a->nstrs + 1) * sizeof(*rank));
+	for (uint32_t k = 0; k < wo->n; k++) {
+		uint32_t id = wo->w[k].rack;
+
+		if (rank[id] == RK_NONE) {
+			rank[id] = 0;
+			*VEC_PUSH(rn, nrn, rncap) =
+			    (struct rack_name){ str_of(a, id), id };
+		}
+	}
+	if (nrn)
+		qsort(rn, nrn, sizeof(*rn), rack_name_cmp);
+	for (uint32_t k = 0; k < nrn; k++)
+		rank[rn[k].id] = k;
+	for (uint32_t k = 0; k < wo->n; k++)
+		wo->w[k].rack = rank[wo->w[k].rack];
+	free(rank);
+	if (wo->n)
+		qsort_r(wo->w, wo->n, sizeof(*wo->w), work_cmp, wo);
+	for (uint32_t k = 0; k < wo->n; k++) {
+		/* the same work twice in one rack (both ends there) once */
+		if (n && !work_cmp(&wo->w[k], &wo->w[n - 1], wo))
+			continue;
+		wo->w[n++] = wo->w[k];
+	}
+	for (uint32_t k = 0; k < n; k++)
+		wo->w[k].rack = rn[wo->w[k].rack].id;
+	free(rn);
+	wo->n = n;
+}
+
+void dv_cabling(struct dv_workorder *wo, const struct dv_cables *to,
+		const struct dv_cables *tn, struct arena *a, uint64_t counts[7])
+{
+	uint32_t *gone = NULL, ngone = 0, gcap = 0, *born = NULL, nborn = 0,
+		 bcap = 0;
+	uint32_t i = 0, j = 0;
+	uint8_t *paired;
+	struct end_ref *er = NULL;
+	uint32_t ner = 0, ercap = 0, *cursor;
+
+	memset(wo, 0, sizeof(*wo));
+	wo->o = to;
+	wo->n_ = tn;
+	wo->no_rack = intern_cstr(a, "(not in a rack)");
+	while (i < to->n || j < tn->n) {
+		int c = i >= to->n   ? 1
+			: j >= tn->n ? -1
+				     : dv_keycmp(to->c[i].key, tn->c[j].key);
+		const uint32_t *fo, *fn;
+		bool moved, part, stock;
+		struct dv_work it = { 0, 0, K_MATCHED, 0, 0, 0 };
+
+		if (c > 0) {
+			*VEC_PUSH(born, nborn, bcap) = j++;
+			continue;
+		}
+		if (c < 0) {
+			*VEC_PUSH(gone, ngone, gcap) = i++;
+			continue;
+		}
+		fo = to->c[i].f;
+		fn = tn->c[j].f;
+		moved = fo[DC_A_RACK] != fn[DC_A_RACK] ||
+			fo[DC_A_U] != fn[DC_A_U] ||
+			fo[DC_B_RACK] != fn[DC_B_RACK] ||
+			fo[DC_B_U] != fn[DC_B_U];
+		part = fo[DC_PART] != fn[DC_PART] ||
+		       fo[DC_A_TR] != fn[DC_A_TR] || fo[DC_B_TR] != fn[DC_B_TR];
+		stock = fo[DC_LENGTH] != fn[DC_LENGTH];
+		it.i = i;
+		it.j = j;
+		if (moved) {
+			it.action = W_REPULL;
+			counts[2]++;
+		} else if (part || stock) {
+			it.action = W_REPLACE;
+			it.side = part; /* "crosses stock length" when not */
+			counts[3]++;
+		} else if (!streq(dv_cable_label(&to->c[i]),
+				  dv_cable_label(&tn->c[j]))) {
+			it.action = W_RELABEL;
+			counts[4]++;
+		} else {
+			if (fo[DC_COMPUTED] != fn[DC_COMPUTED] ||
+			    fo[DC_FABRIC] != fn[DC_FABRIC] ||
+			    fo[DC_MEDIA] != fn[DC_MEDIA])
+				counts[5]++;
+			i++;
+			j++;
+			continue;
+		}
+		add_work(wo, where(wo, tn, j, 0), where(wo, tn, j, 1), it);
+		i++;
+		j++;
+	}
+	/* a removed and an added cable of one fabric sharing an end: the
+	 * cable is re-pulled from the old far end to the new one (the first
+	 * added cable, in ID order, for each removed one in ID order) */
+	paired = xcalloc((size_t)nborn + 1, 1);
+	for (uint32_t b = 0; b < nborn; b++) {
+		uint64_t ea = end_id(a, tn, born[b], 0),
+			 eb = end_id(a, tn, born[b], 1);
+		uint32_t fab = f_of(tn, born[b], DC_FABRIC);
+
+		*VEC_PUSH(er, ner, ercap) = (struct end_ref){ fab, ea, b };
+		if (eb != ea)
+			*VEC_PUSH(er, ner, ercap) =
+			    (struct end_ref){ fab, eb, b };
+	}
+	if (ner)
+		qsort(er, ner, sizeof(*er), end_ref_cmp);
+	cursor = xcalloc((size_t)ner + 1, sizeof(*cursor));
+	for (uint32_t g = 0; g < ngone; g++) {
+		uint32_t gi = gone[g], fab = f_of(to, gi, DC_FABRIC);
+		uint64_t ea = end_id(a, to, gi, 0), eb = end_id(a, to, gi, 1);
+		uint32_t ha = first_free(er, ner, cursor, paired, fab, ea);
+		uint32_t hb = first_free(er, ner, cursor, paired, fab, eb);
+		uint32_t hit = ha < hb ? ha : hb;
+
+		if (hit != RK_NONE) {
+			uint32_t nj = born[hit];
+			struct dv_work it = {
+				0, W_REPULL, K_PAIRED, 0, gi, nj
+			};
+
+			/* the shared end: a when it is one of the new
+			 * cable's ends */
+			it.side = ea == end_id(a, tn, nj, 0) ||
+					  ea == end_id(a, tn, nj, 1)
+				      ? 0
+				      : 1;
+			paired[hit] = 1;
+			add_work(wo, where(wo, to, gi, 0), where(wo, to, gi, 1),
+				 it);
+			add_work(wo, where(wo, tn, nj, 0), where(wo, tn, nj, 1),
+				 it);
+			counts[2]++;
+			continue;
+		}
+		{
+			struct dv_work it = { 0, W_REMOVE, K_GONE,
+					      0, gi,	   RK_NONE };
+
+			add_work(wo, where(wo, to, gi, 0), where(wo, to, gi, 1),
+				 it);
+			counts[1]++;
+		}
+	}
+	for (uint32_t b = 0; b < nborn; b++) {
+		struct dv_work it = { 0, W_ADD, K_BORN, 0, RK_NONE, born[b] };
+
+		if (paired[b])
+			continue;
+		add_work(wo, where(wo, tn, born[b], 0),
+			 where(wo, tn, born[b], 1), it);
+		counts[0]++;
+	}
+	free(cursor);
+	free(er);
+	free(paired);
+	free(gone);
+	free(born);
+	sort_work(wo, a);
+}
+
+/* ---- writing a row ---- */
+
+static const char *fs(const struct arena *a, const struct dv_cables *t,
+		      uint32_t r, int f)
+{
+	return str_of(a, f_of(t, r, f));
+}
+
+static const char *ends(struct arena *s, const struct arena *a,
+			const struct dv_cables *t, uint32_t r)
+{
+	return arena_printf(s, "%s.%s -- %s.%s", fs(a, t, r, DC_A_DEVICE),
+			    fs(a, t, r, DC_A_PORT), fs(a, t, r, DC_B_DEVICE),
+			    fs(a, t, r, DC_B_PORT));
+}
+
+static const char *end_of(struct arena *s, const struct arena *a,
+			  const struct dv_cables *t, uint32_t r, int e)
+{
+	return arena_printf(s, "%s.%s",
+			    fs(a, t, r, e ? DC_B_DEVICE : DC_A_DEVICE),
+			    fs(a, t, r, e ? DC_B_PORT : DC_A_PORT));
+}
+
+void dv_work_row(const struct dv_workorder *wo, uint32_t r,
+		 const struct arena *a, struct arena *s, const char *v[6])
+{
+	const struct dv_work *w = &wo->w[r];
+	const struct dv_cables *to = wo->o, *tn = wo->n_;
+	uint32_t i = w->i, j = w->j;
+
+	v[0] = str_of(a, w->rack);
+	v[1] = w_action[w->action];
+	v[2] = w->kind == K_BORN ? tn->c[j].key : to->c[i].key;
+	v[3] = w->kind == K_PAIRED ? tn->c[j].key : "";
+	switch (w->kind) {
+	case K_GONE:
+		v[4] = ends(s, a, to, i);
+		v[5] = arena_printf(s, "%s %s m", fs(a, to, i, DC_PART),
+				    fs(a, to, i, DC_LENGTH));
+		return;
+	case K_BORN:
+		v[4] = ends(s, a, tn, j);
+		v[5] = arena_printf(s, "%s %s m", fs(a, tn, j, DC_PART),
+				    fs(a, tn, j, DC_LENGTH));
+		return;
+	case K_PAIRED: {
+		const char *shared = end_of(s, a, to, i, w->side);
+
+		v[4] = ends(s, a, tn, j);
+		v[5] = arena_printf(s, "%s: far end %s -> %s", shared,
+				    end_of(s, a, to, i, !w->side),
+				    streq(end_of(s, a, tn, j, 0), shared)
+					? end_of(s, a, tn, j, 1)
+					: end_of(s, a, tn, j, 0));
+		return;
+	}
+	default:
+		break;
+	}
+	v[4] = ends(s, a, tn, j);
+	if (w->action == W_REPULL)
+		v[5] = arena_printf(
+		    s, "route changed: %s U%s, %s U%s -> %s U%s, %s U%s",
+		    fs(a, to, i, DC_A_RACK), fs(a, to, i, DC_A_U),
+		    fs(a, to, i, DC_B_RACK), fs(a, to, i, DC_B_U),
+		    fs(a, tn, j, DC_A_RACK), fs(a, tn, j, DC_A_U),
+		    fs(a, tn, j, DC_B_RACK), fs(a, tn, j, DC_B_U));
+	else if (w->action == W_REPLACE)
+		v[5] = arena_printf(
+		    s, "%s%s %s m -> %s %s m (computed %s -> %s m)",
+		    !w->side ? "crosses stock length: " : "",
+		    fs(a, to, i, DC_PART), fs(a, to, i, DC_LENGTH),
+		    fs(a, tn, j, DC_PART), fs(a, tn, j, DC_LENGTH),
+		    fs(a, to, i, DC_COMPUTED), fs(a, tn, j, DC_COMPUTED));
+	else
+		v[5] = arena_printf(s, "\"%s\" -> \"%s\"",
+				    dv_cable_label(&to->c[i]),
+				    dv_cable_label(&tn->c[j]));
+}
+
+void dv_workorder_free(struct dv_workorder *wo)
+{
+	free(wo->w);
+	memset(wo, 0, sizeof(*wo));
+}
