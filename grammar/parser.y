@@ -54,7 +54,9 @@ void rc_yyerror(RC_YYLTYPE *loc, void *scanner, struct parse_ctx *ctx,
 static struct ast *node(struct parse_ctx *ctx, enum ast_kind kind,
 			const struct srcloc *loc)
 {
-	struct ast *n = arena_zalloc(ctx->arena, sizeof(*n));
+	/* only as large as the kind needs (see struct ast) */
+	size_t size = ast_size(kind);
+	struct ast *n = memset(arena_alloc_ptr(ctx->arena, size), 0, size);
 
 	n->kind = kind;
 	n->loc = *loc;

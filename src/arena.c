@@ -114,6 +114,11 @@ void *arena_alloc(struct arena *a, size_t n)
 	return alloc_aligned(a, n, _Alignof(max_align_t));
 }
 
+void *arena_alloc_ptr(struct arena *a, size_t n)
+{
+	return alloc_aligned(a, n, _Alignof(void *));
+}
+
 void *arena_zalloc(struct arena *a, size_t n)
 {
 	return memset(arena_alloc(a, n), 0, n);

@@ -41,6 +41,8 @@ void arena_init(struct arena *a);
 void arena_destroy(struct arena *a);
 void *arena_alloc(struct arena *a, size_t n);
 void *arena_zalloc(struct arena *a, size_t n);
+/* @n bytes aligned for a pointer only (small records packed tightly). */
+void *arena_alloc_ptr(struct arena *a, size_t n);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 char *arena_printf(struct arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

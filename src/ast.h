@@ -9,6 +9,7 @@
 #ifndef RACKC_AST_H
 #define RACKC_AST_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "srcfile.h"
@@ -70,19 +71,23 @@ enum ast_op {
  * @depth:    expression nesting depth, bounded by RK_MAX_EXPR_DEPTH
  * @loc:      source range of the whole construct
  * @str:      interned identifier, string, or statement word
- * @lhs, @rhs: operands / value / condition / type
- * @list:     arguments, list items, parameters (linked through @next)
  * @next:     next sibling in a list
  * @num:      AST_NUM, AST_RATIO: literal value (with @num.dim)
  * @num2:     AST_RATIO: second ratio term
- * @body:     statements of a block (linked through @next)
- * @else_body: AST_IF else branch
+ * @lhs, @rhs: operands / value / condition / type
  * @wloc:     AST_STMT: range of the leading word; AST_NAMED: of the name;
  *            AST_CALL, AST_MEMBER, AST_IMPORT: of the name or path
+ * @list:     arguments, list items, parameters (linked through @next)
+ * @body:     statements of a block (linked through @next)
+ * @else_body: AST_IF else branch
  *
  * A file's tree is about as large as the file is long (a node per byte or
- * two), so a node is kept small: a literal's value shares its place with
- * the fields only statements and names use (88 bytes, not 120).
+ * two), so a node is only as large as its kind needs (ast_size()): the
+ * fields every node has come first, then those of literals or those of the
+ * other kinds, ordered so that each kind's fields end early.  An
+ * identifier or a string is 32 bytes, a number 48, an operator 40 or 48,
+ * a name with a '.' 64, a list or a call 72, a statement 88.  A field past
+ * its node's size is not there: code reads a node's fields by its kind.
  */
 struct ast {
 	uint8_t kind;
@@ -91,21 +96,25 @@ struct ast {
 	uint32_t depth;
 	struct srcloc loc;
 	uint32_t str;
-	struct ast *lhs, *rhs;
-	struct ast *list;
 	struct ast *next;
 	union {
 		struct { /* AST_NUM, AST_RATIO */
 			struct quantity num;
 			int64_t num2;
 		};
-		struct { /* every other kind */
+		struct { /* every other kind, as far as it needs */
+			struct ast *lhs; /* AST_UNARY and beyond */
+			struct ast *rhs; /* AST_BINARY, AST_INDEX and beyond */
+			struct srcloc wloc; /* AST_MEMBER, AST_NAMED, beyond */
+			struct ast *list;   /* AST_CALL, AST_LIST, statements */
 			struct ast *body;
 			struct ast *else_body;
-			struct srcloc wloc;
 		};
 	};
 };
+
+/* Bytes a node of @kind takes (see struct ast). */
+size_t ast_size(enum ast_kind kind);
 
 /* Deepest expression nesting accepted; deeper is an error, not a crash. */
 #define RK_MAX_EXPR_DEPTH 4096
@@ -115,5 +124,7 @@ struct ast {
 const char *ast_op_str(enum ast_op op);
 /* Number of elements in a sibling list. */
 uint32_t ast_list_len(const struct ast *l);
+/* Nodes of expression @x (what ast_subst copies); 0 for NULL. */
+uint64_t ast_count(const struct ast *x);
 
 #endif

@@ -225,12 +225,15 @@ uint32_t join_name(struct elab *e, uint32_t prefix, uint32_t local,
 
 /* ---- statements ---- */
 
-static bool eval_args(struct elab *e, const struct ast *args, struct val **out,
+static bool eval_args(struct elab *e, const struct ast *st, struct val **out,
 		      uint32_t *argc)
 {
+	const struct ast *args = st->list;
 	uint32_t n = ast_list_len(args), i = 0;
 
-	*out = arena_alloc(e->a, (n ? n : 1) * sizeof(struct val));
+	*out = val_items(e, n, &st->loc);
+	if (!*out)
+		return false;
 	*argc = n;
 	for (const struct ast *a = args; a; a = a->next)
 		if (!eval(e, a, &(*out)[i++]))
@@ -320,7 +323,7 @@ static void exec_generic(struct elab *e, const struct ast *st)
 				   attr_table[attr].name);
 			return;
 		}
-		if (eval_args(e, st->list, &args, &argc))
+		if (eval_args(e, st, &args, &argc))
 			set_attr(e, attr, st, args, argc);
 		return;
 	}
@@ -410,6 +413,19 @@ static bool define_value(struct elab *e, const struct define *df,
 	v->kind = V_STR;
 	v->s = intern(e->a, s, n);
 	return true;
+}
+
+/*
+ * One run of a loop body: the values its statements built (its variables'
+ * among them) go when it ends, so that a loop costs the memory of one
+ * iteration, not of all.
+ */
+static void exec_iteration(struct elab *e, const struct ast *body)
+{
+	struct val_mark m = val_mark(e);
+
+	exec_list(e, body);
+	val_release(e, &m);
 }
 
 static void exec_stmt(struct elab *e, const struct ast *st)
@@ -516,7 +532,7 @@ static void exec_stmt(struct elab *e, const struct ast *st)
 				push_var(e, st->str, &iv, &st->wloc);
 				if (!elab_step(e, &st->loc))
 					break;
-				exec_list(e, st->body);
+				exec_iteration(e, st->body);
 			}
 		} else if (it.kind == V_LIST) {
 			for (uint32_t i = 0; i < it.count && !e->stopped; i++) {
@@ -524,7 +540,7 @@ static void exec_stmt(struct elab *e, const struct ast *st)
 				push_var(e, st->str, &it.items[i], &st->wloc);
 				if (!elab_step(e, &st->loc))
 					break;
-				exec_list(e, st->body);
+				exec_iteration(e, st->body);
 			}
 		} else {
 			elab_error(e, &st->lhs->loc, "type-mismatch",
@@ -571,6 +587,17 @@ static void exec_stmt(struct elab *e, const struct ast *st)
 				   "in groups and in modules");
 			return;
 		}
+		/* the copies below are kept for the checks: a require in a
+		 * loop keeps one per iteration */
+		e->req_nodes += ast_count(st->lhs) + ast_count(st->rhs);
+		if (e->req_nodes > RK_MAX_REQ_NODES) {
+			elab_error(e, &st->loc, "limit",
+				   "requires keep more than %u expression "
+				   "nodes (the size limit)",
+				   RK_MAX_REQ_NODES);
+			e->stopped = true;
+			return;
+		}
 		r = VEC_PUSH(e->d->reqs, e->d->nreqs, e->d->reqs_cap);
 		r->expr = ast_subst(e, st->lhs);
 		r->msg = ast_subst(e, st->rhs);
@@ -590,8 +617,17 @@ void exec_list(struct elab *e, const struct ast *list)
 {
 	uint32_t base = e->nvars;
 
-	for (const struct ast *st = list; st && !e->stopped; st = st->next)
+	for (const struct ast *st = list; st && !e->stopped; st = st->next) {
+		struct val_mark m = val_mark(e);
+
 		exec_stmt(e, st);
+		/* a statement's values are temporaries, but a variable's
+		 * (an imported file's among them) live to its scope's end
+		 * (exec_body, exec_iteration, the end of the compilation) */
+		if (st->kind != AST_LET && st->kind != AST_PARAM &&
+		    st->kind != AST_IMPORT)
+			val_release(e, &m);
+	}
 	if (!at_file_top(e) || e->nvars > e->nglobals)
 		vars_truncate(e, base > e->nglobals ? base : e->nvars);
 }
@@ -608,7 +644,7 @@ void elab_init(struct elab *e, struct compilation *c)
 	e->group = RK_NONE;
 	e->ctx = X_TOP;
 	arena_init(&e->tmp);
-	e->va = e->a;
+	e->va = &e->tmp;
 	/* map schema words to kinds and attributes in O(1) by string id */
 	for (uint32_t i = 0; i < kind_table_len; i++) {
 		uint32_t id = intern_cstr(e->a, kind_table[i].word);

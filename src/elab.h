@@ -36,6 +36,9 @@ struct rackc_options;
 #define RK_MAX_PATH 512u	/* bytes in one hierarchical name */
 #define RK_MAX_MATCH 50000000u	/* names tried by [*] patterns */
 
+/* Expression nodes the requires keep (a copy per require run). */
+#define RK_MAX_REQ_NODES 4000000u
+
 enum vkind {
 	V_NONE,
 	V_NUM,	 /* q */
@@ -58,14 +61,23 @@ struct seg {
 	int64_t lo, hi;
 };
 
+/*
+ * A value: 48 bytes, fields that no kind uses together sharing a place
+ * (a list of eight million numbers is eight million of these).
+ */
 struct val {
 	enum vkind kind;
 	enum dim dim;
-	int64_t n, n2;
-	uint32_t s;
+	int64_t n;
+	union {
+		int64_t n2; /* V_RATIO, V_RANGE */
+		uint32_t s; /* V_STR */
+	};
+	union {
+		struct val *items; /* V_LIST, V_PAIR, V_LINK */
+		struct seg *segs;  /* V_PATH */
+	};
 	uint32_t count;
-	struct val *items;
-	struct seg *segs;
 	struct srcloc loc;
 };
 
@@ -135,11 +147,17 @@ struct elab {
 	uint32_t vmap_cap, vmap_count;
 
 	struct rk_attr *scratch;
-	/* temporaries of one link statement (released when it ends) */
+	/* values: a statement's temporaries, variables' values */
 	struct arena tmp;
-	/* where values' segments, lists and expanded names go: the arena,
-	 * or tmp while a link statement evaluates its two ends */
+	/* where values' segments, lists and expanded names go: @tmp, as a
+	 * stack (see val_mark): a statement's temporaries go when it ends,
+	 * a variable's value when its scope ends */
 	struct arena *va;
+	/* elements of the list values (and argument lists) now in @va,
+	 * held to RK_MAX_VALUES */
+	uint64_t nlive;
+	/* expression nodes the requires have kept (RK_MAX_REQ_NODES) */
+	uint64_t req_nodes;
 	uint32_t nscratch, scratch_cap;
 
 	struct module_def *mods;
@@ -199,6 +217,22 @@ struct elab {
 	uint32_t blocks;      /* open if/for bodies */
 	uint32_t errors;
 };
+
+/*
+ * Values are built in e->va, a stack: val_release(e, &m) drops what was
+ * built since m = val_mark(e), with its count of list elements.
+ */
+struct val_mark {
+	struct arena_mark m;
+	uint64_t nlive;
+};
+struct val_mark val_mark(const struct elab *e);
+void val_release(struct elab *e, const struct val_mark *m);
+/*
+ * Room for @n more list elements among the live values: at the limit, an
+ * error at @loc and elaboration stops (NULL then), else a place for them.
+ */
+struct val *val_items(struct elab *e, uint32_t n, const struct srcloc *loc);
 
 /* eval.c */
 bool eval(struct elab *e, const struct ast *x, struct val *out);

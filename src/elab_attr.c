@@ -310,7 +310,7 @@ static bool push_refs(struct elab *e, const struct attr_info *ai,
 		uint32_t k, nsegs = v->count;
 
 		/* expand ranges but keep the wildcards */
-		copy.segs = arena_alloc(e->a, nsegs * sizeof(struct seg));
+		copy.segs = arena_alloc(e->va, nsegs * sizeof(struct seg));
 		memcpy(copy.segs, v->segs, nsegs * sizeof(struct seg));
 		for (k = 0; k < nsegs && copy.segs[k].ix != SEG_RANGE; k++)
 			;

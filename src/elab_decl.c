@@ -68,6 +68,9 @@ void exec_body(struct elab *e, uint32_t obj, uint32_t ctx, uint32_t prefix,
 	uint32_t s_obj = e->obj, s_ctx = e->ctx, s_prefix = e->prefix;
 	uint32_t s_vars = e->nvars;
 	enum elab_mode s_mode = e->mode;
+	/* the body's values and variables go when it ends: an object
+	 * declared a million times costs the memory of one body */
+	struct val_mark m = val_mark(e);
 
 	e->obj = obj;
 	e->ctx = ctx;
@@ -75,6 +78,7 @@ void exec_body(struct elab *e, uint32_t obj, uint32_t ctx, uint32_t prefix,
 	e->mode = mode;
 	exec_list(e, body);
 	vars_truncate(e, s_vars);
+	val_release(e, &m);
 	e->obj = s_obj;
 	e->ctx = s_ctx;
 	e->prefix = s_prefix;
@@ -395,7 +399,6 @@ static void decl_link_in(struct elab *e, const struct ast *st)
 	}
 	/* the ends' segments and expanded names are temporaries of the
 	 * statement (only the interned names outlive it) */
-	e->va = &e->tmp;
 	ok = eval(e, st->list, &v);
 	if (ok && (v.kind != V_LINK || v.items[0].kind != V_PATH ||
 		   v.items[1].kind != V_PATH)) {
@@ -406,7 +409,6 @@ static void decl_link_in(struct elab *e, const struct ast *st)
 	}
 	ok = ok && path_expand(e, &v.items[0], &an, &ac) &&
 	     path_expand(e, &v.items[1], &bn, &bc);
-	e->va = e->a;
 	if (!ok)
 		return;
 	if (ac != bc) {
@@ -445,10 +447,10 @@ static void decl_link_in(struct elab *e, const struct ast *st)
 /* A link statement; the value "a -- b" it evaluates is a temporary. */
 void decl_link(struct elab *e, const struct ast *st)
 {
-	struct arena_mark m = arena_mark(&e->tmp);
+	struct val_mark m = val_mark(e);
 
 	decl_link_in(e, st);
-	arena_release(&e->tmp, &m);
+	val_release(e, &m);
 }
 
 /*

@@ -73,9 +73,11 @@ void decl_instance(struct elab *e, const struct kind_info *ki,
 	for (uint32_t i = 0; i < count && !e->stopped; i++) {
 		uint32_t id = new_object(e, ki, st, names[i], false);
 		uint32_t nparams = ast_list_len(m->def->list);
+		/* the arguments are the instance's temporaries */
+		struct val_mark vm = val_mark(e);
 		struct val *pv =
-		    arena_zalloc(e->a, (nparams + 1) * sizeof(*pv));
-		bool *set = arena_zalloc(e->a, nparams + 1);
+		    arena_zalloc(e->va, (nparams + 1) * sizeof(*pv));
+		bool *set = arena_zalloc(e->va, nparams + 1);
 		uint32_t pos = 0, s_frame = e->frame, s_nv = e->nvars;
 		uint32_t s_group = e->group, mark = e->nscratch;
 		const struct ast *a, *p;
@@ -162,6 +164,7 @@ void decl_instance(struct elab *e, const struct kind_info *ki,
 		vars_truncate(e, s_nv);
 		finish_attrs(e, mark, &e->d->objs[id].attr_first,
 			     &e->d->objs[id].attr_count);
+		val_release(e, &vm);
 	}
 }
 

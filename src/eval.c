@@ -155,6 +155,36 @@ static const char *dim_phrase(struct elab *e, const struct val *v)
 	return val_kind_name(v);
 }
 
+struct val_mark val_mark(const struct elab *e)
+{
+	struct val_mark m = { arena_mark(e->va), e->nlive };
+
+	return m;
+}
+
+void val_release(struct elab *e, const struct val_mark *m)
+{
+	arena_release(e->va, &m->m);
+	e->nlive = m->nlive;
+}
+
+struct val *val_items(struct elab *e, uint32_t n, const struct srcloc *loc)
+{
+	if (e->stopped)
+		return NULL;
+	if (e->nlive + n > RK_MAX_VALUES) {
+		elab_error(e, loc, "limit",
+			   "list values hold more than %u elements (the size "
+			   "limit)",
+			   RK_MAX_VALUES);
+		e->stopped = true;
+		return NULL;
+	}
+	e->nlive += n;
+	/* an empty list takes no room (its items are never read) */
+	return arena_alloc(e->va, n * sizeof(struct val));
+}
+
 static bool overflow(struct elab *e, const struct ast *x)
 {
 	elab_error(e, &x->loc, "overflow",
@@ -386,9 +416,9 @@ static bool eval_binary(struct elab *e, const struct ast *x, struct val *out)
 		memset(out, 0, sizeof(*out));
 		out->kind = x->op == OP_ARROW ? V_PAIR : V_LINK;
 		out->count = 2;
-		/* a link's ends live as long as its statement (decl_link) */
-		out->items = arena_alloc(x->op == OP_LINK ? &e->tmp : e->a,
-					 2 * sizeof(struct val));
+		out->items = val_items(e, 2, &x->loc);
+		if (!out->items)
+			return false;
 		out->items[0] = l;
 		out->items[1] = r;
 		out->loc = x->loc;
@@ -398,26 +428,23 @@ static bool eval_binary(struct elab *e, const struct ast *x, struct val *out)
 	}
 }
 
-static struct seg *copy_segs(struct elab *e, const struct val *p,
-			     uint32_t extra)
+/* @p gets its own copy of its segments, with room for @extra more. */
+static void own_path(struct elab *e, struct val *p, uint32_t extra)
 {
-	struct seg *s = arena_alloc(e->va, (p->count + extra) * sizeof(*s));
+	struct seg *s = arena_alloc_ptr(e->va, (p->count + extra) * sizeof(*s));
 
 	if (p->count)
 		memcpy(s, p->segs, p->count * sizeof(*s));
-	return s;
+	p->segs = s;
 }
 
-static bool index_path(struct elab *e, const struct ast *x,
-		       const struct val *base, struct val *out)
+/* Index the last segment of path @p (its own) as @x says. */
+static bool index_last(struct elab *e, const struct ast *x, struct val *p)
 {
 	struct val ix;
-	struct seg *last;
+	struct seg *last = &p->segs[p->count - 1];
 
-	*out = *base;
-	out->segs = copy_segs(e, base, 0);
-	out->loc = x->loc;
-	last = &out->segs[out->count - 1];
+	p->loc = x->loc;
 	if (last->ix != SEG_NONE) {
 		elab_error(e, &x->rhs->loc, "value",
 			   "a name takes one index per segment");
@@ -454,37 +481,100 @@ static bool index_path(struct elab *e, const struct ast *x,
 	return true;
 }
 
-static bool eval_index(struct elab *e, const struct ast *x, struct val *out)
+/* Element @x->rhs of list @l. */
+static bool index_list(struct elab *e, const struct ast *x, struct val *l)
 {
-	struct val base, ix;
+	struct val ix;
 
-	if (!eval(e, x->lhs, &base))
+	if (x->rhs->kind == AST_WILD || !eval(e, x->rhs, &ix) ||
+	    !need_int(e, &ix, "a list index")) {
+		if (x->rhs->kind == AST_WILD)
+			elab_error(e, &x->rhs->loc, "type-mismatch",
+				   "'*' selects names, not list "
+				   "elements");
 		return false;
-	if (base.kind == V_LIST) {
-		if (x->rhs->kind == AST_WILD || !eval(e, x->rhs, &ix) ||
-		    !need_int(e, &ix, "a list index")) {
-			if (x->rhs->kind == AST_WILD)
-				elab_error(e, &x->rhs->loc, "type-mismatch",
-					   "'*' selects names, not list "
-					   "elements");
-			return false;
-		}
-		if (ix.n < 0 || ix.n >= base.count) {
-			elab_error(e, &x->rhs->loc, "value",
-				   "index %lld is out of range for a list of "
-				   "%u",
-				   (long long)ix.n, base.count);
-			return false;
-		}
-		*out = base.items[ix.n];
+	}
+	if (ix.n < 0 || ix.n >= l->count) {
+		elab_error(e, &x->rhs->loc, "value",
+			   "index %lld is out of range for a list of "
+			   "%u",
+			   (long long)ix.n, l->count);
+		return false;
+	}
+	*l = l->items[ix.n];
+	return true;
+}
+
+/*
+ * Evaluate @x, which @extra more '.' segments are to follow: a path comes
+ * back with its own segments and room for them, so that a chain such as
+ * a.b[1].c builds its segments once, however long it is (not a copy per
+ * '.').  With @name, identifiers are literal segments even where a
+ * variable has their spelling (a declared name), and only indices are
+ * evaluated.
+ */
+static bool eval_path(struct elab *e, const struct ast *x, uint32_t extra,
+		      bool name, struct val *out)
+{
+	if (e->stopped)
+		return false;
+	switch (x->kind) {
+	case AST_IDENT:
+		if (!name && (var_find(e, x->str) || x->str == e->w_true ||
+			      x->str == e->w_false))
+			break;
+		memset(out, 0, sizeof(*out));
+		out->kind = V_PATH;
+		out->loc = x->loc;
+		out->count = 1;
+		out->segs =
+		    arena_alloc_ptr(e->va, (1 + extra) * sizeof(struct seg));
+		memset(out->segs, 0, sizeof(struct seg));
+		out->segs[0].name = x->str;
 		return true;
+	case AST_MEMBER:
+		if (!eval_path(e, x->lhs, extra + 1, name, out))
+			return false;
+		if (out->kind != V_PATH) {
+			elab_error(e, &x->lhs->loc, "type-mismatch",
+				   "'.' needs a name on its left, not %s",
+				   val_kind_name(out));
+			return false;
+		}
+		memset(&out->segs[out->count], 0, sizeof(struct seg));
+		out->segs[out->count++].name = x->str;
+		out->loc = x->loc;
+		return true;
+	case AST_INDEX:
+		if (!eval_path(e, x->lhs, extra, name, out))
+			return false;
+		if (out->kind == V_PATH)
+			return index_last(e, x, out);
+		if (out->kind != V_LIST) {
+			elab_error(e, &x->lhs->loc, "type-mismatch",
+				   "cannot index %s", val_kind_name(out));
+			return false;
+		}
+		if (!index_list(e, x, out))
+			return false;
+		/* the element is the list's: a path is copied before an
+		 * index or a '.' changes it */
+		if (out->kind == V_PATH)
+			own_path(e, out, extra);
+		return true;
+	default:
+		if (name) {
+			elab_error(e, &x->loc, "type-mismatch",
+				   "a name is needed here");
+			return false;
+		}
+		break;
 	}
-	if (base.kind != V_PATH) {
-		elab_error(e, &x->lhs->loc, "type-mismatch", "cannot index %s",
-			   val_kind_name(&base));
+	if (!eval(e, x, out))
 		return false;
-	}
-	return index_path(e, x, &base, out);
+	if (out->kind == V_PATH)
+		own_path(e, out, extra);
+	return true;
 }
 
 static bool eval_call(struct elab *e, const struct ast *x, struct val *out)
@@ -589,18 +679,6 @@ static bool eval_call(struct elab *e, const struct ast *x, struct val *out)
 	return false;
 }
 
-/* Path @base followed by member @x's name: base.name, located at @x. */
-static void member_of(struct elab *e, const struct val *base,
-		      const struct ast *x, struct val *out)
-{
-	*out = *base;
-	out->segs = copy_segs(e, base, 1);
-	memset(&out->segs[out->count], 0, sizeof(struct seg));
-	out->segs[out->count].name = x->str;
-	out->count++;
-	out->loc = x->loc;
-}
-
 bool eval(struct elab *e, const struct ast *x, struct val *out)
 {
 	if (e->stopped)
@@ -630,17 +708,12 @@ bool eval(struct elab *e, const struct ast *x, struct val *out)
 			out->loc = x->loc;
 			return true;
 		}
+		if (x->str != e->w_true && x->str != e->w_false)
+			return eval_path(e, x, 0, false, out);
 		memset(out, 0, sizeof(*out));
 		out->loc = x->loc;
-		if (x->str == e->w_true || x->str == e->w_false) {
-			out->kind = V_BOOL;
-			out->n = x->str == e->w_true;
-			return true;
-		}
-		out->kind = V_PATH;
-		out->count = 1;
-		out->segs = arena_zalloc(e->va, sizeof(struct seg));
-		out->segs[0].name = x->str;
+		out->kind = V_BOOL;
+		out->n = x->str == e->w_true;
 		return true;
 	}
 	case AST_WILD:
@@ -676,22 +749,9 @@ bool eval(struct elab *e, const struct ast *x, struct val *out)
 		*out = v;
 		return true;
 	}
-	case AST_MEMBER: {
-		struct val base;
-
-		if (!eval(e, x->lhs, &base))
-			return false;
-		if (base.kind != V_PATH) {
-			elab_error(e, &x->lhs->loc, "type-mismatch",
-				   "'.' needs a name on its left, not %s",
-				   val_kind_name(&base));
-			return false;
-		}
-		member_of(e, &base, x, out);
-		return true;
-	}
+	case AST_MEMBER:
 	case AST_INDEX:
-		return eval_index(e, x, out);
+		return eval_path(e, x, 0, false, out);
 	case AST_CALL:
 		return eval_call(e, x, out);
 	case AST_LIST: {
@@ -701,8 +761,9 @@ bool eval(struct elab *e, const struct ast *x, struct val *out)
 		out->kind = V_LIST;
 		out->loc = x->loc;
 		out->count = n;
-		out->items =
-		    arena_alloc(e->va, (n ? n : 1) * sizeof(struct val));
+		out->items = val_items(e, n, &x->loc);
+		if (!out->items)
+			return false;
 		for (const struct ast *it = x->list; it; it = it->next)
 			if (!eval(e, it, &out->items[i++]))
 				return false;
@@ -725,32 +786,7 @@ bool eval(struct elab *e, const struct ast *x, struct val *out)
  */
 bool eval_name(struct elab *e, const struct ast *x, struct val *out)
 {
-	struct val base;
-
-	switch (x->kind) {
-	case AST_IDENT:
-		memset(out, 0, sizeof(*out));
-		out->kind = V_PATH;
-		out->loc = x->loc;
-		out->count = 1;
-		out->segs = arena_zalloc(e->va, sizeof(struct seg));
-		out->segs[0].name = x->str;
-		return true;
-	case AST_MEMBER:
-		if (!eval_name(e, x->lhs, &base))
-			return false;
-		member_of(e, &base, x, out);
-		return true;
-	case AST_INDEX:
-		/* the base is literal; the index is evaluated normally */
-		if (!eval_name(e, x->lhs, &base))
-			return false;
-		return index_path(e, x, &base, out);
-	default:
-		elab_error(e, &x->loc, "type-mismatch",
-			   "a name is needed here");
-		return false;
-	}
+	return eval_path(e, x, 0, true, out);
 }
 
 bool eval_bool(struct elab *e, const struct ast *x, bool *out)
@@ -898,6 +934,20 @@ bool path_expand(struct elab *e, const struct val *p, uint32_t **names,
 	return true;
 }
 
+/* A copy of @x's own fields as a node of @kind (no siblings). */
+static struct ast *ast_copy(struct elab *e, const struct ast *x,
+			    enum ast_kind kind)
+{
+	size_t size = ast_size(kind), have = ast_size(x->kind);
+	struct ast *n = arena_alloc_ptr(e->a, size);
+
+	memset(n, 0, size);
+	memcpy(n, x, have < size ? have : size);
+	n->kind = kind;
+	n->next = NULL;
+	return n;
+}
+
 /* Copy of @x with every bound variable replaced by its value (requires). */
 struct ast *ast_subst(struct elab *e, const struct ast *x)
 {
@@ -908,33 +958,33 @@ struct ast *ast_subst(struct elab *e, const struct ast *x)
 	if (x->kind == AST_IDENT) {
 		const struct var *v = var_find(e, x->str);
 
-		n = arena_alloc(e->a, sizeof(*n));
-		*n = *x;
-		n->next = NULL;
 		if (!v)
-			return n;
+			return ast_copy(e, x, AST_IDENT);
 		switch (v->v.kind) {
 		case V_NUM:
-			n->kind = AST_NUM;
+			n = ast_copy(e, x, AST_NUM);
 			n->num.dim = v->v.dim;
 			n->num.v = v->v.n;
 			break;
 		case V_STR:
-			n->kind = AST_STR;
+			n = ast_copy(e, x, AST_STR);
 			n->str = v->v.s;
 			break;
 		case V_BOOL:
+			n = ast_copy(e, x, AST_IDENT);
 			n->str = v->v.n ? e->w_true : e->w_false;
 			break;
 		case V_RATIO:
-			n->kind = AST_RATIO;
+			n = ast_copy(e, x, AST_RATIO);
 			n->num.v = v->v.n;
 			n->num2 = v->v.n2;
 			break;
 		case V_PATH:
+			n = ast_copy(e, x, AST_IDENT);
 			n->str = intern_cstr(e->a, path_text(e, &v->v));
 			break;
 		default:
+			n = ast_copy(e, x, AST_IDENT);
 			elab_error(e, &x->loc, "type-mismatch",
 				   "'%s' is %s, which a require cannot use",
 				   str_of(e->a, x->str), val_kind_name(&v->v));
@@ -942,15 +992,15 @@ struct ast *ast_subst(struct elab *e, const struct ast *x)
 		}
 		return n;
 	}
-	n = arena_alloc(e->a, sizeof(*n));
-	*n = *x;
-	n->next = NULL;
+	n = ast_copy(e, x, (enum ast_kind)x->kind);
 	switch (x->kind) {
-	case AST_BINARY:
 	case AST_UNARY:
 	case AST_MEMBER:
-	case AST_INDEX:
 	case AST_NAMED:
+		n->lhs = ast_subst(e, x->lhs);
+		break;
+	case AST_BINARY:
+	case AST_INDEX:
 		n->lhs = ast_subst(e, x->lhs);
 		n->rhs = ast_subst(e, x->rhs);
 		break;

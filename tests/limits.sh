@@ -41,6 +41,35 @@ print(st, r.ru_maxrss, int((r.ru_utime + r.ru_stime) * 1000))
 EOF
 }
 
+# judge NAME PEAK_MIB CPU_S STATUS PATTERN WHAT ARG...: run the compiler
+# with ARG... and measure it; NAME passes when it exits with STATUS, says
+# /PATTERN/ on stderr (when given), reports nothing from a sanitizer and
+# stays within PEAK_MIB of memory and CPU_S seconds of processor time.
+# WHAT opens the description.
+judge() {
+	j_name=$1 j_peak=$2 j_cpu=$3 j_status=$4 j_pattern=$5 j_what=$6
+	shift 6
+	# shellcheck disable=SC2046 # the fields of the measurement
+	set -- $(measure "$tmp/r" "$RACKC" "$@")
+	j_mib=$((($2 + 1023) / 1024))
+	j_what="$j_what${j_what:+, }exit $1, $j_mib MiB, $3 ms"
+	if [ "$1" != "$j_status" ]; then
+		fail "$j_name" "$j_what, want exit $j_status"
+		show "$tmp/r.err" 10
+	elif [ -n "$j_pattern" ] && ! grep -E -q "$j_pattern" "$tmp/r.err"; then
+		fail "$j_name" "$j_what, no /$j_pattern/ on stderr"
+		show "$tmp/r.err" 10
+	elif grep -E -q 'AddressSanitizer|runtime error:' "$tmp/r.err"; then
+		fail "$j_name" "$j_what, sanitizer report"
+	elif [ "$j_mib" -gt "$j_peak" ]; then
+		fail "$j_name" "$j_what: more than $j_peak MiB"
+	elif [ "$3" -gt $((j_cpu * 1000)) ]; then
+		fail "$j_name" "$j_what: more than $j_cpu s of processor time"
+	else
+		pass "$j_name" "$j_what"
+	fi
+}
+
 # Cases: NAME|MODE|PEAK_MIB|CPU_S|STATUS|STDERR_PATTERN|INPUT
 #   MODE     check (--check) or full (every back end, into a directory)
 #   PEAK_MIB, CPU_S   the bounds: the documented worst case and a margin
@@ -69,6 +98,18 @@ values|check|1100|10|1|given more than once|part p:pdu{for i in 0..999999{length
 patterns|check|700|10|1|1:30: error: design has more than 8000000 list elements|fabric f[0..99]:star{members g[*]}group g[0..999999]{}
 # the pattern limit: 200,000 patterns each trying 200,000 top-level names
 pattern-walk|check|300|10|1|1:34: error: patterns try more than 50000000 names|fabric f[0..199999]:star{members x[*]}group x[0]{}
+# list values built in a loop: each iteration's go when it ends, so ten
+# million lists of 17 numbers (a list literal), of six lists reusing one
+# variable, of nine '->' pairs, of 16-segment names cost one iteration's
+# memory
+let-loop|check|64|10|0||for i in 0..9999999{let x=[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]}
+let-reuse|check|64|10|0||let a=[1,1,1,1,1,1,1,1]\nfor i in 0..9999999{let x=[a,a,a,a,a,a]}
+pair-loop|check|64|10|0||for i in 0..9999999{let x=1->2->3->4->5->6->7->8->9->0}
+path-loop|check|64|10|0||for i in 0..9999999{let x=a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p}
+# module arguments: a million instances, each given a list
+module-args|check|600|20|0||module m(x){let y=[x,x,x,x]}\ninstance g[0..999999]:m(x=[1,1])
+# requires keep a copy of their expression: one in a loop, to the limit
+requires|check|400|10|1|1:21: error: requires keep more than 4000000 expression nodes|for i in 0..9999999{require 1==1}
 # a generated fabric past the link limit: a star over six million ports
 # (these two need a switch part: up to 128 bytes)
 fabric-links|check|900|20|1|2:1: error: design has more than 5000000 links|part p:switch{port q[0..999]}switch s[0..5999]:p\nfabric f:star{endpoints s[*].q[*];switch p}
@@ -93,26 +134,8 @@ while IFS='|' read -r name mode peak cpu status pattern input; do
 	else
 		set -- --check
 	fi
-	# shellcheck disable=SC2046 # the fields of the measurement
-	set -- $(measure "$tmp/r" "$RACKC" "$@" "$tmp/in.rack")
-	st=$1 kib=$2 ms=$3
-	mib=$(((kib + 1023) / 1024))
-	what="$size bytes, exit $st, $mib MiB, $ms ms"
-	if [ "$st" != "$status" ]; then
-		fail "limits/$name" "$what, want exit $status"
-		show "$tmp/r.err" 10
-	elif [ -n "$pattern" ] && ! grep -E -q "$pattern" "$tmp/r.err"; then
-		fail "limits/$name" "$what, no /$pattern/ on stderr"
-		show "$tmp/r.err" 10
-	elif grep -E -q 'AddressSanitizer|runtime error:' "$tmp/r.err"; then
-		fail "limits/$name" "$what, sanitizer report"
-	elif [ "$mib" -gt "$peak" ]; then
-		fail "limits/$name" "$what: more than $peak MiB"
-	elif [ "$ms" -gt $((cpu * 1000)) ]; then
-		fail "limits/$name" "$what: more than $cpu s of processor time"
-	else
-		pass "limits/$name" "$what"
-	fi
+	judge "limits/$name" "$peak" "$cpu" "$status" "$pattern" \
+		"$size bytes" "$@" "$tmp/in.rack"
 done <"$tmp/cases"
 rm -rf "$tmp/out"
 
@@ -127,7 +150,11 @@ def fill(name, head, unit, tail="", size=m):
     with open(d + "/src-" + name + ".rack", "w") as f:
         f.write(head + unit * n + tail)
 fill("sum", "let x = ", "1+", "1\n")
-fill("list", "let x = [", "1,", "1]\n")
+# eight million numbers: the most list elements a value may hold
+fill("list", "let x = [", "1,", "1]\n", 9 + 2 * 7999999 + 3)
+fill("list-over", "let x = [", "1,", "1]\n")
+fill("names", "let x = [", "a,", "a]\n")
+fill("nestlist", "let x = [", "[a],", "a]\n")
 fill("nested", "", "let x = " + "[" * 200 + "1" + "]" * 200 + "\n")
 fill("stmts", "", "a\n")
 fill("paths", "let x = [", "a.b,", "a]\n")
@@ -137,36 +164,27 @@ cat >"$tmp/srccases" <<'EOF'
 # a sum: the parse stops at the expression nesting limit
 sum|200|5|1|1:9: error: expression nested deeper than 4096 levels
 # eight million numbers in one list: the syntax tree and the list value
-list|1500|10|0|
+list|1000|10|0|
+# 8,388,604 numbers: the list value is refused, the parse is paid
+list-over|700|10|1|1:9: error: list values hold more than 8000000 elements
+# 8,388,604 one-word names: the same
+names|600|10|1|1:9: error: list values hold more than 8000000 elements
+# four million one-element lists of a name: a list node, an identifier, two
+# list elements and a name's segment each, up to the element limit
+nestlist|1100|10|1|error: list values hold more than 8000000 elements
 # lists nested 200 deep, one per line
 nested|1000|10|1|already defined
 # eight million one-word statements
 stmts|1000|10|1|unknown attribute or kind 'a'
 # four million two-part names in a list
-paths|1600|10|0|
+paths|1100|10|0|
 # one byte past the limit
 over|64|2|2|is larger than 16777216 bytes \(the source size limit
 EOF
 while IFS='|' read -r name peak cpu status pattern; do
 	case $name in '' | '#'*) continue ;; esac
-	# shellcheck disable=SC2046 # the fields of the measurement
-	set -- $(measure "$tmp/r" "$RACKC" --check "$tmp/src-$name.rack")
-	st=$1 kib=$2 ms=$3
-	mib=$(((kib + 1023) / 1024))
-	what="exit $st, $mib MiB, $ms ms"
-	if [ "$st" != "$status" ]; then
-		fail "limits/source-$name" "$what, want exit $status"
-		show "$tmp/r.err" 10
-	elif [ -n "$pattern" ] && ! grep -E -q "$pattern" "$tmp/r.err"; then
-		fail "limits/source-$name" "$what, no /$pattern/ on stderr"
-		show "$tmp/r.err" 10
-	elif [ "$mib" -gt "$peak" ]; then
-		fail "limits/source-$name" "$what: more than $peak MiB"
-	elif [ "$ms" -gt $((cpu * 1000)) ]; then
-		fail "limits/source-$name" "$what: more than $cpu s of processor time"
-	else
-		pass "limits/source-$name" "$what"
-	fi
+	judge "limits/source-$name" "$peak" "$cpu" "$status" "$pattern" "" \
+		--check "$tmp/src-$name.rack"
 done <"$tmp/srccases"
 rm -f "$tmp"/src-*.rack
 

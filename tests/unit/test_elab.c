@@ -1098,6 +1098,82 @@ Test(elab, module_args_are_evaluated_in_the_caller)
 	unit_free(u);
 }
 
+/*
+ * A name is built once however many '.' and indices follow it, and a name
+ * that is a value (a variable's, a list element) is copied before an index
+ * or a '.' changes it.  The requires keep each value as text.
+ */
+Test(elab, names_in_values_are_built_once_and_copied_on_change)
+{
+	static const char *const want[] = { "a.b[2]", "a.b", "r.s",
+					    "r.s.t[4].u", "x[1].y.z[2..3].v" };
+	struct unit *u = good("let L = [a.b, c]\n"
+			      "let y = L[0][2]\n"
+			      "let z = L[0]\n"
+			      "let p = r.s\n"
+			      "let q = p.t[4].u\n"
+			      "let w = x[1].y.z[2..3].v\n"
+			      "require y == 1\nrequire z == 1\n"
+			      "require p == 1\nrequire q == 1\n"
+			      "require w == 1\n"
+			      "require f(-y, a.b[1], [1, 2]) == 1:2, \"m\"\n");
+	const struct ast *c;
+
+	cr_assert_eq(u->d->nreqs, 6);
+	for (uint32_t i = 0; i < 5; i++) {
+		const struct ast *x = u->d->reqs[i].expr->lhs;
+
+		cr_assert_eq(x->kind, AST_IDENT);
+		cr_assert_str_eq(str(u, x->str), want[i]);
+	}
+	/* a copy of every kind of node, each as large as its kind */
+	c = u->d->reqs[5].expr->lhs;
+	cr_assert_eq(c->kind, AST_CALL);
+	cr_assert_eq(c->list->kind, AST_UNARY);
+	cr_assert_str_eq(str(u, c->list->lhs->str), "a.b[2]");
+	cr_assert_eq(c->list->next->kind, AST_INDEX);
+	cr_assert_eq(c->list->next->lhs->kind, AST_MEMBER);
+	cr_assert_eq(c->list->next->rhs->num.v, 1);
+	cr_assert_eq(c->list->next->next->kind, AST_LIST);
+	cr_assert_eq(c->list->next->next->list->next->num.v, 2);
+	cr_assert_eq(u->d->reqs[5].expr->rhs->kind, AST_RATIO);
+	cr_assert_eq(u->d->reqs[5].msg->kind, AST_STR);
+	unit_free(u);
+}
+
+/*
+ * A statement's values go when it ends, a variable's when its scope ends
+ * (a loop's body, an object's body, a module instance): what outlives them
+ * (a file-level list, the list a loop runs over, a module's arguments) is
+ * intact after loops that built and dropped many.
+ */
+Test(elab, values_outlive_the_temporaries_of_loops)
+{
+	struct unit *u =
+	    good(CATALOG
+		 "let L = [3, 5]\n"
+		 "for i in 0..999 { let t = [i, i, i]; let n = a.b.c[i] }\n"
+		 "module m(xs) {\n"
+		 "  for x in xs { let k = [x, x]; node v[k[1]] : srv }\n"
+		 "}\n"
+		 "for x in L {\n"
+		 "  let pre = [x, [x, x]]\n"
+		 "  instance g[x] : m(xs = [pre[1][0], 7])\n"
+		 "  group h[x] { let z = [pre, pre]; node n[z[1][0]] : srv }\n"
+		 "}\n"
+		 "for x in L { node e[x] : srv }\n");
+
+	obj(u, "e[3]");
+	obj(u, "e[5]");
+	obj(u, "g[3].v[3]");
+	obj(u, "g[3].v[7]");
+	obj(u, "g[5].v[5]");
+	obj(u, "g[5].v[7]");
+	obj(u, "h[3].n[3]");
+	obj(u, "h[5].n[5]");
+	unit_free(u);
+}
+
 Test(elab, module_call_errors)
 {
 	struct unit *u = fails("module su(index, n = 1) {}\n"

@@ -9,6 +9,7 @@
 
 #include <criterion/criterion.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -499,6 +500,39 @@ Test(parser, lists)
 	expect_expr("[1]", "[1]");
 	expect_expr("[1, [2, 3], \"s\", 4kW]", "[1 [2 3] \"s\" 4kW]");
 	expect_expr("[a, b][1]", "([] [a b] 1)");
+}
+
+/*
+ * A node is only as large as its kind needs (struct ast): an identifier or
+ * a number is a fraction of a statement, and each kind's fields lie within
+ * its size.  The walk below reads every field each kind has (the sanitizer
+ * build checks that none lies past its node: the arena poisons what it has
+ * not handed out).
+ */
+Test(parser, nodes_are_as_large_as_their_kind)
+{
+	cr_assert_leq(ast_size(AST_IDENT), 32);
+	cr_assert_leq(ast_size(AST_STR), 32);
+	cr_assert_leq(ast_size(AST_NUM), 48);
+	cr_assert_leq(ast_size(AST_UNARY), 40);
+	cr_assert_leq(ast_size(AST_BINARY), 48);
+	cr_assert_leq(ast_size(AST_MEMBER), 64);
+	cr_assert_leq(ast_size(AST_LIST), 72);
+	cr_assert_eq(ast_size(AST_STMT), sizeof(struct ast));
+	cr_assert_geq(ast_size(AST_IDENT), offsetof(struct ast, next) + 8);
+	cr_assert_geq(ast_size(AST_NUM),
+		      offsetof(struct ast, num) + sizeof(struct quantity));
+	cr_assert_geq(ast_size(AST_RATIO), offsetof(struct ast, num2) + 8);
+	cr_assert_geq(ast_size(AST_UNARY), offsetof(struct ast, lhs) + 8);
+	cr_assert_geq(ast_size(AST_INDEX), offsetof(struct ast, rhs) + 8);
+	cr_assert_geq(ast_size(AST_MEMBER),
+		      offsetof(struct ast, wloc) + sizeof(struct srcloc));
+	cr_assert_geq(ast_size(AST_NAMED),
+		      offsetof(struct ast, wloc) + sizeof(struct srcloc));
+	cr_assert_geq(ast_size(AST_CALL), offsetof(struct ast, list) + 8);
+	expect_expr("[1, 3:1, \"s\", a, -a, a + 1, a.b, a[*], f(x = 1), [2]]",
+		    "[1 3:1 \"s\" a (- a) (+ a 1) (. a b) ([] a *) "
+		    "(call f (= x 1)) [2]]");
 }
 
 Test(parser, literals_in_expressions)
