@@ -80,9 +80,9 @@ loop|full|64|5|0||for i in 0..9999999{}
 # the step limit: fifty million steps
 steps|check|64|10|1|step limit|for i in 0..9999999{for j in 0..4{}}
 # just under the object limit, valid: every check and back end runs
-objects|full|1100|30|0||for i in 0..1998{group a[i]{for j in 0..998{group b[j]{}}}}
+objects|full|900|30|0||for i in 0..1998{group a[i]{for j in 0..998{group b[j]{}}}}
 # one more object than the limit
-objects-over|check|600|20|1|more than 2000000 objects|for i in 0..1999{group a[i]{for j in 0..999{group b[j]{}}}}
+objects-over|check|400|20|1|more than 2000000 objects|for i in 0..1999{group a[i]{for j in 0..999{group b[j]{}}}}
 # the expansion limit, twice over: two million objects, valid
 expand|full|950|30|0||group a[0..999999]{group b{}}
 # the link limit: the same two ports linked again and again
@@ -90,9 +90,9 @@ links|check|500|20|1|more than 5000000 links|part p:pdu{port q}pdu s:p\nfor i in
 # the link limit with ten million distinct end names (interned)
 links-names|check|1000|30|1|more than 5000000 links|for i in 0..9999999{link a[i].q--b[i].q}
 # the attribute limit: one attribute given again and again
-attributes|check|600|10|1|more than 4000000 attributes|part p:pdu{for i in 0..9999999{height 1U}}
+attributes|check|300|10|1|more than 4000000 attributes|part p:pdu{for i in 0..9999999{height 1U}}
 # list elements: a million attributes of eight elements each
-values|check|1100|10|1|given more than once|part p:pdu{for i in 0..999999{lengths 1m,1m,1m,1m,1m,1m,1m,1m}}
+values|check|500|10|1|given more than once|part p:pdu{for i in 0..999999{lengths 1m,1m,1m,1m,1m,1m,1m,1m}}
 # [*] patterns: 100 fabrics naming a million groups each, counted as
 # list elements as they are matched
 patterns|check|700|10|1|1:30: error: design has more than 8000000 list elements|fabric f[0..99]:star{members g[*]}group g[0..999999]{}
@@ -159,6 +159,12 @@ fill("nested", "", "let x = " + "[" * 200 + "1" + "]" * 200 + "\n")
 fill("stmts", "", "a\n")
 fill("paths", "let x = [", "a.b,", "a]\n")
 fill("over", "", "# comment\n", "", m + 10)
+# names of 4,001 parts (one '.' after another, or with indices) built
+# ten thousand times: once each, not a copy of the segments per '.'
+with open(d + "/src-chain.rack", "w") as f:
+    f.write("for i in 0..9999 { let x = a" + ".a" * 4000 + " }\n")
+with open(d + "/src-chain-index.rack", "w") as f:
+    f.write("for i in 0..9999 { let x = a" + "[1].a" * 2000 + " }\n")
 PY
 cat >"$tmp/srccases" <<'EOF'
 # a sum: the parse stops at the expression nesting limit
@@ -178,6 +184,9 @@ nested|1000|10|1|already defined
 stmts|1000|10|1|unknown attribute or kind 'a'
 # four million two-part names in a list
 paths|1100|10|0|
+# long names in a loop (8 and 12 KiB files)
+chain|64|5|0|
+chain-index|64|5|0|
 # one byte past the limit
 over|64|2|2|is larger than 16777216 bytes \(the source size limit
 EOF
