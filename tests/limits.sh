@@ -154,7 +154,7 @@ fill("sum", "let x = ", "1+", "1\n")
 fill("list", "let x = [", "1,", "1]\n", 9 + 2 * 7999999 + 3)
 fill("list-over", "let x = [", "1,", "1]\n")
 fill("names", "let x = [", "a,", "a]\n")
-fill("nestlist", "let x = [", "[a],", "a]\n")
+fill("nestlist", "let x = [", "[" * 64 + "a" + "]" * 64 + ",", "a]\n")
 fill("nested", "", "let x = " + "[" * 200 + "1" + "]" * 200 + "\n")
 fill("stmts", "", "a\n")
 fill("paths", "let x = [", "a.b,", "a]\n")
@@ -175,8 +175,8 @@ list|1000|10|0|
 list-over|700|10|1|1:9: error: list values hold more than 8000000 elements
 # 8,388,604 one-word names: the same
 names|600|10|1|1:9: error: list values hold more than 8000000 elements
-# four million one-element lists of a name: a list node, an identifier, two
-# list elements and a name's segment each, up to the element limit
+# one-element lists of a name nested 64 deep, the largest shape found: a
+# list node per two bytes, and list values up to the element limit
 nestlist|1100|10|1|error: list values hold more than 8000000 elements
 # lists nested 200 deep, one per line
 nested|1000|10|1|already defined
