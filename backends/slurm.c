@@ -316,11 +316,16 @@ static bool slurm_node(const struct rk_design *d, uint32_t dev,
 	return !any_gpu || (o->part != RK_NONE && gpu_part[o->part]);
 }
 
+/* What each object is to the trees (a byte per object, worked out once:
+ * a fabric's links read it for both ends, a million-GPU hall's devices
+ * lie too far apart in memory to look at again per link). */
+enum { SL_NODE = 1, SL_SWITCH = 2 };
+
 /* The tree of one fabric, appended to @o. */
 static void fabric_tree(struct backend_ctx *ctx, const char *const *host,
 			uint32_t fab, const uint32_t *links, uint32_t nl,
 			uint32_t *sw_index, uint32_t *owner,
-			const uint8_t *gpu_part, bool any_gpu, struct out *o)
+			const uint8_t *what, struct out *o)
 {
 	const struct rk_design *d = ctx->d;
 	struct tsw *sw = NULL;
@@ -338,8 +343,7 @@ static void fabric_tree(struct backend_ctx *ctx, const char *const *host,
 		for (int end = 0; end < 2; end++) {
 			uint32_t c = end ? l->b_dev : l->a_dev;
 
-			if (d->objs[c].cls == C_SWITCH &&
-			    sw_index[c] == RK_NONE)
+			if ((what[c] & SL_SWITCH) && sw_index[c] == RK_NONE)
 				add_switch(d, c, sw_index, &sw, &ns, &cap);
 		}
 	}
@@ -353,10 +357,10 @@ static void fabric_tree(struct backend_ctx *ctx, const char *const *host,
 			else if (sw[b].level > sw[a].level)
 				ulist_push(&sw[b].kids, a);
 		} else if (a != RK_NONE && !sw[a].level) {
-			if (slurm_node(d, l->b_dev, gpu_part, any_gpu))
+			if (what[l->b_dev] & SL_NODE)
 				ulist_push(&sw[a].kids, l->b_dev);
 		} else if (b != RK_NONE && !sw[b].level) {
-			if (slurm_node(d, l->a_dev, gpu_part, any_gpu))
+			if (what[l->a_dev] & SL_NODE)
 				ulist_push(&sw[b].kids, l->a_dev);
 		}
 	}
@@ -529,7 +533,7 @@ static bool emit_slurm(struct backend_ctx *ctx)
 	uint32_t *owner = xmalloc(n * sizeof(*owner));
 	struct out tree = { NULL, 0, 0 }, blocks = { NULL, 0, 0 };
 	uint32_t ncompute = 0, min_block = 0;
-	uint8_t *gpu_part = xcalloc(n + 1, 1);
+	uint8_t *gpu_part = xcalloc(n + 1, 1), *what = xmalloc(n);
 	bool any_gpu = false;
 	const char *const *host;
 	bool ok;
@@ -564,6 +568,9 @@ static bool emit_slurm(struct backend_ctx *ctx)
 		any_gpu =
 		    d->objs[i].kind == K_DEVICE && d->objs[i].cls == C_SERVER &&
 		    d->objs[i].part != RK_NONE && gpu_part[d->objs[i].part];
+	for (uint32_t i = 0; i < d->nobjs; i++)
+		what[i] = (slurm_node(d, i, gpu_part, any_gpu) ? SL_NODE : 0) |
+			  (d->objs[i].cls == C_SWITCH ? SL_SWITCH : 0);
 	memset(sw_index, 0xff, n * sizeof(*sw_index));
 	memset(block_of, 0xff, n * sizeof(*block_of));
 	memset(owner, 0xff, n * sizeof(*owner));
@@ -602,9 +609,9 @@ static bool emit_slurm(struct backend_ctx *ctx)
 				const struct rk_link *l =
 				    &d->links[links[start[f] + i]];
 
-				if (slurm_node(d, l->a_dev, gpu_part, any_gpu))
+				if (what[l->a_dev] & SL_NODE)
 					devs[nn++] = l->a_dev;
-				if (slurm_node(d, l->b_dev, gpu_part, any_gpu))
+				if (what[l->b_dev] & SL_NODE)
 					devs[nn++] = l->b_dev;
 			}
 			qsort(devs, nn, sizeof(*devs), cmp_u32);
@@ -648,7 +655,7 @@ static bool emit_slurm(struct backend_ctx *ctx)
 			   (ncompute ? fabric_is_compute(d, f)
 				     : o->cls == FAB_FAT_TREE)) {
 			fabric_tree(ctx, host, f, links + start[f], cnt[f],
-				    sw_index, owner, gpu_part, any_gpu, &tree);
+				    sw_index, owner, what, &tree);
 		}
 	}
 	for (uint32_t i = 0; i < tree.n; i++)
@@ -747,6 +754,7 @@ static bool emit_slurm(struct backend_ctx *ctx)
 	free(tree.e);
 	free(blocks.e);
 	free(gpu_part);
+	free(what);
 	free(cnt);
 	free(start);
 	free(links);
