@@ -92,23 +92,6 @@ else
 	fail define-order "${rk_problem:-exit $rc, or not the diff of GPUS=4000 and 4600}"
 fi
 
-# memory: peak resident set of RACKC ARG... in KiB (stdout to PREFIX.out)
-peak() {
-	prefix=$1
-	shift
-	python3 - "$RK_TIMEOUT" "$prefix" "$@" <<'PY'
-import resource, subprocess, sys
-limit, prefix, args = float(sys.argv[1]), sys.argv[2], sys.argv[3:]
-with open(prefix + ".out", "wb") as out, open(prefix + ".err", "wb") as err:
-    try:
-        st = subprocess.run(args, stdin=subprocess.DEVNULL, stdout=out,
-                            stderr=err, timeout=limit).returncode
-    except subprocess.TimeoutExpired:
-        st = 124
-print(st, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-PY
-}
-
 if [ "$rk_sanitized" = yes ]; then
 	skip memory "pinned on the plain build"
 else
@@ -118,9 +101,9 @@ else
 			cp "$tmp/small/ir.rack" "$tmp/$s/ir.rack"
 		done
 	if [ -f "$tmp/m-new/cabling.csv" ]; then
-		peak "$tmp/mem" "$RACKC" diff "$tmp/m-old" "$tmp/m-new" \
+		rk_measure "$tmp/mem" "$RACKC" diff "$tmp/m-old" "$tmp/m-new" \
 			>"$tmp/mem.peak"
-		read -r st kib <"$tmp/mem.peak" || true
+		read -r st kib _ <"$tmp/mem.peak" || true
 		mib=$((${kib:-999999999} / 1024))
 		if [ "${st:-}" != 1 ]; then
 			fail memory "exit ${st:-?} (want 1)"

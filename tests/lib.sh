@@ -235,6 +235,25 @@ py_with() {
 	done
 }
 
+# rk_measure PREFIX ARG...: run ARG... (stdout to PREFIX.out, stderr to
+# PREFIX.err, within the hang guard) and print "STATUS PEAK_KIB CPU_MS":
+# its exit status (124 when the guard stopped it), peak resident set and
+# processor time
+rk_measure() {
+	python3 - "$RK_TIMEOUT" "$@" <<'EOF'
+import resource, subprocess, sys
+limit, prefix, args = float(sys.argv[1]), sys.argv[2], sys.argv[3:]
+with open(prefix + ".out", "wb") as out, open(prefix + ".err", "wb") as err:
+    try:
+        st = subprocess.run(args, stdin=subprocess.DEVNULL, stdout=out,
+                            stderr=err, timeout=limit).returncode
+    except subprocess.TimeoutExpired:
+        st = 124
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(st, r.ru_maxrss, int((r.ru_utime + r.ru_stime) * 1000))
+EOF
+}
+
 finish() {
 	if [ "$nskip" -gt 0 ]; then
 		echo "$nskip skipped"

@@ -25,22 +25,6 @@ if ! command -v python3 >/dev/null 2>&1; then
 	finish
 fi
 
-# measure PREFIX ARG...: run the compiler; "STATUS PEAK_KIB CPU_MS" on stdout
-measure() {
-	python3 - "$RK_TIMEOUT" "$@" <<'EOF'
-import resource, subprocess, sys
-limit, prefix, args = float(sys.argv[1]), sys.argv[2], sys.argv[3:]
-with open(prefix + ".out", "wb") as out, open(prefix + ".err", "wb") as err:
-    try:
-        st = subprocess.run(args, stdin=subprocess.DEVNULL, stdout=out,
-                            stderr=err, timeout=limit).returncode
-    except subprocess.TimeoutExpired:
-        st = 124
-r = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(st, r.ru_maxrss, int((r.ru_utime + r.ru_stime) * 1000))
-EOF
-}
-
 # judge NAME PEAK_MIB CPU_S STATUS PATTERN WHAT ARG...: run the compiler
 # with ARG... and measure it; NAME passes when it exits with STATUS, says
 # /PATTERN/ on stderr (when given), reports nothing from a sanitizer and
@@ -50,7 +34,7 @@ judge() {
 	j_name=$1 j_peak=$2 j_cpu=$3 j_status=$4 j_pattern=$5 j_what=$6
 	shift 6
 	# shellcheck disable=SC2046 # the fields of the measurement
-	set -- $(measure "$tmp/r" "$RACKC" "$@")
+	set -- $(rk_measure "$tmp/r" "$RACKC" "$@")
 	j_mib=$((($2 + 1023) / 1024))
 	j_what="$j_what${j_what:+, }exit $1, $j_mib MiB, $3 ms"
 	if [ "$1" != "$j_status" ]; then
