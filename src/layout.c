@@ -83,7 +83,9 @@ static int64_t to_top(const struct rk_design *d, uint32_t dev, uint32_t rack)
 		units = DEFAULT_RACK_U;
 	if (at < 1)
 		return units * RK_U_UM / 2;
-	return (units - (at - 1) - h / 2) * RK_U_UM;
+	/* h / 2 in whole units would put an odd-height device's middle at
+	 * its lower edge; RK_U_UM is even, so the half unit is exact */
+	return (units - (at - 1)) * RK_U_UM - h * (RK_U_UM / 2);
 }
 
 /* What one device adds to a cable: its rack and its height below the top. */

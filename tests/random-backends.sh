@@ -1,22 +1,24 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# The back ends' files on random designs, read back independently
-# (tests/backends_check.py): the InfiniBand net files (links port for
-# port against the cable plan, GUIDs, port numbers, one file per
-# subnet), the Slurm tree (host lists expanded by our own expander,
-# every node under one leaf switch, each switch's children from the
-# cables), and the cable plan's ports, IDs and labels.  A fixed set of
-# seeds runs here; BACKEND_SEEDS ("fabric:1 fabric:2 ..." or
-# "fabric:1-500") runs others by hand.
+# The back ends' files on random designs, read back independently of
+# rackc's code (tests/backends_check.py, which says what is checked).
+# "fabric:SEED" designs (tests/random_check.py's fabrics): the InfiniBand
+# net files and the Slurm tree against the cable plan.  "plant:SEED"
+# designs (racks at random floor positions, GPU servers at random U with
+# random PCIe trees, a fat tree and a star placed by the generators,
+# hand-wired DAC and AOC links, twin or single cages): also every cable's
+# length from the route model, stock length, part number, transceivers
+# and label, the bill of materials, the elevations and the NCCL topology.
+# A fixed set of seeds runs here; BACKEND_SEEDS ("plant:1 fabric:2 ..."
+# or ranges such as "plant:1-500") runs others by hand.  A placed design
+# whose switches do not fit the listed racks is refused by rackc
+# ([fabric-placement]) and skipped.
 . "$(dirname "$0")/lib.sh"
 
-if ! command -v python3 >/dev/null 2>&1; then
-	skip random-backends "python3 not installed"
-	finish
-fi
-if ! python3 -c 'import networkx, yaml' 2>/dev/null; then
-	skip random-backends "no networkx or yaml for python3"
+py_with lxml
+if [ -z "$py" ] || ! "$py" -c 'import networkx, yaml' 2>/dev/null; then
+	skip random-backends "no python3 with lxml, networkx and yaml"
 	finish
 fi
 
@@ -36,10 +38,10 @@ expand() {
 	done
 }
 
-seeds=$(expand "${BACKEND_SEEDS:-"fabric:1 fabric:2 fabric:5 fabric:7 fabric:9 fabric:12 fabric:26 fabric:66"}")
+seeds=$(expand "${BACKEND_SEEDS:-"fabric:1 fabric:2 fabric:5 fabric:7 fabric:9 fabric:12 fabric:26 fabric:66 plant:1 plant:4 plant:5 plant:8 plant:9 plant:16 plant:21 plant:39 plant:48 plant:54"}")
 for seed in $seeds; do
 	d="$tmp/s$(echo "$seed" | tr : _)"
-	if ! python3 "$top_srcdir/tests/backends_check.py" gen "$seed" "$d" \
+	if ! "$py" "$top_srcdir/tests/backends_check.py" gen "$seed" "$d" \
 		>"$tmp/gen.err" 2>&1; then
 		fail "seed $seed: generator" "it failed"
 		show "$tmp/gen.err"
@@ -51,12 +53,18 @@ for seed in $seeds; do
 		fail "seed $seed" "$rk_problem"
 		continue
 	fi
+	if [ "$rc" -eq 1 ] && [ ! -e "$d/out/cabling.csv" ] &&
+		grep -q 'no room left in the listed racks.*\[fabric-placement\]' \
+			"$d/r.err"; then
+		skip "random-backends: $seed" "its switches do not fit the racks"
+		continue
+	fi
 	if [ "$rc" -gt 1 ] || [ ! -s "$d/out/cabling.csv" ]; then
 		fail "seed $seed" "exit $rc, or no cabling.csv"
 		show "$d/r.err"
 		continue
 	fi
-	python3 "$top_srcdir/tests/backends_check.py" check "$d" "$d/out" \
+	"$py" "$top_srcdir/tests/backends_check.py" check "$d" "$d/out" \
 		>"$tmp/results" 2>"$tmp/err" || true
 	if [ -s "$tmp/err" ]; then
 		fail "seed $seed" "the checker failed"
@@ -64,4 +72,22 @@ for seed in $seeds; do
 	fi
 	py_results random-backends "$tmp/results"
 done
+
+# The regression case of the route model's odd heights: a 1U device's
+# middle is half a unit below its top (1.800225 m and a 3 m cable)
+d="$tmp/odd"
+if ! rk_run "$d" -O cabling -o "$d" "$top_srcdir/tests/random/odd-heights.rack"; then
+	fail "odd heights: the device's middle" "$rk_problem"
+elif [ "$rc" -ne 0 ]; then
+	fail "odd heights: the device's middle" "exit $rc"
+	show "$d.err"
+else
+	got=$(awk -F, 'NR == 2 { print $21, $22, $20 }' "$d/cabling.csv")
+	if [ "$got" = "3 1.800225 C-30" ]; then
+		pass "odd heights: the device's middle"
+	else
+		fail "odd heights: the device's middle" \
+			"length, computed length, part number: $got"
+	fi
+fi
 finish
