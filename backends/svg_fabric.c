@@ -57,7 +57,9 @@ struct fdiag_scratch {
 	uint32_t *keys;	 /* ep_memo entries set by the last fabric */
 	size_t nkeys, keys_cap;
 	uint32_t *flinks; /* the fabric's links, in index order */
+	uint32_t *tmp;	  /* as many, for sorting them */
 	size_t nfl, fl_cap;
+	uint32_t *stamp; /* device -> 1 + the group last counted for it */
 };
 
 struct fdiag_scratch *fdiag_scratch_new(const struct rk_design *d)
@@ -70,6 +72,7 @@ struct fdiag_scratch *fdiag_scratch_new(const struct rk_design *d)
 	sc->level = xmalloc(n * sizeof(*sc->level));
 	sc->queue = xmalloc(n * sizeof(*sc->queue));
 	sc->ep_memo = xcalloc(n, sizeof(*sc->ep_memo));
+	sc->stamp = xcalloc(n, sizeof(*sc->stamp));
 	memset(sc->of_dev, 0xff, n * sizeof(*sc->of_dev));
 	memset(sc->level, 0xff, n * sizeof(*sc->level));
 	return sc;
@@ -87,6 +90,8 @@ void fdiag_scratch_free(struct fdiag_scratch *sc)
 	free(sc->ep_memo);
 	free(sc->keys);
 	free(sc->flinks);
+	free(sc->tmp);
+	free(sc->stamp);
 	free(sc);
 }
 
@@ -182,13 +187,6 @@ static void bundle_add(struct fdiag *x, uint32_t a, uint32_t b, int64_t rate)
 	k->total = rate;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* the group of an endpoint port (memoised by port, or by part) */
 static uint32_t ep_group(struct fdiag *x, const struct rk_design *d,
 			 uint32_t dev, uint32_t port, bool by_part)
@@ -217,10 +215,52 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * @a[0 .. n) in ascending order, @tmp as long: a few in a qsort, many in
+ * an LSD radix sort, 11 bits a pass, skipping the digits every value
+ * shares (link indices below 2^22 take two passes), so that the time
+ * grows with n and not n log n.
+ */
+static void sort_u32(uint32_t *a, size_t n, uint32_t *tmp)
+{
+	uint32_t all_or = 0, all_and = ~(uint32_t)0;
+	uint32_t *src = a, *dst = tmp;
+
+	if (n < 1024) {
+		if (n > 1)
+			qsort(a, n, sizeof(*a), cmp_u32);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		all_or |= a[i];
+		all_and &= a[i];
+	}
+	for (unsigned shift = 0; shift < 32; shift += 11) {
+		size_t count[2049] = { 0 };
+
+		if (!(((all_or ^ all_and) >> shift) & 0x7ff))
+			continue; /* this digit is the same in every value */
+		for (size_t i = 0; i < n; i++)
+			count[((src[i] >> shift) & 0x7ff) + 1]++;
+		for (unsigned b = 0; b < 2048; b++)
+			count[b + 1] += count[b];
+		for (size_t i = 0; i < n; i++)
+			dst[count[(src[i] >> shift) & 0x7ff]++] = src[i];
+		{
+			uint32_t *t = src;
+
+			src = dst;
+			dst = t;
+		}
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
+}
+
 static void fdiag_build(struct fdiag *x, const struct rk_design *d,
 			uint32_t fab, struct fdiag_scratch *sc)
 {
-	uint64_t *pairs = NULL;
+	uint32_t *eg = NULL, *edev = NULL, *goff;
 	size_t np = 0, np_cap = 0;
 	uint32_t *queue = sc->queue, *off = sc->off, *adj = sc->adj;
 	uint32_t qh = 0, qt = 0, rails = 0, first_rail = RK_NONE;
@@ -250,7 +290,8 @@ static void fdiag_build(struct fdiag *x, const struct rk_design *d,
 	}
 	by_part = rails > MAX_RAILS;
 	/* endpoint devices are level 0; devices per group from the
-	 * distinct (group, device) pairs */
+	 * distinct (group, device) pairs: the endpoints bucketed by group,
+	 * a group's devices counted once each by a stamp per device */
 	cur.k = cur.i = 0;
 	for (const struct rk_value *v; (v = ir_next_endpoint(d, fab, &cur));) {
 		uint32_t dev = v->a;
@@ -259,20 +300,35 @@ static void fdiag_build(struct fdiag *x, const struct rk_design *d,
 		x->g[g].members++;
 		if (np == np_cap) {
 			np_cap = np_cap ? 2 * np_cap : 64;
-			pairs = xrealloc(pairs, np_cap * sizeof(*pairs));
+			eg = xrealloc(eg, np_cap * sizeof(*eg));
 		}
-		pairs[np++] = (uint64_t)g << 32 | dev;
+		eg[np++] = g;
 		if (x->level[dev] == RK_NONE) {
 			x->level[dev] = 0;
 			queue[qt++] = dev;
 		}
 	}
-	if (np) /* a fabric without endpoints has no pairs (pairs is NULL) */
-		qsort(pairs, np, sizeof(*pairs), cmp_u64);
+	goff = xcalloc(MAX_GROUPS + 2, sizeof(*goff));
+	edev = xmalloc((np + 1) * sizeof(*edev));
 	for (size_t k = 0; k < np; k++)
-		if (!k || pairs[k] != pairs[k - 1])
-			x->g[pairs[k] >> 32].devices++;
-	free(pairs);
+		goff[eg[k] + 1]++;
+	for (uint32_t g = 0; g <= MAX_GROUPS; g++)
+		goff[g + 1] += goff[g];
+	cur.k = cur.i = 0;
+	for (size_t k = 0; k < np; k++)
+		edev[goff[eg[k]]++] = ir_next_endpoint(d, fab, &cur)->a;
+	/* goff[g] is now where group g's endpoints end */
+	for (uint32_t g = 0, k = 0; g <= MAX_GROUPS; g++)
+		for (; k < goff[g]; k++)
+			if (sc->stamp[edev[k]] != g + 1) {
+				sc->stamp[edev[k]] = g + 1;
+				x->g[g].devices++;
+			}
+	for (uint32_t q = 0; q < qt; q++)
+		sc->stamp[queue[q]] = 0;
+	free(goff);
+	free(edev);
+	free(eg);
 	/* the fabric's links, by device */
 	while (qh < qt) {
 		uint32_t u = queue[qh++];
@@ -337,12 +393,13 @@ static void fdiag_build(struct fdiag *x, const struct rk_design *d,
 				sc->flinks =
 				    xrealloc(sc->flinks,
 					     sc->fl_cap * sizeof(*sc->flinks));
+				sc->tmp = xrealloc(
+				    sc->tmp, sc->fl_cap * sizeof(*sc->tmp));
 			}
 			sc->flinks[sc->nfl++] = adj[k];
 		}
 	}
-	if (sc->nfl)
-		qsort(sc->flinks, sc->nfl, sizeof(*sc->flinks), cmp_u32);
+	sort_u32(sc->flinks, sc->nfl, sc->tmp);
 	for (size_t j = 0; j < sc->nfl; j++) {
 		const struct rk_link *l = &d->links[sc->flinks[j]];
 		uint32_t ga, gb;
