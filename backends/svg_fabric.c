@@ -46,20 +46,29 @@ struct bundle {
 
 /*
  * Tables shared by the diagrams of one design, so that drawing a fabric
- * costs what the fabric holds rather than what the design holds: the link
- * index, and per-object tables that each fabric resets by the objects it
- * touched (its devices, and the ports or parts it memoised).
+ * costs what the fabric holds rather than what the design holds: the
+ * links by fabric, and per-object tables that each fabric resets by the
+ * objects it touched (its devices, and the ports or parts it memoised).
+ * A fabric's own links are indexed by device (compressed rows on the
+ * fabric's devices, numbered locally) before its devices are layered, so
+ * that the walk reads a few small arrays in order instead of every link
+ * record of every device it reaches, other fabrics' links included.
  */
 struct fdiag_scratch {
-	uint32_t *off, *adj; /* links by device (ir_link_index) */
+	uint32_t *fl_off, *fl; /* links of fabric f: fl[fl_off[f] ..
+				  fl_off[f + 1]), in index order */
 	uint32_t *of_dev, *level, *ep_memo, *queue;
 	uint32_t nqueue; /* devices of the last fabric, in queue[] */
 	uint32_t *keys;	 /* ep_memo entries set by the last fabric */
 	size_t nkeys, keys_cap;
-	uint32_t *flinks; /* the fabric's links, in index order */
-	uint32_t *tmp;	  /* as many, for sorting them */
-	size_t nfl, fl_cap;
 	uint32_t *stamp; /* device -> 1 + the group last counted for it */
+	uint32_t *loc;	 /* device -> its local number, RK_NONE */
+	uint32_t *ldev;	 /* local number -> device */
+	uint32_t *loff;	 /* local device v's link ends: loff[v] ..
+			    loff[v + 1] in lnbr and lj */
+	uint32_t *lnbr;	 /* the local number of the other end */
+	uint32_t *lj;	 /* the link's position in the fabric's links */
+	size_t ends_cap;
 };
 
 struct fdiag_scratch *fdiag_scratch_new(const struct rk_design *d)
@@ -67,14 +76,30 @@ struct fdiag_scratch *fdiag_scratch_new(const struct rk_design *d)
 	struct fdiag_scratch *sc = xcalloc(1, sizeof(*sc));
 	size_t n = (size_t)d->nobjs + 1;
 
-	ir_link_index(d, &sc->off, &sc->adj);
+	/* the resolved links of each fabric, by one counting pass */
+	sc->fl_off = xcalloc(n + 2, sizeof(*sc->fl_off));
+	for (uint32_t i = 0; i < d->nlinks; i++)
+		if (d->links[i].a_port != RK_NONE &&
+		    d->links[i].fabric < d->nobjs)
+			sc->fl_off[d->links[i].fabric + 2]++;
+	for (size_t f = 2; f < n + 2; f++)
+		sc->fl_off[f] += sc->fl_off[f - 1];
+	sc->fl = xmalloc((sc->fl_off[n] + 1) * sizeof(*sc->fl));
+	for (uint32_t i = 0; i < d->nlinks; i++)
+		if (d->links[i].a_port != RK_NONE &&
+		    d->links[i].fabric < d->nobjs)
+			sc->fl[sc->fl_off[d->links[i].fabric + 1]++] = i;
 	sc->of_dev = xmalloc(n * sizeof(*sc->of_dev));
 	sc->level = xmalloc(n * sizeof(*sc->level));
 	sc->queue = xmalloc(n * sizeof(*sc->queue));
 	sc->ep_memo = xcalloc(n, sizeof(*sc->ep_memo));
 	sc->stamp = xcalloc(n, sizeof(*sc->stamp));
+	sc->loc = xmalloc(n * sizeof(*sc->loc));
+	sc->ldev = xmalloc(n * sizeof(*sc->ldev));
+	sc->loff = xmalloc((n + 1) * sizeof(*sc->loff));
 	memset(sc->of_dev, 0xff, n * sizeof(*sc->of_dev));
 	memset(sc->level, 0xff, n * sizeof(*sc->level));
+	memset(sc->loc, 0xff, n * sizeof(*sc->loc));
 	return sc;
 }
 
@@ -82,17 +107,72 @@ void fdiag_scratch_free(struct fdiag_scratch *sc)
 {
 	if (!sc)
 		return;
-	free(sc->off);
-	free(sc->adj);
+	free(sc->fl_off);
+	free(sc->fl);
 	free(sc->of_dev);
 	free(sc->level);
 	free(sc->queue);
 	free(sc->ep_memo);
 	free(sc->keys);
-	free(sc->flinks);
-	free(sc->tmp);
 	free(sc->stamp);
+	free(sc->loc);
+	free(sc->ldev);
+	free(sc->loff);
+	free(sc->lnbr);
+	free(sc->lj);
 	free(sc);
+}
+
+/*
+ * Index the @n links @fl of a fabric by device: its devices numbered in
+ * order of first appearance (sc->loc, sc->ldev), each one's link ends in
+ * link order (a link from a device to itself twice); returns the number
+ * of devices.
+ */
+static uint32_t fabric_index(struct fdiag_scratch *sc,
+			     const struct rk_design *d, const uint32_t *fl,
+			     uint32_t n)
+{
+	uint32_t nl = 0, *loc = sc->loc, *loff = sc->loff;
+
+	for (uint32_t j = 0; j < n; j++) {
+		const struct rk_link *l = &d->links[fl[j]];
+
+		if (loc[l->a_dev] == RK_NONE) {
+			loc[l->a_dev] = nl;
+			sc->ldev[nl++] = l->a_dev;
+		}
+		if (loc[l->b_dev] == RK_NONE) {
+			loc[l->b_dev] = nl;
+			sc->ldev[nl++] = l->b_dev;
+		}
+	}
+	if ((size_t)2 * n > sc->ends_cap) {
+		sc->ends_cap = (size_t)2 * n;
+		free(sc->lnbr);
+		free(sc->lj);
+		sc->lnbr = xmalloc(sc->ends_cap * sizeof(*sc->lnbr));
+		sc->lj = xmalloc(sc->ends_cap * sizeof(*sc->lj));
+	}
+	memset(loff, 0, (nl + 2) * sizeof(*loff));
+	for (uint32_t j = 0; j < n; j++) {
+		const struct rk_link *l = &d->links[fl[j]];
+
+		loff[loc[l->a_dev] + 2]++;
+		loff[loc[l->b_dev] + 2]++;
+	}
+	for (uint32_t v = 2; v < nl + 2; v++)
+		loff[v] += loff[v - 1];
+	for (uint32_t j = 0; j < n; j++) {
+		const struct rk_link *l = &d->links[fl[j]];
+		uint32_t a = loc[l->a_dev], b = loc[l->b_dev];
+
+		sc->lnbr[loff[a + 1]] = b;
+		sc->lj[loff[a + 1]++] = j;
+		sc->lnbr[loff[b + 1]] = a;
+		sc->lj[loff[b + 1]++] = j;
+	}
+	return nl;
 }
 
 #define BHASH 4096 /* bundle hash slots (past that, a scan) */
@@ -208,62 +288,15 @@ static uint32_t ep_group(struct fdiag *x, const struct rk_design *d,
 	return x->ep_memo[key] - 1;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/*
- * @a[0 .. n) in ascending order, @tmp as long: a few in a qsort, many in
- * an LSD radix sort, 11 bits a pass, skipping the digits every value
- * shares (link indices below 2^22 take two passes), so that the time
- * grows with n and not n log n.
- */
-static void sort_u32(uint32_t *a, size_t n, uint32_t *tmp)
-{
-	uint32_t all_or = 0, all_and = ~(uint32_t)0;
-	uint32_t *src = a, *dst = tmp;
-
-	if (n < 1024) {
-		if (n > 1)
-			qsort(a, n, sizeof(*a), cmp_u32);
-		return;
-	}
-	for (size_t i = 0; i < n; i++) {
-		all_or |= a[i];
-		all_and &= a[i];
-	}
-	for (unsigned shift = 0; shift < 32; shift += 11) {
-		size_t count[2049] = { 0 };
-
-		if (!(((all_or ^ all_and) >> shift) & 0x7ff))
-			continue; /* this digit is the same in every value */
-		for (size_t i = 0; i < n; i++)
-			count[((src[i] >> shift) & 0x7ff) + 1]++;
-		for (unsigned b = 0; b < 2048; b++)
-			count[b + 1] += count[b];
-		for (size_t i = 0; i < n; i++)
-			dst[count[(src[i] >> shift) & 0x7ff]++] = src[i];
-		{
-			uint32_t *t = src;
-
-			src = dst;
-			dst = t;
-		}
-	}
-	if (src != a)
-		memcpy(a, src, n * sizeof(*a));
-}
-
 static void fdiag_build(struct fdiag *x, const struct rk_design *d,
 			uint32_t fab, struct fdiag_scratch *sc)
 {
 	uint32_t *eg = NULL, *edev = NULL, *goff;
 	size_t np = 0, np_cap = 0;
-	uint32_t *queue = sc->queue, *off = sc->off, *adj = sc->adj;
-	uint32_t qh = 0, qt = 0, rails = 0, first_rail = RK_NONE;
+	uint32_t *queue = sc->queue, *loc = sc->loc, *loff = sc->loff;
+	uint32_t qh = 0, qt = 0, rails = 0, first_rail = RK_NONE, nloc;
+	const uint32_t *fl = sc->fl + sc->fl_off[fab];
+	uint32_t nfl = sc->fl_off[fab + 1] - sc->fl_off[fab];
 	struct ir_ep_cursor cur = { 0, 0 };
 	bool by_part;
 
@@ -329,15 +362,18 @@ static void fdiag_build(struct fdiag *x, const struct rk_design *d,
 	free(goff);
 	free(edev);
 	free(eg);
-	/* the fabric's links, by device */
+	/* the fabric's links, by device; its devices layered from the
+	 * endpoints */
+	nloc = fabric_index(sc, d, fl, nfl);
 	while (qh < qt) {
-		uint32_t u = queue[qh++];
+		uint32_t u = queue[qh++], v = loc[u];
 
-		for (uint32_t k = off[u]; k < off[u + 1]; k++) {
-			const struct rk_link *l = &d->links[adj[k]];
-			uint32_t w = l->a_dev == u ? l->b_dev : l->a_dev;
+		if (v == RK_NONE)
+			continue; /* an endpoint without links here */
+		for (uint32_t k = loff[v]; k < loff[v + 1]; k++) {
+			uint32_t w = sc->ldev[sc->lnbr[k]];
 
-			if (l->fabric != fab || x->level[w] != RK_NONE)
+			if (x->level[w] != RK_NONE)
 				continue;
 			x->level[w] = x->level[u] + 1;
 			if (x->level[w] + 1 > x->nlevels)
@@ -349,21 +385,21 @@ static void fdiag_build(struct fdiag *x, const struct rk_design *d,
 		x->nlevels = 1;
 	/* the rail a tier-1 switch serves: from its endpoint links */
 	for (uint32_t q = 0; q < qt; q++) {
-		uint32_t u = queue[q], rail = RK_NONE;
+		uint32_t u = queue[q], rail = RK_NONE, v = loc[u];
 		bool mixed = false;
 		uint32_t p = d->objs[u].part;
 
 		if (x->level[u] == 0)
 			continue;
 		if (x->level[u] == 1 && !by_part) {
-			for (uint32_t k = off[u]; k < off[u + 1]; k++) {
-				const struct rk_link *l = &d->links[adj[k]];
-				bool a = l->a_dev == u;
-				uint32_t w = a ? l->b_dev : l->a_dev;
-				uint32_t wp = a ? l->b_port : l->a_port;
+			for (uint32_t k = loff[v]; k < loff[v + 1]; k++) {
+				const struct rk_link *l;
+				uint32_t wp;
 
-				if (l->fabric != fab || x->level[w] != 0)
+				if (x->level[sc->ldev[sc->lnbr[k]]] != 0)
 					continue;
+				l = &d->links[fl[sc->lj[k]]];
+				wp = l->a_dev == u ? l->b_port : l->a_port;
 				if (rail == RK_NONE)
 					rail = d->objs[wp].local;
 				else if (rail != d->objs[wp].local)
@@ -378,34 +414,15 @@ static void fdiag_build(struct fdiag *x, const struct rk_design *d,
 			    group_get(x, x->level[u], p, true, false, p);
 		x->g[x->of_dev[u]].members++;
 	}
+	for (uint32_t v = 0; v < nloc; v++)
+		loc[sc->ldev[v]] = RK_NONE;
 	/* bundles: the fabric's links (both ends reached), in index order */
-	sc->nfl = 0;
-	for (uint32_t q = 0; q < qt; q++) {
-		uint32_t u = queue[q];
-
-		for (uint32_t k = off[u]; k < off[u + 1]; k++) {
-			const struct rk_link *l = &d->links[adj[k]];
-
-			if (l->fabric != fab || l->a_dev != u)
-				continue;
-			if (sc->nfl == sc->fl_cap) {
-				sc->fl_cap = sc->fl_cap ? 2 * sc->fl_cap : 256;
-				sc->flinks =
-				    xrealloc(sc->flinks,
-					     sc->fl_cap * sizeof(*sc->flinks));
-				sc->tmp = xrealloc(
-				    sc->tmp, sc->fl_cap * sizeof(*sc->tmp));
-			}
-			sc->flinks[sc->nfl++] = adj[k];
-		}
-	}
-	sort_u32(sc->flinks, sc->nfl, sc->tmp);
-	for (size_t j = 0; j < sc->nfl; j++) {
-		const struct rk_link *l = &d->links[sc->flinks[j]];
+	for (uint32_t j = 0; j < nfl; j++) {
+		const struct rk_link *l = &d->links[fl[j]];
 		uint32_t ga, gb;
 
-		if (j && sc->flinks[j] == sc->flinks[j - 1])
-			continue; /* a link from a device to itself */
+		if (x->level[l->a_dev] == RK_NONE)
+			continue; /* not reached from the endpoints */
 		ga = x->level[l->a_dev] == 0
 			 ? ep_group(x, d, l->a_dev, l->a_port, by_part)
 			 : x->of_dev[l->a_dev];
