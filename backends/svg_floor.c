@@ -227,29 +227,45 @@ void svg_floor(struct wbuf *w, const struct rk_design *d, struct derived *dv,
 		}
 		wb_str(w, "</g>\n");
 	}
-	/* liquid loops: their racks joined in declaration order */
-	for (uint32_t lp = 0; lp < d->nobjs; lp++) {
-		bool started = false;
+	/* liquid loops: their racks joined in declaration order (each
+	 * loop's racks chained by one pass over the racks, not a pass per
+	 * loop) */
+	{
+		uint32_t *head = xmalloc((d->nobjs + 1) * sizeof(*head));
+		uint32_t *next = xmalloc((n + 1) * sizeof(*next));
 
-		if (d->objs[lp].kind != K_LOOP)
-			continue;
-		for (uint32_t k = 0; k < n; k++) {
+		memset(head, 0xff, (d->nobjs + 1) * sizeof(*head));
+		for (uint32_t k = n; k-- > 0;) {
 			const struct rk_value *v =
 			    ir_attr(d, r[k].rack, A_LOOP);
 
-			if (!v || v->type != VT_OBJ || v->a != lp)
+			next[k] = RK_NONE;
+			if (!v || v->type != VT_OBJ || v->a >= d->nobjs)
 				continue;
-			wb_printf(w, "%s%d %d",
-				  started ? " L"
-					  : "<path fill=\"none\" "
-					    "stroke=\"#1f77b4\" "
-					    "stroke-opacity=\"0.6\" d=\"M",
-				  MARGIN + PX(r[k].x - x0) + PX(r[k].w) / 2,
-				  MARGIN + PX(r[k].y - y0) + PX(r[k].h) / 2);
-			started = true;
+			next[k] = head[v->a];
+			head[v->a] = k;
 		}
-		if (started)
-			wb_str(w, "\"/>\n");
+		for (uint32_t lp = 0; lp < d->nobjs; lp++) {
+			bool started = false;
+
+			if (d->objs[lp].kind != K_LOOP)
+				continue;
+			for (uint32_t k = head[lp]; k != RK_NONE; k = next[k]) {
+				wb_printf(
+				    w, "%s%d %d",
+				    started ? " L"
+					    : "<path fill=\"none\" "
+					      "stroke=\"#1f77b4\" "
+					      "stroke-opacity=\"0.6\" d=\"M",
+				    MARGIN + PX(r[k].x - x0) + PX(r[k].w) / 2,
+				    MARGIN + PX(r[k].y - y0) + PX(r[k].h) / 2);
+				started = true;
+			}
+			if (started)
+				wb_str(w, "\"/>\n");
+		}
+		free(head);
+		free(next);
 	}
 	/* legend */
 	{
