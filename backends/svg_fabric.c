@@ -291,7 +291,7 @@ static uint32_t ep_group(struct fdiag *x, const struct rk_design *d,
 static void fdiag_build(struct fdiag *x, const struct rk_design *d,
 			uint32_t fab, struct fdiag_scratch *sc)
 {
-	uint32_t *eg = NULL, *edev = NULL, *goff;
+	uint32_t *eg = NULL, *ed = NULL, *edev, *goff;
 	size_t np = 0, np_cap = 0;
 	uint32_t *queue = sc->queue, *loc = sc->loc, *loff = sc->loff;
 	uint32_t qh = 0, qt = 0, rails = 0, first_rail = RK_NONE, nloc;
@@ -334,7 +334,9 @@ static void fdiag_build(struct fdiag *x, const struct rk_design *d,
 		if (np == np_cap) {
 			np_cap = np_cap ? 2 * np_cap : 64;
 			eg = xrealloc(eg, np_cap * sizeof(*eg));
+			ed = xrealloc(ed, np_cap * sizeof(*ed));
 		}
+		ed[np] = dev;
 		eg[np++] = g;
 		if (x->level[dev] == RK_NONE) {
 			x->level[dev] = 0;
@@ -347,9 +349,8 @@ static void fdiag_build(struct fdiag *x, const struct rk_design *d,
 		goff[eg[k] + 1]++;
 	for (uint32_t g = 0; g <= MAX_GROUPS; g++)
 		goff[g + 1] += goff[g];
-	cur.k = cur.i = 0;
 	for (size_t k = 0; k < np; k++)
-		edev[goff[eg[k]]++] = ir_next_endpoint(d, fab, &cur)->a;
+		edev[goff[eg[k]]++] = ed[k];
 	/* goff[g] is now where group g's endpoints end */
 	for (uint32_t g = 0, k = 0; g <= MAX_GROUPS; g++)
 		for (; k < goff[g]; k++)
@@ -362,6 +363,7 @@ static void fdiag_build(struct fdiag *x, const struct rk_design *d,
 	free(goff);
 	free(edev);
 	free(eg);
+	free(ed);
 	/* the fabric's links, by device; its devices layered from the
 	 * endpoints */
 	nloc = fabric_index(sc, d, fl, nfl);
