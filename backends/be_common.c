@@ -67,27 +67,49 @@ static bool hostname_ok(const char *s)
 	return true;
 }
 
-/* Whether two of the @n names are equal. */
+/*
+ * Whether two of the @n names are equal: the names sorted by the top 32
+ * bits of their FNV-1a hash (an LSD radix sort, 11 bits a pass, each pass
+ * in order through memory), then compared within each run of equal
+ * hashes.  A hash set did the same with a probe into a table and often
+ * a comparison with a name far away in memory per name: at a million
+ * GPUs neither stays in the cache, and it took 40 to 70 times as long as
+ * at 100,000.
+ */
 static bool any_clash(const struct named *v, uint32_t n)
 {
-	uint32_t cap = 16, *slot;
+	uint64_t *k = xmalloc(((size_t)n + 1) * sizeof(*k));
+	uint64_t *t = xmalloc(((size_t)n + 1) * sizeof(*t)), *x;
 	bool clash = false;
 
-	while (cap < 2 * n)
-		cap *= 2;
-	slot = xmalloc(cap * sizeof(*slot));
-	memset(slot, 0xff, cap * sizeof(*slot));
-	for (uint32_t i = 0; i < n && !clash; i++) {
-		uint32_t h = (uint32_t)be_fnv1a(v[i].name) & (cap - 1);
+	for (uint32_t i = 0; i < n; i++)
+		k[i] = (be_fnv1a(v[i].name) & 0xffffffff00000000ULL) | i;
+	for (unsigned shift = 32; shift < 64; shift += 11) {
+		uint32_t count[2049] = { 0 };
 
-		for (; slot[h] != UINT32_MAX; h = (h + 1) & (cap - 1))
-			if (streq(v[slot[h]].name, v[i].name)) {
-				clash = true;
-				break;
-			}
-		slot[h] = i;
+		for (uint32_t i = 0; i < n; i++)
+			count[((k[i] >> shift) & 0x7ff) + 1]++;
+		for (unsigned b = 0; b < 2048; b++)
+			count[b + 1] += count[b];
+		for (uint32_t i = 0; i < n; i++)
+			t[count[(k[i] >> shift) & 0x7ff]++] = k[i];
+		x = k;
+		k = t;
+		t = x;
 	}
-	free(slot);
+	for (uint32_t i = 0; i < n && !clash;) {
+		uint32_t j = i + 1;
+
+		while (j < n && k[j] >> 32 == k[i] >> 32)
+			j++;
+		for (uint32_t a = i; a < j && !clash; a++)
+			for (uint32_t b = a + 1; b < j && !clash; b++)
+				clash = streq(v[(uint32_t)k[a]].name,
+					      v[(uint32_t)k[b]].name);
+		i = j;
+	}
+	free(k);
+	free(t);
 	return clash;
 }
 
