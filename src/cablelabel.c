@@ -33,6 +33,7 @@ struct builder {
 	const struct rk_design *d;
 	struct cable_labels *cl;
 	uint32_t *pos;	 /* rack or row -> 1-based position, 0 */
+	uint32_t *row;	 /* a device's rack -> row_of() */
 	size_t len, cap; /* cl->text */
 	size_t nfaces, faces_cap;
 	uint32_t site_at;   /* site_of() memo: the object asked, */
@@ -194,6 +195,13 @@ static uint32_t row_of(const struct builder *b, uint32_t rack)
 	return row != RK_NONE && b->pos[row] ? row : RK_NONE;
 }
 
+/* row_of() of a device's rack, as kept for every rack before the links
+ * (walking up from the rack per label field read records far apart). */
+static uint32_t rack_row(const struct builder *b, uint32_t rack)
+{
+	return rack != RK_NONE ? b->row[rack] : RK_NONE;
+}
+
 /* Field @op of the label of link @l (plan @r). */
 static void field(struct builder *b, const struct lf_op *op,
 		  const struct rk_link *l, const struct cp_link *r)
@@ -227,7 +235,7 @@ static void field(struct builder *b, const struct lf_op *op,
 			put_num(b, (uint64_t)cl->at[dev]);
 		break;
 	case LF_RACK:
-		row = row_of(b, rack);
+		row = rack_row(b, rack);
 		if (row != RK_NONE) {
 			put_num(b, b->pos[row]);
 			put(b, ".", 1);
@@ -236,7 +244,7 @@ static void field(struct builder *b, const struct lf_op *op,
 			put_num(b, b->pos[rack]);
 		break;
 	default: /* LF_ROW */
-		row = row_of(b, rack);
+		row = rack_row(b, rack);
 		if (row != RK_NONE)
 			put_num(b, b->pos[row]);
 		break;
@@ -311,6 +319,15 @@ void cable_labels_build(const struct rk_design *d, const struct cable_plan *p,
 		}
 		free(n);
 	}
+	/* the rows of the devices' racks, once per rack */
+	b.row = xmalloc(nobj * sizeof(*b.row));
+	for (uint32_t i = 0, last = RK_NONE; i < d->nobjs; i++) {
+		uint32_t rk = cl->rack[i];
+
+		if (rk != RK_NONE && rk != last)
+			b.row[rk] = row_of(&b, rk);
+		last = rk;
+	}
 	cl->off = xmalloc(((size_t)d->nlinks + 1) * sizeof(*cl->off));
 	/* never NULL, so that an empty label or name still points somewhere */
 	room(&cl->text, &b.cap, 0, 1);
@@ -331,6 +348,7 @@ void cable_labels_build(const struct rk_design *d, const struct cable_plan *p,
 	if (b.len)
 		cl->text = xrealloc(cl->text, b.len);
 	free(b.pos);
+	free(b.row);
 	free(b.ops);
 }
 

@@ -923,7 +923,12 @@ static uint32_t shared_hashes(const uint64_t *h, uint32_t n, unsigned bits,
 	unsigned nbits = 0;
 	uint32_t nb, *start, *fill, *slot, most = 0, cap = 16, m = 0;
 
-	while (nbits < bits && nbits < 16 && ((uint64_t)n >> nbits) > 2048)
+	/* buckets of up to 2,048, but no more than 256 buckets until they
+	 * hold 32,768 each: the pass that deals the entries to buckets
+	 * writes to one place per bucket, and 2,048 places (a million GPUs)
+	 * missed the cache and the TLB on most writes */
+	while (nbits < bits && nbits < 16 &&
+	       ((uint64_t)n >> nbits) > (nbits < 8 ? 2048u : 32768u))
 		nbits++;
 	nb = (uint32_t)1 << nbits;
 	start = xcalloc((size_t)nb + 1, sizeof(*start));

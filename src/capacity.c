@@ -141,6 +141,77 @@ static int64_t cap_num(const struct rk_design *d, uint32_t obj, uint32_t key)
 	return v > 0 ? v : 0;
 }
 
+/* A link end on a device with GPUs: its port, and the link's rate. */
+struct gpu_end {
+	uint32_t port;
+	int64_t rate;
+};
+
+/*
+ * The link ends on devices with GPUs (@memo), by device, each device's in
+ * link order (a counting sort; @off gets nobjs + 1 offsets): what the
+ * scale-out figure reads per fabric endpoint.  Read in device order, as
+ * the endpoints come; looking each endpoint's link up among the design's
+ * link records instead read one record far from the last per endpoint,
+ * which missed the cache on every one at a million GPUs (the records are
+ * 150 MB there).  Each link's rate is link_rate()'s, from its ports'
+ * speeds, memoised per port object.
+ */
+static struct gpu_end *gpu_ends(const struct rk_design *d,
+				const struct dev_gpus *memo, uint32_t **offp)
+{
+	uint32_t *off = xcalloc((size_t)d->nobjs + 2, sizeof(*off));
+	int64_t *speed = xmalloc(((size_t)d->nobjs + 1) * sizeof(*speed));
+	/* per object: 1 of a part with GPUs; 2 a port whose speed is known */
+	uint8_t *is = xcalloc((size_t)d->nobjs + 1, 1);
+	struct gpu_end *e;
+
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		uint32_t p = d->objs[i].part;
+
+		is[i] = p != RK_NONE && memo[p].n;
+	}
+	for (uint32_t i = 0; i < d->nlinks; i++) {
+		const struct rk_link *l = &d->links[i];
+
+		if (l->a_port == RK_NONE)
+			continue;
+		off[l->a_dev + 2] += is[l->a_dev] & 1;
+		off[l->b_dev + 2] += is[l->b_dev] & 1;
+	}
+	for (uint32_t i = 2; i < d->nobjs + 2; i++)
+		off[i] += off[i - 1];
+	e = xmalloc(((size_t)off[d->nobjs + 1] + 1) * sizeof(*e));
+	for (uint32_t i = 0; i < d->nlinks; i++) {
+		const struct rk_link *l = &d->links[i];
+		const uint32_t port[2] = { l->a_port, l->b_port };
+		int64_t sp[2], rate;
+
+		if (l->a_port == RK_NONE ||
+		    !((is[l->a_dev] | is[l->b_dev]) & 1))
+			continue;
+		for (int k = 0; k < 2; k++) {
+			if (!(is[port[k]] & 2)) {
+				speed[port[k]] = ir_num(d, port[k], A_SPEED, 0);
+				is[port[k]] |= 2;
+			}
+			sp[k] = speed[port[k]];
+		}
+		/* link_rate(): the slower end's, or the one that says */
+		rate = !sp[0] || (sp[1] && sp[1] < sp[0]) ? sp[1] : sp[0];
+		if (is[l->a_dev] & 1)
+			e[off[l->a_dev + 1]++] =
+			    (struct gpu_end){ l->a_port, rate };
+		if (is[l->b_dev] & 1)
+			e[off[l->b_dev + 1]++] =
+			    (struct gpu_end){ l->b_port, rate };
+	}
+	free(speed);
+	free(is);
+	*offp = off;
+	return e;
+}
+
 void capacity_compute(struct derived *dv, struct capacity *c)
 {
 	const struct rk_design *d = dv->d;
@@ -150,7 +221,8 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 	uint32_t *gp = NULL; /* GPU parts, per device part, memoised */
 	struct dev_gpus *memo = xcalloc(d->nobjs + 1, sizeof(*memo));
 	uint8_t *memo_done = xcalloc(d->nobjs + 1, 1);
-	uint32_t ngp = 0, gp_cap = 0, *loff, *ladj;
+	uint32_t ngp = 0, gp_cap = 0, *eoff;
+	struct gpu_end *ends;
 	int64_t best = 0;
 	const struct rack_totals *rt;
 
@@ -319,7 +391,7 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 	 * scale-out: the fabric whose endpoint ports on GPU devices inject
 	 * the most; per GPU, that injection over those devices' GPUs
 	 */
-	ir_link_index(d, &loff, &ladj);
+	ends = gpu_ends(d, memo, &eoff);
 	for (uint32_t f = 0; f < d->nobjs; f++) {
 		struct ir_ep_cursor cur = { 0, 0 };
 		uint64_t n = 0;
@@ -333,17 +405,12 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 
 			if (p == RK_NONE || !memo[p].n)
 				continue;
-			for (uint32_t k = loff[dev]; k < loff[dev + 1]; k++) {
-				const struct rk_link *l = &d->links[ladj[k]];
-
-				if ((l->a_dev == dev &&
-				     l->a_port == (uint32_t)v->n) ||
-				    (l->b_dev == dev &&
-				     l->b_port == (uint32_t)v->n)) {
-					inj += link_rate(d, l);
+			/* the rate of the first link on the port */
+			for (uint32_t k = eoff[dev]; k < eoff[dev + 1]; k++)
+				if (ends[k].port == (uint32_t)v->n) {
+					inj += ends[k].rate;
 					break;
 				}
-			}
 			/* count each device's GPUs once */
 			if (seen[dev] != f) {
 				seen[dev] = f;
@@ -365,8 +432,8 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 		 */
 		c->bisection = derived_fabric(dv, f)->bisection_upper;
 	}
-	free(loff);
-	free(ladj);
+	free(eoff);
+	free(ends);
 	if (c->scaleout != RK_NONE) {
 		const struct rk_value *v;
 

@@ -88,7 +88,8 @@ static int64_t to_top(const struct rk_design *d, uint32_t dev, uint32_t rack)
 	return (units - (at - 1)) * RK_U_UM - h * (RK_U_UM / 2);
 }
 
-/* What one device adds to a cable: its rack and its height below the top. */
+/* What one device adds to a cable: its rack (the index of its entry in the
+ * memo's racks) and its height below the top. */
 struct layout_dev {
 	uint32_t rack; /* RK_NONE: not placed */
 	bool done;
@@ -97,7 +98,6 @@ struct layout_dev {
 
 /* What one rack adds: its place and its site's slack. */
 struct layout_rack {
-	bool done;
 	struct rack_pos pos;
 	int64_t slack;
 };
@@ -162,40 +162,50 @@ void layout_memo_init(struct layout_memo *m, const struct rk_design *d)
 {
 	m->d = d;
 	m->dev = xcalloc((size_t)d->nobjs + 1, sizeof(*m->dev));
-	m->rack = xcalloc((size_t)d->nobjs + 1, sizeof(*m->rack));
+	m->slot = xmalloc(((size_t)d->nobjs + 1) * sizeof(*m->slot));
+	memset(m->slot, 0xff, ((size_t)d->nobjs + 1) * sizeof(*m->slot));
+	m->rack = NULL;
+	m->nracks = m->racks_cap = 0;
 }
 
 void layout_memo_free(struct layout_memo *m)
 {
 	free(m->dev);
 	free(m->rack);
+	free(m->slot);
 	m->dev = NULL;
 	m->rack = NULL;
+	m->slot = NULL;
 }
 
+/*
+ * A device's entry; its rack's is made with it.  The racks' entries are
+ * kept together, not one per object: a pass over the links of a million
+ * GPUs reads the racks of both ends of every link in no order, and one
+ * entry per object spread them over 17 MB, a cache miss each.
+ */
 static const struct layout_dev *memo_dev(struct layout_memo *m, uint32_t dev)
 {
 	struct layout_dev *v = &m->dev[dev];
+	uint32_t rack;
 
 	if (!v->done) {
 		v->done = true;
-		v->rack = layout_rack_of(m->d, dev);
-		if (v->rack != RK_NONE)
-			v->top = to_top(m->d, dev, v->rack);
+		v->rack = rack = layout_rack_of(m->d, dev);
+		if (rack == RK_NONE)
+			return v;
+		v->top = to_top(m->d, dev, rack);
+		if (m->slot[rack] == RK_NONE) {
+			struct layout_rack *r =
+			    VEC_PUSH(m->rack, m->nracks, m->racks_cap);
+
+			layout_rack_pos(m->d, rack, &r->pos);
+			r->slack = site_slack(m->d, rack);
+			m->slot[rack] = m->nracks - 1;
+		}
+		v->rack = m->slot[rack];
 	}
 	return v;
-}
-
-static const struct layout_rack *memo_rack(struct layout_memo *m, uint32_t rack)
-{
-	struct layout_rack *r = &m->rack[rack];
-
-	if (!r->done) {
-		r->done = true;
-		layout_rack_pos(m->d, rack, &r->pos);
-		r->slack = site_slack(m->d, rack);
-	}
-	return r;
 }
 
 void layout_memo_run(struct layout_memo *m, uint32_t a, uint32_t b,
@@ -207,12 +217,12 @@ void layout_memo_run(struct layout_memo *m, uint32_t a, uint32_t b,
 	memset(out, 0, sizeof(*out));
 	if (da->rack == RK_NONE || db->rack == RK_NONE)
 		return;
-	ra = memo_rack(m, da->rack);
+	ra = &m->rack[da->rack];
 	if (da->rack == db->rack) {
 		cable_run(da->top, db->top, NULL, NULL, ra->slack, out);
 		return;
 	}
-	rb = memo_rack(m, db->rack);
+	rb = &m->rack[db->rack];
 	cable_run(da->top, db->top, &ra->pos, &rb->pos, ra->slack, out);
 }
 

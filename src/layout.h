@@ -74,7 +74,9 @@ struct layout_rack;
 struct layout_memo {
 	const struct rk_design *d;
 	struct layout_dev *dev;	  /* per object */
-	struct layout_rack *rack; /* per object (racks only) */
+	struct layout_rack *rack; /* per rack met, in the order met */
+	uint32_t *slot;		  /* rack object -> its index in @rack */
+	uint32_t nracks, racks_cap;
 };
 void layout_memo_init(struct layout_memo *m, const struct rk_design *d);
 void layout_memo_free(struct layout_memo *m);
