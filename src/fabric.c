@@ -755,6 +755,22 @@ uint32_t deal_uplinks(const struct deal *dl, uint32_t *sp, uint32_t *pt)
 	return S;
 }
 
+uint32_t deal_two_tier(uint32_t units, uint32_t rails, uint32_t Uf, uint32_t P,
+		       uint32_t Sfix, uint32_t *up_s, uint32_t *up_p)
+{
+	uint32_t *sk = xmalloc(((size_t)units + 1) * sizeof(*sk));
+	struct deal dl = { units, rails, Uf, P, 0, sk };
+	uint32_t S;
+
+	for (uint32_t k = 0; k < units; k++)
+		sk[k] = Sfix
+			    ? Sfix
+			    : spines_for((uint64_t)(k + 1) * rails * Uf, Uf, P);
+	S = deal_uplinks(&dl, up_s, up_p);
+	free(sk);
+	return S;
+}
+
 /*
  * A fat tree's rate: its `speed`, else the speed of its first endpoint
  * port that gives one (0: none known).
@@ -1040,17 +1056,9 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 		uint32_t *up_s = xmalloc(((size_t)L * Uf + 1) * sizeof(*up_s));
 		uint32_t *up_p = xmalloc(((size_t)L * Uf + 1) * sizeof(*up_p));
 		uint32_t *ul = xcalloc(L, sizeof(*ul));
-		uint32_t *sk = xmalloc(((size_t)nsu + 1) * sizeof(*sk));
-		struct deal dl = { nsu, nrails, Uf, sp.n, 0, sk };
-		uint32_t S, Sb = 0;
-
-		for (uint32_t k = 0; k < nsu; k++)
-			sk[k] =
-			    Sfix ? Sfix
-				 : spines_for((uint64_t)(k + 1) * nrails * Uf,
-					      Uf, sp.n);
-		S = deal_uplinks(&dl, up_s, up_p);
-		free(sk);
+		uint32_t S = deal_two_tier(nsu, nrails, Uf, sp.n, Sfix, up_s,
+					   up_p),
+			 Sb = 0;
 
 		/* leaf l cables ul[l]: uplinks at the fabric's rate for its
 		 * downlinks' bandwidth, rounded up, at most Uf */
@@ -1093,10 +1101,12 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 		free(ul);
 	} else if (tiers >= 3) {
 		/* fabric_tiers.c */
-		struct ft_build b = { fab,	 loc,	  spw,	 &lp,	   &sp,
-				      leaf,	 L,	  Lf,	 D,	   U,
-				      nrails,	 nsu,	  tiers, Sfix > 0, fp,
-				      &pl_spine, &pl_core };
+		bool grown =
+		    !ir_attr(d, fab, A_TIERS) && !ir_attr(d, fab, A_FINAL_SUS);
+		struct ft_build b = { fab,	 loc,	   spw,	  &lp,	    &sp,
+				      leaf,	 L,	   Lf,	  D,	    U,
+				      nrails,	 nsu,	   tiers, Sfix > 0, fp,
+				      &pl_spine, &pl_core, Uf,	  grown };
 
 		gen_upper_tiers(e, &b);
 	}

@@ -63,6 +63,11 @@ struct ft_build {
 	bool provisioned; /* final_sus given: sized for Lf leaves */
 	struct ft_plane *fp;
 	struct placer *pl_spine, *pl_core; /* zeroed; initialised here */
+	/* grown: the tiers are the default and the fabric is not
+	 * provisioned, so smaller sizes were two tiers of leaves cabling Uf
+	 * uplinks (the first pod keeps their spines and ports) */
+	uint32_t Uf;
+	bool grown;
 };
 
 /* U positions held for switches a provisioned fabric adds as it grows
@@ -101,6 +106,14 @@ struct deal {
 };
 uint32_t spread(uint32_t l, uint32_t s, uint32_t U, uint32_t S);
 uint32_t deal_uplinks(const struct deal *dl, uint32_t *sp, uint32_t *pt);
+/*
+ * The two-tier deal (fabric.c): @units units of @rails leaves with @Uf
+ * uplinks each, on spines of @P ports, as many as each size needs (or
+ * @Sfix when not 0); spine and port of uplink j of leaf l at [l*Uf + j]
+ * of @up_s and @up_p.  Returns the number of spines.
+ */
+uint32_t deal_two_tier(uint32_t units, uint32_t rails, uint32_t Uf, uint32_t P,
+		       uint32_t Sfix, uint32_t *up_s, uint32_t *up_p);
 
 /* fabric_planes.c: plane fp->plane's endpoints (devices and ports, in
  * order) into @ed and @ep, for the caller to free; their count */

@@ -10,7 +10,8 @@
  *             of unit s), so that added units fill the last pod and then
  *             open new ones; every pod with leaves gets U spines (h ports
  *             down, h up), uplink j of its k-th leaf going to its spine j
- *             on port k;
+ *             on port k (grown out of two tiers, the first pod's leaves
+ *             keep their two-tier spines and ports: first_pod());
  *   3 tiers   P pods (at most R); C = ceil(U*h / floor(R/P)) cores of R
  *             ports down, the fewest that take every pod alike (see
  *             uppers(); `core_growth double`: sized to double as the pods
@@ -30,7 +31,8 @@
  * place_cores.  Links are added tier by tier.
  *
  * Growth.  A leaf's pod, its spines and ports are functions of the leaf
- * and the uplink, so added units only add leaf-spine cables, and a
+ * and the uplink, so added units only add leaf-spine cables (out of two
+ * tiers, those the split into pods forces move), and a
  * group's spine-core cables never move.  Above that the uplinks are
  * wired as if the pods (four tiers: the groups) had been added one at a
  * time, the core (top) count growing with them: wire_filled() moves only
@@ -96,12 +98,91 @@ static bool make(struct elab *e, const struct ft_build *b, const char *tier,
 }
 
 /*
- * Wire @dl's lower switches @lo (their uplinks: spine ports h..R-1) to
- * the upper switches @hi, dealt growth-stably; a port of @hi is sp[q].
+ * The first pod of a tree grown out of two tiers (b->grown: the default
+ * tiers, no final_sus).  The largest two-tier tree, M = floor(R / rails)
+ * units of n = M*rails leaves (the default has two tiers while the
+ * leaves are at most R), has S = Uf spines: ceil(n*Uf/R) raised to a
+ * divisor of Uf, where n > R/2 = h (n > R - rails >= h when rails <= h,
+ * else n = rails > h) makes it more than Uf/2, so Uf.  Each of its
+ * leaves sends one uplink to each spine, and its first h leaves, the
+ * first pod, reach every spine once: a pod.  So the first pod's leaf k
+ * sends uplink j < Uf to the spine and port the two-tier deal gives it
+ * there (s[k*Uf + j], q[k*Uf + j]; the spines spine[0 .. Uf-1], the
+ * first pod's), and that spine's uplinks to the tier above take the
+ * ports its downlinks leave free, in order (up[x*h + i]).  Growing out of
+ * two tiers then keeps every cable of the first pod's leaves that the
+ * two-tier growth had kept (doc/language.md, "Growth (two tiers to
+ * three)").
+ * n: Uf, or 0 where the plain rule holds (not grown; a deal that is not
+ * such a pod, which the above rules out).
+ */
+struct first_pod {
+	uint32_t *s, *q, *up;
+	uint32_t n;
+};
+
+static void first_pod(const struct ft_build *b, struct first_pod *f)
+{
+	const uint32_t R = b->sp->n, h = R / 2, Uf = b->Uf;
+	const uint32_t M = R / b->nrails, n = M * b->nrails;
+	uint32_t *mark;
+	uint8_t *used;
+	bool ok;
+
+	memset(f, 0, sizeof(*f));
+	if (!b->grown || !M || n <= h || !Uf || Uf > b->U)
+		return;
+	f->s = xmalloc(((size_t)n * Uf + 1) * sizeof(*f->s));
+	f->q = xmalloc(((size_t)n * Uf + 1) * sizeof(*f->q));
+	f->up = xmalloc(((size_t)Uf * h + 1) * sizeof(*f->up));
+	mark = xcalloc((size_t)Uf + 1, sizeof(*mark));
+	used = xcalloc((size_t)Uf * R + 1, 1);
+	ok = deal_two_tier(M, b->nrails, Uf, R, 0, f->s, f->q) == Uf;
+	/* every leaf of the pod on every spine once */
+	for (uint32_t k = 0; k < h && ok; k++)
+		for (uint32_t j = 0; j < Uf && ok; j++) {
+			uint32_t x = f->s[(size_t)k * Uf + j];
+			uint32_t q = f->q[(size_t)k * Uf + j];
+
+			ok = x < Uf && mark[x] != k + 1 && q < R &&
+			     !used[(size_t)x * R + q];
+			if (ok) {
+				mark[x] = k + 1;
+				used[(size_t)x * R + q] = 1;
+			}
+		}
+	for (uint32_t x = 0; x < Uf && ok; x++)
+		for (uint32_t p = 0, i = 0; p < R && i < h; p++)
+			if (!used[(size_t)x * R + p])
+				f->up[(size_t)x * h + i++] = p;
+	free(mark);
+	free(used);
+	if (ok) {
+		f->n = Uf;
+		return;
+	}
+	free(f->s);
+	free(f->q);
+	free(f->up);
+	memset(f, 0, sizeof(*f));
+}
+
+/* The port (index into sp) of uplink @i of lower switch @x: h + i, or in
+ * @f's first pod the @i-th its downlinks leave free. */
+static uint32_t up_port(const struct first_pod *f, uint32_t x, uint32_t i,
+			uint32_t h)
+{
+	return f && x < f->n ? f->up[(size_t)x * h + i] : h + i;
+}
+
+/*
+ * Wire @dl's lower switches @lo (their uplinks: spine ports h..R-1, or
+ * those @f gives its first pod's spines) to the upper switches @hi, dealt
+ * growth-stably; a port of @hi is sp[q].
  */
 static void wire_dealt(struct elab *e, const struct ft_build *b,
 		       const struct deal *dl, const uint32_t *lo,
-		       const uint32_t *hi)
+		       const uint32_t *hi, const struct first_pod *f)
 {
 	const uint32_t *sp = b->sp->ports, h = b->sp->n / 2;
 	size_t n = (size_t)dl->units * dl->per * dl->up;
@@ -110,7 +191,9 @@ static void wire_dealt(struct elab *e, const struct ft_build *b,
 
 	deal_uplinks(dl, up_s, up_p);
 	for (size_t k = 0; k < n && !e->stopped; k++)
-		add_link(e, b->fab, lo[k / dl->up], sp[h + k % dl->up],
+		add_link(e, b->fab, lo[k / dl->up],
+			 sp[up_port(f, (uint32_t)(k / dl->up),
+				    (uint32_t)(k % dl->up), h)],
 			 hi[up_s[k]], sp[up_p[k]]);
 	free(up_s);
 	free(up_p);
@@ -161,11 +244,11 @@ static uint32_t youngest(const uint32_t *eu, uint32_t nu, const uint32_t *age,
  * from a units to b, exactly sum over old switches u of max(0, c_a(u) -
  * m_b) cables of each old unit move (c_a(u): a unit's cables on u), each
  * kept cable on its port (doc/language.md, "Growth (three and four
- * tiers)").
+ * tiers)").  A lower switch's uplink ports are as in wire_dealt().
  */
 static void wire_filled(struct elab *e, const struct ft_build *b,
 			uint32_t units, uint32_t per, const uint32_t *lo,
-			const uint32_t *hi)
+			const uint32_t *hi, const struct first_pod *f)
 {
 	const uint32_t *sp = b->sp->ports, R = b->sp->n, h = R / 2;
 	const uint32_t N = per * h;
@@ -308,8 +391,8 @@ static void wire_filled(struct elab *e, const struct ft_build *b,
 	for (uint32_t p = 0; p < units; p++)
 		for (uint32_t i = 0; i < N; i++)
 			add_link(e, b->fab, lo[(size_t)p * per + i / h],
-				 sp[h + i % h], hi[pat[i]],
-				 sp[port[(size_t)p * N + i]]);
+				 sp[up_port(f, p * per + i / h, i % h, h)],
+				 hi[pat[i]], sp[port[(size_t)p * N + i]]);
 	free(pat);
 	free(age);
 	free(cnt);
@@ -338,6 +421,7 @@ void gen_upper_tiers(struct elab *e, const struct ft_build *b)
 	uint32_t C, T = 0, *sk = NULL;
 	uint32_t *spine = NULL, *core = NULL, *top = NULL;
 	struct deal dl;
+	struct first_pod f;
 
 	if (b->tiers == 3 ? podsf > R : groupsf > R) {
 		elab_error(e, b->loc, "fabric",
@@ -352,6 +436,7 @@ void gen_upper_tiers(struct elab *e, const struct ft_build *b)
 					 : "planes N go further");
 		return;
 	}
+	first_pod(b, &f);
 	C = b->tiers == 3 ? uppers((uint64_t)U * h, R, podsf, dbl)
 			  : groups * CG;
 	if (b->tiers == 4)
@@ -377,22 +462,32 @@ void gen_upper_tiers(struct elab *e, const struct ft_build *b)
 	b->fp->names[1] = podsf * U;
 	b->fp->names[2] = b->tiers == 3 ? C : groupsf * CG;
 	b->fp->names[3] = T;
-	/* leaf l: pod l / h, port l mod h of the pod's spines */
+	/* leaf l: pod l / h, port l mod h of the pod's spines (the first
+	 * pod's first Uf spines grown out of two tiers: first_pod()) */
 	for (uint32_t l = 0; l < L && !e->stopped; l++)
-		for (uint32_t j = 0; j < U; j++)
-			add_link(e, b->fab, b->leaf[l], b->lp->ports[b->D + j],
-				 spine[l / h * U + j], sp[l % h]);
+		for (uint32_t j = 0; j < U; j++) {
+			size_t k = (size_t)l * b->Uf + j;
+
+			if (l < h && j < f.n)
+				add_link(e, b->fab, b->leaf[l],
+					 b->lp->ports[b->D + j], spine[f.s[k]],
+					 sp[f.q[k]]);
+			else
+				add_link(e, b->fab, b->leaf[l],
+					 b->lp->ports[b->D + j],
+					 spine[l / h * U + j], sp[l % h]);
+		}
 	if (b->tiers == 3) {
 		/* the pods' spines to the cores, as if added pod by pod */
 		if (!tight && !dbl) {
-			wire_filled(e, b, pods, U, spine, core);
+			wire_filled(e, b, pods, U, spine, core, &f);
 			goto out;
 		}
 		for (uint32_t p = 0; p < pods; p++)
 			sk[p] =
 			    tight ? C : uppers((uint64_t)U * h, R, p + 1, dbl);
 		dl = (struct deal){ pods, U, h, R, U, sk };
-		wire_dealt(e, b, &dl, spine, core);
+		wire_dealt(e, b, &dl, spine, core, &f);
 		goto out;
 	}
 	/* each group's spines to its cores, as if added pod by pod */
@@ -403,18 +498,21 @@ void gen_upper_tiers(struct elab *e, const struct ft_build *b)
 			sk[p] = CG;
 		dl = (struct deal){ pg, U, h, h, 0, sk };
 		wire_dealt(e, b, &dl, spine + (size_t)g * h * U,
-			   core + (size_t)g * CG);
+			   core + (size_t)g * CG, g ? NULL : &f);
 	}
 	/* the groups' cores to the top switches, as if added group by group */
 	if (!tight && !dbl) {
-		wire_filled(e, b, groups, CG, core, top);
+		wire_filled(e, b, groups, CG, core, top, NULL);
 		goto out;
 	}
 	for (uint32_t g = 0; g < groups; g++)
 		sk[g] = tight ? T : uppers((uint64_t)CG * h, R, g + 1, dbl);
 	dl = (struct deal){ groups, CG, h, R, CG, sk };
-	wire_dealt(e, b, &dl, core, top);
+	wire_dealt(e, b, &dl, core, top, NULL);
 out:
+	free(f.s);
+	free(f.q);
+	free(f.up);
 	free(sk);
 	free(spine);
 	free(core);

@@ -114,10 +114,26 @@ done
 # pods of the provisioned size): no leaf-spine cable moves, the cores (top
 # switches) are the tight count, every pod (group) is wired alike, the
 # spine-core (core-top) cables that move are the minimum, the rest keep
-# ID and ends (double: growth_check.py --tiers-double, core_growth double)
+# ID and ends (double: growth_check.py --tiers-double, core_growth double).
+# With hop_two=n (a fabric of the default tiers, grown out of two at n, its
+# largest two-tier size), its first pod's leaves keep the cables they had
+# at n (growth_check.py --two) and the other leaves follow the pod rule.
 tiers_hops() {
 	th_name=$1 th_design=$2 th_args=$3 th_hops=$4 th_r=$5 th_fab=${6:-}
 	th_ok=yes
+	th_two=
+	if [ -n "${hop_two:-}" ]; then
+		th_two=--two=$tmp/t-two/cabling.csv
+		# shellcheck disable=SC2086
+		if ! rk_run "$tmp/t" $th_args -D "${hop_param:-SUS}=$hop_two" \
+			-O cabling -o "$tmp/t-two" "$th_design" ||
+			[ "$rc" -ne 0 ]; then
+			fail "$th_name/${hop_param:-SUS}=$hop_two" \
+				"exit $rc $rk_problem"
+			show "$tmp/t.err"
+			th_ok=no
+		fi
+	fi
 	# shellcheck disable=SC2086 # the hops are words
 	for th_n in $(printf '%s\n' $th_hops | tr ':' '\n' | sort -un); do
 		# shellcheck disable=SC2086
@@ -138,7 +154,7 @@ tiers_hops() {
 			set -- --tiers "$th_r"
 		fi
 		# shellcheck disable=SC2086 # no fabric: no argument
-		if python3 "$top_srcdir/tests/growth_check.py" "$@" \
+		if python3 "$top_srcdir/tests/growth_check.py" "$@" $th_two \
 			"$tmp/t-${th_hop%:*}/cabling.csv" \
 			"$tmp/t-${th_hop#*:}/cabling.csv" $th_fab \
 			>"$tmp/g.out" 2>&1; then
@@ -156,13 +172,17 @@ tiers_hops() {
 # of 2 units), unprovisioned: only the minimum moves, non-blocking at
 # every size (the design requires bisection >= 100%)
 tiers=$top_srcdir/tests/growth/tiers.rack
+hop_two=4
 tiers_hops growth/tiers3 "$tiers" "" "5:6 6:9 9:16 5:16" 8
+hop_two=
 tiers_hops growth/tiers4 "$tiers" "-D TIERS=4" \
 	"1:2 2:5 5:8 8:9 9:16 16:17 17:24 1:24" 8
 # the DGX H100 SuperPOD's compute fabric in three tiers (9 to 32 SUs;
 # 64-port QM9700s, pods of 32 leaves, 4 SUs)
+hop_two=8
 tiers_hops growth/superpod3 "$design" "" \
 	"9:12 12:13 13:16 16:17 17:21 21:25 25:29 29:32 9:32 16:24" 64 compute
+hop_two=
 tiers_hops growth/superpod3/FINAL_SUS=32 "$design" "-D FINAL_SUS=32" \
 	"9:16 16:32" 64:8 compute
 # the synthetic benchmark's compute fabric grown by GPUS (128-port
@@ -171,12 +191,61 @@ tiers_hops growth/superpod3/FINAL_SUS=32 "$design" "-D FINAL_SUS=32" \
 # growth within a doubling moves nothing
 # (DOUBLE_CORES=1 gives the fabric `core_growth double` and sizes its
 # core racks for that count)
+hop_two=8
 tiers_hops growth/superpod3/double "$design" "-D DOUBLE_CORES=1" \
 	"9:12 12:16 16:24 24:32 9:32" double compute
 hop_param=GPUS
+hop_two=8192
 tiers_hops growth/synth "$top_srcdir/bench/synth.rack" "" \
 	"12288:16384 16384:24576 24576:100000" 128 compute
 hop_param=
+hop_two=
+
+# tier_change NAME DESIGN HOPS R FABRIC [diff]: a fat tree of the default tiers
+# (no final_sus) grown out of two tiers into three or four: DESIGN
+# compiled with -D SUS=n for every n of the hops "a:b ..." (a two-tier
+# size, b past it), and each hop checked by growth_check.py --tier-change
+# R: the leaf-spine cables that move are exactly the minimum for pods of
+# R/2 leaves in leaf order, counted from the old cabling file and R
+# (doc/language.md, "Growth (two tiers to three)"), and every other cable
+# whose devices are still there keeps its ID and ends; with `diff` (a
+# design whose switches keep their places), `rackc diff` re-pulls or
+# removes exactly those leaf-spine cables
+tier_change() {
+	tc_name=$1 tc_design=$2 tc_hops=$3 tc_r=$4 tc_fab=$5 tc_diff=${6:-}
+	tc_ok=yes
+	# shellcheck disable=SC2086 # the hops are words
+	for tc_n in $(printf '%s\n' $tc_hops | tr ':' '\n' | sort -un); do
+		compiled "$tc_name/SUS=$tc_n" "$tmp/tc-$tc_n" "$tc_design" \
+			-D SUS="$tc_n" || tc_ok=no
+	done
+	[ "$tc_ok" = yes ] || return 0
+	for tc_hop in $tc_hops; do
+		tc_a=$tmp/tc-${tc_hop%:*} tc_b=$tmp/tc-${tc_hop#*:}
+		tc_hn="$tc_name/${tc_hop%:*}->${tc_hop#*:}"
+		tc_d=
+		if [ -n "$tc_diff" ]; then
+			tc_d=--diff=$tmp/tcd.out
+			if ! rk_run "$tmp/tcd" diff -f json "$tc_a" "$tc_b" ||
+				[ "$rc" -ne 1 ]; then
+				fail "$tc_hn" "rackc diff: exit $rc $rk_problem"
+				show "$tmp/tcd.err"
+				continue
+			fi
+		fi
+		# shellcheck disable=SC2086 # no diff: no argument
+		if python3 "$top_srcdir/tests/growth_check.py" --tier-change \
+			"$tc_r" "$tc_a/cabling.csv" "$tc_b/cabling.csv" "$tc_fab" \
+			$tc_d >"$tmp/g.out" 2>&1; then
+			pass "$tc_hn"
+			sed 's/^/    /' "$tmp/g.out"
+		else
+			fail "$tc_hn" "see below"
+			show "$tmp/g.out"
+		fi
+	done
+	rm -rf "$tmp"/tc-*
+}
 
 # provisioned (final_sus): growing up to the final size only adds
 for spec in "tiers3:-D FINAL=12:1 3 6 12" \
@@ -377,6 +446,16 @@ placement_tiers() {
 	rm -rf "$tmp"/pt-*
 }
 placement_tiers
+
+# two tiers grown into three (and four): tests/growth/tiers.rack's 8-port
+# switches (two tiers up to 4 units, pods of 2 units, four tiers past 16;
+# its switches share two racks and move as the tiers are added) and the
+# SuperPOD's compute fabric (two tiers up to 8 SUs, pods of 4, switches
+# in place), one step and several at once
+tier_change growth/tier-change/tiers "$tiers" \
+	"4:5 2:5 1:5 4:6 3:9 1:16 4:17 2:24" 8 compute
+tier_change growth/tier-change/superpod "$design" \
+	"8:9 8:10 4:9 5:9 1:16" 64 compute diff
 
 # leaf bands (tests/growth/band.rack): three fat trees' leaves in shared
 # racks, growing at different rates without final_sus, keep their places

@@ -163,6 +163,49 @@ def port_no(p):
     return int(m.group(1)) if m else None
 
 
+def pod_rule(fab, tag, X, U, h, two):
+    """The leaf-spine cables X of a three- or four-tier tree: leaf l in pod
+    l // h reaches each of its pod's U spines (l // h)*U .. + U-1 once, on
+    port l % h; with TWO (the leaf-spine cables of the largest two-tier
+    tree of the design, which grew from it), a leaf of the first pod keeps
+    instead every cable it had there (the spine and port the two-tier
+    growth gave it), and only its other uplinks follow the rule."""
+    per = Counter()
+    for (leaf, port), (sw, p) in X.items():
+        l = idx(leaf, "leaf")
+        s = idx(sw, "spine")
+        per[(l, s)] += 1
+        if s // U != l // h:
+            fail("%s %s: %s in pod %d goes to %s" % (fab, tag, leaf, l // h,
+                                                     sw))
+        if two is not None and l < h and (leaf, port) in two:
+            if two[(leaf, port)] != (sw, p):
+                fail("%s %s: %s %s goes to %s %s, not to %s %s as in the "
+                     "largest two-tier tree" % (
+                         fab, tag, leaf, port, sw, p,
+                         two[(leaf, port)][0], two[(leaf, port)][1]))
+        elif port_no(p) != l % h:
+            fail("%s %s: %s %s goes to %s %s, not port %d" % (
+                fab, tag, leaf, port, sw, p, l % h))
+    leaves = Counter(l for l, _ in per)
+    if max(per.values()) != 1 or set(leaves.values()) != {U}:
+        fail("%s %s: a leaf does not reach each of its pod's %d spines "
+             "once" % (fab, tag, U))
+
+
+def up_ranks(links):
+    """{(lower, port): rank}: a lower switch's uplinks numbered in the
+    order of their ports (its uplink i is on its i-th port up)"""
+    by = defaultdict(list)
+    for (sw, port) in links:
+        by[sw].append(port)
+    rank = {}
+    for sw, ports in by.items():
+        for i, p in enumerate(sorted(ports, key=port_no)):
+            rank[(sw, p)] = i
+    return rank
+
+
 def filled(tag, fab, links, lo, hi, units, per, h, R, final):
     """One filled level of a design (three tiers: the pods' spines to the
     cores; four: the groups' cores to the tops), counted from its cables:
@@ -176,9 +219,10 @@ def filled(tag, fab, links, lo, hi, units, per, h, R, final):
     m = R // max(units, final)
     want = -(-(per * h) // m)
     pat = {}
+    rank = up_ranks(links)
     for (sw, port), (up, _) in links.items():
         l = idx(sw, lo)
-        key = (l % per, port_no(port))
+        key = (l % per, rank[(sw, port)])
         u = idx(up, hi)
         if pat.setdefault(key, u) != u:
             fail("%s %s: %s[%d] uplink %s on %s[%d], not on %s[%d] as in "
@@ -212,22 +256,29 @@ def load_pair(old_path, new_path, only):
     return old_rows, old, new_rows, new
 
 
-def tiers(old_path, new_path, only, R, final):
+def two_tier(path, only):
+    """fabric -> the leaf-spine cables of a two-tier design (--two)"""
+    if path is None:
+        return defaultdict(lambda: None)
+    rows, _ = load(path)
+    if only:
+        rows = [r for r in rows if r["fabric"] == only]
+    return tier_links(rows, "leaf", "spine")
+
+
+def tiers(old_path, new_path, only, R, final, two_path):
     """three and four tiers grown (see the module's text)"""
     old_rows, old, new_rows, new = load_pair(old_path, new_path, only)
     h = R // 2
     moved_keys = set()
     ls_a, ls_b = tier_links(old_rows, "leaf", "spine"), \
         tier_links(new_rows, "leaf", "spine")
+    two = two_tier(two_path, only)
     for fab in sorted(ls_a):
         A, B = ls_a[fab], ls_b[fab]
         U = len(A) // len({k[0] for k in A})
         for tag, X in (("old", A), ("new", B)):
-            for (leaf, port), (sw, p) in X.items():
-                l = idx(leaf, "leaf")
-                if idx(sw, "spine") // U != l // h or port_no(p) != l % h:
-                    fail("%s %s: %s in pod %d goes to %s %s" % (
-                        fab, tag, leaf, l // h, sw, p))
+            pod_rule(fab, tag, X, U, h, two[fab])
         lsm = [k for k in A if B.get(k) != A[k]]
         if lsm:
             fail("%s: %d leaf-spine cables moved, e.g. %s %s -> %s" % (
@@ -283,9 +334,10 @@ def tiers(old_path, new_path, only, R, final):
     kept(old, new, moved_keys, lambda key: True)
 
 
-def tiers_double(old_path, new_path, only):
+def tiers_double(old_path, new_path, only, two_path):
     """three and four tiers with `core_growth double` (round robin)"""
     old_rows, old, new_rows, new = load_pair(old_path, new_path, only)
+    two = two_tier(two_path, only)
     moved_keys = set()
     ls_a, ls_b = tier_links(old_rows, "leaf", "spine"), \
         tier_links(new_rows, "leaf", "spine")
@@ -298,13 +350,7 @@ def tiers_double(old_path, new_path, only):
         ct_b = tier_links(new_rows, "core", "top")[fab]
         h = len(sc_b) // len({k[0] for k in sc_b})
         for tag, X in (("old", A), ("new", B)):
-            for (leaf, port), (sw, p) in X.items():
-                l = idx(leaf, "leaf")
-                if idx(sw, "spine") // U != l // h or \
-                        p != "p[%d]" % (l % h) and \
-                        not p.endswith("[%d]" % (l % h)):
-                    fail("%s %s: %s in pod %d goes to %s" % (
-                        fab, tag, leaf, l // h, sw))
+            pod_rule(fab, tag, X, U, h, two[fab])
         lsm = [k for k in A if B.get(k) != A[k]]
         if lsm:
             fail("%s: %d leaf-spine cables moved, e.g. %s %s -> %s" % (
@@ -362,6 +408,73 @@ def tiers_double(old_path, new_path, only):
                 fail("%s: %d %s-%s cables moved, the minimum is %d" % (
                     fab, len(moved), lo, hi, minimum))
     kept(old, new, moved_keys, lambda key: True)
+
+
+def tier_change(old_path, new_path, only, R, diff_path):
+    """a two-tier tree grown into three or four tiers (see the module's
+    text): the leaf-spine cables that move are exactly the minimum for
+    the pod grouping in leaf order, counted from OLD's cables and R"""
+    old_rows, old, new_rows, new = load_pair(old_path, new_path, only)
+    h = R // 2
+    moved_keys = set()
+    ls_a = tier_links(old_rows, "leaf", "spine")
+    ls_b = tier_links(new_rows, "leaf", "spine")
+    sc_a = tier_links(old_rows, "spine", "core")
+    sc_b = tier_links(new_rows, "spine", "core")
+    for fab in sorted(ls_a):
+        A, B = ls_a[fab], ls_b[fab]
+        if sc_a[fab] or not sc_b[fab]:
+            fail("%s: not two tiers grown into more (%d and %d spine-core "
+                 "cables)" % (fab, len(sc_a[fab]), len(sc_b[fab])))
+        # per old spine s and pod p (leaves l // h): the cables of p's
+        # leaves on s, and the leaves of p with a cable on s
+        cab, lvs = defaultdict(Counter), defaultdict(Counter)
+        per = Counter((idx(k[0], "leaf"), v[0]) for k, v in A.items())
+        for (l, sw), c in per.items():
+            cab[sw][l // h] += c
+            lvs[sw][l // h] += 1
+        total = len(A)
+        # a spine of the new tree serves one pod and takes one cable of
+        # each of its leaves: spine s keeps at most max_p lvs[s][p]
+        minimum = total - sum(max(c.values()) for c in lvs.values())
+        # the same with cables for leaves (a bound over any tree whose
+        # spines each serve one pod, however many cables a leaf sends)
+        by_cables = total - sum(max(c.values()) for c in cab.values())
+        # over every grouping into pods of at most h leaves
+        any_pods = total - sum(min(h, sum(c.values()))
+                               for c in lvs.values())
+        moved = [k for k in A if B.get(k) != A[k]]
+        for k in moved:
+            moved_keys.add((fab,) + tuple(sorted([k, A[k]])))
+        print("%s: %d leaves x %d spines, %d leaf-spine cables -> pods of "
+              "%d leaves: %d moved, minimum %d for pods in leaf order (%d "
+              "counting cables, %d over every grouping)" % (
+                  fab, len({k[0] for k in A}), len(lvs), total, h,
+                  len(moved), minimum, by_cables, any_pods))
+        if not by_cables <= minimum or not any_pods <= minimum:
+            fail("%s: the bounds are not ordered" % fab)
+        if len(moved) != minimum:
+            fail("%s: %d leaf-spine cables moved, the minimum is %d" % (
+                fab, len(moved), minimum))
+        if diff_path:
+            # rackc diff's work order re-pulls or removes exactly those
+            by_id = {cid: key for key, cid in old.items()}
+            work = {by_id.get(r["cable_id"])
+                    for r in json.load(open(diff_path))["cabling"]
+                    if r["action"] in ("re-pull", "remove")}
+            ls = {k for k in work if k and k[0] == fab and
+                  {idx(e[0], "leaf") is None for e in k[1:]} == {True, False}
+                  and any(idx(e[0], "spine") is not None for e in k[1:])}
+            if ls != {k for k in moved_keys if k[0] == fab}:
+                fail("%s: rackc diff re-pulls or removes %d leaf-spine "
+                     "cables, %d moved" % (fab, len(ls), len(moved)))
+            print("%s: rackc diff re-pulls or removes the same %d" % (
+                fab, len(ls)))
+    # the rest keep their ID and ends (those on a device NEW lacks go:
+    # the SuperPOD's UFM at 5 SUs)
+    there = {r[s + "_device"] for r in new_rows for s in "ab"}
+    kept(old, new, moved_keys,
+         lambda key: key[1][0] in there and key[2][0] in there)
 
 
 def kept(old, new, moved_keys, compared):
@@ -603,6 +716,11 @@ def racks_used(ir_path, csv_path, row):
 
 
 def main():
+    two_path = None
+    for a in list(sys.argv):
+        if a.startswith("--two="):
+            two_path = a[len("--two="):]
+            sys.argv.remove(a)
     if sys.argv[1] == "--fixed-ends":
         fixed_ends(sys.argv[2], sys.argv[3])
         return
@@ -627,12 +745,22 @@ def main():
         return
     if sys.argv[1] == "--tiers-double":
         tiers_double(sys.argv[2], sys.argv[3], sys.argv[4]
-                     if len(sys.argv) > 4 else None)
+                     if len(sys.argv) > 4 else None, two_path)
+        return
+    if sys.argv[1] == "--tier-change":
+        diff_path = None
+        for a in list(sys.argv):
+            if a.startswith("--diff="):
+                diff_path = a[len("--diff="):]
+                sys.argv.remove(a)
+        tier_change(sys.argv[3], sys.argv[4], sys.argv[5]
+                    if len(sys.argv) > 5 else None, int(sys.argv[2]),
+                    diff_path)
         return
     if sys.argv[1] == "--tiers":
         R, _, final = sys.argv[2].partition(":")
         tiers(sys.argv[3], sys.argv[4], sys.argv[5] if len(sys.argv) > 5
-              else None, int(R), int(final or 0))
+              else None, int(R), int(final or 0), two_path)
         return
     old_rows, old = load(sys.argv[1])
     new_rows, new = load(sys.argv[2])
