@@ -11,15 +11,20 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "arena.h"
 #include "ast.h"
 #include "diag.h"
 #include "srcfile.h"
 
-struct arena;
-
 /**
  * struct parse_ctx - state shared by the lexer and the parser
- * @arena:       where AST nodes and strings go
+ * @arena:       where strings are interned
+ * @nodes:       where AST nodes go (@arena, or an arena of their own)
+ * @each, @each_arg: NULL: the file's statements are collected in
+ *               @result; else each top-level statement is given to
+ *               each(@each_arg, statement) as soon as it is parsed, and its
+ *               nodes are released unless that returns true
+ * @mark:        @nodes where the next top-level statement begins
  * @diag:        where syntax errors go
  * @file:        id of the file being parsed
  * @result:      the statements of the file, set by the start rule
@@ -40,6 +45,10 @@ struct arena;
  */
 struct parse_ctx {
 	struct arena *arena;
+	struct arena *nodes;
+	bool (*each)(void *arg, struct ast *st);
+	void *each_arg;
+	struct arena_mark mark;
 	struct diag_engine *diag;
 	uint32_t file;
 	struct ast *result;
@@ -79,6 +88,17 @@ struct parse_ctx {
  */
 uint32_t parse_file(struct arena *a, struct diag_engine *d,
 		    const struct srcmgr *sm, uint32_t file, struct ast **out);
+
+/*
+ * The same, but each top-level statement is given to @each as soon as it
+ * is parsed, its nodes allocated in @nodes (an arena that does not intern)
+ * and released when @each returns false, so that a file's statements are
+ * never all held at once.  Returns the number of syntax errors.
+ */
+uint32_t parse_file_each(struct arena *a, struct arena *nodes,
+			 struct diag_engine *d, const struct srcmgr *sm,
+			 uint32_t file, bool (*each)(void *arg, struct ast *st),
+			 void *arg);
 
 /* Report a syntax or lexical error at @loc (used by lexer and parser). */
 void parse_error(struct parse_ctx *ctx, const struct srcloc *loc,

@@ -56,7 +56,7 @@ static struct ast *node(struct parse_ctx *ctx, enum ast_kind kind,
 {
 	/* only as large as the kind needs (see struct ast) */
 	size_t size = ast_size(kind);
-	struct ast *n = memset(arena_alloc_ptr(ctx->arena, size), 0, size);
+	struct ast *n = memset(arena_alloc_ptr(ctx->nodes, size), 0, size);
 
 	n->kind = kind;
 	n->loc = *loc;
@@ -132,6 +132,23 @@ static struct ast_list append(struct ast_list l, struct ast *n)
 	return l;
 }
 
+/*
+ * A statement of the file's top level: appended to the file's list, or
+ * with ctx->each given to it now; when it does not keep the statement,
+ * its nodes (everything allocated in ctx->nodes since the statement
+ * before it) are released.
+ */
+static struct ast_list top_stmt(struct parse_ctx *ctx, struct ast_list l,
+				struct ast *n)
+{
+	if (!ctx->each)
+		return append(l, n);
+	if (n && !ctx->each(ctx->each_arg, n))
+		arena_release(ctx->nodes, &ctx->mark);
+	ctx->mark = arena_mark(ctx->nodes);
+	return l;
+}
+
 static struct ast *stmt(struct parse_ctx *ctx, uint32_t word,
 			const struct srcloc *wloc, struct ast *args,
 			struct ast *type, struct ast *body, bool has_body,
@@ -197,7 +214,7 @@ static struct ast *if_stmt(struct parse_ctx *ctx, struct ast *cond,
 %left '*' '/' '%'
 %precedence UNARY
 
-%type <list> items args callargs params list_items
+%type <list> top items args callargs params list_items
 %type <node> stmt_simple stmt_block block if_stmt expr postfix primary
 %type <node> index callarg param type_opt
 %type <list> args_opt
@@ -206,7 +223,22 @@ static struct ast *if_stmt(struct parse_ctx *ctx, struct ast *cond,
 
 /* A file, and the inside of every block, is a list of statements. */
 file
-	: items			{ ctx->result = $1.head; }
+	: top			{ ctx->result = $1.head; }
+	;
+
+/* The file's own statements: as items, but each one given to ctx->each
+ * as soon as it is parsed (top_stmt) */
+top
+	: %empty		{ $$.head = $$.tail = NULL; }
+	| top TERM		{ $$ = $1; }
+	| top stmt_simple TERM	{ $$ = top_stmt(ctx, $1, $2); }
+	| top stmt_block	{ $$ = top_stmt(ctx, $1, $2); }
+	| top error TERM	{
+			$$ = $1;
+			yyerrok;
+			if (ctx->fatal || diag_stop(ctx->diag))
+				YYABORT;
+		}
 	;
 
 items
@@ -452,23 +484,49 @@ void rc_yyerror(RC_YYLTYPE *loc, void *scanner, struct parse_ctx *ctx,
 void *rk_lex_begin(struct parse_ctx *ctx, const char *text, uint32_t len);
 void rk_lex_end(void *scanner);
 
+static uint32_t parse(struct parse_ctx *ctx, const struct srcmgr *sm,
+		      uint32_t file)
+{
+	const struct srcfile *f = srcmgr_file(sm, file);
+	void *scanner;
+
+	ctx->file = file;
+	scanner = rk_lex_begin(ctx, f->text, f->len);
+	rc_yyparse(scanner, ctx);
+	rk_lex_end(scanner);
+	free(ctx->sbuf);
+	return ctx->errors;
+}
+
 uint32_t parse_file(struct arena *a, struct diag_engine *d,
 		    const struct srcmgr *sm, uint32_t file, struct ast **out)
 {
-	const struct srcfile *f = srcmgr_file(sm, file);
 	struct parse_ctx ctx;
-	void *scanner;
+	uint32_t errors;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.arena = ctx.nodes = a;
+	ctx.diag = d;
+	errors = parse(&ctx, sm, file);
+	*out = ctx.result;
+	return errors;
+}
+
+uint32_t parse_file_each(struct arena *a, struct arena *nodes,
+			 struct diag_engine *d, const struct srcmgr *sm,
+			 uint32_t file, bool (*each)(void *arg, struct ast *st),
+			 void *arg)
+{
+	struct parse_ctx ctx;
 
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.arena = a;
+	ctx.nodes = nodes;
 	ctx.diag = d;
-	ctx.file = file;
-	scanner = rk_lex_begin(&ctx, f->text, f->len);
-	rc_yyparse(scanner, &ctx);
-	rk_lex_end(scanner);
-	free(ctx.sbuf);
-	*out = ctx.result;
-	return ctx.errors;
+	ctx.each = each;
+	ctx.each_arg = arg;
+	ctx.mark = arena_mark(nodes);
+	return parse(&ctx, sm, file);
 }
 
 void parse_error(struct parse_ctx *ctx, const struct srcloc *loc,

@@ -613,23 +613,32 @@ static void exec_stmt(struct elab *e, const struct ast *st)
 	}
 }
 
+void exec_one(struct elab *e, const struct ast *st)
+{
+	struct val_mark m = val_mark(e);
+
+	exec_stmt(e, st);
+	/* a statement's values are temporaries, but a variable's (an
+	 * imported file's among them) live to its scope's end (exec_body,
+	 * exec_iteration, the end of the compilation) */
+	if (st->kind != AST_LET && st->kind != AST_PARAM &&
+	    st->kind != AST_IMPORT)
+		val_release(e, &m);
+}
+
+void exec_list_end(struct elab *e, uint32_t base)
+{
+	if (!at_file_top(e) || e->nvars > e->nglobals)
+		vars_truncate(e, base > e->nglobals ? base : e->nvars);
+}
+
 void exec_list(struct elab *e, const struct ast *list)
 {
 	uint32_t base = e->nvars;
 
-	for (const struct ast *st = list; st && !e->stopped; st = st->next) {
-		struct val_mark m = val_mark(e);
-
-		exec_stmt(e, st);
-		/* a statement's values are temporaries, but a variable's
-		 * (an imported file's among them) live to its scope's end
-		 * (exec_body, exec_iteration, the end of the compilation) */
-		if (st->kind != AST_LET && st->kind != AST_PARAM &&
-		    st->kind != AST_IMPORT)
-			val_release(e, &m);
-	}
-	if (!at_file_top(e) || e->nvars > e->nglobals)
-		vars_truncate(e, base > e->nglobals ? base : e->nvars);
+	for (const struct ast *st = list; st && !e->stopped; st = st->next)
+		exec_one(e, st);
+	exec_list_end(e, base);
 }
 
 void elab_init(struct elab *e, struct compilation *c)
@@ -644,6 +653,7 @@ void elab_init(struct elab *e, struct compilation *c)
 	e->group = RK_NONE;
 	e->ctx = X_TOP;
 	arena_init(&e->tmp);
+	arena_init(&e->ast);
 	e->va = &e->tmp;
 	/* map schema words to kinds and attributes in O(1) by string id */
 	for (uint32_t i = 0; i < kind_table_len; i++) {
@@ -681,6 +691,7 @@ void elab_fini(struct elab *e)
 	free(e->vars);
 	free(e->scratch);
 	arena_destroy(&e->tmp);
+	arena_destroy(&e->ast);
 	free(e->mods);
 	free(e->bodies);
 	free(e->imports);

@@ -160,6 +160,11 @@ struct elab {
 	uint64_t req_nodes;
 	uint32_t nscratch, scratch_cap;
 
+	/* the files' syntax trees (run_file): a statement's nodes are
+	 * released once it has run, but for modules' and parts' bodies,
+	 * which run again */
+	struct arena ast;
+
 	struct module_def *mods;
 	uint32_t nmods, mods_cap;
 	const struct module_def *mod_stack[RK_MAX_MODULE_DEPTH];

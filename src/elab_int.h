@@ -22,6 +22,10 @@ bool at_file_top(const struct elab *e);
 uint32_t join_name(struct elab *e, uint32_t prefix, uint32_t local,
 		   const struct srcloc *loc);
 void exec_list(struct elab *e, const struct ast *list);
+/* exec_list() a statement at a time: each statement, then the end of the
+ * list (@base: e->nvars before its first statement). */
+void exec_one(struct elab *e, const struct ast *st);
+void exec_list_end(struct elab *e, uint32_t base);
 
 /* elab_attr.c */
 void finish_attrs(struct elab *e, uint32_t mark, uint32_t *first,

@@ -44,7 +44,7 @@ struct graph {
  */
 #define FREE_KEEP ((size_t)128 << 20)
 
-static void release_free_memory(void)
+void jobs_release_free_memory(void)
 {
 #ifdef HAVE_MALLINFO2
 	if (mallinfo2().fordblks > FREE_KEEP)
@@ -86,7 +86,7 @@ static void *graph_worker(void *p)
 
 			pthread_mutex_unlock(&g->mu);
 			ok = j->fn(j->arg);
-			release_free_memory();
+			jobs_release_free_memory();
 			pthread_mutex_lock(&g->mu);
 			j->ran = true;
 			if (!ok)

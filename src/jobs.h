@@ -51,4 +51,9 @@ void jobs_run_graph(unsigned threads, struct job *jobs, unsigned n);
 /* The processors online (at least 1, at most JOBS_MAX_THREADS). */
 unsigned jobs_online_cpus(void);
 
+/* Give the heap's free pages back to the system when more than 128 MiB
+ * are free (glibc; elsewhere nothing): after a job, and after the front
+ * end has released the syntax trees. */
+void jobs_release_free_memory(void);
+
 #endif
