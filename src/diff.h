@@ -75,16 +75,45 @@ enum dv_cable_field {
 	DC_NF,
 };
 
+/*
+ * Tuples of interned ids, each stored once (diff_cables.c): a cable's
+ * place at each end (rack, U, device) and its kind (fabric, media, part,
+ * stock length, transceivers) repeat from cable to cable, so a cable keeps
+ * the index of each tuple instead of its fields.
+ */
+struct dv_tuples {
+	uint32_t *w; /* @n tuples of @k ids */
+	uint32_t n, cap, k;
+	uint32_t *slot; /* hash table: tuple index + 1, 0: empty */
+	uint32_t scap;
+};
+
+enum { DV_PLACE_RACK, DV_PLACE_U, DV_PLACE_DEVICE, DV_PLACE_K };
+enum {
+	DV_KIND_FABRIC,
+	DV_KIND_MEDIA,
+	DV_KIND_PART,
+	DV_KIND_LENGTH,
+	DV_KIND_A_TR,
+	DV_KIND_B_TR,
+	DV_KIND_K
+};
+
 /**
- * struct dv_cable - one cable, compact (diff_cables.c)
- * @key:  the cable ID ("ID/2" and so on for a repeated one), a NUL, then
- *        the label: one arena string
- * @f:    the other fields, interned in the diff's arena ("": 0), so that
- *        equal fields of the two sides have equal ids
+ * struct dv_cable - one cable, compact (diff_cables.c): 32 bytes
+ * @key:      the cable ID ("ID/2" and so on for a repeated one), a NUL,
+ *            then the label: one arena string
+ * @place:    each end's place (a tuple of the side's @places)
+ * @port:     each end's port, interned
+ * @kind:     its kind (a tuple of the side's @kinds)
+ * @computed: computed_length_m, interned
+ * Ids are interned in the diff's arena ("": 0), so that equal fields of
+ * the two sides have equal ids; dv_cable_field() gives each field's.
  */
 struct dv_cable {
 	const char *key;
-	uint32_t f[DC_NF];
+	uint32_t place[2], port[2];
+	uint32_t kind, computed;
 };
 
 static inline const char *dv_cable_label(const struct dv_cable *c)
@@ -96,7 +125,12 @@ static inline const char *dv_cable_label(const struct dv_cable *c)
 struct dv_cables {
 	struct dv_cable *c;
 	uint32_t n;
+	struct dv_tuples places, kinds;
 };
+
+/* Field @f (an interned id) of cable @r of @t. */
+uint32_t dv_cable_field(const struct dv_cables *t, uint32_t r,
+			enum dv_cable_field f);
 
 /* Reading cabling.csv into a struct dv_cables a record at a time. */
 struct dv_cable_loader {
@@ -113,7 +147,8 @@ void dv_cables_begin(struct dv_cable_loader *l, struct dv_cables *t,
 /* One record: its cells and the header's. */
 void dv_cables_add(struct dv_cable_loader *l, char **cells, uint32_t n,
 		   char **head, uint32_t nh);
-/* Sort by key; repeated IDs renamed. */
+/* Sort by key; repeated IDs renamed.  The records and tuples are
+ * malloc'ed, owned by the loader's arena from here on. */
 void dv_cables_finish(struct dv_cable_loader *l);
 
 struct dv_work;

@@ -7,8 +7,9 @@
  * sides compared in one merge into a work order of small items (rack,
  * action, the cable on each side) whose rows are written out only when the
  * output is, a row at a time.  A million-GPU design has some 3.8 million
- * cables: this keeps about 120 bytes per cable and side, where a table of
- * strings per field took several times that.
+ * cables: this keeps about 85 bytes per cable and side (32 for the record,
+ * the rest its ID and label), where a table of strings per field took
+ * several times that.
  */
 #include "rackc.h"
 
@@ -36,6 +37,94 @@ static const char *const cf_name[DC_NF] = {
 	"b_transceiver",
 };
 
+/* ---- tuples of ids ---- */
+
+static uint32_t tuple_hash(const uint32_t *w, uint32_t k)
+{
+	uint32_t h = 2166136261u;
+
+	for (uint32_t i = 0; i < k; i++)
+		h = (h ^ w[i]) * 16777619u;
+	return h ^ (h >> 15);
+}
+
+/* The index of tuple @w in @t, added if new. */
+static uint32_t tuple_id(struct dv_tuples *t, const uint32_t *w)
+{
+	uint32_t i;
+
+	if ((uint64_t)(t->n + 1) * 2 > t->scap) {
+		uint32_t ncap = t->scap ? t->scap * 2 : 1024;
+
+		free(t->slot);
+		t->slot = xcalloc(ncap, sizeof(*t->slot));
+		t->scap = ncap;
+		for (uint32_t x = 0; x < t->n; x++) {
+			for (i = tuple_hash(t->w + (size_t)x * t->k, t->k) &
+				 (ncap - 1);
+			     t->slot[i]; i = (i + 1) & (ncap - 1))
+				;
+			t->slot[i] = x + 1;
+		}
+	}
+	for (i = tuple_hash(w, t->k) & (t->scap - 1); t->slot[i];
+	     i = (i + 1) & (t->scap - 1))
+		if (!memcmp(t->w + (size_t)(t->slot[i] - 1) * t->k, w,
+			    t->k * sizeof(*w)))
+			return t->slot[i] - 1;
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 256;
+		t->w = xrealloc(t->w, (size_t)t->cap * t->k * sizeof(*t->w));
+	}
+	memcpy(t->w + (size_t)t->n * t->k, w, t->k * sizeof(*w));
+	t->slot[i] = t->n + 1;
+	return t->n++;
+}
+
+uint32_t dv_cable_field(const struct dv_cables *t, uint32_t r,
+			enum dv_cable_field f)
+{
+	const struct dv_cable *c = &t->c[r];
+	const uint32_t *pa = t->places.w + (size_t)c->place[0] * DV_PLACE_K;
+	const uint32_t *pb = t->places.w + (size_t)c->place[1] * DV_PLACE_K;
+	const uint32_t *k = t->kinds.w + (size_t)c->kind * DV_KIND_K;
+
+	switch (f) {
+	case DC_FABRIC:
+		return k[DV_KIND_FABRIC];
+	case DC_A_RACK:
+		return pa[DV_PLACE_RACK];
+	case DC_A_U:
+		return pa[DV_PLACE_U];
+	case DC_A_DEVICE:
+		return pa[DV_PLACE_DEVICE];
+	case DC_A_PORT:
+		return c->port[0];
+	case DC_B_RACK:
+		return pb[DV_PLACE_RACK];
+	case DC_B_U:
+		return pb[DV_PLACE_U];
+	case DC_B_DEVICE:
+		return pb[DV_PLACE_DEVICE];
+	case DC_B_PORT:
+		return c->port[1];
+	case DC_MEDIA:
+		return k[DV_KIND_MEDIA];
+	case DC_PART:
+		return k[DV_KIND_PART];
+	case DC_LENGTH:
+		return k[DV_KIND_LENGTH];
+	case DC_COMPUTED:
+		return c->computed;
+	case DC_A_TR:
+		return k[DV_KIND_A_TR];
+	case DC_B_TR:
+		return k[DV_KIND_B_TR];
+	default:
+		BUG("no such cable field");
+	}
+}
+
 /* ---- loading ---- */
 
 static int col_of(char **head, uint32_t nh, const char *name)
@@ -54,6 +143,8 @@ void dv_cables_begin(struct dv_cable_loader *l, struct dv_cables *t,
 	l->t = t;
 	l->a = a;
 	l->id_col = l->label_col = -1;
+	t->places.k = DV_PLACE_K;
+	t->kinds.k = DV_KIND_K;
 }
 
 void dv_cables_add(struct dv_cable_loader *l, char **cells, uint32_t n,
@@ -64,12 +155,13 @@ void dv_cables_add(struct dv_cable_loader *l, char **cells, uint32_t n,
 	const char *id, *label;
 	size_t il, ll;
 	char *s;
+	uint32_t f[DC_NF];
 
 	if (!l->cols_known) {
 		l->id_col = col_of(head, nh, "cable_id");
 		l->label_col = col_of(head, nh, "label");
-		for (int f = 0; f < DC_NF; f++)
-			l->col[f] = col_of(head, nh, cf_name[f]);
+		for (int k = 0; k < DC_NF; k++)
+			l->col[k] = col_of(head, nh, cf_name[k]);
 		l->cols_known = true;
 	}
 	id = l->id_col >= 0 && (uint32_t)l->id_col < n ? cells[l->id_col] : "";
@@ -85,19 +177,35 @@ void dv_cables_add(struct dv_cable_loader *l, char **cells, uint32_t n,
 	memcpy(s, id, il + 1);
 	memcpy(s + il + 1, label, ll + 1);
 	c->key = s;
-	for (int f = 0; f < DC_NF; f++) {
-		const char *v = l->col[f] >= 0 && (uint32_t)l->col[f] < n
-				    ? cells[l->col[f]]
+	for (int k = 0; k < DC_NF; k++) {
+		const char *v = l->col[k] >= 0 && (uint32_t)l->col[k] < n
+				    ? cells[l->col[k]]
 				    : "";
 		size_t len = strlen(v);
 
 		/* most fields repeat from one cable to the next */
-		if (l->last[f] && strlen_of(l->a, l->last[f]) == len &&
-		    !memcmp(str_of(l->a, l->last[f]), v, len))
-			c->f[f] = l->last[f];
+		if (l->last[k] && strlen_of(l->a, l->last[k]) == len &&
+		    !memcmp(str_of(l->a, l->last[k]), v, len))
+			f[k] = l->last[k];
 		else
-			c->f[f] = l->last[f] = len ? intern(l->a, v, len) : 0;
+			f[k] = l->last[k] = len ? intern(l->a, v, len) : 0;
 	}
+	{
+		const uint32_t pa[DV_PLACE_K] = { f[DC_A_RACK], f[DC_A_U],
+						  f[DC_A_DEVICE] };
+		const uint32_t pb[DV_PLACE_K] = { f[DC_B_RACK], f[DC_B_U],
+						  f[DC_B_DEVICE] };
+		const uint32_t kd[DV_KIND_K] = { f[DC_FABRIC], f[DC_MEDIA],
+						 f[DC_PART],   f[DC_LENGTH],
+						 f[DC_A_TR],   f[DC_B_TR] };
+
+		c->place[0] = tuple_id(&t->places, pa);
+		c->place[1] = tuple_id(&t->places, pb);
+		c->kind = tuple_id(&t->kinds, kd);
+	}
+	c->port[0] = f[DC_A_PORT];
+	c->port[1] = f[DC_B_PORT];
+	c->computed = f[DC_COMPUTED];
 }
 
 struct keyed {
@@ -121,6 +229,14 @@ void dv_cables_finish(struct dv_cable_loader *l)
 	uint32_t *perm;
 	const char *prev = NULL;
 
+	for (int s = 0; s < 2; s++) {
+		struct dv_tuples *tu = s ? &t->kinds : &t->places;
+
+		free(tu->slot);
+		tu->slot = NULL;
+		tu->scap = 0;
+		arena_own(l->a, (void **)&tu->w);
+	}
 	if (!t->n)
 		return;
 	/* no room left over from the growth */
@@ -189,9 +305,10 @@ struct dv_work {
 	uint32_t i, j;		    /* old and new cable, RK_NONE: none */
 };
 
-static uint32_t f_of(const struct dv_cables *t, uint32_t r, int f)
+static uint32_t f_of(const struct dv_cables *t, uint32_t r,
+		     enum dv_cable_field f)
 {
-	return t->c[r].f[f];
+	return dv_cable_field(t, r, f);
 }
 
 /* The rack of end @e (0 a, 1 b): "(not in a rack)" when there is none. */
@@ -380,7 +497,6 @@ void dv_cabling(struct dv_workorder *wo, const struct dv_cables *to,
 		int c = i >= to->n   ? 1
 			: j >= tn->n ? -1
 				     : dv_keycmp(to->c[i].key, tn->c[j].key);
-		const uint32_t *fo, *fn;
 		bool moved, part, stock;
 		struct dv_work it = { 0, 0, K_MATCHED, 0, 0, 0 };
 
@@ -392,15 +508,11 @@ void dv_cabling(struct dv_workorder *wo, const struct dv_cables *to,
 			*VEC_PUSH(gone, ngone, gcap) = i++;
 			continue;
 		}
-		fo = to->c[i].f;
-		fn = tn->c[j].f;
-		moved = fo[DC_A_RACK] != fn[DC_A_RACK] ||
-			fo[DC_A_U] != fn[DC_A_U] ||
-			fo[DC_B_RACK] != fn[DC_B_RACK] ||
-			fo[DC_B_U] != fn[DC_B_U];
-		part = fo[DC_PART] != fn[DC_PART] ||
-		       fo[DC_A_TR] != fn[DC_A_TR] || fo[DC_B_TR] != fn[DC_B_TR];
-		stock = fo[DC_LENGTH] != fn[DC_LENGTH];
+#define CHANGED(f) (f_of(to, i, f) != f_of(tn, j, f))
+		moved = CHANGED(DC_A_RACK) || CHANGED(DC_A_U) ||
+			CHANGED(DC_B_RACK) || CHANGED(DC_B_U);
+		part = CHANGED(DC_PART) || CHANGED(DC_A_TR) || CHANGED(DC_B_TR);
+		stock = CHANGED(DC_LENGTH);
 		it.i = i;
 		it.j = j;
 		if (moved) {
@@ -415,10 +527,10 @@ void dv_cabling(struct dv_workorder *wo, const struct dv_cables *to,
 			it.action = W_RELABEL;
 			counts[4]++;
 		} else {
-			if (fo[DC_COMPUTED] != fn[DC_COMPUTED] ||
-			    fo[DC_FABRIC] != fn[DC_FABRIC] ||
-			    fo[DC_MEDIA] != fn[DC_MEDIA])
+			if (CHANGED(DC_COMPUTED) || CHANGED(DC_FABRIC) ||
+			    CHANGED(DC_MEDIA))
 				counts[5]++;
+#undef CHANGED
 			i++;
 			j++;
 			continue;
@@ -500,7 +612,7 @@ void dv_cabling(struct dv_workorder *wo, const struct dv_cables *to,
 /* ---- writing a row ---- */
 
 static const char *fs(const struct arena *a, const struct dv_cables *t,
-		      uint32_t r, int f)
+		      uint32_t r, enum dv_cable_field f)
 {
 	return str_of(a, f_of(t, r, f));
 }
