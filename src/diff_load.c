@@ -19,6 +19,7 @@
 
 #include "check.h"
 #include "diff.h"
+#include "jobs.h"
 #include "layout.h"
 #include "metrics.h"
 #include "schema.h"
@@ -608,6 +609,7 @@ static bool load_ir(struct dv_side *s, const char *path, const char *stddir,
 	builder_finish(&fnd, &s->t[DV_FINDINGS]);
 	derived_free(&dv);
 	compilation_fini(&c);
+	jobs_release_free_memory(); /* for the next side's */
 	return true;
 }
 
@@ -678,7 +680,10 @@ static bool compile_design(const struct dv_source *src, const char *stddir,
 	o.max_errors = 10;
 	o.show_source = true;
 	o.diag_out = msgs;
+	/* on one thread: a side's peak memory is the diff's */
+	o.jobs = 1;
 	rackc_run(&o);
+	jobs_release_free_memory();
 	snprintf(ir, sizeof(ir), "%s/ir.rack", dir);
 	ok = access(ir, R_OK) == 0;
 	if (!ok) {

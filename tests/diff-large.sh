@@ -12,9 +12,23 @@
 #   memory         the cables of two 40,000-GPU designs (295,000 cables;
 #                  each side's ir.rack a small design's, so that the peak
 #                  is the cables' and not the compilation of ir.rack) are
-#                  compared in under 100 MiB: about 55 MiB now, 146 MiB
+#                  compared in under 100 MiB: about 48 MiB now, 146 MiB
 #                  when each side was held as a table of strings (plain
 #                  build only: a sanitizer build keeps shadow memory)
+#   memory-dirs    the whole diff of the two 40,000-GPU output directories,
+#                  each side's own ir.rack (2.7 MB) compiled again, and
+#   memory-ir      the diff of the design against its own ir.rack (empty)
+#                  peak under 1.5 times the --check -j1 of the design
+#                  itself: a diff holds one side's compilation at a time
+#                  (on one thread), and compiling ir.rack is the design's
+#                  own compilation plus its source text and explicit
+#                  endpoint lists, its syntax tree never held whole (one
+#                  top-level statement's at a time); the cable tables come
+#                  after the compilations are released and are smaller
+#                  (memory).  Measured: 59 MiB for the design, 74 and
+#                  78 MiB for the diffs; 113 and 131 MiB when the tree of
+#                  ir.rack was held whole (about 20 bytes per byte of it,
+#                  1.3 GB at a million GPUs; plain build only)
 . "$(dirname "$0")/lib.sh"
 
 cd "$top_srcdir" || exit 99
@@ -92,11 +106,49 @@ else
 	fail define-order "${rk_problem:-exit $rc, or not the diff of GPUS=4000 and 4600}"
 fi
 
+# peak NAME WANT ARG...: rackc ARG... exits WANT; its peak in MiB in $mib
+peak() {
+	name=$1
+	want=$2
+	shift 2
+	rk_measure "$tmp/$name" "$RACKC" "$@" >"$tmp/$name.peak"
+	read -r st kib _ <"$tmp/$name.peak" || true
+	mib=$((${kib:-999999999} / 1024))
+	if [ "${st:-}" != "$want" ]; then
+		fail "$name" "exit ${st:-?} (want $want)"
+		show "$tmp/$name.err"
+		return 1
+	fi
+}
+
+# memory-dirs and memory-ir, against the --check of the design
+memory_ir() {
+	peak design 0 --check -j1 -D GPUS=40000 "$synth" || return 0
+	limit=$((mib * 3 / 2))
+	if peak memory-dirs 1 diff "$tmp/m-old" "$tmp/m-new"; then
+		if [ "$mib" -gt "$limit" ]; then
+			fail memory-dirs "$mib MiB, more than $limit MiB"
+		else
+			pass memory-dirs "$mib MiB (limit $limit MiB)"
+		fi
+	fi
+	if peak memory-ir 0 diff --old-define GPUS=40000 "$synth" \
+		"$tmp/m-old/ir.rack"; then
+		if [ "$mib" -gt "$limit" ]; then
+			fail memory-ir "$mib MiB, more than $limit MiB"
+		else
+			pass memory-ir "$mib MiB (limit $limit MiB)"
+		fi
+	fi
+	return 0
+}
+
 if [ "$rk_sanitized" = yes ]; then
 	skip memory "pinned on the plain build"
 else
 	out "$tmp/small" GPUS=8 &&
 		out "$tmp/m-old" GPUS=40000 && out "$tmp/m-new" GPUS=40960 &&
+		memory_ir &&
 		for s in m-old m-new; do
 			cp "$tmp/small/ir.rack" "$tmp/$s/ir.rack"
 		done
