@@ -128,8 +128,11 @@ static void section_summary(struct wbuf *w, struct backend_ctx *ctx)
 
 		if (o->kind == K_RACK) {
 			racks++;
-			power += t->power[i];
-			heat += t->heat[i];
+			/* saturating, as the racks' own totals are */
+			if (!q_add(power, t->power[i], &power))
+				power = INT64_MAX;
+			if (!q_add(heat, t->heat[i], &heat))
+				heat = INT64_MAX;
 		}
 		if (o->kind == K_DEVICE) {
 			servers += o->cls == C_SERVER;
