@@ -476,8 +476,10 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		const struct rk_value *v;
 
-		if (d->objs[i].kind == K_RACK)
-			c->it_power += rt->power[i];
+		/* saturating, as the racks' own totals are */
+		if (d->objs[i].kind == K_RACK &&
+		    !q_add(c->it_power, rt->power[i], &c->it_power))
+			c->it_power = INT64_MAX;
 		if (d->objs[i].kind != K_SITE || c->pue >= 0)
 			continue;
 		v = ir_attr(d, i, A_PUE);
