@@ -133,6 +133,10 @@ struct arena_mark arena_mark(const struct arena *a)
 
 void arena_release(struct arena *a, const struct arena_mark *m)
 {
+	/* nothing allocated since the mark (an empty loop body, most
+	 * statements): nothing to release, nor to poison for the sanitizer */
+	if (a->chunks == m->chunk && a->cur == m->cur)
+		return;
 	while (a->chunks != m->chunk) {
 		struct arena_chunk *c = a->chunks;
 

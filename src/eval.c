@@ -164,10 +164,7 @@ struct val_mark val_mark(const struct elab *e)
 
 void val_release(struct elab *e, const struct val_mark *m)
 {
-	/* nothing built since the mark (an empty loop body, most
-	 * statements): nothing to release, nor to poison for the sanitizer */
-	if (e->va->chunks != m->m.chunk || e->va->cur != m->m.cur)
-		arena_release(e->va, &m->m);
+	arena_release(e->va, &m->m);
 	e->nlive = m->nlive;
 }
 

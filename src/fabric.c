@@ -445,7 +445,7 @@ uint32_t new_switch(struct elab *e, uint32_t fab, const char *tier,
 	struct rk_design *d = e->d;
 	char local[64];
 	uint32_t lid, full, id, rack = 0;
-	int64_t lo = 0;
+	int64_t lo = 0, h;
 	int r;
 	/* a copy: the object table grows as switches are added */
 	const struct srcloc floc = d->objs[fab].loc, *loc = &floc;
@@ -465,9 +465,8 @@ uint32_t new_switch(struct elab *e, uint32_t fab, const char *tier,
 			   "name",
 			   S(e, full));
 	add_attr(e, id, A_ROLE, VT_WORD, 0, role, 0, loc);
-	r = place(e, pl, id,
-		  layout_height_u(d, id) ? layout_height_u(d, id) : 1, idx,
-		  &rack, &lo);
+	h = layout_height_u(d, id);
+	r = place(e, pl, id, h ? h : 1, idx, &rack, &lo);
 	if (r == 1) {
 		elab_error(e, &pl->where->loc, "fabric-placement",
 			   "no room left in the listed racks for %s (%s %u "
