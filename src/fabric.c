@@ -189,6 +189,34 @@ static void index_update(struct elab *e)
 	     l##_k != RK_NONE && ((l = l##_k >> 1), 1);  \
 	     l##_k = (e)->ix_link_next[l##_k])
 
+/*
+ * The places of @fab's own leaf_band in rack @r (@used, @units U), for
+ * the fabric's other tiers: marked used, so that a spine or core never
+ * takes a place the band holds for a leaf still to come (of a later
+ * plane, or of a later unit as the design grows).
+ */
+static void band_hold(const struct rk_design *d, uint32_t fab, uint32_t r,
+		      uint8_t *used, int64_t units)
+{
+	const struct rk_value *lv = ir_attr(d, fab, A_PLACE_LEAVES);
+	const struct rk_value *sw = ir_attr(d, fab, A_SWITCH);
+	int64_t n = ir_num(d, fab, A_LEAVES_PER_RACK, 0);
+	int64_t band = n > 0 ? ir_num(d, fab, A_LEAF_BAND, 0) : 0, h, lo;
+	bool listed = false;
+
+	if (!band || !lv || lv->type != VT_LIST || d->objs[fab].cls == FAB_STAR)
+		return;
+	for (uint32_t i = 0; i < (uint32_t)lv->n && !listed; i++)
+		listed = d->vals[lv->a + i].a == r;
+	if (!listed)
+		return;
+	h = sw && sw->type == VT_OBJ ? ir_num(d, sw->a, A_HEIGHT, 0) : 0;
+	h = h > 0 ? h : 1;
+	lo = n > band / h ? 1 : band - n * h + 1;
+	for (int64_t u = lo < 1 ? 1 : lo; u <= band && u <= units; u++)
+		used[u] = 1;
+}
+
 void placer_init(struct elab *e, struct placer *p, uint32_t fab, uint32_t key)
 {
 	const struct rk_design *d = e->d;
@@ -239,6 +267,8 @@ void placer_init(struct elab *e, struct placer *p, uint32_t fab, uint32_t key)
 			     u++)
 				p->used[i][u] = 1;
 		}
+		if (key != A_PLACE_LEAVES)
+			band_hold(d, fab, r, p->used[i], p->units[i]);
 	}
 }
 
@@ -293,7 +323,7 @@ static bool take_slot(struct placer *p, int64_t h, uint32_t *rack, int64_t *lo)
  * 1: the list has no such rack, 2: the place is outside the rack, 3: it
  * is taken (*rack and *lo say which).
  */
-static int band_slot(struct placer *p, int64_t h, uint32_t idx, uint32_t *rack,
+static int band_slot(struct placer *p, int64_t h, uint64_t idx, uint32_t *rack,
 		     int64_t *lo)
 {
 	uint64_t i = idx / (uint64_t)p->band_n;
@@ -311,7 +341,7 @@ static int band_slot(struct placer *p, int64_t h, uint32_t idx, uint32_t *rack,
 	for (int64_t u = *lo; u < *lo + h; u++)
 		p->used[i][u] = 1;
 	p->count[i]++;
-	p->band_next = idx + 1;
+	p->band_next = idx + (p->band_step ? p->band_step : 1);
 	return 0;
 }
 
@@ -321,7 +351,7 @@ static int band_slot(struct placer *p, int64_t h, uint32_t idx, uint32_t *rack,
  * 2 its band place is outside its rack, 3 taken (*rack, *lo: which).
  */
 static int place(struct elab *e, struct placer *p, uint32_t dev, int64_t h,
-		 uint32_t idx, uint32_t *rack, int64_t *lo)
+		 uint64_t idx, uint32_t *rack, int64_t *lo)
 {
 	const struct rk_design *d = e->d;
 	int r;
@@ -439,7 +469,7 @@ static void wire_power(struct elab *e, uint32_t dev, const struct srcloc *loc)
 }
 
 uint32_t new_switch(struct elab *e, uint32_t fab, const char *tier,
-		    uint32_t idx, uint32_t part, uint32_t role,
+		    uint64_t idx, uint32_t part, uint32_t role,
 		    struct placer *pl)
 {
 	struct rk_design *d = e->d;
@@ -452,7 +482,8 @@ uint32_t new_switch(struct elab *e, uint32_t fab, const char *tier,
 
 	if (!table_room(e, d->nobjs, 1, RK_MAX_OBJECTS, loc, "objects"))
 		return RK_NONE;
-	snprintf(local, sizeof(local), "%s[%u]", tier, idx);
+	snprintf(local, sizeof(local), "%s[%llu]", tier,
+		 (unsigned long long)idx);
 	lid = intern_cstr(e->a, local);
 	full = intern_join(e->a, d->objs[fab].name, '.', local, strlen(local));
 	id = ir_add_obj(d, K_DEVICE, fab, lid, full, loc);
@@ -469,17 +500,19 @@ uint32_t new_switch(struct elab *e, uint32_t fab, const char *tier,
 	r = place(e, pl, id, h ? h : 1, idx, &rack, &lo);
 	if (r == 1) {
 		elab_error(e, &pl->where->loc, "fabric-placement",
-			   "no room left in the listed racks for %s (%s %u "
+			   "no room left in the listed racks for %s (%s %llu "
 			   "of fabric '%s')",
-			   S(e, full), tier, idx, ir_name(d, fab));
+			   S(e, full), tier, (unsigned long long)idx,
+			   ir_name(d, fab));
 		return RK_NONE;
 	}
 	if (r >= 2) {
 		elab_error(e, &pl->where->loc, "fabric-placement",
-			   "the leaf_band place of %s (%s %u of fabric '%s'), "
-			   "%lldU from U%lld of %s, %s",
-			   S(e, full), tier, idx, ir_name(d, fab),
-			   (long long)layout_height_u(d, id), (long long)lo,
+			   "the leaf_band place of %s (%s %llu of fabric "
+			   "'%s'), %lldU from U%lld of %s, %s",
+			   S(e, full), tier, (unsigned long long)idx,
+			   ir_name(d, fab), (long long)layout_height_u(d, id),
+			   (long long)lo,
 			   ir_name(d, d->vals[pl->racks->a + rack].a),
 			   r == 2 ? "is outside the rack"
 				  : "is taken (by a device, or a place held "
@@ -1018,13 +1051,13 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 	memset(&pl_spine, 0, sizeof(pl_spine));
 	memset(&pl_core, 0, sizeof(pl_core));
 	placer_init(e, &pl_leaf, fab, A_PLACE_LEAVES);
+	/* a plane's leaves take every nplanes-th place of a leaf_band */
+	pl_leaf.band_step = fp->nplanes;
 	leaf = xcalloc(L, sizeof(*leaf));
 	for (uint32_t i = 0; i < L && !e->stopped; i++)
-		if ((leaf[i] = new_switch(e, fab, "leaf", fp->base[0] + i, sw,
+		if ((leaf[i] = new_switch(e, fab, "leaf", ft_name(fp, i), sw,
 					  w_leaf, &pl_leaf)) == RK_NONE)
 			goto done;
-	fp->built[0] = L;
-	fp->names[0] = Lf;
 	/* the leaves of the units still to come keep their places */
 	placer_reserve(e, &pl_leaf, (uint32_t)(fin - nsu) * nrails, sw);
 	/* nodes to leaves: node k of SU s, rail r -> leaf s*rails+r, port k */
@@ -1078,16 +1111,14 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 		spine = xcalloc(S + 1, sizeof(*spine));
 		placer_init(e, &pl_spine, fab, A_PLACE_SPINES);
 		for (uint32_t s = 0; s < S; s++)
-			if ((spine[s] = new_switch(
-				 e, fab, "spine", fp->base[1] + s, spw, w_spine,
-				 &pl_spine)) == RK_NONE) {
+			if ((spine[s] = new_switch(e, fab, "spine",
+						   ft_name(fp, s), spw, w_spine,
+						   &pl_spine)) == RK_NONE) {
 				free(up_s);
 				free(up_p);
 				free(ul);
 				goto done;
 			}
-		fp->built[1] = S;
-		fp->names[1] = S;
 		for (uint32_t l = 0; l < L && !e->stopped; l++)
 			for (uint32_t j = 0; j < ul[l]; j++) {
 				size_t k = (size_t)l * Uf + j;

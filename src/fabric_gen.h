@@ -27,25 +27,21 @@ struct placer {
 	uint8_t **used;		      /* per listed rack: U bitmap */
 	int64_t *units;
 	/* leaf_band: a band of band_n places from U band in every listed
-	 * rack, switch j at place j mod band_n of rack j / band_n (0: none) */
+	 * rack, switch j at place j mod band_n of rack j / band_n (0: none);
+	 * a plane's leaves (j = i*nplanes + plane) step by nplanes */
 	int64_t band, band_n;
-	uint32_t band_next; /* the switch index a reservation takes next */
+	uint64_t band_next; /* the switch index a reservation takes next */
+	uint32_t band_step; /* and the step to the one after (0: 1) */
 };
 
 /*
  * One plane of a fat tree: the endpoints whose rail r (rails numbered in
- * order of first appearance) has r mod nplanes == plane; its switches are
- * named from base[t] on in tier t (0 leaf, 1 spine, 2 core, 3 super), and
- * the generator says in built[t] how many it made.  nplanes 1: the whole
- * fabric.
+ * order of first appearance) has r mod nplanes == plane; its i-th switch
+ * of a tier is named TIER[i*nplanes + plane] (ft_name()).  nplanes 1: the
+ * whole fabric.
  */
 struct ft_plane {
 	uint32_t plane, nplanes;
-	uint32_t base[4];
-	uint32_t built[4];
-	/* names taken in tier t: built, or as many as the final size needs
-	 * (final_sus), so that the next plane's names do not move */
-	uint32_t names[4];
 	/* every endpoint of the fabric, gathered once: device, port, rail */
 	const uint32_t *ed, *ep, *rail;
 	uint32_t ne;
@@ -83,7 +79,7 @@ void placer_reserve(struct elab *e, struct placer *p, uint32_t n,
 		    uint32_t part);
 void placer_fini(struct placer *p);
 uint32_t new_switch(struct elab *e, uint32_t fab, const char *tier,
-		    uint32_t idx, uint32_t part, uint32_t role,
+		    uint64_t idx, uint32_t part, uint32_t role,
 		    struct placer *pl);
 /* Add a generated link; false at the link limit (the compilation stops). */
 bool add_link(struct elab *e, uint32_t fab, uint32_t ad, uint32_t ap,
@@ -118,6 +114,9 @@ uint32_t deal_two_tier(uint32_t units, uint32_t rails, uint32_t Uf, uint32_t P,
 /* fabric_planes.c: plane fp->plane's endpoints (devices and ports, in
  * order) into @ed and @ep, for the caller to free; their count */
 uint32_t ft_plane_take(const struct ft_plane *fp, uint32_t **ed, uint32_t **ep);
+/* fabric_planes.c: the name index of the @i-th switch of a tier of plane
+ * fp->plane: i*nplanes + plane, a function of the plane and i alone */
+uint64_t ft_name(const struct ft_plane *fp, uint32_t i);
 /* fabric_planes.c: a fat tree, in as many planes as it asks for */
 void gen_fat_tree_planes(struct elab *e, uint32_t fab);
 /* fabric_planes.c: `planes` on a fabric that is no fat tree: an error */

@@ -7,9 +7,20 @@
  * has a plane of its own; with planes 2, ports 0, 2, 4 and 6 share plane
  * 0).  The rails must deal evenly, so that the planes are the same tree.
  * Each plane is the fat tree the rest of the fabric's attributes describe,
- * built over its own rails (see fabric.c); the switches of all planes are
- * numbered on from one plane to the next (plane 0's leaves first, then
- * plane 1's ...), so that each plane is a contiguous run of each tier.
+ * built over its own rails (see fabric.c).
+ *
+ * Names.  The i-th switch of a tier of plane p is TIER[i*N + p]: switch k
+ * of a tier is on plane k mod N, as rail r is, and its name is a function
+ * of p and i alone, so a plane's switches keep their names (and their
+ * cables their IDs and ends) whatever the other planes build: growing the
+ * fabric moves in each plane what a one-plane tree of that plane's size
+ * moves.  Leaf s*rails + r (unit s, rail r) is the name a one-plane tree
+ * gives that leaf too.  When every node has every rail the planes are
+ * the same tree, and each tier's names run from 0 to N times a plane's
+ * count, less one.  Each plane is built
+ * in turn (plane 0's switches first, tier by tier), which is the order of
+ * placement; in a leaf_band leaf k takes place k, so a plane's leaves
+ * take every N-th place.
  */
 #include "rackc.h"
 
@@ -34,6 +45,11 @@ uint32_t fabric_rails(const struct rk_design *d, const uint32_t *ep, uint32_t n,
 	}
 	free(names);
 	return nr;
+}
+
+uint64_t ft_name(const struct ft_plane *fp, uint32_t i)
+{
+	return (uint64_t)i * fp->nplanes + fp->plane;
 }
 
 uint32_t ft_plane_take(const struct ft_plane *fp, uint32_t **ed, uint32_t **ep)
@@ -97,12 +113,6 @@ void gen_fat_tree_planes(struct elab *e, uint32_t fab)
 		/* a plane's error would be every plane's */
 		if (e->errors != errors || e->stopped)
 			goto out;
-		for (unsigned t = 0; t < 4; t++) {
-			fp.base[t] += fp.built[t] > fp.names[t] ? fp.built[t]
-								: fp.names[t];
-			fp.built[t] = 0;
-			fp.names[t] = 0;
-		}
 	}
 out:
 	free(rail);

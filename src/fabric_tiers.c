@@ -86,13 +86,13 @@ static uint32_t uppers(uint64_t need, uint32_t R, uint32_t units, bool dbl)
 
 /* Make @n switches of @tier into @sw (from name index @base). */
 static bool make(struct elab *e, const struct ft_build *b, const char *tier,
-		 uint32_t base, uint32_t n, uint32_t *sw, struct placer *pl)
+		 uint32_t n, uint32_t *sw, struct placer *pl)
 {
 	uint32_t role = intern_cstr(e->a, tier);
 
 	for (uint32_t i = 0; i < n && !e->stopped; i++)
-		if ((sw[i] = new_switch(e, b->fab, tier, base + i, b->spw, role,
-					pl)) == RK_NONE)
+		if ((sw[i] = new_switch(e, b->fab, tier, ft_name(b->fp, i),
+					b->spw, role, pl)) == RK_NONE)
 			return false;
 	return !e->stopped;
 }
@@ -446,22 +446,16 @@ void gen_upper_tiers(struct elab *e, const struct ft_build *b)
 	top = xcalloc(T + 1, sizeof(*top));
 	sk = xcalloc((size_t)(pods > groups ? pods : groups) + 1, sizeof(*sk));
 	placer_init(e, b->pl_spine, b->fab, A_PLACE_SPINES);
-	if (!make(e, b, "spine", b->fp->base[1], S, spine, b->pl_spine))
+	if (!make(e, b, "spine", S, spine, b->pl_spine))
 		goto out;
 	placer_reserve(e, b->pl_spine, (podsf - pods) * U, b->spw);
 	placer_init(e, b->pl_core, b->fab, A_PLACE_CORES);
-	if (!make(e, b, "core", b->fp->base[2], C, core, b->pl_core))
+	if (!make(e, b, "core", C, core, b->pl_core))
 		goto out;
 	if (b->tiers == 4)
 		placer_reserve(e, b->pl_core, (groupsf - groups) * CG, b->spw);
-	if (!make(e, b, "top", b->fp->base[3], T, top, b->pl_core))
+	if (!make(e, b, "top", T, top, b->pl_core))
 		goto out;
-	b->fp->built[1] = S;
-	b->fp->built[2] = C;
-	b->fp->built[3] = T;
-	b->fp->names[1] = podsf * U;
-	b->fp->names[2] = b->tiers == 3 ? C : groupsf * CG;
-	b->fp->names[3] = T;
 	/* leaf l: pod l / h, port l mod h of the pod's spines (the first
 	 * pod's first Uf spines grown out of two tiers: first_pod()) */
 	for (uint32_t l = 0; l < L && !e->stopped; l++)

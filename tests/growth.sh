@@ -491,4 +491,99 @@ if [ "$ok" = yes ]; then
 	fi
 	rm -rf "$tmp"/b-*
 fi
+
+# multi-plane fat trees (tests/growth/planes.rack: two planes, each the
+# tree tests/growth/tiers.rack builds): switch i of a tier of plane p is
+# TIER[i*2 + p], so growth moves in each plane what a one-plane tree of
+# the plane's size moves.  growth_check.py --planes=compute:2 makes each
+# plane a fabric of its own (found from the cables, whatever the names
+# say), renames its switches by rank and checks that every plane's
+# switch keeps its name; then the checks above run per plane: two tiers
+# (the round robin and the minimum the spine counts force), two tiers
+# grown into three (--tier-change), three tiers (--tiers, the first pod
+# keeping its two-tier cables); every other cable keeps its ID and ends.
+# --plane-tree: each plane is tiers.rack's tree of the same size, and
+# the names follow the scheme.  BAND=1 (a leaf_band): no leaf moves.
+# Provisioned (final_sus, two and three tiers, with a band too), growth
+# only adds, by `rackc diff`.
+planes=$top_srcdir/tests/growth/planes.rack
+pc=--planes=compute:2
+ok=yes
+for n in 1 2 3 4 5 6 9; do
+	compiled "growth/planes/SUS=$n" "$tmp/pl-$n" "$planes" -D SUS="$n" ||
+		ok=no
+	compiled "growth/planes/one-plane/SUS=$n" "$tmp/pt-$n" "$tiers" \
+		-D SUS="$n" || ok=no
+done
+# planes_check NAME ARG...: growth_check.py $pc ARG... passes
+planes_check() {
+	pk_name=$1
+	shift
+	if python3 "$top_srcdir/tests/growth_check.py" "$pc" "$@" \
+		>"$tmp/g.out" 2>&1; then
+		pass "$pk_name"
+		sed 's/^/    /' "$tmp/g.out"
+	else
+		fail "$pk_name" "see below"
+		show "$tmp/g.out"
+	fi
+}
+if [ "$ok" = yes ]; then
+	for n in 1 2 3 4 5 6 9; do
+		planes_check "growth/planes/SUS=$n/plane-tree" --plane-tree \
+			"$tmp/pl-$n/cabling.csv" "$tmp/pt-$n/cabling.csv" compute
+	done
+	for hop in 1:2 2:3 3:4 1:4; do
+		planes_check "growth/planes/${hop%:*}->${hop#*:}" \
+			"$tmp/pl-${hop%:*}/cabling.csv" \
+			"$tmp/pl-${hop#*:}/cabling.csv" all
+	done
+	for hop in 4:5 2:5 1:9; do
+		planes_check "growth/planes/tier-change/${hop%:*}->${hop#*:}" \
+			--tier-change 8 "$tmp/pl-${hop%:*}/cabling.csv" \
+			"$tmp/pl-${hop#*:}/cabling.csv" compute
+	done
+	for hop in 5:6 6:9 5:9; do
+		planes_check "growth/planes/tiers3/${hop%:*}->${hop#*:}" \
+			--two="$tmp/pl-4/cabling.csv" --tiers 8 \
+			"$tmp/pl-${hop%:*}/cabling.csv" \
+			"$tmp/pl-${hop#*:}/cabling.csv" compute
+	done
+fi
+rm -rf "$tmp"/pl-* "$tmp"/pt-*
+ok=yes
+for n in 1 2 4 5 9; do
+	compiled "growth/planes/BAND=1/SUS=$n" "$tmp/pb-$n" "$planes" \
+		-D BAND=1 -D SUS="$n" || ok=no
+done
+if [ "$ok" = yes ]; then
+	for hop in 1:2 2:4 4:5 5:9 1:9; do
+		planes_check "growth/planes/BAND=1/${hop%:*}->${hop#*:}/leaves" \
+			--kept-at "$tmp/pb-${hop%:*}/cabling.csv" \
+			"$tmp/pb-${hop#*:}/cabling.csv" compute.leaf
+	done
+fi
+rm -rf "$tmp"/pb-*
+for spec in "4:0:1 2 4" "12:0:1 3 6 12" "4:1:1 2 4"; do
+	fin=${spec%%:*}
+	rest=${spec#*:}
+	bd=${rest%%:*}
+	sizes=${rest#*:}
+	ok=yes
+	for n in $sizes; do
+		compiled "growth/planes/FINAL=$fin/BAND=$bd/SUS=$n" \
+			"$tmp/pf-$n" "$planes" -D FINAL="$fin" -D BAND="$bd" \
+			-D SUS="$n" || ok=no
+	done
+	[ "$ok" = yes ] || continue
+	prev=
+	for n in $sizes; do
+		if [ -n "$prev" ]; then
+			adds_only "growth/planes/FINAL=$fin/BAND=$bd/diff/$prev->$n" \
+				"$tmp/pf-$prev" "$tmp/pf-$n"
+		fi
+		prev=$n
+	done
+	rm -rf "$tmp"/pf-*
+done
 finish

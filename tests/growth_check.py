@@ -74,6 +74,21 @@ compute.core) must each have a switch in both, so that the check cannot
 pass on an empty comparison.  No cable is re-pulled for its route (a
 rack or U of an end changed), replaced for its length (a stock length
 crossed) or relabelled: racks keep their floor positions and labels.
+--planes=FABRIC:N (with any mode): FABRIC is a fat tree of N planes;
+each plane becomes a fabric of its own, FABRIC/p, found from the cables
+(the switches its switch-switch cables join, its plane from its leaves'
+endpoint ports: port [r] is rail r, on plane r mod N), its switches
+renamed FABRIC/p.TIER[i] by rank of index in the plane, the cable IDs
+left as they are; every plane's switch of a rank must keep its name
+across the growth, and the mode's checks then hold per plane: growth
+moves in each plane what a one-plane tree of its size moves.
+--plane-tree PLANES.csv ONE.csv FABRIC (with --planes): every plane of
+FABRIC is ONE.csv's one-plane tree (the same cables between the same
+switches and ports, an endpoint port [r] standing for the plane's rail
+r // N), and switch i of a tier of plane p is named TIER[i*N + p].
+--kept-at OLD.csv NEW.csv TIERS: every switch of TIERS (FABRIC.TIER,
+comma-separated) named in both stands in the same rack at the same U
+(the other switches are not compared).
 --racks-used IR.rack CABLING.csv ROW: every rack the design declares in
 row ROW (its -O ir output) holds a device some cable ends on, and a
 rack's slots are all distinct: the racks are sized for the switches
@@ -86,8 +101,132 @@ import sys
 from collections import Counter, defaultdict
 
 
+# --planes=FABRIC:N: FABRIC is a fat tree of N planes (set by main)
+PLANES = {}
+SW_RE = re.compile(r"^(.*)\.(leaf|spine|core|top)\[(\d+)\]$")
+
+
+def plane_split(rows, path):
+    """The rows of every fabric of --planes, each plane made a fabric of
+    its own, FABRIC/p, its switches named as a tree of one plane would
+    name them: FABRIC/p.TIER[i], i the switch's rank by index among its
+    plane's switches of the tier.  A switch's plane is found from the
+    cables, whatever its name says: the switches a plane's switch-switch
+    cables join are one plane, and its leaves' endpoint ports (rail
+    ib[r]: plane r mod N) say which.  The cable IDs stay as they are, so
+    a switch renamed across growth changes the IDs of its cables; and a
+    plane's switch of a given rank must keep its name (PLANE_NAMES)."""
+    out = []
+    for fab, n in PLANES.items():
+        up = {}
+
+        def find(x):
+            while up.setdefault(x, x) != x:
+                up[x] = up[up[x]]
+                x = up[x]
+            return x
+        mine = [r for r in rows if r["fabric"] == fab]
+        plane = {}
+        for r in mine:
+            a, b = r["a_device"], r["b_device"]
+            sa, sb = SW_RE.match(a), SW_RE.match(b)
+            if sa and sb:
+                up[find(a)] = find(b)
+            elif sa or sb:
+                sw, port = (a, r["b_port"]) if sa else (b, r["a_port"])
+                plane[sw] = port_no(port) % n
+        comp = {}
+        for sw, p in plane.items():
+            if comp.setdefault(find(sw), p) != p:
+                fail("%s: %s joins planes %d and %d" % (fab, sw, p,
+                                                        comp[find(sw)]))
+        rank = {}
+        by = defaultdict(list)
+        for sw in up:
+            if find(sw) not in comp:
+                fail("%s: %s reaches no endpoint" % (fab, sw))
+            m = SW_RE.match(sw)
+            by[(comp[find(sw)], m.group(2))].append((int(m.group(3)), sw))
+        for (p, tier), sws in by.items():
+            for i, (_, sw) in enumerate(sorted(sws)):
+                rank[sw] = "%s/%d.%s[%d]" % (fab, p, tier, i)
+                PLANE_NAMES.setdefault(path, {})[rank[sw]] = sw
+        for r in mine:
+            r = dict(r)
+            for s in "ab":
+                r[s + "_device"] = rank.get(r[s + "_device"],
+                                            r[s + "_device"])
+            sw = SW_RE.match(r["a_device"]) or SW_RE.match(r["b_device"])
+            r["fabric"] = sw.group(1) if sw else r["fabric"]
+            out.append(r)
+    return out + [r for r in rows if r["fabric"] not in PLANES]
+
+
+# per cabling file: a plane's switch (FABRIC/p.TIER[i]) -> its name
+PLANE_NAMES = {}
+
+
+def plane_names_kept(old_path, new_path):
+    """every switch of a plane (its rank in its plane and tier) has the
+    same name in both designs"""
+    a, b = PLANE_NAMES.get(old_path, {}), PLANE_NAMES.get(new_path, {})
+    for k in sorted(a):
+        if k in b and a[k] != b[k]:
+            fail("%s is %s, and %s after growth" % (k, a[k], b[k]))
+    if PLANES:
+        print("ok: %d switches of the planes kept their names" %
+              len(set(a) & set(b)))
+
+
+def plane_tree(planes_path, one_path, fab):
+    """every plane of FAB (--planes=FAB:N) in PLANES.csv is the tree
+    ONE.csv's FAB is (a one-plane design over as many rails as a plane
+    has): the same cables between the same switches and ports, rail r's
+    endpoint port ib[r] standing for the plane's rail r // N"""
+    n = PLANES[fab]
+    rows, _ = load(planes_path)
+    one = list(csv.DictReader(open(one_path, newline="")))
+
+    def ends(r, name):
+        e = []
+        for s in "ab":
+            dev, port = r[s + "_device"], r[s + "_port"]
+            m = SW_RE.match(dev)
+            if m:
+                dev = "%s[%s]" % (m.group(2), m.group(3))
+            elif name != fab:
+                port = re.sub(r"\[(\d+)\]$",
+                              lambda x: "[%d]" % (int(x.group(1)) // n),
+                              port)
+            e.append((dev, port))
+        return tuple(sorted(e))
+    want = Counter(ends(r, fab) for r in one if r["fabric"] == fab)
+    for p in range(n):
+        got = Counter(ends(r, "%s/%d" % (fab, p)) for r in rows
+                      if r["fabric"] == "%s/%d" % (fab, p))
+        if got != want:
+            extra = sorted((got - want).elements())[:2]
+            lack = sorted((want - got).elements())[:2]
+            fail("plane %d of %s: %d cables, the one-plane tree %d; only "
+                 "in the plane %s, only in the tree %s" % (
+                     p, fab, sum(got.values()), sum(want.values()), extra,
+                     lack))
+    # the names: the i-th switch of a tier of plane p is TIER[i*N + p]
+    for k, sw in PLANE_NAMES[planes_path].items():
+        m, w = SW_RE.match(k), SW_RE.match(sw)
+        p = int(m.group(1).rpartition("/")[2])
+        if int(w.group(3)) != int(m.group(3)) * n + p:
+            fail("%s is %s, not %s[%d]" % (k, sw, m.group(2),
+                                           int(m.group(3)) * n + p))
+    print("ok: each of the %d planes of %s is the one-plane tree, %d "
+          "cables; switch i of plane p is named [i*%d + p]" % (
+              n, fab, sum(want.values()), n))
+
+
 def load(path):
     rows = list(csv.DictReader(open(path, newline="")))
+    if PLANES:
+        rows = plane_split(rows, path)
     cables = {}
     for r in rows:
         a = (r["a_device"], r["a_port"])
@@ -248,12 +387,18 @@ def load_pair(old_path, new_path, only):
     """both designs' rows and cables (of fabric ONLY, when given)"""
     old_rows, old = load(old_path)
     new_rows, new = load(new_path)
+    plane_names_kept(old_path, new_path)
     if only:
-        old_rows = [r for r in old_rows if r["fabric"] == only]
-        new_rows = [r for r in new_rows if r["fabric"] == only]
-        old = {k: v for k, v in old.items() if k[0] == only}
-        new = {k: v for k, v in new.items() if k[0] == only}
+        old_rows = [r for r in old_rows if of(r["fabric"], only)]
+        new_rows = [r for r in new_rows if of(r["fabric"], only)]
+        old = {k: v for k, v in old.items() if of(k[0], only)}
+        new = {k: v for k, v in new.items() if of(k[0], only)}
     return old_rows, old, new_rows, new
+
+
+def of(fab, only):
+    """whether FAB is fabric ONLY or one of its planes (--planes)"""
+    return fab == only or fab.startswith(only + "/")
 
 
 def two_tier(path, only):
@@ -262,7 +407,7 @@ def two_tier(path, only):
         return defaultdict(lambda: None)
     rows, _ = load(path)
     if only:
-        rows = [r for r in rows if r["fabric"] == only]
+        rows = [r for r in rows if of(r["fabric"], only)]
     return tier_links(rows, "leaf", "spine")
 
 
@@ -686,6 +831,28 @@ def placed(diff_path, old_path, new_path, tiers):
               ", ".join("%s %d" % kv for kv in sorted(work.items()))))
 
 
+def kept_at(old_path, new_path, tiers):
+    """every switch of TIERS (FABRIC.TIER, comma-separated) named in both
+    cabling files stands in the same rack at the same U; each tier has
+    one in both (what the other tiers do is not compared)"""
+    a, b = placed_at(old_path), placed_at(new_path)
+    want = set(filter(None, tiers.split(",")))
+    n = Counter()
+    for dev in sorted(set(a) & set(b)):
+        t = re.sub(r"\[\d+\]$", "", dev)
+        if t not in want:
+            continue
+        if a[dev] != b[dev]:
+            fail("%s stands in %s U%s, was in %s U%s" % (
+                dev, b[dev][0], b[dev][1], a[dev][0], a[dev][1]))
+        n[t] += 1
+    for t in want:
+        if not n[t]:
+            fail("no %s switch in both designs" % t)
+    print("ok: kept in place: %s" % ", ".join(
+        "%s %d" % kv for kv in sorted(n.items())))
+
+
 def racks_used(ir_path, csv_path, row):
     text = open(ir_path).read()
     m = re.search(r"\n\trow %s \{\n(.*?)\n\t\}\n" % re.escape(row), text,
@@ -721,6 +888,16 @@ def main():
         if a.startswith("--two="):
             two_path = a[len("--two="):]
             sys.argv.remove(a)
+        if a.startswith("--planes="):
+            fab, _, n = a[len("--planes="):].rpartition(":")
+            PLANES[fab] = int(n)
+            sys.argv.remove(a)
+    if sys.argv[1] == "--kept-at":
+        kept_at(sys.argv[2], sys.argv[3], sys.argv[4])
+        return
+    if sys.argv[1] == "--plane-tree":
+        plane_tree(sys.argv[2], sys.argv[3], sys.argv[4])
+        return
     if sys.argv[1] == "--fixed-ends":
         fixed_ends(sys.argv[2], sys.argv[3])
         return
@@ -764,6 +941,7 @@ def main():
         return
     old_rows, old = load(sys.argv[1])
     new_rows, new = load(sys.argv[2])
+    plane_names_kept(sys.argv[1], sys.argv[2])
     mode = sys.argv[3]
     up_a, up_b = uplinks(old_rows), uplinks(new_rows)
     moved_keys = set()
