@@ -39,6 +39,18 @@ adds_only() {
 	fi
 }
 
+# adds_chain NAME DIR SIZES: for each two sizes a b in a row of SIZES,
+# `rackc diff` of DIR-a and DIR-b only adds (the test NAME/diff/a->b)
+adds_chain() {
+	ac_prev=
+	for ac_n in $3; do
+		if [ -n "$ac_prev" ]; then
+			adds_only "$1/diff/$ac_prev->$ac_n" "$2-$ac_prev" "$2-$ac_n"
+		fi
+		ac_prev=$ac_n
+	done
+}
+
 # mgmt_check NAME CABLING.csv: every compute and storage switch's
 # management port is on the out-of-band star
 mgmt_check() {
@@ -267,14 +279,7 @@ for spec in "tiers3:-D FINAL=12:1 3 6 12" \
 		fi
 	done
 	[ "$ok" = yes ] || continue
-	prev=
-	for sus in $sizes; do
-		if [ -n "$prev" ]; then
-			adds_only "growth/$what/provisioned/diff/$prev->$sus" \
-				"$tmp/f-$prev" "$tmp/f-$sus"
-		fi
-		prev=$sus
-	done
+	adds_chain "growth/$what/provisioned" "$tmp/f" "$sizes"
 	rm -rf "$tmp"/f-*
 done
 
@@ -576,14 +581,7 @@ for spec in "4:0:1 2 4" "12:0:1 3 6 12" "4:1:1 2 4"; do
 			-D SUS="$n" || ok=no
 	done
 	[ "$ok" = yes ] || continue
-	prev=
-	for n in $sizes; do
-		if [ -n "$prev" ]; then
-			adds_only "growth/planes/FINAL=$fin/BAND=$bd/diff/$prev->$n" \
-				"$tmp/pf-$prev" "$tmp/pf-$n"
-		fi
-		prev=$n
-	done
+	adds_chain "growth/planes/FINAL=$fin/BAND=$bd" "$tmp/pf" "$sizes"
 	rm -rf "$tmp"/pf-*
 done
 finish
