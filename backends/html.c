@@ -76,6 +76,17 @@ static void td_power(struct wbuf *w, int64_t mw)
 	wb_str(w, "</td>");
 }
 
+/* a total's cell (metrics.h): out of range sorts above every figure */
+static void td_total(struct wbuf *w, int64_t mw, bool over)
+{
+	if (!over) {
+		td_power(w, mw);
+		return;
+	}
+	wb_str(w,
+	       "<td class=\"n\" data-v=\"Infinity\">" WB_OUT_OF_RANGE "</td>");
+}
+
 static void td_u(struct wbuf *w, uint64_t v)
 {
 	wb_printf(w, "<td class=\"n\" data-v=\"%llu\">%llu</td>",
@@ -121,19 +132,11 @@ static void section_summary(struct wbuf *w, struct backend_ctx *ctx)
 	const struct rk_design *d = ctx->d;
 	const struct rack_totals *t = derived_racks(ctx->dv);
 	uint32_t servers = 0, switches = 0, racks = 0, links = 0;
-	int64_t power = 0, heat = 0;
 
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		const struct rk_obj *o = &d->objs[i];
 
-		if (o->kind == K_RACK) {
-			racks++;
-			/* saturating, as the racks' own totals are */
-			if (!q_add(power, t->power[i], &power))
-				power = INT64_MAX;
-			if (!q_add(heat, t->heat[i], &heat))
-				heat = INT64_MAX;
-		}
+		racks += o->kind == K_RACK;
 		if (o->kind == K_DEVICE) {
 			servers += o->cls == C_SERVER;
 			switches += o->cls == C_SWITCH;
@@ -153,10 +156,10 @@ static void section_summary(struct wbuf *w, struct backend_ctx *ctx)
 	    design_gpu_count(d), servers, switches, racks, links);
 	wb_str(w, "<tr><th scope=\"row\">power (sum of power_max)</th>"
 		  "<td class=\"n\">");
-	wb_power(w, power);
+	wb_total(w, t->site_power, t->site_over & TOTAL_POWER);
 	wb_str(w,
 	       "</td></tr>\n<tr><th scope=\"row\">heat</th><td class=\"n\">");
-	wb_power(w, heat);
+	wb_total(w, t->site_heat, t->site_over & TOTAL_HEAT);
 	wb_printf(w,
 		  "</td></tr>\n<tr><th scope=\"row\">check findings</th>"
 		  "<td class=\"n\">%u errors, %u warnings</td></tr>\n"
@@ -283,8 +286,24 @@ static void section_capacity(struct wbuf *w, struct backend_ctx *ctx)
 	cap_row(w, "largest model, inference in one NVLink domain", v,
 		"the largest domain's HBM / 2 bytes per parameter");
 	snprintf(v, sizeof(v), "%s kW", u128_dec(n1, (uint64_t)c.it_power, 6));
-	cap_row(w, "IT power", v, "sum of the racks' power_max");
-	if (c.pue >= 0) {
+	if (c.it_power_over) {
+		/* no figure, nor any made from it */
+		cap_row(w, "IT power", WB_OUT_OF_RANGE,
+			"sum of the racks' power_max: more than 64 bits hold "
+			"(total-overflow)");
+	} else {
+		cap_row(w, "IT power", v, "sum of the racks' power_max");
+	}
+	if (c.it_power_over && c.pue >= 0) {
+		cap_row(w, "facility power", WB_OUT_OF_RANGE,
+			"IT power x PUE: the IT power is out of range");
+		cap_row(w, "energy per year", WB_OUT_OF_RANGE,
+			"facility power x 8,760 h: the IT power is out of "
+			"range");
+	} else if (c.it_power_over) {
+		cap_row(w, "IT energy per year", WB_OUT_OF_RANGE,
+			"IT power x 8,760 h: the IT power is out of range");
+	} else if (c.pue >= 0) {
 		char p[64];
 
 		snprintf(v, sizeof(v), "%s kW",
@@ -421,6 +440,7 @@ static void section_racks(struct wbuf *w, struct backend_ctx *ctx)
 		  "</tr></thead><tbody>\n");
 	for (uint32_t r = 0; r < d->nobjs; r++) {
 		const struct rk_value *air, *loop, *lim = NULL;
+		unsigned over;
 
 		if (d->objs[r].kind != K_RACK)
 			continue;
@@ -429,9 +449,10 @@ static void section_racks(struct wbuf *w, struct backend_ctx *ctx)
 		wb_str(w, "<tr>");
 		td_text(w, ir_name(d, r));
 		td_u(w, t->devices[r]);
-		td_power(w, t->power[r]);
-		td_power(w, t->heat[r]);
-		td_power(w, t->heat_liquid[r]);
+		over = rack_total_over(t, r);
+		td_total(w, t->power[r], over & TOTAL_POWER);
+		td_total(w, t->heat[r], over & TOTAL_HEAT);
+		td_total(w, t->heat_liquid[r], over & TOTAL_HEAT_LIQUID);
 		wb_str(w, "<td>");
 		if (loop && loop->type == VT_OBJ) {
 			wb_str(w, "loop ");
@@ -444,8 +465,11 @@ static void section_racks(struct wbuf *w, struct backend_ctx *ctx)
 			lim = ir_attr(d, air->a, A_RACK_LIMIT);
 		}
 		wb_str(w, "</td>");
-		td_power(w, air_heat[r]);
-		if (lim && lim->type == VT_NUM) {
+		td_total(w, air_heat[r], over & TOTAL_HEAT_AIR);
+		if (lim && lim->type == VT_NUM && (over & TOTAL_HEAT_AIR)) {
+			td_power(w, lim->n);
+			td_total(w, 0, true);
+		} else if (lim && lim->type == VT_NUM) {
 			td_power(w, lim->n);
 			td_power(w, lim->n - air_heat[r]);
 		} else {
@@ -458,12 +482,12 @@ static void section_racks(struct wbuf *w, struct backend_ctx *ctx)
 }
 
 /* how a figure is known: report.json's capacity_exact and the like */
-enum basis { B_EXACT, B_LOWER, B_UPPER, B_ESTIMATE };
+enum basis { B_EXACT, B_LOWER, B_UPPER, B_ESTIMATE, B_OVER };
 
 static const char *const basis_key[] = { "exact", "lower-bound", "upper-bound",
-					 "estimate" };
+					 "estimate", "out-of-range" };
 static const char *const basis_text[] = { "exact", "lower bound", "upper bound",
-					  "estimate" };
+					  "estimate", "out of range" };
 
 /*
  * A figure of the feeds and loops tables: the raw value (mW, mL/min) for
@@ -475,6 +499,12 @@ static void td_fig(struct wbuf *w, enum dim dim, bool known, int64_t v,
 {
 	if (!known) {
 		wb_str(w, "<td class=\"n\" data-basis=\"none\">n/a</td>");
+		return;
+	}
+	if (b == B_OVER) { /* past 64 bits (loads.h): no figure */
+		wb_str(w,
+		       "<td class=\"n\" data-v=\"Infinity\" "
+		       "data-basis=\"out-of-range\">" WB_OUT_OF_RANGE "</td>");
 		return;
 	}
 	wb_printf(w, "<td class=\"n\" data-v=\"%lld\" data-basis=\"%s\">",
@@ -548,13 +578,16 @@ static void section_feeds(struct wbuf *w, struct backend_ctx *ctx)
 			       ? ir_str(d, x->feed, A_REDUNDANCY)
 			       : "");
 		td_fig(w, DIM_POWER, x->cap_known, x->capacity, cb);
-		td_fig(w, DIM_POWER, true, x->load, B_EXACT);
-		td_fig(w, DIM_POWER, x->cap_known, x->capacity - x->load, cb);
-		td_fig(w, DIM_POWER, lost, x->lost_load, B_EXACT);
+		td_fig(w, DIM_POWER, true, x->load,
+		       x->load_over ? B_OVER : B_EXACT);
+		td_fig(w, DIM_POWER, x->cap_known, x->capacity - x->load,
+		       x->load_over ? B_OVER : cb);
+		td_fig(w, DIM_POWER, lost, x->lost_load,
+		       x->lost_over ? B_OVER : B_EXACT);
 		td_text(w, x->lost_feed != RK_NONE ? ir_name(d, x->lost_feed)
 						   : "");
 		td_fig(w, DIM_POWER, x->cap_known && lost,
-		       x->capacity - x->lost_load, cb);
+		       x->capacity - x->lost_load, x->lost_over ? B_OVER : cb);
 		wb_str(w, "</tr>\n");
 	}
 	wb_str(w, "</tbody></table></section>\n");
@@ -618,9 +651,11 @@ static void section_loops(struct wbuf *w, struct backend_ctx *ctx)
 		td_text(w, ir_str(d, x->loop, A_REDUNDANCY)
 			       ? ir_str(d, x->loop, A_REDUNDANCY)
 			       : "");
-		td_fig(w, DIM_POWER, true, x->heat, B_EXACT);
+		td_fig(w, DIM_POWER, true, x->heat,
+		       x->heat_over ? B_OVER : B_EXACT);
 		td_fig(w, DIM_POWER, cap, x->capacity, B_EXACT);
-		td_fig(w, DIM_POWER, cap, x->capacity - x->heat, B_EXACT);
+		td_fig(w, DIM_POWER, cap, x->capacity - x->heat,
+		       x->heat_over ? B_OVER : B_EXACT);
 		td_text(w, ir_str(d, x->loop, A_COOLANT)
 			       ? ir_str(d, x->loop, A_COOLANT)
 			       : "");
@@ -635,9 +670,10 @@ static void section_loops(struct wbuf *w, struct backend_ctx *ctx)
 		} else {
 			wb_str(w, "<td></td>");
 		}
-		td_fig(w, DIM_FLOW, flow, x->flow, fb);
+		td_fig(w, DIM_FLOW, flow, x->flow, x->heat_over ? B_OVER : fb);
 		td_fig(w, DIM_FLOW, max, x->max_flow, B_EXACT);
-		td_fig(w, DIM_FLOW, flow && max, x->max_flow - x->flow, hb);
+		td_fig(w, DIM_FLOW, flow && max, x->max_flow - x->flow,
+		       x->heat_over ? B_OVER : hb);
 		wb_str(w, "</tr>\n");
 	}
 	wb_str(w, "</tbody></table></section>\n");

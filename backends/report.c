@@ -42,6 +42,36 @@ static void json_watts(FILE *fp, int64_t mw)
 	fputs(buf, fp);
 }
 
+/*
+ * A total (metrics.h) in watts, or null when it is out of range; the
+ * object that holds such figures lists their keys in "out_of_range".
+ */
+static void json_total(FILE *fp, int64_t mw, unsigned over, unsigned bit)
+{
+	if (over & bit)
+		fputs("null", fp);
+	else
+		json_watts(fp, mw);
+}
+
+/* , "out_of_range": [the keys of @keys whose bit (1 << k) is in @over] */
+static void json_out_of_range(FILE *fp, unsigned over, const char *const *keys,
+			      unsigned n)
+{
+	bool first = true;
+
+	if (!over)
+		return;
+	fputs(", \"out_of_range\": [", fp);
+	for (unsigned k = 0; k < n; k++) {
+		if (!(over & (1u << k)))
+			continue;
+		fprintf(fp, "%s\"%s\"", first ? "" : ", ", keys[k]);
+		first = false;
+	}
+	fputc(']', fp);
+}
+
 static const char *rack_cooling(const struct rk_design *d, uint32_t r)
 {
 	if (ir_attr(d, r, A_LOOP))
@@ -187,6 +217,28 @@ static void report_capacity(FILE *fp, struct backend_ctx *ctx)
 		CAP_TRAIN_BYTES, (unsigned long long)c.train_params,
 		CAP_INFER_BYTES, (unsigned long long)c.infer_params,
 		(unsigned long long)c.infer_params_domain);
+	if (c.it_power_over) {
+		/* out of range: no figure made from it either */
+		static const char *const keys[] = { "it_w", "facility_w",
+						    "energy_per_year_wh",
+						    "it_energy_per_year_wh" };
+
+		fputs("null, \"pue\": ", fp);
+		if (c.pue >= 0) {
+			fputc('"', fp);
+			json_scaled(fp, (uint64_t)c.pue, 4);
+			fputs("%\"", fp);
+		} else {
+			fputs("null", fp);
+		}
+		fputs(", \"facility_w\": null, \"energy_per_year_wh\": null, "
+		      "\"it_energy_per_year_wh\": null",
+		      fp);
+		json_out_of_range(fp, c.pue >= 0 ? 15 : 9, keys, 4);
+		fprintf(fp, ", \"hours_per_year\": %d}}", CAP_HOURS_PER_YEAR);
+		capacity_free(&c);
+		return;
+	}
 	json_watts(fp, c.it_power);
 	fputs(", \"pue\": ", fp);
 	if (c.pue >= 0) {
@@ -285,6 +337,9 @@ static void report_feeds(FILE *fp, const struct rk_design *d)
 	uint32_t nf, np = 0, nr = 0, ap = 0, ar = 0;
 	struct feed_load *f = feed_loads(d, &nf);
 	struct load_member *pdus = NULL, *racks = NULL;
+	static const char *const feed_keys[] = { "load_w", "headroom_w",
+						 "load_after_loss_w",
+						 "headroom_after_loss_w" };
 
 	if (nf) {
 		pdus = load_feed_supplies(d, &np);
@@ -302,15 +357,23 @@ static void report_feeds(FILE *fp, const struct rk_design *d)
 		json_milli(fp, "capacity_w", known, x->capacity);
 		fprintf(fp, ", \"capacity_exact\": %s",
 			known && x->cap_exact ? "true" : "false");
-		json_milli(fp, "load_w", true, x->load);
-		json_milli(fp, "headroom_w", known, x->capacity - x->load);
-		json_milli(fp, "load_after_loss_w", lost, x->lost_load);
+		json_milli(fp, "load_w", !x->load_over, x->load);
+		json_milli(fp, "headroom_w", known && !x->load_over,
+			   x->capacity - x->load);
+		json_milli(fp, "load_after_loss_w", lost && !x->lost_over,
+			   x->lost_load);
 		fputs(", \"worst_loss\": ", fp);
 		be_json_str(fp, x->lost_feed != RK_NONE
 				    ? ir_name(d, x->lost_feed)
 				    : NULL);
-		json_milli(fp, "headroom_after_loss_w", known && lost,
+		json_milli(fp, "headroom_after_loss_w",
+			   known && lost && !x->lost_over,
 			   x->capacity - x->lost_load);
+		json_out_of_range(
+		    fp,
+		    (x->load_over ? 1u | (known ? 2u : 0) : 0) |
+			(x->lost_over ? 4u | (known ? 8u : 0) : 0),
+		    feed_keys, 4);
 		fputc('}', fp);
 	}
 	fputs(nf ? "\n  ]" : "]", fp);
@@ -329,6 +392,9 @@ static void report_loops(FILE *fp, const struct rk_design *d)
 	uint32_t nl, nr = 0, ar = 0;
 	struct loop_load *l = loop_loads(d, &nl);
 	struct load_member *racks = nl ? load_loop_racks(d, &nr) : NULL;
+	static const char *const loop_keys[] = { "heat_w", "headroom_w",
+						 "flow_ml_per_min",
+						 "flow_headroom_ml_per_min" };
 
 	fputs(",\n  \"loops\": [", fp);
 	for (uint32_t k = 0; k < nl; k++) {
@@ -352,20 +418,29 @@ static void report_loops(FILE *fp, const struct rk_design *d)
 		}
 		fputs("], \"redundancy\": ", fp);
 		be_json_str(fp, ir_str(d, x->loop, A_REDUNDANCY));
-		json_milli(fp, "heat_w", true, x->heat);
+		json_milli(fp, "heat_w", !x->heat_over, x->heat);
 		json_milli(fp, "capacity_w", x->capacity >= 0, x->capacity);
-		json_milli(fp, "headroom_w", x->capacity >= 0,
+		json_milli(fp, "headroom_w", x->capacity >= 0 && !x->heat_over,
 			   x->capacity - x->heat);
 		fputs(", \"coolant\": ", fp);
 		be_json_str(fp, ir_str(d, x->loop, A_COOLANT));
 		json_milli(fp, "delta_t_k", dt && dt->type == VT_NUM,
 			   dt ? dt->n : 0);
-		json_int(fp, "flow_ml_per_min", x->flow >= 0, x->flow);
+		json_int(fp, "flow_ml_per_min", x->flow >= 0 && !x->heat_over,
+			 x->flow);
 		json_int(fp, "max_flow_ml_per_min", x->max_flow >= 0,
 			 x->max_flow);
 		json_int(fp, "flow_headroom_ml_per_min",
-			 x->flow >= 0 && x->max_flow >= 0,
+			 x->flow >= 0 && x->max_flow >= 0 && !x->heat_over,
 			 x->max_flow - x->flow);
+		json_out_of_range(
+		    fp,
+		    x->heat_over
+			? 1u | (x->capacity >= 0 ? 2u : 0) |
+			      (x->flow >= 0 ? 4u : 0) |
+			      (x->flow >= 0 && x->max_flow >= 0 ? 8u : 0)
+			: 0,
+		    loop_keys, 4);
 		fputc('}', fp);
 	}
 	fputs(nl ? "\n  ]" : "]", fp);
@@ -379,9 +454,11 @@ static bool emit_report(struct backend_ctx *ctx)
 	const struct rack_totals *t = derived_racks(ctx->dv);
 	FILE *fp = out_open(ctx, "report.json");
 	int64_t *cap;
-	int64_t power = 0, heat = 0;
+	static const char *const keys[] = { "power_max_w", "heat_w",
+					    "heat_liquid_w" };
 	uint32_t servers = 0, switches = 0, racks = 0, gpus = 0, links = 0;
 	bool first;
+	unsigned over;
 
 	if (!fp)
 		return false;
@@ -390,14 +467,7 @@ static bool emit_report(struct backend_ctx *ctx)
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		const struct rk_obj *o = &d->objs[i];
 
-		if (o->kind == K_RACK) {
-			racks++;
-			/* saturating, as the racks' own totals are */
-			if (!q_add(power, t->power[i], &power))
-				power = INT64_MAX;
-			if (!q_add(heat, t->heat[i], &heat))
-				heat = INT64_MAX;
-		}
+		racks += o->kind == K_RACK;
 		if (o->kind != K_DEVICE)
 			continue;
 		servers += o->cls == C_SERVER;
@@ -412,9 +482,10 @@ static bool emit_report(struct backend_ctx *ctx)
 		"\"switches\": %u, \"racks\": %u, \"cables\": %u, "
 		"\"power_max_w\": ",
 		gpus, servers, switches, racks, links);
-	json_watts(fp, power);
+	json_total(fp, t->site_power, t->site_over, TOTAL_POWER);
 	fputs(", \"heat_w\": ", fp);
-	json_watts(fp, heat);
+	json_total(fp, t->site_heat, t->site_over, TOTAL_HEAT);
+	json_out_of_range(fp, t->site_over, keys, 2);
 	fputs("},\n  \"racks\": [", fp);
 	first = true;
 	for (uint32_t i = 0; i < d->nobjs; i++) {
@@ -423,16 +494,19 @@ static bool emit_report(struct backend_ctx *ctx)
 		fputs(first ? "\n    {\"name\": " : ",\n    {\"name\": ", fp);
 		first = false;
 		be_json_str(fp, ir_name(d, i));
+		over = rack_total_over(t, i);
 		fputs(", \"power_max_w\": ", fp);
-		json_watts(fp, t->power[i]);
+		json_total(fp, t->power[i], over, TOTAL_POWER);
 		fputs(", \"power_capacity_w\": ", fp);
 		json_watts(fp, cap[i]);
 		fputs(", \"heat_w\": ", fp);
-		json_watts(fp, t->heat[i]);
+		json_total(fp, t->heat[i], over, TOTAL_HEAT);
 		fputs(", \"heat_liquid_w\": ", fp);
-		json_watts(fp, t->heat_liquid[i]);
-		fprintf(fp, ", \"devices\": %u, \"cooling\": \"%s\"}",
+		json_total(fp, t->heat_liquid[i], over, TOTAL_HEAT_LIQUID);
+		fprintf(fp, ", \"devices\": %u, \"cooling\": \"%s\"",
 			t->devices[i], rack_cooling(d, i));
+		json_out_of_range(fp, over, keys, 3);
+		fputc('}', fp);
 	}
 	fputs(first ? "],\n  \"fabrics\": [" : "\n  ],\n  \"fabrics\": [", fp);
 	first = true;

@@ -89,6 +89,14 @@ void wb_power(struct wbuf *w, int64_t mw)
 	wb_str(w, quantity_format(q, buf));
 }
 
+void wb_total(struct wbuf *w, int64_t mw, bool over)
+{
+	if (over)
+		wb_str(w, WB_OUT_OF_RANGE);
+	else
+		wb_power(w, mw);
+}
+
 struct wbuf *svg_file_open(struct backend_ctx *ctx, const char *rel)
 {
 	FILE *fp = out_open(ctx, rel);

@@ -31,6 +31,10 @@ void wb_xml(struct wbuf *w, const char *s);
 char *u128_dec(char *buf, unsigned __int128 v, unsigned k);
 /* an exact power in the best unit ("40.8kW") */
 void wb_power(struct wbuf *w, int64_t mw);
+/* A total (metrics.h) as wb_power writes it, or, when @over, words saying
+ * it is out of range (never the saturated number). */
+void wb_total(struct wbuf *w, int64_t mw, bool over);
+#define WB_OUT_OF_RANGE "out of range (over 64 bits)"
 /* open an artifact with a wbuf of its own (freed by svg_file_close) */
 struct wbuf *svg_file_open(struct backend_ctx *ctx, const char *rel);
 bool svg_file_close(struct backend_ctx *ctx, struct wbuf *w);

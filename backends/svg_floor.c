@@ -204,7 +204,8 @@ void svg_floor(struct wbuf *w, const struct rk_design *d, struct derived *dv,
 		wb_str(w, "<title>");
 		wb_xml(w, ir_name(d, f->rack));
 		wb_str(w, ": ");
-		wb_power(w, t->power[f->rack]);
+		wb_total(w, t->power[f->rack],
+			 rack_total_over(t, f->rack) & TOTAL_POWER);
 		wb_printf(w, ", %u devices</title>", t->devices[f->rack]);
 		if (ir_attr(d, f->rack, A_LOOP))
 			wb_printf(w,

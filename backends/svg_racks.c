@@ -106,6 +106,7 @@ static void rack_figures(struct wbuf *w, const struct rk_design *d,
 	const struct rk_value *air = ir_attr(d, r, A_AIR),
 			      *loop = ir_attr(d, r, A_LOOP);
 	int64_t air_heat = t->heat_air[r];
+	unsigned over = rack_total_over(t, r);
 
 	wb_printf(w,
 		  "<text x=\"%d\" y=\"%d\" font-size=\"12\" "
@@ -118,12 +119,12 @@ static void rack_figures(struct wbuf *w, const struct rk_design *d,
 		  (long long)layout_rack_units(d, r));
 	wb_printf(w, "<text x=\"%d\" y=\"%d\" font-size=\"10\">power max ", x,
 		  y + 26);
-	wb_power(w, t->power[r]);
+	wb_total(w, t->power[r], over & TOTAL_POWER);
 	wb_str(w, ", heat ");
-	wb_power(w, t->heat[r]);
+	wb_total(w, t->heat[r], over & TOTAL_HEAT);
 	if (t->heat_liquid[r]) {
 		wb_str(w, " (liquid ");
-		wb_power(w, t->heat_liquid[r]);
+		wb_total(w, t->heat_liquid[r], over & TOTAL_HEAT_LIQUID);
 		wb_ch(w, ')');
 	}
 	wb_printf(w, ", %u devices</text>\n", t->devices[r]);
@@ -133,9 +134,14 @@ static void rack_figures(struct wbuf *w, const struct rk_design *d,
 		wb_str(w, "power capacity ");
 		wb_power(w, cap);
 		wb_str(w, " after the worst feed loss, ");
-		wb_str(w, cap >= t->power[r] ? "headroom " : "OVER by ");
-		wb_power(w, cap >= t->power[r] ? cap - t->power[r]
-					       : t->power[r] - cap);
+		if (over & TOTAL_POWER)
+			wb_str(w, "OVER (power max " WB_OUT_OF_RANGE ")");
+		else
+			wb_str(w,
+			       cap >= t->power[r] ? "headroom " : "OVER by ");
+		if (!(over & TOTAL_POWER))
+			wb_power(w, cap >= t->power[r] ? cap - t->power[r]
+						       : t->power[r] - cap);
 	} else {
 		wb_str(w, "no PDU or power shelf in the rack");
 	}
@@ -150,7 +156,11 @@ static void rack_figures(struct wbuf *w, const struct rk_design *d,
 
 		wb_str(w, loop && loop->type == VT_OBJ ? "; air " : "air ");
 		wb_xml(w, ir_name(d, air->a));
-		if (lim > 0) {
+		if (lim > 0 && (over & TOTAL_HEAT_AIR)) {
+			wb_str(w, ": limit ");
+			wb_power(w, lim);
+			wb_str(w, ", OVER (heat to air " WB_OUT_OF_RANGE ")");
+		} else if (lim > 0) {
 			wb_str(w, ": limit ");
 			wb_power(w, lim);
 			wb_str(w,

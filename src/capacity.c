@@ -473,13 +473,11 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 
 	/* power: the racks' power_max, and the first site's PUE */
 	rt = derived_racks(dv);
+	c->it_power = rt->site_power;
+	c->it_power_over = rt->site_over & TOTAL_POWER;
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		const struct rk_value *v;
 
-		/* saturating, as the racks' own totals are */
-		if (d->objs[i].kind == K_RACK &&
-		    !q_add(c->it_power, rt->power[i], &c->it_power))
-			c->it_power = INT64_MAX;
 		if (d->objs[i].kind != K_SITE || c->pue >= 0)
 			continue;
 		v = ir_attr(d, i, A_PUE);

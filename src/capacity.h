@@ -73,7 +73,9 @@ struct capacity {
 	struct cap_time nv_ring, nv_tree, net_ring, net_tree, alltoall;
 	/* models that fit: HBM / bytes per parameter, rounded down */
 	uint64_t train_params, infer_params, infer_params_domain;
-	/* power */
+	/* power; it_power_over: it_power is out of range (metrics.h), and
+	 * so are the figures made from it */
+	bool it_power_over;
 	int64_t it_power;	       /* mW, sum of the racks' power_max */
 	int64_t pue;		       /* ppm, -1: not set */
 	uint32_t pue_site;	       /* the site that sets it */

@@ -713,8 +713,14 @@ int64_t check_num(struct check_ctx *c, uint32_t obj, uint32_t key, int64_t dflt)
 const char *check_qfmt(enum dim dim, int64_t v, char *buf)
 {
 	struct quantity q = { dim, v };
+	char tmp[RK_QFMT_MAX];
 
-	return quantity_format(q, buf);
+	/* the checks' sums saturate there (check_sat, rack_totals): a
+	 * figure at the top of the range is a lower bound, and says so */
+	if (v != INT64_MAX)
+		return quantity_format(q, buf);
+	snprintf(buf, RK_QFMT_MAX, "at least %s", quantity_format(q, tmp));
+	return buf;
 }
 
 int64_t check_num0(const struct rk_design *d, uint32_t obj, uint32_t key)

@@ -214,7 +214,8 @@ static inline int64_t check_sadd(int64_t a, int64_t b)
 {
 	return check_sat((__int128)a + b);
 }
-/* A quantity of dimension @dim in its natural unit (quantity_format). */
+/* A quantity of dimension @dim in its natural unit (quantity_format);
+ * INT64_MAX, where sums saturate, as "at least" that figure. */
 const char *check_qfmt(enum dim dim, int64_t v, char *buf);
 #define FP(v, b) check_qfmt(DIM_POWER, (v), (b))
 /* A non-negative numeric attribute (inherited), 0 when absent. */

@@ -840,26 +840,31 @@ static void run_flow(struct check_ctx *c)
 		check_qfmt(DIM_FLOW, need, a);
 		check_qfmt(DIM_FLOW, usable, b);
 		check_fail(c, l, &d->objs[l].loc,
-			   "loop %s needs %s of %s to carry %s at a %s rise, "
+			   "loop %s needs %s%s of %s to carry %s at a %s rise, "
 			   "above the %s its CDUs deliver",
-			   ir_name(d, l), a, co->name, FP(m->liq[l], t),
+			   ir_name(d, l),
+			   /* heat saturated: the flow is a lower bound */
+			   m->liq[l] == INT64_MAX ? "at least " : "", a,
+			   co->name, FP(m->liq[l], t),
 			   quantity_format_in((struct quantity){ DIM_TEMP, dt },
 					      "K", k),
 			   b);
 		check_note(
 		    c, &cv->loc, "%s: c_p %lld J/(kg K), density %lld g/L (%s)",
 		    co->name, (long long)co->cp, (long long)co->rho, co->src);
-		check_note(
-		    c, &tv->loc,
-		    "flow [mL/min] = 60000000 x P [W] / (density x c_p "
-		    "x delta_t [K]) = 60000000 x %s / (%lld x %lld x "
-		    "%s) = %s, rounded up",
-		    quantity_format_in(
-			(struct quantity){ DIM_POWER, m->liq[l] }, "W", w),
-		    (long long)co->rho, (long long)co->cp,
-		    quantity_format_in((struct quantity){ DIM_TEMP, dt }, "K",
-				       k),
-		    a);
+		if (m->liq[l] != INT64_MAX)
+			check_note(
+			    c, &tv->loc,
+			    "flow [mL/min] = 60000000 x P [W] / (density x c_p "
+			    "x delta_t [K]) = 60000000 x %s / (%lld x %lld x "
+			    "%s) = %s, rounded up",
+			    quantity_format_in(
+				(struct quantity){ DIM_POWER, m->liq[l] }, "W",
+				w),
+			    (long long)co->rho, (long long)co->cp,
+			    quantity_format_in(
+				(struct quantity){ DIM_TEMP, dt }, "K", k),
+			    a);
 		note_cdus(c, d, l, A_MAX_FLOW, spares, total, usable, DIM_FLOW);
 		note_loop_heat(c, m, l);
 	}
@@ -925,6 +930,7 @@ struct loop_load *loop_loads(const struct rk_design *d, uint32_t *n)
 		int64_t spares = loop_spares(d, l, ncdu), total;
 
 		x->heat = m.liq[l];
+		x->heat_over = x->heat == INT64_MAX; /* saturated */
 		x->capacity = x->max_flow = x->flow = -1;
 		if (spares >= 0 && !cdu_sum(NULL, d, l, A_CAPACITY, spares,
 					    false, &total, &x->capacity))

@@ -1470,6 +1470,10 @@ struct feed_load *feed_loads(const struct rk_design *d, uint32_t *n)
 		if (f->lost_load == f->load && seen == nf - 1)
 			f->lost_feed = RK_NONE;
 	}
+	for (uint32_t k = 0; k < nf; k++) {
+		out[k].load_over = out[k].load == INT64_MAX;
+		out[k].lost_over = out[k].lost_load == INT64_MAX;
+	}
 	pm_free(&m);
 	*n = nf;
 	return out;

@@ -9,6 +9,7 @@
  *   oversubscription(F) worst leaf down/up, as a percentage (100% = 1:1)
  *   tiers(F) switches(F) links(F) endpoints(F)   plain numbers
  *   power(RACK) heat(RACK)  max_rack_power() max_rack_heat()   power
+ *   total_power() total_heat()  the site's sums over every rack    power
  *   gpus() servers() racks()                     plain numbers
  */
 #include "rackc.h"
@@ -209,6 +210,19 @@ static bool bisection_r(struct reval *r, const struct ast *x, uint32_t f,
 	return true;
 }
 
+/* A total past the 64-bit range (metrics.h): it has no figure to compare,
+ * and the requirement fails. */
+static bool out_of_range(struct reval *r, const struct ast *x, const char *fn,
+			 const char *arg, const char *rack)
+{
+	rerror(r, &x->loc,
+	       "%s(%s) exceeds the 64-bit range%s%s%s: it has no figure to "
+	       "compare, so the requirement cannot hold",
+	       fn, arg, rack ? " at rack '" : "", rack ? rack : "",
+	       rack ? "'" : "");
+	return false;
+}
+
 static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 {
 	const struct rk_design *d = r->c->d;
@@ -283,6 +297,9 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 		if (rk == RK_NONE)
 			return false;
 		t = derived_racks(r->c->dv);
+		if (rack_total_over(t, rk) &
+		    (fn[0] == 'p' ? TOTAL_POWER : TOTAL_HEAT))
+			return out_of_range(r, x, fn, ir_name(d, rk), NULL);
 		out->dim = DIM_POWER;
 		out->n = fn[0] == 'p' ? t->power[rk] : t->heat[rk];
 		check_qfmt(DIM_POWER, out->n, a);
@@ -298,6 +315,11 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 			int64_t v = fn[9] == 'p' ? t->power[i] : t->heat[i];
 
 			if (d->objs[i].kind == K_RACK &&
+			    (rack_total_over(t, i) &
+			     (fn[9] == 'p' ? TOTAL_POWER : TOTAL_HEAT)))
+				return out_of_range(r, x, fn, "",
+						    ir_name(d, i));
+			if (d->objs[i].kind == K_RACK &&
 			    (best == RK_NONE || v > out->n)) {
 				best = i;
 				out->n = v;
@@ -308,6 +330,22 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 			rnote(r, "%s() = %s (rack %s)", fn, a,
 			      ir_name(d, best));
 		}
+		return true;
+	}
+	if (streq(fn, "total_power") || streq(fn, "total_heat")) {
+		const struct rack_totals *t = derived_racks(r->c->dv);
+		bool pw = fn[6] == 'p';
+
+		if (argc != 0) {
+			rerror(r, &x->loc, "%s() takes no arguments", fn);
+			return false;
+		}
+		if (t->site_over & (pw ? TOTAL_POWER : TOTAL_HEAT))
+			return out_of_range(r, x, fn, "", NULL);
+		out->dim = DIM_POWER;
+		out->n = pw ? t->site_power : t->site_heat;
+		check_qfmt(DIM_POWER, out->n, a);
+		rnote(r, "%s() = %s", fn, a);
 		return true;
 	}
 	if (streq(fn, "gpus") || streq(fn, "servers") || streq(fn, "racks")) {

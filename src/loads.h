@@ -32,6 +32,9 @@
  * @cap_known: the feed gives a rating
  * @cap_exact: no digits were cut off @capacity (else it is a lower bound,
  *             and so are the headrooms @capacity less each load)
+ * @load_over, @lost_over: @load, @lost_load ran out of the 64-bit range
+ *             (the models' sums saturate at INT64_MAX): no figure, and
+ *             none for the headroom either
  */
 struct feed_load {
 	uint32_t feed;
@@ -39,6 +42,7 @@ struct feed_load {
 	uint32_t lost_feed;
 	int64_t capacity;
 	bool cap_known, cap_exact;
+	bool load_over, lost_over;
 };
 
 /* One entry per feed, in declaration order (malloc'd; *@n entries). */
@@ -60,11 +64,14 @@ struct feed_load *feed_loads(const struct rk_design *d, uint32_t *n);
  * @flow_exact:    @flow was not rounded (else it is an upper bound on the
  *                 coolant's figures, and the flow headroom a lower bound)
  * @flow_estimate: the coolant's heat capacity and density are estimates
+ * @heat_over: @heat ran out of the 64-bit range (the model's sums saturate
+ *             at INT64_MAX): no figure, nor for the headroom and the flow
  */
 struct loop_load {
 	uint32_t loop;
 	int64_t heat, capacity, flow, max_flow;
 	bool flow_exact, flow_estimate;
+	bool heat_over;
 };
 
 /* One entry per loop, in declaration order (malloc'd; *@n entries). */

@@ -1258,8 +1258,62 @@ uint32_t design_gpu_count(const struct rk_design *d)
 
 /* ---- racks ---- */
 
+/*
+ * *@acc += @v for rack @r's figure @bit, saturating: once a sum runs out
+ * of range it keeps INT64_MAX and its bit, and the first device to push
+ * one of the rack's sums over is remembered.
+ */
+static void rack_add(const struct rk_design *d, struct rack_totals *t,
+		     uint32_t r, uint32_t dev, unsigned bit, int64_t *acc,
+		     int64_t v)
+{
+	if (rack_total_over(t, r) & bit)
+		return;
+	if (q_add(*acc, v, acc))
+		return;
+	*acc = INT64_MAX;
+	if (!t->over) {
+		t->over = xcalloc(d->nobjs + 1, sizeof(*t->over));
+		t->over_by = xmalloc((d->nobjs + 1) * sizeof(*t->over_by));
+		memset(t->over_by, 0xff, (d->nobjs + 1) * sizeof(*t->over_by));
+	}
+	if (!t->over[r])
+		t->over_by[r] = dev;
+	t->over[r] |= (uint8_t)bit;
+}
+
+/* The site's sums of the racks' power and heat, saturating as above. */
+static void site_totals(const struct rk_design *d, struct rack_totals *t)
+{
+	t->site_power = t->site_heat = 0;
+	t->site_over = 0;
+	t->site_over_by[0] = t->site_over_by[1] = RK_NONE;
+	for (uint32_t r = 0; r < d->nobjs; r++) {
+		if (d->objs[r].kind != K_RACK)
+			continue;
+		for (unsigned k = 0; k < 2; k++) {
+			unsigned bit = k ? TOTAL_HEAT : TOTAL_POWER;
+			int64_t *acc = k ? &t->site_heat : &t->site_power;
+
+			if (t->site_over & bit)
+				continue;
+			if (rack_total_over(t, r) & bit) {
+				*acc = INT64_MAX;
+				t->site_over |= bit;
+			} else if (!q_add(*acc, k ? t->heat[r] : t->power[r],
+					  acc)) {
+				*acc = INT64_MAX;
+				t->site_over |= bit;
+				t->site_over_by[k] = r;
+			}
+		}
+	}
+}
+
 void rack_totals_compute(const struct rk_design *d, struct rack_totals *t)
 {
+	t->over = NULL;
+	t->over_by = NULL;
 	t->power = xcalloc(d->nobjs + 1, sizeof(*t->power));
 	t->heat = xcalloc(d->nobjs + 1, sizeof(*t->heat));
 	t->heat_liquid = xcalloc(d->nobjs + 1, sizeof(*t->heat_liquid));
@@ -1301,19 +1355,16 @@ void rack_totals_compute(const struct rk_design *d, struct rack_totals *t)
 		else if (frac > RK_RATIO_ONE)
 			frac = RK_RATIO_ONE;
 		/* saturating: absurd inputs must not wrap around */
-		if (!q_add(t->power[r], p, &t->power[r]))
-			t->power[r] = INT64_MAX;
-		if (!q_add(t->heat[r], h, &t->heat[r]))
-			t->heat[r] = INT64_MAX;
+		rack_add(d, t, r, i, TOTAL_POWER, &t->power[r], p);
+		rack_add(d, t, r, i, TOTAL_HEAT, &t->heat[r], h);
 		liq = (int64_t)((__int128)h * frac / RK_RATIO_ONE);
-		if (!q_add(t->heat_liquid[r], liq, &t->heat_liquid[r]))
-			t->heat_liquid[r] = INT64_MAX;
+		rack_add(d, t, r, i, TOTAL_HEAT_LIQUID, &t->heat_liquid[r],
+			 liq);
 		/* a hybrid part without a fraction: in full on both sides */
 		if (frac && cool && streq(cool, "hybrid") &&
 		    !ir_attr_inh(d, i, A_LIQUID_FRACTION))
 			liq = 0;
-		if (!q_add(t->heat_air[r], h - liq, &t->heat_air[r]))
-			t->heat_air[r] = INT64_MAX;
+		rack_add(d, t, r, i, TOTAL_HEAT_AIR, &t->heat_air[r], h - liq);
 		t->devices[r]++;
 	}
 	/* a rear door takes what it can of the air side */
@@ -1321,6 +1372,7 @@ void rack_totals_compute(const struct rk_design *d, struct rack_totals *t)
 		const struct rk_value *door, *cap;
 
 		if (d->objs[r].kind != K_RACK ||
+		    (rack_total_over(t, r) & TOTAL_HEAT_AIR) ||
 		    !(door = ir_attr_inh(d, r, A_RDHX)) ||
 		    door->type != VT_OBJ ||
 		    !(cap = ir_attr_inh(d, door->a, A_CAPACITY)) ||
@@ -1329,6 +1381,7 @@ void rack_totals_compute(const struct rk_design *d, struct rack_totals *t)
 		t->heat_air[r] -=
 		    t->heat_air[r] < cap->n ? t->heat_air[r] : cap->n;
 	}
+	site_totals(d, t);
 }
 
 void rack_totals_free(struct rack_totals *t)
@@ -1338,6 +1391,8 @@ void rack_totals_free(struct rack_totals *t)
 	free(t->heat_liquid);
 	free(t->heat_air);
 	free(t->devices);
+	free(t->over);
+	free(t->over_by);
 }
 
 void derived_init(struct derived *dv, const struct rk_design *d)

@@ -139,16 +139,46 @@ uint64_t isqrt_u128(unsigned __int128 x);
 /* GPUs in the design: effective gpu components of every device's part. */
 uint32_t design_gpu_count(const struct rk_design *d);
 
-/* Power and heat of the devices in each rack, indexed by object id. */
+/*
+ * Power and heat of the devices in each rack, indexed by object id, and
+ * of the whole site (every rack).  Each sum saturates: a total whose true
+ * value does not fit 64 bits holds INT64_MAX, a lower bound, and is marked
+ * out of range (enum total_fig bits); it is never shown or compared as a
+ * figure (the total-overflow check reports it, back ends print it as out
+ * of range).
+ */
+enum total_fig {
+	TOTAL_POWER = 1,
+	TOTAL_HEAT = 2,
+	TOTAL_HEAT_LIQUID = 4,
+	TOTAL_HEAT_AIR = 8,
+};
 struct rack_totals {
 	int64_t *power;	      /* sum of power_max, mW */
 	int64_t *heat;	      /* sum of max(heat, power_max), mW */
 	int64_t *heat_liquid; /* its liquid share, as the cooling checks */
 	int64_t *heat_air;    /* air side after the rear door, as checks */
 	uint32_t *devices;
+	/* NULL unless a rack's total ran out of range: per object its
+	 * enum total_fig bits, and the device whose figure pushed the first
+	 * of them over */
+	uint8_t *over;
+	uint32_t *over_by;
+	/* the site: sums of the racks' power and heat, mW */
+	int64_t site_power, site_heat;
+	unsigned site_over; /* TOTAL_POWER, TOTAL_HEAT: out of range */
+	/* per figure (0 power, 1 heat), the rack whose total pushed the
+	 * site's over; RK_NONE when none did (in range, or out of range
+	 * because a rack's own total is) */
+	uint32_t site_over_by[2];
 };
 void rack_totals_compute(const struct rk_design *d, struct rack_totals *t);
 void rack_totals_free(struct rack_totals *t);
+/* The enum total_fig bits of rack @r's totals that are out of range. */
+static inline unsigned rack_total_over(const struct rack_totals *t, uint32_t r)
+{
+	return t->over ? t->over[r] : 0;
+}
 
 /**
  * struct derived - lazily computed figures shared by the checks and the
