@@ -452,6 +452,75 @@ placement_tiers() {
 }
 placement_tiers
 
+# oob_double: the SuperPOD with DOUBLE_CORES=1 (`core_growth double`: 64
+# compute cores at 9 to 16 SUs, 128 at 17 to 32) grown from 8 to 32 SUs
+# without FINAL_SUS, across the change to three tiers (8 -> 9), a new pod
+# (12 -> 13, 24 -> 25), the cores' doubling (16 -> 17) and several steps
+# at once: the out-of-band star takes the management port of every
+# compute and storage switch the fabrics generate (mgmt_check), and no
+# out-of-band cable (nor DGX cable) changes ID or ends
+# (growth_check.py --fixed-ends)
+oob_double() {
+	od_ok=yes
+	for od_n in 8 9 12 13 16 17 24 25 32; do
+		if ! rk_run "$tmp/od" -D SUS="$od_n" -D DOUBLE_CORES=1 \
+			-O cabling -o "$tmp/od-$od_n" "$design" ||
+			[ "$rc" -ne 0 ]; then
+			fail "growth/double/SUS=$od_n" "exit $rc $rk_problem"
+			show "$tmp/od.err"
+			od_ok=no
+		fi
+	done
+	[ "$od_ok" = yes ] || return 0
+	for od_n in 9 12 13 16 17 24 25 32; do
+		mgmt_check "growth/double/SUS=$od_n/mgmt" \
+			"$tmp/od-$od_n/cabling.csv"
+	done
+	for od_hop in 8:9 9:12 12:13 13:16 16:17 17:24 24:25 25:32 9:32; do
+		od_name="growth/double/ends/${od_hop%:*}->${od_hop#*:}"
+		if python3 "$top_srcdir/tests/growth_check.py" --fixed-ends \
+			"$tmp/od-${od_hop%:*}/cabling.csv" \
+			"$tmp/od-${od_hop#*:}/cabling.csv" >"$tmp/g.out" 2>&1; then
+			pass "$od_name" "$(cat "$tmp/g.out")"
+		else
+			fail "$od_name" "see below"
+			show "$tmp/g.out"
+		fi
+	done
+	rm -rf "$tmp"/od-*
+}
+oob_double
+
+# docs: README.md ("Growth") and doc/ci.md show the SuperPOD grown from 1
+# to 2 SUs, without and with FINAL_SUS=8; their figures, work-order
+# excerpt and summary table are what `rackc diff` prints now
+# (growth_check.py --docs, which also finds the commands in the docs)
+docs_check() {
+	for dk in plain:json plain:text final:json final:markdown; do
+		dk_set=${dk%:*} dk_f=${dk#*:}
+		set --
+		[ "$dk_set" = final ] && set -- -D FINAL_SUS=8
+		if ! rk_run "$tmp/dk-$dk_set-$dk_f" diff -f "$dk_f" \
+			--old-define SUS=1 --new-define SUS=2 "$@" \
+			"$design" "$design" || [ "$rc" -ne 1 ]; then
+			fail "growth/docs" "rackc diff $dk: exit $rc $rk_problem"
+			show "$tmp/dk-$dk_set-$dk_f.err"
+			return 0
+		fi
+	done
+	if python3 "$top_srcdir/tests/growth_check.py" --docs \
+		"$top_srcdir/README.md" "$top_srcdir/doc/ci.md" \
+		"$tmp/dk-plain-json.out" "$tmp/dk-plain-text.out" \
+		"$tmp/dk-final-json.out" "$tmp/dk-final-markdown.out" \
+		>"$tmp/g.out" 2>&1; then
+		pass "growth/docs" "$(cat "$tmp/g.out")"
+	else
+		fail "growth/docs" "see below"
+		show "$tmp/g.out"
+	fi
+}
+docs_check
+
 # two tiers grown into three (and four): tests/growth/tiers.rack's 8-port
 # switches (two tiers up to 4 units, pods of 2 units, four tiers past 16;
 # its switches share two racks and move as the tiers are added) and the

@@ -7,6 +7,9 @@ growth_check.py --adds-only DIFF.json   (rackc diff -f json OLD NEW)
 growth_check.py --tiers R[:FINAL_PODS] OLD.csv NEW.csv [FABRIC]   (three and
     four tiers, R-port switches, provisioned for FINAL_PODS pods)
 growth_check.py --tiers-double OLD.csv NEW.csv [FABRIC]   (core_growth double)
+growth_check.py --docs README.md doc/ci.md PLAIN.json PLAIN.txt FINAL.json
+    FINAL.md   (the SuperPOD's 1 -> 2 SU diff, without and with
+    FINAL_SUS=8, as the documentation shows it)
 MODE all:   every cable of OLD that is not a leaf-spine cable the spine
             count forces to move is in NEW with the same ID and ends
 MODE fabric: only the fat trees' cables to their spines are compared
@@ -882,6 +885,106 @@ def racks_used(ir_path, csv_path, row):
                                          key=lambda x: int(x.split("@")[1])))))
 
 
+DOC_CMD = ("rackc diff --old-define SUS=1 --new-define SUS=2 %s"
+           "examples/dgx-h100-superpod.rack examples/dgx-h100-superpod.rack")
+
+
+def cut_block(text, after, what):
+    """the lines of the first fenced block, or run of table lines, after
+    the line holding AFTER"""
+    lines = text.split("\n")
+    at = [i for i, l in enumerate(lines) if after in l]
+    if not at:
+        fail("%s: no line holding %r" % (what, after))
+    out = []
+    for l in lines[at[0] + 1:]:
+        if l.startswith("```"):
+            if out:
+                break
+            out.append(l)
+        elif out and out[0].startswith("```"):
+            out.append(l)
+        elif l.startswith("|"):
+            out.append(l)
+        elif out:
+            break
+    return [l for l in out if not l.startswith("```")]
+
+
+def docs(readme, ci_md, plain_json, plain_txt, final_json, final_md):
+    """the SuperPOD's 1 -> 2 SU diff as README.md ("Growth") and
+    doc/ci.md show it is what `rackc diff` prints: the commands, every
+    figure of README's table (the first number of each cell, the
+    per-fabric re-pulls and the compute spines added), the lines of its
+    work-order excerpt, and doc/ci.md's summary table"""
+    rd = open(readme).read()
+    ci = " ".join(open(ci_md).read().split())
+    for cmd in (DOC_CMD % "", DOC_CMD % "-D FINAL_SUS=8 "):
+        if cmd not in rd:
+            fail("README: no command %r" % cmd)
+    if "-f markdown " + DOC_CMD[len("rackc diff "):] % "-D FINAL_SUS=8 " \
+            not in ci:
+        fail("doc/ci.md: no command for the FINAL_SUS=8 comment")
+    sides = []
+    for path in (plain_json, final_json):
+        d = json.load(open(path))
+        summ = {r["what"]: int(r["count"]) for r in d["summary"]}
+        fab = Counter()
+        seen = set()
+        for r in d["cabling"]:
+            if r["action"] == "re-pull" and r["cable_id"] not in seen:
+                seen.add(r["cable_id"])
+                fab[r["cable"].split(".")[0]] += 1
+        spines = sum(1 for r in d["devices"] if r["change"] == "added"
+                     and r["device"].startswith("compute.spine["))
+        sides.append((summ, fab, spines))
+    rows = cut_block(rd, "| | spines sized for SUS | `FINAL_SUS=8` |",
+                     "README table")
+    n = 0
+    for row in rows[1:]:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        if len(cells) != 3 or cells[0].startswith("---"):
+            continue
+        what = re.sub(r" \(.*\)$", "", cells[0])
+        for cell, (summ, fab, spines) in zip(cells[1:], sides):
+            m = re.match(r"(\d[\d,]*)", cell)
+            if not m:
+                fail("README table: %r has no figure" % cell)
+            if int(m.group(1).replace(",", "")) != summ.get(what, 0):
+                fail("README table: %s %s, rackc diff %d" % (
+                    what, m.group(1), summ.get(what, 0)))
+            n += 1
+            for name, k in re.findall(r"\b(compute|storage|in-band) "
+                                      r"(\d[\d,]*)\b", cell):
+                got = fab[name.replace("-", "")]
+                if int(k.replace(",", "")) != got:
+                    fail("README table: %s %s %s, rackc diff %d" % (
+                        what, name, k, got))
+                n += 1
+            m = re.search(r"(\d+) compute spines", cell)
+            if m:
+                if int(m.group(1)) != spines:
+                    fail("README table: %s compute spines added, rackc "
+                         "diff %d" % (m.group(1), spines))
+                n += 1
+    if n < 12:
+        fail("README table: %d figures read, want at least 12" % n)
+    txt = set(open(plain_txt).read().split("\n"))
+    ex = cut_block(rd, "An excerpt of the first work order", "README excerpt")
+    for l in ex:
+        if l not in txt:
+            fail("README excerpt: %r is not in rackc diff's output" % l)
+    md = open(final_md).read().split("\n")
+    table = cut_block(open(ci_md).read(), "the comment opens with:",
+                      "doc/ci.md table")
+    got = cut_block("\n".join(md), "### Summary", "rackc diff -f markdown")
+    if table != got:
+        fail("doc/ci.md table %r, rackc diff -f markdown %r" % (table, got))
+    print("ok: README's %d figures and %d excerpt lines and doc/ci.md's "
+          "%d summary rows are what rackc diff prints" % (
+              n, len(ex), len(table) - 2))
+
+
 def main():
     two_path = None
     for a in list(sys.argv):
@@ -897,6 +1000,9 @@ def main():
         return
     if sys.argv[1] == "--plane-tree":
         plane_tree(sys.argv[2], sys.argv[3], sys.argv[4])
+        return
+    if sys.argv[1] == "--docs":
+        docs(*sys.argv[2:8])
         return
     if sys.argv[1] == "--fixed-ends":
         fixed_ends(sys.argv[2], sys.argv[3])
