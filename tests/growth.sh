@@ -452,6 +452,24 @@ placement_tiers() {
 }
 placement_tiers
 
+# provisioned for 16 SUs (FINAL_SUS=16: three compute tiers from the
+# start, every SU row where the hall of 16 puts it, on both sides of the
+# network row): growing 1 -> 2 -> 4 -> 8 -> 16 SUs only adds, by `rackc
+# diff` (no device moved, no cable re-pulled, replaced for its length
+# or relabelled)
+ok=yes
+for sus in 1 2 4 8 16; do
+	compiled "growth/FINAL_SUS=16/SUS=$sus" "$tmp/f16-$sus" "$design" \
+		-D SUS="$sus" -D FINAL_SUS=16 || ok=no
+done
+if [ "$ok" = yes ]; then
+	for hop in 1:2 2:4 4:8 8:16; do
+		adds_only "growth/FINAL_SUS=16/diff/${hop%:*}->${hop#*:}" \
+			"$tmp/f16-${hop%:*}" "$tmp/f16-${hop#*:}"
+	done
+fi
+rm -rf "$tmp"/f16-*
+
 # oob_double: the SuperPOD with DOUBLE_CORES=1 (`core_growth double`: 64
 # compute cores at 9 to 16 SUs, 128 at 17 to 32) grown from 8 to 32 SUs
 # without FINAL_SUS, across the change to three tiers (8 -> 9), a new pod
