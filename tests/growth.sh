@@ -51,6 +51,20 @@ adds_chain() {
 	done
 }
 
+# gcheck NAME ARG...: `growth_check.py ARG...` passes (the test NAME, with
+# its line)
+gcheck() {
+	gc_name=$1
+	shift
+	if python3 "$top_srcdir/tests/growth_check.py" "$@" >"$tmp/g.out" 2>&1
+	then
+		pass "$gc_name" "$(cat "$tmp/g.out")"
+	else
+		fail "$gc_name" "see below"
+		show "$tmp/g.out"
+	fi
+}
+
 # mgmt_check NAME CABLING.csv: every compute and storage switch's
 # management port is on the out-of-band star
 mgmt_check() {
@@ -370,15 +384,8 @@ placement_growth() {
 	# to Table 3) at 5 SUs and of tiers at 9, and 1 -> 2 -> 4 -> 8
 	for pg_hop in 1:2 2:4 4:5 5:8 4:8 8:9 9:16 1:16; do
 		pg_a=$tmp/pg0-${pg_hop%:*} pg_b=$tmp/pg0-${pg_hop#*:}
-		pg_name="growth/placement/FINAL_SUS=0/ends/${pg_hop%:*}->${pg_hop#*:}"
-		if python3 "$top_srcdir/tests/growth_check.py" --fixed-ends \
-			"$pg_a/cabling.csv" "$pg_b/cabling.csv" \
-			>"$tmp/g.out" 2>&1; then
-			pass "$pg_name" "$(cat "$tmp/g.out")"
-		else
-			fail "$pg_name" "see below"
-			show "$tmp/g.out"
-		fi
+		gcheck "growth/placement/FINAL_SUS=0/ends/${pg_hop%:*}->${pg_hop#*:}" \
+			--fixed-ends "$pg_a/cabling.csv" "$pg_b/cabling.csv"
 	done
 	for pg_n in 5 9 16; do
 		mgmt_check "growth/placement/FINAL_SUS=0/SUS=$pg_n/mgmt" \
@@ -463,10 +470,7 @@ for sus in 1 2 4 8 16; do
 		-D SUS="$sus" -D FINAL_SUS=16 || ok=no
 done
 if [ "$ok" = yes ]; then
-	for hop in 1:2 2:4 4:8 8:16; do
-		adds_only "growth/FINAL_SUS=16/diff/${hop%:*}->${hop#*:}" \
-			"$tmp/f16-${hop%:*}" "$tmp/f16-${hop#*:}"
-	done
+	adds_chain growth/FINAL_SUS=16 "$tmp/f16" "1 2 4 8 16"
 fi
 rm -rf "$tmp"/f16-*
 
@@ -495,15 +499,9 @@ oob_double() {
 			"$tmp/od-$od_n/cabling.csv"
 	done
 	for od_hop in 8:9 9:12 12:13 13:16 16:17 17:24 24:25 25:32 9:32; do
-		od_name="growth/double/ends/${od_hop%:*}->${od_hop#*:}"
-		if python3 "$top_srcdir/tests/growth_check.py" --fixed-ends \
-			"$tmp/od-${od_hop%:*}/cabling.csv" \
-			"$tmp/od-${od_hop#*:}/cabling.csv" >"$tmp/g.out" 2>&1; then
-			pass "$od_name" "$(cat "$tmp/g.out")"
-		else
-			fail "$od_name" "see below"
-			show "$tmp/g.out"
-		fi
+		gcheck "growth/double/ends/${od_hop%:*}->${od_hop#*:}" \
+			--fixed-ends "$tmp/od-${od_hop%:*}/cabling.csv" \
+			"$tmp/od-${od_hop#*:}/cabling.csv"
 	done
 	rm -rf "$tmp"/od-*
 }
@@ -526,16 +524,10 @@ docs_check() {
 			return 0
 		fi
 	done
-	if python3 "$top_srcdir/tests/growth_check.py" --docs \
-		"$top_srcdir/README.md" "$top_srcdir/doc/ci.md" \
-		"$tmp/dk-plain-json.out" "$tmp/dk-plain-text.out" \
-		"$tmp/dk-final-json.out" "$tmp/dk-final-markdown.out" \
-		>"$tmp/g.out" 2>&1; then
-		pass "growth/docs" "$(cat "$tmp/g.out")"
-	else
-		fail "growth/docs" "see below"
-		show "$tmp/g.out"
-	fi
+	gcheck growth/docs --docs "$top_srcdir/README.md" \
+		"$top_srcdir/doc/ci.md" "$tmp/dk-plain-json.out" \
+		"$tmp/dk-plain-text.out" "$tmp/dk-final-json.out" \
+		"$tmp/dk-final-markdown.out"
 }
 docs_check
 
