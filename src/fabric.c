@@ -341,7 +341,7 @@ static int band_slot(struct placer *p, int64_t h, uint64_t idx, uint32_t *rack,
 	for (int64_t u = *lo; u < *lo + h; u++)
 		p->used[i][u] = 1;
 	p->count[i]++;
-	p->band_next = idx + (p->band_step ? p->band_step : 1);
+	p->band_next = idx + 1;
 	return 0;
 }
 
@@ -1047,19 +1047,26 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 		VEC_RESERVE(d->links, d->nlinks, d->links_cap,
 			    more < (1u << 22) ? more : (1u << 22));
 	}
+	if (fp->count) {
+		/* planes: the leaves of all planes are made in name order */
+		fp->count[fp->plane] = L;
+		fp->future[fp->plane] = (uint32_t)(fin - nsu) * nrails;
+		goto out;
+	}
 	/* each tier's placer starts from what the tiers before it placed */
 	memset(&pl_spine, 0, sizeof(pl_spine));
 	memset(&pl_core, 0, sizeof(pl_core));
 	placer_init(e, &pl_leaf, fab, A_PLACE_LEAVES);
-	/* a plane's leaves take every nplanes-th place of a leaf_band */
-	pl_leaf.band_step = fp->nplanes;
 	leaf = xcalloc(L, sizeof(*leaf));
-	for (uint32_t i = 0; i < L && !e->stopped; i++)
+	if (fp->made)
+		memcpy(leaf, fp->made[fp->plane], L * sizeof(*leaf));
+	for (uint32_t i = 0; i < L && !e->stopped && !fp->made; i++)
 		if ((leaf[i] = new_switch(e, fab, "leaf", ft_name(fp, i), sw,
 					  w_leaf, &pl_leaf)) == RK_NONE)
 			goto done;
 	/* the leaves of the units still to come keep their places */
-	placer_reserve(e, &pl_leaf, (uint32_t)(fin - nsu) * nrails, sw);
+	if (!fp->made)
+		placer_reserve(e, &pl_leaf, (uint32_t)(fin - nsu) * nrails, sw);
 	/* nodes to leaves: node k of SU s, rail r -> leaf s*rails+r, port k */
 	seen = xcalloc((size_t)nnodes * nrails, 1);
 	down_bw = xcalloc(L, sizeof(*down_bw));

@@ -27,21 +27,24 @@ struct placer {
 	uint8_t **used;		      /* per listed rack: U bitmap */
 	int64_t *units;
 	/* leaf_band: a band of band_n places from U band in every listed
-	 * rack, switch j at place j mod band_n of rack j / band_n (0: none);
-	 * a plane's leaves (j = i*nplanes + plane) step by nplanes */
+	 * rack, switch j at place j mod band_n of rack j / band_n (0: none) */
 	int64_t band, band_n;
 	uint64_t band_next; /* the switch index a reservation takes next */
-	uint32_t band_step; /* and the step to the one after (0: 1) */
 };
 
 /*
  * One plane of a fat tree: the endpoints whose rail r (rails numbered in
  * order of first appearance) has r mod nplanes == plane; its i-th switch
  * of a tier is named TIER[i*nplanes + plane] (ft_name()).  nplanes 1: the
- * whole fabric.
+ * whole fabric.  With more planes the leaves of all planes are made
+ * first, in name order (fabric_planes.c): gen_fat_tree() is run once per
+ * plane with @count set, to say how many leaves the plane has and how
+ * many its final size adds, then again with @made, the plane's leaves.
  */
 struct ft_plane {
 	uint32_t plane, nplanes;
+	uint32_t *count, *future; /* per plane: leaves built, still to come */
+	uint32_t **made;	  /* per plane: its leaves, made */
 	/* every endpoint of the fabric, gathered once: device, port, rail */
 	const uint32_t *ed, *ep, *rail;
 	uint32_t ne;

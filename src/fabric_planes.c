@@ -17,10 +17,17 @@
  * moves.  Leaf s*rails + r (unit s, rail r) is the name a one-plane tree
  * gives that leaf too.  When every node has every rail the planes are
  * the same tree, and each tier's names run from 0 to N times a plane's
- * count, less one.  Each plane is built
- * in turn (plane 0's switches first, tier by tier), which is the order of
- * placement; in a leaf_band leaf k takes place k, so a plane's leaves
- * take every N-th place.
+ * count, less one.
+ *
+ * Order.  The leaves of all planes are made (declared and placed) first,
+ * in name order, leaf[0], leaf[1], ... (unit by unit, rail by rail, as a
+ * one-plane tree makes them), and the places of the leaves the final
+ * size adds held after them; then each plane's spines and the tiers
+ * above, plane by plane.  So the leaves a unit adds come after every
+ * leaf built before, in declaration order too (a pattern such as
+ * FABRIC.leaf[*].mgmt, a management star's endpoints, lists them in name
+ * order and growth adds to its end), and first-fit placement puts them
+ * after the others as in a one-plane tree.
  */
 #include "rackc.h"
 
@@ -50,6 +57,45 @@ uint32_t fabric_rails(const struct rk_design *d, const uint32_t *ep, uint32_t n,
 uint64_t ft_name(const struct ft_plane *fp, uint32_t i)
 {
 	return (uint64_t)i * fp->nplanes + fp->plane;
+}
+
+/*
+ * The leaves of every plane (fp->count[p] of plane p), made in name order:
+ * leaf k is plane k mod N's leaf k / N, into fp->made; then the places of
+ * the leaves the final size adds (fp->future) held after them.  False on
+ * an error.
+ */
+static bool make_leaves(struct elab *e, uint32_t fab, struct ft_plane *fp)
+{
+	const struct rk_value *sv = ir_attr(e->d, fab, A_SWITCH);
+	uint32_t sw = sv->a, w_leaf = intern_cstr(e->a, "leaf"), most = 0;
+	uint64_t future = 0;
+	struct placer pl;
+	bool ok = true;
+
+	for (uint32_t p = 0; p < fp->nplanes; p++) {
+		most = fp->count[p] > most ? fp->count[p] : most;
+		future += fp->future[p];
+		fp->made[p] =
+		    xcalloc((size_t)fp->count[p] + 1, sizeof(*fp->made[p]));
+	}
+	placer_init(e, &pl, fab, A_PLACE_LEAVES);
+	for (uint64_t k = 0; ok && k < (uint64_t)most * fp->nplanes; k++) {
+		uint32_t p = (uint32_t)(k % fp->nplanes);
+		uint32_t i = (uint32_t)(k / fp->nplanes);
+
+		if (i < fp->count[p])
+			ok = (fp->made[p][i] = new_switch(e, fab, "leaf", k, sw,
+							  w_leaf, &pl)) !=
+				 RK_NONE &&
+			     !e->stopped;
+	}
+	if (ok)
+		placer_reserve(
+		    e, &pl, future < UINT32_MAX ? (uint32_t)future : UINT32_MAX,
+		    sw);
+	placer_fini(&pl);
+	return ok;
 }
 
 uint32_t ft_plane_take(const struct ft_plane *fp, uint32_t **ed, uint32_t **ep)
@@ -108,13 +154,31 @@ void gen_fat_tree_planes(struct elab *e, uint32_t fab)
 		goto out;
 	}
 	errors = e->errors;
+	fp.count = xcalloc(fp.nplanes, sizeof(*fp.count));
+	fp.future = xcalloc(fp.nplanes, sizeof(*fp.future));
+	fp.made = xcalloc(fp.nplanes, sizeof(*fp.made));
+	/* each plane's leaves counted, then made, then its tiers above */
 	for (fp.plane = 0; fp.plane < fp.nplanes; fp.plane++) {
 		gen_fat_tree(e, fab, &fp);
 		/* a plane's error would be every plane's */
 		if (e->errors != errors || e->stopped)
 			goto out;
 	}
+	if (!make_leaves(e, fab, &fp))
+		goto out;
+	free(fp.count);
+	fp.count = NULL;
+	for (fp.plane = 0; fp.plane < fp.nplanes; fp.plane++) {
+		gen_fat_tree(e, fab, &fp);
+		if (e->errors != errors || e->stopped)
+			goto out;
+	}
 out:
+	for (uint32_t p = 0; fp.made && p < fp.nplanes; p++)
+		free(fp.made[p]);
+	free(fp.made);
+	free(fp.count);
+	free(fp.future);
 	free(rail);
 	free(ed);
 	free(ep);

@@ -587,8 +587,10 @@ fi
 # grown into three (--tier-change), three tiers (--tiers, the first pod
 # keeping its two-tier cables); every other cable keeps its ID and ends.
 # --plane-tree: each plane is tiers.rack's tree of the same size, and
-# the names follow the scheme.  BAND=1 (a leaf_band): no leaf moves.
-# Provisioned (final_sus, two and three tiers, with a band too), growth
+# the names follow the scheme.  A management star over compute.leaf[*]
+# keeps its cables (the leaves are declared in name order).  BAND=1 (a
+# leaf_band): no leaf moves; BAND=2: no spine moves into or out of the
+# places the band holds for the leaves to come either.  Provisioned (final_sus, two and three tiers, with a band too), growth
 # only adds, by `rackc diff`.
 planes=$top_srcdir/tests/growth/planes.rack
 pc=--planes=compute:2
@@ -646,6 +648,17 @@ if [ "$ok" = yes ]; then
 			--kept-at "$tmp/pb-${hop%:*}/cabling.csv" \
 			"$tmp/pb-${hop#*:}/cabling.csv" compute.leaf
 	done
+fi
+rm -rf "$tmp"/pb-*
+ok=yes
+for n in 3 4; do
+	compiled "growth/planes/BAND=2/SUS=$n" "$tmp/pb-$n" "$planes" \
+		-D BAND=2 -D SUS="$n" || ok=no
+done
+if [ "$ok" = yes ]; then
+	planes_check "growth/planes/BAND=2/3->4/leaves-spines" --kept-at \
+		"$tmp/pb-3/cabling.csv" "$tmp/pb-4/cabling.csv" \
+		compute.leaf,compute.spine
 fi
 rm -rf "$tmp"/pb-*
 for spec in "4:0:1 2 4" "12:0:1 3 6 12" "4:1:1 2 4"; do
