@@ -509,25 +509,31 @@ oob_double
 
 # docs: README.md ("Growth") and doc/ci.md show the SuperPOD grown from 1
 # to 2 SUs, without and with FINAL_SUS=8; their figures, work-order
-# excerpt and summary table are what `rackc diff` prints now
-# (growth_check.py --docs, which also finds the commands in the docs)
+# excerpt and summary table, and README's re-pulls from 4 to 5 and 8 to
+# 9 SUs, are what `rackc diff` prints now (growth_check.py --docs, which
+# also finds the commands in the docs)
 docs_check() {
-	for dk in plain:json plain:text final:json final:markdown; do
-		dk_set=${dk%:*} dk_f=${dk#*:}
+	for dk in plain:json:1 plain:text:1 final:json:1 final:markdown:1 \
+		plain:json:4 plain:json:8; do
+		dk_set=${dk%%:*} dk_r=${dk#*:}
+		dk_f=${dk_r%:*} dk_a=${dk_r#*:}
 		set --
 		[ "$dk_set" = final ] && set -- -D FINAL_SUS=8
-		if ! rk_run "$tmp/dk-$dk_set-$dk_f" diff -f "$dk_f" \
-			--old-define SUS=1 --new-define SUS=2 "$@" \
+		# 1 -> 2, 4 -> 5, 8 -> 9
+		if ! rk_run "$tmp/dk-$dk_set-$dk_f$dk_a" diff -f "$dk_f" \
+			--old-define SUS="$dk_a" \
+			--new-define SUS=$((dk_a + 1)) "$@" \
 			"$design" "$design" || [ "$rc" -ne 1 ]; then
 			fail "growth/docs" "rackc diff $dk: exit $rc $rk_problem"
-			show "$tmp/dk-$dk_set-$dk_f.err"
+			show "$tmp/dk-$dk_set-$dk_f$dk_a.err"
 			return 0
 		fi
 	done
 	gcheck growth/docs --docs "$top_srcdir/README.md" \
-		"$top_srcdir/doc/ci.md" "$tmp/dk-plain-json.out" \
-		"$tmp/dk-plain-text.out" "$tmp/dk-final-json.out" \
-		"$tmp/dk-final-markdown.out"
+		"$top_srcdir/doc/ci.md" "$tmp/dk-plain-json1.out" \
+		"$tmp/dk-plain-text1.out" "$tmp/dk-final-json1.out" \
+		"$tmp/dk-final-markdown1.out" "$tmp/dk-plain-json4.out" \
+		"$tmp/dk-plain-json8.out"
 }
 docs_check
 

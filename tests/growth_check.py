@@ -8,8 +8,9 @@ growth_check.py --tiers R[:FINAL_PODS] OLD.csv NEW.csv [FABRIC]   (three and
     four tiers, R-port switches, provisioned for FINAL_PODS pods)
 growth_check.py --tiers-double OLD.csv NEW.csv [FABRIC]   (core_growth double)
 growth_check.py --docs README.md doc/ci.md PLAIN.json PLAIN.txt FINAL.json
-    FINAL.md   (the SuperPOD's 1 -> 2 SU diff, without and with
-    FINAL_SUS=8, as the documentation shows it)
+    FINAL.md 4TO5.json 8TO9.json   (the SuperPOD's 1 -> 2 SU diff, without
+    and with FINAL_SUS=8, and the re-pulls from 4 to 5 and 8 to 9 SUs, as
+    the documentation shows them)
 MODE all:   every cable of OLD that is not a leaf-spine cable the spine
             count forces to move is in NEW with the same ID and ends
 MODE fabric: only the fat trees' cables to their spines are compared
@@ -911,7 +912,67 @@ def cut_block(text, after, what):
     return [l for l in out if not l.startswith("```")]
 
 
-def docs(readme, ci_md, plain_json, plain_txt, final_json, final_md):
+def repulls(path):
+    """a `rackc diff -f json` file: the diff, its summary counts and its
+    re-pulled cables by fabric (the first name of the cable's first end:
+    a fabric, or the endpoint of a hand-placed device)"""
+    d = json.load(open(path))
+    summ = {r["what"]: int(r["count"]) for r in d["summary"]}
+    fab = Counter()
+    seen = set()
+    for r in d["cabling"]:
+        if r["action"] == "re-pull" and r["cable_id"] not in seen:
+            seen.add(r["cable_id"])
+            fab[r["cable"].split(".")[0]] += 1
+    return d, summ, fab
+
+
+FABRIC_FIG = r"\b(compute|storage|in-band) (\d[\d,]*)\b"
+
+
+def prose(rd, start, end, path):
+    """README's sentence from START to END states the re-pulls of the
+    diff PATH: by fabric, the hand-placed devices' ("the UFM's two"), the
+    total ("N cables to re-pull in all") and "none to remove"; returns
+    the figures read"""
+    i = rd.find(start)
+    j = rd.find(end, i)
+    if i < 0 or j < 0:
+        fail("README: no sentence from %r to %r" % (start, end))
+    seg = " ".join(rd[i:j + len(end)].split())
+    _, summ, fab = repulls(path)
+    n = 0
+    for name, k in re.findall(FABRIC_FIG, seg):
+        if int(k.replace(",", "")) != fab[name.replace("-", "")]:
+            fail("README %r: %s %s re-pulled, rackc diff %d" % (
+                start, name, k, fab[name.replace("-", "")]))
+        n += 1
+    if "UFM's two" in seg:
+        other = sum(v for f, v in fab.items()
+                    if f not in ("compute", "storage", "inband", "oob"))
+        if other != 2:
+            fail("README %r: the UFM's two re-pulled, rackc diff %d" % (
+                start, other))
+        n += 1
+    m = re.search(r"(\d[\d,]*) cables to re-pull in all", seg)
+    if m:
+        if int(m.group(1).replace(",", "")) != summ.get("cables to re-pull",
+                                                       0):
+            fail("README %r: %s re-pulled, rackc diff %d" % (
+                start, m.group(1), summ.get("cables to re-pull", 0)))
+        n += 1
+    if "none to remove" in seg:
+        if summ.get("cables to remove", 0):
+            fail("README %r: none to remove, rackc diff %d" % (
+                start, summ["cables to remove"]))
+        n += 1
+    if not n:
+        fail("README %r: no figures read" % start)
+    return n
+
+
+def docs(readme, ci_md, plain_json, plain_txt, final_json, final_md,
+         d45_json, d89_json):
     """the SuperPOD's 1 -> 2 SU diff as README.md ("Growth") and
     doc/ci.md show it is what `rackc diff` prints: the commands, every
     figure of README's table (the first number of each cell, the
@@ -927,14 +988,7 @@ def docs(readme, ci_md, plain_json, plain_txt, final_json, final_md):
         fail("doc/ci.md: no command for the FINAL_SUS=8 comment")
     sides = []
     for path in (plain_json, final_json):
-        d = json.load(open(path))
-        summ = {r["what"]: int(r["count"]) for r in d["summary"]}
-        fab = Counter()
-        seen = set()
-        for r in d["cabling"]:
-            if r["action"] == "re-pull" and r["cable_id"] not in seen:
-                seen.add(r["cable_id"])
-                fab[r["cable"].split(".")[0]] += 1
+        d, summ, fab = repulls(path)
         spines = sum(1 for r in d["devices"] if r["change"] == "added"
                      and r["device"].startswith("compute.spine["))
         sides.append((summ, fab, spines))
@@ -954,8 +1008,7 @@ def docs(readme, ci_md, plain_json, plain_txt, final_json, final_md):
                 fail("README table: %s %s, rackc diff %d" % (
                     what, m.group(1), summ.get(what, 0)))
             n += 1
-            for name, k in re.findall(r"\b(compute|storage|in-band) "
-                                      r"(\d[\d,]*)\b", cell):
+            for name, k in re.findall(FABRIC_FIG, cell):
                 got = fab[name.replace("-", "")]
                 if int(k.replace(",", "")) != got:
                     fail("README table: %s %s %s, rackc diff %d" % (
@@ -980,6 +1033,9 @@ def docs(readme, ci_md, plain_json, plain_txt, final_json, final_md):
     got = cut_block("\n".join(md), "### Summary", "rackc diff -f markdown")
     if table != got:
         fail("doc/ci.md table %r, rackc diff -f markdown %r" % (table, got))
+    n += prose(rd, "From 4 to 5 SUs the cables re-pulled", "UFM's two",
+               d45_json)
+    n += prose(rd, "`rackc diff` counts", "none to remove", d89_json)
     print("ok: README's %d figures and %d excerpt lines and doc/ci.md's "
           "%d summary rows are what rackc diff prints" % (
               n, len(ex), len(table) - 2))
@@ -1002,7 +1058,7 @@ def main():
         plane_tree(sys.argv[2], sys.argv[3], sys.argv[4])
         return
     if sys.argv[1] == "--docs":
-        docs(*sys.argv[2:8])
+        docs(*sys.argv[2:10])
         return
     if sys.argv[1] == "--fixed-ends":
         fixed_ends(sys.argv[2], sys.argv[3])
