@@ -6,9 +6,11 @@ finds (ibnetdiscover's topology output), by rackc port name.
     ib_links.py discovered DISCOVERY NETFILE   ibnetdiscover output
     ib_links.py planned NETFILE                the net file's own port lines
     ib_links.py cabling CABLING.csv NETFILE    rackc's cabling plan
+    ib_links.py engine NETFILE                 the OpenSM routing engine
+                                               the subnet must route with
 
-Each prints one line per cable, "A B" with A < B, where A and B are rackc
-port names (device.port), sorted.  The net file written by `rackc -O ibnet`
+The first three print one line per cable, "A B" with A < B, where A and B
+are rackc port names (device.port), sorted.  The net file written by `rackc -O ibnet`
 is read for its node descriptions and the "# [N] device.port" comment lines
 before each record, which name the IB ports; the cabling plan is read for
 its a_device, a_port, b_device and b_port columns, keeping the cables that
@@ -117,6 +119,63 @@ def cabling(path, net):
     return out
 
 
+def engine(net):
+    """("ftree" or "updn" or "none", why): "ftree" for a uniform fat tree
+    as OpenSM's ftree engine validates one (fabric_validate_topology), from
+    the net file alone: the leaves are the switches with an HCA, tiers
+    counted up from them; no link joins two switches of one tier; a port
+    group is a switch's ports to one neighbour switch; in each tier every
+    switch has as many upward groups as the others, and (above the leaves)
+    as many downward ones, and every group of the tier in one direction
+    has the same number of ports.  Else "updn", which routes any subnet
+    whose switches are connected; "none" for a single switch."""
+    by_id, _, lines = read_net(net)
+    kind = {}
+    with open(net) as f:
+        for line in f:
+            m = HEADER.match(line)
+            if m:
+                kind[m.group(3)] = m.group(1)
+    sws = sorted(n for n in by_id if kind.get(n) == "Switch")
+    if len(sws) < 2:
+        return "none", "%d switch" % len(sws)
+    nbr = {s: [] for s in sws}  # per port, the neighbour switch
+    leaves = set()
+    for a, _, b, _ in lines:
+        if kind.get(a) == "Switch" and kind.get(b) == "Switch":
+            nbr[a].append(b)
+        elif kind.get(a) == "Switch":
+            leaves.add(a)
+    tier = {s: 0 for s in leaves}
+    todo = sorted(leaves)
+    while todo:
+        nxt = []
+        for s in todo:
+            for p in nbr[s]:
+                if p not in tier:
+                    tier[p] = tier[s] + 1
+                    nxt.append(p)
+        todo = nxt
+    if len(tier) != len(sws):
+        return "updn", "a switch has no path to an HCA"
+    shape = {}
+    for s in sws:
+        up, down = {}, {}
+        for p in nbr[s]:
+            if tier[p] == tier[s]:
+                return "updn", "a link within tier %d (%s)" % (tier[s], s)
+            g = up if tier[p] > tier[s] else down
+            g[p] = g.get(p, 0) + 1
+        if len(set(up.values())) > 1 or (tier[s] and
+                                          len(set(down.values())) > 1):
+            return "updn", "port groups of %s differ in size" % s
+        sh = (len(up), set(up.values()),
+              (len(down), set(down.values())) if tier[s] else None)
+        if shape.setdefault(tier[s], sh) != sh:
+            return "updn", "switches of tier %d differ (%s)" % (tier[s], s)
+    return "ftree", "a uniform tree of %d tiers" % (max(tier.values()) + 1)
+
+
 def main(argv):
     if len(argv) == 3 and argv[0] == "discovered":
         got = discovered(argv[1], argv[2])
@@ -124,8 +183,12 @@ def main(argv):
         got = planned(argv[1])
     elif len(argv) == 3 and argv[0] == "cabling":
         got = cabling(argv[1], argv[2])
+    elif len(argv) == 2 and argv[0] == "engine":
+        print("%s: %s" % engine(argv[1]))
+        return 0
     else:
-        die("usage: discovered DISC NET | planned NET | cabling CSV NET")
+        die("usage: discovered DISC NET | planned NET | cabling CSV NET | "
+            "engine NET")
     for line in sorted(got):
         print(line)
     return 0

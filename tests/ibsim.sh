@@ -18,14 +18,15 @@
 #                     no credit loops (when ibdmchk is installed)
 #   NAME/F/discovery  ibnetdiscover's cable list, by rackc port name, equals
 #                     the cabling plan's (cabling.csv of `rackc -O cabling`,
-#                     an independent back end; when rackc has no cabling
-#                     back end, the net file's own port lines, which only
-#                     proves the round trip, and the case says so)
+#                     an independent back end)
 # the same simulation cases for the subnets of every examples/*.rack, and
 # two deliberately broken copies of the first fat tree: one leaf uplink
-# removed at both ends, which OpenSM's ftree must reject, and two servers'
+# removed at both ends, which OpenSM's ftree must reject (and which
+# `tests/ib_links.py engine` must not take for a uniform tree either: the
+# random designs of tests/random-backends.sh rely on it), and two servers'
 # cables swapped at their leaf, which loads and routes but must show up in
-# the comparison as two cables missing and two not planned.
+# the comparison as two cables missing and two not planned.  The
+# simulation itself is tests/ibsim_lib.sh.
 #
 # Without ibsim and opensm (or with RACKC_NO_IBSIM set) the simulation
 # cases are skipped and, unless a golden case failed, the script exits 77.
@@ -38,173 +39,19 @@
 cd "$top_srcdir"
 . tests/golden_designs.sh
 
-SIM_LIB=${SIM_LIB:-}
-for f in /usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so \
-	/usr/lib/*/umad2sim/libumad2sim.so /usr/lib*/umad2sim/libumad2sim.so; do
-	if [ -z "$SIM_LIB" ] && [ -f "$f" ]; then
-		SIM_LIB=$f
-	fi
-done
-PATH=$PATH:/usr/sbin:/sbin
-have_sim=1
-for t in ibsim opensm ibnetdiscover python3; do
-	if ! command -v "$t" >/dev/null 2>&1; then
-		have_sim=0
-		why_skip="$t is not installed"
-	fi
-done
-if [ -z "$SIM_LIB" ]; then
-	have_sim=0
-	why_skip=${why_skip:-"libumad2sim.so (libumad2sim0) is not installed"}
-fi
-if [ -n "${RACKC_NO_IBSIM:-}" ]; then
-	have_sim=0
-	why_skip="RACKC_NO_IBSIM is set"
-fi
-have_ibdmchk=0
-if command -v ibdmchk >/dev/null 2>&1; then
-	have_ibdmchk=1
-fi
-have_cabling=0
-if "$RACKC" --list-backends 2>/dev/null | grep -q '^cabling[[:space:]]'; then
-	have_cabling=1
-fi
+. tests/ibsim_lib.sh
 
-ibsim_pid=
-stop_ibsim() {
-	if [ -n "$ibsim_pid" ]; then
-		kill "$ibsim_pid" 2>/dev/null || :
-		wait "$ibsim_pid" 2>/dev/null || :
-		ibsim_pid=
-	fi
-}
-trap 'stop_ibsim; rm -rf "$tmp"' EXIT
-
-sim_n=0
-# start_ibsim NET WORKDIR: load NET; false (with the log in WORKDIR) if not
-start_ibsim() {
-	sim_n=$((sim_n + 1))
-	IBSIM_SOCKNAME=rackc-$$-$sim_n
-	export IBSIM_SOCKNAME
-	# raise ibsim's table sizes (2048 nodes, 256 switches, 13312 ports)
-	# when the file needs more
-	sim_opts=$(awk '
-		/^Switch/ { s++; n++; p += $2 + 1 }
-		/^(Hca|Ca)/ { n++; p += $2 + 1 }
-		END {
-			if (n > 2048) printf " -N %d", n + 64
-			if (s > 256) printf " -S %d", s + 16
-			if (p > 13312) printf " -P %d", p + 256
-		}' "$1")
-	# shellcheck disable=SC2086 # sim_opts is a list of options
-	(cd "$2" && exec ibsim -s -n $sim_opts "$1" >ibsim.log 2>&1 </dev/null) &
-	ibsim_pid=$!
-	i=0
-	while [ $i -lt 600 ]; do
-		if grep -q "simulator ready" "$2/ibsim.log" 2>/dev/null; then
-			return 0
-		fi
-		if ! kill -0 "$ibsim_pid" 2>/dev/null; then
-			wait "$ibsim_pid" 2>/dev/null || :
-			ibsim_pid=
-			return 1
-		fi
-		sleep 0.05
-		i=$((i + 1))
-	done
-	stop_ibsim
-	return 1
-}
-
-# run_opensm NET WORKDIR: one OpenSM sweep with ftree; log in WORKDIR/osm.log
-run_opensm() {
-	sm=$(sed -n 's/^\(Hca\|Ca\)[[:space:]][[:space:]]*[0-9]* "\([^"]*\)".*/\2/p' "$1" | sed -n 1p)
-	(cd "$2" && SIM_HOST=$sm LD_PRELOAD=$SIM_LIB OSM_TMP_DIR=$2 \
-		OSM_CACHE_DIR=$2 timeout 120 opensm -o -e -f "$2/osm.log" \
-		-R ftree -D 0x43 >opensm.out 2>&1) || :
-}
-
-# ftree_ok WORKDIR: OpenSM's log says the ftree engine routed the subnet
-ftree_ok() {
-	grep -q "ftree tables configured on all switches" "$1/osm.log" &&
-		! grep -q "ERR AB" "$1/osm.log"
-}
-
-# check_net CASE NET DESIGN: the simulation cases for one net file
-check_net() {
-	c_case=$1
-	c_net=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
-	c_w=$tmp/sim$sim_n-$(basename "$2" .net)
-	mkdir -p "$c_w"
-	if ! start_ibsim "$c_net" "$c_w"; then
-		fail "$c_case/load" "ibsim rejected the file"
-		show "$c_w/ibsim.log"
-		return
-	fi
-	pass "$c_case/load"
-	run_opensm "$c_net" "$c_w"
-	if [ "$(grep -c '^Switch' "$c_net")" -gt 1 ]; then
-		if ftree_ok "$c_w"; then
-			pass "$c_case/ftree"
-		else
-			fail "$c_case/ftree" "OpenSM did not accept a fat tree"
-			grep -E "ERR|fat-tree|FatTree" "$c_w/osm.log" |
-				cut -d'>' -f2- >"$c_w/osm.err" || :
-			show "$c_w/osm.err"
-		fi
-	fi
-	if [ "$have_ibdmchk" = 1 ] && [ -f "$c_w/opensm-subnet.lst" ]; then
-		# ibdmchk 1.5.7 crashes at exit after its report: judge the text
-		(cd "$c_w" || exit 0
-		timeout 300 ibdmchk -s opensm-subnet.lst -f opensm.fdbs \
-			-m opensm.mcfdbs >ibdmchk.out 2>&1 || :) 2>/dev/null
-		if grep -q "^-E-" "$c_w/ibdmchk.out" ||
-			! grep -q "no credit loops found" "$c_w/ibdmchk.out"; then
-			fail "$c_case/routes" "ibdmchk found unroutable pairs or credit loops"
-			grep "^-E-" "$c_w/ibdmchk.out" | sed -n 1,20p >"$c_w/ibdm.err" || :
-			show "$c_w/ibdm.err"
-		else
-			pass "$c_case/routes"
-		fi
-	else
-		skip "$c_case/routes" "ibdmchk (ibutils) not installed"
-	fi
-	if ! (cd "$c_w" && LD_PRELOAD=$SIM_LIB timeout 120 ibnetdiscover \
-		>disc.out 2>disc.err); then
-		fail "$c_case/discovery" "ibnetdiscover failed"
-		show "$c_w/disc.err"
-		stop_ibsim
-		return
-	fi
-	stop_ibsim
-	if ! python3 tests/ib_links.py discovered "$c_w/disc.out" "$c_net" \
-		>"$c_w/found" 2>"$c_w/links.err"; then
-		fail "$c_case/discovery" "cannot read the discovery"
-		show "$c_w/links.err"
-		return
-	fi
-	if [ "$have_cabling" = 1 ]; then
-		c_src="cabling.csv"
-		if ! rk_run "$c_w/cab" -o "$c_w/cab.d" -O cabling "$3" ||
-			[ ! -f "$c_w/cab.d/cabling.csv" ] ||
-			! python3 tests/ib_links.py cabling "$c_w/cab.d/cabling.csv" \
-				"$c_net" >"$c_w/planned" 2>"$c_w/links.err"; then
-			fail "$c_case/discovery" "no cable list from cabling.csv"
-			show "$c_w/cab.err"
-			show "$c_w/links.err"
-			return
-		fi
-	else
-		c_src="the net file itself (no cabling back end)"
-		python3 tests/ib_links.py planned "$c_net" >"$c_w/planned"
-	fi
-	if diff "$c_w/planned" "$c_w/found" >"$c_w/links.diff"; then
-		pass "$c_case/discovery" "$(wc -l <"$c_w/found") cables match $c_src"
-	else
-		sed -e 's/^</planned, not found:/' -e 's/^>/found, not planned:/' \
-			"$c_w/links.diff" | grep -v '^[0-9]' >"$c_w/links.txt" || :
-		fail "$c_case/discovery" "discovered cabling differs from $c_src"
-		show "$c_w/links.txt"
+# plan_of CASE DESIGN: DESIGN's cabling plan (`rackc -O cabling`, an
+# independent back end) in $plan; false after a failed CASE/plan
+plan_n=0
+plan_of() {
+	plan_n=$((plan_n + 1))
+	plan=$tmp/plan$plan_n.d/cabling.csv
+	if ! rk_run "$tmp/plan$plan_n" -o "$tmp/plan$plan_n.d" -O cabling "$2" ||
+		[ ! -f "$plan" ]; then
+		fail "$1/plan" "no cabling.csv for the discovery cases"
+		show "$tmp/plan$plan_n.err"
+		return 1
 	fi
 }
 
@@ -218,12 +65,15 @@ for d in tests/deploy/ib-*.rack; do
 	if ! design_golden "$d" ibnet ib || [ ! -d "$dg_out/ib" ]; then
 		continue
 	fi
+	if [ "$have_sim" = 1 ] && ! plan_of "$name" "$d"; then
+		continue
+	fi
 	for net in "$dg_out"/ib/*.net; do
 		if [ "$have_sim" = 0 ]; then
 			skip "$name/$(basename "$net")" "$why_skip"
 			continue
 		fi
-		check_net "$name/$(basename "$net")" "$net" "$d"
+		check_net "$name/$(basename "$net")" "$net" "$plan"
 		if [ -z "$first_tree" ] && [ "$(grep -c '^Switch' "$net")" -gt 2 ]; then
 			first_tree=$net
 		fi
@@ -239,14 +89,16 @@ for ex in examples/*.rack; do
 	name=${ex#examples/}
 	name=example-${name%.rack}
 	o=$tmp/$name
-	if ! rk_run "$o" -o "$o.d" -O ibnet "$ex" || [ "$rc" -ne 0 ]; then
+	if ! rk_run "$o" -o "$o.d" -O ibnet,cabling "$ex" || [ "$rc" -ne 0 ]
+	then
 		fail "$name/ibnet" "${rk_problem:-exit status $rc}"
 		show "$o.err"
 		continue
 	fi
 	for net in "$o.d"/ib/*.net; do
 		if [ -f "$net" ]; then
-			check_net "$name/$(basename "$net")" "$net" "$ex"
+			check_net "$name/$(basename "$net")" "$net" \
+				"$o.d/cabling.csv"
 		fi
 	done
 done
@@ -289,11 +141,16 @@ EOF
 	if start_ibsim "$b" "$w"; then
 		run_opensm "$b" "$w"
 		stop_ibsim
-		if ftree_ok "$w"; then
+		if routed_ok "$w"; then
 			fail "broken/ftree" "OpenSM accepted a leaf with a missing uplink"
 		else
 			pass "broken/ftree" "a missing uplink is rejected"
 		fi
+		# tests/random-backends.sh relies on ib_links.py's judgement
+		case $(python3 tests/ib_links.py engine "$b") in
+		updn:*) pass "broken/engine" "ib_links.py sees no uniform tree" ;;
+		*) fail "broken/engine" "ib_links.py takes it for a fat tree" ;;
+		esac
 	else
 		fail "broken/ftree" "ibsim rejected the broken copy"
 		show "$w/ibsim.log"

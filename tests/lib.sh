@@ -33,6 +33,8 @@
 #                          difference across a command is its CPU time,
 #                          which another job on the machine barely changes
 #   py_results PREFIX FILE count the PASS/FAIL lines a Python checker wrote
+#   rk_seeds LIST          the seeds of a list such as "1 5-7 fabric:2-3",
+#                          one a line (ranges expanded, KIND: kept)
 #   finish                 print the summary line and exit 0, 1 or 77
 #
 # Exit status protocol (automake): 0 pass, 1 fail, 77 skip, 99 hard error.
@@ -169,6 +171,23 @@ fail_diff() {
 		show "$4.err"
 	fi
 	show "$4.out"
+}
+
+# rk_seeds LIST: the words of LIST, "A-B" and "KIND:A-B" expanded to A..B
+rk_seeds() {
+	for e in $1; do
+		case $e in
+		*-*)
+			k=
+			case $e in *:*) k=${e%%:*}: ;; esac
+			r=${e#"$k"}
+			for s in $(seq "${r%-*}" "${r#*-}"); do
+				echo "$k$s"
+			done
+			;;
+		*) echo "$e" ;;
+		esac
+	done
 }
 
 # rk_examples [NAME...]: the example designs to test, one path a line: the

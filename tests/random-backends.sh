@@ -14,7 +14,20 @@
 # or ranges such as "plant:1-500") runs others by hand.  A placed design
 # whose switches do not fit the listed racks is refused by rackc
 # ([fabric-placement]) and skipped.
+#
+# A few of them (OPENSM_SEEDS, of those run) go through the InfiniBand
+# simulation of the fixed designs (tests/ibsim_lib.sh, as tests/ibsim.sh
+# uses it): every ib/*.net loads in ibsim, OpenSM routes it, ibdmchk finds
+# every HCA reaching every HCA without credit loops, and ibnetdiscover's
+# cables are cabling.csv's.  OpenSM routes with ftree when
+# `tests/ib_links.py engine` finds a uniform fat tree in the file (its
+# rules are those OpenSM's ftree engine validates, and tests/ibsim.sh
+# holds it to OpenSM's verdict on a broken tree), else with updn: a random
+# fat tree with a partial leaf or uneven uplinks is no tree ftree takes.
+# Without ibsim and OpenSM these cases are skipped, one line each.
 . "$(dirname "$0")/lib.sh"
+cd "$top_srcdir"
+. tests/ibsim_lib.sh
 
 py_with lxml
 if [ -z "$py" ] || ! "$py" -c 'import networkx, yaml' 2>/dev/null; then
@@ -22,23 +35,34 @@ if [ -z "$py" ] || ! "$py" -c 'import networkx, yaml' 2>/dev/null; then
 	finish
 fi
 
-# expand "KIND:A-B" into KIND:A ... KIND:B
-expand() {
-	for e in $1; do
-		case $e in
-		*:*-*)
-			k=${e%%:*}
-			r=${e#*:}
-			for s in $(seq "${r%-*}" "${r#*-}"); do
-				echo "$k:$s"
-			done
-			;;
-		*) echo "$e" ;;
-		esac
+seeds=$(rk_seeds "${BACKEND_SEEDS:-"fabric:1 fabric:2 fabric:5 fabric:7 fabric:9 fabric:12 fabric:26 fabric:66 plant:1 plant:4 plant:5 plant:8 plant:9 plant:16 plant:21 plant:39 plant:48 plant:54"}")
+opensm_seeds=" $(rk_seeds "${OPENSM_SEEDS:-"fabric:1 fabric:7 fabric:66 plant:4"}" | tr '\n' ' ') "
+
+# opensm SEED OUT: the simulation cases for the subnets of OUT/ib
+opensm() {
+	case $opensm_seeds in
+	*" $1 "*) ;;
+	*) return 0 ;;
+	esac
+	if [ "$have_sim" = 0 ]; then
+		skip "random-backends: $1: OpenSM" "$why_skip"
+		return 0
+	fi
+	for net in "$2"/ib/*.net; do
+		if [ ! -f "$net" ]; then
+			continue
+		fi
+		engine=$(python3 tests/ib_links.py engine "$net")
+		echo "$1/$(basename "$net"): $engine"
+		engine=${engine%%:*}
+		if [ "$engine" = none ]; then # one switch: no tree to route
+			engine=minhop
+		fi
+		check_net "$1/$(basename "$net")" "$net" "$2/cabling.csv" \
+			"$engine"
 	done
 }
 
-seeds=$(expand "${BACKEND_SEEDS:-"fabric:1 fabric:2 fabric:5 fabric:7 fabric:9 fabric:12 fabric:26 fabric:66 plant:1 plant:4 plant:5 plant:8 plant:9 plant:16 plant:21 plant:39 plant:48 plant:54"}")
 for seed in $seeds; do
 	d="$tmp/s$(echo "$seed" | tr : _)"
 	if ! "$py" "$top_srcdir/tests/backends_check.py" gen "$seed" "$d" \
@@ -71,6 +95,7 @@ for seed in $seeds; do
 		show "$tmp/err"
 	fi
 	py_results random-backends "$tmp/results"
+	opensm "$seed" "$d/out"
 done
 
 # The regression case of the route model's odd heights: a 1U device's

@@ -21,17 +21,9 @@ if ! command -v python3 >/dev/null 2>&1; then
 	finish
 fi
 
-# expand "A-B" into the seeds A to B
-expand() {
-	case $1 in
-	*-*) seq "${1%-*}" "${1#*-}" ;;
-	*) echo "$1" ;;
-	esac
-}
-
-seeds=$(expand "${RANDOM_SEEDS:-"1 2 3 5 6 7 8 10 13 20 27 31"}")
+seeds=$(rk_seeds "${RANDOM_SEEDS:-"1 2 3 5 6 7 8 10 13 20 27 31"}")
 if python3 -c 'import networkx' 2>/dev/null; then
-	for s in $(expand "${RANDOM_FABRIC_SEEDS:-"1 2 5 6 8 9 10 12 26 66 242"}"); do
+	for s in $(rk_seeds "${RANDOM_FABRIC_SEEDS:-"1 2 5 6 8 9 10 12 26 66 242"}"); do
 		seeds="$seeds fabric:$s"
 	done
 else
