@@ -467,6 +467,157 @@ static void form_top(struct check_ctx *c, const struct rk_link *l)
 		note_port_word(c, l->b_dev, l->b_port, A_TOP);
 }
 
+/*
+ * Which plugs each cage accepts (doc/language.md 9.2, "Plugs and cages",
+ * with its sources).  QSFP28, QSFP56 and QSFP112 plugs share one outline
+ * and fit each other's cages (the rate is port-speed's business), and a
+ * QSFP-DD cage takes them too, but a QSFP-DD plug only a QSFP-DD cage;
+ * SFP28, SFP56 and SFP112 are one outline likewise; an OSFP cage takes
+ * OSFP only, and no QSFP cage takes an SFP plug or the reverse.  Forms
+ * outside the table (MPO and LC fibre, power inlets, backplane) are not
+ * judged here.
+ */
+static const struct {
+	const char *cage;
+	const char *plugs[5];
+} cage_accepts[] = {
+	{ "OSFP", { "OSFP" } },
+	{ "QSFP_DD", { "QSFP_DD", "QSFP112", "QSFP56", "QSFP28" } },
+	{ "QSFP112", { "QSFP112", "QSFP56", "QSFP28" } },
+	{ "QSFP56", { "QSFP112", "QSFP56", "QSFP28" } },
+	{ "QSFP28", { "QSFP112", "QSFP56", "QSFP28" } },
+	{ "SFP112", { "SFP112", "SFP56", "SFP28" } },
+	{ "SFP56", { "SFP112", "SFP56", "SFP28" } },
+	{ "SFP28", { "SFP112", "SFP56", "SFP28" } },
+	{ "RJ45", { "RJ45" } },
+};
+
+/* The table row of a form, or -1. */
+static int cage_row(const char *form)
+{
+	if (!form)
+		return -1;
+	for (size_t i = 0; i < ARRAY_SIZE(cage_accepts); i++)
+		if (streq(cage_accepts[i].cage, form))
+			return (int)i;
+	return -1;
+}
+
+/* 1: the @cage takes the @plug; 0: it does not; -1: either is unjudged. */
+static int plug_fits(const char *cage, const char *plug)
+{
+	int row = cage_row(cage);
+
+	if (row < 0 || cage_row(plug) < 0)
+		return -1;
+	for (size_t k = 0; k < ARRAY_SIZE(cage_accepts[row].plugs) &&
+			   cage_accepts[row].plugs[k];
+	     k++)
+		if (streq(cage_accepts[row].plugs[k], plug))
+			return 1;
+	return 0;
+}
+
+/* "an" before a form read letter by letter (OSFP, SFP28, RJ45), else "a". */
+static const char *article(const char *form)
+{
+	return form[0] == 'O' || form[0] == 'S' || form[0] == 'R' ? "an" : "a";
+}
+
+/* "OSFP", "QSFP112, QSFP56 or QSFP28": the plugs a cage form takes. */
+static const char *accepted_list(const char *cage, char buf[static 128])
+{
+	int row = cage_row(cage);
+	size_t len = 0, n = 0;
+
+	buf[0] = 0;
+	while (n < ARRAY_SIZE(cage_accepts[row].plugs) &&
+	       cage_accepts[row].plugs[n])
+		n++;
+	for (size_t k = 0; k < n; k++) {
+		int w = snprintf(buf + len, 128 - len, "%s%s",
+				 k == 0	      ? ""
+				 : k == n - 1 ? " or "
+					      : ", ",
+				 cage_accepts[row].plugs[k]);
+
+		if (w > 0 && (size_t)w < 128 - len)
+			len += (size_t)w;
+	}
+	return buf;
+}
+
+/*
+ * The plugs of a link's cable part fit the cages of its ports.  The cable
+ * has `form` at its head and `far_form` (default: form) at its other end
+ * or a splitter's legs; a splitter's head is at the twin-port cage, and
+ * otherwise either end may be the head: the link is judged the way round
+ * that fits, or that misfits at fewer ends (head at a on a tie).
+ */
+static void form_plug(struct check_ctx *c, const struct rk_link *l)
+{
+	const struct rk_design *d = c->d;
+	uint32_t cable = link_cable(d, l);
+	const char *head, *far, *pa, *pb, *plug, *cage;
+	int bad[2][2], nbad[2], way, end;
+	uint32_t dev, port;
+	struct split sp;
+	char b1[512], list[128];
+
+	if (cable == RK_NONE)
+		return;
+	head = check_str(c, cable, A_FORM);
+	far = check_str(c, cable, A_FAR_FORM);
+	if (!head)
+		head = far;
+	if (!far)
+		far = head;
+	if (!head)
+		return;
+	pa = check_str(c, l->a_port, A_FORM);
+	pb = check_str(c, l->b_port, A_FORM);
+	/* way 0: head at end a; way 1: head at end b */
+	bad[0][0] = plug_fits(pa, head) == 0;
+	bad[0][1] = plug_fits(pb, far) == 0;
+	bad[1][0] = plug_fits(pa, far) == 0;
+	bad[1][1] = plug_fits(pb, head) == 0;
+	nbad[0] = bad[0][0] + bad[0][1];
+	nbad[1] = bad[1][0] + bad[1][1];
+	link_split(c, l, &sp);
+	if (sp.twin >= 0)
+		way = sp.twin;
+	else
+		way = nbad[1] < nbad[0] ? 1 : 0;
+	if (!nbad[way])
+		return;
+	end = bad[way][0] ? 0 : 1;
+	plug = (end == way) ? head : far;
+	dev = end ? l->b_dev : l->a_dev;
+	port = end ? l->b_port : l->a_port;
+	cage = end ? pb : pa;
+	link_fail(c, l,
+		  "cable %s puts %s %s plug into the %s cage of %s, which "
+		  "does not take it",
+		  ir_name(d, cable), article(plug), plug, cage,
+		  pname(d, dev, port, b1));
+	check_note(c, &check_inh(c, port, A_FORM)->loc,
+		   "%s: form %s; %s %s cage takes %s plugs", b1, cage,
+		   article(cage), cage, accepted_list(cage, list));
+	if (plug == head && check_inh(c, cable, A_FORM))
+		check_note(c, &check_inh(c, cable, A_FORM)->loc,
+			   "%s: form %s%s", ir_name(d, cable), head,
+			   head != far ? " (its head end)" : "");
+	else
+		check_note(c, &check_inh(c, cable, A_FAR_FORM)->loc,
+			   "%s: far_form %s", ir_name(d, cable), far);
+	if (nbad[way] == 2)
+		check_note(c, &check_inh(c, l->b_port, A_FORM)->loc,
+			   "%s: form %s does not take the %s plug of the "
+			   "cable's other end either",
+			   pname(d, l->b_dev, l->b_port, b1), pb,
+			   way ? head : far);
+}
+
 static void run_port_form(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
@@ -476,6 +627,7 @@ static void run_port_form(struct check_ctx *c)
 
 		if (!link_ok(l))
 			continue;
+		form_plug(c, l);
 		form_cage(c, l);
 		form_top(c, l);
 	}
@@ -552,7 +704,8 @@ CHECK_DEFINE(port_protocol, "port-protocol", CHECK_ERROR,
 CHECK_DEFINE(port_speed, "port-speed", CHECK_WARN,
 	     "both ends of a link run at the same rate", run_port_speed);
 CHECK_DEFINE(port_form, "port-form", CHECK_ERROR,
-	     "cage types and module tops fit the cable", run_port_form);
+	     "cable plugs, cage types and module tops fit the ports",
+	     run_port_form);
 CHECK_DEFINE(port_unconnected, "port-unconnected", CHECK_WARN,
 	     "every required port of a device has a link",
 	     run_port_unconnected);

@@ -420,6 +420,319 @@ static void run_rack_weight(struct check_ctx *c)
 	rack_index_free(&ri);
 }
 
+/* ---- floor-overlap ---- */
+
+/* A footprint on the floor, with its site (the sweep keeps sites apart). */
+struct floor_rect {
+	struct footprint f;
+	uint32_t obj, site;
+	uint32_t leaf; /* its leaf in the tree */
+	bool reported; /* already found in another's slot */
+};
+
+/* Sweep event: a footprint starts (x0) or ends (x1) along x. */
+struct floor_event {
+	int64_t x;
+	uint32_t rect;
+	uint32_t start; /* 0 end, 1 start: at one x the ends come first, so
+			   footprints that only touch do not overlap */
+};
+
+static int floor_event_cmp(const void *pa, const void *pb)
+{
+	const struct floor_event *a = pa, *b = pb;
+
+	if (a->x != b->x)
+		return a->x < b->x ? -1 : 1;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return a->rect < b->rect ? -1 : a->rect > b->rect;
+}
+
+/* A leaf key: site, front edge y0, rect index (the leaves' order). */
+struct floor_key {
+	uint32_t site;
+	int64_t y0;
+	uint32_t rect;
+};
+
+static int floor_key_cmp(const void *pa, const void *pb)
+{
+	const struct floor_key *a = pa, *b = pb;
+
+	if (a->site != b->site)
+		return a->site < b->site ? -1 : 1;
+	if (a->y0 != b->y0)
+		return a->y0 < b->y0 ? -1 : 1;
+	return a->rect < b->rect ? -1 : a->rect > b->rect;
+}
+
+/* First leaf whose key is at least (site, y0, 0). */
+static uint32_t floor_lower(const struct floor_key *k, uint32_t n,
+			    uint32_t site, int64_t y0)
+{
+	uint32_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (k[mid].site < site ||
+		    (k[mid].site == site && k[mid].y0 < y0))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * A max tree over the leaves: each node holds the largest back edge y1 of
+ * the footprints active below it and the rect that has it (the first
+ * leaf's on ties); INT64_MIN where none is active.
+ */
+struct floor_tree {
+	uint32_t size; /* leaves, a power of two */
+	int64_t *y1;
+	uint32_t *who;
+};
+
+static void floor_tree_set(struct floor_tree *t, uint32_t leaf, int64_t y1,
+			   uint32_t who)
+{
+	uint32_t i = leaf + t->size;
+
+	t->y1[i] = y1;
+	t->who[i] = who;
+	for (i /= 2; i >= 1; i /= 2) {
+		uint32_t l = 2 * i, r = l + 1, m = t->y1[r] > t->y1[l] ? r : l;
+
+		t->y1[i] = t->y1[m];
+		t->who[i] = t->who[m];
+	}
+}
+
+/* The active footprint with the largest y1 among leaves [lo, hi). */
+static uint32_t floor_tree_max(const struct floor_tree *t, uint32_t lo,
+			       uint32_t hi, int64_t *y1)
+{
+	uint32_t best = RK_NONE, bleaf = UINT32_MAX;
+
+	*y1 = INT64_MIN;
+	for (lo += t->size, hi += t->size; lo < hi; lo /= 2, hi /= 2) {
+		uint32_t cand[2] = { RK_NONE, RK_NONE };
+
+		if (lo & 1)
+			cand[0] = lo++;
+		if (hi & 1)
+			cand[1] = --hi;
+		for (int k = 0; k < 2; k++) {
+			uint32_t i = cand[k];
+
+			if (i == RK_NONE || t->y1[i] == INT64_MIN)
+				continue;
+			/* ties: the footprint declared first */
+			if (t->y1[i] > *y1 ||
+			    (t->y1[i] == *y1 && t->who[i] < bleaf)) {
+				*y1 = t->y1[i];
+				best = t->who[i];
+				bleaf = t->who[i];
+			}
+		}
+	}
+	return best;
+}
+
+/* A finding: footprint @rect overlaps the earlier @other. */
+struct floor_hit {
+	uint32_t rect, other;
+	uint32_t same_slot;
+};
+
+static int floor_hit_cmp(const void *pa, const void *pb)
+{
+	const struct floor_hit *a = pa, *b = pb;
+
+	return a->rect < b->rect ? -1 : a->rect > b->rect;
+}
+
+static const char *floor_what(const struct rk_design *d, uint32_t obj)
+{
+	if (d->objs[obj].kind == K_RACK)
+		return "rack";
+	return d->objs[obj].cls == C_CDU ? "cdu" : "device";
+}
+
+/* Footprints in (row, slot, object) order: one slot's are adjacent. */
+struct floor_slot {
+	uint32_t row;
+	int64_t slot;
+	uint32_t rect;
+};
+
+static int floor_slot_cmp(const void *pa, const void *pb)
+{
+	const struct floor_slot *a = pa, *b = pb;
+
+	if (a->row != b->row)
+		return a->row < b->row ? -1 : 1;
+	if (a->slot != b->slot)
+		return a->slot < b->slot ? -1 : 1;
+	return a->rect < b->rect ? -1 : a->rect > b->rect;
+}
+
+static void floor_note(struct check_ctx *c, const struct floor_rect *r)
+{
+	const struct rk_design *d = c->d;
+	const struct rk_value *slot = ir_attr(d, r->obj, A_SLOT);
+	char x0[RK_QFMT_MAX], x1[RK_QFMT_MAX], y0[RK_QFMT_MAX], y1[RK_QFMT_MAX],
+	    w[RK_QFMT_MAX], dp[RK_QFMT_MAX];
+	const char *dflt = "";
+
+	if (r->f.default_w && r->f.default_d)
+		dflt = "; its part gives no width or depth: the default "
+		       "600mm x 1200mm is used";
+	else if (r->f.default_w)
+		dflt = "; its part gives no width: the default 600mm is used";
+	else if (r->f.default_d)
+		dflt = "; its part gives no depth: the default 1200mm is used";
+	check_note(c, slot ? &slot->loc : &d->objs[r->obj].loc,
+		   "%s (%s, %s x %s) in slot %lld of row %s covers x %s to %s, "
+		   "y %s to %s%s",
+		   ir_name(d, r->obj), check_part_name(d, r->obj),
+		   check_qfmt(DIM_LENGTH, r->f.x1 - r->f.x0, w),
+		   check_qfmt(DIM_LENGTH, r->f.y1 - r->f.y0, dp),
+		   (long long)ir_num(d, r->obj, A_SLOT, 0),
+		   ir_name(d, r->f.row), check_qfmt(DIM_LENGTH, r->f.x0, x0),
+		   check_qfmt(DIM_LENGTH, r->f.x1, x1),
+		   check_qfmt(DIM_LENGTH, r->f.y0, y0),
+		   check_qfmt(DIM_LENGTH, r->f.y1, y1), dflt);
+}
+
+/*
+ * Footprints that share floor.  Sweep along x (starts and ends sorted),
+ * keeping the active footprints as leaves of a max tree ordered by (site,
+ * y0): a new footprint overlaps an active one exactly when, among those of
+ * its site with y0 below its y1, the largest y1 is above its y0.  Each
+ * footprint is reported once, against the active footprint reaching
+ * furthest back; O(n log n) in the racks and units.
+ */
+static void run_floor_overlap(struct check_ctx *c)
+{
+	const struct rk_design *d = c->d;
+	struct floor_rect *r = NULL;
+	struct floor_event *ev;
+	struct floor_key *key;
+	struct floor_hit *hit;
+	struct floor_tree t;
+	uint32_t n = 0, cap = 0, nhit = 0;
+
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		struct footprint f;
+		struct floor_rect *p;
+
+		if (!layout_footprint(d, i, &f))
+			continue;
+		p = VEC_PUSH(r, n, cap);
+		p->f = f;
+		p->obj = i;
+		p->leaf = 0;
+		p->reported = false;
+		p->site = ir_ancestor(d, f.row, K_SITE);
+	}
+	if (n < 2) {
+		free(r);
+		return;
+	}
+	key = xmalloc((size_t)n * sizeof(*key));
+	ev = xmalloc(2 * (size_t)n * sizeof(*ev));
+	hit = xmalloc((size_t)n * sizeof(*hit));
+	for (uint32_t i = 0; i < n; i++) {
+		key[i] = (struct floor_key){ r[i].site, r[i].f.y0, i };
+		ev[2 * i] = (struct floor_event){ r[i].f.x0, i, 1 };
+		ev[2 * i + 1] = (struct floor_event){ r[i].f.x1, i, 0 };
+	}
+	/* two in one slot of a row: reported against the first there */
+	{
+		struct floor_slot *fs = xmalloc((size_t)n * sizeof(*fs));
+
+		for (uint32_t i = 0; i < n; i++)
+			fs[i] = (struct floor_slot){
+				r[i].f.row, ir_num(d, r[i].obj, A_SLOT, 0), i
+			};
+		qsort(fs, n, sizeof(*fs), floor_slot_cmp);
+		for (uint32_t k = 1, first = 0; k < n; k++) {
+			if (fs[k].row != fs[first].row ||
+			    fs[k].slot != fs[first].slot) {
+				first = k;
+				continue;
+			}
+			hit[nhit++] =
+			    (struct floor_hit){ fs[k].rect, fs[first].rect, 1 };
+			r[fs[k].rect].reported = true;
+		}
+		free(fs);
+	}
+	qsort(key, n, sizeof(*key), floor_key_cmp);
+	qsort(ev, 2 * (size_t)n, sizeof(*ev), floor_event_cmp);
+	for (uint32_t k = 0; k < n; k++)
+		r[key[k].rect].leaf = k;
+	for (t.size = 1; t.size < n; t.size *= 2)
+		;
+	t.y1 = xmalloc(2 * (size_t)t.size * sizeof(*t.y1));
+	t.who = xmalloc(2 * (size_t)t.size * sizeof(*t.who));
+	for (size_t i = 0; i < 2 * (size_t)t.size; i++) {
+		t.y1[i] = INT64_MIN;
+		t.who[i] = RK_NONE;
+	}
+	for (size_t e = 0; e < 2 * (size_t)n; e++) {
+		const struct floor_rect *p = &r[ev[e].rect];
+		uint32_t lo, hi, other;
+		int64_t y1;
+
+		if (!ev[e].start) {
+			floor_tree_set(&t, p->leaf, INT64_MIN, RK_NONE);
+			continue;
+		}
+		if (p->f.x1 <= p->f.x0 || p->f.y1 <= p->f.y0)
+			continue; /* no area */
+		lo = floor_lower(key, n, p->site, INT64_MIN);
+		hi = floor_lower(key, n, p->site, p->f.y1);
+		other = floor_tree_max(&t, lo, hi, &y1);
+		if (other != RK_NONE && y1 > p->f.y0 && !p->reported)
+			hit[nhit++] =
+			    (struct floor_hit){ ev[e].rect, other, 0 };
+		floor_tree_set(&t, p->leaf, p->f.y1, ev[e].rect);
+	}
+	/* report in declaration order */
+	qsort(hit, nhit, sizeof(*hit), floor_hit_cmp);
+	for (uint32_t k = 0; k < nhit && !check_stop(c); k++) {
+		const struct floor_rect *p = &r[hit[k].rect],
+					*q = &r[hit[k].other];
+
+		if (hit[k].same_slot)
+			check_fail(c, p->obj, &d->objs[p->obj].loc,
+				   "%s %s stands in slot %lld of row %s, "
+				   "where %s %s stands",
+				   floor_what(d, p->obj), ir_name(d, p->obj),
+				   (long long)ir_num(d, p->obj, A_SLOT, 0),
+				   ir_name(d, p->f.row), floor_what(d, q->obj),
+				   ir_name(d, q->obj));
+		else
+			check_fail(c, p->obj, &d->objs[p->obj].loc,
+				   "%s %s overlaps %s %s on the floor",
+				   floor_what(d, p->obj), ir_name(d, p->obj),
+				   floor_what(d, q->obj), ir_name(d, q->obj));
+		floor_note(c, p);
+		floor_note(c, q);
+	}
+	free(t.y1);
+	free(t.who);
+	free(hit);
+	free(ev);
+	free(key);
+	free(r);
+}
+
 /* ---- rack-assembly ---- */
 
 static void run_rack_assembly(struct check_ctx *c)
@@ -465,6 +778,9 @@ CHECK_DEFINE(rack_depth, "rack-depth", CHECK_WARN,
 CHECK_DEFINE(rack_weight, "rack-weight", CHECK_ERROR,
 	     "the devices in a rack weigh no more than its max_load",
 	     run_rack_weight);
+CHECK_DEFINE(floor_overlap, "floor-overlap", CHECK_ERROR,
+	     "no two racks or units standing in rows share floor",
+	     run_floor_overlap);
 CHECK_DEFINE(rack_assembly, "rack-assembly", CHECK_ERROR,
 	     "a device that says in_assembly is declared in a rack whose part "
 	     "is an assembly",

@@ -456,8 +456,10 @@ void decl_link(struct elab *e, const struct ast *st)
 /*
  * Give every rack without a `slot` its position in its row (1-based,
  * declaration order), so that the elaborated design says where each rack
- * stands and layout queries are O(1).  The rack's attributes move to the
- * end of the table with the slot inserted in key order.
+ * stands and layout queries are O(1).  A unit standing in the row (a `cdu`
+ * or `device` declared in the row's body) takes a position like a rack.
+ * The object's attributes move to the end of the table with the slot
+ * inserted in key order.
  */
 void elab_assign_slots(struct elab *e)
 {
@@ -473,7 +475,8 @@ void elab_assign_slots(struct elab *e)
 			uint32_t first, count, k;
 			struct rk_attr slot;
 
-			if (d->objs[r].kind != K_RACK)
+			if (d->objs[r].kind != K_RACK &&
+			    d->objs[r].kind != K_DEVICE)
 				continue;
 			n++;
 			if (ir_attr(d, r, A_SLOT))

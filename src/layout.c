@@ -73,6 +73,41 @@ void layout_rack_pos(const struct rk_design *d, uint32_t rack,
 	}
 }
 
+static int64_t sat_extent(int64_t from, int64_t len)
+{
+	__int128 v = (__int128)from + len;
+
+	return v > INT64_MAX ? INT64_MAX : (int64_t)v;
+}
+
+bool layout_footprint(const struct rk_design *d, uint32_t obj,
+		      struct footprint *out)
+{
+	uint32_t row = d->objs[obj].parent;
+	struct rack_pos pos;
+	int64_t w, dp;
+
+	memset(out, 0, sizeof(*out));
+	if (row == RK_NONE || d->objs[row].kind != K_ROW ||
+	    (d->objs[obj].kind != K_RACK && d->objs[obj].kind != K_DEVICE))
+		return false;
+	layout_rack_pos(d, obj, &pos);
+	w = ir_num(d, obj, A_WIDTH, 0);
+	dp = ir_num(d, obj, A_DEPTH, 0);
+	out->default_w = w <= 0;
+	out->default_d = dp <= 0;
+	if (out->default_w)
+		w = RK_DEFAULT_WIDTH_UM;
+	if (out->default_d)
+		dp = RK_DEFAULT_DEPTH_UM;
+	out->row = row;
+	out->x0 = pos.x;
+	out->y0 = pos.y;
+	out->x1 = sat_extent(pos.x, w);
+	out->y1 = sat_extent(pos.y, dp);
+	return true;
+}
+
 /* Distance from a device's middle up to the rack top, micrometres. */
 static int64_t to_top(const struct rk_design *d, uint32_t dev, uint32_t rack)
 {

@@ -8,6 +8,7 @@
 #ifndef RACKC_LAYOUT_H
 #define RACKC_LAYOUT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "ir.h"
@@ -45,6 +46,31 @@ struct rack_pos {
 };
 void layout_rack_pos(const struct rk_design *d, uint32_t rack,
 		     struct rack_pos *out);
+
+/*
+ * Footprint of a rack part (or a unit standing in a row) that gives no
+ * `width` or `depth`: 600 mm x 1,200 mm, the common data-centre cabinet
+ * (doc/language.md section 9.7).
+ */
+#define RK_DEFAULT_WIDTH_UM 600000
+#define RK_DEFAULT_DEPTH_UM 1200000
+
+/**
+ * struct footprint - the floor a rack, or a unit standing in a row, covers
+ * @row:       the row it stands in
+ * @x0, @y0:   front-left corner (the row's x + (slot - 1) x pitch, its y)
+ * @x1, @y1:   the opposite corner: x0 + width, y0 + depth (saturated)
+ * @default_w: the part gives no width (RK_DEFAULT_WIDTH_UM used)
+ * @default_d: the part gives no depth (RK_DEFAULT_DEPTH_UM used)
+ */
+struct footprint {
+	uint32_t row;
+	int64_t x0, y0, x1, y1;
+	bool default_w, default_d;
+};
+/* False for an object that does not stand in a row. */
+bool layout_footprint(const struct rk_design *d, uint32_t obj,
+		      struct footprint *out);
 
 /**
  * struct cable_run - a computed cable length and how it was made up
