@@ -123,6 +123,23 @@ while IFS='|' read -r name mode peak cpu status pattern input; do
 done <"$tmp/cases"
 rm -rf "$tmp/out"
 
+# floor-overlap on 50,000 racks (doc/language.md 9.7): one rack in each
+# of 50,000 rows, the rows 2 m apart along y, all at x 0, so that every
+# footprint spans the same x and a sweep that kept the racks it passes in
+# a plain list (or any all-pairs test) would compare 1.25 billion pairs;
+# the same rows all at one spot, each rack reported (--max-errors=0).
+# The check sorts and keeps a max tree over y: O(n log n), well under a
+# second of processor time here.
+printf 'part r:rack{}\nsite s{for i in 0..49999{row w[i]{y 2m*i;rack k:r{}}}}\n' \
+	>"$tmp/floor.rack"
+judge limits/floor-rows 300 2 0 "" "50,000 racks in rows 2 m apart" \
+	--check "$tmp/floor.rack"
+printf 'part r:rack{}\nsite s{for i in 0..49999{row w[i]{rack k:r{}}}}\n' \
+	>"$tmp/floor-same.rack"
+judge limits/floor-same 300 4 1 "49999 errors generated" \
+	"50,000 racks on one spot" --check --max-errors=0 --no-source \
+	"$tmp/floor-same.rack"
+
 # The source size limit: files of 16 MiB (the default limit) in the shapes
 # that make the largest syntax trees, and one byte more, each measured as
 # above.  NAME|PEAK_MIB|CPU_S|STATUS|STDERR_PATTERN
