@@ -60,7 +60,15 @@ void layout_rack_pos(const struct rk_design *d, uint32_t rack,
 	if (!slot)
 		slot = 1; /* elaboration gives every rack in a row its slot */
 	pitch = ir_num(d, row, A_PITCH, DEFAULT_PITCH_UM);
-	out->x = ir_num(d, row, A_X, 0) + (slot - 1) * pitch;
+	{
+		/* saturated: an absurd slot or pitch must not overflow */
+		__int128 x = (__int128)ir_num(d, row, A_X, 0) +
+			     ((__int128)slot - 1) * pitch;
+
+		out->x = x > INT64_MAX	 ? INT64_MAX
+			 : x < INT64_MIN ? INT64_MIN
+					 : (int64_t)x;
+	}
 	out->y = ir_num(d, row, A_Y, 0);
 	{
 		const struct rk_value *t = ir_attr(d, row, A_TRAY_HEIGHT);
