@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "be_common.h"
+#include "cableplan.h"
 #include "schema.h"
 
 struct named {
@@ -329,4 +330,23 @@ uint32_t be_part_number(const struct rk_design *d, uint32_t part,
 		}
 	}
 	return 0;
+}
+
+void be_cable_counts(const struct rk_design *d, const struct cable_plan *p,
+		     uint32_t *cables, uint32_t *backplane)
+{
+	uint32_t c = p->ncables, b = 0;
+
+	for (uint32_t i = 0; i < d->nlinks; i++) {
+		const struct cp_link *l = &p->links[i];
+
+		if (d->links[i].a_port == RK_NONE)
+			continue;
+		if (l->status == CP_NOT_CABLED)
+			b++;
+		else if (l->cable_no == RK_NONE)
+			c++;
+	}
+	*cables = c;
+	*backplane = b;
 }

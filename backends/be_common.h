@@ -59,6 +59,17 @@ uint64_t be_fnv1a(const char *s);
 /* A file name made from an object name: [A-Za-z0-9_.-] kept, else '-'. */
 char *be_file_name(struct arena *a, const char *name);
 
+/*
+ * The physical cables of the cable plan (report.json's totals.cables):
+ * one per cable the plan numbers (the legs of a twin-port cable or a
+ * splitter once), and one per link that needs a cable the catalog cannot
+ * give; and, apart, the links that are not cabled (backplane ports, media
+ * backplane or pcb: an NVL72 rack's NVLink spine and bus bar).
+ */
+struct cable_plan;
+void be_cable_counts(const struct rk_design *d, const struct cable_plan *p,
+		     uint32_t *cables, uint32_t *backplane);
+
 /* A JSON string literal (NULL: null), escaped; bytes >= 0x80 as they are. */
 void be_json_str(FILE *fp, const char *s);
 

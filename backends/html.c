@@ -127,11 +127,150 @@ static const char *time_text(char *buf, size_t n, const struct cap_time *t)
 	return buf;
 }
 
+/* a rate in b/s, in Tb/s from 1 Tb/s up, else in Gb/s */
+static const char *rate_text(char *buf, size_t n, unsigned __int128 bps)
+{
+	char d[64];
+
+	if (bps >= 1000000000000u)
+		snprintf(buf, n, "%s Tb/s", u128_dec(d, bps, 12));
+	else
+		snprintf(buf, n, "%s Gb/s", u128_dec(d, bps, 9));
+	return buf;
+}
+
+/* clusters shown in full; report.json lists every one */
+#define HTML_CLUSTERS 32
+
+/* one cluster's figures (doc/language.md, section 10.1) */
+static void cap_cluster_table(struct wbuf *w, const struct rk_design *d,
+			      const struct capacity *c,
+			      const struct cap_cluster *x)
+{
+	char v[160], b[600], n1[64], n2[64], msg[64];
+	uint64_t rn, ro;
+
+	wb_str(w, "<h3>Cluster ");
+	wb_xml(w, ir_name(d, x->name));
+	wb_printf(w,
+		  "</h3>\n<table><thead><tr><th>figure</th><th>value</th>"
+		  "<th>basis</th></tr></thead><tbody>\n");
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)x->gpus);
+	b[0] = '\0';
+	for (uint32_t k = 0; k < x->nmodels; k++) {
+		const struct cap_count *n = &c->counts[x->models_at + k];
+		size_t l = strlen(b);
+
+		snprintf(b + l, sizeof(b) - l, "%s%llu x %s", k ? ", " : "",
+			 (unsigned long long)n->count,
+			 ir_name(d, c->models[n->model].part));
+	}
+	cap_row(w, "GPUs", v, b);
+	for (unsigned k = 0; k < CAP__PREC; k++) {
+		char f[64];
+
+		if (!x->flops_known[k])
+			continue;
+		snprintf(f, sizeof(f), "dense %s",
+			 cap_prec_name((enum cap_prec)k));
+		snprintf(v, sizeof(v), "%s PFLOP/s",
+			 u128_dec(n1, x->flops[k], 15));
+		cap_row(w, f, v, "its GPUs' catalog figures, summed");
+	}
+	snprintf(v, sizeof(v), "%s TB", u128_dec(n1, x->hbm, 12));
+	cap_row(w, "HBM", v, "its GPUs' hbm, summed");
+	cap_row(w, "HBM bandwidth", rate_text(v, sizeof(v), x->hbm_bw),
+		"its GPUs' hbm_bw, summed");
+	snprintf(msg, sizeof(msg), "message %s MiB",
+		 u128_dec(n1, (uint64_t)x->message * 1000000 / (1 << 20), 6));
+	for (uint32_t k = 0; k < x->nclasses; k++) {
+		const struct cap_class *y = &c->classes[x->classes_at + k];
+		char f[96];
+
+		snprintf(f, sizeof(f), "NVLink domains of %u GPUs", y->gpus);
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)y->count);
+		rate_text(n1, sizeof(n1), (uint64_t)y->nvlink_dir);
+		snprintf(b, sizeof(b),
+			 "%s per GPU per direction (the domain's least "
+			 "nvlink_bw), %s TB HBM each",
+			 n1, u128_dec(n2, y->hbm, 12));
+		cap_row(w, f, v, b);
+		snprintf(f, sizeof(f), "AllReduce in a %u-GPU domain, ring",
+			 y->gpus);
+		snprintf(b, sizeof(b), "%s; ring, alpha-beta", msg);
+		cap_row(w, f, time_text(v, sizeof(v), &y->ring), b);
+		snprintf(f, sizeof(f), "AllReduce in a %u-GPU domain, tree",
+			 y->gpus);
+		snprintf(b, sizeof(b), "%s; tree, alpha-beta", msg);
+		cap_row(w, f, time_text(v, sizeof(v), &y->tree), b);
+	}
+	if (x->scaleout != RK_NONE) {
+		rate_text(n1, sizeof(n1), (uint64_t)x->scaleout_per_gpu);
+		snprintf(v, sizeof(v), "%s%s", n1,
+			 x->scaleout_exact ? "" : " (rounded down)");
+		snprintf(b, sizeof(b),
+			 "fabric %s: link rates of its ports on "
+			 "GPU devices / %llu GPUs",
+			 ir_name(d, x->scaleout),
+			 (unsigned long long)x->scaleout_gpus);
+		cap_row(w, "scale-out per GPU", v, b);
+		for (uint32_t k = 0; k < x->nclasses; k++) {
+			const struct cap_class *y =
+			    &c->classes[x->classes_at + k];
+			char f[96];
+
+			if (!cap_ratio(y->nvlink_dir, x->scaleout_per_gpu, &rn,
+				       &ro))
+				continue;
+			snprintf(f, sizeof(f),
+				 "NVLink : scale-out per GPU (%u-GPU domains)",
+				 y->gpus);
+			snprintf(v, sizeof(v), "%llu : %llu",
+				 (unsigned long long)rn,
+				 (unsigned long long)ro);
+			cap_row(w, f, v, "exact ratio of the two rates");
+		}
+		snprintf(b, sizeof(b), "%s; ring over %llu GPUs", msg,
+			 (unsigned long long)x->scaleout_gpus);
+		cap_row(w, "AllReduce across the fabric, ring",
+			time_text(v, sizeof(v), &x->net_ring), b);
+		snprintf(b, sizeof(b), "%s; tree over %llu GPUs", msg,
+			 (unsigned long long)x->scaleout_gpus);
+		cap_row(w, "AllReduce across the fabric, tree",
+			time_text(v, sizeof(v), &x->net_tree), b);
+		snprintf(b, sizeof(b),
+			 "%s; through the fabric's least balanced cut "
+			 "found (%s)",
+			 msg,
+			 rate_text(n1, sizeof(n1),
+				   (uint64_t)(x->bisection > 0 ? x->bisection
+							       : 0)));
+		cap_row(w, "All-to-All across the fabric",
+			time_text(v, sizeof(v), &x->alltoall), b);
+	}
+	snprintf(v, sizeof(v), "%s billion parameters",
+		 u128_dec(n1, x->train_params, 9));
+	cap_row(w, "largest model, training", v,
+		"its HBM / 16 bytes per parameter (mixed-precision Adam: "
+		"BF16 weights and gradients, FP32 master, momentum, "
+		"variance); upper bound, no activations");
+	snprintf(v, sizeof(v), "%s billion parameters",
+		 u128_dec(n1, x->infer_params, 9));
+	cap_row(w, "largest model, inference", v,
+		"its HBM / 2 bytes per parameter (BF16 weights); upper "
+		"bound, no KV cache");
+	snprintf(v, sizeof(v), "%s billion parameters",
+		 u128_dec(n1, x->infer_params_domain, 9));
+	cap_row(w, "largest model, inference in one NVLink domain", v,
+		"its largest domain's HBM / 2 bytes per parameter");
+	wb_str(w, "</tbody></table>\n");
+}
+
 static void section_summary(struct wbuf *w, struct backend_ctx *ctx)
 {
 	const struct rk_design *d = ctx->d;
 	const struct rack_totals *t = derived_racks(ctx->dv);
-	uint32_t servers = 0, switches = 0, racks = 0, links = 0;
+	uint32_t servers = 0, switches = 0, racks = 0, links, bp;
 
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		const struct rk_obj *o = &d->objs[i];
@@ -142,8 +281,7 @@ static void section_summary(struct wbuf *w, struct backend_ctx *ctx)
 			switches += o->cls == C_SWITCH;
 		}
 	}
-	for (uint32_t i = 0; i < d->nlinks; i++)
-		links += d->links[i].a_port != RK_NONE;
+	be_cable_counts(d, derived_cableplan(ctx->dv), &links, &bp);
 	wb_str(w, "<section id=\"summary\"><h2>Summary</h2>\n<table>"
 		  "<tbody>\n");
 	wb_printf(
@@ -152,8 +290,10 @@ static void section_summary(struct wbuf *w, struct backend_ctx *ctx)
 	    "<tr><th scope=\"row\">servers</th><td class=\"n\">%u</td></tr>\n"
 	    "<tr><th scope=\"row\">switches</th><td class=\"n\">%u</td></tr>\n"
 	    "<tr><th scope=\"row\">racks</th><td class=\"n\">%u</td></tr>\n"
-	    "<tr><th scope=\"row\">cables</th><td class=\"n\">%u</td></tr>\n",
-	    design_gpu_count(d), servers, switches, racks, links);
+	    "<tr><th scope=\"row\">cables</th><td class=\"n\">%u</td></tr>\n"
+	    "<tr><th scope=\"row\">backplane links (not cables)</th>"
+	    "<td class=\"n\">%u</td></tr>\n",
+	    design_gpu_count(d), servers, switches, racks, links, bp);
 	wb_str(w, "<tr><th scope=\"row\">power (sum of power_max)</th>"
 		  "<td class=\"n\">");
 	wb_total(w, t->site_power, t->site_over & TOTAL_POWER);
@@ -178,7 +318,6 @@ static void html_source(void *arg, const char *src, bool first)
 static void section_capacity(struct wbuf *w, struct backend_ctx *ctx)
 {
 	const struct rk_design *d = ctx->d;
-	uint64_t rn, ro;
 	struct capacity c;
 	char v[160], b[512], n1[64];
 
@@ -209,82 +348,13 @@ static void section_capacity(struct wbuf *w, struct backend_ctx *ctx)
 	}
 	snprintf(v, sizeof(v), "%s TB", u128_dec(n1, c.hbm, 12));
 	cap_row(w, "HBM, total", v, "sum of the GPU parts' hbm");
-	snprintf(v, sizeof(v), "%s TB/s", u128_dec(n1, c.hbm_bw / 8, 12));
-	cap_row(w, "HBM bandwidth, total", v, "sum of the GPU parts' hbm_bw");
-	snprintf(v, sizeof(v), "%u GPUs (%u domains%s)", c.domain_max,
-		 c.domains,
-		 c.domain_min != c.domain_max ? ", sizes differ" : "");
-	cap_row(w, "NVLink domain", v,
-		"nvlink fabrics, else the GPUs of one server");
-	snprintf(v, sizeof(v), "%s GB/s",
-		 u128_dec(n1, (uint64_t)c.nvlink_dir / 8, 9));
-	cap_row(w, "NVLink per GPU, per direction", v,
-		"the GPU parts' nvlink_bw (per direction)");
-	if (c.scaleout != RK_NONE) {
-		snprintf(v, sizeof(v), "%s Gb/s%s",
-			 u128_dec(n1, (uint64_t)c.scaleout_per_gpu, 9),
-			 c.scaleout_exact ? "" : " (rounded down)");
-		snprintf(b, sizeof(b),
-			 "fabric %s: link rates of its ports on "
-			 "GPU devices / %llu GPUs",
-			 ir_name(d, c.scaleout),
-			 (unsigned long long)c.scaleout_gpus);
-		cap_row(w, "scale-out per GPU", v, b);
-		if (cap_ratio(&c, &rn, &ro)) {
-			snprintf(v, sizeof(v), "%llu : %llu",
-				 (unsigned long long)rn,
-				 (unsigned long long)ro);
-			cap_row(w, "NVLink : scale-out per GPU", v,
-				"exact ratio of the two rates");
-		}
-	}
-	snprintf(b, sizeof(b), "message %s MiB; ",
-		 u128_dec(n1, (uint64_t)c.message * 1000000 / (1 << 20), 6));
-	{
-		char bb[600];
-
-		snprintf(bb, sizeof(bb), "%sring, alpha-beta, %u GPUs", b,
-			 c.domain_max);
-		cap_row(w, "AllReduce in the NVLink domain, ring",
-			time_text(v, sizeof(v), &c.nv_ring), bb);
-		snprintf(bb, sizeof(bb), "%stree, alpha-beta, %u GPUs", b,
-			 c.domain_max);
-		cap_row(w, "AllReduce in the NVLink domain, tree",
-			time_text(v, sizeof(v), &c.nv_tree), bb);
-		snprintf(bb, sizeof(bb), "%sring over %llu GPUs", b,
-			 (unsigned long long)c.scaleout_gpus);
-		cap_row(w, "AllReduce across the fabric, ring",
-			time_text(v, sizeof(v), &c.net_ring), bb);
-		snprintf(bb, sizeof(bb), "%stree over %llu GPUs", b,
-			 (unsigned long long)c.scaleout_gpus);
-		cap_row(w, "AllReduce across the fabric, tree",
-			time_text(v, sizeof(v), &c.net_tree), bb);
-		snprintf(bb, sizeof(bb),
-			 "%sthrough the fabric's least balanced cut "
-			 "found (%s Tb/s)",
-			 b,
-			 u128_dec(n1,
-				  (uint64_t)(c.bisection > 0 ? c.bisection : 0),
-				  12));
-		cap_row(w, "All-to-All across the fabric",
-			time_text(v, sizeof(v), &c.alltoall), bb);
-	}
-	snprintf(v, sizeof(v), "%s billion parameters",
-		 u128_dec(n1, c.train_params, 9));
-	cap_row(w, "largest model, training", v,
-		"HBM / 16 bytes per parameter (mixed-precision Adam: BF16 "
-		"weights and gradients, FP32 master, momentum, variance); "
-		"upper bound, no activations");
-	snprintf(v, sizeof(v), "%s billion parameters",
-		 u128_dec(n1, c.infer_params, 9));
-	cap_row(
-	    w, "largest model, inference", v,
-	    "HBM / 2 bytes per parameter (BF16 weights); upper bound, no KV "
-	    "cache");
-	snprintf(v, sizeof(v), "%s billion parameters",
-		 u128_dec(n1, c.infer_params_domain, 9));
-	cap_row(w, "largest model, inference in one NVLink domain", v,
-		"the largest domain's HBM / 2 bytes per parameter");
+	cap_row(w, "HBM bandwidth, total", rate_text(v, sizeof(v), c.hbm_bw),
+		"sum of the GPU parts' hbm_bw");
+	snprintf(v, sizeof(v), "%u", c.nclusters);
+	cap_row(w, "clusters", v,
+		"GPU devices joined by NVLink domains and compute fabrics "
+		"(management, storage and in-band networks do not join); "
+		"each is listed below");
 	snprintf(v, sizeof(v), "%s kW", u128_dec(n1, (uint64_t)c.it_power, 6));
 	if (c.it_power_over) {
 		/* no figure, nor any made from it */
@@ -329,7 +399,15 @@ static void section_capacity(struct wbuf *w, struct backend_ctx *ctx)
 		    "IT power x 8,760 h; no site sets a pue, so no facility "
 		    "figure");
 	}
-	wb_str(w, "</tbody></table>\n<h3>GPU parts</h3>\n<table><thead><tr>"
+	wb_str(w, "</tbody></table>\n");
+	for (uint32_t q = 0; q < c.nclusters && q < HTML_CLUSTERS; q++)
+		cap_cluster_table(w, d, &c, &c.clusters[q]);
+	if (c.nclusters > HTML_CLUSTERS)
+		wb_printf(w,
+			  "<p class=\"note\">%u more clusters: see "
+			  "report.json's capacity.clusters.</p>\n",
+			  c.nclusters - HTML_CLUSTERS);
+	wb_str(w, "<h3>GPU parts</h3>\n<table><thead><tr>"
 		  "<th>part</th><th>GPUs</th><th>FP64</th><th>TF32</th>"
 		  "<th>BF16</th><th>FP8</th><th>FP4</th><th>HBM</th>"
 		  "<th>HBM bandwidth</th><th>NVLink (both ways)</th>"
@@ -798,5 +876,6 @@ const struct backend backend_html = {
 	.summary = "report.html: summary, capacity, findings, tables and "
 		   "pictures in one page",
 	.emit = emit_html,
-	.needs = BE_NEEDS_FABRICS | BE_NEEDS_RACKS | BE_NEEDS_CHECKS,
+	.needs = BE_NEEDS_FABRICS | BE_NEEDS_PLAN | BE_NEEDS_RACKS |
+		 BE_NEEDS_CHECKS,
 };

@@ -109,6 +109,124 @@ static void json_source(void *arg, const char *src, bool first)
 	be_json_str(fp, src);
 }
 
+/* "KEY": {"fp64": ..., ...}, each null when not known */
+static void json_flops(FILE *fp, const char *key,
+		       const unsigned __int128 *v, const bool *known)
+{
+	fprintf(fp, "\"%s\": {", key);
+	for (unsigned k = 0; k < CAP__PREC; k++) {
+		fprintf(fp, "%s\"%s\": ", k ? ", " : "",
+			cap_prec_name((enum cap_prec)k));
+		if (known[k])
+			json_scaled(fp, v[k], 0);
+		else
+			fputs("null", fp);
+	}
+	fputc('}', fp);
+}
+
+/* "KEY": "a:b", the two rates reduced, or null */
+static void json_ratio(FILE *fp, const char *key, int64_t a, int64_t b)
+{
+	uint64_t rn, ro;
+
+	fprintf(fp, "\"%s\": ", key);
+	if (cap_ratio(a, b, &rn, &ro))
+		fprintf(fp, "\"%llu:%llu\"", (unsigned long long)rn,
+			(unsigned long long)ro);
+	else
+		fputs("null", fp);
+}
+
+static void json_ns(FILE *fp, const char *key, int64_t ns)
+{
+	fprintf(fp, "\"%s\": ", key);
+	if (ns >= 0)
+		fprintf(fp, "%lld", (long long)ns);
+	else
+		fputs("null", fp);
+}
+
+/* one entry of "capacity"."clusters" (doc/language.md, section 10.1) */
+static void report_cluster(FILE *fp, const struct rk_design *d,
+			   const struct capacity *c, const struct cap_cluster *x,
+			   uint32_t q)
+{
+	fputs(q ? ",\n    {\"name\": " : "\n    {\"name\": ", fp);
+	be_json_str(fp, ir_name(d, x->name));
+	fprintf(fp, ", \"gpus\": %llu, \"gpu_models\": [",
+		(unsigned long long)x->gpus);
+	for (uint32_t k = 0; k < x->nmodels; k++) {
+		const struct cap_count *n = &c->counts[x->models_at + k];
+
+		fputs(k ? ", {\"part\": " : "{\"part\": ", fp);
+		be_json_str(fp, ir_name(d, c->models[n->model].part));
+		fprintf(fp, ", \"count\": %llu}", (unsigned long long)n->count);
+	}
+	fputs("], \"fabrics\": [", fp);
+	for (uint32_t k = 0; k < x->nfabrics; k++) {
+		fputs(k ? ", " : "", fp);
+		be_json_str(fp, ir_name(d, c->fabrics[x->fabrics_at + k]));
+	}
+	fputs("],\n     ", fp);
+	json_flops(fp, "flops_dense", x->flops, x->flops_known);
+	fputs(", \"hbm_bytes\": ", fp);
+	json_scaled(fp, x->hbm, 0);
+	fputs(", \"hbm_bps\": ", fp);
+	json_scaled(fp, x->hbm_bw, 0);
+	fputs(",\n     \"nvlink_domains\": [", fp);
+	for (uint32_t k = 0; k < x->nclasses; k++) {
+		const struct cap_class *y = &c->classes[x->classes_at + k];
+
+		fprintf(fp,
+			"%s{\"gpus\": %u, \"count\": %llu, "
+			"\"nvlink_bps_per_gpu\": %lld, \"hbm_bytes\": ",
+			k ? ",\n       " : "\n       ", y->gpus,
+			(unsigned long long)y->count, (long long)y->nvlink_dir);
+		json_scaled(fp, y->hbm, 0);
+		fputs(", ", fp);
+		json_ratio(fp, "nvlink_to_scaleout", y->nvlink_dir,
+			   x->scaleout_per_gpu);
+		fputs(", ", fp);
+		json_ns(fp, "latency_ns", y->latency);
+		fputs(", ", fp);
+		json_time(fp, "allreduce_ring_ns", &y->ring);
+		fputs(", ", fp);
+		json_time(fp, "allreduce_tree_ns", &y->tree);
+		fprintf(fp, ", \"basis\": \"%s\"}",
+			y->ring.bound ? "lower bound" : "estimate");
+	}
+	fputs(x->nclasses ? "],\n     \"scaleout_fabric\": "
+			  : "], \"scaleout_fabric\": ",
+	      fp);
+	be_json_str(fp, x->scaleout != RK_NONE ? ir_name(d, x->scaleout) : NULL);
+	fprintf(fp,
+		", \"scaleout_gpus\": %llu, \"scaleout_bps_per_gpu\": %lld, "
+		"\"scaleout_bps_per_gpu_exact\": %s,\n     \"collectives\": "
+		"{\"message_bytes\": %lld, ",
+		(unsigned long long)x->scaleout_gpus,
+		(long long)x->scaleout_per_gpu,
+		x->scaleout_exact ? "true" : "false", (long long)x->message);
+	json_ns(fp, "fabric_latency_ns", x->fabric_latency);
+	fputs(", ", fp);
+	json_time(fp, "fabric_allreduce_ring_ns", &x->net_ring);
+	fputs(", ", fp);
+	json_time(fp, "fabric_allreduce_tree_ns", &x->net_tree);
+	fprintf(fp, ", \"fabric_basis\": \"%s\", ",
+		x->net_ring.bound ? "lower bound" : "estimate");
+	json_time(fp, "alltoall_ns", &x->alltoall);
+	fprintf(fp,
+		", \"alltoall_basis\": \"lower bound\"},\n     "
+		"\"model_params\": {\"training_bytes_per_param\": %d, "
+		"\"training_max\": %llu, \"inference_bytes_per_param\": %d, "
+		"\"inference_max\": %llu, \"inference_max_per_domain\": %llu, "
+		"\"basis\": \"upper bound (weights and optimizer state "
+		"only)\"}}",
+		CAP_TRAIN_BYTES, (unsigned long long)x->train_params,
+		CAP_INFER_BYTES, (unsigned long long)x->infer_params,
+		(unsigned long long)x->infer_params_domain);
+}
+
 /*
  * The "capacity" section (README, "Machine-readable results"; formulas
  * in doc/language.md, "Capacity figures").
@@ -117,7 +235,6 @@ static void report_capacity(FILE *fp, struct backend_ctx *ctx)
 {
 	const struct rk_design *d = ctx->d;
 	struct capacity c;
-	uint64_t rn, ro;
 
 	capacity_compute(ctx->dv, &c);
 	fprintf(fp, ",\n  \"capacity\": {\"gpus\": %llu, \"gpu_models\": [",
@@ -148,75 +265,18 @@ static void report_capacity(FILE *fp, struct backend_ctx *ctx)
 		cap_sources(d, m->part, json_source, fp);
 		fputs("]}", fp);
 	}
-	fputs(c.nmodels ? "\n  ],\n  \"flops_dense_total\": {"
-			: "],\n  \"flops_dense_total\": {",
-	      fp);
-	for (unsigned k = 0; k < CAP__PREC; k++) {
-		fprintf(fp, "%s\"%s\": ", k ? ", " : "",
-			cap_prec_name((enum cap_prec)k));
-		if (c.flops_known[k])
-			json_scaled(fp, c.flops[k], 0);
-		else
-			fputs("null", fp);
-	}
-	fputs("},\n  \"hbm_bytes_total\": ", fp);
+	fputs(c.nmodels ? "\n  ],\n  " : "],\n  ", fp);
+	json_flops(fp, "flops_dense_total", c.flops, c.flops_known);
+	fputs(",\n  \"hbm_bytes_total\": ", fp);
 	json_scaled(fp, c.hbm, 0);
 	fputs(", \"hbm_bps_total\": ", fp);
 	json_scaled(fp, c.hbm_bw, 0);
-	fprintf(fp,
-		",\n  \"nvlink_domains\": %u, \"nvlink_domain_gpus\": %u, "
-		"\"nvlink_domain_gpus_min\": %u, "
-		"\"nvlink_bps_per_gpu_per_direction\": %lld,\n  "
-		"\"scaleout_fabric\": ",
-		c.domains, c.domain_max, c.domain_min, (long long)c.nvlink_dir);
-	be_json_str(fp, c.scaleout != RK_NONE ? ir_name(d, c.scaleout) : NULL);
-	fprintf(fp,
-		", \"scaleout_gpus\": %llu, \"scaleout_bps_per_gpu\": %lld, "
-		"\"scaleout_bps_per_gpu_exact\": %s, "
-		"\"nvlink_to_scaleout\": ",
-		(unsigned long long)c.scaleout_gpus,
-		(long long)c.scaleout_per_gpu,
-		c.scaleout_exact ? "true" : "false");
-	if (cap_ratio(&c, &rn, &ro))
-		fprintf(fp, "\"%llu:%llu\"", (unsigned long long)rn,
-			(unsigned long long)ro);
-	else
-		fputs("null", fp);
-	fprintf(fp,
-		",\n  \"collectives\": {\"message_bytes\": %lld, "
-		"\"nvlink_latency_ns\": ",
-		(long long)c.message);
-	if (c.nvlink_latency >= 0)
-		fprintf(fp, "%lld", (long long)c.nvlink_latency);
-	else
-		fputs("null", fp);
-	fputs(", \"fabric_latency_ns\": ", fp);
-	if (c.fabric_latency >= 0)
-		fprintf(fp, "%lld", (long long)c.fabric_latency);
-	else
-		fputs("null", fp);
-	fputs(", ", fp);
-	json_time(fp, "nvlink_allreduce_ring_ns", &c.nv_ring);
-	fputs(", ", fp);
-	json_time(fp, "nvlink_allreduce_tree_ns", &c.nv_tree);
-	fprintf(fp, ", \"nvlink_basis\": \"%s\", ",
-		c.nv_ring.bound ? "lower bound" : "estimate");
-	json_time(fp, "fabric_allreduce_ring_ns", &c.net_ring);
-	fputs(", ", fp);
-	json_time(fp, "fabric_allreduce_tree_ns", &c.net_tree);
-	fprintf(fp, ", \"fabric_basis\": \"%s\", ",
-		c.net_ring.bound ? "lower bound" : "estimate");
-	json_time(fp, "alltoall_ns", &c.alltoall);
-	fprintf(fp,
-		", \"alltoall_basis\": \"lower bound\"},\n  \"model_params\": "
-		"{\"training_bytes_per_param\": %d, \"training_max\": %llu, "
-		"\"inference_bytes_per_param\": %d, \"inference_max\": "
-		"%llu, \"inference_max_per_domain\": %llu, \"basis\": "
-		"\"upper bound (weights and optimizer state only)\"},\n  "
-		"\"power\": {\"it_w\": ",
-		CAP_TRAIN_BYTES, (unsigned long long)c.train_params,
-		CAP_INFER_BYTES, (unsigned long long)c.infer_params,
-		(unsigned long long)c.infer_params_domain);
+	fputs(",\n  \"clusters\": [", fp);
+	for (uint32_t q = 0; q < c.nclusters; q++)
+		report_cluster(fp, d, &c, &c.clusters[q], q);
+	fputs(c.nclusters ? "\n  ],\n  \"power\": {\"it_w\": "
+			  : "],\n  \"power\": {\"it_w\": ",
+	      fp);
 	if (c.it_power_over) {
 		/* out of range: no figure made from it either */
 		static const char *const keys[] = { "it_w", "facility_w",
@@ -456,7 +516,7 @@ static bool emit_report(struct backend_ctx *ctx)
 	int64_t *cap;
 	static const char *const keys[] = { "power_max_w", "heat_w",
 					    "heat_liquid_w" };
-	uint32_t servers = 0, switches = 0, racks = 0, gpus = 0, links = 0;
+	uint32_t servers = 0, switches = 0, racks = 0, gpus = 0, cables, bp;
 	bool first;
 	unsigned over;
 
@@ -473,15 +533,14 @@ static bool emit_report(struct backend_ctx *ctx)
 		servers += o->cls == C_SERVER;
 		switches += o->cls == C_SWITCH;
 	}
-	for (uint32_t i = 0; i < d->nlinks; i++)
-		links += d->links[i].a_port != RK_NONE;
+	be_cable_counts(d, derived_cableplan(ctx->dv), &cables, &bp);
 	fputs("{\n  \"design\": ", fp);
 	be_json_str(fp, ctx->input);
 	fprintf(fp,
 		",\n  \"totals\": {\"gpus\": %u, \"servers\": %u, "
 		"\"switches\": %u, \"racks\": %u, \"cables\": %u, "
-		"\"power_max_w\": ",
-		gpus, servers, switches, racks, links);
+		"\"backplane_links\": %u, \"power_max_w\": ",
+		gpus, servers, switches, racks, cables, bp);
 	json_total(fp, t->site_power, t->site_over, TOTAL_POWER);
 	fputs(", \"heat_w\": ", fp);
 	json_total(fp, t->site_heat, t->site_over, TOTAL_HEAT);
@@ -573,5 +632,6 @@ const struct backend backend_report = {
 	.name = "report",
 	.summary = "report.json: totals, racks, fabrics (bisection), checks",
 	.emit = emit_report,
-	.needs = BE_NEEDS_FABRICS | BE_NEEDS_RACKS | BE_NEEDS_CHECKS,
+	.needs = BE_NEEDS_FABRICS | BE_NEEDS_PLAN | BE_NEEDS_RACKS |
+		 BE_NEEDS_CHECKS,
 };

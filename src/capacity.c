@@ -212,30 +212,130 @@ static struct gpu_end *gpu_ends(const struct rk_design *d,
 	return e;
 }
 
+/* union-find over objects: the root of @x, halving the path */
+static uint32_t uf_find(uint32_t *up, uint32_t x)
+{
+	while (up[x] != x) {
+		up[x] = up[up[x]];
+		x = up[x];
+	}
+	return x;
+}
+
+/* join the sets of @a and @b (by size: the walks stay logarithmic) */
+static void uf_join(uint32_t *up, uint32_t *size, uint32_t a, uint32_t b)
+{
+	a = uf_find(up, a);
+	b = uf_find(up, b);
+	if (a == b)
+		return;
+	if (size[a] < size[b]) {
+		uint32_t t = a;
+
+		a = b;
+		b = t;
+	}
+	up[b] = a;
+	size[a] += size[b];
+}
+
+/*
+ * Whether a port joins its device's cluster through a fabric: a port
+ * whose role is compute or nvlink, or that has none; memoised in @pj
+ * (0: not yet, 1: joins, 2: does not).
+ */
+static bool port_joins(const struct rk_design *d, uint8_t *pj, uint32_t port)
+{
+	if (!pj[port]) {
+		const char *r = ir_str(d, port, A_ROLE);
+
+		pj[port] = !r || !strcmp(r, "compute") || !strcmp(r, "nvlink")
+			       ? 1
+			       : 2;
+	}
+	return pj[port] == 1;
+}
+
+/* one NVLink domain, before the domains are grouped into classes */
+struct dom_rec {
+	uint32_t cluster, gpus;
+	int64_t rate, latency;
+	unsigned __int128 hbm;
+};
+
+static int dom_cmp(const void *pa, const void *pb)
+{
+	const struct dom_rec *a = pa, *b = pb;
+
+	if (a->cluster != b->cluster)
+		return a->cluster < b->cluster ? -1 : 1;
+	if (a->gpus != b->gpus)
+		return a->gpus > b->gpus ? -1 : 1;
+	if (a->rate != b->rate)
+		return a->rate > b->rate ? -1 : 1;
+	if (a->latency != b->latency)
+		return a->latency < b->latency ? -1 : 1;
+	if (a->hbm != b->hbm)
+		return a->hbm > b->hbm ? -1 : 1;
+	return 0;
+}
+
+/* a GPU whose part is not in the catalog */
+static const struct cap_model no_model = { 0, 0, { 0 }, 0, 0, 0, -1 };
+
+/* the figures of a domain's GPUs, added one GPU at a time */
+static void dom_add(struct dom_rec *r, const struct cap_model *m)
+{
+	r->gpus++;
+	r->hbm += (uint64_t)m->hbm;
+	if (!m->nvlink_bw || (r->gpus > 1 && !r->rate))
+		r->rate = 0;
+	else if (r->gpus == 1 || m->nvlink_bw < r->rate)
+		r->rate = m->nvlink_bw;
+	if (m->latency < 0 || (r->gpus > 1 && r->latency < 0))
+		r->latency = -1;
+	else if (r->gpus == 1 || m->latency > r->latency)
+		r->latency = m->latency;
+}
+
+static uint64_t div_sat(unsigned __int128 v, unsigned b)
+{
+	v /= b;
+	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+}
+
 void capacity_compute(struct derived *dv, struct capacity *c)
 {
 	const struct rk_design *d = dv->d;
-	uint32_t *slot = xmalloc((d->nobjs + 1) * sizeof(*slot));
-	uint32_t *dom = xmalloc((d->nobjs + 1) * sizeof(*dom));
-	uint32_t *seen = xmalloc((d->nobjs + 1) * sizeof(*seen));
+	const size_t n1 = (size_t)d->nobjs + 1;
+	uint32_t *slot = xmalloc(n1 * sizeof(*slot));
+	uint32_t *dom = xmalloc(n1 * sizeof(*dom));
+	uint32_t *seen = xmalloc(n1 * sizeof(*seen));
+	uint32_t *up = xmalloc(n1 * sizeof(*up));
+	uint32_t *usize = xmalloc(n1 * sizeof(*usize));
+	uint32_t *cl = xmalloc(n1 * sizeof(*cl)); /* cluster of a device */
+	uint32_t *fdev = xmalloc(n1 * sizeof(*fdev)); /* a fabric's device */
+	uint8_t *pj = xcalloc(n1, 1);
 	uint32_t *gp = NULL; /* GPU parts, per device part, memoised */
-	struct dev_gpus *memo = xcalloc(d->nobjs + 1, sizeof(*memo));
-	uint8_t *memo_done = xcalloc(d->nobjs + 1, 1);
-	uint32_t ngp = 0, gp_cap = 0, *eoff;
+	struct dev_gpus *memo = xcalloc(n1, sizeof(*memo));
+	uint8_t *memo_done = xcalloc(n1, 1);
+	uint32_t ngp = 0, gp_cap = 0, *eoff, *off, *order, *touch;
+	uint64_t *cnt;
 	struct gpu_end *ends;
-	int64_t best = 0;
+	int64_t *best;
+	struct dom_rec *doms = NULL;
+	size_t ndoms = 0, doms_cap = 0;
+	uint32_t ncounts = 0, nclasses = 0, nfab = 0;
 	const struct rack_totals *rt;
 
 	memset(c, 0, sizeof(*c));
-	memset(slot, 0xff, (d->nobjs + 1) * sizeof(*slot));
-	memset(dom, 0xff, (d->nobjs + 1) * sizeof(*dom));
-	memset(seen, 0xff, (d->nobjs + 1) * sizeof(*seen));
-	c->scaleout = RK_NONE;
-	c->nvlink_latency = -1;
-	c->fabric_latency = -1;
+	memset(slot, 0xff, n1 * sizeof(*slot));
+	memset(dom, 0xff, n1 * sizeof(*dom));
+	memset(seen, 0xff, n1 * sizeof(*seen));
+	memset(cl, 0xff, n1 * sizeof(*cl));
+	memset(fdev, 0xff, n1 * sizeof(*fdev));
 	c->pue = -1;
 	c->pue_site = RK_NONE;
-	c->message = CAP_DEFAULT_MESSAGE;
 
 	/* the GPU parts of every device, memoised per device part */
 	for (uint32_t i = 0; i < d->nobjs; i++) {
@@ -282,6 +382,8 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		uint32_t p = d->objs[i].part;
 
+		up[i] = i;
+		usize[i] = 1;
 		if (d->objs[i].kind != K_DEVICE || p == RK_NONE)
 			continue;
 		for (uint32_t k = 0; k < memo[p].n; k++) {
@@ -293,10 +395,9 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 		c->gpus += memo[p].n;
 	}
 
-	/* totals */
+	/* design totals: the figures that add up over clusters */
 	for (unsigned k = 0; k < CAP__PREC; k++)
 		c->flops_known[k] = c->nmodels > 0;
-	c->nvlink_latency = c->nmodels ? 0 : -1;
 	for (uint32_t j = 0; j < c->nmodels; j++) {
 		const struct cap_model *m = &c->models[j];
 
@@ -308,25 +409,151 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 		}
 		c->hbm += (unsigned __int128)m->count * (uint64_t)m->hbm;
 		c->hbm_bw += (unsigned __int128)m->count * (uint64_t)m->hbm_bw;
-		if (m->nvlink_bw &&
-		    (!c->nvlink_dir || m->nvlink_bw < c->nvlink_dir))
-			c->nvlink_dir = m->nvlink_bw;
-		if (m->latency < 0)
-			c->nvlink_latency = -1;
-		else if (c->nvlink_latency >= 0 &&
-			 m->latency > c->nvlink_latency)
-			c->nvlink_latency = m->latency;
 	}
 	for (unsigned k = 0; k < CAP__PREC; k++)
 		if (!c->flops_known[k])
 			c->flops[k] = 0;
 
-	/* NVLink domains: the nvlink fabrics first, then one per server */
-	c->domain_min = UINT32_MAX;
+	/*
+	 * Clusters: the NVLink fabrics join their GPU devices (each device
+	 * in the first that lists it is in that domain), the other fabrics
+	 * the GPU devices of their joining ports; @fdev keeps a fabric's
+	 * first such device.
+	 */
 	for (uint32_t f = 0; f < d->nobjs; f++) {
 		struct ir_ep_cursor cur = { 0, 0 };
-		uint32_t n = 0;
-		unsigned __int128 hbm = 0;
+		bool nvl;
+
+		if (d->objs[f].kind != K_FABRIC)
+			continue;
+		nvl = d->objs[f].cls == FAB_NVLINK;
+		for (const struct rk_value *v;
+		     (v = ir_next_endpoint(d, f, &cur));) {
+			uint32_t dev = v->a, p = d->objs[dev].part;
+
+			if (p == RK_NONE || !memo[p].n)
+				continue;
+			if (nvl && dom[dev] == RK_NONE)
+				dom[dev] = f;
+			if (!nvl && !port_joins(d, pj, (uint32_t)v->n))
+				continue;
+			if (fdev[f] == RK_NONE)
+				fdev[f] = dev;
+			else
+				uf_join(up, usize, fdev[f], dev);
+		}
+	}
+	/* numbered in the order of their first GPU device */
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		uint32_t p = d->objs[i].part, r;
+
+		if (d->objs[i].kind != K_DEVICE || p == RK_NONE || !memo[p].n)
+			continue;
+		r = uf_find(up, i);
+		if (seen[r] == RK_NONE) {
+			seen[r] = c->nclusters++;
+			if (c->nclusters > 0 &&
+			    (c->nclusters & (c->nclusters - 1)) == 0)
+				c->clusters = xrealloc(
+				    c->clusters,
+				    (size_t)c->nclusters * 2 *
+					sizeof(*c->clusters));
+			memset(&c->clusters[seen[r]], 0,
+			       sizeof(*c->clusters));
+			c->clusters[seen[r]].first_dev = i;
+			c->clusters[seen[r]].name = i;
+			c->clusters[seen[r]].scaleout = RK_NONE;
+		}
+		cl[i] = seen[r];
+	}
+
+	/*
+	 * Per cluster, its GPUs by model: the devices in cluster order (a
+	 * counting sort), each cluster's counts gathered in @cnt, the models
+	 * it touched in @touch.
+	 */
+	off = xcalloc((size_t)c->nclusters + 2, sizeof(*off));
+	order = xmalloc(n1 * sizeof(*order));
+	cnt = xcalloc((size_t)c->nmodels + 1, sizeof(*cnt));
+	touch = xmalloc(((size_t)c->nmodels + 1) * sizeof(*touch));
+	for (uint32_t i = 0; i < d->nobjs; i++)
+		if (cl[i] != RK_NONE)
+			off[cl[i] + 2]++;
+	for (uint32_t k = 2; k < c->nclusters + 2; k++)
+		off[k] += off[k - 1];
+	for (uint32_t i = 0; i < d->nobjs; i++)
+		if (cl[i] != RK_NONE)
+			order[off[cl[i] + 1]++] = i;
+	{
+		/* at most one count per GPU part of each device */
+		size_t cap = 1;
+
+		for (uint32_t k = 0; k < off[c->nclusters]; k++)
+			cap += memo[d->objs[order[k]].part].n;
+		c->counts = xmalloc(cap * sizeof(*c->counts));
+	}
+	for (uint32_t q = 0; q < c->nclusters; q++) {
+		struct cap_cluster *x = &c->clusters[q];
+		uint32_t nt = 0;
+
+		for (uint32_t k = off[q]; k < off[q + 1]; k++) {
+			uint32_t p = d->objs[order[k]].part;
+
+			for (uint32_t g = 0; g < memo[p].n; g++) {
+				uint32_t gpart = gp[memo[p].first + g];
+
+				x->gpus++;
+				if (gpart == RK_NONE)
+					continue;
+				if (!cnt[slot[gpart]]++)
+					touch[nt++] = slot[gpart];
+			}
+		}
+		x->models_at = ncounts;
+		for (unsigned k = 0; k < CAP__PREC; k++)
+			x->flops_known[k] = true;
+		/* in model order: the touched models, sorted (few) */
+		for (uint32_t a = 1; a < nt; a++)
+			for (uint32_t b = a; b > 0 && touch[b - 1] > touch[b];
+			     b--) {
+				uint32_t t = touch[b];
+
+				touch[b] = touch[b - 1];
+				touch[b - 1] = t;
+			}
+		for (uint32_t t = 0; t < nt; t++) {
+			const struct cap_model *m = &c->models[touch[t]];
+			uint64_t n = cnt[touch[t]];
+
+			c->counts[ncounts++] =
+			    (struct cap_count){ touch[t], n };
+			for (unsigned k = 0; k < CAP__PREC; k++) {
+				if (!m->flops[k])
+					x->flops_known[k] = false;
+				x->flops[k] += (unsigned __int128)n *
+					       (uint64_t)m->flops[k];
+			}
+			x->hbm += (unsigned __int128)n * (uint64_t)m->hbm;
+			x->hbm_bw +=
+			    (unsigned __int128)n * (uint64_t)m->hbm_bw;
+			cnt[touch[t]] = 0;
+		}
+		x->nmodels = ncounts - x->models_at;
+		if (x->gpus > (uint64_t)0 && !x->nmodels)
+			for (unsigned k = 0; k < CAP__PREC; k++)
+				x->flops_known[k] = false;
+		for (unsigned k = 0; k < CAP__PREC; k++)
+			if (!x->flops_known[k])
+				x->flops[k] = 0;
+	}
+	free(order);
+	free(cnt);
+	free(touch);
+
+	/* NVLink domains: the nvlink fabrics first, then one per server */
+	for (uint32_t f = 0; f < d->nobjs; f++) {
+		struct ir_ep_cursor cur = { 0, 0 };
+		struct dom_rec r = { RK_NONE, 0, 0, -1, 0 };
 
 		if (d->objs[f].kind != K_FABRIC || d->objs[f].cls != FAB_NVLINK)
 			continue;
@@ -334,28 +561,28 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 		     (v = ir_next_endpoint(d, f, &cur));) {
 			uint32_t dev = v->a, p = d->objs[dev].part;
 
-			if (dom[dev] != RK_NONE || p == RK_NONE)
+			/* each device once, in its first nvlink fabric */
+			if (dom[dev] != f || p == RK_NONE || !memo[p].n)
 				continue;
-			dom[dev] = f;
-			n += memo[p].n;
+			dom[dev] = RK_NONE - 1;
+			r.cluster = cl[dev];
 			for (uint32_t k = 0; k < memo[p].n; k++) {
 				uint32_t g = gp[memo[p].first + k];
-
-				if (g != RK_NONE)
-					hbm += (uint64_t)c->models[slot[g]].hbm;
+				dom_add(&r, g != RK_NONE
+						? &c->models[slot[g]]
+						: &no_model);
 			}
 		}
-		if (!n)
+		if (!r.gpus)
 			continue;
-		c->domains++;
-		c->domain_max = n > c->domain_max ? n : c->domain_max;
-		c->domain_min = n < c->domain_min ? n : c->domain_min;
-		if (hbm > c->domain_hbm_max)
-			c->domain_hbm_max = hbm;
+		if (ndoms == doms_cap) {
+			doms_cap = doms_cap ? doms_cap * 2 : 64;
+			doms = xrealloc(doms, doms_cap * sizeof(*doms));
+		}
+		doms[ndoms++] = r;
 	}
 	for (uint32_t i = 0; i < d->nobjs; i++) {
-		uint32_t p = d->objs[i].part, n, per;
-		unsigned __int128 hbm = 0;
+		uint32_t p = d->objs[i].part, n;
 		bool nv = true;
 
 		if (d->objs[i].kind != K_DEVICE || p == RK_NONE ||
@@ -367,43 +594,76 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 
 			if (g == RK_NONE || !c->models[slot[g]].nvlink_bw)
 				nv = false;
-			else
-				hbm += (uint64_t)c->models[slot[g]].hbm;
 		}
 		/* GPUs without scale-up links are domains of one */
-		per = nv ? n : 1;
-		if (!nv && n) {
-			uint32_t g = gp[memo[p].first];
+		for (uint32_t k = 0; k < n; k++) {
+			uint32_t g = gp[memo[p].first + k];
+			const struct cap_model *m =
+			    g != RK_NONE ? &c->models[slot[g]] : &no_model;
 
-			hbm =
-			    g != RK_NONE ? (uint64_t)c->models[slot[g]].hbm : 0;
+			if (!nv || !k) {
+				if (ndoms == doms_cap) {
+					doms_cap = doms_cap ? doms_cap * 2 : 64;
+					doms = xrealloc(doms, doms_cap *
+								  sizeof(*doms));
+				}
+				doms[ndoms++] =
+				    (struct dom_rec){ cl[i], 0, 0, -1, 0 };
+			}
+			dom_add(&doms[ndoms - 1], m);
+			if (!nv)
+				doms[ndoms - 1].rate = 0;
 		}
-		c->domains += n / per;
-		c->domain_max = per > c->domain_max ? per : c->domain_max;
-		c->domain_min = per < c->domain_min ? per : c->domain_min;
-		if (hbm > c->domain_hbm_max)
-			c->domain_hbm_max = hbm;
 	}
-	if (c->domain_min == UINT32_MAX)
-		c->domain_min = 0;
+	qsort(doms, ndoms, sizeof(*doms), dom_cmp);
+	c->classes = xmalloc((ndoms + 1) * sizeof(*c->classes));
+	for (size_t k = 0; k < ndoms; k++) {
+		struct cap_cluster *x = &c->clusters[doms[k].cluster];
+		struct cap_class *y;
+
+		if (!k || dom_cmp(&doms[k - 1], &doms[k])) {
+			if (!x->nclasses)
+				x->classes_at = nclasses;
+			x->nclasses++;
+			y = &c->classes[nclasses++];
+			memset(y, 0, sizeof(*y));
+			y->gpus = doms[k].gpus;
+			y->nvlink_dir = doms[k].rate;
+			y->latency = doms[k].latency;
+			y->hbm = doms[k].hbm;
+			if (y->hbm > x->domain_hbm_max)
+				x->domain_hbm_max = y->hbm;
+		}
+		c->classes[nclasses - 1].count++;
+	}
+	free(doms);
 
 	/*
-	 * scale-out: the fabric whose endpoint ports on GPU devices inject
-	 * the most; per GPU, that injection over those devices' GPUs
+	 * Scale-out, per cluster: the joining fabric whose joining endpoint
+	 * ports on GPU devices inject the most (the first of equals); per
+	 * GPU, that injection over those devices' GPUs.
 	 */
+	best = xcalloc((size_t)c->nclusters + 1, sizeof(*best));
 	ends = gpu_ends(d, memo, &eoff);
+	memset(seen, 0xff, n1 * sizeof(*seen));
 	for (uint32_t f = 0; f < d->nobjs; f++) {
 		struct ir_ep_cursor cur = { 0, 0 };
 		uint64_t n = 0;
 		int64_t inj = 0;
+		struct cap_cluster *x;
 
-		if (d->objs[f].kind != K_FABRIC || d->objs[f].cls == FAB_NVLINK)
+		if (d->objs[f].kind != K_FABRIC || fdev[f] == RK_NONE)
 			continue;
+		nfab++;
+		if (d->objs[f].cls == FAB_NVLINK)
+			continue;
+		x = &c->clusters[cl[fdev[f]]];
 		for (const struct rk_value *v;
 		     (v = ir_next_endpoint(d, f, &cur));) {
 			uint32_t dev = v->a, p = d->objs[dev].part;
 
-			if (p == RK_NONE || !memo[p].n)
+			if (p == RK_NONE || !memo[p].n ||
+			    !port_joins(d, pj, (uint32_t)v->n))
 				continue;
 			/* the rate of the first link on the port */
 			for (uint32_t k = eoff[dev]; k < eoff[dev + 1]; k++)
@@ -417,58 +677,84 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 				n += memo[p].n;
 			}
 		}
-		if (!n || inj <= 0 || inj <= best)
+		if (!n || inj <= 0 || inj <= best[cl[fdev[f]]])
 			continue;
-		best = inj;
-		c->scaleout = f;
-		c->scaleout_gpus = n;
-		c->scaleout_per_gpu = (int64_t)((uint64_t)inj / n);
-		c->scaleout_exact = (uint64_t)inj % n == 0;
-		/*
-		 * The least cut found, a balanced cut that exists: the
-		 * All-to-All time through it is a lower bound; through the
-		 * bisection's lower bound (less than any cut when it is not
-		 * exact) it would not be.
-		 */
-		c->bisection = derived_fabric(dv, f)->bisection_upper;
+		best[cl[fdev[f]]] = inj;
+		x->scaleout = f;
+		x->scaleout_gpus = n;
+		x->scaleout_per_gpu = (int64_t)((uint64_t)inj / n);
+		x->scaleout_exact = (uint64_t)inj % n == 0;
 	}
 	free(eoff);
 	free(ends);
-	if (c->scaleout != RK_NONE) {
-		const struct rk_value *v;
+	free(best);
 
-		v = ir_attr(d, c->scaleout, A_LATENCY);
-		if (v && v->type == VT_NUM)
-			c->fabric_latency = v->n;
-		v = ir_attr(d, c->scaleout, A_MESSAGE_SIZE);
-		if (v && v->type == VT_NUM && v->n > 0)
-			c->message = v->n;
+	/* each cluster's fabrics, in object order */
+	memset(off, 0, ((size_t)c->nclusters + 2) * sizeof(*off));
+	for (uint32_t f = 0; f < d->nobjs; f++)
+		if (d->objs[f].kind == K_FABRIC && fdev[f] != RK_NONE)
+			off[cl[fdev[f]] + 2]++;
+	for (uint32_t k = 2; k < c->nclusters + 2; k++)
+		off[k] += off[k - 1];
+	c->fabrics = xmalloc(((size_t)nfab + 1) * sizeof(*c->fabrics));
+	for (uint32_t f = 0; f < d->nobjs; f++)
+		if (d->objs[f].kind == K_FABRIC && fdev[f] != RK_NONE)
+			c->fabrics[off[cl[fdev[f]] + 1]++] = f;
+	for (uint32_t q = 0; q < c->nclusters; q++) {
+		struct cap_cluster *x = &c->clusters[q];
+
+		x->fabrics_at = off[q];
+		x->nfabrics = off[q + 1] - off[q];
 	}
+	free(off);
 
-	/* collectives */
-	c->nv_ring = cap_allreduce_ring(c->domain_max, c->message,
-					c->nvlink_dir, c->nvlink_latency);
-	c->nv_tree = cap_allreduce_tree(c->domain_max, c->message,
-					c->nvlink_dir, c->nvlink_latency);
-	c->net_ring =
-	    cap_allreduce_ring(c->scaleout_gpus, c->message,
-			       c->scaleout_per_gpu, c->fabric_latency);
-	c->net_tree =
-	    cap_allreduce_tree(c->scaleout_gpus, c->message,
-			       c->scaleout_per_gpu, c->fabric_latency);
-	c->alltoall = cap_alltoall(c->scaleout_gpus, c->message,
-				   c->scaleout_per_gpu, c->bisection);
+	/* per cluster: its name, the collectives and the models that fit */
+	for (uint32_t q = 0; q < c->nclusters; q++) {
+		struct cap_cluster *x = &c->clusters[q];
 
-	/* models that fit */
-	{
-		unsigned __int128 t = c->hbm / CAP_TRAIN_BYTES,
-				  i = c->hbm / CAP_INFER_BYTES,
-				  id = c->domain_hbm_max / CAP_INFER_BYTES;
+		x->fabric_latency = -1;
+		x->message = CAP_DEFAULT_MESSAGE;
+		if (x->scaleout != RK_NONE) {
+			const struct rk_value *v;
 
-		c->train_params = t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
-		c->infer_params = i > UINT64_MAX ? UINT64_MAX : (uint64_t)i;
-		c->infer_params_domain =
-		    id > UINT64_MAX ? UINT64_MAX : (uint64_t)id;
+			x->name = x->scaleout;
+			/*
+			 * The least cut found, a balanced cut that exists:
+			 * the All-to-All time through it is a lower bound;
+			 * through the bisection's lower bound (less than
+			 * any cut when it is not exact) it would not be.
+			 */
+			x->bisection =
+			    derived_fabric(dv, x->scaleout)->bisection_upper;
+			v = ir_attr(d, x->scaleout, A_LATENCY);
+			if (v && v->type == VT_NUM)
+				x->fabric_latency = v->n;
+			v = ir_attr(d, x->scaleout, A_MESSAGE_SIZE);
+			if (v && v->type == VT_NUM && v->n > 0)
+				x->message = v->n;
+		} else if (x->nfabrics) {
+			x->name = c->fabrics[x->fabrics_at];
+		}
+		for (uint32_t k = 0; k < x->nclasses; k++) {
+			struct cap_class *y = &c->classes[x->classes_at + k];
+
+			y->ring = cap_allreduce_ring(y->gpus, x->message,
+						     y->nvlink_dir, y->latency);
+			y->tree = cap_allreduce_tree(y->gpus, x->message,
+						     y->nvlink_dir, y->latency);
+		}
+		x->net_ring =
+		    cap_allreduce_ring(x->scaleout_gpus, x->message,
+				       x->scaleout_per_gpu, x->fabric_latency);
+		x->net_tree =
+		    cap_allreduce_tree(x->scaleout_gpus, x->message,
+				       x->scaleout_per_gpu, x->fabric_latency);
+		x->alltoall = cap_alltoall(x->scaleout_gpus, x->message,
+					   x->scaleout_per_gpu, x->bisection);
+		x->train_params = div_sat(x->hbm, CAP_TRAIN_BYTES);
+		x->infer_params = div_sat(x->hbm, CAP_INFER_BYTES);
+		x->infer_params_domain =
+		    div_sat(x->domain_hbm_max, CAP_INFER_BYTES);
 	}
 
 	/* power: the racks' power_max, and the first site's PUE */
@@ -492,6 +778,11 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 	free(slot);
 	free(dom);
 	free(seen);
+	free(up);
+	free(usize);
+	free(cl);
+	free(fdev);
+	free(pj);
 	free(gp);
 	free(memo);
 	free(memo_done);
@@ -515,27 +806,35 @@ void cap_sources(const struct rk_design *d, uint32_t part,
 		}
 }
 
-bool cap_ratio(const struct capacity *c, uint64_t *nv, uint64_t *out)
+bool cap_ratio(int64_t nv_bps, int64_t out_bps, uint64_t *nv, uint64_t *out)
 {
 	uint64_t a, b;
 
-	if (c->nvlink_dir <= 0 || c->scaleout_per_gpu <= 0)
+	if (nv_bps <= 0 || out_bps <= 0)
 		return false;
-	a = (uint64_t)c->nvlink_dir;
-	b = (uint64_t)c->scaleout_per_gpu;
+	a = (uint64_t)nv_bps;
+	b = (uint64_t)out_bps;
 	while (b) {
 		uint64_t t = a % b;
 
 		a = b;
 		b = t;
 	}
-	*nv = (uint64_t)c->nvlink_dir / a;
-	*out = (uint64_t)c->scaleout_per_gpu / a;
+	*nv = (uint64_t)nv_bps / a;
+	*out = (uint64_t)out_bps / a;
 	return true;
 }
 
 void capacity_free(struct capacity *c)
 {
 	free(c->models);
+	free(c->clusters);
+	free(c->counts);
+	free(c->classes);
+	free(c->fabrics);
 	c->models = NULL;
+	c->clusters = NULL;
+	c->counts = NULL;
+	c->classes = NULL;
+	c->fabrics = NULL;
 }

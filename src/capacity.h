@@ -48,6 +48,60 @@ struct cap_time {
 	uint64_t ns;
 };
 
+/*
+ * One class of NVLink domains of a cluster: the domains with the same
+ * number of GPUs, per-GPU rate, latency and HBM.  A domain is the GPU
+ * devices of one nvlink fabric, or the GPUs of one server outside every
+ * nvlink fabric (all of them when every GPU part has nvlink_bw, else each
+ * GPU alone).  The collective times are of this class's figures only, so
+ * a lower bound is below the time of every domain of the class.
+ */
+struct cap_class {
+	uint32_t gpus;		/* GPUs per domain */
+	uint64_t count;		/* domains */
+	int64_t nvlink_dir;	/* b/s per GPU per direction, the domain's
+				 * least; 0: a GPU without nvlink_bw */
+	int64_t latency;	/* ns, alpha over NVLink; -1: not given */
+	unsigned __int128 hbm;	/* bytes, of one domain */
+	struct cap_time ring, tree;
+};
+
+/* GPUs of one GPU part (capacity.models index) in one cluster */
+struct cap_count {
+	uint32_t model;
+	uint64_t count;
+};
+
+/*
+ * A cluster: a connected component of the graph whose nodes are the GPU
+ * devices and whose edges are the NVLink domains and the joining fabrics
+ * (a fabric joins the GPU devices of its endpoint ports whose role is
+ * compute, nvlink or not given: management, out-of-band, console, storage
+ * and in-band networks do not).  Its figures add up over its GPUs only.
+ */
+struct cap_cluster {
+	uint32_t name;	    /* the object it is named after (below) */
+	uint32_t first_dev; /* its first GPU device */
+	uint64_t gpus;
+	uint32_t models_at, nmodels;   /* in capacity.counts, by model */
+	uint32_t classes_at, nclasses; /* in capacity.classes */
+	uint32_t fabrics_at, nfabrics; /* in capacity.fabrics, by object */
+	unsigned __int128 flops[CAP__PREC];
+	bool flops_known[CAP__PREC];
+	unsigned __int128 hbm, hbm_bw, domain_hbm_max;
+	/* scale-out: its joining non-NVLink fabric with the most injection */
+	uint32_t scaleout;	  /* fabric object, RK_NONE: none */
+	uint64_t scaleout_gpus;	  /* GPUs of its joined devices */
+	int64_t scaleout_per_gpu; /* b/s, floor(injection / GPUs) */
+	bool scaleout_exact;	  /* injection divisible by the GPUs */
+	int64_t bisection;	  /* b/s, its least cut found */
+	int64_t fabric_latency;	  /* ns, -1: not given */
+	int64_t message;	  /* bytes */
+	struct cap_time net_ring, net_tree, alltoall;
+	/* models that fit: HBM / bytes per parameter, rounded down */
+	uint64_t train_params, infer_params, infer_params_domain;
+};
+
 struct capacity {
 	uint64_t gpus;
 	uint32_t nmodels;
@@ -56,23 +110,12 @@ struct capacity {
 	unsigned __int128 flops[CAP__PREC];
 	bool flops_known[CAP__PREC];
 	unsigned __int128 hbm, hbm_bw;
-	/* NVLink domains: GPUs joined by NVLink (an nvlink fabric, or the
-	 * GPUs of one server whose GPU part has nvlink_bw) */
-	uint32_t domains, domain_max, domain_min;
-	unsigned __int128 domain_hbm_max; /* HBM of the largest domain */
-	int64_t nvlink_dir;		  /* b/s per GPU per direction, min */
-	int64_t nvlink_latency;		  /* ns, -1: not given */
-	/* scale-out: the non-NVLink fabric with GPUs and the most injection */
-	uint32_t scaleout;	  /* fabric object, RK_NONE: none */
-	uint64_t scaleout_gpus;	  /* GPUs of its endpoint devices */
-	int64_t scaleout_per_gpu; /* b/s, floor(injection / GPUs) */
-	bool scaleout_exact;	  /* injection divisible by the GPUs */
-	int64_t bisection;	  /* b/s, its least cut found */
-	int64_t fabric_latency;	  /* ns, -1: not given */
-	int64_t message;	  /* bytes */
-	struct cap_time nv_ring, nv_tree, net_ring, net_tree, alltoall;
-	/* models that fit: HBM / bytes per parameter, rounded down */
-	uint64_t train_params, infer_params, infer_params_domain;
+	/* clusters, in the order of their first GPU device */
+	uint32_t nclusters;
+	struct cap_cluster *clusters;
+	struct cap_count *counts;
+	struct cap_class *classes;
+	uint32_t *fabrics;
 	/* power; it_power_over: it_power is out of range (metrics.h), and
 	 * so are the figures made from it */
 	bool it_power_over;
@@ -96,8 +139,8 @@ void capacity_compute(struct derived *dv, struct capacity *c);
  */
 void cap_sources(const struct rk_design *d, uint32_t part,
 		 void (*fn)(void *arg, const char *src, bool first), void *arg);
-/* NVLink per direction : scale-out per GPU, reduced; false if either is 0 */
-bool cap_ratio(const struct capacity *c, uint64_t *nv, uint64_t *out);
+/* @nv : @out (b/s each) reduced; false if either is 0 */
+bool cap_ratio(int64_t nv_bps, int64_t out_bps, uint64_t *nv, uint64_t *out);
 void capacity_free(struct capacity *c);
 
 /*
