@@ -23,10 +23,14 @@ const char *cap_prec_name(enum cap_prec p)
 	return (unsigned)p < CAP__PREC ? prec_names[p] : "";
 }
 
-/* ceil(num / den) for den > 0, saturating at UINT64_MAX */
-static uint64_t ceil_div128(unsigned __int128 num, unsigned __int128 den)
+/*
+ * num / den for den > 0, rounded up (@up) or down, saturating at
+ * UINT64_MAX: a lower bound is rounded down, so that it stays one, and an
+ * estimate up.
+ */
+static uint64_t div128(unsigned __int128 num, unsigned __int128 den, bool up)
 {
-	unsigned __int128 q = num / den + (num % den != 0);
+	unsigned __int128 q = num / den + (up && num % den != 0);
 
 	return q > UINT64_MAX ? UINT64_MAX : (uint64_t)q;
 }
@@ -54,9 +58,9 @@ struct cap_time cap_allreduce_ring(uint64_t p, int64_t s, int64_t b,
 	if (p == 1)
 		return t;
 	/* 2(p-1)/p * 8S/B seconds = 2(p-1) 8S 1e9 / (p B) ns */
-	t.ns = ceil_div128((unsigned __int128)(2 * (p - 1)) * (uint64_t)s *
-			       8000000000u,
-			   (unsigned __int128)p * (uint64_t)b);
+	t.ns = div128((unsigned __int128)(2 * (p - 1)) * (uint64_t)s *
+			  8000000000u,
+		      (unsigned __int128)p * (uint64_t)b, !t.bound);
 	if (alpha > 0)
 		t.ns = sat_add(t.ns, alpha_terms(2 * (p - 1), alpha));
 	return t;
@@ -75,8 +79,8 @@ struct cap_time cap_allreduce_tree(uint64_t p, int64_t s, int64_t b,
 		return t;
 	while (depth < 64 && (UINT64_C(1) << depth) < p)
 		depth++;
-	t.ns = ceil_div128((unsigned __int128)2 * (uint64_t)s * 8000000000u,
-			   (uint64_t)b);
+	t.ns = div128((unsigned __int128)2 * (uint64_t)s * 8000000000u,
+		      (uint64_t)b, !t.bound);
 	if (alpha > 0)
 		t.ns = sat_add(t.ns, alpha_terms(2 * depth, alpha));
 	return t;
@@ -93,17 +97,16 @@ struct cap_time cap_alltoall(uint64_t p, int64_t s, int64_t b, int64_t x)
 	if (p == 1)
 		return t;
 	/* each GPU sends (p-1)/p of its S bytes out of its own link */
-	inj =
-	    ceil_div128((unsigned __int128)(p - 1) * (uint64_t)s * 8000000000u,
-			(unsigned __int128)p * (uint64_t)b);
+	inj = div128((unsigned __int128)(p - 1) * (uint64_t)s * 8000000000u,
+		     (unsigned __int128)p * (uint64_t)b, false);
 	t.ns = inj;
 	if (x > 0) {
 		/* floor(p/2) ceil(p/2) pairs cross the cut, S/p bytes each */
 		unsigned __int128 pairs =
 		    (unsigned __int128)(p / 2) * (p - p / 2);
 
-		cut = ceil_div128(pairs * (uint64_t)s * 8000000000u,
-				  (unsigned __int128)p * (uint64_t)x);
+		cut = div128(pairs * (uint64_t)s * 8000000000u,
+			     (unsigned __int128)p * (uint64_t)x, false);
 		if (cut > t.ns)
 			t.ns = cut;
 	}

@@ -39,9 +39,9 @@ struct cap_model {
 };
 
 /*
- * One collective time: ns rounded up.  @bound: a lower bound (bandwidth
- * terms only), else an estimate (alpha-beta model with the design's
- * latency).  @valid: false when a term is missing (no bandwidth).
+ * One collective time in ns.  @bound: a lower bound (bandwidth terms
+ * only), rounded down, else an estimate (alpha-beta model with the
+ * design's latency), rounded up.  @valid: false when a term is missing (no bandwidth).
  */
 struct cap_time {
 	bool valid, bound;

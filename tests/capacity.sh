@@ -44,24 +44,30 @@ if run superpod "$top_srcdir/examples/dgx-h100-superpod.rack"; then
 import json, sys
 c = json.load(open(sys.argv[1]))["capacity"]
 T = 10**12
+# one cluster: the compute fabric joins every DGX; storage, in-band and
+# OOB networks join nothing
+x = c["clusters"][0] if len(c["clusters"]) == 1 else None
+dom = x["nvlink_domains"] if x else []
 want = {
-    "gpus": 1016,
+    "clusters": 1, "name": "compute",
+    "gpus": 1016, "cgpus": 1016,
     "bf16": 1005332 * T, "fp8": 2010664 * T,
     "hbm": 81280 * 10**9, "hbm_bw": 27228800 * 10**9,
-    "domain": 8, "domains": 127, "nvdir": 3600 * 10**9,
+    "domains": [(8, 127, 3600 * 10**9)],
     "out": 400 * 10**9, "ratio": "9:1",
     "train": 5080 * 10**9, "infer": 40640 * 10**9, "infer_dom": 320 * 10**9,
 }
 got = {
-    "gpus": c["gpus"],
+    "clusters": len(c["clusters"]), "name": x and x["name"],
+    "gpus": c["gpus"], "cgpus": x and x["gpus"],
     "bf16": c["flops_dense_total"]["bf16"], "fp8": c["flops_dense_total"]["fp8"],
     "hbm": c["hbm_bytes_total"], "hbm_bw": c["hbm_bps_total"],
-    "domain": c["nvlink_domain_gpus"], "domains": c["nvlink_domains"],
-    "nvdir": c["nvlink_bps_per_gpu_per_direction"],
-    "out": c["scaleout_bps_per_gpu"], "ratio": c["nvlink_to_scaleout"],
-    "train": c["model_params"]["training_max"],
-    "infer": c["model_params"]["inference_max"],
-    "infer_dom": c["model_params"]["inference_max_per_domain"],
+    "domains": [(d["gpus"], d["count"], d["nvlink_bps_per_gpu"]) for d in dom],
+    "out": x and x["scaleout_bps_per_gpu"],
+    "ratio": dom[0]["nvlink_to_scaleout"] if dom else None,
+    "train": x and x["model_params"]["training_max"],
+    "infer": x and x["model_params"]["inference_max"],
+    "infer_dom": x and x["model_params"]["inference_max_per_domain"],
 }
 bad = {k: (got[k], want[k]) for k in want if got[k] != want[k]}
 if c["flops_dense_total"]["fp4"] is not None:
@@ -95,53 +101,71 @@ import json, sys
 from fractions import Fraction as F
 r = json.load(open(sys.argv[1]))
 c = r["capacity"]
-co = c["collectives"]
-S = co["message_bytes"]
 
-def ceil(x):
-    return -((-x.numerator) // x.denominator)
+# a lower bound (no latency) is rounded down, an estimate up
+def rnd(x, up):
+    return -((-x.numerator) // x.denominator) if up else x.numerator // x.denominator
 
-def ring(p, b, a):
+def ring(p, b, a, S):
     if p <= 1: return 0
-    t = ceil(F(2 * (p - 1) * 8 * S * 10**9, p * b))
+    t = rnd(F(2 * (p - 1) * 8 * S * 10**9, p * b), a is not None)
     return t + (2 * (p - 1) * a if a else 0)
 
-def tree(p, b, a):
+def tree(p, b, a, S):
     if p <= 1: return 0
     depth = (p - 1).bit_length()
-    t = ceil(F(2 * 8 * S * 10**9, b))
+    t = rnd(F(2 * 8 * S * 10**9, b), a is not None)
     return t + (2 * depth * a if a else 0)
 
 bad = []
-p, b = c["nvlink_domain_gpus"], c["nvlink_bps_per_gpu_per_direction"]
-a = co["nvlink_latency_ns"]
-if b:
-    if co["nvlink_allreduce_ring_ns"] != ring(p, b, a): bad.append("nv ring")
-    if co["nvlink_allreduce_tree_ns"] != tree(p, b, a): bad.append("nv tree")
-n, b = c["scaleout_gpus"], c["scaleout_bps_per_gpu"]
-a = co["fabric_latency_ns"]
-if b:
-    if co["fabric_allreduce_ring_ns"] != ring(n, b, a): bad.append("net ring")
-    if co["fabric_allreduce_tree_ns"] != tree(n, b, a): bad.append("net tree")
-    fab = [x for x in r["fabrics"] if x["name"] == c["scaleout_fabric"]][0]
-    x = fab["bisection_upper_bps"]
-    inj = ceil(F((n - 1) * 8 * S * 10**9, n * b)) if n > 1 else 0
-    cut = ceil(F((n // 2) * (n - n // 2) * 8 * S * 10**9, n * x)) if x and n > 1 else 0
-    if co["alltoall_ns"] != max(inj, cut): bad.append("alltoall %d %d %d" % (co["alltoall_ns"], inj, cut))
-    if (co["fabric_basis"] == "estimate") != (a is not None): bad.append("basis")
+for x in c["clusters"]:
+    co = x["collectives"]
+    S = co["message_bytes"]
+    for d in x["nvlink_domains"]:
+        p, b, a = d["gpus"], d["nvlink_bps_per_gpu"], d["latency_ns"]
+        if b:
+            if d["allreduce_ring_ns"] != ring(p, b, a, S): bad.append("nv ring")
+            if d["allreduce_tree_ns"] != tree(p, b, a, S): bad.append("nv tree")
+            if (d["basis"] == "estimate") != (a is not None): bad.append("nv basis")
+    n, b = x["scaleout_gpus"], x["scaleout_bps_per_gpu"]
+    a = co["fabric_latency_ns"]
+    if b:
+        if co["fabric_allreduce_ring_ns"] != ring(n, b, a, S): bad.append("net ring")
+        if co["fabric_allreduce_tree_ns"] != tree(n, b, a, S): bad.append("net tree")
+        fab = [f for f in r["fabrics"] if f["name"] == x["scaleout_fabric"]][0]
+        X = fab["bisection_upper_bps"]
+        inj = (n - 1) * 8 * S * 10**9 // (n * b) if n > 1 else 0
+        cut = (n // 2) * (n - n // 2) * 8 * S * 10**9 // (n * X) if X and n > 1 else 0
+        if co["alltoall_ns"] != max(inj, cut): bad.append("alltoall %d %d %d" % (co["alltoall_ns"], inj, cut))
+        if (co["fabric_basis"] == "estimate") != (a is not None): bad.append("basis")
+    # the cluster's sums over its GPU parts
+    models = {m["part"]: m for m in c["gpu_models"]}
+    for k in ("fp64", "tf32", "bf16", "fp8", "fp4"):
+        vals = [models[m["part"]]["flops_dense"][k] for m in x["gpu_models"]]
+        want = sum(m["count"] * models[m["part"]]["flops_dense"][k]
+                   for m in x["gpu_models"]) if vals and None not in vals else None
+        if x["flops_dense"][k] != want: bad.append("cluster " + k)
+    if x["hbm_bytes"] != sum(m["count"] * models[m["part"]]["hbm_bytes"] for m in x["gpu_models"]):
+        bad.append("cluster hbm")
+    if x["gpus"] != sum(m["count"] for m in x["gpu_models"]): bad.append("cluster gpus")
+    if x["gpus"] != sum(d["gpus"] * d["count"] for d in x["nvlink_domains"]):
+        bad.append("cluster domains")
 pw = c["power"]
 if pw["pue"] is not None:
     pue = F(pw["pue"].rstrip("%")) / 100
     fac = F(str(pw["it_w"])) * pue
     if F(str(pw["facility_w"])) != fac: bad.append("facility")
     if F(str(pw["energy_per_year_wh"])) != fac * 8760: bad.append("energy")
-# the per-model sums are the totals
+# the per-model sums are the totals, and the clusters' sums too
 for k in ("fp64", "tf32", "bf16", "fp8", "fp4"):
     vals = [m["flops_dense"][k] for m in c["gpu_models"]]
     want = sum(m["count"] * m["flops_dense"][k] for m in c["gpu_models"]) \
         if vals and None not in vals else None
     if c["flops_dense_total"][k] != want: bad.append("total " + k)
-print(bad or "ok", co)
+if c["gpus"] != sum(x["gpus"] for x in c["clusters"]): bad.append("total gpus")
+if c["hbm_bytes_total"] != sum(x["hbm_bytes"] for x in c["clusters"]): bad.append("total hbm")
+if c["hbm_bps_total"] != sum(x["hbm_bps"] for x in c["clusters"]): bad.append("total hbm_bps")
+print(bad or "ok")
 sys.exit(1 if bad else 0)
 PY
 		pass "capacity/closed-forms/$n"
@@ -153,12 +177,106 @@ done
 if python3 -c '
 import json, sys
 c = json.load(open(sys.argv[1]))["capacity"]
-co, pw = c["collectives"], c["power"]
+co, pw = c["clusters"][0]["collectives"], c["power"]
 ok = (co["fabric_latency_ns"] == 5000 and co["message_bytes"] == 256 << 20
       and co["fabric_basis"] == "estimate" and pw["pue"] == "130%")
 sys.exit(0 if ok else 1)' "$tmp/cf-sp-lat/report.json" 2>/dev/null; then
 	pass capacity/design-settings
 else
 	fail capacity/design-settings "latency, message_size or pue not read"
+fi
+# The mixed hall (examples/mixed-hall.rack): two clusters, each with its
+# own figures, derived in tests/capacity_check.py from the GPU parts'
+# figures in std/nvidia.rack; the NVLink lower bounds hold for every
+# domain; and the same hall with one fabric over both rows (one cluster
+# with two domain classes) and with a management star over both (which
+# joins nothing).
+mh=$top_srcdir/examples/mixed-hall.rack
+std=$top_srcdir/std/nvidia.rack
+chk=$top_srcdir/tests/capacity_check.py
+if rk_run "$tmp/mh" -o "$tmp/mh" -O report,html,cabling "$mh" &&
+	[ "$rc" -eq 0 ]; then
+	for c in "mixed $tmp/mh/report.json $std $mh" \
+		"bounds $tmp/mh/report.json $std $mh h100_ib gb200_ib" \
+		"units $tmp/mh/report.json $tmp/mh/report.html $std" \
+		"cables $tmp/mh/report.json $tmp/mh/cabling.csv 544 2592"; do
+		# shellcheck disable=SC2086 # the words are the arguments
+		python3 "$chk" $c >"$tmp/mh.res" 2>"$tmp/mh.py" ||
+			echo "FAIL	${c%% *}	$(tail -1 "$tmp/mh.py")" >>"$tmp/mh.res"
+		py_results capacity/mixed-hall "$tmp/mh.res"
+	done
+else
+	fail capacity/mixed-hall "${rk_problem:-exit status $rc}"
+	show "$tmp/mh.err"
+fi
+# one fabric over both rows: the gb200_ib fabric goes, and h100_ib takes
+# the trays' ports as well (generator warnings about its leaves aside)
+python3 - "$mh" >"$tmp/mh-joined.rack" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+a = s.index("fabric gb200_ib : fat_tree {")
+s = s[:a] + s[s.index("}\n", a) + 2:]
+s = s.replace("\tendpoints dgx[*].ib[0..7]\n",
+              "\tendpoints dgx[*].ib[0..7]\n"
+              "\tendpoints hall.g.nvl72[*].tray[*].ib[0..3]\n")
+print(re.sub(r"require .*\n", "", s), end="")
+PY
+# a management star over both rows' BMCs
+sed -e '$a\
+fabric oob : star {\
+	endpoints dgx[*].bmc, hall.g.nvl72[*].tray[*].bmc\
+	switch sn2201\
+	cable cat6_patch\
+	place_leaves hall.h.net\
+}' "$mh" >"$tmp/mh-oob.rack"
+for v in joined oob; do
+	if ! rk_run "$tmp/mh-$v" -I "$top_srcdir/examples" --force -O report \
+		-o "$tmp/mh-$v" "$tmp/mh-$v.rack" || [ "$rc" -gt 1 ] ||
+		[ ! -s "$tmp/mh-$v/report.json" ]; then
+		fail "capacity/mixed-hall-$v" "${rk_problem:-exit status $rc}"
+		show "$tmp/mh-$v.err"
+		continue
+	fi
+	if [ $v = joined ]; then
+		set -- h100_ib h100_ib
+	else
+		set -- h100_ib gb200_ib
+	fi
+	python3 "$chk" bounds "$tmp/mh-$v/report.json" "$std" "$mh" "$@" \
+		>"$tmp/mh-$v.res" 2>"$tmp/mh-$v.py" ||
+		echo "FAIL	bounds	$(tail -1 "$tmp/mh-$v.py")" >>"$tmp/mh-$v.res"
+	py_results "capacity/mixed-hall-$v" "$tmp/mh-$v.res"
+done
+if python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["capacity"]["clusters"]
+sys.exit(0 if [x["name"] for x in c] == ["h100_ib"] and
+         len(c[0]["nvlink_domains"]) == 2 else 1)' \
+	"$tmp/mh-joined/report.json" 2>/dev/null; then
+	pass "capacity/mixed-hall-joined: one cluster, two domain classes"
+else
+	fail "capacity/mixed-hall-joined: one cluster, two domain classes"
+fi
+if python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["capacity"]["clusters"]
+sys.exit(0 if sorted(x["name"] for x in c) == ["gb200_ib", "h100_ib"]
+         else 1)' "$tmp/mh-oob/report.json" 2>/dev/null; then
+	pass "capacity/mixed-hall-oob: a management star joins no clusters"
+else
+	fail "capacity/mixed-hall-oob: a management star joins no clusters"
+fi
+
+# totals.cables counts cables; an NVL72 rack's 1,296 NVLink links (72
+# GPUs x 18) run over its backplane and are counted apart; its 72 compute
+# links (18 trays x 4) are its cables
+if rk_run "$tmp/nvl" -o "$tmp/nvl" -O report,cabling \
+	"$top_srcdir/examples/gb200-nvl72.rack" && [ "$rc" -eq 0 ]; then
+	python3 "$chk" cables "$tmp/nvl/report.json" "$tmp/nvl/cabling.csv" \
+		72 1296 >"$tmp/nvl.res" 2>"$tmp/nvl.py" ||
+		echo "FAIL	cables	$(tail -1 "$tmp/nvl.py")" >>"$tmp/nvl.res"
+	py_results capacity/gb200-nvl72 "$tmp/nvl.res"
+else
+	fail capacity/gb200-nvl72 "${rk_problem:-exit status $rc}"
 fi
 finish

@@ -58,7 +58,8 @@ done
 
 # The All-to-All lower bound of a fabric known only within bounds goes
 # through its least cut found: T = max((p-1)/p S/B, floor(p/2) ceil(p/2)/p
-# S/X) with X = bisection_upper_bps, computed here with exact integers
+# S/X) with X = bisection_upper_bps, computed here with exact integers and
+# rounded down
 d="$tmp/a2a"
 if ! rk_run "$d" -O report -o "$d" \
 	"$top_srcdir/tests/random/alltoall-bounds.rack"; then
@@ -68,11 +69,12 @@ import json
 import sys
 r = json.load(open(sys.argv[1]))
 f = r["fabrics"][0]
-c = r["capacity"]
+c = r["capacity"]["clusters"][0]
 p, s = c["scaleout_gpus"], c["collectives"]["message_bytes"]
 b, x = c["scaleout_bps_per_gpu"], f["bisection_upper_bps"]
-inj = -(-(p - 1) * s * 8 * 10**9 // (p * b))
-cut = -(-(p // 2) * (p - p // 2) * s * 8 * 10**9 // (p * x))
+# a lower bound, rounded down
+inj = (p - 1) * s * 8 * 10**9 // (p * b)
+cut = (p // 2) * (p - p // 2) * s * 8 * 10**9 // (p * x)
 ok = (not f["bisection_exact"] and f["bisection_bps"] < x and
       c["collectives"]["alltoall_ns"] == max(inj, cut) and
       c["collectives"]["alltoall_basis"] == "lower bound")
