@@ -152,9 +152,8 @@ static void cap_cluster_table(struct wbuf *w, const struct rk_design *d,
 
 	wb_str(w, "<h3>Cluster ");
 	wb_xml(w, ir_name(d, x->name));
-	wb_printf(w,
-		  "</h3>\n<table><thead><tr><th>figure</th><th>value</th>"
-		  "<th>basis</th></tr></thead><tbody>\n");
+	wb_printf(w, "</h3>\n<table><thead><tr><th>figure</th><th>value</th>"
+		     "<th>basis</th></tr></thead><tbody>\n");
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)x->gpus);
 	b[0] = '\0';
 	for (uint32_t k = 0; k < x->nmodels; k++) {
@@ -238,13 +237,13 @@ static void cap_cluster_table(struct wbuf *w, const struct rk_design *d,
 			 (unsigned long long)x->scaleout_gpus);
 		cap_row(w, "AllReduce across the fabric, tree",
 			time_text(v, sizeof(v), &x->net_tree), b);
-		snprintf(b, sizeof(b),
-			 "%s; through the fabric's least balanced cut "
-			 "found (%s)",
-			 msg,
-			 rate_text(n1, sizeof(n1),
-				   (uint64_t)(x->bisection > 0 ? x->bisection
-							       : 0)));
+		snprintf(
+		    b, sizeof(b),
+		    "%s; through the fabric's least balanced cut "
+		    "found (%s)",
+		    msg,
+		    rate_text(n1, sizeof(n1),
+			      (uint64_t)(x->bisection > 0 ? x->bisection : 0)));
 		cap_row(w, "All-to-All across the fabric",
 			time_text(v, sizeof(v), &x->alltoall), b);
 	}
@@ -876,6 +875,6 @@ const struct backend backend_html = {
 	.summary = "report.html: summary, capacity, findings, tables and "
 		   "pictures in one page",
 	.emit = emit_html,
-	.needs = BE_NEEDS_FABRICS | BE_NEEDS_PLAN | BE_NEEDS_RACKS |
-		 BE_NEEDS_CHECKS,
+	.needs =
+	    BE_NEEDS_FABRICS | BE_NEEDS_PLAN | BE_NEEDS_RACKS | BE_NEEDS_CHECKS,
 };

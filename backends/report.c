@@ -110,8 +110,8 @@ static void json_source(void *arg, const char *src, bool first)
 }
 
 /* "KEY": {"fp64": ..., ...}, each null when not known */
-static void json_flops(FILE *fp, const char *key,
-		       const unsigned __int128 *v, const bool *known)
+static void json_flops(FILE *fp, const char *key, const unsigned __int128 *v,
+		       const bool *known)
 {
 	fprintf(fp, "\"%s\": {", key);
 	for (unsigned k = 0; k < CAP__PREC; k++) {
@@ -149,8 +149,8 @@ static void json_ns(FILE *fp, const char *key, int64_t ns)
 
 /* one entry of "capacity"."clusters" (doc/language.md, section 10.1) */
 static void report_cluster(FILE *fp, const struct rk_design *d,
-			   const struct capacity *c, const struct cap_cluster *x,
-			   uint32_t q)
+			   const struct capacity *c,
+			   const struct cap_cluster *x, uint32_t q)
 {
 	fputs(q ? ",\n    {\"name\": " : "\n    {\"name\": ", fp);
 	be_json_str(fp, ir_name(d, x->name));
@@ -199,7 +199,8 @@ static void report_cluster(FILE *fp, const struct rk_design *d,
 	fputs(x->nclasses ? "],\n     \"scaleout_fabric\": "
 			  : "], \"scaleout_fabric\": ",
 	      fp);
-	be_json_str(fp, x->scaleout != RK_NONE ? ir_name(d, x->scaleout) : NULL);
+	be_json_str(fp,
+		    x->scaleout != RK_NONE ? ir_name(d, x->scaleout) : NULL);
 	fprintf(fp,
 		", \"scaleout_gpus\": %llu, \"scaleout_bps_per_gpu\": %lld, "
 		"\"scaleout_bps_per_gpu_exact\": %s,\n     \"collectives\": "
@@ -632,6 +633,6 @@ const struct backend backend_report = {
 	.name = "report",
 	.summary = "report.json: totals, racks, fabrics (bisection), checks",
 	.emit = emit_report,
-	.needs = BE_NEEDS_FABRICS | BE_NEEDS_PLAN | BE_NEEDS_RACKS |
-		 BE_NEEDS_CHECKS,
+	.needs =
+	    BE_NEEDS_FABRICS | BE_NEEDS_PLAN | BE_NEEDS_RACKS | BE_NEEDS_CHECKS,
 };

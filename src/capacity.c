@@ -58,9 +58,9 @@ struct cap_time cap_allreduce_ring(uint64_t p, int64_t s, int64_t b,
 	if (p == 1)
 		return t;
 	/* 2(p-1)/p * 8S/B seconds = 2(p-1) 8S 1e9 / (p B) ns */
-	t.ns = div128((unsigned __int128)(2 * (p - 1)) * (uint64_t)s *
-			  8000000000u,
-		      (unsigned __int128)p * (uint64_t)b, !t.bound);
+	t.ns =
+	    div128((unsigned __int128)(2 * (p - 1)) * (uint64_t)s * 8000000000u,
+		   (unsigned __int128)p * (uint64_t)b, !t.bound);
 	if (alpha > 0)
 		t.ns = sat_add(t.ns, alpha_terms(2 * (p - 1), alpha));
 	return t;
@@ -252,11 +252,17 @@ static bool port_joins(const struct rk_design *d, uint8_t *pj, uint32_t port)
 	if (!pj[port]) {
 		const char *r = ir_str(d, port, A_ROLE);
 
-		pj[port] = !r || !strcmp(r, "compute") || !strcmp(r, "nvlink")
-			       ? 1
-			       : 2;
+		pj[port] =
+		    !r || !strcmp(r, "compute") || !strcmp(r, "nvlink") ? 1 : 2;
 	}
 	return pj[port] == 1;
+}
+
+static int u32_cmp(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+
+	return a < b ? -1 : a > b;
 }
 
 /* one NVLink domain, before the domains are grouped into classes */
@@ -316,7 +322,7 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 	uint32_t *seen = xmalloc(n1 * sizeof(*seen));
 	uint32_t *up = xmalloc(n1 * sizeof(*up));
 	uint32_t *usize = xmalloc(n1 * sizeof(*usize));
-	uint32_t *cl = xmalloc(n1 * sizeof(*cl)); /* cluster of a device */
+	uint32_t *cl = xmalloc(n1 * sizeof(*cl));     /* cluster of a device */
 	uint32_t *fdev = xmalloc(n1 * sizeof(*fdev)); /* a fabric's device */
 	uint8_t *pj = xcalloc(n1, 1);
 	uint32_t *gp = NULL; /* GPU parts, per device part, memoised */
@@ -329,6 +335,7 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 	struct dom_rec *doms = NULL;
 	size_t ndoms = 0, doms_cap = 0;
 	uint32_t ncounts = 0, nclasses = 0, nfab = 0;
+	size_t ccap = 0;
 	const struct rack_totals *rt;
 
 	memset(c, 0, sizeof(*c));
@@ -454,15 +461,13 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 			continue;
 		r = uf_find(up, i);
 		if (seen[r] == RK_NONE) {
-			seen[r] = c->nclusters++;
-			if (c->nclusters > 0 &&
-			    (c->nclusters & (c->nclusters - 1)) == 0)
+			if (c->nclusters == ccap) {
+				ccap = ccap ? ccap * 2 : 16;
 				c->clusters = xrealloc(
-				    c->clusters,
-				    (size_t)c->nclusters * 2 *
-					sizeof(*c->clusters));
-			memset(&c->clusters[seen[r]], 0,
-			       sizeof(*c->clusters));
+				    c->clusters, ccap * sizeof(*c->clusters));
+			}
+			seen[r] = c->nclusters++;
+			memset(&c->clusters[seen[r]], 0, sizeof(*c->clusters));
 			c->clusters[seen[r]].first_dev = i;
 			c->clusters[seen[r]].name = i;
 			c->clusters[seen[r]].scaleout = RK_NONE;
@@ -515,15 +520,8 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 		x->models_at = ncounts;
 		for (unsigned k = 0; k < CAP__PREC; k++)
 			x->flops_known[k] = true;
-		/* in model order: the touched models, sorted (few) */
-		for (uint32_t a = 1; a < nt; a++)
-			for (uint32_t b = a; b > 0 && touch[b - 1] > touch[b];
-			     b--) {
-				uint32_t t = touch[b];
-
-				touch[b] = touch[b - 1];
-				touch[b - 1] = t;
-			}
+		/* in model order */
+		qsort(touch, nt, sizeof(*touch), u32_cmp);
 		for (uint32_t t = 0; t < nt; t++) {
 			const struct cap_model *m = &c->models[touch[t]];
 			uint64_t n = cnt[touch[t]];
@@ -537,8 +535,7 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 					       (uint64_t)m->flops[k];
 			}
 			x->hbm += (unsigned __int128)n * (uint64_t)m->hbm;
-			x->hbm_bw +=
-			    (unsigned __int128)n * (uint64_t)m->hbm_bw;
+			x->hbm_bw += (unsigned __int128)n * (uint64_t)m->hbm_bw;
 			cnt[touch[t]] = 0;
 		}
 		x->nmodels = ncounts - x->models_at;
@@ -571,9 +568,8 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 			r.cluster = cl[dev];
 			for (uint32_t k = 0; k < memo[p].n; k++) {
 				uint32_t g = gp[memo[p].first + k];
-				dom_add(&r, g != RK_NONE
-						? &c->models[slot[g]]
-						: &no_model);
+				dom_add(&r, g != RK_NONE ? &c->models[slot[g]]
+							 : &no_model);
 			}
 		}
 		if (!r.gpus)
@@ -607,8 +603,8 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 			if (!nv || !k) {
 				if (ndoms == doms_cap) {
 					doms_cap = doms_cap ? doms_cap * 2 : 64;
-					doms = xrealloc(doms, doms_cap *
-								  sizeof(*doms));
+					doms = xrealloc(
+					    doms, doms_cap * sizeof(*doms));
 				}
 				doms[ndoms++] =
 				    (struct dom_rec){ cl[i], 0, 0, -1, 0 };

@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What a design can do: peak dense throughput per precision, HBM, the
- * NVLink domain and the scale-out bandwidth per GPU, alpha-beta estimates
- * of collectives, the largest model that fits in HBM, and facility power
- * and energy.  Computed from the read-only IR, the GPU parts' catalog
+ * What a design can do: peak dense throughput per precision and HBM, for
+ * the design and per cluster (the GPUs that NVLink domains and compute
+ * fabrics join); per cluster its NVLink domain classes and scale-out
+ * bandwidth per GPU, alpha-beta bounds and estimates of collectives and
+ * the largest model that fits in its HBM; and facility power and energy.
+ * Computed from the read-only IR, the GPU parts' catalog
  * figures and the fabric figures (metrics.h); read by the report and html
  * back ends.  The formulas are in doc/language.md, section "Capacity
  * figures".
  *
- * Every quantity is an exact integer in base units (FLOP/s, bytes, b/s,
- * ns, mW) or an exact rational written as one; totals are 128-bit.
+ * Every quantity is an exact integer in base units (FLOP/s, bytes, b/s
+ * for every rate, memory bandwidth included, ns, mW) or an exact rational
+ * written as one; totals are 128-bit.  Linear in the design but for the
+ * sort of the NVLink domains into classes (n log n).
  * Rates are per direction, as a GPU part's `nvlink_bw` is (std halves the
  * catalog's bidirectional total).
  */
@@ -57,12 +61,12 @@ struct cap_time {
  * a lower bound is below the time of every domain of the class.
  */
 struct cap_class {
-	uint32_t gpus;		/* GPUs per domain */
-	uint64_t count;		/* domains */
-	int64_t nvlink_dir;	/* b/s per GPU per direction, the domain's
+	uint32_t gpus;	       /* GPUs per domain */
+	uint64_t count;	       /* domains */
+	int64_t nvlink_dir;    /* b/s per GPU per direction, the domain's
 				 * least; 0: a GPU without nvlink_bw */
-	int64_t latency;	/* ns, alpha over NVLink; -1: not given */
-	unsigned __int128 hbm;	/* bytes, of one domain */
+	int64_t latency;       /* ns, alpha over NVLink; -1: not given */
+	unsigned __int128 hbm; /* bytes, of one domain */
 	struct cap_time ring, tree;
 };
 
