@@ -614,7 +614,8 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 				doms[ndoms - 1].rate = 0;
 		}
 	}
-	qsort(doms, ndoms, sizeof(*doms), dom_cmp);
+	if (ndoms)
+		qsort(doms, ndoms, sizeof(*doms), dom_cmp);
 	c->classes = xmalloc((ndoms + 1) * sizeof(*c->classes));
 	for (size_t k = 0; k < ndoms; k++) {
 		struct cap_cluster *x = &c->clusters[doms[k].cluster];

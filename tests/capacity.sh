@@ -279,4 +279,36 @@ if rk_run "$tmp/nvl" -o "$tmp/nvl" -O report,cabling \
 else
 	fail capacity/gb200-nvl72 "${rk_problem:-exit status $rc}"
 fi
+# Servers on no fabric are clusters of their own (named after themselves),
+# a server whose GPUs are not all NVLink GPUs is domains of one GPU each,
+# and a design without GPUs has no clusters
+cat >"$tmp/alone.rack" <<'EOF'
+part g : gpu { hbm 80GB; flops_bf16 1000TFLOP/s }
+part g2 : gpu { hbm 40GB; nvlink_bw 100GB/s; latency 1us }
+part srv : server { height 1U; gpu a[0..3] : g { } }
+part srv2 : server { height 1U; gpu b[0..1] : g2 { }; gpu c : g { } }
+part srv3 : server { height 1U; gpu b[0..1] : g2 { } }
+node n[0..1] : srv { }
+node m : srv2 { }
+node k : srv3 { }
+EOF
+printf 'part sw : switch { height 1U }\nswitch s : sw { }\n' >"$tmp/nogpu.rack"
+if run alone "$tmp/alone.rack" && run nogpu "$tmp/nogpu.rack" &&
+	python3 - "$tmp/alone/report.json" "$tmp/nogpu/report.json" \
+		>"$tmp/alone.out" 2>&1 <<'PY'; then
+import json, sys
+c = json.load(open(sys.argv[1]))["capacity"]["clusters"]
+got = [(x["name"], x["gpus"], [(d["gpus"], d["count"], d["nvlink_bps_per_gpu"])
+                               for d in x["nvlink_domains"]]) for x in c]
+# k: 2 x 100 GB/s = 800 Gb/s per direction, one domain of 2
+want = [("n[0]", 4, [(1, 4, 0)]), ("n[1]", 4, [(1, 4, 0)]),
+        ("m", 3, [(1, 1, 0), (1, 2, 0)]), ("k", 2, [(2, 1, 800 * 10**9)])]
+none = json.load(open(sys.argv[2]))["capacity"]["clusters"]
+print(got, none)
+sys.exit(0 if got == want and none == [] else 1)
+PY
+	pass capacity/alone
+else
+	fail capacity/alone "$(cat "$tmp/alone.out" 2>/dev/null)"
+fi
 finish
