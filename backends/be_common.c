@@ -225,12 +225,10 @@ const char *const *be_host_names(struct backend_ctx *ctx, bool *ok)
 
 uint32_t be_part_comps(const struct rk_design *d, uint32_t part, uint32_t **out)
 {
-	uint32_t chain[64], nc = 0, n = 0, cap = 0;
+	uint32_t chain[RK_MAX_PART_DEPTH + 1], n = 0, cap = 0;
+	uint32_t nc = ir_part_chain(d, part, chain);
 
 	*out = NULL;
-	for (uint32_t p = part; p != RK_NONE && nc < ARRAY_SIZE(chain);
-	     p = d->objs[p].part)
-		chain[nc++] = p;
 	while (nc--) {
 		for_each_child(d, chain[nc], c) {
 			/* a derived part's redeclaration replaces the base's */

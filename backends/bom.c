@@ -545,7 +545,7 @@ static uint32_t estimates(const struct rk_design *d, uint32_t part,
 {
 	uint32_t n = 0;
 
-	for (uint32_t p = part; p != RK_NONE; p = d->objs[p].part) {
+	for_each_base(d, p, part) {
 		const struct rk_obj *o = &d->objs[p];
 
 		for (uint32_t k = 0; k < o->attr_count; k++) {

@@ -128,14 +128,12 @@ static void uf_union(uint32_t *up, uint32_t a, uint32_t b)
 static void number_switch_ports(struct ibnet *x, uint32_t part)
 {
 	const struct rk_design *d = x->d;
-	uint32_t chain[64], nc = 0, n = 0;
+	uint32_t chain[RK_MAX_PART_DEPTH + 1], nc, n = 0;
 
 	if (x->numbered[part])
 		return;
 	x->numbered[part] = 1;
-	for (uint32_t p = part; p != RK_NONE && nc < ARRAY_SIZE(chain);
-	     p = d->objs[p].part)
-		chain[nc++] = p;
+	nc = ir_part_chain(d, part, chain);
 	/* base first; a port a derived part declares again (same name) is
 	 * that one port, numbered where the base has it */
 	while (nc--) {

@@ -170,11 +170,10 @@ static const char *iface_type(const struct rk_design *d, uint32_t port)
 static uint32_t part_ports(const struct rk_design *d, uint32_t part,
 			   uint32_t **out)
 {
-	uint32_t chain[256], nc = 0, n = 0, cap = 0;
+	uint32_t chain[RK_MAX_PART_DEPTH + 1], n = 0, cap = 0;
+	uint32_t nc = ir_part_chain(d, part, chain);
 
 	*out = NULL;
-	for (uint32_t p = part; p != RK_NONE && nc < 256; p = d->objs[p].part)
-		chain[nc++] = p;
 	while (nc--)
 		for_each_child(d, chain[nc], c)
 			if (d->objs[c].kind == K_PORT &&

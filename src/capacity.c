@@ -117,10 +117,9 @@ struct cap_time cap_alltoall(uint64_t p, int64_t s, int64_t b, int64_t x)
 static uint32_t part_gpus(const struct rk_design *d, uint32_t part,
 			  uint32_t *out, uint32_t cap)
 {
-	uint32_t n = 0, hops = 0;
+	uint32_t n = 0;
 
-	for (uint32_t p = part; p != RK_NONE && hops++ < 256;
-	     p = d->objs[p].part)
+	for_each_base(d, p, part)
 		for_each_child(d, p, c)
 			if (d->objs[c].kind == K_COMP &&
 			    d->objs[c].cls == COMP_GPU &&
@@ -793,8 +792,7 @@ void cap_sources(const struct rk_design *d, uint32_t part,
 {
 	bool first = true;
 
-	for (uint32_t p = part, hops = 0; p != RK_NONE && hops < 256;
-	     p = d->objs[p].part, hops++)
+	for_each_base(d, p, part)
 		for (uint32_t a = 0; a < d->objs[p].attr_count; a++) {
 			const struct rk_attr *at =
 			    &d->attrs[d->objs[p].attr_first + a];

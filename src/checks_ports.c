@@ -650,7 +650,7 @@ static void run_port_unconnected(struct check_ctx *c)
 		if (d->objs[dev].kind != K_DEVICE || top == RK_NONE)
 			continue;
 		nmiss = 0;
-		for (uint32_t p = top; p != RK_NONE; p = d->objs[p].part) {
+		for_each_base(d, p, top) {
 			for_each_child(d, p, port) {
 				if (d->objs[port].kind != K_PORT ||
 				    check_num(c, port, A_REQUIRED, 0) == 0)

@@ -2,11 +2,15 @@
 /*
  * The requirements check: evaluates every `require` against the computed
  * metrics and reports a failed one at its location, with a note for every
- * metric it read.  Functions (each takes names as written in the design):
+ * metric it read.  The expression goes through the language's evaluator
+ * (eval.c), with the language's operators and functions; this file is its
+ * host (struct eval_host), adding the functions below, and takes its
+ * errors.  Functions (each takes names as written in the design):
  *   bisection(F)       bisection / full bisection (the injection of the
- *                      smaller half of the endpoints), as a percentage
+ *                      smaller half of the endpoints), an exact ratio, or
+ *                      its bounds in millionths
  *   bisection_bw(F)    bisection bandwidth        injection(F)  rate
- *   oversubscription(F) worst leaf down/up, as a percentage (100% = 1:1)
+ *   oversubscription(F) worst leaf down:up, an exact ratio (100% = 1:1)
  *   tiers(F) switches(F) links(F) endpoints(F)   plain numbers
  *   power(RACK) heat(RACK)  max_rack_power() max_rack_heat()   power
  *   total_power() total_heat()  the site's sums over every rack    power
@@ -19,6 +23,7 @@
 #include <stdlib.h>
 
 #include "checks.h"
+#include "elab.h"
 #include "metrics.h"
 #include "schema.h"
 
@@ -38,17 +43,14 @@ struct rval {
 	bool iv; /* [n, hi] rather than n */
 	int64_t hi;
 	uint32_t fab; /* iv: the fabric whose bisection it is */
+	int64_t den;  /* > 0: the exact ratio n:den (a DIM_RATIO figure) */
 };
-
-static int64_t hi_of(const struct rval *v)
-{
-	return v->iv ? v->hi : v->n;
-}
 
 struct reval {
 	struct check_ctx *c;
 	const struct rk_req *req;
 	bool failed;	    /* an evaluation error was reported */
+	bool unknown;	    /* call_r: not a function of the require check */
 	uint32_t undecided; /* fabric of a comparison its bounds cannot
 			       decide (RK_NONE: none) */
 	char notes[8][256];
@@ -144,8 +146,6 @@ static uint32_t find_obj(struct reval *r, const struct ast *x,
 	return RK_NONE;
 }
 
-static bool eval_r(struct reval *r, const struct ast *x, struct rval *out);
-
 /*
  * bisection(F) (@ratio: over the full bisection, rounded down for the
  * lower end and up for the upper) or bisection_bw(F): the interval.
@@ -192,6 +192,10 @@ static bool bisection_r(struct reval *r, const struct ast *x, uint32_t f,
 	}
 	if (!out->iv)
 		out->hi = out->n;
+	if (!out->iv && ratio) { /* exact: bisection:full */
+		out->n = m->bisection;
+		out->den = m->full_bisection;
+	}
 	if (m->declared > m->endpoints) /* both figures on one basis */
 		snprintf(how + strlen(how), sizeof(how) - strlen(how),
 			 "; both over %u linked endpoint devices; %u of %u "
@@ -262,11 +266,10 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 			break;
 		case 3:
 			out->dim = DIM_RATIO;
-			out->n =
-			    m->leaf_worst_up
-				? (int64_t)((__int128)m->leaf_worst_down *
-					    RK_RATIO_ONE / m->leaf_worst_up)
-				: 0;
+			if (m->leaf_worst_up) { /* exact: down:up */
+				out->n = m->leaf_worst_down;
+				out->den = m->leaf_worst_up;
+			}
 			check_qfmt(DIM_RATE, m->leaf_worst_down, a);
 			check_qfmt(DIM_RATE, m->leaf_worst_up, b);
 			rnote(r,
@@ -361,201 +364,55 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 		rnote(r, "%s() = %lld", fn, (long long)out->n);
 		return true;
 	}
-	rerror(r, &x->wloc, "unknown function '%s' in require", fn);
+	r->unknown = true; /* the evaluator says so */
 	return false;
 }
 
-/* a op b for exact numbers */
-static bool cmp_op(int op, int64_t a, int64_t b)
+/* The names call_r knows, for the evaluator's suggestions. */
+static const char *const req_fn_names[] = {
+	"bisection",   "bisection_bw", "injection",	 "oversubscription",
+	"tiers",       "switches",     "links",		 "endpoints",
+	"power",       "heat",	       "max_rack_power", "max_rack_heat",
+	"total_power", "total_heat",   "gpus",		 "servers",
+	"racks",       NULL,
+};
+
+/* eval_host: a function of the require check, as an evaluator value. */
+static bool req_call(void *ctx, struct elab *e, const struct ast *x,
+		     struct val *out, bool *ok)
 {
-	switch (op) {
-	case OP_EQ:
-		return a == b;
-	case OP_NE:
-		return a != b;
-	case OP_LT:
-		return a < b;
-	case OP_LE:
-		return a <= b;
-	case OP_GT:
-		return a > b;
-	default:
-		return a >= b;
+	struct reval *r = ctx;
+	struct rval v;
+
+	(void)e;
+	r->unknown = false;
+	*ok = call_r(r, x, &v);
+	if (r->unknown)
+		return false;
+	memset(out, 0, sizeof(*out));
+	out->loc = x->loc;
+	if (!*ok)
+		return true;
+	if (v.den > 0) {
+		out->kind = V_RATIO;
+		out->n = v.n;
+		out->n2 = v.den;
+		return true;
 	}
-}
-
-/*
- * A comparison with an interval: decided when its extremes agree (the
- * ordering ones are monotone in a - b, whose extremes are lo(a) - hi(b)
- * and hi(a) - lo(b); == and != need points or disjoint intervals).  An
- * undecided one is false, and the requirement says why.
- */
-static bool compare_iv(struct reval *r, int op, const struct rval *a,
-		       const struct rval *b, struct rval *out)
-{
-	bool lo = cmp_op(op, a->n, hi_of(b)), hi = cmp_op(op, hi_of(a), b->n);
-
-	if (op == OP_EQ || op == OP_NE) {
-		bool disjoint = hi_of(a) < b->n || hi_of(b) < a->n;
-
-		lo = hi = cmp_op(op, a->n, b->n);
-		if (disjoint)
-			lo = hi = op == OP_NE;
-		else if (a->iv || b->iv)
-			lo = !hi; /* overlapping intervals: undecided */
+	out->kind = V_NUM;
+	out->dim = v.dim;
+	out->n = v.n;
+	if (v.iv) { /* bounded (elab.h) */
+		out->n2 = v.hi;
+		out->count = v.fab + 1;
 	}
-	out->n = lo && hi;
-	out->iv = lo != hi; /* a condition: iv means undecided */
-	if (lo != hi && r->undecided == RK_NONE)
-		r->undecided = a->iv ? a->fab : b->fab;
 	return true;
 }
 
-static bool eval_r(struct reval *r, const struct ast *x, struct rval *out)
+/* eval_host: the evaluator's errors are the requirement's (the first). */
+static void req_error(void *ctx, const struct srcloc *loc, const char *msg)
 {
-	struct rval a, b;
-
-	memset(out, 0, sizeof(*out));
-	switch (x->kind) {
-	case AST_NUM:
-		out->kind = R_NUM;
-		out->dim = x->num.dim;
-		out->n = x->num.v;
-		return true;
-	case AST_RATIO:
-		out->kind = R_NUM;
-		out->dim = DIM_RATIO;
-		out->n = (int64_t)((__int128)x->num.v * RK_RATIO_ONE / x->num2);
-		return true;
-	case AST_STR:
-		out->kind = R_STR;
-		out->s = x->str;
-		return true;
-	case AST_IDENT: {
-		const char *w = str_of(r->c->d->arena, x->str);
-
-		if (streq(w, "true") || streq(w, "false")) {
-			out->kind = R_BOOL;
-			out->n = w[0] == 't';
-			return true;
-		}
-		rerror(r, &x->loc, "'%s' has no value in a require", w);
-		return false;
-	}
-	case AST_CALL:
-		return call_r(r, x, out);
-	case AST_UNARY:
-		if (!eval_r(r, x->lhs, &a))
-			return false;
-		if (x->op == OP_NOT && a.kind == R_BOOL) {
-			out->kind = R_BOOL;
-			out->n = !a.n && !a.iv;
-			out->iv = a.iv;
-			return true;
-		}
-		if (x->op == OP_NEG && a.kind == R_NUM && a.n != INT64_MIN &&
-		    hi_of(&a) != INT64_MIN) {
-			*out = a;
-			out->n = -hi_of(&a);
-			out->hi = -a.n;
-			return true;
-		}
-		break;
-	case AST_BINARY:
-		if (x->op == OP_AND || x->op == OP_OR) {
-			if (!eval_r(r, x->lhs, &a) || !eval_r(r, x->rhs, &b))
-				return false;
-			if (a.kind != R_BOOL || b.kind != R_BOOL)
-				break;
-			out->kind = R_BOOL;
-			/* three values: true, false, undecided (iv) */
-			if (x->op == OP_AND) {
-				bool no = (!a.n && !a.iv) || (!b.n && !b.iv);
-
-				out->n = a.n && b.n;
-				out->iv = !no && (a.iv || b.iv);
-			} else {
-				out->n = a.n || b.n;
-				out->iv = !out->n && (a.iv || b.iv);
-			}
-			return true;
-		}
-		if (!eval_r(r, x->lhs, &a) || !eval_r(r, x->rhs, &b))
-			return false;
-		if (a.kind != R_NUM || b.kind != R_NUM)
-			break;
-		if (x->op >= OP_EQ && x->op <= OP_GE) {
-			if (a.dim != b.dim) {
-				rerror(r, &x->loc,
-				       "cannot compare %s with %s in a require",
-				       dim_name(a.dim), dim_name(b.dim));
-				return false;
-			}
-			out->kind = R_BOOL;
-			if (a.iv || b.iv)
-				return compare_iv(r, x->op, &a, &b, out);
-			switch (x->op) {
-			case OP_EQ:
-				out->n = a.n == b.n;
-				break;
-			case OP_NE:
-				out->n = a.n != b.n;
-				break;
-			case OP_LT:
-				out->n = a.n < b.n;
-				break;
-			case OP_LE:
-				out->n = a.n <= b.n;
-				break;
-			case OP_GT:
-				out->n = a.n > b.n;
-				break;
-			default:
-				out->n = a.n >= b.n;
-				break;
-			}
-			return true;
-		}
-		if ((x->op == OP_ADD || x->op == OP_SUB) && a.dim == b.dim) {
-			*out = a;
-			out->iv = a.iv || b.iv;
-			out->fab = a.iv ? a.fab : b.fab;
-			if (!(x->op == OP_ADD
-				  ? q_add(a.n, b.n, &out->n) &&
-					q_add(hi_of(&a), hi_of(&b), &out->hi)
-				  : q_sub(a.n, hi_of(&b), &out->n) &&
-					q_sub(hi_of(&a), b.n, &out->hi))) {
-				rerror(r, &x->loc, "arithmetic overflow");
-				return false;
-			}
-			return true;
-		}
-		if ((a.iv || b.iv) && (x->op == OP_MUL || x->op == OP_DIV)) {
-			rerror(r, &x->loc,
-			       "a bisection known only within bounds cannot be "
-			       "scaled in a require; compare it directly");
-			return false;
-		}
-		if (x->op == OP_MUL &&
-		    (a.dim == DIM_NONE || b.dim == DIM_NONE)) {
-			*out = a.dim == DIM_NONE ? b : a;
-			if (!q_mul(a.n, b.n, &out->n)) {
-				rerror(r, &x->loc, "arithmetic overflow");
-				return false;
-			}
-			return true;
-		}
-		if (x->op == OP_DIV && b.dim == DIM_NONE && b.n) {
-			*out = a;
-			out->n = a.n / b.n;
-			return true;
-		}
-		break;
-	default:
-		break;
-	}
-	rerror(r, &x->loc, "this expression cannot be evaluated in a require");
-	return false;
+	rerror(ctx, loc, "%s", msg);
 }
 
 /*
@@ -610,28 +467,49 @@ static void unproven(struct check_ctx *c, const struct rk_req *q,
 static void run_require(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
+	struct reval r;
+	const struct eval_host host = { req_call, req_error, req_fn_names, &r };
+	struct elab ev;
+	struct arena vals;
 
+	/* the evaluator outside elaboration: it reads the design's strings
+	 * (never writes them: eval_host) and builds its values in an arena
+	 * of its own, emptied after each requirement (the check's holds
+	 * what the diagnostics keep) */
+	arena_init(&vals);
+	memset(&ev, 0, sizeof(ev));
+	ev.host = &host;
+	ev.a = (struct arena *)(uintptr_t)d->arena;
+	ev.va = &vals;
+	ev.d = (struct rk_design *)(uintptr_t)d;
+	ev.w_true = intern_find(d->arena, "true", 4);
+	ev.w_false = intern_find(d->arena, "false", 5);
 	for (uint32_t i = 0; i < d->nreqs; i++) {
 		const struct rk_req *q = &d->reqs[i];
 		const struct srcfile *f =
 		    srcmgr_file(c->diag->sm, q->expr->loc.file);
-		struct reval r;
-		struct rval v;
+		struct arena_mark mark = arena_mark(&vals);
+		struct val v;
+		bool ok;
 
 		memset(&r, 0, sizeof(r));
 		r.c = c;
 		r.req = q;
 		r.undecided = RK_NONE;
-		if (!eval_r(&r, q->expr, &v) || r.failed)
+		ev.nlive = 0;
+		ok = eval(&ev, q->expr, &v) && !r.failed;
+		arena_release(&vals, &mark);
+		if (!ok)
 			continue;
-		if (v.kind != R_BOOL) {
+		if (v.kind != V_BOOL) {
 			rerror(&r, &q->expr->loc,
 			       "a require needs a condition");
 			continue;
 		}
 		if (v.n)
 			continue;
-		if (v.iv && r.undecided != RK_NONE) {
+		if (val_bounded(&v)) { /* undecided: not proven */
+			r.undecided = val_bounded(&v) - 1;
 			unproven(c, q, &r);
 			continue;
 		}
@@ -649,6 +527,7 @@ static void run_require(struct check_ctx *c)
 		for (uint32_t k = 0; k < r.nnotes; k++)
 			check_note(c, &q->expr->loc, "%s", r.notes[k]);
 	}
+	arena_destroy(&vals);
 }
 
 CHECK_DEFINE(require, "require", CHECK_ERROR,

@@ -84,9 +84,9 @@ static void rack_index_free(struct rack_index *ri)
 static uint32_t attr_owner(const struct rk_design *d, uint32_t obj,
 			   uint32_t key)
 {
-	for (; obj != RK_NONE; obj = d->objs[obj].part)
-		if (ir_attr(d, obj, key))
-			return obj;
+	for_each_base(d, p, obj)
+		if (ir_attr(d, p, key))
+			return p;
 	return RK_NONE;
 }
 

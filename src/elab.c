@@ -97,6 +97,8 @@ static void count_repeat(struct elab *e)
 
 bool elab_repeat(struct elab *e, const struct srcloc *loc)
 {
+	if (e->host)
+		return false; /* the host keeps the first error */
 	if (e->stopped)
 		return true;
 	if (!loc || !loc->file || !seen_key(e, err_key(loc, NULL, ""), false))
@@ -113,6 +115,16 @@ void elab_error(struct elab *e, const struct srcloc *loc, const char *check,
 	int n;
 
 	e->last_shown = false;
+	if (e->host) {
+		char buf[512];
+
+		(void)check;
+		va_start(ap, fmt);
+		vsnprintf(buf, sizeof(buf), fmt, ap);
+		va_end(ap);
+		e->host->error(e->host->ctx, loc, buf);
+		return;
+	}
 	if (e->stopped)
 		return;
 	if (loc && loc->file) {

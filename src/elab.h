@@ -64,6 +64,12 @@ struct seg {
 /*
  * A value: 48 bytes, fields that no kind uses together sharing a place
  * (a list of eight million numbers is eight million of these).
+ *
+ * A figure known only within bounds (a require's bisection: a proven
+ * lower bound and the least cut found) is a V_NUM in [n, n2] with @count
+ * set to its fabric + 1; a condition its bounds cannot decide is a V_BOOL
+ * with n = 0 and @count set the same way.  Elaboration makes neither: only
+ * a host's function (struct eval_host) returns a bounded figure.
  */
 struct val {
 	enum vkind kind;
@@ -79,6 +85,32 @@ struct val {
 	};
 	uint32_t count;
 	struct srcloc loc;
+};
+
+/* A bounded figure or an undecided condition: its fabric + 1, else 0. */
+static inline uint32_t val_bounded(const struct val *v)
+{
+	return v->kind == V_NUM || v->kind == V_BOOL ? v->count : 0;
+}
+
+struct elab;
+
+/*
+ * The host of an evaluation outside elaboration (the require check): the
+ * functions it adds to the language's, and where errors go.
+ * @call:  evaluate call @x, a function the language does not have: false
+ *         when the host has no function of that name either (*ok is then
+ *         unset), else *ok says whether *out holds its value (an error is
+ *         reported otherwise)
+ * @error: an error at @loc; the first of an evaluation is the one shown
+ * @names: the host's function names, NULL-terminated (for suggestions)
+ */
+struct eval_host {
+	bool (*call)(void *ctx, struct elab *e, const struct ast *x,
+		     struct val *out, bool *ok);
+	void (*error)(void *ctx, const struct srcloc *loc, const char *msg);
+	const char *const *names;
+	void *ctx;
 };
 
 struct var {
@@ -129,6 +161,9 @@ enum elab_mode {
  *           bodies push above and take theirs off when they finish)
  */
 struct elab {
+	/* NULL during elaboration; an evaluation outside it (eval_host)
+	 * reads @a, and builds values in @va, nothing else */
+	const struct eval_host *host;
 	struct arena *a;
 	struct diag_engine *diag;
 	struct srcmgr *sm;

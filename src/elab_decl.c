@@ -85,15 +85,11 @@ void exec_body(struct elab *e, uint32_t obj, uint32_t ctx, uint32_t prefix,
 	e->mode = s_mode;
 }
 
-/* Run the instance statements of a part (and its bases) under @inst. */
-static void instantiate_template(struct elab *e, uint32_t part, uint32_t inst,
-				 uint32_t depth)
+/* Run the instance statements of @part's own body under @inst. */
+static void instantiate_body(struct elab *e, uint32_t part, uint32_t inst)
 {
 	const struct rk_design *d = e->d;
 
-	if (part == RK_NONE || depth > 64)
-		return;
-	instantiate_template(e, d->objs[part].part, inst, depth + 1);
 	for (uint32_t i = 0; i < e->nbodies; i++)
 		if (e->bodies[i].part == part && e->bodies[i].instances) {
 			uint32_t ctx =
@@ -113,6 +109,17 @@ static void instantiate_template(struct elab *e, uint32_t part, uint32_t inst,
 			vars_truncate(e, s_nv);
 			e->group = s_group;
 		}
+}
+
+/* Run the instance statements of a part (and its bases) under @inst. */
+static void instantiate_template(struct elab *e, uint32_t part, uint32_t inst)
+{
+	uint32_t chain[RK_MAX_PART_DEPTH + 1];
+	uint32_t n = ir_part_chain(e->d, part, chain);
+
+	/* the bases' bodies first, as a derived part extends its base */
+	while (n--)
+		instantiate_body(e, chain[n], inst);
 }
 
 bool is_instance_kind(const struct kind_info *ki)
@@ -204,6 +211,18 @@ void decl_part(struct elab *e, const struct kind_info *ki, const struct ast *st)
 			return;
 		}
 		cls = e->d->objs[base].cls;
+	}
+	if (base != RK_NONE) {
+		uint32_t chain[RK_MAX_PART_DEPTH + 1];
+
+		if (ir_part_chain(e->d, base, chain) >= RK_MAX_PART_DEPTH) {
+			elab_error(e, &st->loc, "limit",
+				   "part '%s' has more than %u levels, itself "
+				   "and its bases (the part depth limit)",
+				   str_of(e->a, names[0]), RK_MAX_PART_DEPTH);
+			e->stopped = true;
+			return;
+		}
 	}
 	id = new_object(e, ki, st, names[0], false);
 	if (id == RK_NONE)
@@ -352,7 +371,7 @@ void decl_object(struct elab *e, const struct kind_info *ki,
 		finish_attrs(e, mark, &e->d->objs[id].attr_first,
 			     &e->d->objs[id].attr_count);
 		if (part != RK_NONE)
-			instantiate_template(e, part, id, 0);
+			instantiate_template(e, part, id);
 	}
 }
 

@@ -4,6 +4,12 @@
  * dimension checking, ranges, lists, and paths (names with indices, ranges
  * and wildcards).  Every failure is reported at the sub-expression that
  * caused it and makes eval() return false; callers skip the statement.
+ *
+ * The require check evaluates its expressions here too, after the design
+ * is built (struct eval_host): with the functions it adds (bisection(),
+ * power(), ...), and figures known only within bounds, which compare to
+ * true, false or undecided (elab.h).  Arithmetic is checked everywhere;
+ * && and || evaluate their right side only when the left does not decide.
  */
 #include "rackc.h"
 
@@ -203,6 +209,61 @@ static void set_num(struct val *out, enum dim dim, int64_t v,
 	out->loc = *loc;
 }
 
+/* The upper end of a number (itself unless it is bounded). */
+static int64_t num_hi(const struct val *v)
+{
+	return val_bounded(v) ? v->n2 : v->n;
+}
+
+/*
+ * A ratio a:b as a number in millionths, where arithmetic needs one: an
+ * error at the ratio when it is not a whole number of them, or past the
+ * 64-bit range (a comparison takes the ratio exactly, and needs neither).
+ */
+static bool ratio_num(struct elab *e, struct val *v)
+{
+	struct srcloc loc = v->loc;
+	int64_t q, g = v->n, b = v->n2, a;
+
+	/* in lowest terms for the messages (a figure's may be large) */
+	while (b) {
+		int64_t t = g % b;
+
+		g = b;
+		b = t;
+	}
+	a = v->n / g;
+	b = v->n2 / g;
+	if (!q_muldiv(v->n, RK_RATIO_ONE, v->n2, &q)) {
+		elab_error(
+		    e, &loc, "overflow",
+		    "ratio %lld:%lld is past the 64-bit range of a ratio "
+		    "in millionths (ppm), which arithmetic needs; compare "
+		    "it directly",
+		    (long long)a, (long long)b);
+		return false;
+	}
+	if ((__int128)q * v->n2 != (__int128)v->n * RK_RATIO_ONE) {
+		elab_error(
+		    e, &loc, "value",
+		    "ratio %lld:%lld is not a whole number of millionths "
+		    "(ppm), which arithmetic needs; compare it directly",
+		    (long long)a, (long long)b);
+		return false;
+	}
+	set_num(v, DIM_RATIO, q, &loc);
+	return true;
+}
+
+/* A figure known only within bounds cannot be multiplied or divided. */
+static bool bounded_scaled(struct elab *e, const struct ast *x)
+{
+	elab_error(e, &x->loc, "value",
+		   "a bisection known only within bounds cannot be scaled in "
+		   "a require; compare it directly");
+	return false;
+}
+
 static bool need_int(struct elab *e, const struct val *v, const char *what)
 {
 	if (v->kind == V_NUM && v->dim == DIM_NONE)
@@ -214,33 +275,46 @@ static bool need_int(struct elab *e, const struct val *v, const char *what)
 	return false;
 }
 
+/*
+ * An operand that is a bare name where a value is needed: most likely a
+ * misspelt variable, reported as such (true then).
+ */
+static bool undefined_operand(struct elab *e, const struct val *bad)
+{
+	const char *w;
+	struct suggest sg;
+
+	if (bad->kind != V_PATH || bad->count != 1 ||
+	    bad->segs[0].ix != SEG_NONE)
+		return false;
+	w = str_of(e->a, bad->segs[0].name);
+	if (elab_repeat(e, &bad->loc))
+		return true;
+	suggest_init(&sg, w);
+	for (uint32_t i = 0; i < e->nvars; i++)
+		if (i >= e->frame || i < e->nglobals)
+			suggest_offer(&sg, str_of(e->a, e->vars[i].name));
+	elab_error(e, &bad->loc, "undefined-name",
+		   "'%s' is not defined" SUGGEST_FMT, w, SUGGEST_ARGS(&sg));
+	return true;
+}
+
 static bool arith(struct elab *e, const struct ast *x, struct val *l,
 		  struct val *r, struct val *out)
 {
 	int64_t res;
-	enum dim dim = l->dim;
+	enum dim dim;
+	uint32_t bound = val_bounded(l) ? val_bounded(l) : val_bounded(r);
 
+	if ((l->kind == V_RATIO && !ratio_num(e, l)) ||
+	    (r->kind == V_RATIO && !ratio_num(e, r)))
+		return false;
+	dim = l->dim;
 	if (l->kind != V_NUM || r->kind != V_NUM) {
 		const struct val *bad = l->kind != V_NUM ? l : r;
 
-		if (bad->kind == V_PATH && bad->count == 1 &&
-		    bad->segs[0].ix == SEG_NONE) {
-			/* most likely a misspelt variable */
-			const char *w = str_of(e->a, bad->segs[0].name);
-			struct suggest sg;
-
-			if (elab_repeat(e, &bad->loc))
-				return false;
-			suggest_init(&sg, w);
-			for (uint32_t i = 0; i < e->nvars; i++)
-				if (i >= e->frame || i < e->nglobals)
-					suggest_offer(
-					    &sg, str_of(e->a, e->vars[i].name));
-			elab_error(e, &bad->loc, "undefined-name",
-				   "'%s' is not defined" SUGGEST_FMT, w,
-				   SUGGEST_ARGS(&sg));
+		if (undefined_operand(e, bad))
 			return false;
-		}
 		elab_error(e, &bad->loc, "type-mismatch",
 			   "operator '%s' needs numbers, not %s",
 			   ast_op_str(x->op), val_kind_name(bad));
@@ -256,11 +330,28 @@ static bool arith(struct elab *e, const struct ast *x, struct val *l,
 				   dim_phrase(e, l), dim_phrase(e, r));
 			return false;
 		}
+		if (bound) {
+			/* [a, b] + [c, d] = [a + c, b + d], - = [a - d, b - c] */
+			int64_t hi;
+
+			if (!(x->op == OP_ADD
+				  ? q_add(l->n, r->n, &res) &&
+					q_add(num_hi(l), num_hi(r), &hi)
+				  : q_sub(l->n, num_hi(r), &res) &&
+					q_sub(num_hi(l), r->n, &hi)))
+				return overflow(e, x);
+			set_num(out, dim, res, &x->loc);
+			out->n2 = hi;
+			out->count = bound;
+			return true;
+		}
 		if (!(x->op == OP_ADD ? q_add(l->n, r->n, &res)
 				      : q_sub(l->n, r->n, &res)))
 			return overflow(e, x);
 		break;
 	case OP_MUL:
+		if (bound)
+			return bounded_scaled(e, x);
 		if (l->dim != DIM_NONE && r->dim != DIM_NONE) {
 			const struct val *q = l->dim == DIM_RATIO ? r : l;
 			const struct val *p = l->dim == DIM_RATIO ? l : r;
@@ -283,6 +374,8 @@ static bool arith(struct elab *e, const struct ast *x, struct val *l,
 		break;
 	case OP_DIV:
 	case OP_MOD:
+		if (bound)
+			return bounded_scaled(e, x);
 		if (r->n == 0) {
 			elab_error(e, &x->rhs->loc, "value",
 				   "division by zero");
@@ -312,26 +405,106 @@ static bool arith(struct elab *e, const struct ast *x, struct val *l,
 	return true;
 }
 
+/* The sign of a/ad - b/bd (ad, bd > 0), exactly. */
+static int frac_cmp(int64_t a, int64_t ad, int64_t b, int64_t bd)
+{
+	__int128 p = (__int128)a * bd, q = (__int128)b * ad;
+
+	return p < q ? -1 : p > q;
+}
+
+/* A number or a ratio as fractions lo/den .. hi/den (den > 0). */
+struct frac {
+	int64_t lo, hi, den;
+};
+
+static struct frac as_frac(const struct val *v)
+{
+	struct frac f;
+
+	if (v->kind == V_RATIO) {
+		f.lo = f.hi = v->n;
+		f.den = v->n2;
+	} else {
+		f.lo = v->n;
+		f.hi = num_hi(v);
+		f.den = v->dim == DIM_RATIO ? RK_RATIO_ONE : 1;
+	}
+	return f;
+}
+
+static bool cmp_holds(int op, int c)
+{
+	switch (op) {
+	case OP_EQ:
+		return c == 0;
+	case OP_NE:
+		return c != 0;
+	case OP_LT:
+		return c < 0;
+	case OP_LE:
+		return c <= 0;
+	case OP_GT:
+		return c > 0;
+	case OP_GE:
+		return c >= 0;
+	default:
+		BUG("not a comparison");
+	}
+}
+
+/*
+ * Numbers compare exactly, a ratio a:b as the fraction a/b (with a ratio
+ * in millionths, or another ratio).  With bounds the comparison is decided
+ * when every value within them gives the same answer: the ordering ones
+ * are monotone in l - r, whose extremes are lo(l) - hi(r) and hi(l) -
+ * lo(r); == and != need points or disjoint bounds.  Otherwise the result
+ * is undecided (elab.h).
+ */
 static bool compare(struct elab *e, const struct ast *x, struct val *l,
 		    struct val *r, struct val *out)
 {
-	int c;
+	uint32_t bound = val_bounded(l) ? val_bounded(l) : val_bounded(r);
+	int res; /* 1 true, 0 false, -1 undecided */
 
 	if (l->kind == V_STR && r->kind == V_STR &&
 	    (x->op == OP_EQ || x->op == OP_NE)) {
-		c = l->s == r->s ? 0 : 1;
+		res = cmp_holds(x->op, l->s == r->s ? 0 : 1);
 	} else if (l->kind == V_BOOL && r->kind == V_BOOL &&
 		   (x->op == OP_EQ || x->op == OP_NE)) {
-		c = l->n == r->n ? 0 : 1;
-	} else if (l->kind == V_NUM && r->kind == V_NUM) {
-		if (l->dim != r->dim) {
+		res = bound ? -1 : cmp_holds(x->op, l->n == r->n ? 0 : 1);
+	} else if ((l->kind == V_NUM || l->kind == V_RATIO) &&
+		   (r->kind == V_NUM || r->kind == V_RATIO)) {
+		enum dim ld = l->kind == V_RATIO ? DIM_RATIO : l->dim;
+		enum dim rd = r->kind == V_RATIO ? DIM_RATIO : r->dim;
+		struct frac a = as_frac(l), b = as_frac(r);
+
+		if (ld != rd) {
 			elab_error(e, &x->loc, "unit-mismatch",
 				   "cannot compare %s with %s",
 				   dim_phrase(e, l), dim_phrase(e, r));
 			return false;
 		}
-		c = l->n < r->n ? -1 : l->n > r->n;
+		if (x->op == OP_EQ || x->op == OP_NE) {
+			if (frac_cmp(a.hi, a.den, b.lo, b.den) < 0 ||
+			    frac_cmp(b.hi, b.den, a.lo, a.den) < 0)
+				res = x->op == OP_NE; /* disjoint */
+			else if (bound)
+				res = -1;
+			else
+				res = cmp_holds(
+				    x->op, frac_cmp(a.lo, a.den, b.lo, b.den));
+		} else {
+			bool low = cmp_holds(
+			    x->op, frac_cmp(a.lo, a.den, b.hi, b.den));
+			bool high = cmp_holds(
+			    x->op, frac_cmp(a.hi, a.den, b.lo, b.den));
+
+			res = low == high ? low : -1;
+		}
 	} else {
+		if (undefined_operand(e, l->kind == V_PATH ? l : r))
+			return false;
 		elab_error(e, &x->loc, "type-mismatch",
 			   "cannot compare %s with %s", val_kind_name(l),
 			   val_kind_name(r));
@@ -340,27 +513,21 @@ static bool compare(struct elab *e, const struct ast *x, struct val *l,
 	memset(out, 0, sizeof(*out));
 	out->kind = V_BOOL;
 	out->loc = x->loc;
-	switch (x->op) {
-	case OP_EQ:
-		out->n = c == 0;
-		break;
-	case OP_NE:
-		out->n = c != 0;
-		break;
-	case OP_LT:
-		out->n = c < 0;
-		break;
-	case OP_LE:
-		out->n = c <= 0;
-		break;
-	case OP_GT:
-		out->n = c > 0;
-		break;
-	case OP_GE:
-		out->n = c >= 0;
-		break;
-	default:
-		BUG("not a comparison");
+	out->n = res == 1;
+	out->count = res < 0 ? bound : 0;
+	return true;
+}
+
+/* A boolean operand of && or ||, kept with its undecided mark. */
+static bool eval_cond(struct elab *e, const struct ast *x, struct val *out)
+{
+	if (!eval(e, x, out))
+		return false;
+	if (out->kind != V_BOOL) {
+		elab_error(e, &x->loc, "type-mismatch",
+			   "condition must be a boolean, not %s",
+			   val_kind_name(out));
+		return false;
 	}
 	return true;
 }
@@ -370,18 +537,28 @@ static bool eval_binary(struct elab *e, const struct ast *x, struct val *out)
 	struct val l, r;
 
 	if (x->op == OP_AND || x->op == OP_OR) {
-		bool a, b;
+		/* the right side only when the left does not decide; with
+		 * undecided operands: false && _ and _ && false are false,
+		 * true || _ and _ || true true, the rest undecided */
+		bool is_and = x->op == OP_AND;
 
-		if (!eval_bool(e, x->lhs, &a))
+		if (!eval_cond(e, x->lhs, &l))
 			return false;
-		if ((x->op == OP_AND && !a) || (x->op == OP_OR && a)) {
-			b = a;
-		} else if (!eval_bool(e, x->rhs, &b)) {
-			return false;
+		if (!val_bounded(&l) && (is_and ? !l.n : l.n)) {
+			r = l;
+		} else {
+			if (!eval_cond(e, x->rhs, &r))
+				return false;
+			if (val_bounded(&r) || (is_and ? r.n : !r.n))
+				r.count = val_bounded(&l) ? val_bounded(&l)
+							  : val_bounded(&r);
+			if (r.count)
+				r.n = 0;
 		}
 		memset(out, 0, sizeof(*out));
 		out->kind = V_BOOL;
-		out->n = b;
+		out->n = r.n;
+		out->count = r.count;
 		out->loc = x->loc;
 		return true;
 	}
@@ -626,12 +803,47 @@ static bool eval_call(struct elab *e, const struct ast *x, struct val *out)
 		}
 		if (!eval(e, a, &args[0]) || !eval(e, a->next, &args[1]))
 			return false;
+		if (!streq(fn, "ceil_div") &&
+		    (args[0].kind == V_RATIO || args[1].kind == V_RATIO) &&
+		    (args[0].kind == V_NUM || args[0].kind == V_RATIO) &&
+		    (args[1].kind == V_NUM || args[1].kind == V_RATIO)) {
+			/* of ratios: the least (greatest) one, exactly; with
+			 * bounds, in millionths */
+			struct frac p = as_frac(&args[0]),
+				    q = as_frac(&args[1]);
+			int c = frac_cmp(p.lo, p.den, q.lo, q.den);
+
+			if (val_bounded(&args[0]) || val_bounded(&args[1])) {
+				if ((args[0].kind == V_RATIO &&
+				     !ratio_num(e, &args[0])) ||
+				    (args[1].kind == V_RATIO &&
+				     !ratio_num(e, &args[1])))
+					return false;
+			} else if ((args[0].kind == V_NUM &&
+				    args[0].dim != DIM_RATIO) ||
+				   (args[1].kind == V_NUM &&
+				    args[1].dim != DIM_RATIO)) {
+				elab_error(e, &x->loc, "unit-mismatch",
+					   "%s() of %s and %s", fn,
+					   dim_phrase(e, &args[0]),
+					   dim_phrase(e, &args[1]));
+				return false;
+			} else {
+				*out = (streq(fn, "min") ? c <= 0 : c >= 0)
+					   ? args[0]
+					   : args[1];
+				out->loc = x->loc;
+				return true;
+			}
+		}
 		if (args[0].kind != V_NUM || args[1].kind != V_NUM) {
 			elab_error(e, &x->loc, "type-mismatch",
 				   "%s() needs numbers", fn);
 			return false;
 		}
 		if (streq(fn, "ceil_div")) {
+			if (val_bounded(&args[0]) || val_bounded(&args[1]))
+				return bounded_scaled(e, x);
 			if (args[1].dim != DIM_NONE) {
 				elab_error(e, &a->next->loc, "unit-mismatch",
 					   "ceil_div() divides by a plain "
@@ -656,11 +868,30 @@ static bool eval_call(struct elab *e, const struct ast *x, struct val *out)
 				   dim_phrase(e, &args[1]));
 			return false;
 		}
-		r = streq(fn, "min")
-			? (args[0].n < args[1].n ? args[0].n : args[1].n)
-			: (args[0].n > args[1].n ? args[0].n : args[1].n);
-		set_num(out, args[0].dim, r, &x->loc);
+		{
+			/* of bounds: the ends' minimum (or maximum) */
+			bool mn = streq(fn, "min");
+			int64_t p = args[0].n, q = args[1].n;
+			int64_t ph = num_hi(&args[0]), qh = num_hi(&args[1]);
+			uint32_t bound = val_bounded(&args[0])
+					     ? val_bounded(&args[0])
+					     : val_bounded(&args[1]);
+
+			r = mn ? (p < q ? p : q) : (p > q ? p : q);
+			set_num(out, args[0].dim, r, &x->loc);
+			if (bound) {
+				out->n2 = mn ? (ph < qh ? ph : qh)
+					     : (ph > qh ? ph : qh);
+				out->count = bound;
+			}
+		}
 		return true;
+	}
+	if (e->host) {
+		bool ok = false;
+
+		if (e->host->call(e->host->ctx, e, x, out, &ok))
+			return ok;
 	}
 	{
 		static const char *const fns[] = { "len", "min", "max",
@@ -672,6 +903,8 @@ static bool eval_call(struct elab *e, const struct ast *x, struct val *out)
 		suggest_init(&sg, fn);
 		for (size_t i = 0; i < ARRAY_SIZE(fns); i++)
 			suggest_offer(&sg, fns[i]);
+		for (size_t i = 0; e->host && e->host->names[i]; i++)
+			suggest_offer(&sg, e->host->names[i]);
 		elab_error(e, &x->wloc, "undefined-name",
 			   "unknown function '%s'" SUGGEST_FMT, fn,
 			   SUGGEST_ARGS(&sg));
@@ -734,15 +967,20 @@ bool eval(struct elab *e, const struct ast *x, struct val *out)
 					   val_kind_name(&v));
 				return false;
 			}
-			v.n = !v.n;
+			if (!val_bounded(&v)) /* undecided stays so */
+				v.n = !v.n;
 		} else {
+			int64_t lo = v.n;
+
 			if (v.kind != V_NUM) {
 				elab_error(e, &x->lhs->loc, "type-mismatch",
 					   "'-' needs a number, not %s",
 					   val_kind_name(&v));
 				return false;
 			}
-			if (!q_sub(0, v.n, &v.n))
+			/* -[a, b] = [-b, -a] */
+			if (!q_sub(0, num_hi(&v), &v.n) ||
+			    (val_bounded(&v) && !q_sub(0, lo, &v.n2)))
 				return overflow(e, x);
 		}
 		v.loc = x->loc;

@@ -47,12 +47,11 @@ static void switch_ports(struct elab *e, uint32_t part, uint32_t proto,
 			 struct swport_list *out)
 {
 	const struct rk_design *d = e->d;
-	uint32_t chain[64], n = 0;
+	uint32_t chain[RK_MAX_PART_DEPTH + 1];
+	uint32_t n = ir_part_chain(d, part, chain);
 
 	out->ports = NULL;
 	out->n = 0;
-	for (uint32_t p = part; p != RK_NONE && n < 64; p = d->objs[p].part)
-		chain[n++] = p;
 	/* base ports first, as a derived part extends its base */
 	while (n--) {
 		uint32_t cap = 0;

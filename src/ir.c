@@ -173,13 +173,11 @@ const struct rk_value *ir_attr(const struct rk_design *d, uint32_t obj,
 const struct rk_value *ir_attr_inh(const struct rk_design *d, uint32_t obj,
 				   uint32_t key)
 {
-	/* bounded: part bases cannot form cycles (checked at elaboration) */
-	while (obj != RK_NONE) {
-		const struct rk_value *v = ir_attr(d, obj, key);
+	for_each_base(d, p, obj) {
+		const struct rk_value *v = ir_attr(d, p, key);
 
 		if (v)
 			return v;
-		obj = d->objs[obj].part;
 	}
 	return NULL;
 }
@@ -227,12 +225,11 @@ uint32_t ir_part_member(const struct rk_design *d, uint32_t part,
 {
 	const char *ln = str_of(d->arena, local_name);
 	size_t lnlen = strlen_of(d->arena, local_name);
-	uint32_t hops = 0;
 
-	while (part != RK_NONE && hops++ < 256) {
+	for_each_base(d, p, part) {
 		/* "part.member", found without writing it out */
-		uint32_t id = intern_find_join(d->arena, d->objs[part].name,
-					       '.', ln, lnlen);
+		uint32_t id =
+		    intern_find_join(d->arena, d->objs[p].name, '.', ln, lnlen);
 		uint32_t m;
 
 		if (id) {
@@ -241,7 +238,6 @@ uint32_t ir_part_member(const struct rk_design *d, uint32_t part,
 					     d->objs[m].kind == K_COMP))
 				return m;
 		}
-		part = d->objs[part].part;
 	}
 	return RK_NONE;
 }
@@ -261,15 +257,24 @@ bool ir_member_effective(const struct rk_design *d, uint32_t part, uint32_t m)
 
 uint32_t ir_part_gpu_count(const struct rk_design *d, uint32_t part)
 {
-	uint32_t n = 0, hops = 0;
+	uint32_t n = 0;
 
-	for (uint32_t p = part; p != RK_NONE && hops++ < 256;
-	     p = d->objs[p].part)
+	for_each_base(d, p, part)
 		for_each_child(d, p, c)
 			if (d->objs[c].kind == K_COMP &&
 			    d->objs[c].cls == COMP_GPU &&
 			    ir_member_effective(d, part, c))
 				n++;
+	return n;
+}
+
+uint32_t ir_part_chain(const struct rk_design *d, uint32_t part,
+		       uint32_t chain[RK_MAX_PART_DEPTH + 1])
+{
+	uint32_t n = 0;
+
+	for_each_base(d, p, part)
+		chain[n++] = p;
 	return n;
 }
 

@@ -267,6 +267,30 @@ const struct rk_value *ir_next_endpoint(const struct rk_design *d, uint32_t fab,
 					   : (d)->objs[obj].first_child; \
 	     c != RK_NONE; c = (d)->objs[c].next_sibling)
 
+/*
+ * The walk up a part's bases.  A part has at most RK_MAX_PART_DEPTH levels,
+ * itself and its bases (doc/language.md section 13); elaboration refuses a
+ * deeper one at its declaration, so every chain ends within the limit.
+ * for_each_base(d, p, start) visits @start, then what it was made from or
+ * derives from, and so on: from an instance (a device, a rack, a
+ * component) the instance and its part's chain, RK_MAX_PART_DEPTH + 1
+ * objects at most; the bound in the loop only guards against a chain
+ * built without elaboration.
+ */
+#define RK_MAX_PART_DEPTH 128u
+
+#define for_each_base(d, p, start)                            \
+	for (uint32_t p = (start), p##_level_ = 0;            \
+	     p != RK_NONE && p##_level_ <= RK_MAX_PART_DEPTH; \
+	     p = (d)->objs[p].part, p##_level_++)
+
+/*
+ * The chain of @part (itself first, then its bases) into @chain, which has
+ * room for RK_MAX_PART_DEPTH + 1 entries; returns how many there are.
+ */
+uint32_t ir_part_chain(const struct rk_design *d, uint32_t part,
+		       uint32_t chain[RK_MAX_PART_DEPTH + 1]);
+
 /* The part an instance was made from (RK_NONE for non-instances). */
 static inline uint32_t ir_part_of(const struct rk_design *d, uint32_t obj)
 {

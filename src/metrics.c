@@ -734,13 +734,11 @@ static uint32_t endpoint_owner(const struct rk_design *d, uint32_t dev,
 	if (part == RK_NONE)
 		return RK_NONE;
 	if (part != oc->part) {
-		uint32_t chain[64], nc = 0;
+		uint32_t chain[RK_MAX_PART_DEPTH + 1];
+		uint32_t nc = ir_part_chain(d, part, chain);
 
 		oc->part = part;
 		oc->n = 0;
-		for (uint32_t p = part; p != RK_NONE && nc < ARRAY_SIZE(chain);
-		     p = d->objs[p].part)
-			chain[nc++] = p;
 		while (nc--)
 			for_each_child(d, chain[nc], c) {
 				const struct rk_value *pv;

@@ -17,7 +17,8 @@
 #include "resolve.h"
 #include "suggest.h"
 
-#define MAX_SCOPES 80
+/* a name's scopes: its enclosing objects, or a part and its bases */
+#define MAX_SCOPES (RK_MAX_PART_DEPTH + 2)
 
 /* Offer @cand unless the budget is spent; false (and none offered) then. */
 static bool offer(struct elab *e, struct suggest *sg, const char *cand)
@@ -53,13 +54,9 @@ static void scopes_for(struct elab *e, uint32_t obj, struct scopes *s)
 	}
 	if (d->objs[obj].kind == K_PORT || d->objs[obj].kind == K_COMP) {
 		/* members of a part: the part, then its bases */
-		uint32_t p = d->objs[obj].parent;
-
 		s->part_ns = true;
-		for (uint32_t k = 0; p != RK_NONE && k < MAX_SCOPES; k++) {
+		for_each_base(d, p, d->objs[obj].parent)
 			s->name[s->n++] = d->objs[p].name;
-			p = d->objs[p].part;
-		}
 		return;
 	}
 	s->name[s->n++] = d->objs[obj].name;
@@ -114,8 +111,10 @@ static bool index_range(struct elab *e, uint32_t obj, bool ports,
 		*hi = e->rng_hi;
 		return e->rng_any;
 	}
-	for (uint32_t q = obj, hops = 0; q != RK_NONE && hops < 64;
-	     q = ports ? d->objs[q].part : RK_NONE, hops++)
+	/* ports: the object's own, then its part's chain */
+	for_each_base(d, q, obj) {
+		if (q != obj && !ports)
+			break;
 		for_each_child(d, q, c) {
 			const char *ln = str_of(e->a, d->objs[c].local);
 			char *end;
@@ -133,6 +132,7 @@ static bool index_range(struct elab *e, uint32_t obj, bool ports,
 				*hi = ix;
 			any = true;
 		}
+	}
 	e->rng_base = base;
 	e->rng_obj = obj;
 	e->rng_ports = ports;
@@ -328,8 +328,9 @@ static bool resolve_port(struct elab *e, uint32_t path, uint32_t from,
 			return false;
 		}
 		suggest_init(&sg, pn);
-		for (uint32_t q = part; q != RK_NONE && !cut;
-		     q = d->objs[q].part)
+		for_each_base(d, q, part) {
+			if (cut)
+				break;
 			for_each_child(d, q, c)
 				if (d->objs[c].kind == K_PORT &&
 				    !offer(e, &sg,
@@ -337,6 +338,7 @@ static bool resolve_port(struct elab *e, uint32_t path, uint32_t from,
 					cut = true;
 					break;
 				}
+		}
 		if (cut) /* the budget ran out: no suggestion */
 			suggest_init(&sg, pn);
 		elab_error(e, loc, "undefined-name",
@@ -521,12 +523,10 @@ static void part_port_matches(struct elab *e, uint32_t part, const char *pat,
 			      uint32_t **out, uint32_t *n, uint32_t *cap)
 {
 	const struct rk_design *d = e->d;
-	uint32_t chain[64], nc = 0, m = 0, hmask, *set;
+	uint32_t chain[RK_MAX_PART_DEPTH + 1], m = 0, hmask, *set;
+	uint32_t nc = ir_part_chain(d, part, chain);
 
 	*n = 0;
-	for (uint32_t p = part; p != RK_NONE && nc < ARRAY_SIZE(chain);
-	     p = d->objs[p].part)
-		chain[nc++] = p;
 	while (nc--)
 		for_each_child(d, chain[nc], c) {
 			uint32_t port;
