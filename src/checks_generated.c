@@ -288,7 +288,8 @@ static void run_ratio(struct check_ctx *c)
  * row of such a rack) while the list offers a rack of its own nodes (one
  * that holds them, or one in their row): first fit with every unit's
  * leaves in the first listed rack.  A star is *crowded* when all its
- * switches stand in one of the several racks it lists.
+ * switches stand in one of the several racks it lists, and it gives no
+ * per_rack (which says how many a rack may take).
  */
 static uint32_t row_of(const struct rk_design *d, uint32_t rack)
 {
@@ -358,7 +359,9 @@ static void run_first_fit(struct check_ctx *c)
 		    !pl || pl->type != VT_LIST || banded(c, f))
 			continue;
 		if (d->objs[f].cls == FAB_STAR) {
-			star_crowded(c, f, pl);
+			/* with per_rack the design says how many a rack */
+			if (check_num(c, f, A_PER_RACK, 0) <= 0)
+				star_crowded(c, f, pl);
 			continue;
 		}
 		if (d->objs[f].cls != FAB_FAT_TREE)

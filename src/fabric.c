@@ -11,14 +11,17 @@
  * device) and rail (the port's name: ib[0] is rail 0 ...).  With a switch of
  * R fabric ports (those at the fabric's rate) and leaf oversubscription
  * d:u, a leaf has D = R*d/(d+u) ports down and U = R-D up.  Nodes form
- * scalable units of su_size (default D); every SU has one leaf per rail,
- * and node k of an SU uses down port k of its rail's leaf.  Two tiers: a
- * leaf cables no more uplink than downlink (at most Uf = min(U, su_size),
- * unless `uplinks all`), S = ceil(L*Uf/R) spines raised to a divisor of Uf
- * (or as many as `final_sus` units need), leaf uplinks dealt round-robin
- * over the spines, growth-stable (deal_uplinks() below).  Three and four
- * tiers (src/fabric_tiers.c): complete trees with leaves missing, pods of
- * R/2 leaves in unit order with U spines each, and cores (and top
+ * scalable units of su_size (default D; at d:u other than 1:1 the largest
+ * multiple of d, in lowest terms, up to D); every SU has one leaf per
+ * rail, and node k of an SU uses down port k of its rail's leaf.  Two
+ * tiers: a leaf of n endpoints cables ceil(n*u/d) uplinks (by bandwidth;
+ * at most Uf = min(U, ceil(su_size*u/d)), all U with `uplinks all`), so
+ * it is d:u wherever n*u/d is whole, S = ceil(L*Uf/R) spines raised to a
+ * divisor of Uf (or as many as `final_sus` units need), leaf uplinks
+ * dealt round-robin over the spines, growth-stable (deal_uplinks()
+ * below).  Three and four tiers (src/fabric_tiers.c): complete trees with
+ * leaves missing, pods of R/2 leaves in unit order with U spines each (Uf
+ * at d:u other than 1:1), and cores (and top
  * switches) dealt growth-stably above them.  This reproduces the NVIDIA
  * DGX SuperPOD tables (8 leaves + 4 spines per SU; 128/128/64 at 16 SUs).
  *
