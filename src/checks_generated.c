@@ -14,6 +14,7 @@
 
 #include "checks.h"
 #include "fabric.h"
+#include "layout.h"
 #include "metrics.h"
 #include "schema.h"
 
@@ -168,6 +169,309 @@ static void run_leaf_uplinks(struct check_ctx *c)
 	free(io);
 }
 
+/*
+ * A fat tree that asks for oversubscription d:u other than 1:1 builds
+ * every leaf d:u (down * u == up * d in bandwidth) where it can: a leaf
+ * of n endpoints cables n*u/d uplinks rounded up to whole links, and
+ * three and four tiers cable a full leaf's uplinks on every leaf.  Said
+ * once per fabric, at its `oversubscription`, naming the first leaf that
+ * differs and why.  `uplinks all` asks for every uplink port instead.
+ */
+static void run_ratio(struct check_ctx *c)
+{
+	const struct rk_design *d = c->d;
+	struct leaf_io *io = NULL;
+	uint32_t *first = NULL, *odd = NULL, *with = NULL;
+
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		const struct rk_value *ov;
+		uint32_t f;
+
+		if (!is_leaf(c, i))
+			continue;
+		f = d->objs[i].parent;
+		ov = ir_attr(d, f, A_OVERSUB);
+		if (!ov || ov->type != VT_RATIO || ov->n == (int64_t)ov->a ||
+		    (ir_attr(d, f, A_UPLINKS) &&
+		     streq(check_str(c, f, A_UPLINKS), "all")))
+			continue;
+		if (!io) {
+			io = leaf_links(c);
+			first = xmalloc((d->nobjs + 1) * sizeof(*first));
+			memset(first, 0xff, (d->nobjs + 1) * sizeof(*first));
+			odd = xcalloc(d->nobjs + 1, sizeof(*odd));
+			with = xcalloc(d->nobjs + 1, sizeof(*with));
+		}
+		/* a lone leaf (one tier) has no uplinks to weigh */
+		if (!io[i].down_n || !io[i].up_n)
+			continue;
+		with[f]++;
+		if ((__int128)io[i].down * ov->a == (__int128)io[i].up * ov->n)
+			continue;
+		if (!odd[f]++)
+			first[f] = i;
+	}
+	for (uint32_t f = 0; io && f < d->nobjs && !check_stop(c); f++) {
+		const struct rk_value *ov, *su;
+		const struct leaf_io *x;
+		char a[RK_QFMT_MAX], b[RK_QFMT_MAX], w[RK_QFMT_MAX];
+		uint32_t l = first[f];
+		__int128 need, per;
+
+		if (!odd[f])
+			continue;
+		ov = ir_attr(d, f, A_OVERSUB);
+		x = &io[l];
+		check_qfmt(DIM_RATE, x->down, a);
+		check_qfmt(DIM_RATE, x->up, b);
+		check_fail(c, f, &ov->loc,
+			   "fabric '%s' asks for oversubscription %lld:%u, but "
+			   "leaf %s has %u %s down (%s) and %u %s up (%s); %u "
+			   "of its %u leaves with endpoints are not %lld:%u",
+			   ir_name(d, f), (long long)ov->n, ov->a,
+			   ir_name(d, l), x->down_n,
+			   x->down_n == 1 ? "endpoint" : "endpoints", a,
+			   x->up_n, x->up_n == 1 ? "uplink" : "uplinks", b,
+			   odd[f], with[f], (long long)ov->n, ov->a);
+		/* the uplink bandwidth d:u asks for, against whole links */
+		need = (__int128)x->down * ov->a;
+		per = x->up_n ? (__int128)x->up / x->up_n : 0;
+		check_qfmt(DIM_RATE, check_sat(need / ov->n), w);
+		if (!x->up_n || (__int128)x->up * ov->n < need)
+			check_note(c, &d->objs[l].loc,
+				   "it has too few uplink ports for %s up: a "
+				   "switch of more ports, or a smaller "
+				   "su_size, gives each leaf what d:u asks",
+				   w);
+		else if ((x->up - per) * (__int128)ov->n < need) {
+			check_note(c, &d->objs[l].loc,
+				   "uplinks are whole links: %s up, what "
+				   "%lld:%u asks of its downlinks, is more "
+				   "than %u %s, so it cables %u",
+				   w, (long long)ov->n, ov->a, x->up_n - 1,
+				   x->up_n == 2 ? "uplink" : "uplinks",
+				   x->up_n);
+			int64_t g = ov->n, h = ov->a;
+
+			while (h) {
+				int64_t t = g % h;
+
+				g = h;
+				h = t;
+			}
+			su = ir_attr(d, f, A_SU_SIZE);
+			check_note(c, su ? &su->loc : &d->objs[f].loc,
+				   "a leaf of equal endpoints is exactly "
+				   "%lld:%u when their number is a multiple "
+				   "of %lld: su_size, and the nodes of the "
+				   "last unit, a multiple of %lld",
+				   (long long)ov->n, ov->a,
+				   (long long)(ov->n / g),
+				   (long long)(ov->n / g));
+		} else
+			check_note(c, &d->objs[l].loc,
+				   "three and four tiers cable every leaf's "
+				   "uplinks as a full leaf's, so that its pod "
+				   "is complete; %s up would do",
+				   w);
+	}
+	free(first);
+	free(odd);
+	free(with);
+	free(io);
+}
+
+/*
+ * First-fit placement (no leaf_band) of generated switches.  A fat-tree
+ * leaf is *away* when it stands among other leaves' nodes and none of its
+ * own (in a rack that holds the fabric's endpoint devices, or else in the
+ * row of such a rack) while the list offers a rack of its own nodes (one
+ * that holds them, or one in their row): first fit with every unit's
+ * leaves in the first listed rack.  A star is *crowded* when all its
+ * switches stand in one of the several racks it lists, and it gives no
+ * per_rack (which says how many a rack may take).
+ */
+static uint32_t row_of(const struct rk_design *d, uint32_t rack)
+{
+	return rack == RK_NONE ? RK_NONE : d->objs[rack].parent;
+}
+
+static bool banded(struct check_ctx *c, uint32_t f)
+{
+	return check_num(c, f, A_LEAVES_PER_RACK, 0) > 0 &&
+	       check_num(c, f, A_LEAF_BAND, 0) > 0;
+}
+
+static void star_crowded(struct check_ctx *c, uint32_t f,
+			 const struct rk_value *pl)
+{
+	const struct rk_design *d = c->d;
+	uint32_t n = 0, rack0 = RK_NONE;
+	bool one = true;
+
+	for_each_child(d, f, s) {
+		uint32_t r;
+
+		if (d->objs[s].kind != K_DEVICE || d->objs[s].cls != C_SWITCH)
+			continue;
+		r = layout_rack_of(d, s);
+		n++;
+		one = one && r != RK_NONE && (rack0 == RK_NONE || r == rack0);
+		rack0 = r;
+	}
+	if (n < 2 || !one || pl->n < 2)
+		return;
+	check_fail(c, f, &pl->loc,
+		   "first-fit placement puts all %u switches of star '%s' in "
+		   "%s, the first listed rack with room, and none in the %s",
+		   n, ir_name(d, f), ir_name(d, rack0),
+		   pl->n == 2 ? "other listed rack" : "other listed racks");
+	check_note(c, NULL,
+		   "`per_rack N` spreads them over the listed racks, N a "
+		   "rack; `leaf_band U` with `leaves_per_rack N` puts switch "
+		   "j in listed rack j / N");
+}
+
+/* per fat-tree leaf, from its links to its nodes */
+enum {
+	HOME_RACK = 1,	 /* a node of its own in its rack */
+	HOME_ROW = 2,	 /* in its rack's row */
+	LISTED_RACK = 4, /* a listed rack holds a node of its own */
+	LISTED_ROW = 8	 /* a listed rack stands in such a node's row */
+};
+
+static void run_first_fit(struct check_ctx *c)
+{
+	const struct rk_design *d = c->d;
+	/* per rack and row: f + 1 when fabric f lists the rack (a rack in
+	 * the row), and when the rack (a rack in the row) holds one of its
+	 * endpoint devices */
+	uint32_t *lst = NULL, *ept = NULL, *start = NULL, *order = NULL;
+	uint8_t *home = NULL;
+
+	for (uint32_t f = 0; f < d->nobjs && !check_stop(c); f++) {
+		const struct rk_value *pl = ir_attr(d, f, A_PLACE_LEAVES);
+		uint32_t bad = 0, firstbad = RK_NONE;
+		struct ir_ep_cursor cur = { 0, 0 };
+		bool inrow = false;
+
+		if (d->objs[f].kind != K_FABRIC || !ir_attr(d, f, A_SWITCH) ||
+		    !pl || pl->type != VT_LIST || banded(c, f))
+			continue;
+		if (d->objs[f].cls == FAB_STAR) {
+			/* with per_rack the design says how many a rack */
+			if (check_num(c, f, A_PER_RACK, 0) <= 0)
+				star_crowded(c, f, pl);
+			continue;
+		}
+		if (d->objs[f].cls != FAB_FAT_TREE)
+			continue;
+		if (!lst) {
+			/* the links of each fabric, bucketed once */
+			lst = xcalloc(d->nobjs + 1, sizeof(*lst));
+			ept = xcalloc(d->nobjs + 1, sizeof(*ept));
+			home = xcalloc(d->nobjs + 1, 1);
+			start = xcalloc(d->nobjs + 2, sizeof(*start));
+			order =
+			    xmalloc(((size_t)d->nlinks + 1) * sizeof(*order));
+			for (uint32_t i = 0; i < d->nlinks; i++)
+				if (d->links[i].fabric != RK_NONE)
+					start[d->links[i].fabric + 1]++;
+			for (uint32_t i = 0; i < d->nobjs; i++)
+				start[i + 1] += start[i];
+			for (uint32_t i = 0; i < d->nlinks; i++)
+				if (d->links[i].fabric != RK_NONE)
+					order[start[d->links[i].fabric]++] = i;
+			for (uint32_t i = d->nobjs; i > 0; i--)
+				start[i] = start[i - 1];
+			start[0] = 0;
+		}
+		for (uint32_t i = 0; i < (uint32_t)pl->n; i++) {
+			uint32_t r = d->vals[pl->a + i].a;
+
+			lst[r] = f + 1;
+			if (row_of(d, r) != RK_NONE)
+				lst[row_of(d, r)] = f + 1;
+		}
+		for (const struct rk_value *v;
+		     (v = ir_next_endpoint(d, f, &cur));) {
+			uint32_t r = layout_rack_of(d, v->a);
+
+			if (r == RK_NONE)
+				continue;
+			ept[r] = f + 1;
+			if (row_of(d, r) != RK_NONE)
+				ept[row_of(d, r)] = f + 1;
+		}
+		for (uint32_t k = start[f]; k < start[f + 1]; k++) {
+			const struct rk_link *l = &d->links[order[k]];
+			uint32_t e[2] = { l->a_dev, l->b_dev };
+
+			if (l->a_port == RK_NONE)
+				continue;
+			for (unsigned j = 0; j < 2; j++) {
+				uint32_t lf = e[j], o = e[1 - j], rl, ro, w;
+
+				if (d->objs[lf].parent != f ||
+				    !is_leaf(c, lf) ||
+				    d->objs[o].cls == C_SWITCH ||
+				    (ro = layout_rack_of(d, o)) == RK_NONE)
+					continue;
+				rl = layout_rack_of(d, lf);
+				w = row_of(d, ro);
+				home[lf] |= rl == ro ? HOME_RACK : 0;
+				home[lf] |= rl != RK_NONE && w != RK_NONE &&
+						    w == row_of(d, rl)
+						? HOME_ROW
+						: 0;
+				home[lf] |= lst[ro] == f + 1 ? LISTED_RACK : 0;
+				home[lf] |= w != RK_NONE && lst[w] == f + 1
+						? LISTED_ROW
+						: 0;
+			}
+		}
+		for_each_child(d, f, lf) {
+			uint32_t r, w;
+			bool away;
+
+			if (!is_leaf(c, lf) ||
+			    (r = layout_rack_of(d, lf)) == RK_NONE ||
+			    !(home[lf] & (LISTED_RACK | LISTED_ROW)))
+				continue;
+			w = row_of(d, r);
+			away = ept[r] == f + 1 ? !(home[lf] & HOME_RACK)
+			       : w != RK_NONE && ept[w] == f + 1
+				   ? !(home[lf] & HOME_ROW)
+				   : false;
+			if (away && !bad++) {
+				firstbad = lf;
+				inrow = ept[r] != f + 1;
+			}
+		}
+		if (!bad)
+			continue;
+		check_fail(c, f, &pl->loc,
+			   "first-fit placement puts leaf %s of fabric '%s' in "
+			   "%s, %s other leaves' nodes and none of its own, "
+			   "though the list offers a rack by its own nodes; %u "
+			   "of its leaves stand so",
+			   ir_name(d, firstbad), ir_name(d, f),
+			   ir_name(d, layout_rack_of(d, firstbad)),
+			   inrow ? "in a row of" : "a rack of", bad);
+		check_note(
+		    c, NULL,
+		    "`leaf_band U` with `leaves_per_rack N` (N the "
+		    "leaves of a unit) stands unit s's leaves in listed "
+		    "rack s; or `per_rack N`, so that first fit moves on "
+		    "to the next unit's rack");
+	}
+	free(lst);
+	free(ept);
+	free(home);
+	free(start);
+	free(order);
+}
+
 /* one rail family: endpoint ports of one base name and speed */
 struct rail_kind {
 	const char *name; /* "ib" of ib[3] */
@@ -260,6 +564,15 @@ CHECK_DEFINE(fabric_leaf_uplinks, "fabric-leaf-uplinks", CHECK_WARN,
 	     "design asks for it (`uplinks all`, oversubscription d:u with "
 	     "u > d)",
 	     run_leaf_uplinks);
+CHECK_DEFINE(fabric_ratio, "fabric-ratio", CHECK_WARN,
+	     "every leaf of a fat tree that asks for oversubscription d:u "
+	     "(other than 1:1) is d:u",
+	     run_ratio);
+CHECK_DEFINE(fabric_first_fit, "fabric-first-fit", CHECK_WARN,
+	     "first-fit placement puts no fat-tree leaf among other leaves' "
+	     "nodes and none of its own, and not all of a star's switches in "
+	     "one of its listed racks",
+	     run_first_fit);
 CHECK_DEFINE(fabric_rail_ports, "fabric-rail-ports", CHECK_WARN,
 	     "a fat tree's rails are endpoint ports of one name and speed",
 	     run_rail_ports);

@@ -11,14 +11,17 @@
  * device) and rail (the port's name: ib[0] is rail 0 ...).  With a switch of
  * R fabric ports (those at the fabric's rate) and leaf oversubscription
  * d:u, a leaf has D = R*d/(d+u) ports down and U = R-D up.  Nodes form
- * scalable units of su_size (default D); every SU has one leaf per rail,
- * and node k of an SU uses down port k of its rail's leaf.  Two tiers: a
- * leaf cables no more uplink than downlink (at most Uf = min(U, su_size),
- * unless `uplinks all`), S = ceil(L*Uf/R) spines raised to a divisor of Uf
- * (or as many as `final_sus` units need), leaf uplinks dealt round-robin
- * over the spines, growth-stable (deal_uplinks() below).  Three and four
- * tiers (src/fabric_tiers.c): complete trees with leaves missing, pods of
- * R/2 leaves in unit order with U spines each, and cores (and top
+ * scalable units of su_size (default D; at d:u other than 1:1 the largest
+ * multiple of d, in lowest terms, up to D); every SU has one leaf per
+ * rail, and node k of an SU uses down port k of its rail's leaf.  Two
+ * tiers: a leaf of n endpoints cables ceil(n*u/d) uplinks (by bandwidth;
+ * at most Uf = min(U, ceil(su_size*u/d)), all U with `uplinks all`), so
+ * it is d:u wherever n*u/d is whole, S = ceil(L*Uf/R) spines raised to a
+ * divisor of Uf (or as many as `final_sus` units need), leaf uplinks
+ * dealt round-robin over the spines, growth-stable (deal_uplinks()
+ * below).  Three and four tiers (src/fabric_tiers.c): complete trees with
+ * leaves missing, pods of R/2 leaves in unit order with U spines each (Uf
+ * at d:u other than 1:1), and cores (and top
  * switches) dealt growth-stably above them.  This reproduces the NVIDIA
  * DGX SuperPOD tables (8 leaves + 4 spines per SU; 128/128/64 at 16 SUs).
  *
@@ -861,6 +864,7 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 	const struct rk_value *ov = ir_attr(d, fab, A_OVERSUB);
 	int64_t od = ov ? ov->n : 1, ou = ov ? ov->a : 1;
 	uint32_t R, D, U, Uf, su_size, nsu, L, Lf, tiers, Sfix = 0;
+	int64_t rd = 1, ru = 1;
 	int64_t *down_bw = NULL;
 	int64_t fin, rate;
 	bool all_up;
@@ -916,6 +920,19 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 	}
 	D = (uint32_t)((int64_t)R * od / (od + ou));
 	U = R - D;
+	/* d:u in lowest terms; 1:1 (rd == ru) is the non-blocking tree */
+	{
+		int64_t a = od, b = ou;
+
+		while (b) {
+			int64_t t = a % b;
+
+			a = b;
+			b = t;
+		}
+		rd = od / a;
+		ru = ou / a;
+	}
 	if (!D || !U) {
 		elab_error(e, loc, "fabric",
 			   "oversubscription %lld:%lld leaves a %u-port leaf "
@@ -940,7 +957,15 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 			rail_names[nrails++] = nm;
 		}
 	}
-	su_size = (uint32_t)ir_num(d, fab, A_SU_SIZE, D);
+	/*
+	 * A leaf of n endpoints is exactly d:u when n*u/d is whole: with
+	 * d:u other than 1:1 the default unit is the largest multiple of d
+	 * (in lowest terms) that the D down ports hold, so that a full leaf
+	 * is d:u (64 ports at 4:1: 48 down and 12 up, not 51 and 13).
+	 */
+	su_size = (uint32_t)ir_num(
+	    d, fab, A_SU_SIZE,
+	    rd != ru && D >= rd ? D - (uint32_t)(D % (uint64_t)rd) : D);
 	if (su_size < 1 || su_size > D) {
 		elab_error(e, loc, "fabric",
 			   "su_size %u does not fit the %u down ports of a "
@@ -951,19 +976,22 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 	nsu = (nnodes + su_size - 1) / su_size;
 	L = nsu * nrails;
 	/*
-	 * Two tiers: a leaf cables as many uplinks as it has endpoints, at
-	 * most Uf (the uplinks of a leaf whose unit is full), unless the
-	 * design asks for more (`uplinks all`, or oversubscription d:u with
-	 * u > d): then every leaf cables all U.  The spines are dealt as if
-	 * every leaf cabled Uf, so the uplinks a leaf does not cable leave
-	 * their spine ports free, and filling its unit later only adds
-	 * cables.
+	 * Two tiers: a leaf cables the uplinks its endpoints' bandwidth
+	 * needs at d:u (one per endpoint at 1:1; n*u/d rounded up), at most
+	 * Uf (the uplinks of a leaf whose unit is full: ceil(su_size*u/d),
+	 * which D + ceil(D*u/d) <= R keeps within U), unless the design asks
+	 * for every uplink port (`uplinks all`): then every leaf cables all
+	 * U.  The spines are dealt as if every leaf cabled Uf, so the
+	 * uplinks a leaf does not cable leave their spine ports free, and
+	 * filling its unit later only adds cables.
 	 */
 	{
 		const char *up = ir_str(d, fab, A_UPLINKS);
+		uint64_t want =
+		    ((uint64_t)su_size * (uint64_t)ru + rd - 1) / (uint64_t)rd;
 
-		all_up = ou > od || (up && streq(up, "all"));
-		Uf = all_up || su_size >= U ? U : su_size;
+		all_up = up && streq(up, "all");
+		Uf = all_up || want >= U ? U : (uint32_t)want;
 	}
 	fin = ir_attr(d, fab, A_FINAL_SUS) ? ir_num(d, fab, A_FINAL_SUS, 0)
 					   : (int64_t)nsu;
@@ -1099,12 +1127,13 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 			 Sb = 0;
 
 		/* leaf l cables ul[l]: uplinks at the fabric's rate for its
-		 * downlinks' bandwidth, rounded up, at most Uf */
+		 * downlinks' bandwidth times u/d, rounded up, at most Uf */
 		for (uint32_t l = 0; l < L; l++) {
-			uint64_t need =
-			    rate ? (uint64_t)(down_bw[l] + rate - 1) /
-				       (uint64_t)rate
-				 : (uint64_t)down_bw[l];
+			unsigned __int128 per =
+			    (unsigned __int128)(rate ? rate : 1) * rd;
+			unsigned __int128 need =
+			    ((unsigned __int128)down_bw[l] * ru + per - 1) /
+			    per;
 
 			ul[l] = all_up || need >= Uf ? Uf : (uint32_t)need;
 			for (uint32_t j = 0; j < ul[l]; j++)
@@ -1139,10 +1168,14 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 		/* fabric_tiers.c */
 		bool grown =
 		    !ir_attr(d, fab, A_TIERS) && !ir_attr(d, fab, A_FINAL_SUS);
-		struct ft_build b = { fab,	 loc,	   spw,	  &lp,	    &sp,
-				      leaf,	 L,	   Lf,	  D,	    U,
-				      nrails,	 nsu,	   tiers, Sfix > 0, fp,
-				      &pl_spine, &pl_core, Uf,	  grown };
+		/* at d:u other than 1:1 a leaf cables Uf, the uplinks of a
+		 * full leaf at d:u, and its pod has as many spines */
+		struct ft_build b = {
+			fab,	   loc,	     spw,   &lp,      &sp,
+			leaf,	   L,	     Lf,    D,	      rd != ru ? Uf : U,
+			nrails,	   nsu,	     tiers, Sfix > 0, fp,
+			&pl_spine, &pl_core, Uf,    grown
+		};
 
 		gen_upper_tiers(e, &b);
 	}

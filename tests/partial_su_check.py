@@ -11,8 +11,11 @@ cabling.csv and report.json.  What it checks is computed here, from the
 design's numbers alone (doc/language.md, fat_tree):
   - leaf l of unit u, rail r is leaf[u*R + r]; its endpoints: su_size in
     a full unit, the remainder in the last;
-  - Uf = min(U, su_size), U = P - D, D = P*d/(d+u); a leaf cables
-    min(Uf, endpoints) uplinks (never more uplink than downlink);
+  - Uf = min(U, ceil(su_size*u/d)), U = P - D, D = P*d/(d+u); a leaf
+    of n endpoints cables min(Uf, ceil(n*u/d)) uplinks (never more
+    uplink than downlink at 1:1; d:u exactly where n*u/d is whole);
+  - at 3:1, a leaf whose n*u/d is not whole is named by a
+    fabric-ratio warning, and no other warning is given;
   - S = the least divisor of Uf from ceil(leaves*Uf/P) on;
   - a full leaf sends Uf/S uplinks to every spine, a leaf that cables n
     sends to spine s as many as there are j < n with j mod S = s;
@@ -120,14 +123,20 @@ def sweep():
                 fabs[name] = (k, m)
         case = "P%d-%d:%d-R%d-su%d" % (P, ratio[0], ratio[1], R, su)
         rc, err, odir = run(case, text)
-        if rc != 0 or "warning:" in err and "nearly empty" not in err:
+        other = [ln for ln in err.splitlines() if "warning:" in ln and
+                 "nearly empty" not in ln and "[fabric-ratio]" not in ln]
+        if rc != 0 or other:
             out(False, case, "exit %d: %s" % (rc, err.strip()[:300]))
             continue
         report = {f["name"]: f for f in
                   json.load(open(os.path.join(odir, "report.json")))["fabrics"]}
         by = links(odir)
         problems = []
-        Uf = min(U, su)
+        d, u = ratio
+
+        def cdiv(a, b):
+            return -(-a // b)
+        Uf = min(U, cdiv(su * u, d))
         for name, (k, m) in sorted(fabs.items()):
             cases += 1
             nsu = k + 1
@@ -135,7 +144,7 @@ def sweep():
             # one leaf: one tier, no spines; spines that would carry no
             # link (fewer uplinks on every leaf than spines) are not built
             S = least_divisor_from(Uf, -(-L * Uf // P)) if L > 1 else 0
-            S = min(S, Uf if k else min(Uf, m))
+            S = min(S, Uf if k else min(Uf, cdiv(m * u, d)))
             down = Counter()
             up = defaultdict(Counter)       # leaf -> spine -> count
             used = Counter()                 # (device, port) -> uses
@@ -161,7 +170,7 @@ def sweep():
             load = Counter()
             for leaf in range(L):
                 n = su if leaf // R < k else m
-                want_up = min(Uf, n) if S else 0
+                want_up = min(Uf, cdiv(n * u, d)) if S else 0
                 if down[leaf] != n:
                     problems.append("%s: leaf %d has %d endpoints, want %d"
                                     % (name, leaf, down[leaf], n))
@@ -191,9 +200,19 @@ def sweep():
                                 % (name, f["bisection_bps"],
                                    f["full_bisection_bps"],
                                    f["bisection_method"]))
+            # d:u not met exactly (a leaf's n*u/d not whole): warned at
+            # the fabric's oversubscription, naming a leaf that differs
+            inexact = S and any((su if lf // R < k else m) * u % d
+                                for lf in range(L))
+            said = "fabric '%s' asks for oversubscription" % name in err
+            if bool(inexact) != said:
+                problems.append("%s: d:u %s, %s" % (
+                    name, "not met" if inexact else "met",
+                    "not said" if inexact else "said wrongly"))
             # a leaf is nearly empty with a quarter or less of the fullest's
             nearly = m * 4 <= (su if k else m)
-            said = "leaf %s.leaf[" % name in err and "nearly empty" in err
+            said = any("leaf %s.leaf[" % name in ln and "nearly empty" in ln
+                       for ln in err.splitlines())
             if nearly != said:
                 problems.append("%s: nearly empty (%d of %d) %s"
                                 % (name, m, su if k else m,
