@@ -9,7 +9,7 @@
  *     <cpu numaid="N">                        one per cpu component
  *       <pci busid=.. class="0x060400" link_speed=.. link_width=..>
  *         <pci busid=.. class="0x020700" ..><nic><net .../></nic></pci>
- *         <pci busid=.. class="0x030200" ..><gpu dev sm rank gdr>
+ *         <pci busid=.. class="0x030200" ..><gpu dev sm rank>
  *           <nvlink target="fffffff:ff:ff.0" count=.. tclass="0x068000"/>
  *
  * Rules:
@@ -22,31 +22,46 @@
  *    by `pcie`); a GPU or NIC off its `pcie` switch, else its `cpu`.  With a
  *    single CPU the `cpu` attribute may be left out.
  *  - link_speed/link_width describe the link to the parent: the lower of
- *    the two ends' pcie_gen/pcie_width where both are known.  A switch that
+ *    the two ends' pcie_gen/pcie_width, and unknown when the device's own
+ *    figure is (none is borrowed from the other end).  A switch that
  *    declares none takes the highest of the devices below it (otherwise
- *    NCCL would rate the bridge at Gen3).  Unknown values are left out and
- *    NCCL fills them from sysfs/NVML.
+ *    NCCL would rate the bridge at Gen3).  Both are written or neither:
+ *    NCCL's converter reads both (graph/topo.cc ncclTopoAddPci), and only
+ *    detection on the host fills an absent one (graph/xml.cc
+ *    ncclTopoGetXmlFromSys), which completes a GPU's <pci> and those above
+ *    it.  A virtual bridge without figures is an error (there is nothing
+ *    on the host to fill it from).
  *  - <cpu> carries numaid (the cpu's `numa`, else its position) and, from
  *    the cpu's part, arch (`arch`: x86_64, arm64, ppc64), for x86_64 the
  *    CPUID vendor string (the part's `vendor`: Intel is GenuineIntel, AMD
- *    AuthenticAMD) and familyid/modelid (`cpu_family`, `cpu_model`), so
- *    that the file loads on any host: NCCL's converter needs arch, vendor
- *    on x86 and family/model for Intel (RCCL also for AMD), ref 4.2.  What
- *    the part does not give is left out, with a warning, for NCCL to fill
- *    from the host it runs on.  affinity (SMT and core numbering) is not
- *    in the design and is left to NCCL.
+ *    AuthenticAMD) and familyid/modelid from `cpu_family`/`cpu_model` (the
+ *    family and model the vendors' manuals give, AMD's 19h = 25) in
+ *    NCCL's encoding of CPUID leaf 1 (graph/xml.cc ncclTopoGetXmlFromCpu):
+ *    base family + (extended family << 4), so 19h is 175, which RCCL
+ *    classifies as ROME (25 would read as ZEN), so that the file loads on
+ *    any host: NCCL's converter needs arch, vendor on x86 and family/model
+ *    for Intel (RCCL also for AMD), ref 4.2.  What the part does not give
+ *    is left out, with a warning, for NCCL to fill from the host it runs
+ *    on.  affinity (SMT and core numbering) is not in the design and is
+ *    left to NCCL.
  *  - GPUs are numbered dev = rank = 0.. in bus-id order (NVML's order), sm
- *    from the GPU part, gdr="1".  When the server has NVSwitches or its
- *    nodes are in an nvlink fabric, each GPU gets one nvlink row to the NVS
- *    node with count = its `nvlinks` (all NVSwitch targets collapse into one
- *    NVS node, ref 3.1); otherwise no rows, so NCCL detects them.
+ *    from the GPU part; no gdr (GPUDirect RDMA is a fact of the host's
+ *    drivers, which NCCL detects unless the file claims it).  When the
+ *    server has NVSwitches or its nodes are in an nvlink fabric, each GPU
+ *    gets one nvlink row to the NVS node with count = its `nvlinks` (all
+ *    NVSwitch targets collapse into one NVS node, ref 3.1); otherwise no
+ *    rows, so NCCL detects them.
  *  - NICs are those with at least one port whose role is compute or unset
  *    (storage and in-band cards carry no NCCL traffic).  Each port is a
- *    <net>: name = devname, dev = 0.. in bus-id order, speed in Mb/s, port
- *    = 1.. within the NIC, latency 0, guid = hash(part name) << 16 | NIC
- *    index (distinct per NIC, shared by the ports of one NIC as NCCL
- *    expects), maxconn 131072 (ConnectX queue pairs, ref 10.1), gdr 1,
- *    coll 0.  class is 0x020700 for InfiniBand ports, else 0x020000.
+ *    <net>: name = devname, dev = 0.. in bus-id order, port = 1.. within
+ *    the NIC and speed in Mb/s where the catalog states one.  guid,
+ *    maxconn, latency, gdr and coll are left to the network plugin: NCCL
+ *    believes the file's values over the plugin's (graph/topo.cc
+ *    ncclTopoPopulateNics).  class is 0x020700 for InfiniBand ports, else
+ *    0x020000.  NCCL never fills the <pci> of a NIC the file names
+ *    (graph/xml.cc ncclTopoFillNet), so a NIC whose link (or a link above
+ *    it) the catalog does not give is written as a bare <pci busid class>
+ *    anchor, which NCCL finds by bus id and fills from sysfs.
  *  - A GPU with `c2c_bw` (Grace-based parts: the NVLink-C2C bandwidth to
  *    its CPU, per direction) gets one <c2c> row, count="1" and bw = that
  *    bandwidth in MB/s: NCCL rates the link bw x count (ref 4.7), and the
@@ -55,7 +70,7 @@
  *  - RCCL: a server whose GPUs name an `arch` (AMD's gfx942) and no CUDA
  *    `sm` gets the file RCCL reads through the same NCCL_TOPO_FILE: NCCL's
  *    format at RCCL's version="2" (RCCL src/graph/xml.h), GPUs in their
- *    part's `pci_class` (0x120000 for MI300X), <gpu dev gcn rank gdr> with
+ *    part's `pci_class` (0x120000 for MI300X), <gpu dev gcn rank> with
  *    gcn = the arch, and <xgmi target= count="1" tclass=> rows in place of
  *    <nvlink>: one to every other GPU of the server, the full
  *    point-to-point mesh of an 8-GPU MI300X board (ref rule 15), as RCCL's
@@ -79,8 +94,7 @@
 #include "fabric.h"
 #include "schema.h"
 
-#define NCCL_MAX_ELEMENTS 256 /* NCCL_TOPO_XML_MAX_NODES (ref 3.3) */
-#define NCCL_MAXCONN "131072" /* ConnectX max QPs, as dumps show (ref 10.1) */
+#define NCCL_MAX_ELEMENTS 256	     /* NCCL_TOPO_XML_MAX_NODES (ref 3.3) */
 #define NVS_TARGET "fffffff:ff:ff.0" /* hidden NVSwitch far end (ref 4.6) */
 
 struct ncomp {
@@ -89,13 +103,23 @@ struct ncomp {
 	bool has_bus; /* bus attribute given */
 	bool used;    /* written (GPU, chosen NIC, or holds one) */
 	bool bad_up;  /* its pcie names something else than a switch */
+	bool nccl;    /* nic: carries NCCL traffic (nic_for_nccl) */
+	bool anchor;  /* nic: written as a bare <pci> for NCCL to fill */
+	uint8_t walk; /* depth walk: 0 new, 1 on the path, 2 done */
 	uint64_t bus; /* domain << 16 | bus << 8 | device << 3 | function */
 	char busid[24];
-	uint32_t up;	    /* index of the parent (cpu or switch), RK_NONE */
-	int64_t numa;	    /* cpu: numaid */
-	int64_t gen, width; /* of the link to the parent; 0 = unknown */
-	uint32_t dev;	    /* gpu: dev/rank; nic: dev of its first port */
-	uint32_t nicno;	    /* nic: index in bus order (GUID) */
+	uint32_t up;	      /* index of the parent (cpu or switch), RK_NONE */
+	uint32_t depth;	      /* parents above it */
+	int64_t numa;	      /* cpu: numaid */
+	int64_t ogen, owid;   /* its own PCIe figures; 0 = unknown */
+	int64_t gen, width;   /* of the link to the parent; 0 = unknown */
+	uint32_t dev;	      /* gpu: dev/rank; nic: dev of its first port */
+	uint32_t kids, nkids; /* children: kid[kids .. kids + nkids) */
+};
+
+/* An object id and its component index, for lookups by object. */
+struct nid {
+	uint32_t obj, idx;
 };
 
 struct npart {
@@ -105,6 +129,8 @@ struct npart {
 	const char *pname;
 	struct ncomp *c;
 	uint32_t n;
+	struct nid *byid; /* sorted by obj */
+	uint32_t *kid;	  /* children of every parent, each run by bus id */
 	bool nvswitched;
 	bool rccl; /* AMD GPUs: RCCL's flavour of the format */
 	bool ok;
@@ -183,12 +209,21 @@ static bool parse_bus(const char *s, uint64_t *val, char *out, size_t len)
 	return true;
 }
 
+static int nid_cmp(const void *a, const void *b)
+{
+	const struct nid *x = a, *y = b;
+
+	return x->obj < y->obj ? -1 : x->obj > y->obj;
+}
+
 static uint32_t index_of(const struct npart *p, uint32_t obj)
 {
-	for (uint32_t i = 0; i < p->n; i++)
-		if (p->c[i].id == obj)
-			return i;
-	return RK_NONE;
+	struct nid key = { obj, 0 };
+	const struct nid *f =
+	    p->n ? bsearch(&key, p->byid, p->n, sizeof(*p->byid), nid_cmp)
+		 : NULL;
+
+	return f ? f->idx : RK_NONE;
 }
 
 static uint32_t ref_comp(struct npart *p, uint32_t i, uint32_t key)
@@ -233,23 +268,38 @@ static const char *nic_class(const struct rk_design *d, uint32_t nic)
 	return "0x020000";
 }
 
-static bool bus_before(const struct ncomp *c, uint32_t a, uint32_t b)
+/* A sort key: a group (parent, NUMA node, ...), then the bus id, then the
+ * component's index, so that every order is total and repeatable. */
+struct nkey {
+	uint64_t group, bus;
+	uint32_t idx;
+};
+
+static int nkey_cmp(const void *a, const void *b)
 {
-	return c[a].bus != c[b].bus ? c[a].bus < c[b].bus : a < b;
+	const struct nkey *x = a, *y = b;
+
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	if (x->bus != y->bus)
+		return x->bus < y->bus ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-/* Sort component indices by bus id (lists are short: insertion sort). */
+/* Sort component indices by bus id: n log n. */
 static void sort_by_bus(const struct npart *p, uint32_t *v, uint32_t n)
 {
-	for (uint32_t i = 1; i < n; i++) {
-		uint32_t x = v[i], j = i;
+	struct nkey *k = xmalloc((n + 1) * sizeof(*k));
 
-		while (j > 0 && bus_before(p->c, x, v[j - 1])) {
-			v[j] = v[j - 1];
-			j--;
-		}
-		v[j] = x;
+	for (uint32_t i = 0; i < n; i++) {
+		k[i].group = 0;
+		k[i].bus = p->c[v[i]].bus;
+		k[i].idx = v[i];
 	}
+	qsort(k, n, sizeof(*k), nkey_cmp);
+	for (uint32_t i = 0; i < n; i++)
+		v[i] = k[i].idx;
+	free(k);
 }
 
 static int64_t min_known(int64_t a, int64_t b)
@@ -261,12 +311,46 @@ static int64_t min_known(int64_t a, int64_t b)
 	return a < b ? a : b;
 }
 
+/*
+ * Depths of every component: each walk up stops at a component already
+ * done, so the whole takes time linear in the components; a walk that
+ * meets its own path is a cycle of switches.  False after an error.
+ */
+static bool depths(struct npart *p)
+{
+	uint32_t *path = xmalloc((p->n + 1) * sizeof(*path));
+	bool ok = true;
+
+	for (uint32_t i = 0; i < p->n && ok; i++) {
+		uint32_t np = 0, j = i, base;
+
+		while (j != RK_NONE && p->c[j].walk == 0) {
+			p->c[j].walk = 1;
+			path[np++] = j;
+			j = p->c[j].up;
+		}
+		if (j != RK_NONE && p->c[j].walk == 1) {
+			part_error(p, p->c[i].id, NULL,
+				   "its pcie switches form a cycle");
+			ok = false;
+			break;
+		}
+		base = j == RK_NONE ? 0 : p->c[j].depth + 1;
+		while (np--) {
+			p->c[path[np]].depth = base++;
+			p->c[path[np]].walk = 2;
+		}
+	}
+	free(path);
+	return ok;
+}
+
 /* Resolve parents, bus ids and link figures; false after an error. */
 static bool analyse(struct npart *p)
 {
 	const struct rk_design *d = p->d;
 	uint32_t ncpu = 0, onecpu = RK_NONE, nvirt = 0, nobus = 0;
-	uint32_t *depth;
+	uint32_t *order, *cnt;
 	char names[300];
 	size_t nb = 0;
 
@@ -276,6 +360,7 @@ static bool analyse(struct npart *p)
 
 		c->bus = UINT64_MAX;
 		c->up = RK_NONE;
+		c->nccl = c->cls == COMP_NIC && nic_for_nccl(d, c->id);
 		if (c->cls == COMP_CPU) {
 			onecpu = i;
 			ncpu++;
@@ -304,8 +389,7 @@ static bool analyse(struct npart *p)
 	for (uint32_t i = 0; i < p->n; i++) {
 		struct ncomp *c = &p->c[i];
 
-		if (c->cls == COMP_CPU ||
-		    (c->cls == COMP_NIC && !nic_for_nccl(d, c->id)))
+		if (c->cls == COMP_CPU || (c->cls == COMP_NIC && !c->nccl))
 			continue;
 		c->up = ref_comp(p, i, A_PCIE);
 		if (c->up != RK_NONE && p->c[c->up].cls != COMP_PCIE_SWITCH) {
@@ -318,27 +402,15 @@ static bool analyse(struct npart *p)
 		if (c->up == RK_NONE && ncpu == 1)
 			c->up = onecpu;
 	}
-	/* depth (detects switch cycles) and what is used */
-	depth = xcalloc(p->n, sizeof(*depth));
-	for (uint32_t i = 0; i < p->n; i++) {
-		uint32_t k = 0, j = i;
-
-		while (p->c[j].up != RK_NONE && k <= p->n) {
-			j = p->c[j].up;
-			k++;
-		}
-		if (k > p->n) {
-			part_error(p, p->c[i].id, NULL,
-				   "its pcie switches form a cycle");
-			free(depth);
-			return false;
-		}
-		depth[i] = k;
-		if (p->c[i].cls == COMP_GPU ||
-		    (p->c[i].cls == COMP_NIC && nic_for_nccl(d, p->c[i].id)))
-			for (j = i; j != RK_NONE; j = p->c[j].up)
+	/* depth (detects switch cycles) and what is used: each walk up
+	 * stops at a component already marked */
+	if (!depths(p))
+		return false;
+	for (uint32_t i = 0; i < p->n; i++)
+		if (p->c[i].cls == COMP_GPU || p->c[i].nccl)
+			for (uint32_t j = i; j != RK_NONE && !p->c[j].used;
+			     j = p->c[j].up)
 				p->c[j].used = true;
-	}
 	for (uint32_t i = 0; i < p->n; i++) {
 		const struct ncomp *c = &p->c[i];
 		const char *nm = str_of(p->ctx->d->arena, d->objs[c->id].local);
@@ -380,56 +452,79 @@ static bool analyse(struct npart *p)
 
 		if (c->cls != COMP_PCIE_SWITCH || !c->used || c->has_bus)
 			continue;
+		if (nvirt >= 0x100 * 32) {
+			part_error(p, c->id, NULL,
+				   "more than %u pcie switches without a bus "
+				   "id, the virtual bridge ids ffff:BB:DD.0 "
+				   "NCCL accepts",
+				   0x100 * 32);
+			return false;
+		}
 		c->bus = (uint64_t)0xffff << 16 |
 			 (uint64_t)(0xff - nvirt / 32) << 8 | (nvirt % 32) << 3;
 		snprintf(c->busid, sizeof(c->busid), "ffff:%02x:%02x.0",
 			 0xff - nvirt / 32, nvirt % 32);
 		nvirt++;
 	}
-	/* link figures: devices first, then switches deepest first */
+	/*
+	 * Own figures: a GPU's or NIC's from the catalog (unknown stays
+	 * unknown: no figure is borrowed from the other end), a switch's its
+	 * own, else the highest of the devices below it (otherwise NCCL would
+	 * rate the bridge at Gen3).  Switches are done deepest first (a
+	 * counting sort by depth), so each has all its children's figures.
+	 */
+	cnt = xcalloc(p->n + 1, sizeof(*cnt));
+	order = xmalloc((p->n + 1) * sizeof(*order));
 	for (uint32_t i = 0; i < p->n; i++) {
 		struct ncomp *c = &p->c[i];
 
-		if ((c->cls == COMP_GPU || c->cls == COMP_NIC) && c->used) {
-			c->gen = ir_num(d, c->id, A_PCIE_GEN, 0);
-			c->width = ir_num(d, c->id, A_PCIE_WIDTH, 0);
+		if (c->used && (c->cls == COMP_GPU || c->cls == COMP_NIC)) {
+			c->ogen = ir_num(d, c->id, A_PCIE_GEN, 0);
+			c->owid = ir_num(d, c->id, A_PCIE_WIDTH, 0);
 		}
+		cnt[c->depth]++;
 	}
-	for (uint32_t dep = p->n; dep-- > 0;) {
-		for (uint32_t i = 0; i < p->n; i++) {
-			struct ncomp *c = &p->c[i];
-			int64_t g = 0, w = 0;
+	for (uint32_t k = p->n; k-- > 0;)
+		cnt[k] += cnt[k + 1]; /* components at depth > k - 1 */
+	for (uint32_t i = p->n; i-- > 0;)
+		order[--cnt[p->c[i].depth]] = i; /* deepest first */
+	for (uint32_t k = 0; k < p->n; k++) {
+		struct ncomp *c = &p->c[order[k]];
 
-			if (c->cls != COMP_PCIE_SWITCH || !c->used ||
-			    depth[i] != dep)
-				continue;
-			for (uint32_t j = 0; j < p->n; j++) {
-				if (p->c[j].up != i || !p->c[j].used)
-					continue;
-				g = p->c[j].gen > g ? p->c[j].gen : g;
-				w = p->c[j].width > w ? p->c[j].width : w;
-			}
-			c->gen = ir_num(d, c->id, A_PCIE_GEN, g);
-			c->width = ir_num(d, c->id, A_PCIE_WIDTH, w);
+		if (!c->used || c->cls == COMP_CPU)
+			continue;
+		if (c->cls == COMP_PCIE_SWITCH) {
+			c->ogen = ir_num(d, c->id, A_PCIE_GEN, c->ogen);
+			c->owid = ir_num(d, c->id, A_PCIE_WIDTH, c->owid);
+		}
+		if (c->up != RK_NONE && p->c[c->up].cls == COMP_PCIE_SWITCH) {
+			struct ncomp *u = &p->c[c->up];
+
+			u->ogen = c->ogen > u->ogen ? c->ogen : u->ogen;
+			u->owid = c->owid > u->owid ? c->owid : u->owid;
 		}
 	}
-	/* each link is as fast as its slower end */
+	free(cnt);
+	free(order);
+	/* each link is as fast as its slower end, and unknown when this end
+	 * is (the catalog does not know the link then) */
 	for (uint32_t i = 0; i < p->n; i++) {
 		struct ncomp *c = &p->c[i];
 		const struct ncomp *u;
+		int64_t ug, uw;
 
 		if (!c->used || c->up == RK_NONE)
 			continue;
 		u = &p->c[c->up];
 		if (u->cls == COMP_PCIE_SWITCH) {
-			c->gen = min_known(c->gen, u->gen);
-			c->width = min_known(c->width, u->width);
+			ug = u->ogen;
+			uw = u->owid;
 		} else {
-			c->gen =
-			    min_known(c->gen, ir_num(d, u->id, A_PCIE_GEN, 0));
-			c->width = min_known(c->width,
-					     ir_num(d, u->id, A_PCIE_WIDTH, 0));
+			ug = ir_num(d, u->id, A_PCIE_GEN, 0);
+			uw = ir_num(d, u->id, A_PCIE_WIDTH, 0);
 		}
+		c->gen = c->ogen ? min_known(c->ogen, ug) : 0;
+		c->width = c->owid ? min_known(c->owid, uw) : 0;
 		if (c->gen > 6 || c->gen < 0) {
 			const struct rk_value *v =
 			    ir_attr_inh(d, c->id, A_PCIE_GEN);
@@ -442,7 +537,6 @@ static bool analyse(struct npart *p)
 			    str_of(p->ctx->d->arena, d->objs[c->id].local));
 		}
 	}
-	free(depth);
 	return p->ok;
 }
 
@@ -559,14 +653,27 @@ static const char *const gen_speed[] = {
 	"64.0 GT/s PCIe",
 };
 
+/* Does the file give the link to the parent: both figures, or neither. */
+static bool link_known(const struct ncomp *c)
+{
+	return c->gen > 0 && c->gen < (int64_t)ARRAY_SIZE(gen_speed) &&
+	       c->width > 0;
+}
+
+/*
+ * Speed and width together or not at all: NCCL's converter reads both
+ * (graph/topo.cc ncclTopoAddPci), and only detection on the host fills a
+ * missing one (graph/xml.cc ncclTopoGetXmlFromSys), so a file with one of
+ * them loads only where the other can be detected.
+ */
 static void pci_attrs(struct npart *p, const struct ncomp *c, const char *cls)
 {
 	xattr(p, "busid", "%s", c->busid);
 	xattr(p, "class", "%s", cls);
-	if (c->gen > 0 && c->gen < (int64_t)ARRAY_SIZE(gen_speed))
+	if (link_known(c)) {
 		xattr(p, "link_speed", "%s", gen_speed[c->gen]);
-	if (c->width > 0)
 		xattr(p, "link_width", "%lld", (long long)c->width);
+	}
 }
 
 static const char *gpu_class(const struct rk_design *d, uint32_t gpu)
@@ -576,7 +683,24 @@ static const char *gpu_class(const struct rk_design *d, uint32_t gpu)
 	return cls ? cls : "0x030200";
 }
 
-static void write_gpu(struct npart *p, const struct ncomp *c)
+/* Rows under a <gpu>: xGMI peers, the NVSwitch row, the C2C row. */
+static uint32_t gpu_rows(const struct npart *p, const struct ncomp *c,
+			 uint32_t ngpu)
+{
+	if (p->rccl)
+		return ngpu - 1;
+	return (ir_num(p->d, c->id, A_NVLINKS, 0) > 0 && p->nvswitched) +
+	       (ir_num(p->d, c->id, A_C2C_BW, 0) > 0);
+}
+
+/*
+ * <gpu>: dev, sm (or RCCL's gcn) and rank.  gdr is left out: whether
+ * GPUDirect RDMA works is a fact of the host's drivers, which NCCL detects
+ * when the attribute is absent (graph/xml.cc ncclTopoGetXmlFromGpu sets it
+ * only then) and believes when the file gives it.
+ */
+static void write_gpu(struct npart *p, const struct ncomp *c,
+		      const uint32_t *gpus, uint32_t ng)
 {
 	const struct rk_design *d = p->d;
 	int64_t links = ir_num(d, c->id, A_NVLINKS, 0);
@@ -591,13 +715,12 @@ static void write_gpu(struct npart *p, const struct ncomp *c)
 	else
 		xattr(p, "sm", "%lld", (long long)ir_num(d, c->id, A_SM, 0));
 	xattr(p, "rank", "%u", c->dev);
-	xattr(p, "gdr", "1");
 	if (p->rccl) {
 		/* the full xGMI mesh: one row per peer, in bus order */
-		for (uint32_t i = 0; i < p->n; i++) {
-			const struct ncomp *o = &p->c[i];
+		for (uint32_t k = 0; k < ng; k++) {
+			const struct ncomp *o = &p->c[gpus[k]];
 
-			if (o->cls != COMP_GPU || o == c)
+			if (o == c)
 				continue;
 			xstart(p, "xgmi");
 			xattr(p, "target", "%s", o->busid);
@@ -623,15 +746,30 @@ static void write_gpu(struct npart *p, const struct ncomp *c)
 	xend(p);
 }
 
+/*
+ * A NIC: its <pci>, and unless it is an anchor, <nic> with one <net> per
+ * port: name, dev, port and, where the catalog states it, speed.  NCCL
+ * takes a <net> it finds by name as it is, never filling its <pci>
+ * (graph/xml.cc ncclTopoFillNet), and believes every value the file gives
+ * over what the network plugin reports (graph/topo.cc
+ * ncclTopoPopulateNics sets latency, speed, port, guid, maxconn, gdr and
+ * coll only where absent), so GUIDs, connection counts, latency and
+ * GPUDirect support, facts of the host, are left to the plugin.  An
+ * anchor (a NIC whose link the catalog does not give) is a bare <pci>:
+ * NCCL finds it by bus id and fills it from sysfs.
+ */
 static void write_nic(struct npart *p, const struct ncomp *c)
 {
 	const struct rk_design *d = p->d;
 	const struct rk_value *pv = ir_attr_inh(d, c->id, A_PORTS);
-	uint64_t guid = be_fnv1a(p->pname) << 16 | c->nicno;
 	uint32_t dev = c->dev;
 
 	xstart(p, "pci");
 	pci_attrs(p, c, nic_class(d, c->id));
+	if (c->anchor) {
+		xend(p);
+		return;
+	}
 	xstart(p, "nic");
 	for (uint32_t k = 0; k < (uint32_t)pv->n; k++) {
 		const struct rk_value *e = ir_list_at(d, pv, k);
@@ -648,45 +786,139 @@ static void write_nic(struct npart *p, const struct ncomp *c)
 		if (speed >= 1000000)
 			xattr(p, "speed", "%lld", (long long)(speed / 1000000));
 		xattr(p, "port", "%u", k + 1);
-		xattr(p, "latency", "0");
-		xattr(p, "guid", "0x%016llx", (unsigned long long)guid);
-		xattr(p, "maxconn", NCCL_MAXCONN);
-		xattr(p, "gdr", "1");
-		xattr(p, "coll", "0");
 		xend(p);
 	}
 	xend(p);
 	xend(p);
 }
 
-static void write_children(struct npart *p, uint32_t parent)
+static uint32_t nic_ports(const struct rk_design *d, const struct ncomp *c)
 {
-	uint32_t *v = xmalloc((p->n + 1) * sizeof(*v)), n = 0;
+	return (uint32_t)ir_attr_inh(d, c->id, A_PORTS)->n;
+}
 
-	for (uint32_t i = 0; i < p->n; i++)
-		if (p->c[i].used && p->c[i].up == parent &&
-		    p->c[i].cls != COMP_CPU)
-			v[n++] = i;
-	sort_by_bus(p, v, n);
-	for (uint32_t k = 0; k < n; k++) {
-		const struct ncomp *c = &p->c[v[k]];
+static void write_children(struct npart *p, uint32_t parent,
+			   const uint32_t *gpus, uint32_t ng)
+{
+	const struct ncomp *pc = &p->c[parent];
+
+	for (uint32_t k = 0; k < pc->nkids; k++) {
+		uint32_t i = p->kid[pc->kids + k];
+		const struct ncomp *c = &p->c[i];
 
 		switch (c->cls) {
 		case COMP_PCIE_SWITCH:
 			xstart(p, "pci");
 			pci_attrs(p, c, "0x060400");
-			write_children(p, v[k]);
+			write_children(p, i, gpus, ng);
 			xend(p);
 			break;
 		case COMP_GPU:
-			write_gpu(p, c);
+			write_gpu(p, c, gpus, ng);
 			break;
 		default:
 			write_nic(p, c);
 			break;
 		}
 	}
-	free(v);
+}
+
+/*
+ * Children of every parent, each parent's run in bus order: one sort of
+ * (parent, bus id, index).  Fills kid, kids and nkids.
+ */
+static void build_children(struct npart *p)
+{
+	struct nkey *k = xmalloc((p->n + 1) * sizeof(*k));
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < p->n; i++) {
+		const struct ncomp *c = &p->c[i];
+
+		if (!c->used || c->cls == COMP_CPU || c->up == RK_NONE)
+			continue;
+		k[n].group = c->up;
+		k[n].bus = c->bus;
+		k[n].idx = i;
+		n++;
+	}
+	qsort(k, n, sizeof(*k), nkey_cmp);
+	p->kid = xmalloc((n + 1) * sizeof(*p->kid));
+	for (uint32_t j = 0; j < n; j++) {
+		struct ncomp *u = &p->c[k[j].group];
+
+		if (!u->nkids)
+			u->kids = j;
+		u->nkids++;
+		p->kid[j] = k[j].idx;
+	}
+	free(k);
+}
+
+/* NCCL's encoding of a CPUID family (graph/xml.cc ncclTopoGetXmlFromCpu):
+ * base family + (extended family << 4), where the family a vendor's manual
+ * gives (AMD's 19h, Intel's 6) is the base family below 0Fh and base 0Fh
+ * plus the extended family from 0Fh on.  Zen 4 (19h) is 175. */
+static int64_t nccl_family(int64_t family)
+{
+	return family < 0xf ? family : 0xf + ((family - 0xf) << 4);
+}
+
+/*
+ * Links the catalog does not give.  A GPU's and a switch's (with a real bus
+ * id) are left to NCCL's detection, which completes a GPU's <pci> and every
+ * <pci> above it on the host (graph/xml.cc ncclTopoFillGpu,
+ * ncclTopoGetXmlFromSys).  NCCL never fills the <pci> of a NIC whose <net>
+ * the file names (graph/xml.cc ncclTopoFillNet), so such a NIC, or one
+ * below such a link, is written as a bare <pci busid class> anchor, which
+ * NCCL finds by bus id and fills from sysfs: the file loads either way.  A
+ * virtual bridge has nothing on the host to fill it from: an error.
+ */
+static void check_links(struct npart *p)
+{
+	const struct rk_design *d = p->d;
+
+	for (uint32_t i = 0; i < p->n; i++) {
+		const struct ncomp *c = &p->c[i];
+
+		if (c->used && c->cls == COMP_PCIE_SWITCH && !c->has_bus &&
+		    !link_known(c))
+			part_error(p, c->id, NULL,
+				   "pcie switch %s has no bus id and no PCIe "
+				   "figures ('pcie_gen' and 'pcie_width', of "
+				   "it or of a device below it): NCCL cannot "
+				   "detect a virtual bridge's link",
+				   str_of(d->arena, d->objs[c->id].local));
+	}
+	for (uint32_t i = 0; i < p->n; i++) {
+		struct ncomp *c = &p->c[i];
+
+		if (!c->nccl || !c->used)
+			continue;
+		for (uint32_t j = i; j != RK_NONE && p->c[j].cls != COMP_CPU;
+		     j = p->c[j].up)
+			if (!link_known(&p->c[j]))
+				c->anchor = true;
+	}
+}
+
+/* Elements of the file, counted before it is written. */
+static uint64_t count_elements(const struct npart *p, uint32_t nc, uint32_t ng)
+{
+	uint64_t n = 1 + (uint64_t)nc;
+
+	for (uint32_t i = 0; i < p->n; i++) {
+		const struct ncomp *c = &p->c[i];
+
+		if (!c->used || c->cls == COMP_CPU || c->up == RK_NONE)
+			continue;
+		n++; /* <pci> */
+		if (c->cls == COMP_GPU)
+			n += 1 + gpu_rows(p, c, ng);
+		else if (c->cls == COMP_NIC && !c->anchor)
+			n += 1 + nic_ports(p->d, c);
+	}
+	return n;
 }
 
 /* Number devices, check what NCCL needs, write the file. */
@@ -696,7 +928,10 @@ static bool emit_part(struct npart *p)
 	uint32_t *gpus = xmalloc((p->n + 1) * sizeof(*gpus)), ng = 0;
 	uint32_t *nics = xmalloc((p->n + 1) * sizeof(*nics)), nn = 0;
 	uint32_t *cpus = xmalloc((p->n + 1) * sizeof(*cpus)), nc = 0;
+	struct nkey *keys = NULL;
 	xmlBufferPtr buf = NULL;
+	uint64_t elements;
+	uint32_t nsm = 0;
 	FILE *fp;
 
 	analyse(p);
@@ -711,7 +946,9 @@ static bool emit_part(struct npart *p)
 			const char *cls = ir_str(d, c->id, A_PCI_CLASS);
 
 			gpus[ng++] = i;
-			if (!p->rccl && ir_num(d, c->id, A_SM, 0) <= 0)
+			/* one error for all GPUs without sm */
+			if (!p->rccl && ir_num(d, c->id, A_SM, 0) <= 0 &&
+			    !nsm++)
 				part_error(p, c->id, NULL,
 					   "GPU %s has no CUDA compute "
 					   "capability ('sm' of its part)",
@@ -757,19 +994,20 @@ static bool emit_part(struct npart *p)
 				}
 		}
 	}
-	/* CPUs in NUMA order; numaid must be unique */
-	for (uint32_t k = 0; k < nc; k++)
-		p->c[cpus[k]].numa =
-		    ir_num(d, p->c[cpus[k]].id, A_NUMA, (int64_t)k);
-	for (uint32_t i = 1; i < nc; i++) {
-		uint32_t x = cpus[i], j = i;
+	/* CPUs in NUMA order (n log n); numaid must be unique */
+	keys = xmalloc((p->n + 1) * sizeof(*keys));
+	for (uint32_t k = 0; k < nc; k++) {
+		struct ncomp *c = &p->c[cpus[k]];
 
-		while (j > 0 && p->c[cpus[j - 1]].numa > p->c[x].numa) {
-			cpus[j] = cpus[j - 1];
-			j--;
-		}
-		cpus[j] = x;
+		c->numa = ir_num(d, c->id, A_NUMA, (int64_t)k);
+		/* offset so that negative NUMA ids sort first */
+		keys[k].group = (uint64_t)c->numa ^ (UINT64_C(1) << 63);
+		keys[k].bus = 0;
+		keys[k].idx = cpus[k];
 	}
+	qsort(keys, nc, sizeof(*keys), nkey_cmp);
+	for (uint32_t k = 0; k < nc; k++)
+		cpus[k] = keys[k].idx;
 	for (uint32_t k = 1; k < nc; k++)
 		if (p->c[cpus[k]].numa == p->c[cpus[k - 1]].numa)
 			part_error(p, p->c[cpus[k]].id, NULL,
@@ -794,26 +1032,37 @@ static bool emit_part(struct npart *p)
 	check_cpus(p);
 	if (!p->ok)
 		goto out;
+	check_links(p);
+	if (!p->ok)
+		goto out;
 	sort_by_bus(p, gpus, ng);
 	sort_by_bus(p, nics, nn);
 	for (uint32_t k = 0; k < ng; k++)
 		p->c[gpus[k]].dev = k;
 	for (uint32_t k = 0, dev = 0; k < nn; k++) {
-		const struct rk_value *pv =
-		    ir_attr_inh(d, p->c[nics[k]].id, A_PORTS);
-
 		p->c[nics[k]].dev = dev;
-		p->c[nics[k]].nicno = k;
-		dev += (uint32_t)pv->n;
+		dev += p->c[nics[k]].anchor ? 0 : nic_ports(d, &p->c[nics[k]]);
 	}
-	for (uint32_t k = 1; k < ng + nn; k++) {
-		const struct ncomp *a = &p->c[k < ng ? gpus[k] : nics[k - ng]];
+	/* two devices on one bus id: neighbours in bus order */
+	{
+		uint32_t nk = 0;
 
-		for (uint32_t j = 0; j < k; j++) {
-			const struct ncomp *b =
-			    &p->c[j < ng ? gpus[j] : nics[j - ng]];
+		for (uint32_t k = 0; k < ng + nn; k++) {
+			uint32_t i = k < ng ? gpus[k] : nics[k - ng];
 
-			if (a->has_bus && b->has_bus && a->bus == b->bus)
+			if (!p->c[i].has_bus)
+				continue;
+			keys[nk].group = 0;
+			keys[nk].bus = p->c[i].bus;
+			keys[nk].idx = i;
+			nk++;
+		}
+		qsort(keys, nk, sizeof(*keys), nkey_cmp);
+		for (uint32_t k = 1; k < nk; k++) {
+			const struct ncomp *a = &p->c[keys[k].idx];
+			const struct ncomp *b = &p->c[keys[k - 1].idx];
+
+			if (a->bus == b->bus)
 				part_error(p, a->id, NULL,
 					   "%s and %s have the same bus id "
 					   "%s",
@@ -826,6 +1075,15 @@ static bool emit_part(struct npart *p)
 	}
 	if (!p->ok)
 		goto out;
+	elements = count_elements(p, nc, ng);
+	if (elements > NCCL_MAX_ELEMENTS) {
+		part_error(p, p->part, NULL,
+			   "the file would have %llu elements, but NCCL reads "
+			   "at most %u",
+			   (unsigned long long)elements, NCCL_MAX_ELEMENTS);
+		goto out;
+	}
+	build_children(p);
 
 	buf = xmlBufferCreate();
 	p->w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
@@ -866,11 +1124,12 @@ static bool emit_part(struct npart *p)
 		    ir_attr_inh(d, id, A_CPU_FAMILY) &&
 		    ir_attr_inh(d, id, A_CPU_MODEL)) {
 			xattr(p, "familyid", "%lld",
-			      (long long)ir_num(d, id, A_CPU_FAMILY, 0));
+			      (long long)nccl_family(
+				  ir_num(d, id, A_CPU_FAMILY, 0)));
 			xattr(p, "modelid", "%lld",
 			      (long long)ir_num(d, id, A_CPU_MODEL, 0));
 		}
-		write_children(p, cpus[k]);
+		write_children(p, cpus[k], gpus, ng);
 		xend(p);
 	}
 	xend(p);
@@ -880,19 +1139,12 @@ static bool emit_part(struct npart *p)
 		xmlFreeTextWriter(p->w);
 		p->w = NULL;
 	}
-	if (!p->wok) {
+	if (!p->wok || p->elements != elements) {
 		diag_error(p->ctx->diag, NULL, "io",
 			   "cannot build the NCCL topology XML of part '%s'",
 			   p->pname);
 		p->ctx->failed = true;
 		p->ok = false;
-		goto out;
-	}
-	if (p->elements > NCCL_MAX_ELEMENTS) {
-		part_error(p, p->part, NULL,
-			   "the file would have %u elements, but NCCL reads "
-			   "at most %u",
-			   p->elements, NCCL_MAX_ELEMENTS);
 		goto out;
 	}
 	fp = out_open(p->ctx,
@@ -909,6 +1161,7 @@ static bool emit_part(struct npart *p)
 out:
 	if (buf)
 		xmlBufferFree(buf);
+	free(keys);
 	free(gpus);
 	free(nics);
 	free(cpus);
@@ -970,6 +1223,12 @@ static bool emit_nccl(struct backend_ctx *ctx)
 			ngpu += p.c[i].cls == COMP_GPU;
 		}
 		free(comps);
+		p.byid = xmalloc((p.n + 1) * sizeof(*p.byid));
+		for (uint32_t i = 0; i < p.n; i++) {
+			p.byid[i].obj = p.c[i].id;
+			p.byid[i].idx = i;
+		}
+		qsort(p.byid, p.n, sizeof(*p.byid), nid_cmp);
 		if (!ngpu) {
 			/*
 			 * Servers without GPUs (UFM, management nodes) take no
@@ -980,6 +1239,7 @@ static bool emit_nccl(struct backend_ctx *ctx)
 			if (!gpuless_part)
 				gpuless_part = part + 1;
 			free(p.c);
+			free(p.byid);
 			continue;
 		}
 		/* AMD GPUs (an `arch`, no CUDA `sm`): RCCL's flavour */
@@ -1008,6 +1268,8 @@ static bool emit_nccl(struct backend_ctx *ctx)
 					  nodes[part] - 1);
 		}
 		free(p.c);
+		free(p.byid);
+		free(p.kid);
 		if (ctx->failed)
 			break;
 	}

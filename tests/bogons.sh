@@ -364,6 +364,21 @@ printf 'param l = [1]\nparam x = l[9223372036854775807]\nparam y = l[-9223372036
 	>"$g/extreme-index.rack"
 bogon extreme-index "0 1" "$g/extreme-index.rack"
 
+#### back-end preflight in time linear in the components: one server part
+# of 100,000 GPUs in --check (the nccl back end's preflight sorted, looked
+# up and compared its components pairwise: 81 s of CPU for the first case),
+# every GPU on one bus id (one comparison per neighbour in bus order), and
+# a chain of 100,000 pcie switches (depths found in one walk)
+printf 'part g:gpu{}\npart s:server{gpu x[0..99999]:g{}}\ndevice n:s{}\n' \
+	>"$g/nccl-gpus.rack"
+bogon nccl-gpus "1" "$g/nccl-gpus.rack" --check
+printf 'part g:gpu{sm 90}\npart s:server{cpu c;gpu x[0..99999]:g{bus "0000:01:00.0"}}\ndevice n:s{}\n' \
+	>"$g/nccl-one-bus.rack"
+bogon nccl-one-bus "1" "$g/nccl-one-bus.rack" --check
+printf 'part g:gpu{sm 90;pcie_gen 5;pcie_width 16}\npart s:server{cpu c;pcie_switch w[0]{cpu c}\nfor i in 1..99999{pcie_switch w[i]{pcie w[i-1]}}\ngpu x:g{pcie w[99999];bus "0000:01:00.0"}}\ndevice n:s{}\n' \
+	>"$g/nccl-switch-chain.rack"
+bogon nccl-switch-chain "0 1" "$g/nccl-switch-chain.rack" --check
+
 #### files that are not designs
 : >"$g/empty.rack"
 bogon empty-file "0 1" "$g/empty.rack"

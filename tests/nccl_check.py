@@ -4,7 +4,7 @@
 reader and converter impose, as collected in
 NCCL's topology XML reader (graph/xml.cc, graph/topo.cc).
 
-    nccl_check.py FILE.xml... [--hosts hosts.csv]
+    nccl_check.py [--allow-trusted] FILE.xml... [--hosts hosts.csv]
 
 Re-reads every file twice: as raw text (NCCL's reader is not a conforming
 XML parser: no declaration, no tabs, one tag per line, ...) and with
@@ -19,7 +19,32 @@ that need familyid/modelid too (RCCL graph/topo.cc ncclTopoAddCpu).
 The <cpu> rules are those of a strict load (no live host to fill from):
 arch always, vendor on x86_64, familyid and modelid for Intel (and for AMD
 under RCCL); NCCL's converter fails with "Attribute arch of node cpu not
-found" otherwise.
+found" otherwise.  familyid and modelid are in NCCL's encoding of CPUID
+leaf 1 (graph/xml.cc ncclTopoGetXmlFromCpu): family = base family +
+(extended family << 4), model = base model + (extended model << 4).  The
+extended family is non-zero only on base family 0Fh (AMD), so a familyid
+is 0..15 or 15 + 16k: AMD's family 19h (Zen 3/Zen 4) is 175, which RCCL
+classifies as ROME (graph/topo.cc ncclTopoAddCpu: familyId == 175, or 143
+from model 49 on); the manuals' "display family" 25 would read as ZEN.
+
+The rules about what a file may leave to detection (NCCL 2.30,
+graph/xml.cc and graph/topo.cc):
+  - a <pci> has both link_speed and link_width or neither: the converter
+    reads both (topo.cc ncclTopoAddPci) and only detection on the host
+    fills an absent one (xml.cc ncclTopoGetXmlFromSys, each attribute only
+    when absent);
+  - a <pci> holding a <nic>, and every <pci> above it, has both: NCCL
+    takes a <net> it finds by name as it is and never fills its <pci>
+    (xml.cc ncclTopoFillNet returns at once), so the file fails on the
+    host too ("Attribute link_width of node pci not found");
+  - a virtual bridge (bus id ffff:..., no such device in sysfs) has both,
+    as detection has nothing to read for it;
+  - no value that NCCL believes over detection and that only the host
+    knows: gdr on <gpu> (xml.cc ncclTopoGetXmlFromGpu sets it only when
+    absent, so a file's gdr="1" claims GPUDirect RDMA on any host), and
+    on <net> gdr, guid, maxconn, latency and coll (topo.cc
+    ncclTopoPopulateNics fills each only when absent).  --allow-trusted
+    lifts this rule for files written from a real host (dumps).
 """
 
 import csv
@@ -61,6 +86,7 @@ GUID = re.compile(r"^0x[0-9a-f]{1,16}$")
 CPUMAP = re.compile(r"^[0-9a-f]{8}(,[0-9a-f]{8})*$")
 
 problems = []
+ALLOW_TRUSTED = False
 
 
 def bad(path, rule, detail):
@@ -165,6 +191,18 @@ def check_tree(path, root):
         for a in ("familyid", "modelid"):
             if cpu.get(a) is not None and not is_int(cpu.get(a)):
                 bad(path, "cpu-" + a, "%s %r" % (a, cpu.get(a)))
+        fam, mod = cpu.get("familyid"), cpu.get("modelid")
+        # base family (4 bits) + extended family (8 bits) << 4, the latter
+        # only on base family 0Fh
+        if is_int(fam) and not (0 <= int(fam) <= 15 or
+                                (int(fam) - 15) % 16 == 0 and
+                                15 <= int(fam) <= 15 + (255 << 4)):
+            bad(path, "cpu-familyid", "numaid %s: familyid %s is not in "
+                "NCCL's encoding base + (extended << 4) (AMD family 19h "
+                "is 175)" % (n, fam))
+        if is_int(mod) and not 0 <= int(mod) <= 255:
+            bad(path, "cpu-modelid", "numaid %s: modelid %s is not base + "
+                "(extended << 4), 0..255" % (n, mod))
         aff = cpu.get("affinity")
         if aff is not None and not CPUMAP.match(aff):
             bad(path, "cpu-affinity", "affinity %r is not a cpumap" % aff)
@@ -188,9 +226,15 @@ def check_tree(path, root):
         if ls is not None and ls not in LINK_SPEEDS:
             bad(path, "pci-link-speed", "%s: link_speed %r is not in NCCL's "
                 "table (it would read as Gen3)" % (b, ls))
-        if c == "0x060400" and (ls is None or lw is None):
-            bad(path, "pci-link-speed", "%s: bridge without link_speed and "
-                "link_width" % b)
+        if (ls is None) != (lw is None):
+            bad(path, "pci-link-pair", "%s: link_speed and link_width go "
+                "together (NCCL's converter needs both; only detection "
+                "fills the other)" % b)
+        if (c == "0x060400" and b.startswith("ffff:") and
+                (ls is None or lw is None)):
+            bad(path, "pci-link-speed", "%s: virtual bridge without "
+                "link_speed and link_width (no sysfs entry to fill them)"
+                % b)
         if lw is not None and lw not in ("1", "2", "4", "8", "16", "32"):
             bad(path, "pci-link-width", "%s: link_width %r" % (b, lw))
         kids = {k.tag for k in pci}
@@ -210,8 +254,7 @@ def check_tree(path, root):
               for g in pci.findall("gpu")}
     links = set()
     for gpu in root.iter("gpu"):
-        for a in ("dev", "rank", "gdr") if rccl else ("dev", "sm", "rank",
-                                                      "gdr"):
+        for a in ("dev", "rank") if rccl else ("dev", "sm", "rank"):
             if not is_int(gpu.get(a)):
                 bad(path, "gpu-" + a, "<gpu> %s is %r" % (a, gpu.get(a)))
         if rccl and not re.match(r"^gfx[0-9a-f]+$", gpu.get("gcn") or ""):
@@ -232,8 +275,11 @@ def check_tree(path, root):
         if len(set(targets)) != len(targets):
             bad(path, "xgmi-target", "a peer twice: %r" % targets)
         links.update((gpu_of[id(gpu)], t) for t in targets)
-        if gpu.get("gdr") not in ("0", "1"):
+        if gpu.get("gdr") is not None and gpu.get("gdr") not in ("0", "1"):
             bad(path, "gpu-gdr", "gdr %r" % gpu.get("gdr"))
+        if gpu.get("gdr") is not None and not ALLOW_TRUSTED:
+            bad(path, "trusted-gdr", "<gpu> dev %s: gdr=%s is believed over "
+                "detection on any host" % (gpu.get("dev"), gpu.get("gdr")))
         if gpu.get("dev") in devs:
             bad(path, "gpu-dev", "dev %s twice" % gpu.get("dev"))
         if gpu.get("rank") in ranks:
@@ -256,6 +302,28 @@ def check_tree(path, root):
         if (b, a) not in links:
             bad(path, "xgmi-mirror", "%s -> %s has no row back: RCCL fails "
                 "with \"Failed to find reverse path\"" % (a, b))
+
+    # a <net> found by name is never filled: its <pci> and every <pci>
+    # above it carry both link figures
+    parent = {ch: el for el in root.iter() for ch in el}
+    for pci in root.iter("pci"):
+        if pci.find("nic") is None:
+            continue
+        el = pci
+        while el is not None and el.tag == "pci":
+            if el.get("link_speed") is None or el.get("link_width") is None:
+                bad(path, "nic-link", "%s: <pci> %s above a named <net> has "
+                    "no link_speed/link_width, which NCCL never fills for "
+                    "a NIC the file names" % (pci.get("busid"),
+                                              el.get("busid")))
+            el = parent.get(el)
+        for net in pci.iter("net"):
+            for a in ("gdr", "guid", "maxconn", "latency", "coll"):
+                if net.get(a) is not None and not ALLOW_TRUSTED:
+                    bad(path, "trusted-" + a, "%s: <net %s> %s=%s is "
+                        "believed over the network plugin" % (
+                            pci.get("busid"), net.get("name"), a,
+                            net.get(a)))
 
     netdevs, ports, names = set(), set(), set()
     guid_owner = {}
@@ -331,11 +399,14 @@ def check_hosts(path):
 
 
 def main(argv):
+    global ALLOW_TRUSTED
     files, hosts = [], []
     it = iter(argv)
     for a in it:
         if a == "--hosts":
             hosts.append(next(it))
+        elif a == "--allow-trusted":
+            ALLOW_TRUSTED = True
         else:
             files.append(a)
     for path in files:
