@@ -23,6 +23,7 @@ void compilation_init(struct compilation *c, const struct rackc_options *o,
 	c->diag.werror = o->werror;
 	c->diag.show_source = o->show_source;
 	c->diag.stdlib_dir = o->stddir ? o->stddir : rackc_default_stddir();
+	c->diag.sarif_root = o->sarif_root;
 	ir_init(&c->design, &c->arena);
 }
 

@@ -51,7 +51,8 @@ struct rackc_options {
 	uint32_t ndefines;
 	const char **incdirs;
 	uint32_t nincdirs;
-	const char *stddir; /* --stdlib DIR, NULL: built-in default */
+	const char *stddir;	/* --stdlib DIR, NULL: built-in default */
+	const char *sarif_root; /* --sarif-root DIR, NULL: the cwd */
 	enum diag_format diag_format;
 	uint32_t max_errors;
 	uint32_t max_source; /* --max-source-bytes, 0: RK_MAX_FILE_SIZE */

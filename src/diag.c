@@ -657,21 +657,31 @@ static void sarif_message(FILE *out, const char *msg)
 }
 
 /*
- * SARIF.  Artifact URIs are relative to one of two bases, never absolute:
- * STDLIB, the standard library directory (files found there), and
- * SRCROOT, the directory rackc runs in (every other file, with "../" where
- * it lies outside).  The bases themselves carry no URI, so the document
- * holds no path of the machine that made it; a code-scanning upload
- * resolves SRCROOT to the checkout.  Every known rule is listed (checks
- * with their default level, then error classes); a result names its rule
- * by id and index, the object a check finding is about as a logical
- * location, and has a partial fingerprint: a hash of the rule, the
- * artifact, the object and the message, and the number of earlier results
- * with the same hash, so that it stays the same when lines move.
+ * SARIF, as GitHub code scanning reads it.  Artifact URIs are relative to
+ * SRCROOT, the repository root (--sarif-root, default the directory rackc
+ * runs in), which carries no URI of its own, so the document holds no path
+ * of the machine that made it; a file outside that root gets an absolute
+ * file:// URI, never "../".  Every known rule is listed (checks with their
+ * default level, note, warning or error, a disabled one with "enabled":
+ * false, then error classes); a result names its rule by id and index, the
+ * object a check finding is about as a logical location, and has two
+ * partial fingerprints: primaryLocationLineHash, computed as GitHub's
+ * upload action computes it (github/codeql-action src/fingerprints.ts)
+ * from the lines of the file, and rackc's own, a hash of the rule, the
+ * artifact, the object and the message with the number of earlier results
+ * of the same hash, which stays the same when lines move.  A finding
+ * without a source location (an unreadable input, a command-line error)
+ * is a tool execution notification of the run's invocation, since GitHub
+ * drops a result without one; a note without one is folded into the
+ * message of the finding it explains.
  */
 
 struct sarif_files {
-	char *cwd, *std; /* real paths, NULL when unknown */
+	char *root; /* real path of the SRCROOT base, NULL when unknown */
+	/* per file id: line hashes (GitHub's), computed on first use */
+	uint64_t **lh;
+	uint32_t **lc, *nl;
+	uint32_t nfiles;
 };
 
 /* @path under directory @dir: the rest after "dir/", else NULL. */
@@ -686,47 +696,218 @@ static const char *under(const char *path, const char *dir)
 	return path[n] == '/' ? path + n + 1 : NULL;
 }
 
-/* The base and the relative URI of @path (a malloc'ed string). */
+/*
+ * The URI of @path (a malloc'ed string) and whether it is relative to
+ * SRCROOT; otherwise it is an absolute file:// URI.
+ */
 static char *artifact_uri(const struct sarif_files *sf, const char *path,
-			  const char **base)
+			  bool *relative)
 {
 	char *real = realpath(path, NULL);
 	const char *rest;
 	char *out;
 
-	*base = "SRCROOT";
+	*relative = true;
 	if (!real)
 		return xstrdup(path[0] == '/' ? path + 1 : path);
-	/* the library proper: what imports of "std/..." find */
-	if ((rest = under(real, sf->std)) && !strncmp(rest, "std/", 4)) {
-		*base = "STDLIB";
+	if ((rest = under(real, sf->root))) {
 		out = xstrdup(rest);
-	} else if ((rest = under(real, sf->cwd))) {
-		out = xstrdup(rest);
-	} else if (sf->cwd) {
-		/* up from cwd to the directory both are under, then down */
-		size_t common = 0, ups = 0;
-		char *o;
-
-		for (size_t i = 0; real[i] && real[i] == sf->cwd[i]; i++)
-			if (real[i] == '/')
-				common = i + 1;
-		for (const char *p = sf->cwd + common; *p;) {
-			ups++;
-			while (*p && *p != '/')
-				p++;
-			while (*p == '/')
-				p++;
-		}
-		o = out = xmalloc(ups * 3 + strlen(real + common) + 1);
-		for (size_t k = 0; k < ups; k++, o += 3)
-			memcpy(o, "../", 3);
-		strcpy(o, real + common);
 	} else {
-		out = xstrdup(real + 1);
+		*relative = false;
+		out = xmalloc(strlen(real) + 8);
+		strcpy(out, "file://");
+		strcat(out, real);
 	}
 	free(real);
 	return out;
+}
+
+/* ---- GitHub's primaryLocationLineHash (codeql-action fingerprints.ts) --
+ * For every line, a rolling hash (multiplier 37, modulo 2^64) of the 100
+ * UTF-16 code units from the line's start, spaces and tabs left out, CR
+ * and CRLF read as LF, the text followed by a code unit 65535 and zeros;
+ * written as lower-case hex and the number of earlier lines of the same
+ * hash plus one. */
+
+#define GH_BLOCK 100u
+
+struct gh_state {
+	uint16_t win[GH_BLOCK];
+	int64_t lines[GH_BLOCK]; /* line starting at that unit, or -1 */
+	uint64_t h, first_mod;
+	uint32_t index, line;
+	bool line_start, prev_cr;
+	/* out */
+	uint64_t *lh;
+	uint32_t *lc, nl, cap;
+	/* hash -> count, open addressing */
+	uint64_t *keys;
+	uint32_t *counts, mask;
+};
+
+static void gh_output(struct gh_state *g)
+{
+	uint32_t k = (uint32_t)((g->h * 0x9e3779b97f4a7c15ull) >> 32) & g->mask;
+	int64_t ln = g->lines[g->index];
+
+	while (g->counts[k] && g->keys[k] != g->h)
+		k = (k + 1) & g->mask;
+	g->keys[k] = g->h;
+	g->counts[k]++;
+	if (ln >= 1 && (uint64_t)ln <= g->cap) {
+		g->lh[ln - 1] = g->h;
+		g->lc[ln - 1] = g->counts[k];
+		if ((uint32_t)ln > g->nl)
+			g->nl = (uint32_t)ln;
+	}
+	g->lines[g->index] = -1;
+}
+
+static void gh_update(struct gh_state *g, uint16_t cur)
+{
+	uint16_t begin = g->win[g->index];
+
+	g->win[g->index] = cur;
+	g->h = 37 * g->h + cur - g->first_mod * begin;
+	g->index = (g->index + 1) % GH_BLOCK;
+}
+
+static void gh_char(struct gh_state *g, uint16_t cur)
+{
+	if (cur == ' ' || cur == '\t' || (g->prev_cr && cur == '\n')) {
+		g->prev_cr = false;
+		return;
+	}
+	if (cur == '\r') {
+		cur = '\n';
+		g->prev_cr = true;
+	} else {
+		g->prev_cr = false;
+	}
+	if (g->lines[g->index] != -1)
+		gh_output(g);
+	if (g->line_start) {
+		g->line_start = false;
+		g->lines[g->index] = ++g->line;
+	}
+	if (cur == '\n')
+		g->line_start = true;
+	gh_update(g, cur);
+}
+
+/*
+ * The next code point of UTF-8 text as a decoder following the WHATWG
+ * rules reads it: a maximal ill-formed subsequence is one U+FFFD.
+ */
+static uint32_t gh_decode(const unsigned char *p, const unsigned char *end,
+			  size_t *len)
+{
+	unsigned char c = p[0];
+	uint32_t cp, need, lo = 0x80, hi = 0xbf;
+	size_t k;
+
+	if (c < 0x80) {
+		*len = 1;
+		return c;
+	}
+	if (c >= 0xc2 && c <= 0xdf) {
+		need = 1;
+		cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		need = 2;
+		cp = c & 0x0f;
+		lo = c == 0xe0 ? 0xa0 : 0x80;
+		hi = c == 0xed ? 0x9f : 0xbf;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		need = 3;
+		cp = c & 0x07;
+		lo = c == 0xf0 ? 0x90 : 0x80;
+		hi = c == 0xf4 ? 0x8f : 0xbf;
+	} else {
+		*len = 1;
+		return 0xfffd;
+	}
+	for (k = 1; k <= need; k++) {
+		unsigned char b = p + k < end ? p[k] : 0;
+
+		if (p + k >= end || b < lo || b > hi) {
+			*len = k;
+			return 0xfffd;
+		}
+		lo = 0x80;
+		hi = 0xbf;
+		cp = cp << 6 | (b & 0x3f);
+	}
+	*len = k;
+	return cp;
+}
+
+/* Line hashes of source file @id, computed once. */
+static bool gh_file(struct diag_engine *d, struct sarif_files *sf, uint32_t id)
+{
+	const struct srcfile *f = srcmgr_file(d->sm, id);
+	const unsigned char *p, *end;
+	struct gh_state g;
+	uint32_t slots = 16;
+
+	if (!f || id >= sf->nfiles)
+		return false;
+	if (sf->lh[id])
+		return true;
+	memset(&g, 0, sizeof(g));
+	g.first_mod = 1;
+	for (unsigned i = 0; i < GH_BLOCK; i++) {
+		g.first_mod *= 37;
+		g.lines[i] = -1;
+	}
+	g.line_start = true;
+	/* at most one line per byte, and one more */
+	g.cap = f->len + 1;
+	while (slots < 2 * (uint64_t)g.cap)
+		slots *= 2;
+	g.mask = slots - 1;
+	g.keys = xcalloc(slots, sizeof(*g.keys));
+	g.counts = xcalloc(slots, sizeof(*g.counts));
+	g.lh = xcalloc(g.cap, sizeof(*g.lh));
+	g.lc = xcalloc(g.cap, sizeof(*g.lc));
+	p = (const unsigned char *)f->text;
+	end = p + f->len;
+	while (p < end) {
+		size_t n;
+		uint32_t cp = gh_decode(p, end, &n);
+
+		p += n;
+		if (cp >= 0x10000) {
+			cp -= 0x10000;
+			gh_char(&g, (uint16_t)(0xd800 + (cp >> 10)));
+			gh_char(&g, (uint16_t)(0xdc00 + (cp & 0x3ff)));
+		} else {
+			gh_char(&g, (uint16_t)cp);
+		}
+	}
+	gh_char(&g, 65535);
+	for (unsigned i = 0; i < GH_BLOCK; i++) {
+		if (g.lines[g.index] != -1)
+			gh_output(&g);
+		gh_update(&g, 0);
+	}
+	free(g.keys);
+	free(g.counts);
+	sf->lh[id] = g.lh;
+	sf->lc[id] = g.lc;
+	sf->nl[id] = g.nl;
+	return true;
+}
+
+/* The primaryLocationLineHash of a result at @w (line 1 without one). */
+static void sarif_line_hash(struct diag_engine *d, struct sarif_files *sf,
+			    uint32_t file, uint32_t line)
+{
+	if (!gh_file(d, sf, file) || line < 1 || line > sf->nl[file])
+		return;
+	fprintf(d->out,
+		"\"primaryLocationLineHash\":\"%" PRIx64 ":%" PRIu32 "\",",
+		sf->lh[file][line - 1], sf->lc[file][line - 1]);
 }
 
 /* The physicalLocation member of a location, if @loc has a file. */
@@ -735,15 +916,16 @@ static bool sarif_physical(struct diag_engine *d, const struct sarif_files *sf,
 {
 	FILE *out = d->out;
 	struct where w;
-	const char *base;
+	bool rel;
 	char *uri;
 
 	if (!resolve(d->sm, loc, &w))
 		return false;
-	uri = artifact_uri(sf, w.f->path, &base);
+	uri = artifact_uri(sf, w.f->path, &rel);
 	fputs("\"physicalLocation\":{\"artifactLocation\":{\"uri\":", out);
 	uri_str(out, uri);
-	fprintf(out, ",\"uriBaseId\":\"%s\"", base);
+	if (rel)
+		fputs(",\"uriBaseId\":\"SRCROOT\"", out);
 	fprintf(out,
 		"},\"region\":{\"startLine\":%" PRIu32
 		",\"startColumn\":%" PRIu32 ",\"endLine\":%" PRIu32
@@ -765,6 +947,22 @@ static const char *level_of(enum diag_level l)
 				   : "note";
 }
 
+/* The rule index of @id, remembering the last one asked (results of one
+ * rule come in runs). */
+struct rule_memo {
+	const char *id;
+	unsigned idx;
+};
+
+static unsigned rule_index(struct rule_memo *m, const char *id)
+{
+	if (!m->id || !streq(m->id, id)) {
+		m->id = id;
+		m->idx = diag_rule_index(id);
+	}
+	return m->idx;
+}
+
 /* The known rules, then any other id a result uses; returns the count
  * and fills @extra with those others (by index past the known ones). */
 static uint32_t sarif_rules(struct diag_engine *d, const char ***extra,
@@ -773,12 +971,14 @@ static uint32_t sarif_rules(struct diag_engine *d, const char ***extra,
 	FILE *out = d->out;
 	unsigned n = diag_rule_count();
 	struct diag_rule r;
+	struct rule_memo memo = { NULL, 0 };
 
 	*extra = arena_alloc(d->arena, (d->nrecs + 1) * sizeof(**extra));
 	*nextra = 0;
 	for (unsigned k = 0; diag_rule_at(k, &r); k++) {
-		const char *lv =
-		    r.level == DIAG_NOTE ? "none" : level_of(r.level);
+		/* GitHub takes note, warning or error; a check that is off
+		 * by default is a note rule that is not enabled */
+		const char *lv = level_of(r.level);
 
 		fputs(k ? ",{\"id\":" : "{\"id\":", out);
 		json_str(out, r.id);
@@ -814,7 +1014,7 @@ static uint32_t sarif_rules(struct diag_engine *d, const char ***extra,
 
 		if (d->recs[i].level == DIAG_NOTE && i > 0)
 			continue;
-		if (diag_rule_index(id) != UINT32_MAX)
+		if (rule_index(&memo, id) != UINT32_MAX)
 			continue;
 		for (k = 0; k < *nextra && !streq((*extra)[k], id); k++)
 			;
@@ -847,20 +1047,119 @@ static uint64_t fp_hash(const char *const *s, unsigned n)
 	return h;
 }
 
+/* Occurrences of each fingerprint hash so far: open addressing, linear
+ * in the results. */
+struct fp_counts {
+	uint64_t *keys;
+	uint32_t *counts, mask;
+};
+
+static uint32_t fp_count(struct fp_counts *t, uint64_t h)
+{
+	uint32_t k = (uint32_t)((h * 0x9e3779b97f4a7c15ull) >> 32) & t->mask;
+
+	while (t->counts[k] && t->keys[k] != h)
+		k = (k + 1) & t->mask;
+	t->keys[k] = h;
+	return ++t->counts[k];
+}
+
+static bool has_place(struct diag_engine *d, const struct diag_record *r)
+{
+	struct where w;
+
+	return resolve(d->sm, &r->loc, &w);
+}
+
+/* The message of record @i with the notes after it that have no source
+ * location folded in (GitHub shows only located related locations). */
+static void sarif_message_with_notes(struct diag_engine *d, uint32_t i)
+{
+	FILE *out = d->out;
+	const struct diag_record *r = &d->recs[i];
+	size_t len = strlen(r->message) + 1;
+	char *m, *o;
+
+	for (uint32_t k = i + 1; k < d->nrecs && d->recs[k].level == DIAG_NOTE;
+	     k++)
+		if (!has_place(d, &d->recs[k]))
+			len += strlen(d->recs[k].message) + 7;
+	o = m = xmalloc(len);
+	o += sprintf(o, "%s", r->message);
+	for (uint32_t k = i + 1; k < d->nrecs && d->recs[k].level == DIAG_NOTE;
+	     k++)
+		if (!has_place(d, &d->recs[k]))
+			o += sprintf(o, "\nnote: %s", d->recs[k].message);
+	sarif_message(out, m);
+	free(m);
+}
+
+/* The tool execution notifications: every finding without a source
+ * location, its notes folded into its message. */
+static bool sarif_notifications(struct diag_engine *d, uint32_t nknown,
+				const char **extra, uint32_t nextra)
+{
+	FILE *out = d->out;
+	struct rule_memo memo = { NULL, 0 };
+	bool any = false, failed = false;
+
+	fputs("\"toolExecutionNotifications\":[", out);
+	for (uint32_t i = 0; i < d->nrecs; i++) {
+		const struct diag_record *r = &d->recs[i];
+		const char *id = rule_of(r);
+		unsigned idx;
+
+		if ((r->level == DIAG_NOTE && i > 0) || has_place(d, r))
+			continue;
+		idx = rule_index(&memo, id);
+		if (idx == UINT32_MAX) {
+			for (idx = 0; idx < nextra && !streq(extra[idx], id);
+			     idx++)
+				;
+			idx += nknown;
+		}
+		fputs(any ? ",{" : "{", out);
+		any = true;
+		failed |= r->level == DIAG_ERROR;
+		fprintf(out, "\"level\":\"%s\",", level_of(r->level));
+		sarif_message_with_notes(d, i);
+		if (r->object) {
+			fputs(",\"locations\":[{\"logicalLocations\":[{"
+			      "\"fullyQualifiedName\":",
+			      out);
+			json_str(out, r->object);
+			fputs(",\"kind\":\"resource\"}]}]", out);
+		}
+		fputs(",\"associatedRule\":{\"id\":", out);
+		json_str(out, id);
+		fprintf(out, ",\"index\":%u}}", idx);
+	}
+	fputs("],", out);
+	return failed;
+}
+
 static void sarif_doc(struct diag_engine *d)
 {
 	FILE *out = d->out;
-	bool related = false;
+	bool related = false, open = false, any = false, failed;
 	struct sarif_files sf;
 	const char **extra;
-	uint32_t nextra, nknown = diag_rule_count();
-	uint64_t *seen = arena_alloc(d->arena, (d->nrecs + 1) * sizeof(*seen));
-	uint32_t nseen = 0;
-	char *cwd = getcwd(NULL, 0);
+	uint32_t nextra, nknown = diag_rule_count(), slots = 16;
+	struct fp_counts fc;
+	struct rule_memo memo = { NULL, 0 };
+	const char *root = d->sarif_root ? d->sarif_root : ".";
 
-	sf.cwd = cwd ? realpath(cwd, NULL) : NULL;
-	sf.std = d->stdlib_dir ? realpath(d->stdlib_dir, NULL) : NULL;
-	free(cwd);
+	memset(&sf, 0, sizeof(sf));
+	sf.root = realpath(root, NULL);
+	sf.nfiles = d->sm ? d->sm->nfiles + 1 : 0;
+	sf.lh = xcalloc(sf.nfiles + 1, sizeof(*sf.lh));
+	sf.lc = xcalloc(sf.nfiles + 1, sizeof(*sf.lc));
+	sf.nl = xcalloc(sf.nfiles + 1, sizeof(*sf.nl));
+	while (slots < 2 * (uint64_t)d->nrecs)
+		slots *= 2;
+	fc.mask = slots - 1;
+	fc.keys = xcalloc(slots, sizeof(*fc.keys));
+	fc.counts = xcalloc(slots, sizeof(*fc.counts));
 	fputs("{\"version\":\"2.1.0\",\"$schema\":"
 	      "\"https://json.schemastore.org/sarif-2.1.0.json\","
 	      "\"runs\":[{\"tool\":{\"driver\":{\"name\":\"rackc\","
@@ -872,37 +1171,48 @@ static void sarif_doc(struct diag_engine *d)
 	      "\"rules\":[",
 	      out);
 	sarif_rules(d, &extra, &nextra);
-	fputs("]}},\"originalUriBaseIds\":{"
-	      "\"SRCROOT\":{\"description\":{\"text\":\"The directory rackc "
-	      "ran in (the source root).\"}},"
-	      "\"STDLIB\":{\"description\":{\"text\":\"The rackc standard "
-	      "library directory (--stdlib).\"}}},"
+	fputs("]}},\"invocations\":[{", out);
+	failed = sarif_notifications(d, nknown, extra, nextra);
+	fprintf(out, "\"executionSuccessful\":%s}],",
+		failed ? "false" : "true");
+	fputs("\"originalUriBaseIds\":{"
+	      "\"SRCROOT\":{\"description\":{\"text\":\"The repository "
+	      "root (--sarif-root, by default the directory rackc ran "
+	      "in).\"}}},"
 	      "\"columnKind\":\"utf16CodeUnits\",\"results\":[",
 	      out);
 	for (uint32_t i = 0; i < d->nrecs; i++) {
 		const struct diag_record *r = &d->recs[i];
 		const char *id = rule_of(r);
-		unsigned idx = diag_rule_index(id);
+		unsigned idx;
 		const char *key[4];
 		uint64_t h;
-		uint32_t occ = 0;
 		struct where w;
 		char *uri = NULL;
-		const char *base = "";
+		bool rel;
 
 		if (r->level == DIAG_NOTE && i > 0) {
-			/* Attach to the result before it. */
+			/* a located note is a related location of the result
+			 * before it; others are folded into its message */
+			if (!open || !has_place(d, r))
+				continue;
 			fputs(related ? ",{" : ",\"relatedLocations\":[{", out);
-			if (sarif_physical(d, &sf, &r->loc))
-				putc(',', out);
+			sarif_physical(d, &sf, &r->loc);
+			putc(',', out);
 			sarif_message(out, r->message);
 			putc('}', out);
 			related = true;
 			continue;
 		}
-		if (i)
-			fputs(related ? "]}," : "},", out);
-		related = false;
+		if (open)
+			fputs(related ? "]}" : "}", out);
+		open = related = false;
+		if (!resolve(d->sm, &r->loc, &w))
+			continue; /* a notification, its notes with it */
+		if (any)
+			putc(',', out);
+		open = any = true;
+		idx = rule_index(&memo, id);
 		if (idx == UINT32_MAX) {
 			/* one of the extra rules, after the known ones */
 			for (idx = 0; idx < nextra && !streq(extra[idx], id);
@@ -914,43 +1224,44 @@ static void sarif_doc(struct diag_engine *d)
 		json_str(out, id);
 		fprintf(out, ",\"ruleIndex\":%u,\"level\":\"%s\",", idx,
 			level_name(r->level));
-		sarif_message(out, r->message);
-		if (r->loc.file || r->object) {
-			fputs(",\"locations\":[{", out);
-			if (r->loc.file && sarif_physical(d, &sf, &r->loc) &&
-			    r->object)
-				putc(',', out);
-			if (r->object) {
-				fputs("\"logicalLocations\":[{"
-				      "\"fullyQualifiedName\":",
-				      out);
-				json_str(out, r->object);
-				fputs(",\"kind\":\"resource\"}]", out);
-			}
-			fputs("}]", out);
+		sarif_message_with_notes(d, i);
+		fputs(",\"locations\":[{", out);
+		sarif_physical(d, &sf, &r->loc);
+		if (r->object) {
+			fputs(",\"logicalLocations\":[{"
+			      "\"fullyQualifiedName\":",
+			      out);
+			json_str(out, r->object);
+			fputs(",\"kind\":\"resource\"}]", out);
 		}
-		/* the fingerprint: no line or column enters it */
-		if (resolve(d->sm, &r->loc, &w))
-			uri = artifact_uri(&sf, w.f->path, &base);
+		fputs("}]", out);
+		/* the fingerprints: rackc's own takes no line or column */
+		uri = artifact_uri(&sf, w.f->path, &rel);
 		key[0] = id;
-		key[1] = uri ? uri : "";
+		key[1] = uri;
 		key[2] = r->object ? r->object : "";
 		key[3] = r->message;
 		h = fp_hash(key, 4);
-		for (uint32_t k = 0; k < nseen; k++)
-			occ += seen[k] == h;
-		seen[nseen++] = h;
+		fputs(",\"partialFingerprints\":{", out);
+		sarif_line_hash(d, &sf, r->loc.file, w.line);
 		fprintf(out,
-			",\"partialFingerprints\":{\"rackcFinding/v1\":"
-			"\"%016" PRIx64 ":%" PRIu32 "\"}",
-			h, occ + 1);
+			"\"rackcFinding/v1\":\"%016" PRIx64 ":%" PRIu32 "\"}",
+			h, fp_count(&fc, h));
 		free(uri);
 	}
-	if (d->nrecs)
+	if (open)
 		fputs(related ? "]}" : "}", out);
 	fputs("]}]}\n", out);
-	free(sf.cwd);
-	free(sf.std);
+	for (uint32_t k = 0; k < sf.nfiles; k++) {
+		free(sf.lh[k]);
+		free(sf.lc[k]);
+	}
+	free(sf.lh);
+	free(sf.lc);
+	free(sf.nl);
+	free(fc.keys);
+	free(fc.counts);
+	free(sf.root);
 }
 
 void diag_finish(struct diag_engine *d)

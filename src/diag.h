@@ -86,7 +86,8 @@ struct diag_engine {
 	uint32_t nrecs, recs_cap;
 	bool defer;
 	const char *object;	/* for the next diagnostic only (check_fail) */
-	const char *stdlib_dir; /* SARIF: the STDLIB base, NULL: none */
+	const char *stdlib_dir; /* the standard library directory */
+	const char *sarif_root; /* SARIF: the SRCROOT base, NULL: cwd */
 	/* diag_spill(): records written out to @spill (@spilled bytes of
 	 * it complete), their strings released to @spill_mark */
 	bool spill_ok;

@@ -34,6 +34,7 @@ enum {
 	OPT_NO_SOURCE,
 	OPT_STATS,
 	OPT_EXPLAIN,
+	OPT_SARIF_ROOT,
 };
 
 static const struct option long_opts[] = {
@@ -52,6 +53,7 @@ static const struct option long_opts[] = {
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "stdlib", required_argument, NULL, OPT_STDLIB },
 	{ "prices", required_argument, NULL, OPT_PRICES },
+	{ "sarif-root", required_argument, NULL, OPT_SARIF_ROOT },
 	{ "list-checks", no_argument, NULL, OPT_LIST_CHECKS },
 	{ "list-backends", no_argument, NULL, OPT_LIST_BACKENDS },
 	{ "help", no_argument, NULL, OPT_HELP },
@@ -80,6 +82,9 @@ static void usage(FILE *fp)
 	    "  -E NAME, -Eno-NAME      make check NAME an error / a warning\n"
 	    "  -Werror                 treat warnings as errors\n"
 	    "      --diagnostics-format=text|json|sarif\n"
+	    "      --sarif-root=DIR    SARIF: file URIs relative to DIR (the\n"
+	    "                          repository root; default: the current\n"
+	    "                          directory)\n"
 	    "      --max-errors=N      stop after N errors (default 10, 0: "
 	    "no limit)\n"
 	    "      --max-source-bytes=N\n"
@@ -107,16 +112,88 @@ static void usage(FILE *fp)
 	    fp);
 }
 
-static int usage_error(const char *fmt, const char *arg)
+/* Where usage errors go: text on stderr, or a SARIF document when SARIF
+ * was asked for (so that the file is always one JSON document). */
+struct usage_out {
+	bool sarif;
+	const char *root;
+};
+
+/*
+ * A SARIF document on stderr holding @text's lines: "rackc: error: X"
+ * lines as usage errors (tool execution notifications), the others as
+ * their notes.
+ */
+static void usage_sarif(const struct usage_out *u, const char *text)
 {
+	struct arena a;
+	struct srcmgr sm;
+	struct diag_engine d;
+	char *copy = xstrdup(text), *line, *save = NULL;
+
+	arena_init(&a);
+	srcmgr_init(&sm, &a);
+	diag_init(&d, stderr, &sm, &a);
+	d.format = DIAG_SARIF;
+	d.sarif_root = u->root;
+	for (line = strtok_r(copy, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, "rackc: error: ", 14) == 0)
+			diag_error(&d, NULL, "usage", "%s", line + 14);
+		else if (d.nrecs)
+			diag_note(&d, NULL, "%s", line);
+		else
+			diag_error(&d, NULL, "usage", "%s", line);
+	}
+	diag_finish(&d);
+	arena_destroy(&a);
+	free(copy);
+}
+
+static int usage_error(const struct usage_out *u, const char *fmt,
+		       const char *arg)
+{
+	if (u->sarif) {
+		int n = snprintf(NULL, 0, fmt, arg);
+		char *m = xmalloc((size_t)(n > 0 ? n : 0) + 64);
+
+		strcpy(m, "rackc: error: ");
+		sprintf(m + 14, fmt, arg);
+		strcat(m, "\nTry 'rackc --help' for more information.");
+		usage_sarif(u, m);
+		free(m);
+		return RK_EXIT_USAGE;
+	}
 	fputs("rackc: error: ", stderr);
 	fprintf(stderr, fmt, arg);
 	fputs("\nTry 'rackc --help' for more information.\n", stderr);
 	return RK_EXIT_USAGE;
 }
 
+/* SARIF asked for anywhere on the command line, and --sarif-root: known
+ * before the options are parsed, for the usage errors among them. */
+static void usage_prescan(int argc, char **argv, struct usage_out *u)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (streq(a, "--"))
+			break;
+		if (streq(a, "--diagnostics-format=sarif") ||
+		    (streq(a, "--diagnostics-format") && i + 1 < argc &&
+		     streq(argv[i + 1], "sarif")))
+			u->sarif = true;
+		else if (strncmp(a, "--diagnostics-format=", 21) == 0)
+			u->sarif = false;
+		if (strncmp(a, "--sarif-root=", 13) == 0)
+			u->root = a + 13;
+		else if (streq(a, "--sarif-root") && i + 1 < argc)
+			u->root = argv[i + 1];
+	}
+}
+
 /* Unknown -O names are usage errors even with --check (exit 2). */
-static bool backends_validate(const char *list)
+static bool backends_validate(const char *list, FILE *err)
 {
 	char *copy, *tok, *save = NULL;
 	bool ok = true;
@@ -134,12 +211,12 @@ static bool backends_validate(const char *list)
 		for (unsigned i = 0; i < backend_table_len; i++)
 			suggest_offer(&sg, backend_table[i]->name);
 		if (suggest_result(&sg))
-			fprintf(stderr,
+			fprintf(err,
 				"rackc: error: unknown back end '%s'; did you "
 				"mean '%s'?\n",
 				tok, suggest_result(&sg));
 		else
-			fprintf(stderr,
+			fprintf(err,
 				"rackc: error: unknown back end '%s' (see "
 				"--list-backends)\n",
 				tok);
@@ -160,6 +237,7 @@ static void push_setting(struct rackc_options *o, const char *name, int level)
 int main(int argc, char **argv)
 {
 	struct rackc_options o;
+	struct usage_out u = { false, NULL };
 	int c, rc;
 
 #ifdef M_MMAP_THRESHOLD
@@ -194,6 +272,7 @@ int main(int argc, char **argv)
 	setvbuf(stderr, errbuf, _IOFBF, sizeof(errbuf));
 	if (argc > 1 && streq(argv[1], "diff"))
 		return diff_main(argc - 1, argv + 1);
+	usage_prescan(argc, argv, &u);
 	memset(&o, 0, sizeof(o));
 	o.outdir = "out";
 	o.max_errors = 10;
@@ -213,7 +292,8 @@ int main(int argc, char **argv)
 			char *eq = strchr(optarg, '=');
 
 			if (!eq || eq == optarg)
-				return usage_error("-D needs NAME=VALUE, not "
+				return usage_error(&u,
+						   "-D needs NAME=VALUE, not "
 						   "'%s'",
 						   optarg);
 			*eq = '\0';
@@ -257,7 +337,8 @@ int main(int argc, char **argv)
 			else if (streq(optarg, "sarif"))
 				o.diag_format = DIAG_SARIF;
 			else
-				return usage_error("unknown diagnostics format "
+				return usage_error(&u,
+						   "unknown diagnostics format "
 						   "'%s' (text, json or sarif)",
 						   optarg);
 			break;
@@ -267,7 +348,8 @@ int main(int argc, char **argv)
 
 			if (*end || !*optarg || n > UINT32_MAX ||
 			    optarg[0] == '-')
-				return usage_error("--max-errors needs a "
+				return usage_error(&u,
+						   "--max-errors needs a "
 						   "number, not '%s'",
 						   optarg);
 			o.max_errors = (uint32_t)n;
@@ -276,6 +358,7 @@ int main(int argc, char **argv)
 		case OPT_MAX_SOURCE:
 			if (!srcmgr_parse_max(optarg, &o.max_source))
 				return usage_error(
+				    &u,
 				    "--max-source-bytes needs a number from 1 "
 				    "to 1073741824, not '%s'",
 				    optarg);
@@ -295,7 +378,8 @@ int main(int argc, char **argv)
 
 			if (*end || !*optarg || optarg[0] == '-' || n < 1 ||
 			    n > JOBS_MAX_THREADS)
-				return usage_error("--jobs needs a number from "
+				return usage_error(&u,
+						   "--jobs needs a number from "
 						   "1 to 64, not '%s'",
 						   optarg);
 			o.jobs = (unsigned)n;
@@ -306,6 +390,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_PRICES:
 			o.prices = optarg;
+			break;
+		case OPT_SARIF_ROOT:
+			o.sarif_root = optarg;
 			break;
 		case OPT_LIST_CHECKS:
 			checks_list(stdout);
@@ -322,20 +409,38 @@ int main(int argc, char **argv)
 			printf("rackc %s\n", PACKAGE_VERSION);
 			return RK_EXIT_OK;
 		case ':':
-			return usage_error("option '%s' needs an argument",
+			return usage_error(&u, "option '%s' needs an argument",
 					   argv[optind - 1]);
 		default:
-			return usage_error("unknown option '%s'",
+			return usage_error(&u, "unknown option '%s'",
 					   argv[optind - 1]);
 		}
 	}
 	if (optind != argc - 1) {
-		rc = usage_error("%s", optind >= argc
-					   ? "no design file given"
-					   : "more than one design file "
-					     "given");
+		rc = usage_error(&u, "%s",
+				 optind >= argc ? "no design file given"
+						: "more than one design file "
+						  "given");
+	} else if (u.sarif) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *err = open_memstream(&text, &len);
+		bool ok = err && checks_validate(o.checks, o.nchecks, err) &&
+			  backends_validate(o.backends, err);
+
+		if (err)
+			fclose(err);
+		if (!ok) {
+			usage_sarif(&u,
+				    text ? text : "cannot check the options");
+			rc = RK_EXIT_USAGE;
+		} else {
+			o.input = argv[optind];
+			rc = rackc_run(&o);
+		}
+		free(text);
 	} else if (!checks_validate(o.checks, o.nchecks, stderr) ||
-		   !backends_validate(o.backends)) {
+		   !backends_validate(o.backends, stderr)) {
 		rc = RK_EXIT_USAGE;
 	} else {
 		o.input = argv[optind];

@@ -379,6 +379,14 @@ printf 'part g:gpu{sm 90;pcie_gen 5;pcie_width 16}\npart s:server{cpu c;pcie_swi
 	>"$g/nccl-switch-chain.rack"
 bogon nccl-switch-chain "0 1" "$g/nccl-switch-chain.rack" --check
 
+# 100,000 unused-waiver warnings (58 bytes of input) as SARIF: each
+# result's fingerprint counter scanned all earlier results (5.3 s of CPU)
+printf 'for i in 0..99999{group g[i]{waive "rack-placement","r"}}\n' \
+	>"$g/sarif-waivers.rack"
+bogon sarif-waivers "0" "$g/sarif-waivers.rack" --check \
+	--diagnostics-format=sarif
+expect_err sarif-waivers/all '"ruleId":"unused-waiver"' 100000
+
 #### files that are not designs
 : >"$g/empty.rack"
 bogon empty-file "0 1" "$g/empty.rack"

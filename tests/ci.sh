@@ -74,7 +74,8 @@ run_review -b "$tmp/base" -o rackc-ci designs/pod.rack
 o=$repo/rackc-ci
 if [ "$rc" -eq 1 ] &&
 	python3 tests/sarif_check.py "$("$RACKC" --version | sed 's/^rackc //')" \
-		"$(cd "$repo" && pwd -P):$tmp" "$o/rackc.sarif" >"$tmp/sarif.out" 2>&1 &&
+		"$(cd "$repo" && pwd -P)" "$(cd "$repo" && pwd -P):$tmp" \
+		"$o/rackc.sarif" >"$tmp/sarif.out" 2>&1 &&
 	grep -q '"uri":"designs/pod.rack","uriBaseId":"SRCROOT"' "$o/rackc.sarif" &&
 	[ -f "$o/out/report.json" ] && [ -f "$o/out/cabling.csv" ] &&
 	[ -f "$o/out/ir.rack" ] &&

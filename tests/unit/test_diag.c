@@ -531,22 +531,29 @@ Test(diag, sarif_structure)
 	}
 	cr_assert(
 	    strstr(t,
-		   "\"message\":{\"text\":\"duplicate 'r1'\"},"
+		   "\"message\":{\"text\":\"duplicate 'r1'\\nnote: and "
+		   "more\"},"
 		   "\"locations\":[{\"physicalLocation\":{\"artifactLocation\":"
 		   "{\"uri\":\"dir/my%20pod.rack\",\"uriBaseId\":\"SRCROOT\"},"
 		   "\"region\":{\"startLine\":1,"
 		   "\"startColumn\":6,\"endLine\":1,\"endColumn\":8}}}],"
-		   "\"partialFingerprints\":{\"rackcFinding/v1\":"),
+		   "\"partialFingerprints\":{\"primaryLocationLineHash\":\""),
 	    "%s", t);
 	cr_assert(strstr(t, "\"relatedLocations\":[{\"physicalLocation\":"
 			    "{\"artifactLocation\":{\"uri\":\"dir/my%20pod."
 			    "rack\",\"uriBaseId\":\"SRCROOT\"},"
 			    "\"region\":{\"startLine\":2,\"startColumn\":6,"
 			    "\"endLine\":2,\"endColumn\":8}},\"message\":{"
-			    "\"text\":\"first here\"}},"
-			    "{\"message\":{\"text\":\"and more\"}}]},"),
+			    "\"text\":\"first here\"}}]},"),
 		  "%s", t);
-	cr_assert(strstr(t, "{\"ruleId\":\"rackc\",\"ruleIndex\":"), "%s", t);
+	/* no place: a tool execution notification, not a result */
+	cr_assert(strstr(t, "\"invocations\":[{\"toolExecutionNotifications\":"
+			    "[{\"level\":\"warning\",\"message\":{\"text\":"
+			    "\"w2\"},\"associatedRule\":{\"id\":\"rackc\","),
+		  "%s", t);
+	cr_assert_null(strstr(t, "{\"ruleId\":\"rackc\","), "%s", t);
+	cr_assert(strstr(t, "\"executionSuccessful\":true"), "%s", t);
+	cr_assert(strstr(t, ",\"rackcFinding/v1\":\""), "%s", t);
 	cr_assert(strstr(t, "\"message\":{\"text\":\"again\"},\"locations\":"
 			    "[{\"physicalLocation\":"),
 		  "%s", t);
