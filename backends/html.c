@@ -396,9 +396,16 @@ static void section_capacity(struct wbuf *w, struct backend_ctx *ctx)
 	} else if (c.it_power_over) {
 		cap_row(w, "IT energy per year", WB_OUT_OF_RANGE,
 			"IT power x 8,760 h: the IT power is out of range");
-	} else if (c.it_power_unknown) {
+	} else if (c.it_power_unknown && c.pue >= 0) {
+		cap_row(w, "facility power", "unknown",
+			"IT power x PUE: the IT power is only a lower bound");
 		cap_row(w, "energy per year", "unknown",
-			"the IT power is only a lower bound");
+			"facility power x 8,760 h: the IT power is only a "
+			"lower bound");
+	} else if (c.it_power_unknown) {
+		cap_row(w, "IT energy per year", "unknown",
+			"IT power x 8,760 h: the IT power is only a lower "
+			"bound");
 	} else if (c.pue >= 0) {
 		char p[64];
 
