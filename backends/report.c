@@ -561,18 +561,20 @@ static void report_loops(FILE *fp, const struct rk_design *d)
 			: 0,
 		    loop_keys, 4);
 		if (unk && !x->heat_over) {
-			static const char *const hk[] = { "heat_w",
-							  "headroom_w" };
-			int64_t lh[2] = { x->heat, -1 };
+			bool fl = x->flow >= 0, mf = fl && x->max_flow >= 0;
 
-			/* the heat keys in watts, the flow keys in mL/min */
-			json_unknown(fp, 1u | (x->capacity >= 0 ? 2u : 0), hk,
-				     lh, 2, true);
-			if (x->flow >= 0) {
-				fputs(", \"flow_unknown\": true", fp);
-				json_int(fp, "flow_at_least_ml_per_min", true,
-					 x->flow);
-			}
+			/* keys in the order of loop_keys; the heat's lower
+			 * bound in watts, the flow's in mL/min */
+			fprintf(fp, ", \"unknown\": [\"heat_w\"%s%s%s]",
+				x->capacity >= 0 ? ", \"headroom_w\"" : "",
+				fl ? ", \"flow_ml_per_min\"" : "",
+				mf ? ", \"flow_headroom_ml_per_min\"" : "");
+			fputs(", \"at_least\": {\"heat_w\": ", fp);
+			json_watts(fp, x->heat);
+			if (fl)
+				fprintf(fp, ", \"flow_ml_per_min\": %lld",
+					(long long)x->flow);
+			fputc('}', fp);
 		}
 		fputc('}', fp);
 	}

@@ -986,7 +986,7 @@ static void run_room(struct check_ctx *c)
  * A CDU on a loop that takes heat to liquid, whose part gives no capacity
  * (cooling-cdu-capacity) or no max_flow (cooling-flow): reported once per
  * part and figure, at the part, against the first such CDU that no waiver
- * covers (a waiver on the part silences it too).
+ * covers (on the CDU or an object enclosing it).
  */
 static void run_figure_unknown(struct check_ctx *c)
 {
@@ -1019,18 +1019,12 @@ static void run_figure_unknown(struct check_ctx *c)
 			for (unsigned k = 0; k < ARRAY_SIZE(keys); k++) {
 				const struct rk_value *x =
 				    ir_attr_inh(d, cdu, keys[k]);
-				uint32_t w = part;
-				bool waived = false;
 
 				if ((x && x->type == VT_NUM) ||
 				    (keys[k] == A_MAX_FLOW && !sized) ||
 				    (part != RK_NONE && (seen[part] >> k) & 1))
 					continue;
-				for (uint32_t hops = 0;
-				     w != RK_NONE && hops < 256 && !waived;
-				     hops++, w = d->objs[w].part)
-					waived = check_waived(c, w);
-				if (waived || check_waived(c, cdu))
+				if (check_waived(c, cdu))
 					continue;
 				if (part != RK_NONE)
 					seen[part] |= (uint8_t)(1u << k);

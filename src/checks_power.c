@@ -805,23 +805,13 @@ static enum need need_of(const struct pmodel *m, uint32_t dev)
 	return NEED_NONE;
 }
 
-/* A waiver on @part or a part it derives from. */
-static bool part_waived(struct check_ctx *c, uint32_t part)
-{
-	for (uint32_t hops = 0; part != RK_NONE && hops < 256; hops++) {
-		if (check_waived(c, part))
-			return true;
-		part = c->d->objs[part].part;
-	}
-	return false;
-}
-
 /*
  * power-figure-unknown: a part whose devices draw power (metrics.h,
  * device_draws_power) and sit in a budget a check judges (need_of)
  * without power_max.  Reported once per part, at the part, against its first
- * device that no waiver covers; a waiver on the part (or a part it derives
- * from), or on every such device or an object enclosing it, silences it.
+ * device that no waiver covers; a waiver on every such device, or on an
+ * object enclosing it (its rack, row, site, or the fabric that made it),
+ * silences it.
  */
 static void run_figure_unknown(struct check_ctx *c)
 {
@@ -851,8 +841,6 @@ static void run_figure_unknown(struct check_ctx *c)
 
 		if (d->objs[i].kind != K_DEVICE || part == RK_NONE ||
 		    first[part] != i)
-			continue;
-		if (part_waived(c, part))
 			continue;
 		for (uint32_t k = i; k != RK_NONE; k = next[k]) {
 			if (check_waived(c, k))
