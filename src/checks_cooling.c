@@ -325,7 +325,7 @@ static void note_devices(struct check_ctx *c, const struct cmodel *m,
 {
 	const struct rk_design *d = m->d;
 	struct hgroup *g = NULL;
-	uint32_t ng = 0, gcap = 0, more = 0;
+	uint32_t ng = 0, gcap = 0, more = 0, nunk = 0, unknown = RK_NONE;
 	int64_t more_v = 0;
 
 	for (uint32_t i = first; i != RK_NONE; i = next[i]) {
@@ -334,6 +334,19 @@ static void note_devices(struct check_ctx *c, const struct cmodel *m,
 		uint32_t k;
 
 		heat_of(d, i, m->loop_of[i] != RK_NONE, &h);
+		/* heat unknown: counted below, never shown as 0 W */
+		if (side != SIDE_NEED &&
+		    (device_figures_unknown(d, i) & TOTAL_HEAT) &&
+		    (side == SIDE_AIR
+			 ? h.rule != HR_LIQUID && !(h.rule == HR_FRACTION &&
+						    h.frac == RK_RATIO_ONE)
+			 : h.rule != HR_AIR &&
+			       !(h.rule == HR_FRACTION && !h.frac))) {
+			if (unknown == RK_NONE)
+				unknown = i;
+			nunk++;
+			continue;
+		}
 		if (side == SIDE_NEED) {
 			if (m->loop_of[i] != RK_NONE || !needs_liquid(d, i))
 				continue;
@@ -396,6 +409,12 @@ static void note_devices(struct check_ctx *c, const struct cmodel *m,
 		check_note(c, NULL, "and %u more devices: %s", more,
 			   FP(more_v, a));
 	}
+	if (nunk)
+		check_note(c, &d->objs[unknown].loc,
+			   "a lower bound: %u %s no power_max or heat, %s (%s) "
+			   "the first, counted as nothing",
+			   nunk, nunk == 1 ? "device gives" : "devices give",
+			   ir_name(d, unknown), check_part_name(d, unknown));
 	free(g);
 }
 
@@ -1032,12 +1051,15 @@ static void run_figure_unknown(struct check_ctx *c)
 				    c, cdu,
 				    part != RK_NONE ? &d->objs[part].loc
 						    : &e->loc,
-				    "%s %s gives no %s: %s cannot prove that "
-				    "loop %s's CDUs carry it",
+				    "%s %s gives no %s: %s cannot compare "
+				    "the %s of loop %s with what its CDUs "
+				    "take",
 				    part != RK_NONE ? "part" : "CDU",
 				    part != RK_NONE ? ir_name(d, part)
 						    : ir_name(d, cdu),
 				    attr_table[keys[k]].name, by[k],
+				    keys[k] == A_CAPACITY ? "heat"
+							  : "coolant flow",
 				    ir_name(d, l));
 				check_note(c, &e->loc, "CDU %s is on loop %s",
 					   ir_name(d, cdu), ir_name(d, l));

@@ -634,6 +634,9 @@ static void note_pdu_load(struct check_ctx *c, const struct pmodel *m,
 		enum pstate st = PS_FULL;
 		uint32_t k;
 
+		/* no figure: note_unknown_load() names them, never as 0 W */
+		if (device_figures_unknown(d, w->dev) & TOTAL_POWER)
+			continue;
 		psu_info(d, w->dev, &pi);
 		draw = pi.pmax;
 		if (failed != RK_NONE && multi_feed(m, w->dev)) {
@@ -854,8 +857,8 @@ static void run_figure_unknown(struct check_ctx *c)
 		heat = ir_attr_inh(d, part, A_HEAT);
 		check_fail(c, lead, &d->objs[part].loc,
 			   "part %s gives no power_max: the power%s of %u %s "
-			   "that draw%s power %s unknown, so no power budget "
-			   "that counts %s can be proven",
+			   "that draw%s power %s unknown, so no budget that "
+			   "counts %s can be proven",
 			   ir_name(d, part),
 			   heat && heat->type == VT_NUM ? "" : " and heat", n,
 			   n == 1 ? "device" : "devices", n == 1 ? "s" : "",
