@@ -15,6 +15,7 @@
 
 #include "be_common.h"
 #include "capacity.h"
+#include "check.h"
 #include "layout.h"
 #include "loads.h"
 #include "schema.h"
@@ -85,6 +86,20 @@ static void td_total(struct wbuf *w, int64_t mw, bool over)
 	}
 	wb_str(w,
 	       "<td class=\"n\" data-v=\"Infinity\">" WB_OUT_OF_RANGE "</td>");
+}
+
+static void td_total_u(struct wbuf *w, int64_t mw, bool over, bool unknown)
+{
+	if (unknown && !over) { /* a lower bound: sorts by it */
+		wb_printf(w,
+			  "<td class=\"n\" data-v=\"%lld\" "
+			  "data-basis=\"lower-bound\">",
+			  (long long)mw);
+		wb_total_u(w, mw, false, true);
+		wb_str(w, "</td>");
+		return;
+	}
+	td_total(w, mw, over);
 }
 
 static void td_u(struct wbuf *w, uint64_t v)
@@ -295,10 +310,12 @@ static void section_summary(struct wbuf *w, struct backend_ctx *ctx)
 	    design_gpu_count(d), servers, switches, racks, links, bp);
 	wb_str(w, "<tr><th scope=\"row\">power (sum of power_max)</th>"
 		  "<td class=\"n\">");
-	wb_total(w, t->site_power, t->site_over & TOTAL_POWER);
+	wb_total_u(w, t->site_power, t->site_over & TOTAL_POWER,
+		   t->site_unknown & TOTAL_POWER);
 	wb_str(w,
 	       "</td></tr>\n<tr><th scope=\"row\">heat</th><td class=\"n\">");
-	wb_total(w, t->site_heat, t->site_over & TOTAL_HEAT);
+	wb_total_u(w, t->site_heat, t->site_over & TOTAL_HEAT,
+		   t->site_unknown & TOTAL_HEAT);
 	wb_printf(w,
 		  "</td></tr>\n<tr><th scope=\"row\">check findings</th>"
 		  "<td class=\"n\">%u errors, %u warnings</td></tr>\n"
@@ -360,6 +377,13 @@ static void section_capacity(struct wbuf *w, struct backend_ctx *ctx)
 		cap_row(w, "IT power", WB_OUT_OF_RANGE,
 			"sum of the racks' power_max: more than 64 bits hold "
 			"(total-overflow)");
+	} else if (c.it_power_unknown) {
+		char lb[256];
+
+		snprintf(lb, sizeof(lb), "at least %s" WB_UNKNOWN, v);
+		cap_row(w, "IT power", lb,
+			"sum of the racks' power_max: a lower bound, some "
+			"devices give none (power-figure-unknown)");
 	} else {
 		cap_row(w, "IT power", v, "sum of the racks' power_max");
 	}
@@ -372,6 +396,16 @@ static void section_capacity(struct wbuf *w, struct backend_ctx *ctx)
 	} else if (c.it_power_over) {
 		cap_row(w, "IT energy per year", WB_OUT_OF_RANGE,
 			"IT power x 8,760 h: the IT power is out of range");
+	} else if (c.it_power_unknown && c.pue >= 0) {
+		cap_row(w, "facility power", "unknown",
+			"IT power x PUE: the IT power is only a lower bound");
+		cap_row(w, "energy per year", "unknown",
+			"facility power x 8,760 h: the IT power is only a "
+			"lower bound");
+	} else if (c.it_power_unknown) {
+		cap_row(w, "IT energy per year", "unknown",
+			"IT power x 8,760 h: the IT power is only a lower "
+			"bound");
 	} else if (c.pue >= 0) {
 		char p[64];
 
@@ -500,64 +534,6 @@ static void section_findings(struct wbuf *w, struct backend_ctx *ctx)
 	wb_str(w, "</section>\n");
 }
 
-static void section_racks(struct wbuf *w, struct backend_ctx *ctx)
-{
-	const struct rk_design *d = ctx->d;
-	const struct rack_totals *t = derived_racks(ctx->dv);
-	int64_t *air_heat = rack_air_loads(d);
-
-	wb_str(w, "<section id=\"racks\"><h2>Racks</h2>\n<p class=\"note\">"
-		  "Click a column heading to sort. Heat to air is what "
-		  "cooling-air-limit judges against the air zone's rack_limit: "
-		  "the air-side heat of the rack's devices less what its rear "
-		  "door takes.</p>\n<table class=\"sort\">"
-		  "<thead><tr><th>rack</th><th>devices</th><th>power max</th>"
-		  "<th>heat</th><th>heat to liquid</th><th>cooling</th>"
-		  "<th>heat to air</th><th>air limit</th><th>air headroom</th>"
-		  "</tr></thead><tbody>\n");
-	for (uint32_t r = 0; r < d->nobjs; r++) {
-		const struct rk_value *air, *loop, *lim = NULL;
-		unsigned over;
-
-		if (d->objs[r].kind != K_RACK)
-			continue;
-		air = ir_attr_inh(d, r, A_AIR);
-		loop = ir_attr_inh(d, r, A_LOOP);
-		wb_str(w, "<tr>");
-		td_text(w, ir_name(d, r));
-		td_u(w, t->devices[r]);
-		over = rack_total_over(t, r);
-		td_total(w, t->power[r], over & TOTAL_POWER);
-		td_total(w, t->heat[r], over & TOTAL_HEAT);
-		td_total(w, t->heat_liquid[r], over & TOTAL_HEAT_LIQUID);
-		wb_str(w, "<td>");
-		if (loop && loop->type == VT_OBJ) {
-			wb_str(w, "loop ");
-			wb_xml(w, ir_name(d, loop->a));
-			wb_str(w, " ");
-		}
-		if (air && air->type == VT_OBJ) {
-			wb_str(w, "air ");
-			wb_xml(w, ir_name(d, air->a));
-			lim = ir_attr(d, air->a, A_RACK_LIMIT);
-		}
-		wb_str(w, "</td>");
-		td_total(w, air_heat[r], over & TOTAL_HEAT_AIR);
-		if (lim && lim->type == VT_NUM && (over & TOTAL_HEAT_AIR)) {
-			td_power(w, lim->n);
-			td_total(w, 0, true);
-		} else if (lim && lim->type == VT_NUM) {
-			td_power(w, lim->n);
-			td_power(w, lim->n - air_heat[r]);
-		} else {
-			wb_str(w, "<td></td><td></td>");
-		}
-		wb_str(w, "</tr>\n");
-	}
-	wb_str(w, "</tbody></table></section>\n");
-	free(air_heat);
-}
-
 /* how a figure is known: report.json's capacity_exact and the like */
 enum basis { B_EXACT, B_LOWER, B_UPPER, B_ESTIMATE, B_OVER };
 
@@ -588,6 +564,73 @@ static void td_fig(struct wbuf *w, enum dim dim, bool known, int64_t v,
 		  (long long)v, basis_key[b]);
 	wb_q(w, dim, v);
 	wb_printf(w, " <span class=\"basis\">%s</span></td>", basis_text[b]);
+}
+
+static void section_racks(struct wbuf *w, struct backend_ctx *ctx)
+{
+	const struct rk_design *d = ctx->d;
+	const struct rack_totals *t = derived_racks(ctx->dv);
+	int64_t *air_heat = rack_air_loads(d);
+
+	wb_str(w, "<section id=\"racks\"><h2>Racks</h2>\n<p class=\"note\">"
+		  "Click a column heading to sort. Heat to air is what "
+		  "cooling-air-limit judges against the air zone's rack_limit: "
+		  "the air-side heat of the rack's devices less what its rear "
+		  "door takes.</p>\n<table class=\"sort\">"
+		  "<thead><tr><th>rack</th><th>devices</th><th>power max</th>"
+		  "<th>heat</th><th>heat to liquid</th><th>cooling</th>"
+		  "<th>heat to air</th><th>air limit</th><th>air headroom</th>"
+		  "</tr></thead><tbody>\n");
+	for (uint32_t r = 0; r < d->nobjs; r++) {
+		const struct rk_value *air, *loop, *lim = NULL;
+		unsigned over, unk;
+
+		if (d->objs[r].kind != K_RACK)
+			continue;
+		air = ir_attr_inh(d, r, A_AIR);
+		loop = ir_attr_inh(d, r, A_LOOP);
+		wb_str(w, "<tr>");
+		td_text(w, ir_name(d, r));
+		td_u(w, t->devices[r]);
+		over = rack_total_over(t, r);
+		unk = rack_total_unknown(t, r);
+		td_total_u(w, t->power[r], over & TOTAL_POWER,
+			   unk & TOTAL_POWER);
+		td_total_u(w, t->heat[r], over & TOTAL_HEAT, unk & TOTAL_HEAT);
+		td_total_u(w, t->heat_liquid[r], over & TOTAL_HEAT_LIQUID,
+			   unk & TOTAL_HEAT_LIQUID);
+		wb_str(w, "<td>");
+		if (loop && loop->type == VT_OBJ) {
+			wb_str(w, "loop ");
+			wb_xml(w, ir_name(d, loop->a));
+			wb_str(w, " ");
+		}
+		if (air && air->type == VT_OBJ) {
+			wb_str(w, "air ");
+			wb_xml(w, ir_name(d, air->a));
+			lim = ir_attr(d, air->a, A_RACK_LIMIT);
+		}
+		wb_str(w, "</td>");
+		td_total_u(w, air_heat[r], over & TOTAL_HEAT_AIR,
+			   unk & TOTAL_HEAT_AIR);
+		if (lim && lim->type == VT_NUM && (over & TOTAL_HEAT_AIR)) {
+			td_power(w, lim->n);
+			td_total(w, 0, true);
+		} else if (lim && lim->type == VT_NUM &&
+			   (unk & TOTAL_HEAT_AIR)) {
+			td_power(w, lim->n);
+			td_fig(w, DIM_POWER, true, lim->n - air_heat[r],
+			       B_UPPER);
+		} else if (lim && lim->type == VT_NUM) {
+			td_power(w, lim->n);
+			td_power(w, lim->n - air_heat[r]);
+		} else {
+			wb_str(w, "<td></td><td></td>");
+		}
+		wb_str(w, "</tr>\n");
+	}
+	wb_str(w, "</tbody></table></section>\n");
+	free(air_heat);
 }
 
 /* an input quantity of @obj, empty when not given */
@@ -655,16 +698,27 @@ static void section_feeds(struct wbuf *w, struct backend_ctx *ctx)
 			       ? ir_str(d, x->feed, A_REDUNDANCY)
 			       : "");
 		td_fig(w, DIM_POWER, x->cap_known, x->capacity, cb);
+		/* a device without power_max: loads are lower bounds, the
+		 * headrooms upper bounds */
 		td_fig(w, DIM_POWER, true, x->load,
-		       x->load_over ? B_OVER : B_EXACT);
+		       x->load_over	 ? B_OVER
+		       : x->load_unknown ? B_LOWER
+					 : B_EXACT);
 		td_fig(w, DIM_POWER, x->cap_known, x->capacity - x->load,
-		       x->load_over ? B_OVER : cb);
+		       x->load_over	 ? B_OVER
+		       : x->load_unknown ? B_UPPER
+					 : cb);
 		td_fig(w, DIM_POWER, lost, x->lost_load,
-		       x->lost_over ? B_OVER : B_EXACT);
+		       x->lost_over	 ? B_OVER
+		       : x->load_unknown ? B_LOWER
+					 : B_EXACT);
 		td_text(w, x->lost_feed != RK_NONE ? ir_name(d, x->lost_feed)
 						   : "");
 		td_fig(w, DIM_POWER, x->cap_known && lost,
-		       x->capacity - x->lost_load, x->lost_over ? B_OVER : cb);
+		       x->capacity - x->lost_load,
+		       x->lost_over	 ? B_OVER
+		       : x->load_unknown ? B_UPPER
+					 : cb);
 		wb_str(w, "</tr>\n");
 	}
 	wb_str(w, "</tbody></table></section>\n");
@@ -729,10 +783,14 @@ static void section_loops(struct wbuf *w, struct backend_ctx *ctx)
 			       ? ir_str(d, x->loop, A_REDUNDANCY)
 			       : "");
 		td_fig(w, DIM_POWER, true, x->heat,
-		       x->heat_over ? B_OVER : B_EXACT);
+		       x->heat_over	 ? B_OVER
+		       : x->heat_unknown ? B_LOWER
+					 : B_EXACT);
 		td_fig(w, DIM_POWER, cap, x->capacity, B_EXACT);
 		td_fig(w, DIM_POWER, cap, x->capacity - x->heat,
-		       x->heat_over ? B_OVER : B_EXACT);
+		       x->heat_over	 ? B_OVER
+		       : x->heat_unknown ? B_UPPER
+					 : B_EXACT);
 		td_text(w, ir_str(d, x->loop, A_COOLANT)
 			       ? ir_str(d, x->loop, A_COOLANT)
 			       : "");
@@ -747,15 +805,101 @@ static void section_loops(struct wbuf *w, struct backend_ctx *ctx)
 		} else {
 			wb_str(w, "<td></td>");
 		}
-		td_fig(w, DIM_FLOW, flow, x->flow, x->heat_over ? B_OVER : fb);
+		td_fig(w, DIM_FLOW, flow, x->flow,
+		       x->heat_over	 ? B_OVER
+		       : x->heat_unknown ? B_LOWER
+					 : fb);
 		td_fig(w, DIM_FLOW, max, x->max_flow, B_EXACT);
 		td_fig(w, DIM_FLOW, flow && max, x->max_flow - x->flow,
-		       x->heat_over ? B_OVER : hb);
+		       x->heat_over	 ? B_OVER
+		       : x->heat_unknown ? B_UPPER
+					 : hb);
 		wb_str(w, "</tr>\n");
 	}
 	wb_str(w, "</tbody></table></section>\n");
 	free(racks);
 	free(l);
+}
+
+/*
+ * What the verdicts rest on: the figures budgets need that parts lack, the
+ * figures marked estimated that verdicts read, and per budget check the
+ * objects it proved and those it could not (report.json's
+ * "unknown_figures", "estimated" and "coverage").
+ */
+static void section_coverage(struct wbuf *w, struct backend_ctx *ctx)
+{
+	const struct rk_design *d = ctx->d;
+	const struct check_coverage *cv = ctx->dv ? ctx->dv->coverage : NULL;
+	uint32_t nu, ne;
+	struct unknown_fig *u = unknown_figures(d, &nu);
+	struct estimated_fig *e = estimated_figures(d, &ne);
+	bool any = false;
+
+	wb_str(w, "<section id=\"coverage\"><h2>Coverage</h2>\n"
+		  "<p class=\"note\">What the checks could and could not "
+		  "prove. A figure a budget needs and a part lacks is never "
+		  "counted as zero: the totals that hold it are lower bounds "
+		  "(\"at least\"), and a check passes nothing on them.</p>\n");
+	if (nu) {
+		wb_str(w, "<h3>Unknown figures</h3>\n<table class=\"sort\">"
+			  "<thead><tr><th>part</th><th>attribute</th>"
+			  "<th>devices</th><th>typical power (not used)</th>"
+			  "</tr></thead><tbody>\n");
+		for (uint32_t k = 0; k < nu; k++) {
+			wb_str(w, "<tr>");
+			td_text(w, ir_name(d, u[k].part));
+			td_text(w, attr_table[u[k].key].name);
+			td_u(w, u[k].objects);
+			if (u[k].typ >= 0)
+				td_power(w, u[k].typ);
+			else
+				wb_str(w, "<td></td>");
+			wb_str(w, "</tr>\n");
+		}
+		wb_str(w, "</tbody></table>\n");
+	}
+	if (ne) {
+		wb_str(w, "<h3>Verdicts resting on estimated figures</h3>\n"
+			  "<table class=\"sort\"><thead><tr><th>part</th>"
+			  "<th>attribute</th><th>objects</th><th>checks</th>"
+			  "<th>estimate</th></tr></thead><tbody>\n");
+		for (uint32_t k = 0; k < ne; k++) {
+			wb_str(w, "<tr>");
+			td_text(w, ir_name(d, e[k].part));
+			td_text(w, attr_table[e[k].attr].name);
+			td_u(w, e[k].objects);
+			td_text(w, e[k].checks);
+			td_text(w, e[k].text);
+			wb_str(w, "</tr>\n");
+		}
+		wb_str(w, "</tbody></table>\n");
+	}
+	for (unsigned i = 0; cv && i < check_table_len; i++) {
+		const struct check_coverage *x = &cv[i];
+
+		if (!x->ran || !x->tracked)
+			continue;
+		if (!any)
+			wb_str(w, "<h3>Budget checks</h3>\n<table "
+				  "class=\"sort\"><thead><tr><th>check</th>"
+				  "<th>proved</th><th>not proved: missing "
+				  "figure</th><th>waived</th><th>prerequisite "
+				  "failed</th></tr></thead><tbody>\n");
+		any = true;
+		wb_str(w, "<tr>");
+		td_text(w, check_table[i]->name);
+		td_u(w, x->proved);
+		td_u(w, x->unknown);
+		td_u(w, x->waived);
+		td_u(w, x->prereq);
+		wb_str(w, "</tr>\n");
+	}
+	if (any)
+		wb_str(w, "</tbody></table>\n");
+	wb_str(w, "</section>\n");
+	free(u);
+	free(e);
 }
 
 static void section_pictures(struct wbuf *w, struct backend_ctx *ctx)
@@ -854,13 +998,15 @@ static bool emit_html(struct backend_ctx *ctx)
 	wb_xml(w, ctx->input);
 	wb_str(w, "</h1>\n<nav><a href=\"#summary\">summary</a><a "
 		  "href=\"#capacity\">capacity</a><a href=\"#findings\">"
-		  "findings</a><a href=\"#racks\">racks</a><a href=\"#feeds\">"
+		  "findings</a><a href=\"#coverage\">coverage</a><a "
+		  "href=\"#racks\">racks</a><a href=\"#feeds\">"
 		  "feeds</a><a href=\"#loops\">loops</a><a href=\"#floor\">"
 		  "floor</a><a href=\"#fabrics\">fabrics</a><a "
 		  "href=\"#elevations\">elevations</a></nav>\n");
 	section_summary(w, ctx);
 	section_capacity(w, ctx);
 	section_findings(w, ctx);
+	section_coverage(w, ctx);
 	section_racks(w, ctx);
 	section_feeds(w, ctx);
 	section_loops(w, ctx);

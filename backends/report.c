@@ -13,6 +13,7 @@
 #include "backend.h"
 #include "be_common.h"
 #include "capacity.h"
+#include "check.h"
 #include "svg.h"
 #include "fabric.h"
 #include "layout.h"
@@ -70,6 +71,41 @@ static void json_out_of_range(FILE *fp, unsigned over, const char *const *keys,
 		first = false;
 	}
 	fputc(']', fp);
+}
+
+/*
+ * , "unknown": [the keys of @keys whose bit is in @unk], "at_least": {each
+ * of them whose @low[k] >= 0: that lower bound in watts (or as an integer
+ * when @milli is false)}: figures with an unknown term (metrics.h), which
+ * the object shows as null
+ */
+static void json_unknown(FILE *fp, unsigned unk, const char *const *keys,
+			 const int64_t *low, unsigned n, bool milli)
+{
+	bool first = true;
+
+	if (!unk)
+		return;
+	fputs(", \"unknown\": [", fp);
+	for (unsigned k = 0; k < n; k++) {
+		if (!(unk & (1u << k)))
+			continue;
+		fprintf(fp, "%s\"%s\"", first ? "" : ", ", keys[k]);
+		first = false;
+	}
+	fputs("], \"at_least\": {", fp);
+	first = true;
+	for (unsigned k = 0; k < n; k++) {
+		if (!(unk & (1u << k)) || low[k] < 0)
+			continue;
+		fprintf(fp, "%s\"%s\": ", first ? "" : ", ", keys[k]);
+		if (milli)
+			json_watts(fp, low[k]);
+		else
+			fprintf(fp, "%lld", (long long)low[k]);
+		first = false;
+	}
+	fputc('}', fp);
 }
 
 static const char *rack_cooling(const struct rk_design *d, uint32_t r)
@@ -278,11 +314,12 @@ static void report_capacity(FILE *fp, struct backend_ctx *ctx)
 	fputs(c.nclusters ? "\n  ],\n  \"power\": {\"it_w\": "
 			  : "],\n  \"power\": {\"it_w\": ",
 	      fp);
-	if (c.it_power_over) {
-		/* out of range: no figure made from it either */
+	if (c.it_power_over || c.it_power_unknown) {
+		/* out of range or a lower bound: no figure made from it */
 		static const char *const keys[] = { "it_w", "facility_w",
 						    "energy_per_year_wh",
 						    "it_energy_per_year_wh" };
+		int64_t low[4] = { c.it_power, -1, -1, -1 };
 
 		fputs("null, \"pue\": ", fp);
 		if (c.pue >= 0) {
@@ -295,7 +332,11 @@ static void report_capacity(FILE *fp, struct backend_ctx *ctx)
 		fputs(", \"facility_w\": null, \"energy_per_year_wh\": null, "
 		      "\"it_energy_per_year_wh\": null",
 		      fp);
-		json_out_of_range(fp, c.pue >= 0 ? 15 : 9, keys, 4);
+		if (c.it_power_over)
+			json_out_of_range(fp, c.pue >= 0 ? 15 : 9, keys, 4);
+		else
+			json_unknown(fp, c.pue >= 0 ? 15 : 9, keys, low, 4,
+				     true);
 		fprintf(fp, ", \"hours_per_year\": %d}}", CAP_HOURS_PER_YEAR);
 		capacity_free(&c);
 		return;
@@ -410,6 +451,7 @@ static void report_feeds(FILE *fp, const struct rk_design *d)
 	for (uint32_t k = 0; k < nf; k++) {
 		const struct feed_load *x = &f[k];
 		bool known = x->cap_known, lost = x->lost_load >= 0;
+		bool unk = x->load_unknown;
 
 		fputs(k ? ",\n    {\"name\": " : "\n    {\"name\": ", fp);
 		be_json_str(fp, ir_name(d, x->feed));
@@ -418,23 +460,36 @@ static void report_feeds(FILE *fp, const struct rk_design *d)
 		json_milli(fp, "capacity_w", known, x->capacity);
 		fprintf(fp, ", \"capacity_exact\": %s",
 			known && x->cap_exact ? "true" : "false");
-		json_milli(fp, "load_w", !x->load_over, x->load);
-		json_milli(fp, "headroom_w", known && !x->load_over,
+		json_milli(fp, "load_w", !x->load_over && !unk, x->load);
+		json_milli(fp, "headroom_w", known && !x->load_over && !unk,
 			   x->capacity - x->load);
-		json_milli(fp, "load_after_loss_w", lost && !x->lost_over,
-			   x->lost_load);
+		json_milli(fp, "load_after_loss_w",
+			   lost && !x->lost_over && !unk, x->lost_load);
 		fputs(", \"worst_loss\": ", fp);
 		be_json_str(fp, x->lost_feed != RK_NONE
 				    ? ir_name(d, x->lost_feed)
 				    : NULL);
 		json_milli(fp, "headroom_after_loss_w",
-			   known && lost && !x->lost_over,
+			   known && lost && !x->lost_over && !unk,
 			   x->capacity - x->lost_load);
 		json_out_of_range(
 		    fp,
 		    (x->load_over ? 1u | (known ? 2u : 0) : 0) |
 			(x->lost_over ? 4u | (known ? 8u : 0) : 0),
 		    feed_keys, 4);
+		if (unk) {
+			int64_t low[4] = { x->load_over ? -1 : x->load, -1,
+					   lost && !x->lost_over ? x->lost_load
+								 : -1,
+					   -1 };
+
+			json_unknown(
+			    fp,
+			    (x->load_over ? 0 : 1u | (known ? 2u : 0)) |
+				(lost && !x->lost_over ? 4u | (known ? 8u : 0)
+						       : 0),
+			    feed_keys, low, 4, true);
+		}
 		fputc('}', fp);
 	}
 	fputs(nf ? "\n  ]" : "]", fp);
@@ -463,6 +518,7 @@ static void report_loops(FILE *fp, const struct rk_design *d)
 		const struct rk_value *cdu = ir_attr(d, x->loop, A_CDU);
 		const struct rk_value *dt = ir_attr(d, x->loop, A_DELTA_T);
 		uint32_t n = cdu && cdu->type == VT_LIST ? (uint32_t)cdu->n : 0;
+		bool unk = x->heat_unknown;
 
 		fputs(k ? ",\n    {\"name\": " : "\n    {\"name\": ", fp);
 		be_json_str(fp, ir_name(d, x->loop));
@@ -479,20 +535,22 @@ static void report_loops(FILE *fp, const struct rk_design *d)
 		}
 		fputs("], \"redundancy\": ", fp);
 		be_json_str(fp, ir_str(d, x->loop, A_REDUNDANCY));
-		json_milli(fp, "heat_w", !x->heat_over, x->heat);
+		json_milli(fp, "heat_w", !x->heat_over && !unk, x->heat);
 		json_milli(fp, "capacity_w", x->capacity >= 0, x->capacity);
-		json_milli(fp, "headroom_w", x->capacity >= 0 && !x->heat_over,
+		json_milli(fp, "headroom_w",
+			   x->capacity >= 0 && !x->heat_over && !unk,
 			   x->capacity - x->heat);
 		fputs(", \"coolant\": ", fp);
 		be_json_str(fp, ir_str(d, x->loop, A_COOLANT));
 		json_milli(fp, "delta_t_k", dt && dt->type == VT_NUM,
 			   dt ? dt->n : 0);
-		json_int(fp, "flow_ml_per_min", x->flow >= 0 && !x->heat_over,
-			 x->flow);
+		json_int(fp, "flow_ml_per_min",
+			 x->flow >= 0 && !x->heat_over && !unk, x->flow);
 		json_int(fp, "max_flow_ml_per_min", x->max_flow >= 0,
 			 x->max_flow);
 		json_int(fp, "flow_headroom_ml_per_min",
-			 x->flow >= 0 && x->max_flow >= 0 && !x->heat_over,
+			 x->flow >= 0 && x->max_flow >= 0 && !x->heat_over &&
+			     !unk,
 			 x->max_flow - x->flow);
 		json_out_of_range(
 		    fp,
@@ -502,11 +560,114 @@ static void report_loops(FILE *fp, const struct rk_design *d)
 			      (x->flow >= 0 && x->max_flow >= 0 ? 8u : 0)
 			: 0,
 		    loop_keys, 4);
+		if (unk && !x->heat_over) {
+			bool fl = x->flow >= 0, mf = fl && x->max_flow >= 0;
+
+			/* keys in the order of loop_keys; the heat's lower
+			 * bound in watts, the flow's in mL/min */
+			fprintf(fp, ", \"unknown\": [\"heat_w\"%s%s%s]",
+				x->capacity >= 0 ? ", \"headroom_w\"" : "",
+				fl ? ", \"flow_ml_per_min\"" : "",
+				mf ? ", \"flow_headroom_ml_per_min\"" : "");
+			fputs(", \"at_least\": {\"heat_w\": ", fp);
+			json_watts(fp, x->heat);
+			if (fl)
+				fprintf(fp, ", \"flow_ml_per_min\": %lld",
+					(long long)x->flow);
+			fputc('}', fp);
+		}
 		fputc('}', fp);
 	}
 	fputs(nl ? "\n  ]" : "]", fp);
 	free(racks);
 	free(l);
+}
+
+/*
+ * "unknown_figures": the figures budgets need that parts lack (loads.h),
+ * each with the devices that need it and, for power_max, the part's
+ * typical power when it gives one (a separate figure, never the maximum).
+ */
+static void report_unknown(FILE *fp, const struct rk_design *d)
+{
+	uint32_t n;
+	struct unknown_fig *u = unknown_figures(d, &n);
+
+	fputs(",\n  \"unknown_figures\": [", fp);
+	for (uint32_t k = 0; k < n; k++) {
+		fputs(k ? ",\n    {\"part\": " : "\n    {\"part\": ", fp);
+		be_json_str(fp, ir_name(d, u[k].part));
+		fprintf(fp, ", \"attribute\": \"%s\", \"devices\": %u",
+			attr_table[u[k].key].name, u[k].objects);
+		if (u[k].key == A_POWER_MAX)
+			json_milli(fp, "power_typ_w", u[k].typ >= 0, u[k].typ);
+		fputc('}', fp);
+	}
+	fputs(n ? "\n  ]" : "]", fp);
+	free(u);
+}
+
+/* "estimated": the figures marked estimated that verdicts rest on. */
+static void report_estimated(FILE *fp, const struct rk_design *d)
+{
+	uint32_t n;
+	struct estimated_fig *e = estimated_figures(d, &n);
+
+	fputs(",\n  \"estimated\": [", fp);
+	for (uint32_t k = 0; k < n; k++) {
+		const char *c = e[k].checks;
+
+		fputs(k ? ",\n    {\"part\": " : "\n    {\"part\": ", fp);
+		be_json_str(fp, ir_name(d, e[k].part));
+		fprintf(fp,
+			", \"attribute\": \"%s\", \"objects\": %u, "
+			"\"note\": ",
+			attr_table[e[k].attr].name, e[k].objects);
+		be_json_str(fp, e[k].text);
+		fputs(", \"checks\": [", fp);
+		/* "a, b, c" as a list */
+		for (bool first = true; *c;) {
+			const char *end = strchr(c, ',');
+			size_t len = end ? (size_t)(end - c) : strlen(c);
+
+			fprintf(fp, "%s\"%.*s\"", first ? "" : ", ", (int)len,
+				c);
+			first = false;
+			c += len;
+			while (*c == ',' || *c == ' ')
+				c++;
+		}
+		fputs("]}", fp);
+	}
+	fputs(n ? "\n  ]" : "]", fp);
+	free(e);
+}
+
+/*
+ * "coverage": per check that judges a budget and ran, the objects it
+ * proved and those it could not, by reason (metrics.h, check_coverage).
+ */
+static void report_coverage(FILE *fp, struct backend_ctx *ctx)
+{
+	const struct check_coverage *cv = ctx->dv ? ctx->dv->coverage : NULL;
+	bool first = true;
+
+	fputs(",\n  \"coverage\": {", fp);
+	for (unsigned i = 0; cv && i < check_table_len; i++) {
+		const struct check_coverage *x = &cv[i];
+
+		if (!x->ran || !x->tracked)
+			continue;
+		fprintf(fp,
+			"%s\n    \"%s\": {\"proved\": %u, \"not_proved\": %u, "
+			"\"missing_figure\": %u, \"waived\": %u, "
+			"\"prerequisite_failed\": %u}",
+			first ? "" : ",", check_table[i]->name, x->proved,
+			x->unknown + x->waived + x->prereq, x->unknown,
+			x->waived, x->prereq);
+		first = false;
+	}
+	fputs(first ? "}" : "\n  }", fp);
 }
 
 static bool emit_report(struct backend_ctx *ctx)
@@ -519,7 +680,7 @@ static bool emit_report(struct backend_ctx *ctx)
 					    "heat_liquid_w" };
 	uint32_t servers = 0, switches = 0, racks = 0, gpus = 0, cables, bp;
 	bool first;
-	unsigned over;
+	unsigned over, unk;
 
 	if (!fp)
 		return false;
@@ -542,10 +703,18 @@ static bool emit_report(struct backend_ctx *ctx)
 		"\"switches\": %u, \"racks\": %u, \"cables\": %u, "
 		"\"backplane_links\": %u, \"power_max_w\": ",
 		gpus, servers, switches, racks, cables, bp);
-	json_total(fp, t->site_power, t->site_over, TOTAL_POWER);
+	json_total(fp, t->site_power, t->site_over | t->site_unknown,
+		   TOTAL_POWER);
 	fputs(", \"heat_w\": ", fp);
-	json_total(fp, t->site_heat, t->site_over, TOTAL_HEAT);
+	json_total(fp, t->site_heat, t->site_over | t->site_unknown,
+		   TOTAL_HEAT);
 	json_out_of_range(fp, t->site_over, keys, 2);
+	{
+		int64_t low[2] = { t->site_power, t->site_heat };
+
+		json_unknown(fp, t->site_unknown & ~t->site_over, keys, low, 2,
+			     true);
+	}
 	fputs("},\n  \"racks\": [", fp);
 	first = true;
 	for (uint32_t i = 0; i < d->nobjs; i++) {
@@ -555,17 +724,26 @@ static bool emit_report(struct backend_ctx *ctx)
 		first = false;
 		be_json_str(fp, ir_name(d, i));
 		over = rack_total_over(t, i);
+		unk = rack_total_unknown(t, i) & ~over &
+		      (TOTAL_POWER | TOTAL_HEAT | TOTAL_HEAT_LIQUID);
 		fputs(", \"power_max_w\": ", fp);
-		json_total(fp, t->power[i], over, TOTAL_POWER);
+		json_total(fp, t->power[i], over | unk, TOTAL_POWER);
 		fputs(", \"power_capacity_w\": ", fp);
 		json_watts(fp, cap[i]);
 		fputs(", \"heat_w\": ", fp);
-		json_total(fp, t->heat[i], over, TOTAL_HEAT);
+		json_total(fp, t->heat[i], over | unk, TOTAL_HEAT);
 		fputs(", \"heat_liquid_w\": ", fp);
-		json_total(fp, t->heat_liquid[i], over, TOTAL_HEAT_LIQUID);
+		json_total(fp, t->heat_liquid[i], over | unk,
+			   TOTAL_HEAT_LIQUID);
 		fprintf(fp, ", \"devices\": %u, \"cooling\": \"%s\"",
 			t->devices[i], rack_cooling(d, i));
 		json_out_of_range(fp, over, keys, 3);
+		{
+			int64_t low[3] = { t->power[i], t->heat[i],
+					   t->heat_liquid[i] };
+
+			json_unknown(fp, unk, keys, low, 3, true);
+		}
 		fputc('}', fp);
 	}
 	fputs(first ? "],\n  \"fabrics\": [" : "\n  ],\n  \"fabrics\": [", fp);
@@ -623,6 +801,9 @@ static bool emit_report(struct backend_ctx *ctx)
 	report_feeds(fp, d);
 	report_loops(fp, d);
 	report_capacity(fp, ctx);
+	report_unknown(fp, d);
+	report_estimated(fp, d);
+	report_coverage(fp, ctx);
 	fprintf(fp, ",\n  \"checks\": {\"errors\": %u, \"warnings\": %u}\n}\n",
 		ctx->diag->errors, ctx->diag->warnings);
 	free(cap);

@@ -97,6 +97,17 @@ void wb_total(struct wbuf *w, int64_t mw, bool over)
 		wb_power(w, mw);
 }
 
+void wb_total_u(struct wbuf *w, int64_t mw, bool over, bool unknown)
+{
+	if (over || !unknown) {
+		wb_total(w, mw, over);
+		return;
+	}
+	wb_str(w, "at least ");
+	wb_power(w, mw);
+	wb_str(w, WB_UNKNOWN);
+}
+
 struct wbuf *svg_file_open(struct backend_ctx *ctx, const char *rel)
 {
 	FILE *fp = out_open(ctx, rel);

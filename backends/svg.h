@@ -35,6 +35,11 @@ void wb_power(struct wbuf *w, int64_t mw);
  * it is out of range (never the saturated number). */
 void wb_total(struct wbuf *w, int64_t mw, bool over);
 #define WB_OUT_OF_RANGE "out of range (over 64 bits)"
+/* The same, or when @unknown (the total lacks a device's unknown figure,
+ * metrics.h) "at least X (figures unknown)": never a figure that looks
+ * known. */
+void wb_total_u(struct wbuf *w, int64_t mw, bool over, bool unknown);
+#define WB_UNKNOWN " (figures unknown)"
 /* open an artifact with a wbuf of its own (freed by svg_file_close) */
 struct wbuf *svg_file_open(struct backend_ctx *ctx, const char *rel);
 bool svg_file_close(struct backend_ctx *ctx, struct wbuf *w);

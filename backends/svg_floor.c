@@ -56,6 +56,7 @@ void svg_floor(struct wbuf *w, const struct rk_design *d, struct derived *dv,
 	const struct rack_totals *t = derived_racks(dv);
 	struct frack *r = NULL;
 	uint32_t n = 0, cap = 0, zones[6], nz = 0, bands[NBANDS] = { 0 };
+	uint32_t unknown = 0; /* racks whose power is a lower bound */
 	int64_t x0 = INT64_MAX, y0 = INT64_MAX, x1 = INT64_MIN, y1 = INT64_MIN;
 	int64_t span, scale_num, scale_den = 1000000; /* px per um */
 	int width, height, ly;
@@ -99,6 +100,7 @@ void svg_floor(struct wbuf *w, const struct rk_design *d, struct derived *dv,
 		x1 = f->x + f->w > x1 ? f->x + f->w : x1;
 		y1 = f->y + f->h > y1 ? f->y + f->h : y1;
 		bands[band_of(t->power[i])]++;
+		unknown += (rack_total_unknown(t, i) & TOTAL_POWER) != 0;
 	}
 	if (!n) {
 		x0 = y0 = 0;
@@ -204,9 +206,17 @@ void svg_floor(struct wbuf *w, const struct rk_design *d, struct derived *dv,
 		wb_str(w, "<title>");
 		wb_xml(w, ir_name(d, f->rack));
 		wb_str(w, ": ");
-		wb_total(w, t->power[f->rack],
-			 rack_total_over(t, f->rack) & TOTAL_POWER);
+		wb_total_u(w, t->power[f->rack],
+			   rack_total_over(t, f->rack) & TOTAL_POWER,
+			   rack_total_unknown(t, f->rack) & TOTAL_POWER);
 		wb_printf(w, ", %u devices</title>", t->devices[f->rack]);
+		/* shaded by a lower bound: marked */
+		if ((rack_total_unknown(t, f->rack) & TOTAL_POWER) && pw >= 8)
+			wb_printf(w,
+				  "<text x=\"%d\" y=\"%d\" font-size=\"%d\" "
+				  "font-weight=\"bold\">?</text>",
+				  px + 2, py + (ph >= 12 ? 9 : ph - 1),
+				  pw >= 12 ? 9 : 7);
 		if (ir_attr(d, f->rack, A_LOOP))
 			wb_printf(w,
 				  "<circle cx=\"%d\" cy=\"%d\" r=\"%d\" "
@@ -295,6 +305,14 @@ void svg_floor(struct wbuf *w, const struct rk_design *d, struct derived *dv,
 					  (long long)band_kw[b - 1],
 					  (long long)band_kw[b]);
 			wb_printf(w, ": %u racks</text>\n", bands[b]);
+		}
+		if (unknown) {
+			ly += 18;
+			wb_printf(w,
+				  "<text x=\"%d\" y=\"%d\" font-size=\"10\">"
+				  "? %u racks: power at least the band's, "
+				  "some power_max unknown</text>\n",
+				  lx, ly, unknown);
 		}
 		ly += 30;
 		wb_printf(w,

@@ -107,6 +107,7 @@ static void rack_figures(struct wbuf *w, const struct rk_design *d,
 			      *loop = ir_attr(d, r, A_LOOP);
 	int64_t air_heat = t->heat_air[r];
 	unsigned over = rack_total_over(t, r);
+	unsigned unk = rack_total_unknown(t, r);
 
 	wb_printf(w,
 		  "<text x=\"%d\" y=\"%d\" font-size=\"12\" "
@@ -119,12 +120,13 @@ static void rack_figures(struct wbuf *w, const struct rk_design *d,
 		  (long long)layout_rack_units(d, r));
 	wb_printf(w, "<text x=\"%d\" y=\"%d\" font-size=\"10\">power max ", x,
 		  y + 26);
-	wb_total(w, t->power[r], over & TOTAL_POWER);
+	wb_total_u(w, t->power[r], over & TOTAL_POWER, unk & TOTAL_POWER);
 	wb_str(w, ", heat ");
-	wb_total(w, t->heat[r], over & TOTAL_HEAT);
-	if (t->heat_liquid[r]) {
+	wb_total_u(w, t->heat[r], over & TOTAL_HEAT, unk & TOTAL_HEAT);
+	if (t->heat_liquid[r] || (unk & TOTAL_HEAT_LIQUID)) {
 		wb_str(w, " (liquid ");
-		wb_total(w, t->heat_liquid[r], over & TOTAL_HEAT_LIQUID);
+		wb_total_u(w, t->heat_liquid[r], over & TOTAL_HEAT_LIQUID,
+			   unk & TOTAL_HEAT_LIQUID);
 		wb_ch(w, ')');
 	}
 	wb_printf(w, ", %u devices</text>\n", t->devices[r]);
@@ -136,6 +138,9 @@ static void rack_figures(struct wbuf *w, const struct rk_design *d,
 		wb_str(w, " after the worst feed loss, ");
 		if (over & TOTAL_POWER)
 			wb_str(w, "OVER (power max " WB_OUT_OF_RANGE ")");
+		else if (unk & TOTAL_POWER) /* from a lower bound */
+			wb_str(w, cap >= t->power[r] ? "headroom at most "
+						     : "OVER by at least ");
 		else
 			wb_str(w,
 			       cap >= t->power[r] ? "headroom " : "OVER by ");
@@ -163,8 +168,13 @@ static void rack_figures(struct wbuf *w, const struct rk_design *d,
 		} else if (lim > 0) {
 			wb_str(w, ": limit ");
 			wb_power(w, lim);
-			wb_str(w,
-			       lim >= air_heat ? ", headroom " : ", OVER by ");
+			if (unk & TOTAL_HEAT_AIR)
+				wb_str(w, lim >= air_heat
+					      ? ", headroom at most "
+					      : ", OVER by at least ");
+			else
+				wb_str(w, lim >= air_heat ? ", headroom "
+							  : ", OVER by ");
 			wb_power(w, lim >= air_heat ? lim - air_heat
 						    : air_heat - lim);
 		}

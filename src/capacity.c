@@ -760,6 +760,8 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 	rt = derived_racks(dv);
 	c->it_power = rt->site_power;
 	c->it_power_over = rt->site_over & TOTAL_POWER;
+	c->it_power_unknown =
+	    !c->it_power_over && (rt->site_unknown & TOTAL_POWER);
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		const struct rk_value *v;
 

@@ -123,6 +123,9 @@ struct capacity {
 	/* power; it_power_over: it_power is out of range (metrics.h), and
 	 * so are the figures made from it */
 	bool it_power_over;
+	/* it_power lacks a device without power_max (metrics.h): a lower
+	 * bound, shown as "at least", with nothing made from it */
+	bool it_power_unknown;
 	int64_t it_power;	       /* mW, sum of the racks' power_max */
 	int64_t pue;		       /* ppm, -1: not set */
 	uint32_t pue_site;	       /* the site that sets it */

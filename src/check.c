@@ -12,6 +12,7 @@
 #include "check.h"
 #include "checks.h"
 #include "context.h"
+#include "metrics.h"
 #include "schema.h"
 #include "suggest.h"
 #include "units.h"
@@ -137,6 +138,11 @@ static bool waived(struct check_ctx *c, uint32_t obj)
 	return false;
 }
 
+bool check_waived(struct check_ctx *c, uint32_t obj)
+{
+	return obj != RK_NONE && waived(c, obj);
+}
+
 bool check_skipped(const struct check_ctx *c, uint32_t obj)
 {
 	return c->skip && obj != RK_NONE && obj < c->d->nobjs && c->skip[obj];
@@ -209,6 +215,31 @@ bool check_link_waived(struct check_ctx *c, const struct rk_link *l)
 		}
 	}
 	return false;
+}
+
+struct check_mark check_cover_begin(const struct check_ctx *c)
+{
+	struct check_mark m = { c->findings, c->waived };
+
+	return m;
+}
+
+void check_cover(struct check_ctx *c, uint32_t obj, struct check_mark m,
+		 bool unknown)
+{
+	struct check_coverage *cv = c->cover;
+
+	if (!cv)
+		return;
+	cv->tracked = true;
+	if (check_skipped(c, obj))
+		cv->prereq++;
+	else if (c->waived > m.waived)
+		cv->waived++;
+	else if (c->findings > m.findings || !unknown)
+		cv->proved++;
+	else
+		cv->unknown++;
 }
 
 void check_note(struct check_ctx *c, const struct srcloc *loc, const char *fmt,
@@ -494,6 +525,10 @@ static void run_one(struct check_run *r, unsigned i)
 	r->ctx.level = r->level[i];
 	r->ctx.findings = 0;
 	r->ctx.last_printed = false;
+	r->ctx.cover =
+	    r->ctx.dv && r->ctx.dv->coverage ? &r->ctx.dv->coverage[i] : NULL;
+	if (r->ctx.cover)
+		r->ctx.cover->ran = true;
 	r->ctx.skip = skip;
 	r->ctx.found = NULL;
 	r->ctx.found_global = false;
@@ -640,6 +675,8 @@ bool checks_run(const struct rk_design *d, struct derived *dv,
 	r->ctx.diag = diag;
 	r->ctx.arena = a;
 	r->ctx.used_waivers = xcalloc(d->nattrs + 1, sizeof(uint32_t));
+	if (dv && !dv->coverage)
+		dv->coverage = xcalloc(check_table_len, sizeof(*dv->coverage));
 	for (unsigned i = 0; i < check_table_len; i++)
 		if (r->level[i] != CHECK_OFF)
 			run_one(r, i);

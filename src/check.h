@@ -96,8 +96,9 @@ struct check_ctx {
 	enum check_level level;
 	uint32_t findings;
 	uint32_t waived;
-	uint32_t *used_waivers; /* per attr index: waiver was used */
-	bool last_printed;	/* the last finding was not waived */
+	uint32_t *used_waivers;	      /* per attr index: waiver was used */
+	bool last_printed;	      /* the last finding was not waived */
+	struct check_coverage *cover; /* this check's (metrics.h), or NULL */
 	/* per object: 1 when a failed prerequisite touched it (NULL: none);
 	 * findings about it are dropped; a family may add what depends on it
 	 * (check_skip_add) before it reports */
@@ -160,6 +161,28 @@ uint32_t check_link_owner(const struct rk_link *l);
 bool check_skipped(const struct check_ctx *c, uint32_t obj);
 void check_skip_add(struct check_ctx *c, uint32_t obj);
 void check_touch(struct check_ctx *c, uint32_t obj);
+
+/*
+ * Coverage (report.json "coverage", struct check_coverage in metrics.h):
+ * a check that judges a budget calls check_cover_begin() before it judges
+ * object @obj and check_cover() after, with @unknown set when a figure the
+ * verdict needs is unknown; the object counts as proved (verdict known:
+ * passed, or a finding), unknown (no finding, the figures incomplete),
+ * waived (its finding was waived) or skipped by a failed prerequisite.
+ */
+struct check_mark {
+	uint32_t findings, waived;
+};
+struct check_mark check_cover_begin(const struct check_ctx *c);
+void check_cover(struct check_ctx *c, uint32_t obj, struct check_mark m,
+		 bool unknown);
+
+/*
+ * Is there a waiver for the running check on @obj or an object enclosing
+ * it (marked used when there is)?  For a check that reports one finding
+ * for many objects and honours a waiver on any of them.
+ */
+bool check_waived(struct check_ctx *c, uint32_t obj);
 
 /* A note for the last finding (printed only if it was). */
 void check_note(struct check_ctx *c, const struct srcloc *loc, const char *fmt,

@@ -37,6 +37,7 @@
 #include "checks.h"
 #include "layout.h"
 #include "loads.h"
+#include "metrics.h"
 #include "schema.h"
 
 /*
@@ -144,6 +145,10 @@ struct cmodel {
 	int64_t *air;			  /* rack: air-side heat, before door */
 	int64_t *door;			  /* rack: heat its door takes */
 	int64_t *liq;			  /* loop: heat to liquid */
+	/* rack: its air side, loop: its liquid heat, has a term that is
+	 * unknown (a device without power_max or heat, metrics.h): the sum
+	 * is a lower bound */
+	uint8_t *air_unk, *liq_unk;
 };
 
 static uint32_t *u32_array(uint32_t n)
@@ -188,12 +193,15 @@ static void cm_build(struct cmodel *m, const struct rk_design *d)
 	m->air = xcalloc(n + 1, sizeof(int64_t));
 	m->door = xcalloc(n + 1, sizeof(int64_t));
 	m->liq = xcalloc(n + 1, sizeof(int64_t));
+	m->air_unk = xcalloc(n + 1, 1);
+	m->liq_unk = xcalloc(n + 1, 1);
 
 	/* backwards, so that the lists come out in declaration order */
 	for (uint32_t i = n; i-- > 0;) {
 		const struct rk_obj *o = &d->objs[i];
 		uint32_t r, l, z;
 		struct heat h;
+		bool unk;
 
 		if (o->kind == K_RACK) {
 			z = obj_attr(d, i, A_AIR);
@@ -216,15 +224,23 @@ static void cm_build(struct cmodel *m, const struct rk_design *d)
 			l = obj_attr(d, r, A_LOOP);
 		m->loop_of[i] = l;
 		heat_of(d, i, l != RK_NONE, &h);
+		unk = (device_figures_unknown(d, i) & TOTAL_HEAT) != 0;
 		if (r != RK_NONE) {
 			m->dev_next[i] = m->rack_dev[r];
 			m->rack_dev[r] = i;
 			m->air[r] = check_sadd(m->air[r], h.air);
+			/* all to liquid, or a fraction of 100 %: none to air */
+			if (unk && h.rule != HR_LIQUID &&
+			    !(h.rule == HR_FRACTION && h.frac == RK_RATIO_ONE))
+				m->air_unk[r] = 1;
 		}
 		if (l != RK_NONE) {
 			m->loop_next[i] = m->loop_dev[l];
 			m->loop_dev[l] = i;
 			m->liq[l] = check_sadd(m->liq[l], h.liq);
+			if (unk && h.rule != HR_AIR &&
+			    !(h.rule == HR_FRACTION && !h.frac))
+				m->liq_unk[l] = 1;
 		}
 	}
 	/* rear doors */
@@ -237,8 +253,12 @@ static void cm_build(struct cmodel *m, const struct rk_design *d)
 			continue;
 		m->door[r] = m->air[r] < cap ? m->air[r] : cap;
 		l = obj_attr(d, r, A_LOOP);
-		if (l != RK_NONE)
+		if (l != RK_NONE) {
 			m->liq[l] = check_sadd(m->liq[l], m->door[r]);
+			/* below its capacity the door's share is a bound too */
+			if (m->air_unk[r] && m->air[r] < cap)
+				m->liq_unk[l] = 1;
+		}
 	}
 }
 
@@ -256,6 +276,8 @@ static void cm_free(struct cmodel *m)
 	free(m->air);
 	free(m->door);
 	free(m->liq);
+	free(m->air_unk);
+	free(m->liq_unk);
 }
 
 static void cm_release(void *p)
@@ -303,7 +325,7 @@ static void note_devices(struct check_ctx *c, const struct cmodel *m,
 {
 	const struct rk_design *d = m->d;
 	struct hgroup *g = NULL;
-	uint32_t ng = 0, gcap = 0, more = 0;
+	uint32_t ng = 0, gcap = 0, more = 0, nunk = 0, unknown = RK_NONE;
 	int64_t more_v = 0;
 
 	for (uint32_t i = first; i != RK_NONE; i = next[i]) {
@@ -312,6 +334,19 @@ static void note_devices(struct check_ctx *c, const struct cmodel *m,
 		uint32_t k;
 
 		heat_of(d, i, m->loop_of[i] != RK_NONE, &h);
+		/* heat unknown: counted below, never shown as 0 W */
+		if (side != SIDE_NEED &&
+		    (device_figures_unknown(d, i) & TOTAL_HEAT) &&
+		    (side == SIDE_AIR
+			 ? h.rule != HR_LIQUID && !(h.rule == HR_FRACTION &&
+						    h.frac == RK_RATIO_ONE)
+			 : h.rule != HR_AIR &&
+			       !(h.rule == HR_FRACTION && !h.frac))) {
+			if (unknown == RK_NONE)
+				unknown = i;
+			nunk++;
+			continue;
+		}
 		if (side == SIDE_NEED) {
 			if (m->loop_of[i] != RK_NONE || !needs_liquid(d, i))
 				continue;
@@ -374,6 +409,12 @@ static void note_devices(struct check_ctx *c, const struct cmodel *m,
 		check_note(c, NULL, "and %u more devices: %s", more,
 			   FP(more_v, a));
 	}
+	if (nunk)
+		check_note(c, &d->objs[unknown].loc,
+			   "a lower bound: %u %s no power_max or heat, %s (%s) "
+			   "the first, counted as nothing",
+			   nunk, nunk == 1 ? "device gives" : "devices give",
+			   ir_name(d, unknown), check_part_name(d, unknown));
 	free(g);
 }
 
@@ -504,6 +545,7 @@ static void run_air_limit(struct check_ctx *c)
 	for (uint32_t r = 0; r < d->nobjs && !check_stop(c); r++) {
 		const struct rk_value *lim;
 		uint32_t z;
+		struct check_mark mk;
 		char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
 
 		if (d->objs[r].kind != K_RACK)
@@ -512,16 +554,23 @@ static void run_air_limit(struct check_ctx *c)
 		if (z == RK_NONE)
 			continue;
 		lim = ir_attr(d, z, A_RACK_LIMIT);
-		if (!lim || lim->type != VT_NUM || air_after(m, r) <= lim->n)
+		if (!lim || lim->type != VT_NUM)
 			continue;
+		mk = check_cover_begin(c);
+		if (air_after(m, r) <= lim->n) {
+			check_cover(c, r, mk, m->air_unk[r]);
+			continue;
+		}
 		check_fail(c, r, &d->objs[r].loc,
-			   "rack %s puts %s of heat into the air, above the "
+			   "rack %s puts %s%s of heat into the air, above the "
 			   "%s rack_limit of air zone %s",
-			   ir_name(d, r), FP(air_after(m, r), a), FP(lim->n, b),
+			   ir_name(d, r), m->air_unk[r] ? "at least " : "",
+			   FP(air_after(m, r), a), FP(lim->n, b),
 			   ir_name(d, z));
 		check_note(c, &lim->loc, "rack_limit given here");
 		note_devices(c, m, m->rack_dev[r], m->dev_next, SIDE_AIR);
 		note_door(c, m, r);
+		check_cover(c, r, mk, m->air_unk[r]);
 	}
 }
 
@@ -536,6 +585,7 @@ static void run_rdhx(struct check_ctx *c)
 		const struct rk_value *rv;
 		uint32_t p;
 		int64_t cap;
+		struct check_mark mk;
 		char a[RK_QFMT_MAX], b[RK_QFMT_MAX], t[RK_QFMT_MAX];
 
 		if (d->objs[r].kind != K_RACK)
@@ -554,15 +604,23 @@ static void run_rdhx(struct check_ctx *c)
 			continue;
 		}
 		/* in an air zone, cooling-air-limit and -room judge the rest */
-		if (m->air[r] <= cap || obj_attr(d, r, A_AIR) != RK_NONE)
+		if (obj_attr(d, r, A_AIR) != RK_NONE)
 			continue;
+		mk = check_cover_begin(c);
+		if (m->air[r] <= cap) {
+			check_cover(c, r, mk, m->air_unk[r]);
+			continue;
+		}
 		check_fail(c, r, &rv->loc,
-			   "rack %s sends %s of air-side heat to its rear door "
-			   "%s rated %s, and is in no air zone to take the "
-			   "other %s",
-			   ir_name(d, r), FP(m->air[r], a), ir_name(d, p),
-			   FP(cap, b), FP(m->air[r] - cap, t));
+			   "rack %s sends %s%s of air-side heat to its rear "
+			   "door %s rated %s, and is in no air zone to take "
+			   "the other %s%s",
+			   ir_name(d, r), m->air_unk[r] ? "at least " : "",
+			   FP(m->air[r], a), ir_name(d, p), FP(cap, b),
+			   m->air_unk[r] ? "at least " : "",
+			   FP(m->air[r] - cap, t));
 		note_devices(c, m, m->rack_dev[r], m->dev_next, SIDE_AIR);
+		check_cover(c, r, mk, m->air_unk[r]);
 	}
 }
 
@@ -709,6 +767,7 @@ static void run_cdu_capacity(struct check_ctx *c)
 		const struct rk_value *lv;
 		int64_t spares, total, usable;
 		uint32_t n;
+		struct check_mark mk;
 		char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
 
 		if (d->objs[l].kind != K_LOOP)
@@ -723,37 +782,49 @@ static void run_cdu_capacity(struct check_ctx *c)
 				   ir_str(d, l, A_REDUNDANCY), ir_name(d, l));
 			continue;
 		}
-		if (!m->liq[l])
+		if (!m->liq[l] && !m->liq_unk[l])
 			continue;
+		mk = check_cover_begin(c);
 		if (!n) {
 			check_fail(c, l, &d->objs[l].loc,
-				   "loop %s takes %s of heat to liquid but has "
-				   "no CDU",
-				   ir_name(d, l), FP(m->liq[l], a));
+				   "loop %s takes %s%s of heat to liquid but "
+				   "has no CDU",
+				   ir_name(d, l),
+				   m->liq_unk[l] ? "at least " : "",
+				   FP(m->liq[l], a));
 			note_loop_heat(c, m, l);
+			check_cover(c, l, mk, m->liq_unk[l]);
 			continue;
 		}
-		if (!cdu_sum(c, d, l, A_CAPACITY, spares, true, &total,
-			     &usable))
+		/* a CDU without capacity: cooling-figure-unknown reports it */
+		if (!cdu_sum(c, d, l, A_CAPACITY, spares, false, &total,
+			     &usable)) {
+			check_cover(c, l, mk, true);
 			continue;
-		if (m->liq[l] <= usable)
+		}
+		if (m->liq[l] <= usable) {
+			check_cover(c, l, mk, m->liq_unk[l]);
 			continue;
+		}
 		if (spares)
 			check_fail(
 			    c, l, &d->objs[l].loc,
-			    "loop %s takes %s of heat to liquid, above "
+			    "loop %s takes %s%s of heat to liquid, above "
 			    "the %s its CDUs give with redundancy \"%s\"",
-			    ir_name(d, l), FP(m->liq[l], a), FP(usable, b),
+			    ir_name(d, l), m->liq_unk[l] ? "at least " : "",
+			    FP(m->liq[l], a), FP(usable, b),
 			    ir_str(d, l, A_REDUNDANCY));
 		else
 			check_fail(c, l, &d->objs[l].loc,
-				   "loop %s takes %s of heat to liquid, above "
-				   "the %s capacity of its CDUs",
-				   ir_name(d, l), FP(m->liq[l], a),
-				   FP(usable, b));
+				   "loop %s takes %s%s of heat to liquid, "
+				   "above the %s capacity of its CDUs",
+				   ir_name(d, l),
+				   m->liq_unk[l] ? "at least " : "",
+				   FP(m->liq[l], a), FP(usable, b));
 		note_cdus(c, d, l, A_CAPACITY, spares, total, usable,
 			  DIM_POWER);
 		note_loop_heat(c, m, l);
+		check_cover(c, l, mk, m->liq_unk[l]);
 	}
 }
 
@@ -801,15 +872,19 @@ static void run_flow(struct check_ctx *c)
 		const struct coolant *co;
 		int64_t spares, total, usable, need, dt;
 		uint32_t n;
+		struct check_mark mk;
 		char a[RK_QFMT_MAX], b[RK_QFMT_MAX], t[RK_QFMT_MAX];
 		char w[RK_QFMT_MAX], k[RK_QFMT_MAX];
 
-		if (d->objs[l].kind != K_LOOP || !m->liq[l])
+		if (d->objs[l].kind != K_LOOP || (!m->liq[l] && !m->liq_unk[l]))
 			continue;
+		mk = check_cover_begin(c);
 		cv = ir_attr(d, l, A_COOLANT);
 		tv = ir_attr(d, l, A_DELTA_T);
-		if (!cv || !tv || tv->type != VT_NUM)
+		if (!cv || !tv || tv->type != VT_NUM) {
+			check_cover(c, l, mk, true); /* nothing to size with */
 			continue;
+		}
 		co = coolant_of(d, l);
 		if (!co) {
 			check_fail(c, l, &cv->loc,
@@ -830,22 +905,31 @@ static void run_flow(struct check_ctx *c)
 		lv = ir_attr(d, l, A_CDU);
 		n = lv && lv->type == VT_LIST ? (uint32_t)lv->n : 0;
 		spares = loop_spares(d, l, n);
+		/* no figure to compare with: cooling-cdu-capacity reports a
+		 * loop without CDUs, cooling-figure-unknown one without
+		 * max_flow */
 		if (!n || spares < 0 ||
 		    !cdu_sum(c, d, l, A_MAX_FLOW, spares, false, &total,
-			     &usable))
-			continue; /* no figure to compare with */
-		need = flow_needed(co, m->liq[l], dt);
-		if (need <= usable)
+			     &usable)) {
+			check_cover(c, l, mk, true);
 			continue;
+		}
+		need = flow_needed(co, m->liq[l], dt);
+		if (need <= usable) {
+			check_cover(c, l, mk, m->liq_unk[l]);
+			continue;
+		}
 		check_qfmt(DIM_FLOW, need, a);
 		check_qfmt(DIM_FLOW, usable, b);
 		check_fail(c, l, &d->objs[l].loc,
 			   "loop %s needs %s%s of %s to carry %s at a %s rise, "
 			   "above the %s its CDUs deliver",
 			   ir_name(d, l),
-			   /* heat saturated: the flow is a lower bound */
-			   m->liq[l] == INT64_MAX ? "at least " : "", a,
-			   co->name, FP(m->liq[l], t),
+			   /* heat saturated or with an unknown term: the
+			    * flow is a lower bound */
+			   m->liq[l] == INT64_MAX || m->liq_unk[l] ? "at least "
+								   : "",
+			   a, co->name, FP(m->liq[l], t),
 			   quantity_format_in((struct quantity){ DIM_TEMP, dt },
 					      "K", k),
 			   b);
@@ -867,6 +951,7 @@ static void run_flow(struct check_ctx *c)
 			    a);
 		note_cdus(c, d, l, A_MAX_FLOW, spares, total, usable, DIM_FLOW);
 		note_loop_heat(c, m, l);
+		check_cover(c, l, mk, m->liq_unk[l]);
 	}
 }
 
@@ -884,6 +969,8 @@ static void run_room(struct check_ctx *c)
 	for (uint32_t z = 0; z < d->nobjs && !check_stop(c); z++) {
 		const struct rk_value *cv;
 		int64_t sum = 0;
+		bool unk = false;
+		struct check_mark mk;
 		char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
 
 		if (d->objs[z].kind != K_AIR)
@@ -891,18 +978,101 @@ static void run_room(struct check_ctx *c)
 		cv = ir_attr(d, z, A_CAPACITY);
 		if (!cv || cv->type != VT_NUM)
 			continue;
+		mk = check_cover_begin(c);
 		for (uint32_t r = m->zone_rack[z]; r != RK_NONE;
-		     r = m->rack_next[r])
+		     r = m->rack_next[r]) {
 			sum = check_sadd(sum, air_after(m, r));
-		if (sum <= cv->n)
+			unk = unk || m->air_unk[r];
+		}
+		if (sum <= cv->n) {
+			check_cover(c, z, mk, unk);
 			continue;
+		}
 		check_fail(c, z, &d->objs[z].loc,
-			   "air zone %s takes %s of heat from its racks, above "
-			   "its capacity %s",
-			   ir_name(d, z), FP(sum, a), FP(cv->n, b));
+			   "air zone %s takes %s%s of heat from its racks, "
+			   "above its capacity %s",
+			   ir_name(d, z), unk ? "at least " : "", FP(sum, a),
+			   FP(cv->n, b));
 		check_note(c, &cv->loc, "capacity given here");
 		note_zone_racks(c, m, z);
+		check_cover(c, z, mk, unk);
 	}
+}
+
+/* ---- cooling-figure-unknown ---- */
+
+/*
+ * A CDU on a loop that takes heat to liquid, whose part gives no capacity
+ * (cooling-cdu-capacity) or no max_flow (cooling-flow): reported once per
+ * part and figure, at the part, against the first such CDU that no waiver
+ * covers (on the CDU or an object enclosing it).
+ */
+static void run_figure_unknown(struct check_ctx *c)
+{
+	const struct rk_design *d = c->d;
+	const struct cmodel *m = cooling_model(c);
+	static const uint32_t keys[] = { A_CAPACITY, A_MAX_FLOW };
+	static const char *const by[] = { "cooling-cdu-capacity",
+					  "cooling-flow" };
+	uint8_t *seen = xcalloc(d->nobjs + 1, 1);
+
+	for (uint32_t l = 0; l < d->nobjs && !check_stop(c); l++) {
+		const struct rk_value *lv, *tv;
+		bool sized;
+
+		if (d->objs[l].kind != K_LOOP || (!m->liq[l] && !m->liq_unk[l]))
+			continue;
+		/* max_flow matters where cooling-flow can size the loop */
+		tv = ir_attr(d, l, A_DELTA_T);
+		sized = ir_attr(d, l, A_COOLANT) && tv && tv->type == VT_NUM;
+		lv = ir_attr(d, l, A_CDU);
+		for (uint32_t i = 0; lv && lv->type == VT_LIST && i < lv->n;
+		     i++) {
+			const struct rk_value *e = ir_list_at(d, lv, i);
+			uint32_t cdu, part;
+
+			if (e->type != VT_OBJ)
+				continue;
+			cdu = e->a;
+			part = d->objs[cdu].part;
+			for (unsigned k = 0; k < ARRAY_SIZE(keys); k++) {
+				const struct rk_value *x =
+				    ir_attr_inh(d, cdu, keys[k]);
+
+				if ((x && x->type == VT_NUM) ||
+				    (keys[k] == A_MAX_FLOW && !sized) ||
+				    (part != RK_NONE && (seen[part] >> k) & 1))
+					continue;
+				if (check_waived(c, cdu))
+					continue;
+				if (part != RK_NONE)
+					seen[part] |= (uint8_t)(1u << k);
+				check_fail(
+				    c, cdu,
+				    part != RK_NONE ? &d->objs[part].loc
+						    : &e->loc,
+				    "%s %s gives no %s: %s cannot compare "
+				    "the %s of loop %s with what its CDUs "
+				    "take",
+				    part != RK_NONE ? "part" : "CDU",
+				    part != RK_NONE ? ir_name(d, part)
+						    : ir_name(d, cdu),
+				    attr_table[keys[k]].name, by[k],
+				    keys[k] == A_CAPACITY ? "heat"
+							  : "coolant flow",
+				    ir_name(d, l));
+				check_note(c, &e->loc, "CDU %s is on loop %s",
+					   ir_name(d, cdu), ir_name(d, l));
+				check_note(c, NULL,
+					   "give the part's %s (with its "
+					   "source), or waive "
+					   "\"cooling-figure-unknown\" with "
+					   "the reason",
+					   attr_table[keys[k]].name);
+			}
+		}
+	}
+	free(seen);
 }
 
 /* ---- report figures (loads.h) ---- */
@@ -931,6 +1101,7 @@ struct loop_load *loop_loads(const struct rk_design *d, uint32_t *n)
 
 		x->heat = m.liq[l];
 		x->heat_over = x->heat == INT64_MAX; /* saturated */
+		x->heat_unknown = m.liq_unk[l];
 		x->capacity = x->max_flow = x->flow = -1;
 		if (spares >= 0 && !cdu_sum(NULL, d, l, A_CAPACITY, spares,
 					    false, &total, &x->capacity))
@@ -964,6 +1135,10 @@ int64_t *rack_air_loads(const struct rk_design *d)
 	return out;
 }
 
+CHECK_DEFINE(cooling_figure_unknown, "cooling-figure-unknown", CHECK_ERROR,
+	     "the CDUs of a loop that takes heat to liquid give their "
+	     "capacity and max_flow",
+	     run_figure_unknown);
 CHECK_DEFINE(cooling_liquid_required, "cooling-liquid-required", CHECK_ERROR,
 	     "liquid and hybrid parts sit on a liquid loop",
 	     run_liquid_required);

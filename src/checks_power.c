@@ -314,6 +314,9 @@ struct pmodel {
 	uint32_t *pdu_next; /* next PDU on the same feed */
 	uint32_t *rack_f0, *rack_f1; /* first two feeds seen in a rack */
 	int64_t *load;		     /* normal load of a PDU (or feed), mW */
+	/* per PDU (or feed): a device on it has no power_max, so every load
+	 * figure of it (normal or after a loss) is a lower bound */
+	uint8_t *unk;
 };
 
 static void rack_feed_add(struct pmodel *m, uint32_t rack, uint32_t f)
@@ -408,6 +411,7 @@ static void pm_free(struct pmodel *m)
 	free(m->rack_f0);
 	free(m->rack_f1);
 	free(m->load);
+	free(m->unk);
 }
 
 /*
@@ -433,6 +437,7 @@ static void pm_build(struct pmodel *m, const struct rk_design *d,
 	m->rack_f0 = u32_array(n);
 	m->rack_f1 = u32_array(n);
 	m->load = xcalloc(n + 1, sizeof(int64_t));
+	m->unk = xcalloc(n + 1, 1);
 
 	for (uint32_t i = 0; i < n; i++) {
 		const struct rk_obj *o = &d->objs[i];
@@ -498,6 +503,8 @@ static void pm_build(struct pmodel *m, const struct rk_design *d,
 
 		m->load[w->pdu] = check_sadd(
 		    m->load[w->pdu], share_of(p, w->n, m->dev_k[w->dev]));
+		if (device_figures_unknown(d, w->dev) & TOTAL_POWER)
+			m->unk[w->pdu] = 1;
 	}
 	if (!scenarios)
 		return;
@@ -541,6 +548,7 @@ static void pm_build(struct pmodel *m, const struct rk_design *d,
 		for (uint32_t p = m->feed_p[g]; p != RK_NONE;
 		     p = m->pdu_next[p]) {
 			m->load[g] = check_sadd(m->load[g], m->load[p]);
+			m->unk[g] |= m->unk[p];
 			for (uint32_t s = m->pdu_s[p]; s != RK_NONE;
 			     s = m->s[s].next)
 				scen_add(m, &m->feed_s[g], m->s[s].feed,
@@ -626,6 +634,9 @@ static void note_pdu_load(struct check_ctx *c, const struct pmodel *m,
 		enum pstate st = PS_FULL;
 		uint32_t k;
 
+		/* no figure: note_unknown_load() names them, never as 0 W */
+		if (device_figures_unknown(d, w->dev) & TOTAL_POWER)
+			continue;
 		psu_info(d, w->dev, &pi);
 		draw = pi.pmax;
 		if (failed != RK_NONE && multi_feed(m, w->dev)) {
@@ -721,6 +732,194 @@ static void note_capacity(struct check_ctx *c, const struct supply_cap *cp,
 
 	capacity_text(cp, t, sizeof(t));
 	check_note(c, cp->loc, "%s: %s", what, t);
+}
+
+/* ---- unknown figures ---- */
+
+/* Note on a load with an unknown term: the first device on @pdu without
+ * power_max, and how many there are. */
+static void note_unknown_load(struct check_ctx *c, const struct pmodel *m,
+			      uint32_t pdu)
+{
+	const struct rk_design *d = m->d;
+	uint32_t n = 0, first = RK_NONE;
+
+	if (!m->unk[pdu])
+		return;
+	for (uint32_t j = m->pdu_w[pdu]; j != RK_NONE; j = m->w[j].next)
+		if (device_figures_unknown(d, m->w[j].dev) & TOTAL_POWER) {
+			if (first == RK_NONE)
+				first = m->w[j].dev;
+			n++;
+		}
+	if (first == RK_NONE)
+		return;
+	check_note(c, &d->objs[first].loc,
+		   "a lower bound: %u %s on it%s no power_max, %s (%s) the "
+		   "first, counted as nothing",
+		   n, n == 1 ? "device" : "devices", n == 1 ? " has" : " have",
+		   ir_name(d, first), check_part_name(d, first));
+}
+
+static void note_unknown_feed(struct check_ctx *c, const struct pmodel *m,
+			      uint32_t g)
+{
+	for (uint32_t p = m->feed_p[g]; p != RK_NONE; p = m->pdu_next[p])
+		if (m->unk[p]) {
+			note_unknown_load(c, m, p);
+			return;
+		}
+}
+
+/* What needs @dev's unknown power_max, for its notes. */
+enum need { NEED_NONE, NEED_PDU, NEED_AIR, NEED_DOOR, NEED_LOOP };
+
+static uint32_t obj_of(const struct rk_design *d, uint32_t obj, uint32_t key)
+{
+	const struct rk_value *v = ir_attr_inh(d, obj, key);
+
+	return v && v->type == VT_OBJ ? v->a : RK_NONE;
+}
+
+/*
+ * Which check needs @dev's power_max: its supplies load a PDU (the power
+ * checks), or, when its heat is unknown too, its rack's air side or a loop
+ * is judged (an air zone, a rear door, a liquid loop: the cooling checks).
+ * A device in no budget (a rack with neither) is only reported as "at
+ * least" in the totals.
+ */
+static enum need need_of(const struct pmodel *m, uint32_t dev)
+{
+	const struct rk_design *d = m->d;
+	uint32_t r;
+
+	if (m->dev_w[dev] != RK_NONE)
+		return NEED_PDU;
+	if (!(device_figures_unknown(d, dev) & TOTAL_HEAT))
+		return NEED_NONE;
+	r = layout_rack_of(d, dev);
+	if (obj_of(d, dev, A_LOOP) != RK_NONE ||
+	    (r != RK_NONE && obj_of(d, r, A_LOOP) != RK_NONE))
+		return NEED_LOOP;
+	if (r != RK_NONE && obj_of(d, r, A_AIR) != RK_NONE)
+		return NEED_AIR;
+	if (r != RK_NONE && obj_of(d, r, A_RDHX) != RK_NONE)
+		return NEED_DOOR;
+	return NEED_NONE;
+}
+
+/*
+ * power-figure-unknown: a part whose devices draw power (metrics.h,
+ * device_draws_power) and sit in a budget a check judges (need_of)
+ * without power_max.  Reported once per part, at the part, against its first
+ * device that no waiver covers; a waiver on every such device, or on an
+ * object enclosing it (its rack, row, site, or the fabric that made it),
+ * silences it.
+ */
+static void run_figure_unknown(struct check_ctx *c)
+{
+	const struct rk_design *d = c->d;
+	const struct pmodel *m = power_model(c, false);
+	uint32_t *first = u32_array(d->nobjs), *next = u32_array(d->nobjs);
+	uint32_t *last = u32_array(d->nobjs);
+
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		uint32_t part = d->objs[i].part;
+
+		if (d->objs[i].kind != K_DEVICE || part == RK_NONE ||
+		    !(device_figures_unknown(d, i) & TOTAL_POWER) ||
+		    need_of(m, i) == NEED_NONE)
+			continue;
+		if (first[part] == RK_NONE)
+			first[part] = i;
+		else
+			next[last[part]] = i;
+		last[part] = i;
+	}
+	for (uint32_t i = 0; i < d->nobjs && !check_stop(c); i++) {
+		uint32_t part = d->objs[i].part, n = 0, shown = 0,
+			 lead = RK_NONE;
+		const struct rk_value *typ, *heat;
+		char a[RK_QFMT_MAX];
+
+		if (d->objs[i].kind != K_DEVICE || part == RK_NONE ||
+		    first[part] != i)
+			continue;
+		for (uint32_t k = i; k != RK_NONE; k = next[k]) {
+			if (check_waived(c, k))
+				continue;
+			if (lead == RK_NONE)
+				lead = k;
+			n++;
+		}
+		if (lead == RK_NONE)
+			continue;
+		heat = ir_attr_inh(d, part, A_HEAT);
+		check_fail(c, lead, &d->objs[part].loc,
+			   "part %s gives no power_max: the power%s of %u %s "
+			   "that draw%s power %s unknown, so no budget that "
+			   "counts %s can be proven",
+			   ir_name(d, part),
+			   heat && heat->type == VT_NUM ? "" : " and heat", n,
+			   n == 1 ? "device" : "devices", n == 1 ? "s" : "",
+			   heat && heat->type == VT_NUM ? "is" : "are",
+			   n == 1 ? "it" : "them");
+		typ = ir_attr_inh(d, part, A_POWER_TYP);
+		if (typ && typ->type == VT_NUM)
+			check_note(
+			    c, &typ->loc,
+			    "power_typ %s is a typical figure, not the "
+			    "maximum: it does not stand in for power_max",
+			    FP(typ->n, a));
+		for (uint32_t k = lead;
+		     k != RK_NONE && shown < CHECK_SKIP_NAMES; k = next[k]) {
+			uint32_t r = layout_rack_of(d, k);
+
+			if (k != lead && check_waived(c, k))
+				continue;
+			shown++;
+			switch (need_of(m, k)) {
+			case NEED_PDU:
+				check_note(
+				    c, m->w[m->dev_w[k]].loc,
+				    "device %s%s%s loads %s %s", ir_name(d, k),
+				    r != RK_NONE ? " in rack " : "",
+				    r != RK_NONE ? ir_name(d, r) : "",
+				    d->objs[m->w[m->dev_w[k]].pdu].cls == C_PDU
+					? "PDU"
+					: "power shelf",
+				    ir_name(d, m->w[m->dev_w[k]].pdu));
+				break;
+			case NEED_LOOP:
+				check_note(c, &d->objs[k].loc,
+					   "device %s sends heat to a liquid "
+					   "loop",
+					   ir_name(d, k));
+				break;
+			case NEED_AIR:
+			case NEED_DOOR:
+			case NEED_NONE:
+				check_note(c, &d->objs[k].loc,
+					   "device %s heats rack %s, whose "
+					   "%s the cooling checks judge",
+					   ir_name(d, k), ir_name(d, r),
+					   need_of(m, k) == NEED_AIR
+					       ? "air zone"
+					       : "rear door");
+				break;
+			}
+		}
+		if (n > shown)
+			check_note(c, NULL, "and %u more devices", n - shown);
+		check_note(
+		    c, NULL,
+		    "give the part's maximum input power (power_max, "
+		    "with its source), or waive \"power-figure-unknown\" "
+		    "with the reason the budget may rest on it");
+	}
+	free(first);
+	free(next);
+	free(last);
 }
 
 /* ---- power-connected ---- */
@@ -1014,20 +1213,28 @@ static void run_pdu_capacity(struct check_ctx *c)
 	skip_dependants(c, m);
 	for (uint32_t p = 0; p < d->nobjs && !check_stop(c); p++) {
 		struct supply_cap cp;
+		struct check_mark mk;
 		char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
 
 		if (m->pdu_w[p] == RK_NONE || !is_source(d, p))
 			continue;
+		mk = check_cover_begin(c);
 		supply_capacity(d, p, &cp);
-		if (cp.how == SUPPLY_NONE || m->load[p] <= cp.mw)
+		if (cp.how == SUPPLY_NONE || m->load[p] <= cp.mw) {
+			/* a lower bound within the rating proves nothing */
+			check_cover(c, p, mk,
+				    cp.how == SUPPLY_NONE || m->unk[p]);
 			continue;
+		}
 		check_fail(c, p, &d->objs[p].loc,
-			   "%s %s carries %s at max load, above its %s",
+			   "%s %s carries %s%s at max load, above its %s",
 			   d->objs[p].cls == C_PDU ? "PDU" : "power shelf",
-			   ir_name(d, p), FP(m->load[p], a),
-			   supply_format(&cp, b));
+			   ir_name(d, p), m->unk[p] ? "at least " : "",
+			   FP(m->load[p], a), supply_format(&cp, b));
 		note_capacity(c, &cp, check_part_name(d, p));
 		note_pdu_load(c, m, p, RK_NONE);
+		note_unknown_load(c, m, p);
+		check_cover(c, p, mk, m->unk[p]);
 	}
 }
 
@@ -1256,28 +1463,35 @@ static void run_feed_failure(struct check_ctx *c)
 	each_device_loss(c, m, report_down);
 	for (uint32_t p = 0; p < d->nobjs && !check_stop(c); p++) {
 		struct supply_cap cp;
+		struct check_mark mk;
 
 		if (m->pdu_s[p] == RK_NONE || !is_source(d, p))
 			continue;
+		mk = check_cover_begin(c);
 		supply_capacity(d, p, &cp);
-		if (cp.how == SUPPLY_NONE)
+		if (cp.how == SUPPLY_NONE) {
+			check_cover(c, p, mk, true);
 			continue;
+		}
 		for (uint32_t s = m->pdu_s[p]; s != RK_NONE; s = m->s[s].next) {
 			int64_t load = check_sadd(m->load[p], m->s[s].delta);
 			char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
 
 			if (load <= cp.mw)
 				continue;
-			check_fail(
-			    c, p, &d->objs[p].loc,
-			    "when feed %s fails, %s %s carries %s, "
-			    "above its %s",
-			    ir_name(d, m->s[s].feed),
-			    d->objs[p].cls == C_PDU ? "PDU" : "power shelf",
-			    ir_name(d, p), FP(load, a), supply_format(&cp, b));
+			check_fail(c, p, &d->objs[p].loc,
+				   "when feed %s fails, %s %s carries %s%s, "
+				   "above its %s",
+				   ir_name(d, m->s[s].feed),
+				   d->objs[p].cls == C_PDU ? "PDU"
+							   : "power shelf",
+				   ir_name(d, p), m->unk[p] ? "at least " : "",
+				   FP(load, a), supply_format(&cp, b));
 			note_capacity(c, &cp, check_part_name(d, p));
 			note_pdu_load(c, m, p, m->s[s].feed);
+			note_unknown_load(c, m, p);
 		}
+		check_cover(c, p, mk, m->unk[p]);
 	}
 }
 
@@ -1372,23 +1586,30 @@ static void run_feed_capacity(struct check_ctx *c)
 	skip_dependants(c, m);
 	for (uint32_t g = 0; g < d->nobjs && !check_stop(c); g++) {
 		struct supply_cap cp;
+		struct check_mark mk;
 		uint32_t worst = RK_NONE;
 		int64_t wl = 0;
 		char a[RK_QFMT_MAX], b[RK_QFMT_MAX], t[RK_QFMT_MAX];
 
 		if (d->objs[g].kind != K_FEED)
 			continue;
+		mk = check_cover_begin(c);
 		supply_capacity(d, g, &cp);
-		if (cp.how == SUPPLY_NONE)
+		if (cp.how == SUPPLY_NONE) {
+			if (m->feed_p[g] != RK_NONE)
+				check_cover(c, g, mk, true);
 			continue;
+		}
 		if (m->load[g] > cp.mw) {
 			check_fail(c, g, &d->objs[g].loc,
-				   "feed %s carries %s at max load, above its "
-				   "%s",
-				   ir_name(d, g), FP(m->load[g], a),
-				   supply_format(&cp, b));
+				   "feed %s carries %s%s at max load, above "
+				   "its %s",
+				   ir_name(d, g), m->unk[g] ? "at least " : "",
+				   FP(m->load[g], a), supply_format(&cp, b));
 			note_capacity(c, &cp, ir_name(d, g));
 			note_feed_racks(c, m, g, RK_NONE, sum, touched);
+			note_unknown_feed(c, m, g);
+			check_cover(c, g, mk, m->unk[g]);
 			continue;
 		}
 		for (uint32_t s = m->feed_s[g]; s != RK_NONE;
@@ -1400,15 +1621,21 @@ static void run_feed_capacity(struct check_ctx *c)
 				worst = m->s[s].feed;
 			}
 		}
-		if (worst == RK_NONE)
+		if (worst == RK_NONE) {
+			check_cover(c, g, mk, m->unk[g]);
 			continue;
+		}
 		check_fail(c, g, &d->objs[g].loc,
-			   "when feed %s fails, feed %s carries %s (%s in "
+			   "when feed %s fails, feed %s carries %s%s (%s%s in "
 			   "normal operation), above its %s",
-			   ir_name(d, worst), ir_name(d, g), FP(wl, a),
-			   FP(m->load[g], t), supply_format(&cp, b));
+			   ir_name(d, worst), ir_name(d, g),
+			   m->unk[g] ? "at least " : "", FP(wl, a),
+			   m->unk[g] ? "at least " : "", FP(m->load[g], t),
+			   supply_format(&cp, b));
 		note_capacity(c, &cp, ir_name(d, g));
 		note_feed_racks(c, m, g, worst, sum, touched);
+		note_unknown_feed(c, m, g);
+		check_cover(c, g, mk, m->unk[g]);
 	}
 	free(touched);
 	free(sum);
@@ -1450,6 +1677,7 @@ struct feed_load *feed_loads(const struct rk_design *d, uint32_t *n)
 		uint32_t g = f->feed, seen = 0;
 
 		f->load = m.load[g];
+		f->load_unknown = m.unk[g];
 		if (nf < 2)
 			continue;
 		/* a loss with no scenario here leaves the normal load */
@@ -1486,6 +1714,10 @@ CHECK_DEFINE(power_connected, "power-connected", CHECK_ERROR,
 CHECK_DEFINE(power_psu_redundancy, "power-psu-redundancy", CHECK_ERROR,
 	     "PSU count, rating and redundancy scheme carry power_max",
 	     run_psu_redundancy);
+CHECK_DEFINE(power_figure_unknown, "power-figure-unknown", CHECK_ERROR,
+	     "every device a power budget counts has a known power_max (an "
+	     "unknown figure is never zero)",
+	     run_figure_unknown);
 CHECK_AFTER(power_pdu_capacity, "power-pdu-capacity", CHECK_ERROR,
 	    "each PDU carries its devices at max load (derated rating)",
 	    run_pdu_capacity, &check_power_connected);

@@ -227,6 +227,25 @@ static bool out_of_range(struct reval *r, const struct ast *x, const char *fn,
 	return false;
 }
 
+/* A rack's total with an unknown term (metrics.h): only a lower bound. */
+static bool not_proven(struct reval *r, const struct ast *x, const char *fn,
+		       const struct rack_totals *t, uint32_t rk, int64_t lower)
+{
+	const struct rk_design *d = r->c->d;
+	uint32_t dev = t->unknown_by ? t->unknown_by[rk] : RK_NONE;
+	char a[RK_QFMT_MAX];
+
+	rerror(r, &x->loc,
+	       "%s(%s) is not proven: rack '%s' holds '%s' (%s), whose "
+	       "power_max is unknown, so the figure is only at least %s and "
+	       "the requirement cannot hold",
+	       fn, fn[0] == 'p' || fn[0] == 'h' ? ir_name(d, rk) : "",
+	       ir_name(d, rk), dev != RK_NONE ? ir_name(d, dev) : "?",
+	       dev != RK_NONE ? check_part_name(d, dev) : "?",
+	       check_qfmt(DIM_POWER, lower, a));
+	return false;
+}
+
 static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 {
 	const struct rk_design *d = r->c->d;
@@ -303,6 +322,11 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 		if (rack_total_over(t, rk) &
 		    (fn[0] == 'p' ? TOTAL_POWER : TOTAL_HEAT))
 			return out_of_range(r, x, fn, ir_name(d, rk), NULL);
+		if (rack_total_unknown(t, rk) &
+		    (fn[0] == 'p' ? TOTAL_POWER : TOTAL_HEAT))
+			return not_proven(r, x, fn, t, rk,
+					  fn[0] == 'p' ? t->power[rk]
+						       : t->heat[rk]);
 		out->dim = DIM_POWER;
 		out->n = fn[0] == 'p' ? t->power[rk] : t->heat[rk];
 		check_qfmt(DIM_POWER, out->n, a);
@@ -322,6 +346,10 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 			     (fn[9] == 'p' ? TOTAL_POWER : TOTAL_HEAT)))
 				return out_of_range(r, x, fn, "",
 						    ir_name(d, i));
+			if (d->objs[i].kind == K_RACK &&
+			    (rack_total_unknown(t, i) &
+			     (fn[9] == 'p' ? TOTAL_POWER : TOTAL_HEAT)))
+				return not_proven(r, x, fn, t, i, v);
 			if (d->objs[i].kind == K_RACK &&
 			    (best == RK_NONE || v > out->n)) {
 				best = i;
@@ -345,6 +373,16 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 		}
 		if (t->site_over & (pw ? TOTAL_POWER : TOTAL_HEAT))
 			return out_of_range(r, x, fn, "", NULL);
+		for (uint32_t i = 0;
+		     (t->site_unknown & (pw ? TOTAL_POWER : TOTAL_HEAT)) &&
+		     i < d->nobjs;
+		     i++)
+			if (d->objs[i].kind == K_RACK &&
+			    (rack_total_unknown(t, i) &
+			     (pw ? TOTAL_POWER : TOTAL_HEAT)))
+				return not_proven(r, x, fn, t, i,
+						  pw ? t->site_power
+						     : t->site_heat);
 		out->dim = DIM_POWER;
 		out->n = pw ? t->site_power : t->site_heat;
 		check_qfmt(DIM_POWER, out->n, a);

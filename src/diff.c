@@ -393,6 +393,35 @@ static void diff_cabling(struct dd *x, uint64_t counts[7])
 static const char *const pw_cols[] = { "kind",	 "name",  "figure",
 				       "before", "after", "change" };
 
+/*
+ * Field @fn of record @r as the diff shows it: a figure the report gives
+ * as null because a term of it is unknown (its "unknown" list, with the
+ * lower bound in "at_least") reads "at least X", never as a number that
+ * looks known.
+ */
+static const char *fig_val(struct arena *a, const struct dv_table *t,
+			   uint32_t r, const char *fn)
+{
+	const char *v = val(t, r, fn), *lst, *at, *p;
+	char key[80];
+	size_t n;
+
+	if (*v)
+		return v;
+	snprintf(key, sizeof(key), "\"%s\"", fn);
+	lst = val(t, r, "unknown");
+	if (!strstr(lst, key))
+		return v;
+	at = val(t, r, "at_least");
+	p = strstr(at, key);
+	if (!p || p[strlen(key)] != ':')
+		return "unknown";
+	p += strlen(key) + 1;
+	for (n = 0; p[n] && p[n] != ',' && p[n] != '}'; n++)
+		;
+	return arena_printf(a, "at least %.*s", (int)n, p);
+}
+
 /* Every field of every record of table @id that differs. */
 static void diff_figures(struct dd *x, struct section *s, enum dv_table_id id,
 			 const char *kind)
@@ -412,8 +441,14 @@ static void diff_figures(struct dd *x, struct section *s, enum dv_table_id id,
 
 				if (side && dv_field(to, fn) >= 0)
 					continue;
-				b = i != RK_NONE ? val(to, i, fn) : "";
-				e = j != RK_NONE ? val(tn, j, fn) : "";
+				/* shown through the figures they qualify */
+				if (streq(fn, "unknown") ||
+				    streq(fn, "at_least"))
+					continue;
+				b = i != RK_NONE ? fig_val(x->a, to, i, fn)
+						 : "";
+				e = j != RK_NONE ? fig_val(x->a, tn, j, fn)
+						 : "";
 				if (i == RK_NONE)
 					b = "(none)";
 				if (j == RK_NONE)
@@ -447,6 +482,21 @@ static void diff_figures(struct dd *x, struct section *s, enum dv_table_id id,
 				    dec_parse(val(t, r, "power_max_w"), &pw))
 					h[side] =
 					    dec_str(x->a, cap - pw, false);
+				else if (r != RK_NONE &&
+					 dec_parse(
+					     val(t, r, "power_capacity_w"),
+					     &cap) &&
+					 !strncmp(
+					     fig_val(x->a, t, r, "power_max_w"),
+					     "at least ", 9) &&
+					 dec_parse(fig_val(x->a, t, r,
+							   "power_max_w") +
+						       9,
+						   &pw))
+					/* from a lower bound of the load */
+					h[side] = arena_printf(
+					    x->a, "at most %s",
+					    dec_str(x->a, cap - pw, false));
 			}
 			if (!streq(h[0], h[1])) {
 				const char *v[6] = {

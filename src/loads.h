@@ -43,6 +43,8 @@ struct feed_load {
 	int64_t capacity;
 	bool cap_known, cap_exact;
 	bool load_over, lost_over;
+	bool load_unknown; /* a device on it has no power_max: @load and
+			      @lost_load are lower bounds */
 };
 
 /* One entry per feed, in declaration order (malloc'd; *@n entries). */
@@ -72,6 +74,8 @@ struct loop_load {
 	int64_t heat, capacity, flow, max_flow;
 	bool flow_exact, flow_estimate;
 	bool heat_over;
+	bool heat_unknown; /* @heat lacks a device's unknown heat: a lower
+			      bound, and so is the flow */
 };
 
 /* One entry per loop, in declaration order (malloc'd; *@n entries). */
@@ -107,5 +111,40 @@ struct load_member *load_loop_racks(const struct rk_design *d, uint32_t *n);
  */
 uint32_t load_members_of(const struct load_member *m, uint32_t n, uint32_t *at,
 			 uint32_t group);
+
+/**
+ * struct unknown_fig - a figure a budget needs that a part lacks
+ * @part:    the part (as the devices name it)
+ * @key:     A_POWER_MAX, A_CAPACITY (a CDU) or A_MAX_FLOW
+ * @objects: devices that need it (power_max: in a rack or on a PDU;
+ *           CDU figures: CDUs on a loop that takes heat to liquid)
+ * @typ:     the part's power_typ (mW), -1 when none: shown as a typical
+ *           figure, never as the maximum
+ */
+struct unknown_fig {
+	uint32_t part, key, objects;
+	int64_t typ;
+};
+
+/* The unknown figures, in order of their first device (malloc'd). */
+struct unknown_fig *unknown_figures(const struct rk_design *d, uint32_t *n);
+
+/**
+ * struct estimated_fig - a figure marked `estimated` on a part in use, that
+ * a budget or capacity check reads
+ * @part:    the part the objects name (the note may sit on a base part)
+ * @attr:    the attribute (schema key)
+ * @text:    the `estimated` note
+ * @objects: devices made from @part (racks for a rack or rear-door part)
+ * @checks:  the checks whose verdicts rest on it, comma separated
+ */
+struct estimated_fig {
+	uint32_t part, attr, objects;
+	const char *text;
+	const char *checks;
+};
+
+/* Every such figure, by part in declaration order (malloc'd). */
+struct estimated_fig *estimated_figures(const struct rk_design *d, uint32_t *n);
 
 #endif

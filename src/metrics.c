@@ -1280,11 +1280,65 @@ static void rack_add(const struct rk_design *d, struct rack_totals *t,
 	t->over[r] |= (uint8_t)bit;
 }
 
+/* Rack @r lacks @bits' terms (@dev being one device without them). */
+static void rack_unknown(const struct rk_design *d, struct rack_totals *t,
+			 uint32_t r, uint32_t dev, unsigned bits)
+{
+	if (!bits)
+		return;
+	if (!t->unknown) {
+		t->unknown = xcalloc(d->nobjs + 1, sizeof(*t->unknown));
+		t->unknown_by =
+		    xmalloc((d->nobjs + 1) * sizeof(*t->unknown_by));
+		memset(t->unknown_by, 0xff,
+		       (d->nobjs + 1) * sizeof(*t->unknown_by));
+	}
+	if (!t->unknown[r])
+		t->unknown_by[r] = dev;
+	t->unknown[r] |= (uint8_t)bits;
+}
+
+bool device_draws_power(const struct rk_design *d, uint32_t dev)
+{
+	const struct rk_obj *o = &d->objs[dev];
+	const struct rk_value *v;
+
+	if (o->kind != K_DEVICE || o->cls == C_PDU || o->cls == C_POWER_SHELF)
+		return false;
+	if (o->cls == C_SERVER || o->cls == C_SWITCH)
+		return true;
+	v = ir_attr_inh(d, dev, A_PSUS);
+	if (v && v->type == VT_NUM && v->n > 0)
+		return true;
+	for (uint32_t k = 0; k < o->attr_count; k++)
+		if (d->attrs[o->attr_first + k].key == A_POWER)
+			return true;
+	return false;
+}
+
+unsigned device_figures_unknown(const struct rk_design *d, uint32_t dev)
+{
+	const struct rk_value *p, *h;
+	unsigned bits;
+
+	if (!device_draws_power(d, dev))
+		return 0;
+	p = ir_attr_inh(d, dev, A_POWER_MAX);
+	if (p && p->type == VT_NUM)
+		return 0;
+	bits = TOTAL_POWER;
+	h = ir_attr_inh(d, dev, A_HEAT);
+	if (!h || h->type != VT_NUM)
+		bits |= TOTAL_HEAT | TOTAL_HEAT_LIQUID | TOTAL_HEAT_AIR;
+	return bits;
+}
+
 /* The site's sums of the racks' power and heat, saturating as above. */
 static void site_totals(const struct rk_design *d, struct rack_totals *t)
 {
 	t->site_power = t->site_heat = 0;
 	t->site_over = 0;
+	t->site_unknown = 0;
 	t->site_over_by[0] = t->site_over_by[1] = RK_NONE;
 	for (uint32_t r = 0; r < d->nobjs; r++) {
 		if (d->objs[r].kind != K_RACK)
@@ -1293,6 +1347,8 @@ static void site_totals(const struct rk_design *d, struct rack_totals *t)
 			unsigned bit = k ? TOTAL_HEAT : TOTAL_POWER;
 			int64_t *acc = k ? &t->site_heat : &t->site_power;
 
+			if (rack_total_unknown(t, r) & bit)
+				t->site_unknown |= bit;
 			if (t->site_over & bit)
 				continue;
 			if (rack_total_over(t, r) & bit) {
@@ -1312,6 +1368,8 @@ void rack_totals_compute(const struct rk_design *d, struct rack_totals *t)
 {
 	t->over = NULL;
 	t->over_by = NULL;
+	t->unknown = NULL;
+	t->unknown_by = NULL;
 	t->power = xcalloc(d->nobjs + 1, sizeof(*t->power));
 	t->heat = xcalloc(d->nobjs + 1, sizeof(*t->heat));
 	t->heat_liquid = xcalloc(d->nobjs + 1, sizeof(*t->heat_liquid));
@@ -1320,6 +1378,7 @@ void rack_totals_compute(const struct rk_design *d, struct rack_totals *t)
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		uint32_t r;
 		int64_t p, h, frac, liq;
+		unsigned unk;
 		const char *cool;
 		const struct rk_value *loop;
 
@@ -1352,6 +1411,16 @@ void rack_totals_compute(const struct rk_design *d, struct rack_totals *t)
 			frac = 0;
 		else if (frac > RK_RATIO_ONE)
 			frac = RK_RATIO_ONE;
+		/* a device without its figure: the sums are lower bounds
+		 * (a side that gets none of its heat stays exact) */
+		unk = device_figures_unknown(d, i);
+		if (!frac)
+			unk &= ~(unsigned)TOTAL_HEAT_LIQUID;
+		else if (frac == RK_RATIO_ONE &&
+			 !(cool && streq(cool, "hybrid") &&
+			   !ir_attr_inh(d, i, A_LIQUID_FRACTION)))
+			unk &= ~(unsigned)TOTAL_HEAT_AIR;
+		rack_unknown(d, t, r, i, unk);
 		/* saturating: absurd inputs must not wrap around */
 		rack_add(d, t, r, i, TOTAL_POWER, &t->power[r], p);
 		rack_add(d, t, r, i, TOTAL_HEAT, &t->heat[r], h);
@@ -1391,6 +1460,8 @@ void rack_totals_free(struct rack_totals *t)
 	free(t->devices);
 	free(t->over);
 	free(t->over_by);
+	free(t->unknown);
+	free(t->unknown_by);
 }
 
 void derived_init(struct derived *dv, const struct rk_design *d)
@@ -1401,6 +1472,8 @@ void derived_init(struct derived *dv, const struct rk_design *d)
 
 void derived_free(struct derived *dv)
 {
+	free(dv->coverage);
+	dv->coverage = NULL;
 	for (uint32_t k = 0; dv->fab && dv->fab_slot && k < dv->d->nobjs; k++)
 		if (dv->fab_slot[k] != RK_NONE && dv->fab_done[dv->fab_slot[k]])
 			fabric_metrics_free(&dv->fab[dv->fab_slot[k]]);

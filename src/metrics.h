@@ -171,8 +171,33 @@ struct rack_totals {
 	 * site's over; RK_NONE when none did (in range, or out of range
 	 * because a rack's own total is) */
 	uint32_t site_over_by[2];
+	/* NULL unless a rack holds a device whose figure is unknown
+	 * (device_power_known): per object its enum total_fig bits whose
+	 * sum lacks a term, so that the sum is a lower bound ("at least"),
+	 * and the first such device; never compared as if complete */
+	uint8_t *unknown;
+	uint32_t *unknown_by;
+	unsigned site_unknown; /* TOTAL_POWER, TOTAL_HEAT: a lower bound */
 };
 void rack_totals_compute(const struct rk_design *d, struct rack_totals *t);
+/* The enum total_fig bits of rack @r's totals that lack a term. */
+static inline unsigned rack_total_unknown(const struct rack_totals *t,
+					  uint32_t r)
+{
+	return t->unknown ? t->unknown[r] : 0;
+}
+
+/*
+ * Unknown figures.  A device draws power that the budgets count when its
+ * part is a server or a switch, declares psus, or has supplies wired
+ * (`power psu[..] -> PDU`); PDUs and power shelves are the supply side and
+ * draw nothing in the model.  Such a device needs power_max: without it
+ * its power is unknown (never zero, and power_typ never stands in), and so
+ * is its heat unless the part gives `heat`.
+ */
+bool device_draws_power(const struct rk_design *d, uint32_t dev);
+/* enum total_fig bits of @dev's figures that are unknown (0: all known) */
+unsigned device_figures_unknown(const struct rk_design *d, uint32_t dev);
 void rack_totals_free(struct rack_totals *t);
 /* The enum total_fig bits of rack @r's totals that are out of range. */
 static inline unsigned rack_total_over(const struct rack_totals *t, uint32_t r)
@@ -187,6 +212,22 @@ static inline unsigned rack_total_over(const struct rack_totals *t, uint32_t r)
 struct cable_plan;
 struct fg_shared;
 
+/**
+ * struct check_coverage - what one check judged (report.json "coverage"),
+ * for the checks that judge budgets: objects whose verdict is proven (the
+ * figures complete, or a lower bound already past the limit), and those
+ * it could not prove, by reason
+ * @tracked: the check counts its objects (check_cover); @ran: it ran
+ * @proved:  verdict known (passed, or failed with a finding)
+ * @unknown: a figure it needs is unknown (a lower bound within the limit)
+ * @waived:  its finding there was waived
+ * @prereq:  skipped, a prerequisite failed there
+ */
+struct check_coverage {
+	bool tracked, ran;
+	uint32_t proved, unknown, waived, prereq;
+};
+
 struct derived {
 	const struct rk_design *d;
 	struct port_index ports; /* portindex.h, built on first use */
@@ -200,6 +241,9 @@ struct derived {
 	bool racks_done;
 	struct cable_labels *labels; /* cablelabel.h, built on first use */
 	bool want_labels;	     /* DERIVED_PLAN builds them too */
+	/* per entry of check_table (check.h), filled in by checks_run;
+	 * NULL until the checks ran */
+	struct check_coverage *coverage;
 };
 
 void derived_init(struct derived *dv, const struct rk_design *d);

@@ -151,7 +151,14 @@ for x in c["clusters"]:
     if x["gpus"] != sum(d["gpus"] * d["count"] for d in x["nvlink_domains"]):
         bad.append("cluster domains")
 pw = c["power"]
-if pw["pue"] is not None:
+if pw["it_w"] is None:
+    # a lower bound (a device without power_max): nothing made from it
+    if "it_w" not in pw.get("unknown", []) or \
+            pw["facility_w"] is not None or \
+            pw["energy_per_year_wh"] is not None or \
+            pw["it_energy_per_year_wh"] is not None:
+        bad.append("unknown it_w")
+elif pw["pue"] is not None:
     pue = F(pw["pue"].rstrip("%")) / 100
     fac = F(str(pw["it_w"])) * pue
     if F(str(pw["facility_w"])) != fac: bad.append("facility")
