@@ -394,6 +394,33 @@ static void report_bisection(FILE *fp, const struct fabric_metrics *m)
 		(long long)m->full_bisection);
 }
 
+/* The same at the node level (the servers as terminals, doc/language.md
+ * §9.11): node_bisection_bps, node_bisection_upper_bps, ... */
+static void report_node_bisection(FILE *fp, const struct fabric_metrics *m)
+{
+	struct fabric_metrics n;
+	char how[240];
+
+	fabric_node_view(m, &n);
+	fabric_bisection_method(&n, how, sizeof(how));
+	if (n.method == BISECT_NONE)
+		fputs(", \"node_bisection_bps\": null, "
+		      "\"node_bisection_upper_bps\": null",
+		      fp);
+	else
+		fprintf(fp,
+			", \"node_bisection_bps\": %lld, "
+			"\"node_bisection_upper_bps\": %lld",
+			(long long)n.bisection, (long long)n.bisection_upper);
+	fputs(", \"node_bisection_method\": ", fp);
+	be_json_str(fp, how);
+	fprintf(fp,
+		", \"node_bisection_exact\": %s, \"nodes\": %u, "
+		"\"node_full_bisection_bps\": %lld",
+		n.method == BISECT_EXACT ? "true" : "false", n.devices,
+		(long long)n.full_bisection);
+}
+
 /* "KEY": [names of the objects of @group in @m], from *@at on */
 static void json_members(FILE *fp, const struct rk_design *d, const char *key,
 			 const struct load_member *m, uint32_t n, uint32_t *at,
@@ -768,6 +795,7 @@ static bool emit_report(struct backend_ctx *ctx)
 			m->endpoints, m->switches, m->links, m->tiers,
 			(long long)m->injection);
 		report_bisection(fp, m);
+		report_node_bisection(fp, m);
 		fputs(", \"oversubscription\": ", fp);
 		dn = m->leaf_worst_down;
 		up = m->leaf_worst_up;

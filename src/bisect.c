@@ -2188,6 +2188,9 @@ const char *bisect_how_name(enum bisect_how h)
 	case BH_REGULAR:
 		return "bisection of the regular part (like switches in "
 		       "classes, the links they meet unevenly left out)";
+	case BH_DISJOINT:
+		return "disjoint: the planes (parts of the fabric that share "
+		       "no switch) make the halves whole, and no link crosses";
 	default:
 		return "none";
 	}

@@ -53,6 +53,9 @@ enum bisect_how {
 			   crosses it: full bisection */
 	BH_REGULAR,	/* lower: exact bisection of the regular part, where
 			   like switches meet the others evenly */
+	BH_DISJOINT,	/* exact: the fabric falls apart into parts that
+			   share nothing, and whole parts make the halves:
+			   the bisection is 0 (metrics.c) */
 };
 
 /**

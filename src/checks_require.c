@@ -10,6 +10,8 @@
  *                      smaller half of the endpoints), an exact ratio, or
  *                      its bounds in millionths
  *   bisection_bw(F)    bisection bandwidth        injection(F)  rate
+ *   node_bisection(F)  bisection(F) at the node level (the servers as
+ *                      terminals, forwarding between their own ports)
  *   oversubscription(F) worst leaf down:up, an exact ratio (100% = 1:1)
  *   tiers(F) switches(F) links(F) endpoints(F)   plain numbers
  *   power(RACK) heat(RACK)  max_rack_power() max_rack_heat()   power
@@ -44,15 +46,17 @@ struct rval {
 	int64_t hi;
 	uint32_t fab; /* iv: the fabric whose bisection it is */
 	int64_t den;  /* > 0: the exact ratio n:den (a DIM_RATIO figure) */
+	bool node;    /* iv: at the node level */
 };
 
 struct reval {
 	struct check_ctx *c;
 	const struct rk_req *req;
-	bool failed;	    /* an evaluation error was reported */
-	bool unknown;	    /* call_r: not a function of the require check */
-	uint32_t undecided; /* fabric of a comparison its bounds cannot
+	bool failed;	     /* an evaluation error was reported */
+	bool unknown;	     /* call_r: not a function of the require check */
+	uint32_t undecided;  /* fabric of a comparison its bounds cannot
 			       decide (RK_NONE: none) */
+	bool undecided_node; /* that fabric's node level */
 	char notes[8][256];
 	uint32_t nnotes;
 };
@@ -151,10 +155,11 @@ static uint32_t find_obj(struct reval *r, const struct ast *x,
  * lower end and up for the upper) or bisection_bw(F): the interval.
  */
 static bool bisection_r(struct reval *r, const struct ast *x, uint32_t f,
-			const struct fabric_metrics *m, bool ratio,
+			const struct fabric_metrics *m, bool ratio, bool node,
 			struct rval *out)
 {
 	const struct rk_design *d = r->c->d;
+	const char *pre = node ? "node_" : "";
 	char a[RK_QFMT_MAX], b[RK_QFMT_MAX], c[RK_QFMT_MAX], how[240];
 
 	if (m->method == BISECT_NONE) {
@@ -179,6 +184,7 @@ static bool bisection_r(struct reval *r, const struct ast *x, uint32_t f,
 	out->dim = ratio ? DIM_RATIO : DIM_RATE;
 	out->iv = m->bisection != m->bisection_upper;
 	out->fab = f;
+	out->node = node;
 	if (ratio) {
 		__int128 hi = (__int128)m->bisection_upper * RK_RATIO_ONE;
 
@@ -202,15 +208,15 @@ static bool bisection_r(struct reval *r, const struct ast *x, uint32_t f,
 			 "listed ports unlinked",
 			 m->devices, m->declared - m->endpoints, m->declared);
 	if (!out->iv && ratio)
-		rnote(r, "bisection(%s) = %s of %s full bisection (%s)",
+		rnote(r, "%sbisection(%s) = %s of %s full bisection (%s)", pre,
 		      ir_name(d, f), a, b, how);
 	else if (!out->iv)
 		rnote(r, "bisection_bw(%s) = %s (%s)", ir_name(d, f), a, how);
 	else
 		rnote(r,
-		      "bisection(%s) lies between %s and %s, of %s full "
+		      "%sbisection(%s) lies between %s and %s, of %s full "
 		      "bisection (%s)",
-		      ir_name(d, f), a, c, b, how);
+		      pre, ir_name(d, f), a, c, b, how);
 	return true;
 }
 
@@ -253,8 +259,11 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 	uint32_t argc = ast_list_len(x->list);
 	char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
 	static const char *const fab_fns[] = {
-		"bisection", "bisection_bw", "injection", "oversubscription",
-		"tiers",     "switches",     "links",	  "endpoints",
+		"bisection",	  "bisection_bw",
+		"injection",	  "oversubscription",
+		"tiers",	  "switches",
+		"links",	  "endpoints",
+		"node_bisection",
 	};
 
 	memset(out, 0, sizeof(*out));
@@ -276,7 +285,13 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 		switch (i) {
 		case 0:
 		case 1:
-			return bisection_r(r, x, f, m, i == 0, out);
+			return bisection_r(r, x, f, m, i == 0, false, out);
+		case 8: {
+			struct fabric_metrics n;
+
+			fabric_node_view(m, &n);
+			return bisection_r(r, x, f, &n, true, true, out);
+		}
 		case 2:
 			out->dim = DIM_RATE;
 			out->n = m->injection;
@@ -408,11 +423,25 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 
 /* The names call_r knows, for the evaluator's suggestions. */
 static const char *const req_fn_names[] = {
-	"bisection",   "bisection_bw", "injection",	 "oversubscription",
-	"tiers",       "switches",     "links",		 "endpoints",
-	"power",       "heat",	       "max_rack_power", "max_rack_heat",
-	"total_power", "total_heat",   "gpus",		 "servers",
-	"racks",       NULL,
+	"bisection",
+	"bisection_bw",
+	"injection",
+	"oversubscription",
+	"tiers",
+	"switches",
+	"links",
+	"endpoints",
+	"power",
+	"heat",
+	"max_rack_power",
+	"max_rack_heat",
+	"total_power",
+	"total_heat",
+	"gpus",
+	"servers",
+	"racks",
+	"node_bisection",
+	NULL,
 };
 
 /* eval_host: a function of the require check, as an evaluator value. */
@@ -440,9 +469,9 @@ static bool req_call(void *ctx, struct elab *e, const struct ast *x,
 	out->kind = V_NUM;
 	out->dim = v.dim;
 	out->n = v.n;
-	if (v.iv) { /* bounded (elab.h) */
+	if (v.iv) { /* bounded (elab.h): the node level's past the objects */
 		out->n2 = v.hi;
-		out->count = v.fab + 1;
+		out->count = v.fab + 1 + (v.node ? r->c->d->nobjs : 0);
 	}
 	return true;
 }
@@ -462,14 +491,21 @@ static void unproven(struct check_ctx *c, const struct rk_req *q,
 {
 	const struct rk_design *d = c->d;
 	const struct fabric_metrics *m = derived_fabric(c->dv, r->undecided);
+	struct fabric_metrics node;
 	char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
+
+	if (r->undecided_node) {
+		fabric_node_view(m, &node);
+		m = &node;
+	}
 
 	check_qfmt(DIM_RATE, m->bisection, a);
 	check_qfmt(DIM_RATE, m->bisection_upper, b);
 	check_fail(c, q->scope, &q->loc,
-		   "requirement not proven: the bisection of '%s' lies "
+		   "requirement not proven: the %sbisection of '%s' lies "
 		   "between %s and %s",
-		   ir_name(d, r->undecided), a, b);
+		   r->undecided_node ? "node " : "", ir_name(d, r->undecided),
+		   a, b);
 	for (uint32_t k = 0; k < r->nnotes; k++)
 		check_note(c, &q->expr->loc, "%s", r->notes[k]);
 	for (int s = 1; s <= 2; s++) {
@@ -548,6 +584,9 @@ static void run_require(struct check_ctx *c)
 			continue;
 		if (val_bounded(&v)) { /* undecided: not proven */
 			r.undecided = val_bounded(&v) - 1;
+			r.undecided_node = r.undecided >= d->nobjs;
+			if (r.undecided_node)
+				r.undecided -= d->nobjs;
 			unproven(c, q, &r);
 			continue;
 		}

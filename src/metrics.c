@@ -305,6 +305,15 @@ void fabric_bisection_method(const struct fabric_metrics *m, char *buf,
 			 bisect_how_name(m->upper_how));
 	else
 		snprintf(buf, n, "none (fewer than two endpoint devices)");
+	if (m->parts > 1 && m->method != BISECT_NONE) {
+		size_t len = strlen(buf);
+
+		if (len < n)
+			snprintf(buf + len, n - len,
+				 "; per plane over every terminal, %u planes "
+				 "added up",
+				 m->parts);
+	}
 }
 
 void fabric_device_name(const struct rk_design *d,
@@ -318,51 +327,64 @@ void fabric_device_name(const struct rk_design *d,
 			 str_of(d->arena, d->objs[m->dev_comp[k]].local));
 }
 
+/* One level of --explain: the interval, method, full bisection and the
+ * split that cuts the upper bound (@pre: "" or "node ") */
+static void explain_level(FILE *fp, const struct rk_design *d,
+			  const struct fabric_metrics *m, const char *pre)
+{
+	char how[240], name[200];
+
+	fabric_bisection_method(m, how, sizeof(how));
+	if (m->method == BISECT_NONE) {
+		fprintf(fp, "  %sbisection: n/a (%s)\n", pre, how);
+		return;
+	}
+	if (m->method == BISECT_EXACT)
+		fprintf(fp, "  %sbisection: %lld b/s per direction\n", pre,
+			(long long)m->bisection);
+	else
+		fprintf(fp,
+			"  %sbisection: at least %lld b/s, at most %lld "
+			"b/s per direction\n",
+			pre, (long long)m->bisection,
+			(long long)m->bisection_upper);
+	fprintf(fp,
+		"  %smethod: %s\n"
+		"  %sfull bisection: %lld b/s\n"
+		"  the %ssplit that cuts %lld b/s:\n",
+		pre, how, pre, (long long)m->full_bisection, pre,
+		(long long)m->bisection_upper);
+	for (int s = 1; s <= 2; s++) {
+		uint32_t n = 0;
+
+		for (uint32_t k = 0; k < m->devices; k++)
+			n += m->witness[k] == s;
+		fprintf(fp, "    %sside %c (%u):", pre, s == 1 ? 'A' : 'B', n);
+		for (uint32_t k = 0; k < m->devices; k++) {
+			if (m->witness[k] != s)
+				continue;
+			fabric_device_name(d, m, k, name, sizeof(name));
+			fprintf(fp, " %s", name);
+		}
+		fputc('\n', fp);
+	}
+}
+
 void fabric_explain(FILE *fp, const struct rk_design *d, struct derived *dv)
 {
 	for (uint32_t f = 0; f < d->nobjs; f++) {
 		const struct fabric_metrics *m;
-		char how[160], name[200];
+		struct fabric_metrics node;
 
 		if (d->objs[f].kind != K_FABRIC)
 			continue;
 		m = derived_fabric(dv, f);
-		fabric_bisection_method(m, how, sizeof(how));
 		fprintf(fp, "fabric %s: %u endpoint devices\n", ir_name(d, f),
 			m->devices);
-		if (m->method == BISECT_NONE) {
-			fprintf(fp, "  bisection: n/a (%s)\n", how);
-			continue;
-		}
-		if (m->method == BISECT_EXACT)
-			fprintf(fp, "  bisection: %lld b/s per direction\n",
-				(long long)m->bisection);
-		else
-			fprintf(fp,
-				"  bisection: at least %lld b/s, at most %lld "
-				"b/s per direction\n",
-				(long long)m->bisection,
-				(long long)m->bisection_upper);
-		fprintf(fp,
-			"  method: %s\n"
-			"  full bisection: %lld b/s\n"
-			"  the split that cuts %lld b/s:\n",
-			how, (long long)m->full_bisection,
-			(long long)m->bisection_upper);
-		for (int s = 1; s <= 2; s++) {
-			uint32_t n = 0;
-
-			for (uint32_t k = 0; k < m->devices; k++)
-				n += m->witness[k] == s;
-			fprintf(fp, "    side %c (%u):", s == 1 ? 'A' : 'B', n);
-			for (uint32_t k = 0; k < m->devices; k++) {
-				if (m->witness[k] != s)
-					continue;
-				fabric_device_name(d, m, k, name, sizeof(name));
-				fprintf(fp, " %s", name);
-			}
-			fputc('\n', fp);
-		}
+		explain_level(fp, d, m, "");
+		fabric_node_view(m, &node);
+		fprintf(fp, "  node level: %u nodes\n", node.devices);
+		explain_level(fp, d, &node, "node ");
 	}
 }
 
@@ -371,8 +393,10 @@ void fabric_metrics_free(struct fabric_metrics *m)
 	free(m->witness);
 	free(m->dev_obj);
 	free(m->dev_comp);
-	free(m->plane);
-	m->plane = NULL;
+	free(m->node.witness);
+	free(m->node.dev_obj);
+	free(m->node.dev_comp);
+	memset(&m->node, 0, sizeof(m->node));
 	m->witness = NULL;
 	m->dev_obj = m->dev_comp = NULL;
 }
@@ -786,19 +810,29 @@ static int cmp_i64(const void *a, const void *b)
 	return *x < *y ? -1 : *x > *y;
 }
 
+/* the two levels of doc/language.md §9.11 */
+enum level { LV_ENDPOINT, LV_NODE };
+
 /*
- * The endpoint devices of a fabric and its bisection over them: every
- * endpoint port with a link belongs to one device (endpoint_owner), a
- * device's ports are one vertex, and bisect_solve() gives the interval.
+ * The terminals of a fabric at level @lv.  The endpoint level: a linked
+ * endpoint port belongs to the component of its device's part that lists
+ * it (a NIC, an HCA, a GPU with its NVLink ports); a port that no
+ * component claims is a terminal of its own (no forwarding inside a device
+ * is assumed, so the figure is the same however the part was written),
+ * except on a switch, which forwards between its ports and is one
+ * terminal.  The node level: every device with a linked endpoint port is
+ * one terminal.  A switch of the graph that is itself a terminal (a switch
+ * whose port is listed as an endpoint) is one vertex with it.
+ *
+ * dev_of[e] (g->ne entries): endpoint e's terminal (RK_NONE: no link);
+ * sw_of[v - g->ne]: the terminal that switch vertex v is (RK_NONE: none);
+ * dev_obj and dev_comp (g->ne + 1 entries each) name the terminals.
+ * Returns their count.
  */
-/*
- * Endpoint devices: every endpoint port with a link belongs to one device
- * (endpoint_owner); dev_of[e] is its index (RK_NONE: no link), dev_obj and
- * dev_comp (g->ne + 1 entries each) name it.  Returns the count.
- */
-static uint32_t endpoint_devices(const struct rk_design *d,
-				 const struct fgraph *g, uint32_t *dev_of,
-				 uint32_t *dev_obj, uint32_t *dev_comp)
+static uint32_t level_terminals(const struct rk_design *d,
+				const struct fgraph *g, enum level lv,
+				uint32_t *dev_of, uint32_t *sw_of,
+				uint32_t *dev_obj, uint32_t *dev_comp)
 {
 	struct ephash h;
 	struct owner_cache oc = { RK_NONE, 0, 0, NULL, NULL };
@@ -813,21 +847,27 @@ static uint32_t endpoint_devices(const struct rk_design *d,
 	}
 	eph_init(&h, g->ne);
 	for (uint32_t e = 0; e < g->ne; e++) {
-		uint32_t owner, k;
+		uint32_t dev = g->ep_dev[e], key = RK_NONE, k;
 
 		dev_of[e] = RK_NONE;
 		if (!linked[e])
 			continue;
-		owner = endpoint_owner(d, g->ep_dev[e], g->ep_port[e], &oc);
-		k = eph_get(&h, g->ep_dev[e], owner);
+		if (lv == LV_ENDPOINT && d->objs[dev].cls != C_SWITCH) {
+			key = endpoint_owner(d, dev, g->ep_port[e], &oc);
+			if (key == RK_NONE)
+				key = g->ep_port[e];
+		}
+		k = eph_get(&h, dev, key);
 		if (k == RK_NONE) {
 			k = nd++;
-			eph_put(&h, g->ep_dev[e], owner, k);
-			dev_obj[k] = g->ep_dev[e];
-			dev_comp[k] = owner;
+			eph_put(&h, dev, key, k);
+			dev_obj[k] = dev;
+			dev_comp[k] = key;
 		}
 		dev_of[e] = k;
 	}
+	for (uint32_t v = g->ne; v < g->nv; v++)
+		sw_of[v - g->ne] = eph_get(&h, g->vdev[v], RK_NONE);
 	free(oc.port);
 	free(oc.comp);
 	free(h.keys);
@@ -843,213 +883,421 @@ static uint32_t uf_find(uint32_t *up, uint32_t x)
 	return x;
 }
 
-/*
- * A fat tree of `planes N` is N trees that share no switch (fabric_rails:
- * rail r on plane r mod N).  plane[k] is device k's plane group; returns
- * the number of groups.  A device with ports on two planes joins them
- * (they meet in it and are one graph): the groups are the planes so
- * joined, numbered in order of their first device, so dual-port NICs on
- * planes 0 and 1 and on 2 and 3 of `planes 4` make two groups, each
- * halved by a split, and one group (all 0) is the whole fabric.
- */
-static uint32_t device_planes(const struct rk_design *d, uint32_t fab,
-			      const struct fgraph *g, const uint32_t *dev_of,
-			      uint32_t nd, uint32_t *plane)
-{
-	int64_t n =
-	    d->objs[fab].cls == FAB_FAT_TREE ? ir_num(d, fab, A_PLANES, 1) : 1;
-	uint32_t *rail, *up, *id, groups = 0;
-
-	for (uint32_t k = 0; k < nd; k++)
-		plane[k] = RK_NONE;
-	if (n <= 1 || n > (int64_t)g->ne) {
-		for (uint32_t k = 0; k < nd; k++)
-			plane[k] = 0;
-		return 1;
-	}
-	rail = xmalloc(((size_t)g->ne + 1) * sizeof(*rail));
-	up = xmalloc(((size_t)n + 1) * sizeof(*up));
-	id = xmalloc(((size_t)n + 1) * sizeof(*id));
-	for (uint32_t p = 0; p < (uint32_t)n; p++) {
-		up[p] = p;
-		id[p] = RK_NONE;
-	}
-	fabric_rails(d, g->ep_port, g->ne, rail);
-	for (uint32_t e = 0; e < g->ne; e++) {
-		uint32_t k = dev_of[e], p = rail[e] % (uint32_t)n;
-
-		if (k == RK_NONE)
-			continue;
-		if (plane[k] != RK_NONE)
-			up[uf_find(up, p)] = uf_find(up, plane[k]);
-		plane[k] = p;
-	}
-	for (uint32_t k = 0; k < nd; k++) {
-		uint32_t r;
-
-		if (plane[k] == RK_NONE)
-			continue;
-		r = uf_find(up, plane[k]);
-		if (id[r] == RK_NONE)
-			id[r] = groups++;
-		plane[k] = id[r];
-	}
-	free(rail);
-	free(up);
-	free(id);
-	if (groups <= 1) {
-		for (uint32_t k = 0; k < nd; k++)
-			plane[k] = 0;
-		return 1;
-	}
-	return groups;
-}
+/* the work a knapsack over the parts' sizes may take */
+#define DISJOINT_MAX_WORK 100000000ull
 
 /*
- * The bisection of @bg when its devices lie on @np planes (plane[k]) that
- * share no switch: a split halves every plane (whole planes on either
- * side would cut nothing), so the bisection is the sum of the planes'
- * bisections, each bound summed, and the full bisection the sum of the
- * planes' (each the floor(n/2) least injections @inj of its devices).
+ * A fabric that falls apart into parts sharing nothing (the planes of a
+ * `planes N` fat tree at the endpoint level): when whole parts can make a
+ * half of floor(nd/2) terminals, that split cuts no link, and the
+ * bisection is exactly 0.  A bounded knapsack over the distinct part
+ * sizes finds such a choice (about sizes x nd / 2 steps, declined beyond
+ * DISJOINT_MAX_WORK).  Returns false when there is no such split (or it
+ * was not sought).
  */
-static void solve_planes(const struct bgraph *bg, uint32_t np,
-			 const uint32_t *plane, const int64_t *inj,
-			 struct bisect_result *r, int64_t *full)
+static bool solve_disjoint(const struct bgraph *bg, struct bisect_result *r)
 {
+	uint32_t nd = bg->nd, k = nd / 2, nparts = 0, nclass = 0;
 	uint32_t *up = xmalloc(((size_t)bg->nv + 1) * sizeof(*up));
-	uint32_t *vplane = xmalloc(((size_t)bg->nv + 1) * sizeof(*vplane));
-	uint32_t *vmap = xmalloc(((size_t)bg->nv + 1) * sizeof(*vmap));
-	uint32_t *pu = xmalloc(((size_t)bg->ne + 1) * sizeof(*pu));
-	uint32_t *pv = xmalloc(((size_t)bg->ne + 1) * sizeof(*pv));
-	int64_t *pc = xmalloc(((size_t)bg->ne + 1) * sizeof(*pc));
-	int64_t *pinj = xmalloc(((size_t)bg->nd + 1) * sizeof(*pinj));
-	uint32_t *pdev = xmalloc(((size_t)bg->nd + 1) * sizeof(*pdev));
-	uint32_t **pord = xcalloc((size_t)bg->norders + 1, sizeof(*pord));
+	uint32_t *cnt = xcalloc((size_t)bg->nv + 1, sizeof(*cnt));
+	uint64_t *key = NULL;
+	uint32_t *csize = NULL, *cmany = NULL, *take = NULL, *by = NULL;
+	uint32_t *used = NULL;
+	uint8_t *reach = NULL, *pick = NULL;
+	bool ok = false;
 
-	memset(r, 0, sizeof(*r));
-	*full = 0;
 	for (uint32_t x = 0; x < bg->nv; x++)
 		up[x] = x;
 	for (uint32_t i = 0; i < bg->ne; i++)
-		up[uf_find(up, bg->u[i])] = uf_find(up, bg->v[i]);
-	/* a switch takes the plane of the devices of its component */
+		if (bg->cap[i] > 0)
+			up[uf_find(up, bg->u[i])] = uf_find(up, bg->v[i]);
+	for (uint32_t t = 0; t < nd; t++)
+		if (cnt[uf_find(up, t)]++ == 0)
+			nparts++;
+	if (nparts < 2)
+		goto out;
+	/* the parts by size: key = size << 32 | root */
+	key = xmalloc(((size_t)nparts + 1) * sizeof(*key));
+	nparts = 0;
 	for (uint32_t x = 0; x < bg->nv; x++)
-		vplane[x] = RK_NONE;
-	for (uint32_t k = 0; k < bg->nd; k++)
-		vplane[uf_find(up, k)] = plane[k];
-	for (uint32_t x = bg->nd; x < bg->nv; x++)
-		vplane[x] = vplane[uf_find(up, x)];
-	for (uint32_t k = 0; k < bg->nd; k++)
-		vplane[k] = plane[k];
-	if (bg->nd >= 2)
-		r->witness = xcalloc(bg->nd, 1);
-	for (uint32_t p = 0; p < np; p++) {
-		uint32_t nd = 0, nv, ne = 0;
+		if (cnt[x] && up[x] == x)
+			key[nparts++] = (uint64_t)cnt[x] << 32 | x;
+	{
+		uint32_t *o = order_by(nparts, key);
+		uint64_t *s = xmalloc(((size_t)nparts + 1) * sizeof(*s));
+
+		for (uint32_t i = 0; i < nparts; i++)
+			s[i] = key[o[i]];
+		free(key);
+		free(o);
+		key = s;
+	}
+	csize = xmalloc(((size_t)nparts + 1) * sizeof(*csize));
+	cmany = xcalloc((size_t)nparts + 1, sizeof(*cmany));
+	for (uint32_t i = 0; i < nparts; i++) {
+		uint32_t s = (uint32_t)(key[i] >> 32);
+
+		if (!nclass || csize[nclass - 1] != s)
+			csize[nclass++] = s;
+		cmany[nclass - 1]++;
+	}
+	if ((uint64_t)nclass * ((uint64_t)k + 1) > DISJOINT_MAX_WORK)
+		goto out;
+	reach = xcalloc((size_t)k + 1, 1);
+	used = xmalloc(((size_t)k + 1) * sizeof(*used));
+	by = xmalloc(((size_t)k + 1) * sizeof(*by));
+	reach[0] = 1;
+	for (uint32_t c = 0; c < nclass; c++) {
+		uint32_t s = csize[c];
+
+		memset(used, 0, ((size_t)k + 1) * sizeof(*used));
+		for (uint32_t x = s; x <= k; x++)
+			if (!reach[x] && reach[x - s] &&
+			    used[x - s] < cmany[c]) {
+				reach[x] = 1;
+				used[x] = used[x - s] + 1;
+				by[x] = c;
+			}
+	}
+	if (!reach[k])
+		goto out;
+	/* the parts taken: by[] walks back through the classes */
+	take = xcalloc((size_t)nclass + 1, sizeof(*take));
+	for (uint32_t x = k; x > 0; x -= csize[by[x]])
+		take[by[x]]++;
+	pick = xcalloc((size_t)bg->nv + 1, 1);
+	for (uint32_t i = 0, c = 0; i < nparts; i++) {
+		uint32_t s = (uint32_t)(key[i] >> 32);
+
+		while (csize[c] != s)
+			c++;
+		if (take[c]) {
+			take[c]--;
+			pick[(uint32_t)key[i]] = 1;
+		}
+	}
+	r->witness = xmalloc(nd);
+	for (uint32_t t = 0; t < nd; t++)
+		r->witness[t] = pick[uf_find(up, t)] ? 1 : 2;
+	r->lower = r->upper = 0;
+	r->lower_how = r->upper_how = BH_DISJOINT;
+	ok = true;
+out:
+	free(up);
+	free(cnt);
+	free(key);
+	free(csize);
+	free(cmany);
+	free(take);
+	free(by);
+	free(used);
+	free(reach);
+	free(pick);
+	return ok;
+}
+
+/* island witnesses whose cut over the whole fabric is tried */
+#define ISLAND_MAX_WITNESSES 4
+
+/*
+ * The planes of a fabric that every terminal meets (a `planes N` fat tree
+ * at the node level, where each server has ports on every plane): the
+ * switches fall into islands that share no switch and no link, and no
+ * terminal links another directly.  For any split, the least cut is then
+ * the sum of each island's least cut (a switch's side is chosen within
+ * its island), so the bisection is at least the sum of the islands'
+ * bisections, each over all the terminals: a proven lower bound.  The
+ * upper bound is the least total cut, by max-flow island by island, of
+ * the islands' witness splits.  The figure is exact when they meet (the
+ * planes are alike and one split is least on all).  Returns false when
+ * the fabric is not of that shape.
+ */
+static bool solve_islands(const struct bgraph *bg, struct bisect_result *r,
+			  uint32_t *parts)
+{
+	uint32_t nd = bg->nd, nsw = bg->nv - nd, nisl = 0, ntried = 0;
+	uint32_t *up, *isl, *stamp = NULL, *meet = NULL, *toff = NULL;
+	uint32_t *tedge = NULL, *eoff = NULL, *eidx = NULL, *vmap = NULL;
+	uint32_t *su = NULL, *sv = NULL;
+	int64_t *sc = NULL, *ilow = NULL, *iup = NULL;
+	uint8_t **iw = NULL, *side = NULL;
+	int64_t lower = 0, best = -1;
+	uint32_t best_w = 0;
+	bool ok = false;
+
+	if (nsw < 2)
+		return false;
+	for (uint32_t i = 0; i < bg->ne; i++)
+		if (bg->u[i] < nd && bg->v[i] < nd)
+			return false; /* terminals linked directly */
+	up = xmalloc(((size_t)nsw + 1) * sizeof(*up));
+	isl = xmalloc(((size_t)nsw + 1) * sizeof(*isl));
+	for (uint32_t x = 0; x < nsw; x++) {
+		up[x] = x;
+		isl[x] = RK_NONE;
+	}
+	for (uint32_t i = 0; i < bg->ne; i++)
+		if (bg->u[i] >= nd && bg->v[i] >= nd)
+			up[uf_find(up, bg->u[i] - nd)] =
+			    uf_find(up, bg->v[i] - nd);
+	/* islands that meet a terminal, numbered in order of their edges */
+	for (uint32_t i = 0; i < bg->ne; i++) {
+		uint32_t s = bg->u[i] < nd ? bg->v[i] : bg->u[i];
+
+		if (bg->u[i] >= nd && bg->v[i] >= nd)
+			continue;
+		s = uf_find(up, s - nd);
+		if (isl[s] == RK_NONE)
+			isl[s] = nisl++;
+	}
+	if (nisl < 2)
+		goto out;
+	for (uint32_t x = 0; x < nsw; x++)
+		isl[x] = isl[uf_find(up, x)];
+	/* every island meets every terminal */
+	stamp = xmalloc(((size_t)nisl + 1) * sizeof(*stamp));
+	meet = xcalloc((size_t)nisl + 1, sizeof(*meet));
+	memset(stamp, 0xff, ((size_t)nisl + 1) * sizeof(*stamp));
+	toff = xcalloc((size_t)nd + 2, sizeof(*toff));
+	tedge = xmalloc(((size_t)bg->ne + 1) * sizeof(*tedge));
+	for (uint32_t i = 0; i < bg->ne; i++) {
+		if (bg->u[i] < nd)
+			toff[bg->u[i] + 1]++;
+		else if (bg->v[i] < nd)
+			toff[bg->v[i] + 1]++;
+	}
+	for (uint32_t t = 0; t < nd; t++)
+		toff[t + 1] += toff[t];
+	{
+		uint32_t *at = xmalloc(((size_t)nd + 1) * sizeof(*at));
+
+		memcpy(at, toff, (size_t)nd * sizeof(*at));
+		for (uint32_t i = 0; i < bg->ne; i++) {
+			if (bg->u[i] < nd)
+				tedge[at[bg->u[i]]++] = i;
+			else if (bg->v[i] < nd)
+				tedge[at[bg->v[i]]++] = i;
+		}
+		free(at);
+	}
+	for (uint32_t t = 0; t < nd; t++)
+		for (uint32_t k = toff[t]; k < toff[t + 1]; k++) {
+			uint32_t i = tedge[k];
+			uint32_t s =
+			    isl[(bg->u[i] < nd ? bg->v[i] : bg->u[i]) - nd];
+
+			if (stamp[s] != t) {
+				stamp[s] = t;
+				meet[s]++;
+			}
+		}
+	for (uint32_t s = 0; s < nisl; s++)
+		if (meet[s] != nd)
+			goto out;
+	/* each island's edges */
+	eoff = xcalloc((size_t)nisl + 2, sizeof(*eoff));
+	eidx = xmalloc(((size_t)bg->ne + 1) * sizeof(*eidx));
+	for (uint32_t i = 0; i < bg->ne; i++)
+		eoff[isl[(bg->u[i] < nd ? bg->v[i] : bg->u[i]) - nd] + 1]++;
+	for (uint32_t s = 0; s < nisl; s++)
+		eoff[s + 1] += eoff[s];
+	{
+		uint32_t *at = xmalloc(((size_t)nisl + 1) * sizeof(*at));
+
+		memcpy(at, eoff, (size_t)nisl * sizeof(*at));
+		for (uint32_t i = 0; i < bg->ne; i++)
+			eidx[at[isl[(bg->u[i] < nd ? bg->v[i] : bg->u[i]) -
+				    nd]]++] = i;
+		free(at);
+	}
+	vmap = xmalloc(((size_t)bg->nv + 1) * sizeof(*vmap));
+	su = xmalloc(((size_t)bg->ne + 1) * sizeof(*su));
+	sv = xmalloc(((size_t)bg->ne + 1) * sizeof(*sv));
+	sc = xmalloc(((size_t)bg->ne + 1) * sizeof(*sc));
+	ilow = xcalloc((size_t)nisl + 1, sizeof(*ilow));
+	iup = xcalloc((size_t)nisl + 1, sizeof(*iup));
+	iw = xcalloc((size_t)nisl + 1, sizeof(*iw));
+	side = xcalloc((size_t)bg->nv + 1, 1);
+	for (uint32_t t = 0; t < nd; t++)
+		vmap[t] = t;
+	memset(r, 0, sizeof(*r));
+	/* each island bisected over every terminal */
+	for (uint32_t s = 0; s < nisl; s++) {
+		uint32_t nv = nd, ne = 0;
 		struct bgraph sub;
 		struct bisect_result pr;
 
-		for (uint32_t k = 0; k < bg->nd; k++)
-			if (plane[k] == p) {
-				pdev[nd] = k;
-				pinj[nd] = inj[k];
-				vmap[k] = nd++;
-			}
-		nv = nd;
-		for (uint32_t x = bg->nd; x < bg->nv; x++)
-			if (vplane[x] == p)
-				vmap[x] = nv++;
-		for (uint32_t i = 0; i < bg->ne; i++)
-			if (vplane[bg->u[i]] == p && vplane[bg->v[i]] == p) {
-				pu[ne] = vmap[bg->u[i]];
-				pv[ne] = vmap[bg->v[i]];
-				pc[ne++] = bg->cap[i];
-			}
-		qsort(pinj, nd, sizeof(*pinj), cmp_i64);
-		for (uint32_t k = 0; k < nd / 2; k++)
-			*full += pinj[k];
-		for (uint32_t o = 0; o < bg->norders; o++) {
-			uint32_t n = 0;
+		for (uint32_t k = eoff[s]; k < eoff[s + 1]; k++) {
+			uint32_t i = eidx[k];
 
-			pord[o] = xmalloc(((size_t)nd + 1) * sizeof(**pord));
-			for (uint32_t i = 0; i < bg->nd; i++)
-				if (plane[bg->orders[o][i]] == p)
-					pord[o][n++] = vmap[bg->orders[o][i]];
+			if (bg->u[i] >= nd)
+				vmap[bg->u[i]] = RK_NONE;
+			vmap[bg->v[i]] = RK_NONE;
+			if (bg->u[i] < nd)
+				vmap[bg->u[i]] = bg->u[i];
 		}
-		sub = (struct bgraph){ nd,
-				       nv,
-				       ne,
-				       pu,
-				       pv,
-				       pc,
-				       (const uint32_t *const *)pord,
-				       bg->norders };
+		for (uint32_t k = eoff[s]; k < eoff[s + 1]; k++) {
+			uint32_t i = eidx[k];
+
+			if (vmap[bg->u[i]] == RK_NONE)
+				vmap[bg->u[i]] = nv++;
+			if (vmap[bg->v[i]] == RK_NONE)
+				vmap[bg->v[i]] = nv++;
+			su[ne] = vmap[bg->u[i]];
+			sv[ne] = vmap[bg->v[i]];
+			sc[ne++] = bg->cap[i];
+		}
+		sub = (struct bgraph){ nd, nv, ne,	   su,
+				       sv, sc, bg->orders, bg->norders };
 		bisect_solve(&sub, &pr);
-		for (uint32_t o = 0; o < bg->norders; o++)
-			free(pord[o]);
-		if (nd < 2) {
-			bisect_result_free(&pr);
-			continue;
-		}
-		r->lower =
-		    q_add(r->lower, pr.lower, &r->lower) ? r->lower : INT64_MAX;
-		r->upper =
-		    q_add(r->upper, pr.upper, &r->upper) ? r->upper : INT64_MAX;
-		/* the how of one plane stands for all; bounds say so below */
-		if (r->lower_how == BH_NONE || pr.lower != pr.upper) {
+		ilow[s] = pr.lower;
+		iup[s] = pr.upper;
+		iw[s] = pr.witness;
+		pr.witness = NULL;
+		lower = q_add(lower, pr.lower, &lower) ? lower : INT64_MAX;
+		/* the how of one island stands for all; where one is only
+		 * bounded, that one's */
+		if (s == 0 || pr.lower != pr.upper) {
 			r->lower_how = pr.lower_how;
 			r->upper_how = pr.upper_how;
 		}
-		for (uint32_t k = 0; k < nd; k++)
-			r->witness[pdev[k]] = pr.witness[k];
 		bisect_result_free(&pr);
 	}
+	/* the islands' witnesses, each cut in the whole fabric */
+	for (uint32_t w = 0; w < nisl && ntried < ISLAND_MAX_WITNESSES; w++) {
+		int64_t total = 0;
+		bool seen = false;
+
+		for (uint32_t p = 0; p < w && !seen; p++)
+			seen = !memcmp(iw[p], iw[w], nd);
+		if (seen)
+			continue;
+		ntried++;
+		for (uint32_t s = 0; s < nisl; s++) {
+			int64_t c;
+			bool same = !memcmp(iw[s], iw[w], nd), flip = true;
+
+			for (uint32_t t = 0; !same && flip && t < nd; t++)
+				flip = iw[s][t] == 3 - iw[w][t];
+			if (same || flip) {
+				c = iup[s];
+			} else {
+				uint32_t ne = 0, nv = nd;
+
+				for (uint32_t k = eoff[s]; k < eoff[s + 1];
+				     k++) {
+					uint32_t i = eidx[k];
+
+					vmap[bg->u[i]] = RK_NONE;
+					vmap[bg->v[i]] = RK_NONE;
+				}
+				for (uint32_t t = 0; t < nd; t++)
+					vmap[t] = t;
+				for (uint32_t k = eoff[s]; k < eoff[s + 1];
+				     k++) {
+					uint32_t i = eidx[k];
+
+					if (vmap[bg->u[i]] == RK_NONE)
+						vmap[bg->u[i]] = nv++;
+					if (vmap[bg->v[i]] == RK_NONE)
+						vmap[bg->v[i]] = nv++;
+					su[ne] = vmap[bg->u[i]];
+					sv[ne] = vmap[bg->v[i]];
+					sc[ne++] = bg->cap[i];
+				}
+				memset(side, 0, nv);
+				memcpy(side, iw[w], nd);
+				c = maxflow_bipartition(nv, ne, su, sv, sc,
+							side);
+			}
+			total = q_add(total, c, &total) ? total : INT64_MAX;
+		}
+		if (best < 0 || total < best) {
+			best = total;
+			best_w = w;
+		}
+	}
+	r->upper = best;
+	r->lower = lower < best ? lower : best;
+	r->witness = xmalloc(nd);
+	memcpy(r->witness, iw[best_w], nd);
+	*parts = nisl;
+	ok = true;
+out:
+	for (uint32_t s = 0; iw && s < nisl; s++)
+		free(iw[s]);
+	free(iw);
 	free(up);
-	free(vplane);
+	free(isl);
+	free(stamp);
+	free(meet);
+	free(toff);
+	free(tedge);
+	free(eoff);
+	free(eidx);
 	free(vmap);
-	free(pu);
-	free(pv);
-	free(pc);
-	free(pinj);
-	free(pdev);
-	free(pord);
+	free(su);
+	free(sv);
+	free(sc);
+	free(ilow);
+	free(iup);
+	free(side);
+	return ok;
 }
 
-static void bisection(const struct rk_design *d, uint32_t fab,
-		      const struct fgraph *g, struct fabric_metrics *m)
+/*
+ * One level's bisection (doc/language.md §9.11): the terminals, their
+ * injections and the full bisection (the floor(nd/2) least injections),
+ * candidate orders for the search, and the interval: 0 when whole parts
+ * that share nothing make the halves, the planes added up when every
+ * terminal meets every plane, else the graph as one (bisect_solve).
+ */
+static void solve_level(const struct rk_design *d, const struct fgraph *g,
+			enum level lv, struct fabric_level *out)
 {
+	uint32_t nsw = g->nv - g->ne, nd, nv, ne = 0;
 	uint32_t *dev_of = xmalloc(((size_t)g->ne + 1) * sizeof(*dev_of));
-	uint32_t *eu, *ev, nd, nsw = g->nv - g->ne;
+	uint32_t *sw_of = xmalloc(((size_t)nsw + 1) * sizeof(*sw_of));
+	uint32_t *vmap = xmalloc(((size_t)g->nv + 1) * sizeof(*vmap));
+	uint32_t *eu = xmalloc(((size_t)g->nedges + 1) * sizeof(*eu));
+	uint32_t *ev = xmalloc(((size_t)g->nedges + 1) * sizeof(*ev));
+	int64_t *ec = xmalloc(((size_t)g->nedges + 1) * sizeof(*ec));
 	int64_t *inj;
 	uint32_t *orders[4], norders = 0;
 	uint64_t *keys;
 	struct bgraph bg;
 	struct bisect_result r;
 
-	m->dev_obj = xmalloc(((size_t)g->ne + 1) * sizeof(*m->dev_obj));
-	m->dev_comp = xmalloc(((size_t)g->ne + 1) * sizeof(*m->dev_comp));
-	m->plane = xmalloc(((size_t)g->ne + 1) * sizeof(*m->plane));
-	nd = endpoint_devices(d, g, dev_of, m->dev_obj, m->dev_comp);
-	m->devices = nd;
-	/* injection per device; full bisection: what one ideal crossbar
-	 * gives the same devices, the floor(nd/2) least injections */
+	memset(out, 0, sizeof(*out));
+	out->dev_obj = xmalloc(((size_t)g->ne + 1) * sizeof(*out->dev_obj));
+	out->dev_comp = xmalloc(((size_t)g->ne + 1) * sizeof(*out->dev_comp));
+	nd = level_terminals(d, g, lv, dev_of, sw_of, out->dev_obj,
+			     out->dev_comp);
+	out->devices = nd;
+	for (uint32_t e = 0; e < g->ne; e++)
+		vmap[e] = dev_of[e];
+	nv = nd;
+	for (uint32_t v = g->ne; v < g->nv; v++)
+		vmap[v] = sw_of[v - g->ne] != RK_NONE ? sw_of[v - g->ne] : nv++;
+	/* injection per terminal: its links to other vertices */
 	inj = xcalloc((size_t)nd + 1, sizeof(*inj));
-	eu = xmalloc(((size_t)g->nedges + 1) * sizeof(*eu));
-	ev = xmalloc(((size_t)g->nedges + 1) * sizeof(*ev));
 	for (uint32_t i = 0; i < g->nedges; i++) {
-		uint32_t a = g->u[i], b = g->v[i];
+		uint32_t a = vmap[g->u[i]], b = vmap[g->v[i]];
 
-		eu[i] = a < g->ne ? dev_of[a] : nd + (a - g->ne);
-		ev[i] = b < g->ne ? dev_of[b] : nd + (b - g->ne);
-		if (a < g->ne && !(b < g->ne && dev_of[b] == dev_of[a]))
-			inj[dev_of[a]] += g->cap[i];
-		if (b < g->ne && !(a < g->ne && dev_of[b] == dev_of[a]))
-			inj[dev_of[b]] += g->cap[i];
+		if (a == b)
+			continue; /* inside one terminal */
+		eu[ne] = a;
+		ev[ne] = b;
+		ec[ne++] = g->cap[i];
+		if (a < nd)
+			inj[a] += g->cap[i];
+		if (b < nd)
+			inj[b] += g->cap[i];
 	}
 	/* candidate orders: attachment switch, rail-major attachment,
-	 * declaration, rack position (first endpoint of each device) */
+	 * declaration, rack position (first endpoint of each terminal) */
 	keys = xmalloc(((size_t)nd + 1) * sizeof(*keys));
 	for (int which = 0; which < 4 && nd >= 2; which++) {
-		uint32_t *o = NULL;
 		uint8_t *seen = xcalloc((size_t)nd + 1, 1);
 
 		for (uint32_t e = 0; e < g->ne; e++) {
@@ -1078,34 +1326,80 @@ static void bisection(const struct rk_design *d, uint32_t fab,
 							       g->ep_dev[e]));
 		}
 		free(seen);
-		o = order_by(nd, keys);
-		orders[norders++] = o;
+		orders[norders++] = order_by(nd, keys);
 	}
 	free(keys);
-	bg = (struct bgraph){ nd,
-			      nd + nsw,
-			      g->nedges,
-			      eu,
-			      ev,
-			      g->cap,
-			      (const uint32_t *const *)orders,
-			      norders };
-	solve_planes(&bg, device_planes(d, fab, g, dev_of, nd, m->plane),
-		     m->plane, inj, &r, &m->full_bisection);
-	m->bisection = r.lower;
-	m->bisection_upper = r.upper;
-	m->lower_how = r.lower_how;
-	m->upper_how = r.upper_how;
-	m->witness = r.witness;
-	m->method = nd < 2		 ? BISECT_NONE
-		    : r.lower == r.upper ? BISECT_EXACT
-					 : BISECT_BOUNDS;
+	/* full bisection: what one ideal crossbar gives the same terminals */
+	{
+		int64_t *s = xmalloc(((size_t)nd + 1) * sizeof(*s));
+
+		memcpy(s, inj, (size_t)nd * sizeof(*s));
+		qsort(s, nd, sizeof(*s), cmp_i64);
+		for (uint32_t k = 0; k < nd / 2; k++)
+			out->full_bisection += s[k];
+		free(s);
+	}
+	bg = (struct bgraph){
+		nd, nv, ne, eu, ev, ec, (const uint32_t *const *)orders, norders
+	};
+	memset(&r, 0, sizeof(r));
+	if (nd < 2 || !solve_disjoint(&bg, &r)) {
+		if (nd < 2 || !solve_islands(&bg, &r, &out->parts))
+			bisect_solve(&bg, &r);
+	}
+	out->bisection = r.lower;
+	out->bisection_upper = r.upper;
+	out->lower_how = r.lower_how;
+	out->upper_how = r.upper_how;
+	out->witness = r.witness;
+	out->method = nd < 2		   ? BISECT_NONE
+		      : r.lower == r.upper ? BISECT_EXACT
+					   : BISECT_BOUNDS;
 	free(inj);
 	for (uint32_t i = 0; i < norders; i++)
 		free(orders[i]);
 	free(eu);
 	free(ev);
+	free(ec);
+	free(vmap);
+	free(sw_of);
 	free(dev_of);
+}
+
+static void bisection(const struct rk_design *d, const struct fgraph *g,
+		      struct fabric_metrics *m)
+{
+	struct fabric_level ep;
+
+	solve_level(d, g, LV_ENDPOINT, &ep);
+	m->bisection = ep.bisection;
+	m->bisection_upper = ep.bisection_upper;
+	m->full_bisection = ep.full_bisection;
+	m->method = ep.method;
+	m->lower_how = ep.lower_how;
+	m->upper_how = ep.upper_how;
+	m->parts = ep.parts;
+	m->devices = ep.devices;
+	m->witness = ep.witness;
+	m->dev_obj = ep.dev_obj;
+	m->dev_comp = ep.dev_comp;
+	solve_level(d, g, LV_NODE, &m->node);
+}
+
+void fabric_node_view(const struct fabric_metrics *m, struct fabric_metrics *v)
+{
+	*v = *m;
+	v->bisection = m->node.bisection;
+	v->bisection_upper = m->node.bisection_upper;
+	v->full_bisection = m->node.full_bisection;
+	v->method = m->node.method;
+	v->lower_how = m->node.lower_how;
+	v->upper_how = m->node.upper_how;
+	v->parts = m->node.parts;
+	v->devices = m->node.devices;
+	v->witness = m->node.witness;
+	v->dev_obj = m->node.dev_obj;
+	v->dev_comp = m->node.dev_comp;
 }
 
 void fabric_compute(const struct rk_design *d, uint32_t fab,
@@ -1191,7 +1485,7 @@ void fabric_compute_shared(const struct rk_design *d, uint32_t fab,
 		}
 		free(rail[v]);
 	}
-	bisection(d, fab, &g, m);
+	bisection(d, &g, m);
 	free(down);
 	free(up);
 	free(rail);
@@ -1212,7 +1506,12 @@ void fabric_graph_export(const struct rk_design *d, uint32_t fab,
 		uint32_t *o = xmalloc(((size_t)g.ne + 1) * sizeof(*o));
 		uint32_t *c = xmalloc(((size_t)g.ne + 1) * sizeof(*c));
 
-		out->nd = endpoint_devices(d, &g, out->dev, o, c);
+		uint32_t *sw =
+		    xmalloc(((size_t)(g.nv - g.ne) + 1) * sizeof(*sw));
+
+		out->nd =
+		    level_terminals(d, &g, LV_ENDPOINT, out->dev, sw, o, c);
+		free(sw);
 		free(o);
 		free(c);
 	}

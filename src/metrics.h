@@ -47,7 +47,9 @@ enum bisect_method {
  * @method:      exact, bounds or none; @lower_how, @upper_how: bisect.h
  * @witness:     per device, 1 or 2: a split whose cut is @bisection_upper
  * @dev_obj, @dev_comp: per device, its object and the component that owns
- *               its ports (RK_NONE: the device itself)
+ *               its ports, or the port itself when no component claims it
+ *               (a terminal of its own); RK_NONE: the device itself (a
+ *               switch, which forwards between its ports)
  * @tier_down, @tier_up: per tier (0 = leaf), capacity towards the
  *               endpoints and away from them, b/s
  * @tier_switches: switches per tier; @tier_links: links from the tier below
@@ -55,7 +57,22 @@ enum bisect_method {
  * @leaf_worst_down, @leaf_worst_up: the most oversubscribed leaf
  * @leaf_worst:  that leaf (RK_NONE when none)
  * @rail_mixed:  a leaf that serves more than one rail (RK_NONE: none)
+ * @parts:       planes (parts of the fabric that share no switch but meet
+ *               every endpoint device) bisected one by one and added up;
+ *               0 when the fabric was bisected as one graph
+ * @node:        the same figures at the node level (doc/language.md
+ *               §9.11): the devices that hold endpoint ports (servers) are
+ *               the terminals and forward between their own ports
  */
+struct fabric_level {
+	int64_t bisection, bisection_upper, full_bisection;
+	enum bisect_method method;
+	unsigned lower_how, upper_how; /* enum bisect_how */
+	uint32_t parts, devices;
+	uint8_t *witness;
+	uint32_t *dev_obj, *dev_comp;
+};
+
 struct fabric_metrics {
 	uint32_t fabric;
 	uint32_t endpoints, declared, switches, links, tiers;
@@ -66,7 +83,8 @@ struct fabric_metrics {
 	unsigned lower_how, upper_how; /* enum bisect_how */
 	uint8_t *witness;
 	uint32_t *dev_obj, *dev_comp;
-	uint32_t *plane; /* per device, its plane (fabrics of `planes N`) */
+	uint32_t parts;
+	struct fabric_level node;
 	int64_t tier_down[4], tier_up[4];
 	uint32_t tier_switches[4]; /* switches per tier (0 = leaf) */
 	uint32_t tier_links[4];	   /* links into tier t from below */
@@ -96,6 +114,13 @@ void fabric_device_name(const struct rk_design *d,
 			const struct fabric_metrics *m, uint32_t k, char *buf,
 			size_t n);
 void fabric_metrics_free(struct fabric_metrics *m);
+/*
+ * @v: a copy of @m whose bisection figures (bisection, bisection_upper,
+ * full_bisection, method, lower_how, upper_how, parts, devices, witness,
+ * dev_obj, dev_comp) are the node level's: what reads the endpoint level
+ * reads the node level through it.  It shares @m's arrays (never freed).
+ */
+void fabric_node_view(const struct fabric_metrics *m, struct fabric_metrics *v);
 /* --explain: every fabric's bisection interval, methods and witness. */
 struct derived;
 void fabric_explain(FILE *fp, const struct rk_design *d, struct derived *dv);
