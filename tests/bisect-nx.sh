@@ -1,14 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# A second opinion on rackc's bisection from networkx (python3-networkx):
-# random hand-wired fabrics (switch meshes with missing links, rings, paths,
-# servers on one or two switches, mixed rates) are written as designs,
-# compiled with --explain, and the graph is rebuilt in Python from the
-# same random draw.  networkx's max-flow (super source and sink joined to
-# the two halves) must give the witness split's cut as rackc's upper
-# bound, and the least such cut over every balanced split of the servers
-# (the true bisection) must lie between rackc's bounds, equal to both when
-# rackc says exact.
+# A second opinion on rackc's bisection from networkx (python3-networkx),
+# at both levels of doc/language.md §9.11: random hand-wired fabrics
+# (switch meshes with missing links, rings, paths, servers on one or two
+# switches, mixed rates; from seed 13 on also a switch whose port is listed
+# as an endpoint, one vertex that is both a terminal and a transit switch)
+# are written as designs, compiled with --explain, and the graph is rebuilt
+# in Python from the same random draw.  The endpoint level's terminals are
+# the servers' ports (no component claims them, so each is a terminal of
+# its own) and the switch; the node level's the servers and the switch.
+# At each level (tests/bisect_check.py) the witness must be balanced, name
+# every terminal once and cut, by networkx's max-flow, rackc's upper bound,
+# and the least cut over every balanced split (the true bisection, by brute
+# force over the switches' sides or the terminals' splits) must lie between
+# rackc's bounds, equal to both when rackc says exact.
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v python3 >/dev/null 2>&1 ||
@@ -16,6 +21,8 @@ if ! command -v python3 >/dev/null 2>&1 ||
 	skip bisect-nx "python3-networkx not installed"
 	finish
 fi
+PYTHONPATH="$top_srcdir/tests${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONPATH
 
 # explain NAME PREFIX RACK: RACK compiled with --explain into PREFIX.out;
 # a problem or a non-zero exit fails NAME and returns 1
@@ -33,7 +40,7 @@ explain() {
 	fi
 }
 
-for seed in 1 2 3 4 5 6 7 8 9 10 11 12; do
+for seed in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18; do
 	name=bisect-nx/seed-$seed
 	python3 - "$seed" "$tmp/f$seed.rack" "$tmp/f$seed.json" <<'EOF'
 import json, random, sys
@@ -42,6 +49,11 @@ r = random.Random(seed)
 rates = [100, 200, 400, 800]
 nsw = r.randint(1, 6)
 nsrv = r.randint(2, 12)
+# from seed 13 on, a switch's port listed as an endpoint; its links to
+# servers join terminals, and the brute force then splits the terminals
+swep = seed >= 13
+if swep:
+    nsrv = r.randint(2, 6)
 edges = []                      # (a, b, Gb/s); servers "s[i]", switches "x[k]"
 ports = {}                      # device -> next port
 def port(dev):
@@ -75,6 +87,7 @@ for k in range(nsw):
 # a link's rate is the lower of its ports': switch ports of the link's rate
 used = {}
 eps = []
+wired = []                      # (a, a's port, b, b's port, Gb/s)
 for a, b, g in edges:
     def pn(dev):
         if dev.startswith("s["):
@@ -84,56 +97,52 @@ for a, b, g in edges:
     pa, pb = pn(a), pn(b)
     if a.startswith("s["):
         eps.append("%s.%s" % (a, pa))
+    wired.append((a, pa, b, pb, g))
     out.append("link %s.%s -- %s.%s" % (a, pa, b, pb))
+# the switch endpoint: x[0]'s first linked port
+swends = ["%s.%s" % (w[0], w[1]) if w[0] == "x[0]" else
+          "%s.%s" % (w[2], w[3]) for w in wired if "x[0]" in (w[0], w[2])]
+swep = swep and bool(swends)
+if swep:
+    eps.append(swends[0])
 out.append("fabric f : fat_tree { endpoints %s }" % ", ".join(eps))
 open(rack, "w").write("\n".join(out) + "\n")
-json.dump({"n": nsrv, "edges": edges}, open(js, "w"))
+json.dump({"n": nsrv, "wired": wired, "swep": swep}, open(js, "w"))
 EOF
 	explain "$name" "$tmp/r$seed" "$tmp/f$seed.rack" || continue
 	if got=$(python3 - "$tmp/f$seed.json" "$tmp/r$seed.out" <<'EOF'
-import itertools, json, re, sys
+import json, sys
 import networkx as nx
+from bisect_check import check_level, parse_explain
 g = json.load(open(sys.argv[1]))
-text = open(sys.argv[2]).read()
-n = g["n"]
-G = nx.Graph()
-for a, b, gb in g["edges"]:
-    c = gb * 10**9
-    if G.has_edge(a, b):
-        G[a][b]["capacity"] += c
-    else:
-        G.add_edge(a, b, capacity=c)
-def cut(side_a):
-    H = nx.DiGraph()
-    for a, b, d in G.edges(data=True):
-        H.add_edge(a, b, capacity=d["capacity"])
-        H.add_edge(b, a, capacity=d["capacity"])
-    for i in range(n):
-        s = "s[%d]" % i
-        if s not in H:
-            H.add_node(s)
-        if s in side_a:
-            H.add_edge("SRC", s)          # no capacity: unbounded
+lv = parse_explain(open(sys.argv[2]).read())["f"]
+def ep(dev, port):   # a server's port is a terminal of its own
+    return dev + "." + port if dev.startswith("s[") else dev
+def node(dev, port):
+    return dev
+out, bad = [], []
+for level, name in (("", ep), ("node ", node)):
+    G = nx.Graph()
+    for a, pa, b, pb, gb in g["wired"]:
+        u, v, c = name(a, pa), name(b, pb), gb * 10**9
+        if G.has_edge(u, v):
+            G[u][v]["capacity"] += c
         else:
-            H.add_edge(s, "SNK")
-    return nx.maximum_flow_value(H, "SRC", "SNK")
-m = re.search(r"bisection: (?:at least (\d+) b/s, at most (\d+)|(\d+)) b/s", text)
-lo = int(m.group(1) or m.group(3)); hi = int(m.group(2) or m.group(3))
-side_a = set(re.search(r"side A \(\d+\):(.*)", text).group(1).split())
-truth = None
-names = ["s[%d]" % i for i in range(n)]
-for k in {n // 2, n - n // 2}:
-    for a in itertools.combinations(names[1:], k - 1):
-        c = cut(set(a) | {names[0]})
-        truth = c if truth is None else min(truth, c)
-w = cut(side_a)
-ok = lo <= truth <= hi and w == hi and (lo != hi or lo == truth)
-print("ok" if ok else "bad", lo, truth, hi, w)
+            G.add_edge(u, v, capacity=c)
+    terms = {name(a, pa) for a, pa, b, pb, gb in g["wired"]
+             if a.startswith("s[")}
+    if g["swep"]:
+        terms.add("x[0]")
+    b, true = check_level(level + "level", G, terms, lv[level])
+    bad += b
+    out.append("%s%d..%d truth %s (%d terminals)" % (
+        level, lv[level]["lo"], lv[level]["hi"], true, len(terms)))
+print("ok" if not bad else "bad", "; ".join(out + bad))
 EOF
 	) && [ "${got%% *}" = ok ]; then
 		pass "$name" "$got"
 	else
-		fail "$name" "lower, networkx truth, upper, witness cut: $got"
+		fail "$name" "$got"
 		show "$tmp/r$seed.out"
 	fi
 done
@@ -206,8 +215,9 @@ json.dump({"edges": edges, "servers": servers, "known": known * 400 * 10**9,
 EOF
 	explain "$name" "$tmp/mr$shape" "$tmp/m$shape.rack" || continue
 	if got=$(python3 - "$tmp/m$shape.json" "$tmp/mr$shape.out" <<'EOF'
-import json, re, sys
+import json, sys
 import networkx as nx
+from bisect_check import check_level, cut, parse_explain
 g = json.load(open(sys.argv[1]))
 text = open(sys.argv[2]).read()
 c = 400 * 10**9
@@ -223,25 +233,27 @@ for a, b in g["edges"]:
 for i, s in g["servers"]:
     add("s[%d]" % i, "x[%d]" % s)
 names = ["s[%d]" % i for i, _ in g["servers"]]
-def cut(side_a):
-    F = H.copy()
-    for s in names:
-        if s in side_a:
-            F.add_edge("SRC", s)
-        else:
-            F.add_edge(s, "SNK")
-    return nx.maximum_flow_value(F, "SRC", "SNK")
-m = re.search(r"bisection: (?:at least (\d+) b/s, at most (\d+)|(\d+)) b/s", text)
-lo = int(m.group(1) or m.group(3)); hi = int(m.group(2) or m.group(3))
-side_a = set(re.search(r"side A \(\d+\):(.*)", text).group(1).split())
-w, k = cut(side_a), cut(set(g["half"]))
-ok = lo <= g["known"] <= hi and w == hi and k == g["known"]
-print("ok" if ok else "bad", lo, g["known"], hi, w, k)
+G = nx.Graph(H)      # one level's graph: the servers' one port each
+lv = parse_explain(text)["f"]
+bad, out = [], []
+for level in ("", "node "):
+    x = dict(lv[level])
+    # a server has one port, p[0]: at the endpoint level the port is the
+    # terminal, at the node level the server, and the two levels agree
+    x["a"] = [n.replace(".p[0]", "") for n in x["a"]]
+    x["b"] = [n.replace(".p[0]", "") for n in x["b"]]
+    b, _ = check_level(level + "level", G, names, x, want=g["known"])
+    bad += b
+    out.append("%s%d %d %d" % (level, x["lo"], g["known"], x["hi"]))
+k = cut(G, set(g["half"]), set(names) - set(g["half"]))
+if k != g["known"]:
+    bad.append("the closed form's split cuts %d" % k)
+print("ok" if not bad else "bad", "; ".join(out + bad))
 EOF
 	) && [ "${got%% *}" = ok ]; then
 		pass "$name" "lower, closed form, upper: $got"
 	else
-		fail "$name" "lower, closed form, upper, witness cut, closed-form split's cut: $got"
+		fail "$name" "$got"
 		show "$tmp/mr$shape.out"
 	fi
 done
