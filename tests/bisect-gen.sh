@@ -138,8 +138,9 @@ PY
 			fail "bisect-gen/$name-$nic" "checker failed"
 		fi
 	done
-	# the same cables: the same figures at both levels
-	if ! python3 - "$tmp/$name-1/out" "$tmp/$name-0/out" <<'PY'
+	# the same cables: the same figures at both levels (servers of more
+	# than one port, where writing the NICs makes a difference to count)
+	if [ "$rails" -gt 1 ] && ! python3 - "$tmp/$name-1/out" "$tmp/$name-0/out" <<'PY'
 import json, sys
 keys = ["bisection_bps", "bisection_upper_bps", "bisection_exact",
         "endpoint_devices", "full_bisection_bps", "node_bisection_bps",
@@ -154,7 +155,7 @@ if a != b:
 PY
 	then
 		fail "bisect-gen/$name-same" "the figures differ with bare ports"
-	else
+	elif [ "$rails" -gt 1 ]; then
 		pass "bisect-gen/$name-same"
 	fi
 done <<'EOF2'
