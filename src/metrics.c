@@ -1511,6 +1511,8 @@ void fabric_graph_export(const struct rk_design *d, uint32_t fab,
 
 		out->nd =
 		    level_terminals(d, &g, LV_ENDPOINT, out->dev, sw, o, c);
+		out->node = xmalloc(((size_t)g.ne + 1) * sizeof(*out->node));
+		out->nn = level_terminals(d, &g, LV_NODE, out->node, sw, o, c);
 		free(sw);
 		free(o);
 		free(c);
@@ -1529,6 +1531,7 @@ void fabric_graph_export(const struct rk_design *d, uint32_t fab,
 void fabric_graph_view_free(struct fabric_graph_view *g)
 {
 	free(g->dev);
+	free(g->node);
 	free(g->u);
 	free(g->v);
 	free(g->cap);

@@ -133,7 +133,9 @@ void fabric_explain(FILE *fp, const struct rk_design *d, struct derived *dv);
  */
 struct fabric_graph_view {
 	uint32_t ne, nv, nedges;
-	uint32_t nd, *dev; /* endpoint -> its device 0..nd-1, RK_NONE */
+	uint32_t nd, *dev;  /* endpoint -> its device 0..nd-1, RK_NONE */
+	uint32_t nn, *node; /* endpoint -> its node 0..nn-1 (the node
+			       level's terminals), RK_NONE */
 	uint32_t *u, *v;
 	int64_t *cap;
 };

@@ -10,8 +10,11 @@
 # Fabric designs ("fabric:SEED"; with networkx): a generated fat tree of
 # random shape, a management star or a hand-wired fabric; every figure of
 # report.json's fabrics recomputed from cabling.csv (the true bisection
-# by brute force for up to 12 endpoint devices), the requirements and the
-# bill of materials' server and switch lines.  A fixed set of seeds runs
+# at both levels by brute force for small fabrics), the requirements and
+# the bill of materials' server and switch lines.  Each fabric seed also
+# runs as its twin ("twin:SEED": one-port NICs written as bare ports, or
+# the reverse): the same cables, so the same bisection figures at both
+# levels as the seed's own.  A fixed set of seeds runs
 # here; RANDOM_SEEDS and RANDOM_FABRIC_SEEDS ("1 2 ..." or a range
 # "1-500") run others by hand.
 . "$(dirname "$0")/lib.sh"
@@ -24,7 +27,7 @@ fi
 seeds=$(rk_seeds "${RANDOM_SEEDS:-"1 2 3 5 6 7 8 10 13 20 27 31"}")
 if python3 -c 'import networkx' 2>/dev/null; then
 	for s in $(rk_seeds "${RANDOM_FABRIC_SEEDS:-"1 2 5 6 8 9 10 12 26 66 242"}"); do
-		seeds="$seeds fabric:$s"
+		seeds="$seeds fabric:$s twin:$s"
 	done
 else
 	skip "random fabrics" "no networkx for python3"
@@ -55,6 +58,34 @@ for seed in $seeds; do
 	fi
 	py_results random "$tmp/results"
 done
+
+# the twins: the same figures as their seeds' (tests/random_check.py
+# gen_fabric: dual-port NICs stay as they are, and so does the design)
+if python3 -c 'import networkx' 2>/dev/null; then
+	for s in $(rk_seeds "${RANDOM_FABRIC_SEEDS:-"1 2 5 6 8 9 10 12 26 66 242"}"); do
+		a="$tmp/sfabric_$s/out/report.json" b="$tmp/stwin_$s/out/report.json"
+		if [ ! -s "$a" ] || [ ! -s "$b" ]; then
+			fail "random: fabric seed $s, twin" "no report.json"
+			continue
+		fi
+		if got=$(python3 - "$a" "$b" <<'PY'
+import json, sys
+keys = ["endpoints", "injection_bps", "bisection_bps",
+        "bisection_upper_bps", "bisection_exact", "endpoint_devices",
+        "full_bisection_bps", "node_bisection_bps",
+        "node_bisection_upper_bps", "node_bisection_exact", "nodes",
+        "node_full_bisection_bps"]
+a, b = ({x["name"]: {k: x.get(k) for k in keys}
+         for x in json.load(open(p))["fabrics"]} for p in sys.argv[1:])
+print("ok" if a == b else "differ: %s against %s" % (a, b))
+PY
+		) && [ "$got" = ok ]; then
+			pass "random: fabric seed $s, twin" "the same figures"
+		else
+			fail "random: fabric seed $s, twin" "$got"
+		fi
+	done
+fi
 
 # The All-to-All lower bound of a fabric known only within bounds goes
 # through its least cut found: T = max((p-1)/p S/B, floor(p/2) ceil(p/2)/p

@@ -27,7 +27,10 @@ cooling and require checks.
 or without NICs that claim their ports, on a generated fat tree of random
 shape, and a management star or a hand-wired fabric; every fabric figure
 of report.json is recomputed from cabling.csv with networkx, the true
-bisection by brute force for up to 12 endpoint devices.
+bisection at both levels (doc/language.md §9.11) by brute force
+(tests/bisect_check.py) where a level has at most 12 terminals or 12
+switches.  "twin:SEED" is the same draw with one-port NICs written as bare
+ports or the reverse: the same cables, checked alike.
 """
 import json
 import re
@@ -679,10 +682,12 @@ def check(exp, rep, errs, odir=None):
 
 # ---- fabrics ----
 
-def gen_fabric(seed):
+def gen_fabric(seed, twin=False):
     """A design of servers (ports claimed by NICs or not) on a generated
     fat tree, a hand-wired fabric and a management star; the figures come
-    from the cable plan (cabling.csv) in check_fabric()."""
+    from the cable plan (cabling.csv) in check_fabric().  @twin: the same
+    draw with the servers' NICs of one port each written as bare ports, or
+    bare ports claimed by a NIC each (the same cables)."""
     rng = random.Random(seed)
     out = ["# random fabric design, seed %d (tests/random_check.py)\n" % seed,
            "part rk : rack { height 48U }\n",
@@ -704,6 +709,8 @@ def gen_fabric(seed):
     nic = rng.choice(["none", "single", "dual"])
     if nic == "dual" and nports % 2:
         nic = "single"
+    if twin:
+        nic = {"none": "single", "single": "none"}.get(nic, nic)
     body = ["height 2U", "power_max 3kW",
             "port ib[0..%d] { speed %dGb/s; protocol ib }" % (nports - 1, ps),
             "port bmc { form RJ45; speed 1Gb/s; protocol eth; role oob }"]
@@ -716,6 +723,7 @@ def gen_fabric(seed):
     out.append("part srv : server { %s }\n" % "; ".join(body))
     exp["speeds"]["srv"] = {"ib": ps, "bmc": 1}
     exp["nic"] = nic
+    exp["twin"] = twin
     nodes = rng.randint(2, 3 * R if R >= 8 else R)
     out.append("site s { row r { rack k[1..6] : rk { } } }\n")
     out.append("for i in 0..%d { node n[i] : srv { } }\n" % (nodes - 1))
@@ -837,12 +845,19 @@ def fabric_figures(exp, rows, name):
         else:
             g.add_edge(u, v, capacity=rate, n=1)
 
-    # endpoint devices: the NIC that claims the port, else the server
+    # endpoint-level terminals: the NIC that claims the port, else the
+    # port itself (a switch's ports: the switch, which forwards)
     def epdev(dev, port):
-        if exp["nic"] == "none" or not port.startswith("ib["):
+        if not dev.startswith("n["):
             return dev
+        if exp["nic"] == "none" or not port.startswith("ib["):
+            return dev + "." + port
         i = int(port[3:-1])
         return "%s.cx[%d]" % (dev, i if exp["nic"] == "single" else i // 2)
+
+    # node-level terminals: the device
+    def nodedev(dev, port):
+        return dev
 
     inj = {}
     for (dev, port), (rate, _) in ep_ports.items():
@@ -901,93 +916,40 @@ def fabric_figures(exp, rows, name):
         over = "%d:%d" % (fr.numerator, fr.denominator)
     else:
         over = None
-    devs = sorted(inj.values())
-    n = len(devs)
-    full = sum(devs[:n // 2]) if n >= 2 else None
     fig = {"endpoints": len(ep_ports), "switches": len(switches),
            "links": len(links), "tiers": ntiers,
            "injection_bps": sum(r for r, _ in ep_ports.values()),
-           "endpoint_devices": n, "full_bisection_bps": full,
            "oversubscription": over, "tier_switches": tsw,
            "tier_links": tlinks,
            "tier_bps": [{"down": down[k], "up": up[k]}
                         for k in range(ntiers)]}
-    # the true bisection by brute force over the balanced splits, for
-    # small fabrics
-    fig["bisection"] = None
-    if exp.get("planes", 1) > 1 and name == "compute":
-        # parallel planes (the connected components): the full bisection
-        # is the sum of the planes'
-        ug = nx.Graph()
-        for (dev, port), (rate, sw) in ep_ports.items():
-            ug.add_edge(("E", epdev(dev, port)), sw)
-        for u, v in g.edges():
+    # each level: its terminals, the full bisection (the floor(n/2) least
+    # injections, over the whole fabric: planes are not halved one by
+    # one) and the true bisection by brute force for small fabrics
+    # (tests/bisect_check.py)
+    from bisect_check import truth
+    # (is_ep reads @name: the level's naming is @term)
+    for pre, term, count in (("", epdev, "endpoint_devices"),
+                             ("node_", nodedev, "nodes")):
+        h = nx.Graph()
+        for u, v, dd in g.edges(data=True):
             if not is_ep(u) and not is_ep(v):
-                ug.add_edge(u, v)
-        full = 0
-        for comp in nx.connected_components(ug):
-            v = sorted(inj[x[1]] for x in comp if isinstance(x, tuple))
-            full += sum(v[:len(v) // 2])
-        fig["full_bisection_bps"] = full
-    if 2 <= n <= 12:
-        import itertools
-        h = nx.DiGraph()
-        for u, v, dd in g.edges(data=True):
-            h.add_edge(u, v, capacity=dd["capacity"])
-            h.add_edge(v, u, capacity=dd["capacity"])
-        # a device node per endpoint device, joined to its ports' devices
-        members = {}
+                h.add_edge(u, v, capacity=dd["capacity"])
+        linj = {}
         for (dev, port), (rate, sw) in ep_ports.items():
-            members.setdefault(epdev(dev, port), []).append((dev, port))
-        # rebuild with endpoint devices as vertices
-        h = nx.DiGraph()
-        for u, v, dd in g.edges(data=True):
-            if is_ep(u) or is_ep(v):
-                continue
-            h.add_edge(u, v, capacity=dd["capacity"])
-            h.add_edge(v, u, capacity=dd["capacity"])
-        for k, plist in members.items():
-            for dev, port in plist:
-                rate, sw = ep_ports[(dev, port)]
-                for x, y in ((k, sw), (sw, k)):
-                    if h.has_edge(x, y):
-                        h[x][y]["capacity"] += rate
-                    else:
-                        h.add_edge(x, y, capacity=rate)
-        def cut(A, B):
-            hh = h.copy()
-            for x in A:
-                hh.add_edge("SRC", x)  # infinite capacity
-            for x in B:
-                hh.add_edge(x, "SNK")
-            return nx.maximum_flow_value(hh, "SRC", "SNK")
-
-        def least(names):
-            """the least cut over the balanced splits of @names"""
-            m = len(names)
-            if m < 2:
-                return 0
-            first, rest = names[0], names[1:]
-            best = None
-            # first on the side of ceil(m/2), then (m odd) of floor(m/2)
-            for k in sorted({(m + 1) // 2, m // 2}):
-                for side in itertools.combinations(rest, k - 1):
-                    A = {first, *side}
-                    val = cut(A, set(names) - A)
-                    if best is None or val < best:
-                        best = val
-            return best
-
-        names = sorted(members)
-        if exp.get("planes", 1) > 1 and name == "compute":
-            # parallel planes: the splits that halve every plane (the
-            # planes are the connected components)
-            ug = h.to_undirected()
-            fig["bisection"] = sum(
-                least(sorted(x for x in comp if x in members))
-                for comp in nx.connected_components(ug))
-        else:
-            fig["bisection"] = least(names)
+            k = term(dev, port)
+            linj[k] = linj.get(k, 0) + rate
+            if h.has_edge(k, sw):
+                h[k][sw]["capacity"] += rate
+            else:
+                h.add_edge(k, sw, capacity=rate)
+        devs = sorted(linj.values())
+        n = len(devs)
+        fig[count] = n
+        fig[pre + "full_bisection_bps"] = sum(devs[:n // 2]) \
+            if n >= 2 else None
+        small = n <= 12 or len(h) - n <= 12
+        fig[pre + "bisection"] = truth(h, set(linj)) if small else None
     return fig, bad
 
 
@@ -1014,18 +976,21 @@ def check_fabric(exp, rep, errs, odir):
         bad += ["%s: %s" % (name, p) for p in problems]
         f = fabs.get(name, {})
         for k, v in fig.items():
-            if k == "bisection":
+            if k in ("bisection", "node_bisection"):
                 continue
             eq("%s %s" % (name, k), f.get(k), v)
-        true = fig["bisection"]
-        if true is not None and f.get("bisection_bps") is not None:
-            lo, hi = f["bisection_bps"], f["bisection_upper_bps"]
-            if f.get("bisection_exact"):
-                eq(name + " exact bisection", lo, true)
+        for pre in ("", "node_"):
+            true = fig[pre + "bisection"]
+            if true is None or f.get(pre + "bisection_bps") is None:
+                continue
+            lo, hi = f[pre + "bisection_bps"], f[pre + "bisection_upper_bps"]
+            if f.get(pre + "bisection_exact"):
+                eq("%s exact %sbisection" % (name, pre), lo, true)
             elif not lo <= true <= hi:
-                bad.append("%s bisection %d not within [%d, %d]" %
-                           (name, true, lo, hi))
-            eq(name + " bisection upper bound >= true", hi >= true, True)
+                bad.append("%s %sbisection %d not within [%d, %d]" %
+                           (name, pre, true, lo, hi))
+            eq("%s %sbisection upper bound >= true" % (name, pre),
+               hi >= true, True)
     # the requirements
     c = dict(figs["compute"])
     c["injection"] = c["injection_bps"] // 10**9
@@ -1063,7 +1028,10 @@ def main():
     if sys.argv[1] == "gen":
         kind, seed = sys.argv[2].split(":") if ":" in sys.argv[2] \
             else ("power", sys.argv[2])
-        text, exp = (gen_fabric if kind == "fabric" else gen)(int(seed))
+        if kind in ("fabric", "twin"):
+            text, exp = gen_fabric(int(seed), kind == "twin")
+        else:
+            text, exp = gen(int(seed))
         os.makedirs(sys.argv[3], exist_ok=True)
         with open(os.path.join(sys.argv[3], "d.rack"), "w") as fp:
             fp.write(text)
@@ -1077,7 +1045,8 @@ def main():
             if ": error: " in ln or ": warning: " in ln]
     if exp.get("kind") == "fabric":
         bad = check_fabric(exp, rep, errs, sys.argv[3])
-        name = "fabric seed %d" % exp["seed"]
+        name = "fabric seed %d%s" % (exp["seed"],
+                                     " (twin)" if exp.get("twin") else "")
     else:
         bad = check(exp, rep, errs, sys.argv[3])
         name = "seed %d" % exp["seed"]

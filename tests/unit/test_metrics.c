@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Fabric metrics: bisection bandwidth against brute force.  For small
- * fabrics every balanced split of the endpoint devices is enumerated and
- * its cut computed by max-flow; the minimum is the true bisection.  rackc's
- * lower bound must not exceed it nor its upper bound fall below it, and
- * both must equal it where rackc says exact (every generated fabric).
+ * fabrics every balanced split of the terminals is enumerated and its cut
+ * computed by max-flow; the minimum is the true bisection.  rackc's lower
+ * bound must not exceed it nor its upper bound fall below it, and both
+ * must equal it where rackc says exact (every generated fabric); at the
+ * endpoint level (the terminals: NICs, or ports no component claims) and
+ * at the node level (the servers).
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -14,40 +16,54 @@
 #include "supply.h"
 #include "portindex.h"
 
-/* The cut between the endpoint devices in @mask and the others (@side:
- * room for every vertex); a device's ports all take its side. */
-static int64_t mask_cut(const struct fabric_graph_view *g, uint32_t mask,
-			uint8_t *side)
+/* The cut between the terminals in @mask and the others (@side: room for
+ * every vertex); @term maps each endpoint port to its terminal, whose side
+ * it takes. */
+static int64_t mask_cut(const struct fabric_graph_view *g, const uint32_t *term,
+			uint32_t mask, uint8_t *side)
 {
 	for (uint32_t i = 0; i < g->ne; i++)
-		side[i] = g->dev[i] == RK_NONE	    ? 0
-			  : (mask >> g->dev[i] & 1) ? 1
-						    : 2;
+		side[i] = term[i] == RK_NONE	  ? 0
+			  : (mask >> term[i] & 1) ? 1
+						  : 2;
 	return maxflow_bipartition(g->nv, g->nedges, g->u, g->v, g->cap, side);
 }
 
 /*
- * Minimum over all balanced splits of the endpoint devices (nd <= 20): a
- * device's ports all take its side, switches are free (max-flow).
+ * Minimum over all balanced splits of @n terminals (n <= 20): a terminal's
+ * ports all take its side, switches are free (max-flow).
  */
-static int64_t brute_bisection(const struct fabric_graph_view *g)
+static int64_t brute_terminals(const struct fabric_graph_view *g,
+			       const uint32_t *term, uint32_t n)
 {
 	uint8_t *side = calloc(g->nv + 1, 1);
 	int64_t best = -1;
 
-	cr_assert(g->nd <= 20);
-	for (uint32_t mask = 0; mask < (1u << g->nd); mask++) {
+	cr_assert(n <= 20);
+	for (uint32_t mask = 0; mask < (1u << n); mask++) {
 		uint32_t pc = (uint32_t)__builtin_popcount(mask);
 		int64_t c;
 
-		if (pc != g->nd / 2 && pc != g->nd - g->nd / 2)
+		if (pc != n / 2 && pc != n - n / 2)
 			continue;
-		c = mask_cut(g, mask, side);
+		c = mask_cut(g, term, mask, side);
 		if (best < 0 || c < best)
 			best = c;
 	}
 	free(side);
 	return best;
+}
+
+/* the endpoint level: NICs, or ports no component claims */
+static int64_t brute_bisection(const struct fabric_graph_view *g)
+{
+	return brute_terminals(g, g->dev, g->nd);
+}
+
+/* the node level: the servers */
+static int64_t brute_node_bisection(const struct fabric_graph_view *g)
+{
+	return brute_terminals(g, g->node, g->nn);
 }
 
 static const char *parts =
@@ -217,84 +233,53 @@ Test(bisection, four_tier_closed_form)
 }
 
 /*
- * (The plane tests' servers have a NIC per port, so that each endpoint
- * device lies on one plane.)
- * Minimum over the splits of the endpoint devices that halve every
- * connected component (the planes of a multi-plane fabric; at most 20
- * devices in all).
+ * Planes share no switch.  At the endpoint level (the plane tests' servers
+ * have a NIC per port, so that each lies on one plane) whole planes make
+ * the halves where their sizes allow and the bisection is 0; at the node
+ * level every server meets every plane and the planes add up.  Both
+ * against the brute force over the whole fabric.
  */
-static int64_t brute_plane_bisection(const struct fabric_graph_view *g)
+static void check_planes(const char *body, uint32_t planes, int64_t node)
 {
-	uint32_t *comp = malloc((g->nv + 1) * sizeof(*comp));
-	uint32_t size[24] = { 0 }, ncomp = 0, cid[24], dcomp[24];
-	uint8_t *side = calloc(g->nv + 1, 1);
-	int64_t best = -1;
-	bool changed = true;
+	struct fabric_metrics m, n;
+	struct fabric_graph_view g;
+	char *src;
+	struct unit *u;
 
-	cr_assert(g->nd <= 20);
-	for (uint32_t x = 0; x < g->nv; x++)
-		comp[x] = x;
-	/* components by label propagation: the smallest vertex of each */
-	while (changed) {
-		changed = false;
-		for (uint32_t i = 0; i < g->nedges; i++) {
-			uint32_t a = comp[g->u[i]], b = comp[g->v[i]];
-
-			if (a != b) {
-				comp[g->u[i]] = comp[g->v[i]] = a < b ? a : b;
-				changed = true;
-			}
-		}
-	}
-	for (uint32_t i = 0; i < g->ne; i++) {
-		uint32_t k;
-
-		if (g->dev[i] == RK_NONE)
-			continue;
-		for (k = 0; k < ncomp && cid[k] != comp[i]; k++)
-			;
-		if (k == ncomp)
-			cid[ncomp++] = comp[i];
-		dcomp[g->dev[i]] = k;
-	}
-	for (uint32_t k = 0; k < g->nd; k++)
-		size[dcomp[k]]++;
-	for (uint32_t mask = 0; mask < (1u << g->nd); mask++) {
-		uint32_t in[24] = { 0 }, k;
-		int64_t c;
-
-		for (uint32_t i = 0; i < g->nd; i++)
-			in[dcomp[i]] += mask >> i & 1;
-		for (k = 0; k < ncomp && in[k] == size[k] / 2; k++)
-			;
-		if (k < ncomp)
-			continue;
-		c = mask_cut(g, mask, side);
-		if (best < 0 || c < best)
-			best = c;
-	}
-	free(comp);
-	free(side);
-	return best;
-}
-
-static void check_planes(const char *body, uint32_t planes)
-{
-	struct fabric_metrics m;
-
-	check_fabric_with(body, true, brute_plane_bisection, &m);
+	check_fabric_with(body, true, brute_bisection, &m);
 	/* the planes share no switch: a leaf serves one plane's rails */
 	cr_assert_eq(m.switches % planes, 0);
+	cr_assert_eq(m.parts, 0);
+	fabric_node_view(&m, &n);
+	cr_assert_eq(n.parts, planes);
+	cr_assert_eq(n.method, BISECT_EXACT);
+	cr_assert(asprintf(&src, "%s%s", parts, body) > 0);
+	u = compile(src);
+	fabric_graph_export(u->d, find_obj(u, "f"), &g);
+	cr_assert_eq(n.devices, g.nn);
+	cr_assert_eq(n.bisection, brute_node_bisection(&g),
+		     "node level %lld, brute force %lld",
+		     (long long)n.bisection,
+		     (long long)brute_node_bisection(&g));
+	if (node >= 0) /* -1: no figure by hand */
+		cr_assert_eq(n.bisection, node, "node level %lld, by hand %lld",
+			     (long long)n.bisection, (long long)node);
+	fabric_graph_view_free(&g);
+	unit_free(u);
+	free(src);
 	fabric_metrics_free(&m);
 }
 
 Test(bisection, planes_two_tier)
 {
-	/* 5 nodes x 4 rails on 2 planes (rails 0, 2 and 1, 3) */
+	/* 5 nodes x 4 rails on 2 planes (rails 0, 2 and 1, 3): at the
+	 * endpoint level a plane of 10 NICs is a half, so 0; at the node
+	 * level both planes are 1:1 trees and the figure is the full
+	 * bisection, 2 servers of 4 x 100 Gb/s (the brute force agrees) */
 	check_planes("for n in 0..4 { node s[n] : nsrv {} }\n"
 		     "fabric f : fat_tree { endpoints s[*].ib[0..3]; "
 		     "switch sw4; su_size 2; planes 2 }\n",
-		     2);
+		     2, 2 * 4 * 100000000000ll);
 }
 
 Test(bisection, planes_one_rail_each)
@@ -305,16 +290,17 @@ Test(bisection, planes_one_rail_each)
 	    "for n in 0..3 { node s[n] : nsrv {} }\n"
 	    "fabric f : fat_tree { endpoints s[*].ib[0..3]; "
 	    "switch sw8; oversubscription 3:1; su_size 2; planes 4 }\n",
-	    4);
+	    4, -1);
 }
 
 Test(bisection, planes_three_tier)
 {
-	/* 8 nodes x 2 rails on 2 planes of three tiers each */
+	/* 8 nodes x 2 rails on 2 planes of three tiers each, 1:1: at the
+	 * node level the full bisection, 4 servers of 2 x 100 Gb/s */
 	check_planes("for n in 0..7 { node s[n] : nsrv {} }\n"
 		     "fabric f : fat_tree { endpoints s[*].ib[0..1]; "
 		     "switch sw4; su_size 2; tiers 3; planes 2 }\n",
-		     2);
+		     2, 4 * 2 * 100000000000ll);
 }
 
 Test(bisection, hand_wired_ring)
@@ -364,22 +350,46 @@ Test(bisection, uneven_spread)
 	check_fabric(body, true);
 }
 
-/* Multi-port endpoint devices: each server's 4 ports on 4 switches; a
- * split by port would cut less than any split by server. */
+/* Multi-port servers, their ports claimed by no component: each server's
+ * 4 ports on 4 switches that share nothing.  At the endpoint level every
+ * port is a terminal (no forwarding inside a server is assumed): the ports
+ * of two switches make a half, so 0.  At the node level the servers
+ * forward: a split by port cuts less than any split by server. */
 Test(bisection, multi_port_devices_stay_whole)
 {
-	int64_t v = check_fabric(
+	struct fabric_metrics m, n;
+	struct fabric_graph_view g;
+	const char *body =
 	    "for n in 0..5 { node s[n] : srv {} }\n"
 	    "for k in 0..3 { switch x[k] : sw8 {} }\n"
 	    "for n in 0..5 { for k in 0..3 { link s[n].ib[k] -- x[k].p[n] } }\n"
-	    "fabric f : fat_tree { endpoints s[*].ib[0..3] }\n",
-	    true);
+	    "fabric f : fat_tree { endpoints s[*].ib[0..3] }\n";
+	char *src;
+	struct unit *u;
 
+	cr_assert(asprintf(&src, "%s%s", parts, body) > 0);
+	u = compile(src);
+	cr_assert_eq(u->rc, 0, "%s", u->err);
+	fabric_compute(u->d, find_obj(u, "f"), &m);
+	fabric_graph_export(u->d, find_obj(u, "f"), &g);
+	cr_assert_eq(m.devices, 24);
+	cr_assert_eq(m.method, BISECT_EXACT);
+	cr_assert_eq(m.bisection, 0);
+	fabric_node_view(&m, &n);
+	cr_assert_eq(n.devices, 6);
+	cr_assert_eq(g.nn, 6);
+	cr_assert_eq(n.method, BISECT_EXACT);
 	/* 3 servers a side: each switch carries 3 links across */
-	cr_assert_eq(v, 4 * 3 * 100000000000ll);
+	cr_assert_eq(n.bisection, 4 * 3 * 100000000000ll);
+	cr_assert_eq(brute_node_bisection(&g), n.bisection);
+	fabric_graph_view_free(&g);
+	fabric_metrics_free(&m);
+	unit_free(u);
+	free(src);
 }
 
-/* Fewer than two endpoint devices: no bisection at all. */
+/* One server with two bare ports: two terminals at the endpoint level, and
+ * fewer than two at the node level: no bisection there. */
 Test(bisection, one_device_has_none)
 {
 	struct unit *u = compile(
@@ -394,8 +404,13 @@ Test(bisection, one_device_has_none)
 
 	cr_assert_eq(u->rc, 0, "%s", u->err);
 	fabric_compute(u->d, find_obj(u, "f"), &m);
-	cr_assert_eq(m.devices, 1);
-	cr_assert_eq(m.method, BISECT_NONE);
+	/* its two ports are terminals of their own: one link cut */
+	cr_assert_eq(m.devices, 2);
+	cr_assert_eq(m.method, BISECT_EXACT);
+	cr_assert_eq(m.bisection, 100000000000ll);
+	/* one node */
+	cr_assert_eq(m.node.devices, 1);
+	cr_assert_eq(m.node.method, BISECT_NONE);
 	fabric_metrics_free(&m);
 	unit_free(u);
 }
@@ -724,12 +739,17 @@ Test(bisection, large_two_tier_closed_form)
 
 	cr_assert_eq(u->rc, 0, "%s", u->err);
 	fabric_compute(u->d, find_obj(u, "f"), &m);
-	/* 256 servers x 4 ports, no NIC components: 256 endpoint devices of
-	 * 1.6 Tb/s, 128 a side */
-	cr_assert_eq(m.devices, 256);
+	/* 256 servers x 4 ports, no NIC components: 1,024 ports, each a
+	 * terminal of 400 Gb/s, 512 a side; at the node level 256 servers of
+	 * 1.6 Tb/s, 128 a side: the same figure, non-blocking */
+	cr_assert_eq(m.devices, 1024);
 	cr_assert_eq(m.method, BISECT_EXACT);
-	cr_assert_eq(m.bisection, 128ll * 4 * 400000000000ll);
+	cr_assert_eq(m.bisection, 512ll * 400000000000ll);
 	cr_assert_eq(m.full_bisection, m.bisection);
+	cr_assert_eq(m.node.devices, 256);
+	cr_assert_eq(m.node.method, BISECT_EXACT);
+	cr_assert_eq(m.node.bisection, 128ll * 4 * 400000000000ll);
+	cr_assert_eq(m.node.full_bisection, m.node.bisection);
 	fabric_metrics_free(&m);
 	unit_free(u);
 }
