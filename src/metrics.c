@@ -1132,9 +1132,8 @@ static bool solve_islands(const struct bgraph *bg, struct bisect_result *r,
 
 			if (bg->u[i] >= nd)
 				vmap[bg->u[i]] = RK_NONE;
-			vmap[bg->v[i]] = RK_NONE;
-			if (bg->u[i] < nd)
-				vmap[bg->u[i]] = bg->u[i];
+			if (bg->v[i] >= nd)
+				vmap[bg->v[i]] = RK_NONE;
 		}
 		for (uint32_t k = eoff[s]; k < eoff[s + 1]; k++) {
 			uint32_t i = eidx[k];
@@ -1188,11 +1187,11 @@ static bool solve_islands(const struct bgraph *bg, struct bisect_result *r,
 				     k++) {
 					uint32_t i = eidx[k];
 
-					vmap[bg->u[i]] = RK_NONE;
-					vmap[bg->v[i]] = RK_NONE;
+					if (bg->u[i] >= nd)
+						vmap[bg->u[i]] = RK_NONE;
+					if (bg->v[i] >= nd)
+						vmap[bg->v[i]] = RK_NONE;
 				}
-				for (uint32_t t = 0; t < nd; t++)
-					vmap[t] = t;
 				for (uint32_t k = eoff[s]; k < eoff[s + 1];
 				     k++) {
 					uint32_t i = eidx[k];
@@ -1253,7 +1252,8 @@ out:
  * terminal meets every plane, else the graph as one (bisect_solve).
  */
 static void solve_level(const struct rk_design *d, const struct fgraph *g,
-			enum level lv, struct fabric_level *out)
+			enum level lv, const struct fabric_level *like,
+			struct fabric_level *out)
 {
 	uint32_t nsw = g->nv - g->ne, nd, nv, ne = 0;
 	uint32_t *dev_of = xmalloc(((size_t)g->ne + 1) * sizeof(*dev_of));
@@ -1274,6 +1274,31 @@ static void solve_level(const struct rk_design *d, const struct fgraph *g,
 	nd = level_terminals(d, g, lv, dev_of, sw_of, out->dev_obj,
 			     out->dev_comp);
 	out->devices = nd;
+	/*
+	 * @like's terminals refine these (a node holds whole endpoint
+	 * terminals), numbered alike in order of their first endpoint: as
+	 * many of them is the same partition, the same graph and figures
+	 */
+	if (like && like->devices == nd) {
+		out->bisection = like->bisection;
+		out->bisection_upper = like->bisection_upper;
+		out->full_bisection = like->full_bisection;
+		out->method = like->method;
+		out->lower_how = like->lower_how;
+		out->upper_how = like->upper_how;
+		out->parts = like->parts;
+		if (like->witness) {
+			out->witness = xmalloc(nd);
+			memcpy(out->witness, like->witness, nd);
+		}
+		free(vmap);
+		free(eu);
+		free(ev);
+		free(ec);
+		free(sw_of);
+		free(dev_of);
+		return;
+	}
 	for (uint32_t e = 0; e < g->ne; e++)
 		vmap[e] = dev_of[e];
 	nv = nd;
@@ -1371,7 +1396,7 @@ static void bisection(const struct rk_design *d, const struct fgraph *g,
 {
 	struct fabric_level ep;
 
-	solve_level(d, g, LV_ENDPOINT, &ep);
+	solve_level(d, g, LV_ENDPOINT, NULL, &ep);
 	m->bisection = ep.bisection;
 	m->bisection_upper = ep.bisection_upper;
 	m->full_bisection = ep.full_bisection;
@@ -1383,7 +1408,7 @@ static void bisection(const struct rk_design *d, const struct fgraph *g,
 	m->witness = ep.witness;
 	m->dev_obj = ep.dev_obj;
 	m->dev_comp = ep.dev_comp;
-	solve_level(d, g, LV_NODE, &m->node);
+	solve_level(d, g, LV_NODE, &ep, &m->node);
 }
 
 void fabric_node_view(const struct fabric_metrics *m, struct fabric_metrics *v)
