@@ -1052,8 +1052,11 @@ static bool solve_islands(const struct bgraph *bg, struct bisect_result *r,
 	}
 	if (nisl < 2)
 		goto out;
-	for (uint32_t x = 0; x < nsw; x++)
+	for (uint32_t x = 0; x < nsw; x++) {
 		isl[x] = isl[uf_find(up, x)];
+		if (isl[x] == RK_NONE)
+			goto out; /* switches no terminal reaches */
+	}
 	/* every island meets every terminal */
 	stamp = xmalloc(((size_t)nisl + 1) * sizeof(*stamp));
 	meet = xcalloc((size_t)nisl + 1, sizeof(*meet));

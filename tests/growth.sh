@@ -196,7 +196,7 @@ tiers_hops() {
 
 # three and four tiers (tests/growth/tiers.rack: 8-port switches, pods
 # of 2 units), unprovisioned: only the minimum moves, non-blocking at
-# every size (the design requires bisection >= 100%)
+# every size (the design requires node_bisection >= 100%)
 tiers=$top_srcdir/tests/growth/tiers.rack
 hop_two=4
 tiers_hops growth/tiers3 "$tiers" "" "5:6 6:9 9:16 5:16" 8

@@ -20,7 +20,8 @@ design's numbers alone (doc/language.md, fat_tree):
   - a full leaf sends Uf/S uplinks to every spine, a leaf that cables n
     sends to spine s as many as there are j < n with j mod S = s;
   - no spine has more than P links, no port carries two;
-  - at 1:1 the fabric is non-blocking: bisection = full bisection.
+  - at 1:1 the fabric is non-blocking between the servers: the node-level
+    bisection (doc/language.md §9.11) = its full bisection.
 Filling the last unit node by node only adds cables.  Then edge cases:
 a rail some nodes lack (an empty leaf, no links, warned;
 `tiers 2` honoured), nearly empty leaves, and port sets of differing
@@ -194,12 +195,12 @@ def sweep():
                 problems.append("%s: %s tiers, %s switches, want %d and %d"
                                 % (name, f["tiers"], f["switches"],
                                    2 if S else 1, L + S))
-            if ratio == (1, 1) and f["endpoint_devices"] >= 2 and \
-                    f["bisection_bps"] != f["full_bisection_bps"]:
-                problems.append("%s: bisection %s of %s (%s): blocking"
-                                % (name, f["bisection_bps"],
-                                   f["full_bisection_bps"],
-                                   f["bisection_method"]))
+            if ratio == (1, 1) and f["nodes"] >= 2 and \
+                    f["node_bisection_bps"] != f["node_full_bisection_bps"]:
+                problems.append("%s: node bisection %s of %s (%s): blocking"
+                                % (name, f["node_bisection_bps"],
+                                   f["node_full_bisection_bps"],
+                                   f["node_bisection_method"]))
             # d:u not met exactly (a leaf's n*u/d not whole): warned at
             # the fabric's oversubscription, naming a leaf that differs
             inexact = S and any((su if lf // R < k else m) * u % d
