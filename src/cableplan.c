@@ -980,70 +980,265 @@ static uint32_t shared_hashes(const uint64_t *h, uint32_t n, unsigned bits,
 	return m;
 }
 
+/*
+ * The entries' hashes as a map from a hash to the entries that have it
+ * (a list through @next), for the rounds after the second: a round then
+ * touches only the entries it moves and the hashes they move to, instead
+ * of looking at all n again.  Copies of one key get consecutive salts, so
+ * one collision among them moves one copy onto the next copy's hash,
+ * round after round: 600,000 copies took thousands of rounds over all n.
+ */
+struct id_map {
+	uint64_t *val;	 /* the hash of a slot */
+	uint32_t *head;	 /* its first entry, RK_NONE: a free slot */
+	uint32_t *count; /* how many entries have it */
+	uint32_t *stamp; /* the round that last marked it to resolve */
+	uint32_t cap, used;
+};
+
+static uint32_t map_find(const struct id_map *m, uint64_t v)
+{
+	uint32_t p = (uint32_t)hash_mix64(v) & (m->cap - 1);
+
+	while (m->head[p] != RK_NONE && m->val[p] != v)
+		p = (p + 1) & (m->cap - 1);
+	return p;
+}
+
+static void map_grow(struct id_map *m, uint32_t want)
+{
+	struct id_map o = *m;
+
+	if (2 * (uint64_t)want <= m->cap)
+		return;
+	m->cap = 16;
+	while (m->cap < 4 * (uint64_t)want)
+		m->cap *= 2;
+	m->val = xmalloc((size_t)m->cap * sizeof(*m->val));
+	m->head = xmalloc((size_t)m->cap * sizeof(*m->head));
+	m->count = xmalloc((size_t)m->cap * sizeof(*m->count));
+	m->stamp = xcalloc((size_t)m->cap, sizeof(*m->stamp));
+	memset(m->head, 0xff, (size_t)m->cap * sizeof(*m->head));
+	for (uint32_t k = 0; k < o.cap; k++) {
+		uint32_t p;
+
+		if (o.head[k] == RK_NONE)
+			continue;
+		p = map_find(m, o.val[k]);
+		m->val[p] = o.val[k];
+		m->head[p] = o.head[k];
+		m->count[p] = o.count[k];
+		m->stamp[p] = o.stamp[k];
+	}
+	free(o.val);
+	free(o.head);
+	free(o.count);
+	free(o.stamp);
+}
+
+/* Put entry @i, of hash @v, in the map; its slot. */
+static uint32_t map_add(struct id_map *m, uint32_t *next, uint64_t v,
+			uint32_t i)
+{
+	uint32_t p;
+
+	map_grow(m, m->used + 1);
+	p = map_find(m, v);
+	if (m->head[p] == RK_NONE) {
+		m->val[p] = v;
+		m->head[p] = RK_NONE;
+		m->count[p] = 0;
+		m->stamp[p] = 0;
+		m->used++;
+	}
+	next[i] = m->head[p];
+	m->head[p] = i;
+	m->count[p]++;
+	return p;
+}
+
+struct id_state {
+	uint64_t *h;
+	uint32_t n;
+	unsigned bits;
+	cp_key_fn key;
+	void *ctx;
+	char **keys;
+	size_t *klen;
+	uint32_t *salt;
+	struct id_run *run;
+};
+
+/*
+ * One group of entries sharing a hash, their indices in @ent (@k of
+ * them): sorted by key (then index), the first keeps its hash and the
+ * others are salted, the r-th copy of one key by r more, so that n
+ * copies of a key part in one round, not n.  Returns the first; @ent is
+ * left in the sorted order.
+ */
+static uint32_t resolve_group(struct id_state *st, uint32_t *ent, uint32_t k)
+{
+	struct id_run *run = st->run;
+
+	if (!st->keys) {
+		st->keys = xcalloc((size_t)st->n + 1, sizeof(*st->keys));
+		st->klen = xcalloc((size_t)st->n + 1, sizeof(*st->klen));
+		st->salt = xcalloc((size_t)st->n + 1, sizeof(*st->salt));
+		st->run = run = xmalloc(((size_t)st->n + 1) * sizeof(*run));
+	}
+	for (uint32_t j = 0; j < k; j++) {
+		uint32_t i = ent[j];
+
+		if (!st->keys[i])
+			st->keys[i] = st->key(st->ctx, i, &st->klen[i]);
+		run[j].i = i;
+		run[j].key = st->keys[i];
+		run[j].len = st->klen[i];
+	}
+	qsort(run, k, sizeof(*run), run_cmp);
+	for (uint32_t j = 1, r = 0; j < k; j++) {
+		uint32_t i = run[j].i;
+		const char *kp = st->keys[i];
+
+		r = run[j].len == run[j - 1].len &&
+			    !memcmp(run[j].key, run[j - 1].key, run[j].len)
+			? r + 1
+			: 1;
+		st->salt[i] += r;
+		st->h[i] = cableplan_id_hash(&kp, &st->klen[i], 1, st->salt[i],
+					     st->bits);
+	}
+	for (uint32_t j = 0; j < k; j++)
+		ent[j] = run[j].i;
+	return run[0].i;
+}
+
+/*
+ * The rounds from the groups in @s (@m entries, sorted by hash) on, each
+ * costing what it moves: the same rounds as shared_hashes() would find,
+ * every group resolved from the hashes at the start of its round.
+ */
+static void resolve_mapped(struct id_state *st, struct id_sort *s, uint32_t m)
+{
+	struct id_map map;
+	uint32_t *next = xmalloc(((size_t)st->n + 1) * sizeof(*next));
+	uint32_t *todo = NULL, *nexttodo = NULL, *ent = NULL;
+	uint32_t ntodo = 0, todo_cap = 0, nnext = 0, next_cap = 0;
+	uint32_t ent_cap = 0, round = 1;
+
+	memset(&map, 0, sizeof(map));
+	map_grow(&map, st->n);
+	for (uint32_t i = 0; i < st->n; i++)
+		map_add(&map, next, st->h[i], i);
+	for (uint32_t k = 0; k < m; k++) {
+		uint32_t p = map_find(&map, s[k].h);
+
+		if (map.stamp[p] != round) {
+			map.stamp[p] = round;
+			*VEC_PUSH(todo, ntodo, todo_cap) = p;
+		}
+	}
+	while (ntodo) {
+		uint32_t nent = 0;
+
+		round++;
+		/* the groups, all from the hashes at the round's start */
+		for (uint32_t t = 0; t < ntodo; t++) {
+			uint32_t p = todo[t], k = 0, first;
+
+			for (uint32_t i = map.head[p]; i != RK_NONE;
+			     i = next[i])
+				k++;
+			if (k < 2)
+				continue;
+			while (ent_cap < nent + k + 1) {
+				ent_cap = ent_cap ? 2 * ent_cap : 64;
+				ent = xrealloc(ent, ent_cap * sizeof(*ent));
+			}
+			k = 0;
+			for (uint32_t i = map.head[p]; i != RK_NONE;
+			     i = next[i])
+				ent[nent + k++] = i;
+			first = resolve_group(st, ent + nent, k);
+			/* the first stays; the others move (below) */
+			map.head[p] = first;
+			map.count[p] = 1;
+			next[first] = RK_NONE;
+			memmove(ent + nent, ent + nent + 1,
+				(k - 1) * sizeof(*ent));
+			nent += k - 1;
+		}
+		nnext = 0;
+		for (uint32_t j = 0; j < nent; j++) {
+			uint32_t p = map_add(&map, next, st->h[ent[j]], ent[j]);
+
+			if (map.count[p] >= 2 && map.stamp[p] != round) {
+				map.stamp[p] = round;
+				*VEC_PUSH(nexttodo, nnext, next_cap) = p;
+			}
+		}
+		/* a slot moves when the map grows: find them again */
+		for (uint32_t t = 0; t < nnext; t++)
+			nexttodo[t] = map_find(&map, map.val[nexttodo[t]]);
+		{
+			uint32_t *sw = todo, c = todo_cap;
+
+			todo = nexttodo;
+			todo_cap = next_cap;
+			nexttodo = sw;
+			next_cap = c;
+			ntodo = nnext;
+		}
+	}
+	free(todo);
+	free(nexttodo);
+	free(ent);
+	free(next);
+	free(map.val);
+	free(map.head);
+	free(map.count);
+	free(map.stamp);
+}
+
 void cableplan_resolve_ids(uint64_t *h, uint32_t n, unsigned bits,
 			   cp_key_fn key, void *ctx)
 {
 	struct id_sort *s = xmalloc(((size_t)n + 1) * sizeof(*s));
 	uint8_t *dup = xcalloc((size_t)n + 1, 1);
-	char **keys = NULL;
-	size_t *klen = NULL;
-	uint32_t *salt = NULL;
-	struct id_run *run = NULL;
-	bool again = true;
+	struct id_state st = { h, n, bits, key, ctx, NULL, NULL, NULL, NULL };
+	uint32_t *ent = NULL, ent_cap = 0;
 
-	while (again) {
+	/* two rounds over all n (what a design without copies of a key
+	 * needs: its few collisions part in one), then by the map */
+	for (unsigned scan = 0;; scan++) {
 		uint32_t m = shared_hashes(h, n, bits, dup, s);
 
-		again = false;
+		if (!m)
+			break;
+		if (scan >= 1) {
+			resolve_mapped(&st, s, m);
+			break;
+		}
 		for (uint32_t a = 0, b; a < m; a = b) {
 			for (b = a + 1; b < m && s[b].h == s[a].h; b++)
 				;
-			if (b - a < 2)
-				continue;
-			if (!keys) {
-				keys = xcalloc((size_t)n + 1, sizeof(*keys));
-				klen = xcalloc((size_t)n + 1, sizeof(*klen));
-				salt = xcalloc((size_t)n + 1, sizeof(*salt));
-				run = xmalloc(((size_t)n + 1) * sizeof(*run));
+			if (ent_cap < b - a) {
+				ent_cap = b - a;
+				ent = xrealloc(ent, ent_cap * sizeof(*ent));
 			}
-			for (uint32_t k = a; k < b; k++) {
-				uint32_t i = s[k].i;
-
-				if (!keys[i])
-					keys[i] = key(ctx, i, &klen[i]);
-				run[k - a].i = i;
-				run[k - a].key = keys[i];
-				run[k - a].len = klen[i];
-			}
-			qsort(run, b - a, sizeof(*run), run_cmp);
-			/*
-			 * The first keeps its hash; the others are salted,
-			 * the r-th copy of one key by r more, so that n
-			 * copies of a key part in one round, not n.
-			 */
-			for (uint32_t k = 1, r = 0; k < b - a; k++) {
-				uint32_t i = run[k].i;
-				const char *kp = keys[i];
-
-				r = run[k].len == run[k - 1].len &&
-					    !memcmp(run[k].key, run[k - 1].key,
-						    run[k].len)
-					? r + 1
-					: 1;
-				salt[i] += r;
-				h[i] = cableplan_id_hash(&kp, &klen[i], 1,
-							 salt[i], bits);
-			}
-			again = true;
+			for (uint32_t k = a; k < b; k++)
+				ent[k - a] = s[k].i;
+			resolve_group(&st, ent, b - a);
 		}
 	}
-	if (keys)
+	if (st.keys)
 		for (uint32_t i = 0; i < n; i++)
-			free(keys[i]);
-	free(keys);
-	free(klen);
-	free(salt);
-	free(run);
+			free(st.keys[i]);
+	free(st.keys);
+	free(st.klen);
+	free(st.salt);
+	free(st.run);
+	free(ent);
 	free(s);
 	free(dup);
 }

@@ -342,7 +342,7 @@ static void group_findings(struct check_ctx *c, uint32_t from)
 {
 	struct diag_engine *dg = c->diag;
 	uint32_t n = dg->nrecs - from, out = 0, hsize = 16, groups = 0;
-	uint32_t *leader, *more, *table;
+	uint32_t *leader, *more, *table, *named;
 	char **shape;
 	struct diag_record *keep;
 
@@ -351,6 +351,9 @@ static void group_findings(struct check_ctx *c, uint32_t from)
 	shape = xcalloc(n, sizeof(*shape));
 	leader = xmalloc(n * sizeof(*leader));
 	more = xcalloc(n, sizeof(*more));
+	/* per leader, the first CHECK_SKIP_NAMES of its group, which its
+	 * note names: found as the group is, not by a scan per leader */
+	named = xmalloc((size_t)n * CHECK_SKIP_NAMES * sizeof(*named));
 	while (hsize < 2 * n)
 		hsize *= 2;
 	table = xmalloc(hsize * sizeof(*table));
@@ -380,6 +383,9 @@ static void group_findings(struct check_ctx *c, uint32_t from)
 			    same_loc(&rj->loc, &ri->loc) &&
 			    streq(shape[j], shape[i])) {
 				leader[i] = j;
+				if (more[j] < CHECK_SKIP_NAMES)
+					named[(size_t)j * CHECK_SKIP_NAMES +
+					      more[j]] = i;
 				groups += !more[j]++;
 				break;
 			}
@@ -404,9 +410,12 @@ static void group_findings(struct check_ctx *c, uint32_t from)
 			uint32_t shown = 0;
 
 			names[0] = '\0';
-			for (uint32_t k = i + 1;
-			     k < n && shown < CHECK_SKIP_NAMES; k++) {
-				if (leader[k] != i || len >= sizeof(names))
+			for (uint32_t t = 0;
+			     t < more[i] && t < CHECK_SKIP_NAMES; t++) {
+				uint32_t k =
+				    named[(size_t)i * CHECK_SKIP_NAMES + t];
+
+				if (len >= sizeof(names))
 					continue;
 				differing_name(dg->recs[from + i].message,
 					       dg->recs[from + k].message, one,
@@ -442,6 +451,7 @@ done:
 	free(table);
 	free(leader);
 	free(more);
+	free(named);
 }
 
 static void run_one(struct check_run *r, unsigned i)
