@@ -430,6 +430,7 @@ static void group_findings(struct check_ctx *c, uint32_t from)
 					 " and %u more", more[i] - shown);
 			memset(&keep[out], 0, sizeof(keep[out]));
 			keep[out].level = DIAG_NOTE;
+			keep[out].kind = DIAG_NOTE_GROUP;
 			keep[out].loc = dg->recs[from + i].loc;
 			keep[out].message =
 			    arena_printf(dg->arena,
@@ -444,6 +445,7 @@ static void group_findings(struct check_ctx *c, uint32_t from)
 		(void)VEC_PUSH(dg->recs, dg->nrecs, dg->recs_cap);
 	memcpy(&dg->recs[from], keep, out * sizeof(*keep));
 	free(keep);
+	diag_forget(dg); /* the records moved */
 done:
 	for (uint32_t i = 0; i < n; i++)
 		free(shape[i]);
@@ -481,6 +483,7 @@ static void run_one(struct check_run *r, unsigned i)
 		if (r->global[k]) {
 			r->status[i] = ST_SKIPPED;
 			r->global[i] = true;
+			diag_alone(r->ctx.diag);
 			diag_emit(r->ctx.diag, DIAG_NOTE, NULL, NULL,
 				  "check '%s' skipped: prerequisite '%s' "
 				  "failed",
@@ -520,6 +523,7 @@ static void run_one(struct check_run *r, unsigned i)
 
 		skip_list(d, base, NULL, list, sizeof(list));
 		skip_list(d, skip, base, more, sizeof(more));
+		diag_alone(r->ctx.diag);
 		diag_emit(r->ctx.diag, DIAG_NOTE, NULL, NULL,
 			  "check '%s' skipped for %s, where %s %s failed%s%s",
 			  c->name, list,
