@@ -1012,7 +1012,7 @@ static void map_grow(struct id_map *m, uint32_t want)
 	if (2 * (uint64_t)want <= m->cap)
 		return;
 	m->cap = 16;
-	while (m->cap < 4 * (uint64_t)want)
+	while (m->cap < 2 * (uint64_t)want)
 		m->cap *= 2;
 	m->val = xmalloc((size_t)m->cap * sizeof(*m->val));
 	m->head = xmalloc((size_t)m->cap * sizeof(*m->head));
@@ -1067,14 +1067,22 @@ struct id_state {
 	size_t *klen;
 	uint32_t *salt;
 	struct id_run *run;
+	/* per entry, the copies of its key (0 or 1: none but itself) */
+	uint32_t *copies;
+	bool later; /* a round after the first */
 };
 
 /*
  * One group of entries sharing a hash, their indices in @ent (@k of
  * them): sorted by key (then index), the first keeps its hash and the
  * others are salted, the r-th copy of one key by r more, so that n
- * copies of a key part in one round, not n.  Returns the first; @ent is
- * left in the sorted order.
+ * copies of a key part in one round, not n.  In a later round an entry
+ * whose key has n copies is salted by n times as much: past the salts of
+ * its copies, which would otherwise take it one copy further each round
+ * (a collision among 600,000 copies moved one copy onto the next one's
+ * salt, round after round, to the last).  A design without copies of a
+ * key (every valid one) is numbered as before.  Returns the first; @ent
+ * is left in the sorted order.
  */
 static uint32_t resolve_group(struct id_state *st, uint32_t *ent, uint32_t k)
 {
@@ -1104,9 +1112,26 @@ static uint32_t resolve_group(struct id_state *st, uint32_t *ent, uint32_t k)
 			    !memcmp(run[j].key, run[j - 1].key, run[j].len)
 			? r + 1
 			: 1;
-		st->salt[i] += r;
+		if (st->later && st->copies && st->copies[i] > 1)
+			st->salt[i] += r * st->copies[i];
+		else
+			st->salt[i] += r;
 		st->h[i] = cableplan_id_hash(&kp, &st->klen[i], 1, st->salt[i],
 					     st->bits);
+	}
+	/* the copies of each key, from the first round's runs */
+	for (uint32_t a = 0, b; !st->later && a < k; a = b) {
+		for (b = a + 1; b < k && run[b].len == run[a].len &&
+				!memcmp(run[b].key, run[a].key, run[a].len);
+		     b++)
+			;
+		if (b - a < 2)
+			continue;
+		if (!st->copies)
+			st->copies =
+			    xcalloc((size_t)st->n + 1, sizeof(*st->copies));
+		for (uint32_t j = a; j < b; j++)
+			st->copies[run[j].i] = b - a;
 	}
 	for (uint32_t j = 0; j < k; j++)
 		ent[j] = run[j].i;
@@ -1205,7 +1230,8 @@ void cableplan_resolve_ids(uint64_t *h, uint32_t n, unsigned bits,
 {
 	struct id_sort *s = xmalloc(((size_t)n + 1) * sizeof(*s));
 	uint8_t *dup = xcalloc((size_t)n + 1, 1);
-	struct id_state st = { h, n, bits, key, ctx, NULL, NULL, NULL, NULL };
+	struct id_state st = { h,    n,	   bits, key,  ctx,  NULL,
+			       NULL, NULL, NULL, NULL, false };
 	uint32_t *ent = NULL, ent_cap = 0;
 
 	/* two rounds over all n (what a design without copies of a key
@@ -1215,6 +1241,7 @@ void cableplan_resolve_ids(uint64_t *h, uint32_t n, unsigned bits,
 
 		if (!m)
 			break;
+		st.later = scan >= 1;
 		if (scan >= 1) {
 			resolve_mapped(&st, s, m);
 			break;
@@ -1238,6 +1265,7 @@ void cableplan_resolve_ids(uint64_t *h, uint32_t n, unsigned bits,
 	free(st.klen);
 	free(st.salt);
 	free(st.run);
+	free(st.copies);
 	free(ent);
 	free(s);
 	free(dup);
