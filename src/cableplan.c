@@ -890,7 +890,7 @@ static int id_cmp(const void *a, const void *b)
 
 struct id_run {
 	uint32_t i;
-	const char *key;
+	char *key; /* malloc'ed */
 	size_t len;
 };
 
@@ -980,91 +980,12 @@ static uint32_t shared_hashes(const uint64_t *h, uint32_t n, unsigned bits,
 	return m;
 }
 
-/*
- * The entries' hashes as a map from a hash to the entries that have it
- * (a list through @next), for the rounds after the second: a round then
- * touches only the entries it moves and the hashes they move to, instead
- * of looking at all n again.  Copies of one key get consecutive salts, so
- * one collision among them moves one copy onto the next copy's hash,
- * round after round: 600,000 copies took thousands of rounds over all n.
- */
-struct id_map {
-	uint64_t *val;	 /* the hash of a slot */
-	uint32_t *head;	 /* its first entry, RK_NONE: a free slot */
-	uint32_t *count; /* how many entries have it */
-	uint32_t *stamp; /* the round that last marked it to resolve */
-	uint32_t cap, used;
-};
-
-static uint32_t map_find(const struct id_map *m, uint64_t v)
-{
-	uint32_t p = (uint32_t)hash_mix64(v) & (m->cap - 1);
-
-	while (m->head[p] != RK_NONE && m->val[p] != v)
-		p = (p + 1) & (m->cap - 1);
-	return p;
-}
-
-static void map_grow(struct id_map *m, uint32_t want)
-{
-	struct id_map o = *m;
-
-	if (2 * (uint64_t)want <= m->cap)
-		return;
-	m->cap = 16;
-	while (m->cap < 2 * (uint64_t)want)
-		m->cap *= 2;
-	m->val = xmalloc((size_t)m->cap * sizeof(*m->val));
-	m->head = xmalloc((size_t)m->cap * sizeof(*m->head));
-	m->count = xmalloc((size_t)m->cap * sizeof(*m->count));
-	m->stamp = xcalloc((size_t)m->cap, sizeof(*m->stamp));
-	memset(m->head, 0xff, (size_t)m->cap * sizeof(*m->head));
-	for (uint32_t k = 0; k < o.cap; k++) {
-		uint32_t p;
-
-		if (o.head[k] == RK_NONE)
-			continue;
-		p = map_find(m, o.val[k]);
-		m->val[p] = o.val[k];
-		m->head[p] = o.head[k];
-		m->count[p] = o.count[k];
-		m->stamp[p] = o.stamp[k];
-	}
-	free(o.val);
-	free(o.head);
-	free(o.count);
-	free(o.stamp);
-}
-
-/* Put entry @i, of hash @v, in the map; its slot. */
-static uint32_t map_add(struct id_map *m, uint32_t *next, uint64_t v,
-			uint32_t i)
-{
-	uint32_t p;
-
-	map_grow(m, m->used + 1);
-	p = map_find(m, v);
-	if (m->head[p] == RK_NONE) {
-		m->val[p] = v;
-		m->head[p] = RK_NONE;
-		m->count[p] = 0;
-		m->stamp[p] = 0;
-		m->used++;
-	}
-	next[i] = m->head[p];
-	m->head[p] = i;
-	m->count[p]++;
-	return p;
-}
-
 struct id_state {
 	uint64_t *h;
 	uint32_t n;
 	unsigned bits;
 	cp_key_fn key;
 	void *ctx;
-	char **keys;
-	size_t *klen;
 	uint32_t *salt;
 	struct id_run *run;
 	/* per entry, the copies of its key (0 or 1: none but itself) */
@@ -1081,32 +1002,28 @@ struct id_state {
  * its copies, which would otherwise take it one copy further each round
  * (a collision among 600,000 copies moved one copy onto the next one's
  * salt, round after round, to the last).  A design without copies of a
- * key (every valid one) is numbered as before.  Returns the first; @ent
- * is left in the sorted order.
+ * key (every valid one) is numbered as before.  @g: the group's entries.
  */
-static uint32_t resolve_group(struct id_state *st, uint32_t *ent, uint32_t k)
+static void resolve_group(struct id_state *st, const struct id_sort *g,
+			  uint32_t k)
 {
 	struct id_run *run = st->run;
 
-	if (!st->keys) {
-		st->keys = xcalloc((size_t)st->n + 1, sizeof(*st->keys));
-		st->klen = xcalloc((size_t)st->n + 1, sizeof(*st->klen));
+	if (!st->salt) {
 		st->salt = xcalloc((size_t)st->n + 1, sizeof(*st->salt));
 		st->run = run = xmalloc(((size_t)st->n + 1) * sizeof(*run));
 	}
+	/* the keys of the group only, released after it: copies of one
+	 * key are all in one group of the first round, and would
+	 * otherwise be held all at once */
 	for (uint32_t j = 0; j < k; j++) {
-		uint32_t i = ent[j];
-
-		if (!st->keys[i])
-			st->keys[i] = st->key(st->ctx, i, &st->klen[i]);
-		run[j].i = i;
-		run[j].key = st->keys[i];
-		run[j].len = st->klen[i];
+		run[j].i = g[j].i;
+		run[j].key = st->key(st->ctx, g[j].i, &run[j].len);
 	}
 	qsort(run, k, sizeof(*run), run_cmp);
 	for (uint32_t j = 1, r = 0; j < k; j++) {
 		uint32_t i = run[j].i;
-		const char *kp = st->keys[i];
+		const char *kp = run[j].key;
 
 		r = run[j].len == run[j - 1].len &&
 			    !memcmp(run[j].key, run[j - 1].key, run[j].len)
@@ -1116,7 +1033,7 @@ static uint32_t resolve_group(struct id_state *st, uint32_t *ent, uint32_t k)
 			st->salt[i] += r * st->copies[i];
 		else
 			st->salt[i] += r;
-		st->h[i] = cableplan_id_hash(&kp, &st->klen[i], 1, st->salt[i],
+		st->h[i] = cableplan_id_hash(&kp, &run[j].len, 1, st->salt[i],
 					     st->bits);
 	}
 	/* the copies of each key, from the first round's runs */
@@ -1134,95 +1051,7 @@ static uint32_t resolve_group(struct id_state *st, uint32_t *ent, uint32_t k)
 			st->copies[run[j].i] = b - a;
 	}
 	for (uint32_t j = 0; j < k; j++)
-		ent[j] = run[j].i;
-	return run[0].i;
-}
-
-/*
- * The rounds from the groups in @s (@m entries, sorted by hash) on, each
- * costing what it moves: the same rounds as shared_hashes() would find,
- * every group resolved from the hashes at the start of its round.
- */
-static void resolve_mapped(struct id_state *st, struct id_sort *s, uint32_t m)
-{
-	struct id_map map;
-	uint32_t *next = xmalloc(((size_t)st->n + 1) * sizeof(*next));
-	uint32_t *todo = NULL, *nexttodo = NULL, *ent = NULL;
-	uint32_t ntodo = 0, todo_cap = 0, nnext = 0, next_cap = 0;
-	uint32_t ent_cap = 0, round = 1;
-
-	memset(&map, 0, sizeof(map));
-	map_grow(&map, st->n);
-	for (uint32_t i = 0; i < st->n; i++)
-		map_add(&map, next, st->h[i], i);
-	for (uint32_t k = 0; k < m; k++) {
-		uint32_t p = map_find(&map, s[k].h);
-
-		if (map.stamp[p] != round) {
-			map.stamp[p] = round;
-			*VEC_PUSH(todo, ntodo, todo_cap) = p;
-		}
-	}
-	while (ntodo) {
-		uint32_t nent = 0;
-
-		round++;
-		/* the groups, all from the hashes at the round's start */
-		for (uint32_t t = 0; t < ntodo; t++) {
-			uint32_t p = todo[t], k = 0, first;
-
-			for (uint32_t i = map.head[p]; i != RK_NONE;
-			     i = next[i])
-				k++;
-			if (k < 2)
-				continue;
-			while (ent_cap < nent + k + 1) {
-				ent_cap = ent_cap ? 2 * ent_cap : 64;
-				ent = xrealloc(ent, ent_cap * sizeof(*ent));
-			}
-			k = 0;
-			for (uint32_t i = map.head[p]; i != RK_NONE;
-			     i = next[i])
-				ent[nent + k++] = i;
-			first = resolve_group(st, ent + nent, k);
-			/* the first stays; the others move (below) */
-			map.head[p] = first;
-			map.count[p] = 1;
-			next[first] = RK_NONE;
-			memmove(ent + nent, ent + nent + 1,
-				(k - 1) * sizeof(*ent));
-			nent += k - 1;
-		}
-		nnext = 0;
-		for (uint32_t j = 0; j < nent; j++) {
-			uint32_t p = map_add(&map, next, st->h[ent[j]], ent[j]);
-
-			if (map.count[p] >= 2 && map.stamp[p] != round) {
-				map.stamp[p] = round;
-				*VEC_PUSH(nexttodo, nnext, next_cap) = p;
-			}
-		}
-		/* a slot moves when the map grows: find them again */
-		for (uint32_t t = 0; t < nnext; t++)
-			nexttodo[t] = map_find(&map, map.val[nexttodo[t]]);
-		{
-			uint32_t *sw = todo, c = todo_cap;
-
-			todo = nexttodo;
-			todo_cap = next_cap;
-			nexttodo = sw;
-			next_cap = c;
-			ntodo = nnext;
-		}
-	}
-	free(todo);
-	free(nexttodo);
-	free(ent);
-	free(next);
-	free(map.val);
-	free(map.head);
-	free(map.count);
-	free(map.stamp);
+		free(run[j].key);
 }
 
 void cableplan_resolve_ids(uint64_t *h, uint32_t n, unsigned bits,
@@ -1230,43 +1059,25 @@ void cableplan_resolve_ids(uint64_t *h, uint32_t n, unsigned bits,
 {
 	struct id_sort *s = xmalloc(((size_t)n + 1) * sizeof(*s));
 	uint8_t *dup = xcalloc((size_t)n + 1, 1);
-	struct id_state st = { h,    n,	   bits, key,  ctx,  NULL,
-			       NULL, NULL, NULL, NULL, false };
-	uint32_t *ent = NULL, ent_cap = 0;
+	struct id_state st = { h, n, bits, key, ctx, NULL, NULL, NULL, false };
 
-	/* two rounds over all n (what a design without copies of a key
-	 * needs: its few collisions part in one), then by the map */
-	for (unsigned scan = 0;; scan++) {
+	/* each round from the hashes at its start; after the first, only
+	 * the few that collide again (two or three rounds in all) */
+	for (unsigned round = 0;; round++) {
 		uint32_t m = shared_hashes(h, n, bits, dup, s);
 
 		if (!m)
 			break;
-		st.later = scan >= 1;
-		if (scan >= 1) {
-			resolve_mapped(&st, s, m);
-			break;
-		}
+		st.later = round > 0;
 		for (uint32_t a = 0, b; a < m; a = b) {
 			for (b = a + 1; b < m && s[b].h == s[a].h; b++)
 				;
-			if (ent_cap < b - a) {
-				ent_cap = b - a;
-				ent = xrealloc(ent, ent_cap * sizeof(*ent));
-			}
-			for (uint32_t k = a; k < b; k++)
-				ent[k - a] = s[k].i;
-			resolve_group(&st, ent, b - a);
+			resolve_group(&st, s + a, b - a);
 		}
 	}
-	if (st.keys)
-		for (uint32_t i = 0; i < n; i++)
-			free(st.keys[i]);
-	free(st.keys);
-	free(st.klen);
 	free(st.salt);
 	free(st.run);
 	free(st.copies);
-	free(ent);
 	free(s);
 	free(dup);
 }

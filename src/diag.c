@@ -448,9 +448,9 @@ static void count(struct diag_engine *d, enum diag_level level, uint32_t n,
  * Count, record or print one diagnostic whose level is final, with
  * @repeats identical ones (a replayed record's); a note of @kind.  A note
  * that explains a finding not shown (a repeat, or past the error limit)
- * is dropped with it.
+ * is dropped with it.  Returns whether a record keeps @msg.
  */
-static void emit_final(struct diag_engine *d, enum diag_level level,
+static bool emit_final(struct diag_engine *d, enum diag_level level,
 		       const struct srcloc *loc, const char *check,
 		       const char *msg, uint32_t repeats, uint8_t kind)
 {
@@ -462,7 +462,7 @@ static void emit_final(struct diag_engine *d, enum diag_level level,
 	if (level == DIAG_NOTE) {
 		if (d->last_dropped && kind != DIAG_NOTE_ALONE) {
 			d->object = NULL;
-			return;
+			return false;
 		}
 	} else {
 		d->last_dropped = false;
@@ -490,7 +490,7 @@ static void emit_final(struct diag_engine *d, enum diag_level level,
 				count(d, level, 0, 1);
 			d->last_dropped = true;
 			d->object = NULL;
-			return;
+			return false;
 		}
 	}
 	if (level == DIAG_ERROR)
@@ -519,7 +519,7 @@ static void emit_final(struct diag_engine *d, enum diag_level level,
 			same_add(d, d->nrecs - 1);
 		if (d->defer && d->spill_ok && d->nrecs >= SPILL_AFTER)
 			spill_out(d);
-		return;
+		return true;
 	}
 
 	d->object = NULL;
@@ -531,6 +531,7 @@ static void emit_final(struct diag_engine *d, enum diag_level level,
 		d->last_file = file;
 	}
 	print_text(d, level, &w, check, msg);
+	return false;
 }
 
 void diag_vemit(struct diag_engine *d, enum diag_level level,
@@ -539,10 +540,16 @@ void diag_vemit(struct diag_engine *d, enum diag_level level,
 {
 	uint8_t kind = d->alone ? DIAG_NOTE_ALONE : DIAG_NOTE_OWN;
 
+	struct arena_mark mark = arena_mark(d->arena);
+
 	d->alone = false;
 	if (level == DIAG_WARNING && d->werror)
 		level = DIAG_ERROR;
-	emit_final(d, level, loc, check, vformat(d->arena, fmt, ap), 0, kind);
+	/* the message goes again when no record keeps it: a million
+	 * identical findings hold one */
+	if (!emit_final(d, level, loc, check, vformat(d->arena, fmt, ap), 0,
+			kind))
+		arena_release(d->arena, &mark);
 	/* the parser and elaboration stop here: more may exist */
 	if (level == DIAG_ERROR && !d->defer && diag_stop(d))
 		d->halted = true;

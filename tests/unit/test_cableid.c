@@ -235,9 +235,8 @@ Test(cableid, copies_of_one_key, .timeout = 600)
  * Copies of a few keys hashed into few bits: a copy that collides after
  * the first round moves past its copies' salts, not onto the next copy's
  * (which moved it one copy further each round: 600,000 copies of one
- * link never finished).  The rounds after the second are done through a
- * map of the hashes, touching only what moves; the IDs are the
- * reference's.
+ * link never finished), so that a few rounds part them all; the IDs are
+ * the reference's.
  */
 Test(cableid, copies_cascade_like_the_reference, .timeout = 600)
 {
