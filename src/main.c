@@ -24,6 +24,7 @@ enum {
 	OPT_DIAG_FORMAT,
 	OPT_MAX_ERRORS,
 	OPT_MAX_SOURCE,
+	OPT_MAX_LINKS,
 	OPT_LIST_CHECKS,
 	OPT_LIST_BACKENDS,
 	OPT_HELP,
@@ -47,6 +48,7 @@ static const struct option long_opts[] = {
 	{ "diagnostics-format", required_argument, NULL, OPT_DIAG_FORMAT },
 	{ "max-errors", required_argument, NULL, OPT_MAX_ERRORS },
 	{ "max-source-bytes", required_argument, NULL, OPT_MAX_SOURCE },
+	{ "max-links", required_argument, NULL, OPT_MAX_LINKS },
 	{ "no-source", no_argument, NULL, OPT_NO_SOURCE },
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
@@ -85,8 +87,10 @@ static void usage(FILE *fp)
 	    "      --sarif-root=DIR    SARIF: file URIs relative to DIR (the\n"
 	    "                          repository root; default: the current\n"
 	    "                          directory)\n"
-	    "      --max-errors=N      stop after N errors (default 10, 0: "
+	    "      --max-errors=N      show N errors (default 10, 0: "
 	    "no limit)\n"
+	    "      --max-links=N       allow designs of up to N links\n"
+	    "                          (default 5000000, at most 50000000)\n"
 	    "      --max-source-bytes=N\n"
 	    "                          read source files of up to N bytes\n"
 	    "                          (default 16777216, at most 1073741824)\n"
@@ -363,6 +367,20 @@ int main(int argc, char **argv)
 				    "to 1073741824, not '%s'",
 				    optarg);
 			break;
+		case OPT_MAX_LINKS: {
+			char *end;
+			unsigned long n = strtoul(optarg, &end, 10);
+
+			if (*end || !*optarg || optarg[0] == '-' || n < 1 ||
+			    n > RK_MAX_LINKS_OPT)
+				return usage_error(
+				    &u,
+				    "--max-links needs a number "
+				    "from 1 to 50000000, not '%s'",
+				    optarg);
+			o.max_links = (uint32_t)n;
+			break;
+		}
 		case OPT_NO_SOURCE:
 			o.show_source = false;
 			break;
