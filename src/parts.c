@@ -30,6 +30,7 @@ static const char *const std_modules[] = { "std/facility", "std/linkx",
 struct pctx {
 	struct compilation *c;
 	const struct rk_design *d;
+	const char *stddir; /* the standard library's directory */
 	bool json;
 };
 
@@ -223,9 +224,21 @@ static bool is_part(const struct pctx *x, uint32_t id)
 	return x->d->objs[id].kind == K_PART;
 }
 
+/* A file's path as shown: the standard library's relative to its
+ * directory (std/nvidia.rack), others as found. */
+static const char *shown_path(const struct pctx *x, uint32_t file)
+{
+	const char *p = srcmgr_file(&x->c->sm, file)->path;
+	size_t n = strlen(x->stddir);
+
+	if (strncmp(p, x->stddir, n) == 0 && p[n] == '/')
+		return p + n + 1;
+	return p;
+}
+
 static const char *part_file(const struct pctx *x, uint32_t part)
 {
-	return srcmgr_file(&x->c->sm, x->d->objs[part].loc.file)->path;
+	return shown_path(x, x->d->objs[part].loc.file);
 }
 
 static uint32_t line_of(const struct pctx *x, const struct srcloc *l)
@@ -446,8 +459,8 @@ static void show_line(const struct pctx *x, const char *key, const char *val,
 {
 	char cm[512];
 
-	printf("  %-16s %-28s %s:%u", key, val,
-	       srcmgr_file(&x->c->sm, l->file)->path, line_of(x, l));
+	printf("  %-16s %-28s %s:%u", key, val, shown_path(x, l->file),
+	       line_of(x, l));
 	if (from != part)
 		printf(" (from %s)", S(x, x->d->objs[from].local));
 	line_comment(x, l, cm, sizeof(cm));
@@ -570,7 +583,7 @@ int parts_main(int argc, char **argv)
 	struct pctx x;
 	const char **imports = NULL;
 	uint32_t nimports = 0;
-	const char *show = NULL;
+	const char *show = NULL, *stddir;
 	bool json = false;
 	char *text;
 	size_t tn = 1, k = 0;
@@ -631,8 +644,14 @@ int parts_main(int argc, char **argv)
 				       NULL);
 		goto out;
 	}
+	/*
+	 * The standard library's modules by their path in --stdlib (the
+	 * default directory without it), not by a name that a std/ folder
+	 * in the working directory would answer first.
+	 */
+	stddir = o.stddir ? o.stddir : rackc_default_stddir();
 	for (size_t i = 0; i < sizeof(std_modules) / sizeof(*std_modules); i++)
-		tn += strlen(std_modules[i]) + 10;
+		tn += strlen(stddir) + strlen(std_modules[i]) + 12;
 	for (uint32_t i = 0; i < nimports; i++) {
 		if (strchr(imports[i], '"') || strchr(imports[i], '\n')) {
 			rc = parts_usage_error("bad module name", imports[i]);
@@ -643,8 +662,8 @@ int parts_main(int argc, char **argv)
 	text = xmalloc(tn);
 	text[0] = '\0';
 	for (size_t i = 0; i < sizeof(std_modules) / sizeof(*std_modules); i++)
-		k += (size_t)snprintf(text + k, tn - k, "import \"%s\"\n",
-				      std_modules[i]);
+		k += (size_t)snprintf(text + k, tn - k, "import \"%s/%s\"\n",
+				      stddir, std_modules[i]);
 	for (uint32_t i = 0; i < nimports; i++)
 		k += (size_t)snprintf(text + k, tn - k, "import \"%s\"\n",
 				      imports[i]);
@@ -654,6 +673,7 @@ int parts_main(int argc, char **argv)
 	if (rc == RK_EXIT_OK) {
 		x.c = &c;
 		x.d = &c.design;
+		x.stddir = stddir;
 		x.json = json;
 		rc = show ? show_part(&x, show)
 			  : list_parts(&x, optind < argc ? argv[optind] : NULL);

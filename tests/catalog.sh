@@ -39,7 +39,7 @@ fi
 # ---- the checker can fail ----
 mkdir "$tmp/inc"
 cat >"$tmp/inc/testcat.rack" <<'EOF'
-part t_gpu_short : gpu {
+part t_gpu_base : gpu {
 	hbm 80GB
 	hbm_bw 3TB/s
 	flops_fp64 1TFLOP/s
@@ -50,13 +50,15 @@ part t_gpu_short : gpu {
 	pcie_gen 5
 	pcie_width 16
 }
-part t_gpu_marked : t_gpu_short {
+# a family base: held to the definition through the parts derived from it
+part t_gpu_short : t_gpu_base { }
+part t_gpu_marked : t_gpu_base {
 	unknown "nvlink_bw: no public figure (test)"
 }
-part t_gpu_noreason : t_gpu_short {
+part t_gpu_noreason : t_gpu_base {
 	unknown "nvlink_bw:"
 }
-part t_gpu_contra : t_gpu_short {
+part t_gpu_contra : t_gpu_base {
 	nvlink_bw 450GB/s
 	unknown "nvlink_bw: yet it is set"
 }
@@ -83,6 +85,7 @@ if rk_run "$tmp/t" parts -I "$tmp/inc" --import=testcat --format=json \
 		fi
 	}
 	check_line t_gpu_short FAIL "part 't_gpu_short' (gpu): lacks nvlink_bw"
+	check_line t_gpu_base PASS ""
 	check_line t_gpu_marked PASS ""
 	check_line t_gpu_noreason FAIL "gives no reason"
 	check_line t_gpu_contra FAIL "nvlink_bw is marked unknown but is set"
@@ -97,6 +100,24 @@ if rk_run "$tmp/t" parts -I "$tmp/inc" --import=testcat --format=json \
 else
 	fail checker "rackc parts --import: status $rc"
 	show "$tmp/t.err"
+fi
+
+# ---- figures the back ends read ----
+# H200 SXM's 18 NVLink4 links reach the NCCL files of the DGX H200 and the
+# Supermicro HGX H200 server: one nvlink row of count 18 per GPU (8 GPUs)
+if rk_run "$tmp/nccl" --force -O nccl -o "$tmp/nccl.d" tests/std/exercise.rack &&
+	[ "$rc" -le 1 ]; then
+	for f in dgx_h200 sys_821ge_tnhr_8psu; do
+		n=$(grep -c '<nvlink .*count="18"' "$tmp/nccl.d/nccl/$f.xml" || true)
+		if [ "$n" = 8 ]; then
+			pass "nccl/$f"
+		else
+			fail "nccl/$f" "$n nvlink rows of count 18, want 8"
+		fi
+	done
+else
+	fail nccl "rackc -O nccl: status $rc"
+	show "$tmp/nccl.err"
 fi
 
 # ---- rackc parts ----
@@ -176,7 +197,7 @@ line=$(awk '/^part h200_sxm /{ p = 1 } p && /^}/ { exit }
 	p && /^\tnvlinks /{ print NR; exit }' \
 	std/nvidia.rack)
 if [ "$rc" = 0 ] && [ -n "$line" ] &&
-	grep -q "^  nvlinks  *18  *std/nvidia.rack:$line  # N15" "$tmp/s.out"; then
+	grep -q "^  nvlinks  *18  *std/nvidia.rack:$line  # S-MLC" "$tmp/s.out"; then
 	pass parts/show
 else
 	fail parts/show "status $rc; want nvlinks at line '$line'"
