@@ -15,6 +15,7 @@
 #include "backend.h"
 #include "check.h"
 #include "diff.h"
+#include "parts.h"
 #include "driver.h"
 #include "jobs.h"
 #include "suggest.h"
@@ -68,6 +69,8 @@ static void usage(FILE *fp)
 	fputs(
 	    "Usage: rackc [OPTION]... DESIGN.rack\n"
 	    "       rackc diff [OPTION]... OLD NEW   (see rackc diff --help)\n"
+	    "       rackc parts [OPTION]... [PATTERN] (see rackc parts "
+	    "--help)\n"
 	    "Compile a rackc hardware design into deployment artifacts.\n"
 	    "\n"
 	    "  -o, --output=DIR        write artifacts to DIR (default: out)\n"
@@ -276,6 +279,8 @@ int main(int argc, char **argv)
 	setvbuf(stderr, errbuf, _IOFBF, sizeof(errbuf));
 	if (argc > 1 && streq(argv[1], "diff"))
 		return diff_main(argc - 1, argv + 1);
+	if (argc > 1 && streq(argv[1], "parts"))
+		return parts_main(argc - 1, argv + 1);
 	usage_prescan(argc, argv, &u);
 	memset(&o, 0, sizeof(o));
 	o.outdir = "out";
