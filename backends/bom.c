@@ -19,7 +19,9 @@
  *   - power cords, one per wired power supply (`power psu[..] -> pdu`):
  *     the catalog part of class cable with media power whose `form` is the
  *     IEC 60320 connector that mates the device's `inlet` (C14 -> C13, C20
- *     -> C19, C22 -> C21; cheapest, then by name).  A cord is never
+ *     -> C19, C22 -> C21; cheapest, then by name; a cord with a
+ *     `far_form` only where that names the outlet's plug: the C20-to-C13
+ *     cord of a C14 inlet on a C19 outlet).  A cord is never
  *     invented: a supply without an inlet, or whose inlet no catalog cord
  *     fits, gets none, and its part's line says so (missing); busbar-fed
  *     supplies need no cord.
@@ -268,23 +270,31 @@ static const char *mating_connector(const char *inlet, char buf[24])
 	return buf;
 }
 
-/* The power-cord part for a connector form, or RK_NONE. */
-static uint32_t cord_for(const struct rk_design *d, const char *conn)
+/*
+ * The power-cord part for a connector form, or RK_NONE: @far names the
+ * plug at the PDU end (a cord's far_form, "C20" for a C20-to-C13 cord),
+ * NULL for a cord whose two ends mate one outlet type (no far_form).
+ */
+static uint32_t cord_for(const struct rk_design *d, const char *conn,
+			 const char *far)
 {
 	uint32_t best = RK_NONE;
 	int64_t bp = -1;
 
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		const struct rk_obj *o = &d->objs[i];
-		const char *media, *form;
+		const char *media, *form, *ff;
 		int64_t p;
 
 		if (o->kind != K_PART || o->cls != C_CABLE)
 			continue;
 		media = ir_str(d, i, A_MEDIA);
 		form = ir_str(d, i, A_FORM);
+		ff = ir_str(d, i, A_FAR_FORM);
 		if (!media || !streq(media, "power") || !form ||
 		    !streq(form, conn))
+			continue;
+		if (far ? !ff || !streq(ff, far) : ff != NULL)
 			continue;
 		p = ir_num(d, i, A_PRICE, -1);
 		if (best != RK_NONE) {
@@ -330,7 +340,8 @@ static uint64_t psus_wired(const struct rk_design *d, uint32_t dev)
  * power-outlets places them: a PDU that gives its outlet counts takes C14
  * inlets on its C13 outlets first (@used13 counts those taken, per PDU,
  * devices in declaration order) and the rest on C19 outlets, with a
- * C20-to-C13 cord that a catalog C13-to-C14 cord is not.
+ * C20-to-C13 cord (form C13, far_form C20) that a catalog C13-to-C14
+ * cord is not; without such a catalog cord, none is counted.
  */
 static uint64_t c14_on_c19(const struct rk_design *d, uint32_t dev,
 			   int64_t *used13)
@@ -376,6 +387,9 @@ static void count_cords(struct bom *b)
 	uint32_t busbar = intern_find(d->arena, "busbar", 6);
 	uint32_t c14 = intern_find(d->arena, "C14", 3);
 	int64_t *used13 = xcalloc((size_t)d->nobjs + 1, sizeof(*used13));
+	/* the C20-to-C13 cord of C14 inlets on C19 outlets, if any */
+	uint32_t c20c13 = cord_for(d, "C13", "C20");
+	uint64_t n20 = 0;
 
 	for (uint32_t dev = 0; dev < d->nobjs; dev++) {
 		const struct rk_value *v;
@@ -389,8 +403,12 @@ static void count_cords(struct bom *b)
 		if (inlet && inlet == c14) {
 			uint64_t x = c14_on_c19(d, dev, used13);
 
-			b->no_cord[d->objs[dev].part] += x;
-			b->on_c19[d->objs[dev].part] += x;
+			if (c20c13 != RK_NONE) {
+				n20 += x;
+			} else {
+				b->no_cord[d->objs[dev].part] += x;
+				b->on_c19[d->objs[dev].part] += x;
+			}
 			w -= x;
 			if (!w)
 				continue;
@@ -406,7 +424,7 @@ static void count_cords(struct bom *b)
 
 			ci = xrealloc(ci, (size_t)(n + 1) * sizeof(*ci));
 			ci[n].inlet = inlet;
-			ci[n].cord = conn ? cord_for(d, conn) : RK_NONE;
+			ci[n].cord = conn ? cord_for(d, conn, NULL) : RK_NONE;
 			ci[n++].qty = 0;
 		}
 		ci[k].qty += w;
@@ -420,6 +438,10 @@ static void count_cords(struct bom *b)
 			add(b, ci[k].cord, -1, ci[k].qty);
 			b->n_cords += ci[k].qty;
 		}
+	}
+	if (n20) {
+		add(b, c20c13, -1, n20);
+		b->n_cords += n20;
 	}
 	free(ci);
 	free(used13);
@@ -696,7 +718,8 @@ static void warn_missing(struct bom *b)
 			warn(b,
 			     "%s (%s): %llu C14 inlet%s on C19 outlets (their "
 			     "PDUs' C13 outlets are taken) need C20-to-C13 "
-			     "cords, which no catalog part names, so %s not "
+			     "cords (form C13, far_form C20), which no catalog "
+			     "part is, so %s not "
 			     "counted",
 			     l->name, rk_class_name(l->cls),
 			     (unsigned long long)l->on_c19,

@@ -490,8 +490,29 @@ static void section_findings(struct wbuf *w, struct backend_ctx *ctx)
 		const struct srcfile *sf;
 		uint32_t line = 0, col = 0;
 
-		if (r->level == DIAG_NOTE)
+		if (r->level == DIAG_NOTE) {
+			/* a finding's own notes (not the text output's
+			 * "more like this": every finding is listed) */
+			if ((!shown && r->kind == DIAG_NOTE_OWN) ||
+			    r->kind == DIAG_NOTE_GROUP)
+				continue;
+			wb_str(w, r->kind == DIAG_NOTE_ALONE
+				      ? "<p class=\"note\">"
+				      : "<p class=\"note\">&#8627; note ");
+			sf = r->loc.file && f->sm
+				 ? srcmgr_file(f->sm, r->loc.file)
+				 : NULL;
+			if (sf) {
+				srcmgr_linecol(f->sm, r->loc.file, r->loc.begin,
+					       &line, &col);
+				wb_str(w, "<code>");
+				wb_xml(w, sf->path);
+				wb_printf(w, ":%u:%u</code> ", line, col);
+			}
+			wb_xml(w, r->message);
+			wb_str(w, "</p>\n");
 			continue;
+		}
 		shown++;
 		wb_printf(w, "<p class=\"%s\"><b>%s</b> ",
 			  r->level == DIAG_ERROR ? "error" : "warning",
@@ -511,6 +532,9 @@ static void section_findings(struct wbuf *w, struct backend_ctx *ctx)
 			wb_xml(w, r->check);
 			wb_ch(w, ']');
 		}
+		if (r->repeats)
+			wb_printf(w, " (and %u identical, not listed)",
+				  r->repeats);
 		wb_str(w, "</p>\n");
 		if (sf && line >= 1 && line <= sf->nlines) {
 			uint32_t b = sf->lines[line - 1], e = b;

@@ -697,6 +697,90 @@ static void report_coverage(FILE *fp, struct backend_ctx *ctx)
 	fputs(first ? "}" : "\n  }", fp);
 }
 
+/* "file", "line" and "column" of @loc, when it has a place. */
+static void json_place(FILE *fp, const struct diag_engine *f,
+		       const struct srcloc *loc)
+{
+	const struct srcfile *sf =
+	    loc->file && f->sm ? srcmgr_file(f->sm, loc->file) : NULL;
+	uint32_t line = 0, col = 0;
+
+	if (!sf)
+		return;
+	srcmgr_linecol(f->sm, loc->file, loc->begin, &line, &col);
+	fputs("\"file\": ", fp);
+	be_json_str(fp, sf->path);
+	fprintf(fp, ", \"line\": %u, \"column\": %u, ", line, col);
+}
+
+/*
+ * Every finding of the checks, whatever --max-errors showed on the
+ * terminal and whatever the diagnostics format: level, check, object,
+ * place, message, how many identical ones it stands for (repeats) and
+ * its notes; then the notes about the run (a check skipped).  The
+ * "more like this" notes of the text output are left out: the findings
+ * they stand for are all here.
+ */
+static void report_findings(FILE *fp, const struct diag_engine *f)
+{
+	bool first = true, in = false, any_alone = false;
+	uint32_t nf = 0;
+
+	fputs(",\n    \"findings\": [", fp);
+	for (uint32_t i = 0; f && i < f->nrecs; i++) {
+		const struct diag_record *r = &f->recs[i];
+
+		if (r->level == DIAG_NOTE) {
+			if (r->kind == DIAG_NOTE_ALONE)
+				any_alone = true;
+			if (r->kind != DIAG_NOTE_OWN || !in)
+				continue;
+			fputs(first ? "{" : ", {", fp);
+			first = false;
+			json_place(fp, f, &r->loc);
+			fputs("\"message\": ", fp);
+			be_json_str(fp, r->message);
+			fputc('}', fp);
+			continue;
+		}
+		if (in)
+			fputs("]}", fp);
+		fputs(nf++ ? ",\n      {" : "\n      {", fp);
+		fprintf(fp, "\"level\": \"%s\", \"check\": ",
+			r->level == DIAG_ERROR ? "error" : "warning");
+		if (r->check)
+			be_json_str(fp, r->check);
+		else
+			fputs("null", fp);
+		fputs(", \"object\": ", fp);
+		if (r->object)
+			be_json_str(fp, r->object);
+		else
+			fputs("null", fp);
+		fputs(", ", fp);
+		json_place(fp, f, &r->loc);
+		fputs("\"message\": ", fp);
+		be_json_str(fp, r->message);
+		fprintf(fp, ", \"repeats\": %u, \"notes\": [", r->repeats);
+		in = true;
+		first = true;
+	}
+	if (in)
+		fputs("]}\n    ", fp);
+	fputs("],\n    \"notes\": [", fp);
+	first = true;
+	for (uint32_t i = 0; any_alone && i < f->nrecs; i++) {
+		const struct diag_record *r = &f->recs[i];
+
+		if (r->level != DIAG_NOTE || r->kind != DIAG_NOTE_ALONE)
+			continue;
+		fputs(first ? "\n      " : ",\n      ", fp);
+		first = false;
+		be_json_str(fp, r->message);
+	}
+	fputs(first ? "]" : "\n    ]", fp);
+}
+
 static bool emit_report(struct backend_ctx *ctx)
 {
 	const struct rk_design *d = ctx->d;
@@ -832,8 +916,10 @@ static bool emit_report(struct backend_ctx *ctx)
 	report_unknown(fp, d);
 	report_estimated(fp, d);
 	report_coverage(fp, ctx);
-	fprintf(fp, ",\n  \"checks\": {\"errors\": %u, \"warnings\": %u}\n}\n",
+	fprintf(fp, ",\n  \"checks\": {\"errors\": %u, \"warnings\": %u",
 		ctx->diag->errors, ctx->diag->warnings);
+	report_findings(fp, ctx->checks);
+	fputs("}\n}\n", fp);
 	free(cap);
 	return true;
 }

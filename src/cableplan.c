@@ -890,7 +890,7 @@ static int id_cmp(const void *a, const void *b)
 
 struct id_run {
 	uint32_t i;
-	const char *key;
+	char *key; /* malloc'ed */
 	size_t len;
 };
 
@@ -980,70 +980,104 @@ static uint32_t shared_hashes(const uint64_t *h, uint32_t n, unsigned bits,
 	return m;
 }
 
+struct id_state {
+	uint64_t *h;
+	uint32_t n;
+	unsigned bits;
+	cp_key_fn key;
+	void *ctx;
+	uint32_t *salt;
+	struct id_run *run;
+	/* per entry, the copies of its key (0 or 1: none but itself) */
+	uint32_t *copies;
+	bool later; /* a round after the first */
+};
+
+/*
+ * One group of entries sharing a hash, their indices in @ent (@k of
+ * them): sorted by key (then index), the first keeps its hash and the
+ * others are salted, the r-th copy of one key by r more, so that n
+ * copies of a key part in one round, not n.  In a later round an entry
+ * whose key has n copies is salted by n times as much: past the salts of
+ * its copies, which would otherwise take it one copy further each round
+ * (a collision among 600,000 copies moved one copy onto the next one's
+ * salt, round after round, to the last).  A design without copies of a
+ * key (every valid one) is numbered as before.  @g: the group's entries.
+ */
+static void resolve_group(struct id_state *st, const struct id_sort *g,
+			  uint32_t k)
+{
+	struct id_run *run = st->run;
+
+	if (!st->salt) {
+		st->salt = xcalloc((size_t)st->n + 1, sizeof(*st->salt));
+		st->run = run = xmalloc(((size_t)st->n + 1) * sizeof(*run));
+	}
+	/* the keys of the group only, released after it: copies of one
+	 * key are all in one group of the first round, and would
+	 * otherwise be held all at once */
+	for (uint32_t j = 0; j < k; j++) {
+		run[j].i = g[j].i;
+		run[j].key = st->key(st->ctx, g[j].i, &run[j].len);
+	}
+	qsort(run, k, sizeof(*run), run_cmp);
+	for (uint32_t j = 1, r = 0; j < k; j++) {
+		uint32_t i = run[j].i;
+		const char *kp = run[j].key;
+
+		r = run[j].len == run[j - 1].len &&
+			    !memcmp(run[j].key, run[j - 1].key, run[j].len)
+			? r + 1
+			: 1;
+		if (st->later && st->copies && st->copies[i] > 1)
+			st->salt[i] += r * st->copies[i];
+		else
+			st->salt[i] += r;
+		st->h[i] = cableplan_id_hash(&kp, &run[j].len, 1, st->salt[i],
+					     st->bits);
+	}
+	/* the copies of each key, from the first round's runs */
+	for (uint32_t a = 0, b; !st->later && a < k; a = b) {
+		for (b = a + 1; b < k && run[b].len == run[a].len &&
+				!memcmp(run[b].key, run[a].key, run[a].len);
+		     b++)
+			;
+		if (b - a < 2)
+			continue;
+		if (!st->copies)
+			st->copies =
+			    xcalloc((size_t)st->n + 1, sizeof(*st->copies));
+		for (uint32_t j = a; j < b; j++)
+			st->copies[run[j].i] = b - a;
+	}
+	for (uint32_t j = 0; j < k; j++)
+		free(run[j].key);
+}
+
 void cableplan_resolve_ids(uint64_t *h, uint32_t n, unsigned bits,
 			   cp_key_fn key, void *ctx)
 {
 	struct id_sort *s = xmalloc(((size_t)n + 1) * sizeof(*s));
 	uint8_t *dup = xcalloc((size_t)n + 1, 1);
-	char **keys = NULL;
-	size_t *klen = NULL;
-	uint32_t *salt = NULL;
-	struct id_run *run = NULL;
-	bool again = true;
+	struct id_state st = { h, n, bits, key, ctx, NULL, NULL, NULL, false };
 
-	while (again) {
+	/* each round from the hashes at its start; after the first, only
+	 * the few that collide again (two or three rounds in all) */
+	for (unsigned round = 0;; round++) {
 		uint32_t m = shared_hashes(h, n, bits, dup, s);
 
-		again = false;
+		if (!m)
+			break;
+		st.later = round > 0;
 		for (uint32_t a = 0, b; a < m; a = b) {
 			for (b = a + 1; b < m && s[b].h == s[a].h; b++)
 				;
-			if (b - a < 2)
-				continue;
-			if (!keys) {
-				keys = xcalloc((size_t)n + 1, sizeof(*keys));
-				klen = xcalloc((size_t)n + 1, sizeof(*klen));
-				salt = xcalloc((size_t)n + 1, sizeof(*salt));
-				run = xmalloc(((size_t)n + 1) * sizeof(*run));
-			}
-			for (uint32_t k = a; k < b; k++) {
-				uint32_t i = s[k].i;
-
-				if (!keys[i])
-					keys[i] = key(ctx, i, &klen[i]);
-				run[k - a].i = i;
-				run[k - a].key = keys[i];
-				run[k - a].len = klen[i];
-			}
-			qsort(run, b - a, sizeof(*run), run_cmp);
-			/*
-			 * The first keeps its hash; the others are salted,
-			 * the r-th copy of one key by r more, so that n
-			 * copies of a key part in one round, not n.
-			 */
-			for (uint32_t k = 1, r = 0; k < b - a; k++) {
-				uint32_t i = run[k].i;
-				const char *kp = keys[i];
-
-				r = run[k].len == run[k - 1].len &&
-					    !memcmp(run[k].key, run[k - 1].key,
-						    run[k].len)
-					? r + 1
-					: 1;
-				salt[i] += r;
-				h[i] = cableplan_id_hash(&kp, &klen[i], 1,
-							 salt[i], bits);
-			}
-			again = true;
+			resolve_group(&st, s + a, b - a);
 		}
 	}
-	if (keys)
-		for (uint32_t i = 0; i < n; i++)
-			free(keys[i]);
-	free(keys);
-	free(klen);
-	free(salt);
-	free(run);
+	free(st.salt);
+	free(st.run);
+	free(st.copies);
 	free(s);
 	free(dup);
 }

@@ -373,7 +373,7 @@ static void group_findings(struct check_ctx *c, uint32_t from)
 {
 	struct diag_engine *dg = c->diag;
 	uint32_t n = dg->nrecs - from, out = 0, hsize = 16, groups = 0;
-	uint32_t *leader, *more, *table;
+	uint32_t *leader, *more, *table, *named;
 	char **shape;
 	struct diag_record *keep;
 
@@ -382,6 +382,9 @@ static void group_findings(struct check_ctx *c, uint32_t from)
 	shape = xcalloc(n, sizeof(*shape));
 	leader = xmalloc(n * sizeof(*leader));
 	more = xcalloc(n, sizeof(*more));
+	/* per leader, the first CHECK_SKIP_NAMES of its group, which its
+	 * note names: found as the group is, not by a scan per leader */
+	named = xmalloc((size_t)n * CHECK_SKIP_NAMES * sizeof(*named));
 	while (hsize < 2 * n)
 		hsize *= 2;
 	table = xmalloc(hsize * sizeof(*table));
@@ -411,6 +414,9 @@ static void group_findings(struct check_ctx *c, uint32_t from)
 			    same_loc(&rj->loc, &ri->loc) &&
 			    streq(shape[j], shape[i])) {
 				leader[i] = j;
+				if (more[j] < CHECK_SKIP_NAMES)
+					named[(size_t)j * CHECK_SKIP_NAMES +
+					      more[j]] = i;
 				groups += !more[j]++;
 				break;
 			}
@@ -435,9 +441,12 @@ static void group_findings(struct check_ctx *c, uint32_t from)
 			uint32_t shown = 0;
 
 			names[0] = '\0';
-			for (uint32_t k = i + 1;
-			     k < n && shown < CHECK_SKIP_NAMES; k++) {
-				if (leader[k] != i || len >= sizeof(names))
+			for (uint32_t t = 0;
+			     t < more[i] && t < CHECK_SKIP_NAMES; t++) {
+				uint32_t k =
+				    named[(size_t)i * CHECK_SKIP_NAMES + t];
+
+				if (len >= sizeof(names))
 					continue;
 				differing_name(dg->recs[from + i].message,
 					       dg->recs[from + k].message, one,
@@ -452,6 +461,7 @@ static void group_findings(struct check_ctx *c, uint32_t from)
 					 " and %u more", more[i] - shown);
 			memset(&keep[out], 0, sizeof(keep[out]));
 			keep[out].level = DIAG_NOTE;
+			keep[out].kind = DIAG_NOTE_GROUP;
 			keep[out].loc = dg->recs[from + i].loc;
 			keep[out].message =
 			    arena_printf(dg->arena,
@@ -466,6 +476,7 @@ static void group_findings(struct check_ctx *c, uint32_t from)
 		(void)VEC_PUSH(dg->recs, dg->nrecs, dg->recs_cap);
 	memcpy(&dg->recs[from], keep, out * sizeof(*keep));
 	free(keep);
+	diag_forget(dg); /* the records moved */
 done:
 	for (uint32_t i = 0; i < n; i++)
 		free(shape[i]);
@@ -473,6 +484,7 @@ done:
 	free(table);
 	free(leader);
 	free(more);
+	free(named);
 }
 
 static void run_one(struct check_run *r, unsigned i)
@@ -502,6 +514,7 @@ static void run_one(struct check_run *r, unsigned i)
 		if (r->global[k]) {
 			r->status[i] = ST_SKIPPED;
 			r->global[i] = true;
+			diag_alone(r->ctx.diag);
 			diag_emit(r->ctx.diag, DIAG_NOTE, NULL, NULL,
 				  "check '%s' skipped: prerequisite '%s' "
 				  "failed",
@@ -545,6 +558,7 @@ static void run_one(struct check_run *r, unsigned i)
 
 		skip_list(d, base, NULL, list, sizeof(list));
 		skip_list(d, skip, base, more, sizeof(more));
+		diag_alone(r->ctx.diag);
 		diag_emit(r->ctx.diag, DIAG_NOTE, NULL, NULL,
 			  "check '%s' skipped for %s, where %s %s failed%s%s",
 			  c->name, list,

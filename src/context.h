@@ -38,6 +38,9 @@ struct check_setting {
 	int level;
 };
 
+/* The most --max-links allows (the default is RK_MAX_LINKS, src/elab.h). */
+#define RK_MAX_LINKS_OPT 50000000u
+
 /**
  * struct rackc_options - everything the command line says
  */
@@ -56,6 +59,7 @@ struct rackc_options {
 	enum diag_format diag_format;
 	uint32_t max_errors;
 	uint32_t max_source; /* --max-source-bytes, 0: RK_MAX_FILE_SIZE */
+	uint32_t max_links;  /* --max-links, 0: RK_MAX_LINKS (src/elab.h) */
 	bool werror;
 	bool show_source;
 	struct check_setting *checks;

@@ -52,6 +52,110 @@ bool diag_stop(const struct diag_engine *d)
 	return d->max_errors > 0 && d->errors >= d->max_errors;
 }
 
+void diag_alone(struct diag_engine *d)
+{
+	d->alone = true;
+}
+
+void diag_forget(struct diag_engine *d)
+{
+	if (d->same)
+		memset(d->same, 0xff, (size_t)d->same_cap * sizeof(*d->same));
+	d->nsame = 0;
+}
+
+static uint32_t sat_add_u32(uint32_t a, uint32_t b)
+{
+	return b > UINT32_MAX - a ? UINT32_MAX : a + b;
+}
+
+/* ---- identical findings ---- */
+
+/*
+ * A finding identical to one recorded before (the same level, place,
+ * name and message: a loop's statement that says the same on every
+ * iteration, a waiver in a loop that silences nothing) is counted with
+ * that record (@repeats), neither recorded nor shown again: a million of
+ * them cost a million lookups and one record.
+ */
+static uint64_t same_hash(enum diag_level level, const struct srcloc *loc,
+			  const char *check, const char *msg)
+{
+	uint64_t h = 14695981039346656037ull;
+	uint32_t w[4] = { (uint32_t)level, loc->file, loc->begin, loc->end };
+
+	for (unsigned k = 0; k < 4; k++)
+		h = (h ^ w[k]) * 1099511628211ull;
+	for (const char *p = check ? check : ""; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ull;
+	h = (h ^ 0xff) * 1099511628211ull;
+	for (const char *p = msg; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ull;
+	return hash_mix64(h);
+}
+
+static bool same_as(const struct diag_record *r, enum diag_level level,
+		    const struct srcloc *loc, const char *check,
+		    const char *msg)
+{
+	return r->level == level && r->loc.file == loc->file &&
+	       r->loc.begin == loc->begin && r->loc.end == loc->end &&
+	       (r->check ? check && streq(r->check, check) : !check) &&
+	       streq(r->message, msg);
+}
+
+/* The slot of @h's chain where the record identical to the finding is,
+ * or the free slot that ends it. */
+static uint32_t same_slot(const struct diag_engine *d, uint64_t h,
+			  enum diag_level level, const struct srcloc *loc,
+			  const char *check, const char *msg)
+{
+	uint32_t mask = d->same_cap - 1, p = (uint32_t)h & mask;
+
+	while (d->same[p] != UINT32_MAX &&
+	       !same_as(&d->recs[d->same[p]], level, loc, check, msg))
+		p = (p + 1) & mask;
+	return p;
+}
+
+/* Remember record @idx (just pushed) as the first of its kind. */
+static void same_add(struct diag_engine *d, uint32_t idx)
+{
+	const struct diag_record *r = &d->recs[idx];
+
+	if (2 * (uint64_t)(d->nsame + 1) > d->same_cap) {
+		uint32_t *old = d->same, ocap = d->same_cap;
+
+		d->same_cap = d->same_cap ? 2 * d->same_cap : 64;
+		if (!old) {
+			d->same =
+			    xmalloc((size_t)d->same_cap * sizeof(*d->same));
+			arena_own(d->arena, (void **)&d->same);
+		} else {
+			d->same = xrealloc(d->same, (size_t)d->same_cap *
+							sizeof(*d->same));
+			old = xmalloc((size_t)ocap * sizeof(*old));
+			memcpy(old, d->same, (size_t)ocap * sizeof(*old));
+		}
+		memset(d->same, 0xff, (size_t)d->same_cap * sizeof(*d->same));
+		for (uint32_t k = 0; old && k < ocap; k++) {
+			const struct diag_record *o;
+
+			if (old[k] == UINT32_MAX)
+				continue;
+			o = &d->recs[old[k]];
+			d->same[same_slot(
+			    d,
+			    same_hash(o->level, &o->loc, o->check, o->message),
+			    o->level, &o->loc, o->check, o->message)] = old[k];
+		}
+		free(old);
+	}
+	d->same[same_slot(d, same_hash(r->level, &r->loc, r->check, r->message),
+			  r->level, &r->loc, r->check, r->message)] = idx;
+	d->nsame++;
+}
+
 static const char *level_name(enum diag_level level)
 {
 	switch (level) {
@@ -241,7 +345,8 @@ static void print_text(struct diag_engine *d, enum diag_level level,
 #define SPILL_NULL UINT32_MAX
 
 struct spill_head {
-	uint8_t level, hidden;
+	uint8_t level, hidden, kind;
+	uint32_t repeats;
 	struct srcloc loc;
 	uint32_t len[3]; /* check, message, object */
 };
@@ -285,6 +390,8 @@ static void spill_out(struct diag_engine *d)
 		memset(&h, 0, sizeof(h));
 		h.level = (uint8_t)r->level;
 		h.hidden = r->hidden;
+		h.kind = r->kind;
+		h.repeats = r->repeats;
 		h.loc = r->loc;
 		h.len[0] = spill_len(r->check);
 		h.len[1] = spill_len(r->message);
@@ -305,6 +412,7 @@ static void spill_out(struct diag_engine *d)
 	}
 	d->spilled = (uint64_t)at;
 	d->nrecs = 0;
+	diag_forget(d); /* the records it points at are gone */
 	arena_release(d->arena, &d->spill_mark);
 }
 
@@ -323,43 +431,72 @@ void diag_unspill(struct diag_engine *child)
 	child->spill_ok = false;
 }
 
-/* Count, record or print one diagnostic whose level is final. */
-static void emit_final(struct diag_engine *d, enum diag_level level,
+/* Count @n diagnostics of @level, the first @rep of them repeats. */
+static void count(struct diag_engine *d, enum diag_level level, uint32_t n,
+		  uint32_t rep)
+{
+	if (level == DIAG_ERROR) {
+		d->errors = sat_add_u32(d->errors, n);
+		d->rep_errors = sat_add_u32(d->rep_errors, rep);
+	} else if (level == DIAG_WARNING) {
+		d->warnings = sat_add_u32(d->warnings, n);
+		d->rep_warnings = sat_add_u32(d->rep_warnings, rep);
+	}
+}
+
+/*
+ * Count, record or print one diagnostic whose level is final, with
+ * @repeats identical ones (a replayed record's); a note of @kind.  A note
+ * that explains a finding not shown (a repeat, or past the error limit)
+ * is dropped with it.  Returns whether a record keeps @msg.
+ */
+static bool emit_final(struct diag_engine *d, enum diag_level level,
 		       const struct srcloc *loc, const char *check,
-		       const char *msg)
+		       const char *msg, uint32_t repeats, uint8_t kind)
 {
 	struct where w;
 	bool located;
+	bool keep = d->defer || d->format != DIAG_TEXT;
+	struct srcloc at = { 0, 0, 0 };
 
-	if (level == DIAG_ERROR && d->errors < UINT32_MAX)
-		d->errors++;
-	else if (level == DIAG_WARNING && d->warnings < UINT32_MAX)
-		d->warnings++;
-
-	if (d->defer) {
-		/* resolved when replayed into the parent */
-		struct diag_record *r =
-		    VEC_PUSH(d->recs, d->nrecs, d->recs_cap);
-
-		if (d->nrecs == 1)
-			arena_own(d->arena, (void **)&d->recs);
-		r->level = level;
-		r->loc = loc ? *loc : (struct srcloc){ 0, 0, 0 };
-		r->check = check ? arena_strndup(d->arena, check, strlen(check))
-				 : NULL;
-		r->message = msg;
-		r->hidden = false;
-		r->object = d->object ? arena_strndup(d->arena, d->object,
-						      strlen(d->object))
-				      : NULL;
-		d->object = NULL;
-		if (d->spill_ok && d->nrecs >= SPILL_AFTER)
-			spill_out(d);
-		return;
+	if (level == DIAG_NOTE) {
+		if (d->last_dropped && kind != DIAG_NOTE_ALONE) {
+			d->object = NULL;
+			return false;
+		}
+	} else {
+		d->last_dropped = false;
+		/* a deferred engine's repeats ride on the record, and are
+		 * counted as repeats where it is replayed */
+		count(d, level, 1 + repeats, d->defer ? 0 : repeats);
 	}
 
-	located = resolve(d->sm, loc, &w);
-	if (d->format != DIAG_TEXT) {
+	located = !d->defer && resolve(d->sm, loc, &w);
+	if (keep) {
+		if (d->defer)
+			at = loc ? *loc : at;
+		else if (located)
+			at = (struct srcloc){ loc->file, w.begin, w.end };
+	}
+	if (keep && level != DIAG_NOTE && d->same) {
+		uint64_t h = same_hash(level, &at, check, msg);
+		uint32_t p = same_slot(d, h, level, &at, check, msg);
+
+		if (d->same[p] != UINT32_MAX) {
+			struct diag_record *r = &d->recs[d->same[p]];
+
+			r->repeats = sat_add_u32(r->repeats, 1 + repeats);
+			if (!d->defer)
+				count(d, level, 0, 1);
+			d->last_dropped = true;
+			d->object = NULL;
+			return false;
+		}
+	}
+	if (level == DIAG_ERROR)
+		d->shown_errors++;
+
+	if (keep) {
 		bool first = d->recs == NULL;
 		struct diag_record *r =
 		    VEC_PUSH(d->recs, d->nrecs, d->recs_cap);
@@ -367,18 +504,22 @@ static void emit_final(struct diag_engine *d, enum diag_level level,
 		if (first)
 			arena_own(d->arena, (void **)&d->recs);
 		r->level = level;
-		r->loc.file = located ? loc->file : 0;
-		r->loc.begin = w.begin;
-		r->loc.end = w.end;
+		r->loc = at;
 		r->check = check ? arena_strndup(d->arena, check, strlen(check))
 				 : NULL;
 		r->message = msg;
 		r->hidden = false;
+		r->kind = level == DIAG_NOTE ? kind : DIAG_NOTE_OWN;
+		r->repeats = repeats;
 		r->object = d->object ? arena_strndup(d->arena, d->object,
 						      strlen(d->object))
 				      : NULL;
 		d->object = NULL;
-		return;
+		if (level != DIAG_NOTE)
+			same_add(d, d->nrecs - 1);
+		if (d->defer && d->spill_ok && d->nrecs >= SPILL_AFTER)
+			spill_out(d);
+		return true;
 	}
 
 	d->object = NULL;
@@ -390,33 +531,37 @@ static void emit_final(struct diag_engine *d, enum diag_level level,
 		d->last_file = file;
 	}
 	print_text(d, level, &w, check, msg);
+	return false;
 }
 
 void diag_vemit(struct diag_engine *d, enum diag_level level,
 		const struct srcloc *loc, const char *check, const char *fmt,
 		va_list ap)
 {
+	uint8_t kind = d->alone ? DIAG_NOTE_ALONE : DIAG_NOTE_OWN;
+
+	struct arena_mark mark = arena_mark(d->arena);
+
+	d->alone = false;
 	if (level == DIAG_WARNING && d->werror)
 		level = DIAG_ERROR;
-	emit_final(d, level, loc, check, vformat(d->arena, fmt, ap));
-}
-
-static uint32_t sat_add_u32(uint32_t a, uint32_t b)
-{
-	return b > UINT32_MAX - a ? UINT32_MAX : a + b;
+	/* the message goes again when no record keeps it: a million
+	 * identical findings hold one */
+	if (!emit_final(d, level, loc, check, vformat(d->arena, fmt, ap), 0,
+			kind))
+		arena_release(d->arena, &mark);
+	/* the parser and elaboration stop here: more may exist */
+	if (level == DIAG_ERROR && !d->defer && diag_stop(d))
+		d->halted = true;
 }
 
 void diag_repeat(struct diag_engine *d, enum diag_level level)
 {
 	if (level == DIAG_WARNING && d->werror)
 		level = DIAG_ERROR;
-	if (level == DIAG_ERROR && d->errors < UINT32_MAX) {
-		d->errors++;
-		d->rep_errors++;
-	} else if (level == DIAG_WARNING && d->warnings < UINT32_MAX) {
-		d->warnings++;
-		d->rep_warnings++;
-	}
+	count(d, level, 1, 1);
+	if (level == DIAG_ERROR && !d->defer && diag_stop(d))
+		d->halted = true;
 }
 
 void diag_fork(struct diag_engine *child, const struct diag_engine *parent,
@@ -434,17 +579,41 @@ void diag_fork(struct diag_engine *child, const struct diag_engine *parent,
 	child->defer = true;
 }
 
-/* One record of a deferred engine, as if emitted into @parent now. */
-static void replay(struct diag_engine *parent, const struct diag_record *r)
+/*
+ * One record of a deferred engine, as if emitted into @parent now; when
+ * @capped, past the error limit it is counted and not shown.
+ */
+static void replay(struct diag_engine *parent, const struct diag_record *r,
+		   bool capped)
 {
 	const char *m = r->message;
+	bool cut = capped && !parent->defer && parent->max_errors &&
+		   parent->shown_errors >= parent->max_errors;
+	uint32_t before = parent->nrecs;
 
+	/* the notes of the finding that reached the limit are shown */
+	if (cut && r->level == DIAG_NOTE && r->kind != DIAG_NOTE_ALONE)
+		cut = parent->last_dropped;
+	if (cut) {
+		/* the findings past the limit, and everything said with
+		 * them */
+		if (r->level != DIAG_NOTE) {
+			count(parent, r->level, 1 + r->repeats, 0);
+			if (r->level == DIAG_ERROR)
+				parent->cut_errors = sat_add_u32(
+				    parent->cut_errors, 1 + r->repeats);
+			else
+				parent->cut_warnings = sat_add_u32(
+				    parent->cut_warnings, 1 + r->repeats);
+		}
+		parent->last_dropped = true;
+		return;
+	}
 	if (r->hidden && !parent->defer) {
-		if (r->level == DIAG_ERROR && parent->errors < UINT32_MAX)
-			parent->errors++;
-		else if (r->level == DIAG_WARNING &&
-			 parent->warnings < UINT32_MAX)
-			parent->warnings++;
+		if (r->level != DIAG_NOTE) {
+			count(parent, r->level, 1 + r->repeats, r->repeats);
+			parent->last_dropped = true;
+		}
 		return;
 	}
 
@@ -454,8 +623,9 @@ static void replay(struct diag_engine *parent, const struct diag_record *r)
 	emit_final(parent, r->level, r->loc.file ? &r->loc : NULL, r->check,
 		   parent->defer || parent->format != DIAG_TEXT
 		       ? arena_strndup(parent->arena, m, strlen(m))
-		       : m);
-	if (r->hidden)
+		       : m,
+		   r->repeats, r->kind);
+	if (r->hidden && parent->nrecs > before)
 		parent->recs[parent->nrecs - 1].hidden = true;
 }
 
@@ -505,8 +675,10 @@ static void replay_spilled(struct diag_engine *parent,
 		r.check = s[0];
 		r.message = s[1];
 		r.hidden = h.hidden;
+		r.kind = h.kind;
+		r.repeats = h.repeats;
 		r.object = s[2];
-		replay(parent, &r);
+		replay(parent, &r, child->capped);
 	}
 	free(buf);
 }
@@ -516,7 +688,7 @@ void diag_join(struct diag_engine *parent, const struct diag_engine *child)
 	if (child->spilled)
 		replay_spilled(parent, child);
 	for (uint32_t i = 0; i < child->nrecs; i++)
-		replay(parent, &child->recs[i]);
+		replay(parent, &child->recs[i], child->capped);
 	/* repeats the child counted without a record */
 	parent->errors = sat_add_u32(parent->errors, child->rep_errors);
 	parent->rep_errors = sat_add_u32(parent->rep_errors, child->rep_errors);
@@ -627,10 +799,17 @@ static void json_doc(struct diag_engine *d)
 			fputs("null", out);
 		fputs(",\"message\":", out);
 		json_str(out, r->message);
+		if (r->repeats)
+			fprintf(out, ",\"repeats\":%" PRIu32, r->repeats);
 		putc('}', out);
 	}
-	fprintf(out, "],\"errors\":%" PRIu32 ",\"warnings\":%" PRIu32 "}\n",
+	fprintf(out, "],\"errors\":%" PRIu32 ",\"warnings\":%" PRIu32,
 		d->errors, d->warnings);
+	/* findings past --max-errors: counted above, not listed */
+	if (d->cut_errors || d->cut_warnings)
+		fprintf(out, ",\"not_shown\":%" PRIu32,
+			sat_add_u32(d->cut_errors, d->cut_warnings));
+	fputs("}\n", out);
 }
 
 /* A path as a URI reference: bytes outside RFC 3986 pchar and '/' escaped. */
@@ -1278,6 +1457,24 @@ void diag_finish(struct diag_engine *d)
 	case DIAG_TEXT:
 		if (!d->errors && !d->warnings)
 			break;
+		if (d->cut_errors || d->cut_warnings) {
+			fprintf(out,
+				"rackc: stopped after %" PRIu32
+				" error%s (%" PRIu32 " in all",
+				d->shown_errors,
+				d->shown_errors == 1 ? "" : "s", d->errors);
+			if (d->cut_warnings)
+				fprintf(out,
+					"; %" PRIu32 " warning%s not shown",
+					d->cut_warnings,
+					d->cut_warnings == 1 ? "" : "s");
+			fputs("); --max-errors=0 shows every one\n", out);
+		} else if (d->halted) {
+			fprintf(out,
+				"rackc: stopped after %" PRIu32 " error%s; "
+				"--max-errors=0 shows every one\n",
+				d->errors, d->errors == 1 ? "" : "s");
+		}
 		if (d->errors)
 			fprintf(out, "%" PRIu32 " error%s", d->errors,
 				d->errors == 1 ? "" : "s");

@@ -43,13 +43,26 @@ enum diag_format {
  * @hidden:  counted but not printed (text output: a finding that a
  *           group's note stands for, or its notes)
  * @object:  full name of the object a check finding is about, or NULL
+ * @repeats: identical findings (level, place, name and message) counted
+ *           with this one and not recorded again
+ * @kind:    for a note: DIAG_NOTE_OWN (explains the finding before it),
+ *           DIAG_NOTE_GROUP ("N more like this", text output) or
+ *           DIAG_NOTE_ALONE (about the run, such as a check skipped)
  */
+enum diag_note_kind {
+	DIAG_NOTE_OWN,
+	DIAG_NOTE_GROUP,
+	DIAG_NOTE_ALONE,
+};
+
 struct diag_record {
 	enum diag_level level;
 	struct srcloc loc;
 	const char *check;
 	const char *message;
 	bool hidden;
+	uint8_t kind;
+	uint32_t repeats;
 	const char *object;
 };
 
@@ -70,6 +83,16 @@ struct diag_record {
  * @recs, @nrecs, @recs_cap: records for json and sarif, and for a
  *                          deferred engine
  * @defer:       record everything, print nothing (diag_fork)
+ * @shown_errors: errors shown (printed, or recorded for json and sarif)
+ * @cut_errors, @cut_warnings: findings of a capped engine past the error
+ *               limit: counted, not shown (diag_join)
+ * @capped:      a forked engine whose findings all exist (it never stops)
+ *               but are shown, when joined, only up to the error limit
+ * @halted:      the compilation stopped at the error limit, so that more
+ *               errors may exist than were counted
+ * @same:        identical findings already recorded (a hash set of
+ *               record indices), so that a repeat is counted with its
+ *               record (@repeats) rather than recorded again
  */
 struct diag_engine {
 	FILE *out;
@@ -94,6 +117,14 @@ struct diag_engine {
 	FILE *spill;
 	uint64_t spilled;
 	struct arena_mark spill_mark;
+	uint32_t shown_errors;
+	uint32_t cut_errors, cut_warnings;
+	bool capped;
+	bool halted;
+	bool last_dropped; /* the last finding was not shown: nor its notes */
+	bool alone;	   /* the next note is DIAG_NOTE_ALONE */
+	uint32_t *same;
+	uint32_t same_cap, nsame;
 };
 
 void diag_init(struct diag_engine *d, FILE *out, const struct srcmgr *sm,
@@ -117,6 +148,10 @@ void diag_vemit(struct diag_engine *d, enum diag_level level,
 void diag_repeat(struct diag_engine *d, enum diag_level level);
 /* True once max_errors errors have been reported. */
 bool diag_stop(const struct diag_engine *d);
+/* The next note is about the run, not the finding before it. */
+void diag_alone(struct diag_engine *d);
+/* Forget the identical findings recorded so far (the records moved). */
+void diag_forget(struct diag_engine *d);
 /*
  * A deferred engine for work done on another thread: it takes @parent's
  * settings and counts so far, counts and records what is emitted (strings in @a, which must

@@ -778,6 +778,7 @@ enum {
 	O_NEW_INCLUDE,
 	O_STDLIB,
 	O_MAX_SOURCE,
+	O_MAX_LINKS,
 	O_PRICES,
 	O_OLD_PRICES,
 	O_NEW_PRICES,
@@ -794,6 +795,7 @@ static const struct option diff_opts[] = {
 	{ "new-include", required_argument, NULL, O_NEW_INCLUDE },
 	{ "stdlib", required_argument, NULL, O_STDLIB },
 	{ "max-source-bytes", required_argument, NULL, O_MAX_SOURCE },
+	{ "max-links", required_argument, NULL, O_MAX_LINKS },
 	{ "prices", required_argument, NULL, O_PRICES },
 	{ "old-prices", required_argument, NULL, O_OLD_PRICES },
 	{ "new-prices", required_argument, NULL, O_NEW_PRICES },
@@ -818,6 +820,7 @@ static void diff_usage(FILE *fp)
 	      "      --max-source-bytes=N    read source files (and each "
 	      "side's\n"
 	      "                              ir.rack) of up to N bytes\n"
+	      "      --max-links=N           allow designs of up to N links\n"
 	      "      --prices=FILE.csv       price list, both sides\n"
 	      "      --old-prices=FILE.csv, --new-prices=FILE.csv\n"
 	      "  -f, --format=text|json|markdown\n"
@@ -918,6 +921,21 @@ int diff_main(int argc, char **argv)
 			}
 			src[1].max_source = src[0].max_source;
 			break;
+		case O_MAX_LINKS: {
+			char *end;
+			unsigned long n = strtoul(optarg, &end, 10);
+
+			if (*end || !*optarg || optarg[0] == '-' || n < 1 ||
+			    n > RK_MAX_LINKS_OPT) {
+				fprintf(stderr,
+					"rackc diff: error: --max-links needs "
+					"a number from 1 to %u, not '%s'\n",
+					RK_MAX_LINKS_OPT, optarg);
+				goto out;
+			}
+			src[0].max_links = src[1].max_links = (uint32_t)n;
+			break;
+		}
 		case O_PRICES:
 		case O_OLD_PRICES:
 		case O_NEW_PRICES:

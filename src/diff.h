@@ -192,6 +192,7 @@ struct dv_source {
 	const char **incdirs;
 	uint32_t nincdirs;
 	uint32_t max_source; /* --max-source-bytes, 0: the default */
+	uint32_t max_links;  /* --max-links, 0: the default */
 };
 
 /* Load both sides into @s (allocations in @a); @stddir as --stdlib.

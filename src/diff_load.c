@@ -513,7 +513,7 @@ static bool read_report_array(struct builder *bp, const char *text,
 /* ---- ir.rack: devices and findings ---- */
 
 static bool load_ir(struct dv_side *s, const char *path, const char *stddir,
-		    uint32_t max_source, struct arena *a)
+		    uint32_t max_source, uint32_t max_links, struct arena *a)
 {
 	struct rackc_options o;
 	struct compilation c;
@@ -527,6 +527,7 @@ static bool load_ir(struct dv_side *s, const char *path, const char *stddir,
 	o.input = path;
 	o.stddir = stddir;
 	o.max_source = max_source;
+	o.max_links = max_links;
 	o.diag_format = DIAG_TEXT;
 	o.show_source = false;
 	o.jobs = 1;
@@ -675,6 +676,7 @@ static bool compile_design(const struct dv_source *src, const char *stddir,
 	o.nincdirs = src->nincdirs;
 	o.stddir = stddir;
 	o.max_source = src->max_source;
+	o.max_links = src->max_links;
 	o.prices = src->prices;
 	o.diag_format = DIAG_TEXT;
 	o.max_errors = 10;
@@ -795,7 +797,7 @@ bool diff_load(struct dv_side s[2], const struct dv_source src[2],
 	}
 	for (int k = 0; k < 2 && ok; k++)
 		ok = load_ir(&s[k], arena_printf(a, "%s/ir.rack", dir[k]),
-			     stddir, src[k].max_source, a);
+			     stddir, src[k].max_source, src[k].max_links, a);
 	for (int k = 0; k < 2 && ok; k++)
 		ok = load_tables(&s[k], dir[k], a);
 	for (int k = 0; k < 2; k++)

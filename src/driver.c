@@ -281,6 +281,11 @@ static int run_all(struct compilation *c, struct derived *dv)
 	ck.dv = dv;
 	arena_init(&ck.arena);
 	diag_fork(&ck.diag, &c->diag, &ck.arena);
+	/* every finding, whatever --max-errors shows: the report lists and
+	 * counts them all, and a group's "more like this" count does not
+	 * depend on the limit; the limit applies when they are shown */
+	ck.diag.max_errors = 0;
+	ck.diag.capped = true;
 	graph[ng++] =
 	    (struct job){ run_ck_job, &ck, ((uint64_t)1 << DERIVED_PARTS) - 1,
 			  false, false };

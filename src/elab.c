@@ -185,10 +185,16 @@ bool check_table_limit(struct elab *e, uint32_t n, uint32_t max,
 {
 	if (n < max)
 		return true;
-	elab_error(e, loc, "limit",
-		   "design has more than %u %s (the size "
-		   "limit)",
-		   max, what);
+	if (streq(what, "links"))
+		elab_error(e, loc, "limit",
+			   "design has more than %u links (the link limit; "
+			   "--max-links raises it)",
+			   max);
+	else
+		elab_error(e, loc, "limit",
+			   "design has more than %u %s (the size "
+			   "limit)",
+			   max, what);
 	e->stopped = true;
 	return false;
 }
@@ -661,6 +667,7 @@ void elab_init(struct elab *e, struct compilation *c)
 	e->sm = &c->sm;
 	e->d = &c->design;
 	e->opts = c->opts;
+	e->max_links = c->opts->max_links ? c->opts->max_links : RK_MAX_LINKS;
 	e->obj = RK_NONE;
 	e->group = RK_NONE;
 	e->ctx = X_TOP;

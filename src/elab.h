@@ -27,7 +27,7 @@ struct rackc_options;
 #define RK_MAX_LOOP 10000000u	/* iterations of one for loop */
 #define RK_MAX_STEPS 50000000u	/* statements and iterations per compile */
 #define RK_MAX_OBJECTS 2000000u /* objects */
-#define RK_MAX_LINKS 5000000u	/* links */
+#define RK_MAX_LINKS 5000000u	/* links (--max-links=N sets it) */
 #define RK_MAX_ATTRS 4000000u	/* attributes */
 #define RK_MAX_VALUES 8000000u	/* elements of list values */
 #define RK_MAX_EXPAND 1000000u	/* names from one ranged path */
@@ -169,6 +169,7 @@ struct elab {
 	struct srcmgr *sm;
 	struct rk_design *d;
 	const struct rackc_options *opts;
+	uint32_t max_links; /* the link limit of this compilation */
 
 	uint32_t obj;
 	uint32_t ctx;

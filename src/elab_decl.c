@@ -442,7 +442,7 @@ static void decl_link_in(struct elab *e, const struct ast *st)
 	for (uint32_t i = 0; i < ac && !e->stopped; i++) {
 		struct rk_link *l;
 
-		if (!check_table_limit(e, e->d->nlinks, RK_MAX_LINKS, &st->loc,
+		if (!check_table_limit(e, e->d->nlinks, e->max_links, &st->loc,
 				       "links") ||
 		    !elab_step(e, &st->loc))
 			return;

@@ -532,7 +532,7 @@ bool add_link(struct elab *e, uint32_t fab, uint32_t ad, uint32_t ap,
 	struct rk_design *d = e->d;
 	struct rk_link *l;
 
-	if (!table_room(e, d->nlinks, 1, RK_MAX_LINKS, &d->objs[fab].loc,
+	if (!table_room(e, d->nlinks, 1, e->max_links, &d->objs[fab].loc,
 			"links"))
 		return false;
 	l = VEC_PUSH(d->links, d->nlinks, d->links_cap);

@@ -15,6 +15,7 @@
 #include "backend.h"
 #include "check.h"
 #include "diff.h"
+#include "parts.h"
 #include "driver.h"
 #include "jobs.h"
 #include "suggest.h"
@@ -24,6 +25,7 @@ enum {
 	OPT_DIAG_FORMAT,
 	OPT_MAX_ERRORS,
 	OPT_MAX_SOURCE,
+	OPT_MAX_LINKS,
 	OPT_LIST_CHECKS,
 	OPT_LIST_BACKENDS,
 	OPT_HELP,
@@ -47,6 +49,7 @@ static const struct option long_opts[] = {
 	{ "diagnostics-format", required_argument, NULL, OPT_DIAG_FORMAT },
 	{ "max-errors", required_argument, NULL, OPT_MAX_ERRORS },
 	{ "max-source-bytes", required_argument, NULL, OPT_MAX_SOURCE },
+	{ "max-links", required_argument, NULL, OPT_MAX_LINKS },
 	{ "no-source", no_argument, NULL, OPT_NO_SOURCE },
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
@@ -66,6 +69,8 @@ static void usage(FILE *fp)
 	fputs(
 	    "Usage: rackc [OPTION]... DESIGN.rack\n"
 	    "       rackc diff [OPTION]... OLD NEW   (see rackc diff --help)\n"
+	    "       rackc parts [OPTION]... [PATTERN] (see rackc parts "
+	    "--help)\n"
 	    "Compile a rackc hardware design into deployment artifacts.\n"
 	    "\n"
 	    "  -o, --output=DIR        write artifacts to DIR (default: out)\n"
@@ -85,8 +90,10 @@ static void usage(FILE *fp)
 	    "      --sarif-root=DIR    SARIF: file URIs relative to DIR (the\n"
 	    "                          repository root; default: the current\n"
 	    "                          directory)\n"
-	    "      --max-errors=N      stop after N errors (default 10, 0: "
+	    "      --max-errors=N      show N errors (default 10, 0: "
 	    "no limit)\n"
+	    "      --max-links=N       allow designs of up to N links\n"
+	    "                          (default 5000000, at most 50000000)\n"
 	    "      --max-source-bytes=N\n"
 	    "                          read source files of up to N bytes\n"
 	    "                          (default 16777216, at most 1073741824)\n"
@@ -272,6 +279,8 @@ int main(int argc, char **argv)
 	setvbuf(stderr, errbuf, _IOFBF, sizeof(errbuf));
 	if (argc > 1 && streq(argv[1], "diff"))
 		return diff_main(argc - 1, argv + 1);
+	if (argc > 1 && streq(argv[1], "parts"))
+		return parts_main(argc - 1, argv + 1);
 	usage_prescan(argc, argv, &u);
 	memset(&o, 0, sizeof(o));
 	o.outdir = "out";
@@ -363,6 +372,20 @@ int main(int argc, char **argv)
 				    "to 1073741824, not '%s'",
 				    optarg);
 			break;
+		case OPT_MAX_LINKS: {
+			char *end;
+			unsigned long n = strtoul(optarg, &end, 10);
+
+			if (*end || !*optarg || optarg[0] == '-' || n < 1 ||
+			    n > RK_MAX_LINKS_OPT)
+				return usage_error(
+				    &u,
+				    "--max-links needs a number "
+				    "from 1 to 50000000, not '%s'",
+				    optarg);
+			o.max_links = (uint32_t)n;
+			break;
+		}
 		case OPT_NO_SOURCE:
 			o.show_source = false;
 			break;

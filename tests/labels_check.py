@@ -93,8 +93,14 @@ def main():
             if not m or face == port:
                 continue
             k = int(m.group(2))
-            want = (f"{k // 2 + 1}/{k % 2 + 1}" if m.group(1) == "p"
-                    else f"OSFP{k // 2 + 1}P{k % 2 + 1}")
+            if m.group(1) == "p":
+                want = f"{k // 2 + 1}/{k % 2 + 1}"
+            elif ".tray[" in dev:
+                # GB200 compute tray (N18): the ConnectX-7 ports are P3
+                # and P4 of the left bay (ib[0], ib[1]) and the right bay
+                want = f"{'left' if k < 2 else 'right'} P{3 + k % 2}"
+            else:
+                want = f"OSFP{k // 2 + 1}P{k % 2 + 1}"
             nchk += 1
             if face != want:
                 bad.append(f"{dev}.{port}: {face}, expected {want}")

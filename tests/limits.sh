@@ -71,6 +71,10 @@ objects-over|check|400|20|1|more than 2000000 objects|for i in 0..1999{group a[i
 expand|full|950|30|0||group a[0..999999]{group b{}}
 # the link limit: the same two ports linked again and again
 links|check|500|20|1|more than 5000000 links|part p:pdu{port q}pdu s:p\nfor i in 0..9999999{link s.q--s.q}
+# five million copies of one link, at the limit: the cable plan numbers
+# them (their IDs collided one copy at a time, for ever) and every check
+# runs; one error shown, the identical others counted
+links-copies|check|1500|40|1|^5000000 errors generated|part p:pdu{port q}pdu s:p\nfor i in 0..4999999{link s.q--s.q}
 # the link limit with ten million distinct end names (interned)
 links-names|check|1000|30|1|more than 5000000 links|for i in 0..9999999{link a[i].q--b[i].q}
 # the attribute limit: one attribute given again and again
@@ -232,6 +236,25 @@ else
 	fail limits/max-source-usage "--max-source-bytes=0: exit $st"
 fi
 rm -rf "$tmp/big"
+
+# --max-links: 51 links refused at a limit of 50 (saying which limit and
+# how to raise it), compiled at 51; 0 is a usage error
+printf 'part p:pdu{port q[0..101]}\npdu s:p\nfor i in 0..50{link s.q[2*i]--s.q[2*i+1]}\n' \
+	>"$tmp/l51.rack"
+st=0
+"$RACKC" --max-links=50 --check "$tmp/l51.rack" >/dev/null 2>"$tmp/r.err" || st=$?
+st2=0
+"$RACKC" --max-links=51 --check "$tmp/l51.rack" >/dev/null 2>"$tmp/r2.err" || st2=$?
+st3=0
+"$RACKC" --max-links=0 --check "$tmp/l51.rack" >/dev/null 2>"$tmp/r3.err" || st3=$?
+if [ "$st" = 1 ] && grep -q 'more than 50 links (the link limit; --max-links raises it)' "$tmp/r.err" &&
+	[ "$st2" = 0 ] && [ "$st3" = 2 ] &&
+	grep -q 'max-links needs a number from 1 to 50000000' "$tmp/r3.err"; then
+	pass limits/max-links "51 links: refused at 50, compiled at 51; 0 refused"
+else
+	fail limits/max-links "exit $st at 50, $st2 at 51, $st3 at 0"
+	show "$tmp/r.err" 5
+fi
 
 # rackc diff passes the option on: a 1,000-GPU design's output directory
 # (its ir.rack some 2 MiB) read with a limit below and above its size

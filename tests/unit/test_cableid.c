@@ -79,15 +79,22 @@ static int ref_cmp(const void *a, const void *b)
  * The rule of cableplan.h done plainly, as the reference: every round
  * sorts all the entries by (hash, key); in each group of equal hashes
  * the first keeps its hash and the others are hashed again, the r-th
- * copy of a key with r more salt, until no two are equal.
+ * copy of a key with r more salt (after the first round, r times the
+ * number of copies of its key), until no two are equal.
  */
 static void ref_resolve(uint64_t *h, char **keys, int n, unsigned bits)
 {
 	struct ref_ent *e = xmalloc((size_t)n * sizeof(*e));
 	uint32_t *salt = xcalloc((size_t)n, sizeof(*salt));
+	uint32_t *copies = xcalloc((size_t)n, sizeof(*copies));
 	bool again = true;
+	int round = 0;
 
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++)
+			copies[i] += !strcmp(keys[i], keys[j]);
 	while (again) {
+		round++;
 		again = false;
 		for (int i = 0; i < n; i++)
 			e[i] = (struct ref_ent){ h[i], keys[i], i };
@@ -101,7 +108,8 @@ static void ref_resolve(uint64_t *h, char **keys, int n, unsigned bits)
 				continue;
 			}
 			r = !strcmp(e[k].key, e[k - 1].key) ? r + 1 : 1;
-			salt[e[k].i] += (uint32_t)r;
+			salt[e[k].i] +=
+			    (uint32_t)r * (round > 1 ? copies[e[k].i] : 1);
 			h[e[k].i] =
 			    cableplan_id_hash(&kp, &len, 1, salt[e[k].i], bits);
 			again = true;
@@ -109,6 +117,7 @@ static void ref_resolve(uint64_t *h, char **keys, int n, unsigned bits)
 	}
 	free(e);
 	free(salt);
+	free(copies);
 }
 
 /*
@@ -220,4 +229,42 @@ Test(cableid, copies_of_one_key, .timeout = 600)
 		cr_assert_neq(s[i], s[i - 1], "two copies share an ID");
 	free(s);
 	free(h);
+}
+
+/*
+ * Copies of a few keys hashed into few bits: a copy that collides after
+ * the first round moves past its copies' salts, not onto the next copy's
+ * (which moved it one copy further each round: 600,000 copies of one
+ * link never finished), so that a few rounds part them all; the IDs are
+ * the reference's.
+ */
+Test(cableid, copies_cascade_like_the_reference, .timeout = 600)
+{
+	enum { KEYS = 5, COPIES = 600, N = KEYS * COPIES };
+	char **keys = xmalloc(N * sizeof(*keys));
+	uint64_t *h = xmalloc(N * sizeof(*h)), *raw = xmalloc(N * sizeof(*raw));
+	unsigned bits = 14;
+
+	for (int i = 0; i < N; i++) {
+		char b[32];
+
+		/* interleaved, so that copies of a key are not neighbours */
+		snprintf(b, sizeof(b), "f.s[%d].q", i % KEYS);
+		keys[i] = xstrdup(b);
+		h[i] = raw[i] = hash_of(keys[i], bits);
+	}
+	cableplan_resolve_ids(h, N, bits, key_of, keys);
+	ref_resolve(raw, keys, N, bits);
+	for (int i = 0; i < N; i++)
+		cr_assert_eq(h[i], raw[i],
+			     "copy %d of %s: not the reference's ID", i,
+			     keys[i]);
+	qsort(raw, N, sizeof(*raw), u64_cmp);
+	for (int i = 1; i < N; i++)
+		cr_assert_neq(raw[i], raw[i - 1], "two copies share an ID");
+	for (int i = 0; i < N; i++)
+		free(keys[i]);
+	free(keys);
+	free(h);
+	free(raw);
 }
