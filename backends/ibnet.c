@@ -610,12 +610,27 @@ out:
 	return ok;
 }
 
-static bool name_taken(const char **names, uint32_t n, const char *nm)
+/*
+ * The subnet names given so far: an open-addressing set (at most half
+ * full), each name with the next suffix to try when it comes up again as
+ * a base, so that naming n subnets after one fabric takes time linear in
+ * n rather than a scan of every name per suffix tried.
+ */
+struct name_slot {
+	const char *name;
+	uint32_t next;
+};
+
+static struct name_slot *name_slot(struct name_slot *set, uint32_t mask,
+				   const char *nm)
 {
-	for (uint32_t i = 0; i < n; i++)
-		if (streq(names[i], nm))
-			return true;
-	return false;
+	uint64_t h = 14695981039346656037ULL; /* FNV-1a */
+
+	for (const char *c = nm; *c; c++)
+		h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+	for (uint32_t i = (uint32_t)hash_mix64(h) & mask;; i = (i + 1) & mask)
+		if (!set[i].name || streq(set[i].name, nm))
+			return &set[i];
 }
 
 static bool emit_ibnet(struct backend_ctx *ctx)
@@ -631,6 +646,8 @@ static bool emit_ibnet(struct backend_ctx *ctx)
 	const struct port_index *pi = derived_ports(ctx->dv);
 	struct end *ends;
 	const char **names = NULL;
+	struct name_slot *set;
+	uint32_t mask;
 	bool ok;
 
 	memset(&x, 0, sizeof(x));
@@ -737,9 +754,14 @@ static bool emit_ibnet(struct backend_ctx *ctx)
 	free(fill);
 	free(pos);
 	/* names: the first generating fabric, else the first switch/device */
+	for (mask = 1; mask < 2 * nsub + 2; mask *= 2)
+		;
+	set = xcalloc(mask, sizeof(*set));
+	mask--;
 	for (uint32_t s = 0; s < nsub; s++) {
 		uint32_t best = RK_NONE, sw = RK_NONE;
 		const char *nm, *base;
+		struct name_slot *slot;
 
 		for (uint32_t i = start[s]; i < start[s] + cnt[s]; i++) {
 			const struct rk_link *k = &d->links[links[i]];
@@ -766,10 +788,24 @@ static bool emit_ibnet(struct backend_ctx *ctx)
 		if (!base || !base[0])
 			base = "subnet";
 		nm = base;
-		for (uint32_t k = 2; name_taken(names, s, nm); k++)
-			nm = arena_printf(ctx->arena, "%s-%u", base, k);
+		slot = name_slot(set, mask, base);
+		if (slot->name) {
+			/* base-2, base-3, ...: the first one not given */
+			struct name_slot *b = slot;
+			uint32_t k = b->next;
+
+			do {
+				nm = arena_printf(ctx->arena, "%s-%u", base,
+						  k++);
+				slot = name_slot(set, mask, nm);
+			} while (slot->name);
+			b->next = k;
+		}
+		slot->name = nm;
+		slot->next = 2;
 		names[s] = nm;
 	}
+	free(set);
 	if (ok)
 		for (uint32_t s = 0; s < nsub && !ctx->failed; s++)
 			if (!emit_subnet(&x, names[s], links + start[s], cnt[s],

@@ -411,6 +411,15 @@ bogon nccl-one-bus "1" "$g/nccl-one-bus.rack" --check
 printf 'part g:gpu{sm 90;pcie_gen 5;pcie_width 16}\npart s:server{cpu c;pcie_switch w[0]{cpu c}\nfor i in 1..99999{pcie_switch w[i]{pcie w[i-1]}}\ngpu x:g{pcie w[99999];bus "0000:01:00.0"}}\ndevice n:s{}\n' \
 	>"$g/nccl-switch-chain.rack"
 bogon nccl-switch-chain "0 1" "$g/nccl-switch-chain.rack" --check
+# 2,000 planes of one fabric, each its own InfiniBand subnet named after
+# the fabric (f, f-2, f-3, ...): each name tried scanned every name given
+# (16.7 s of CPU for this one, cubic in the planes)
+printf '%s\n' 'part v:server{height 1U;port ib[0..1999]{speed 400Gb/s;protocol ib}}' \
+	'part w:switch{height 1U;port p[0..7]{speed 400Gb/s;protocol ib}}' \
+	'for n in 0..3{node s[n]:v{}}' \
+	'fabric f:fat_tree{endpoints s[*].ib[0..1999];switch w;planes 2000}' \
+	>"$g/ibnet-planes.rack"
+bogon ibnet-planes "0 1" "$g/ibnet-planes.rack" --check
 
 # 100,000 unused-waiver warnings (58 bytes of input) as SARIF: each
 # result's fingerprint counter scanned all earlier results (5.3 s of CPU).
