@@ -4,7 +4,7 @@
 reader and converter impose, as collected in
 NCCL's topology XML reader (graph/xml.cc, graph/topo.cc).
 
-    nccl_check.py [--allow-trusted] FILE.xml... [--hosts hosts.csv]
+    nccl_check.py [--allow-trusted] [--strict] FILE.xml... [--hosts hosts.csv]
 
 Re-reads every file twice: as raw text (NCCL's reader is not a conforming
 XML parser: no declaration, no tabs, one tag per line, ...) and with
@@ -45,6 +45,23 @@ graph/xml.cc and graph/topo.cc):
     on <net> gdr, guid, maxconn, latency and coll (topo.cc
     ncclTopoPopulateNics fills each only when absent).  --allow-trusted
     lifts this rule for files written from a real host (dumps).
+
+Nested <pci> elements (a PCIe switch's levels): NCCL reads the sub-<pci>
+elements only of a <pci> that is neither a GPU nor a NIC and whose class
+reads as a bridge (graph/topo.cc ncclTopoAddPci, kvDictPciClass matched by
+prefix), so a <pci> holding <pci> elements has a busid and class 0x0604..,
+and none holding a <gpu> or <nic> (its other children would be dropped).
+
+--strict checks the file as NCCL's converter reads it with no host to fill
+it from (what the catalog knows must be in the file): every <pci> that
+becomes a node (a bridge, a GPU's, a NIC's) has busid, class, link_speed
+and link_width (graph/topo.cc ncclTopoAddPci reads both link attributes
+with xmlGetAttrInt/xmlGetAttrStr, which fail with "Attribute link_width of
+node pci not found"), and no NIC is a bare <pci> anchor without <nic>
+(NCCL drops it, so the file names no network device).
+--strict-but-gpus is --strict but for the link figures of a GPU's own
+<pci>, for catalogs that mark a GPU's host link unknown (B200, GB200):
+NCCL's detection fills those on the host.
 """
 
 import csv
@@ -87,6 +104,8 @@ CPUMAP = re.compile(r"^[0-9a-f]{8}(,[0-9a-f]{8})*$")
 
 problems = []
 ALLOW_TRUSTED = False
+STRICT = False
+STRICT_GPUS = True
 
 
 def bad(path, rule, detail):
@@ -238,6 +257,22 @@ def check_tree(path, root):
         if lw is not None and lw not in ("1", "2", "4", "8", "16", "32"):
             bad(path, "pci-link-width", "%s: link_width %r" % (b, lw))
         kids = {k.tag for k in pci}
+        if "pci" in kids and not c.startswith("0x0604"):
+            bad(path, "pci-nested", "%s holds <pci> elements but has class "
+                "%s: NCCL reads sub-<pci> elements of a bridge (0x0604..) "
+                "only" % (b, c))
+        if "pci" in kids and kids & {"gpu", "nic"}:
+            bad(path, "pci-nested", "%s holds <pci> elements beside a <gpu> "
+                "or <nic>, which NCCL never reads" % b)
+        if STRICT and (STRICT_GPUS or "gpu" not in kids):
+            for a in ("link_speed", "link_width"):
+                if pci.get(a) is None:
+                    bad(path, "strict-link", "%s: no %s (with no host to "
+                        "fill it: Attribute %s of node pci not found)"
+                        % (b, a, a))
+            if c.startswith("0x02") and "nic" not in kids:
+                bad(path, "strict-anchor", "%s: a NIC without <nic> is "
+                    "dropped: the file names no network device there" % b)
         # RCCL's MI300X model files put GPUs in class 0x120000
         if "gpu" in kids and not (c.startswith("0x03") or
                                   (rccl and c.startswith("0x12"))):
@@ -399,7 +434,7 @@ def check_hosts(path):
 
 
 def main(argv):
-    global ALLOW_TRUSTED
+    global ALLOW_TRUSTED, STRICT, STRICT_GPUS
     files, hosts = [], []
     it = iter(argv)
     for a in it:
@@ -407,6 +442,10 @@ def main(argv):
             hosts.append(next(it))
         elif a == "--allow-trusted":
             ALLOW_TRUSTED = True
+        elif a == "--strict":
+            STRICT = True
+        elif a == "--strict-but-gpus":
+            STRICT, STRICT_GPUS = True, False
         else:
             files.append(a)
     for path in files:
