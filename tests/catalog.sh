@@ -120,6 +120,59 @@ else
 	show "$tmp/nccl.err"
 fi
 
+# ---- the 2026 parts against their vendors' system tables ----
+# NVIDIA prints the HGX B300 and GB300 NVL72 figures for the whole board
+# or rack, tensor figures with 2:4 sparsity (FP4 also dense); std stores
+# one GPU, dense.  Eight b300 must give the HGX B300 table (FP4 105 PF
+# dense, FP8 72 / BF16 36 / TF32 18 PF sparse, FP64 10 TF, HBM "up to 2.3
+# TB"), and the 72 GPUs of examples/gb300-nvl72.rack the GB300 NVL72
+# table (FP4 1,080 PF dense, FP8 720 / BF16 360 / TF32 180 PF sparse, HBM
+# 576 TB/s and "up to 20 TB" of the 288 GB x 72 = 20.7 TB physical), in
+# a rack of 18 trays, 9 switch trays and 8 shelves that stays within the
+# enterprise RA's 142 kW (doc/sources.md: NVA, S-B300).
+if rk_run "$tmp/b300" parts --format=json b300 && [ "$rc" = 0 ] &&
+	rk_run "$tmp/gb3" -o "$tmp/gb3.d" -O report examples/gb300-nvl72.rack &&
+	[ "$rc" = 0 ]; then
+	if "$py" - "$tmp/b300.out" "$tmp/gb3.d/report.json" >"$tmp/gb3.txt" \
+		2>&1 <<'EOF2'; then
+import json, re, sys
+P = {"": 1, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15}
+def val(s):
+    m = re.match(r"([0-9.]+)([kMGTP]?)", s)
+    return float(m.group(1)) * P[m.group(2)]
+def near(a, b):
+    assert abs(a - b) <= 1e-9 * abs(b), (a, b)
+f = json.load(open(sys.argv[1]))[0]["figures"]
+near(8 * val(f["flops_fp4"]), 105e15)
+near(8 * val(f["flops_fp8"]), 72e15 / 2)
+near(8 * val(f["flops_bf16"]), 36e15 / 2)
+near(8 * val(f["flops_tf32"]), 18e15 / 2)
+near(8 * val(f["flops_fp64"]), 10e12)
+assert 2.2e12 < 8 * val(f["hbm"]) <= 2.31e12, f["hbm"]
+r = json.load(open(sys.argv[2]))
+c = r["capacity"]
+assert c["gpus"] == 72 and r["totals"]["backplane_links"] == 72 * 18
+t = c["flops_dense_total"]
+near(t["fp4"], 1080e15)
+near(t["fp8"], 720e15 / 2)
+near(t["bf16"], 360e15 / 2)
+near(t["tf32"], 180e15 / 2)
+near(c["hbm_bps_total"], 576e12 * 8)
+assert 20e12 <= c["hbm_bytes_total"] <= 72 * 288e9, c["hbm_bytes_total"]
+rack = [k for k in r["racks"] if k["name"] == "dc.r.nvl72"][0]
+assert rack["devices"] == 18 + 9 + 8, rack["devices"]
+assert rack["power_max_w"] <= 142000, rack["power_max_w"]
+EOF2
+		pass catalog/gb300-tables
+	else
+		fail catalog/gb300-tables "std's B300 parts disagree with the vendor tables"
+		show "$tmp/gb3.txt"
+	fi
+else
+	fail catalog/gb300-tables "rackc: status $rc"
+	show "$tmp/gb3.err"
+fi
+
 # ---- rackc parts ----
 # names (first column) of a text listing
 names() { awk 'NR > 1 { print $1 }' "$1" | sort; }
