@@ -409,29 +409,113 @@ static uint32_t feed_of(const struct nb *n, uint32_t o)
 	return v->a;
 }
 
+/*
+ * The NetBox rating of the power feed of device @o (a PDU or power shelf
+ * with a `feed`): its inlet's rating (the part's), else the rackc feed's.
+ * Volts and amps as NetBox's integer fields take them (-1: unknown, not a
+ * whole number, or out of the field's range); max utilization in whole
+ * percent from the derating (floored: no more than the design allows;
+ * 100 without one, as rackc's power model then uses the full rating).
+ */
+struct nb_rating {
+	int64_t phases, volts, amps, util;
+	const struct rk_value *vloc, *aloc; /* where each came from */
+};
+
+static int64_t nb_small(int64_t v, int64_t per)
+{
+	v = whole(v, per);
+	return v >= 1 && v <= 32767 ? v : -1;
+}
+
+static void feed_rating(const struct nb *n, uint32_t o, uint32_t f,
+			struct nb_rating *r)
+{
+	const struct rk_design *d = n->d;
+	int64_t der;
+
+	r->phases = ir_num(d, o, A_PHASES, ir_num(d, f, A_PHASES, 1));
+	r->vloc = ir_attr_inh(d, o, A_VOLTAGE);
+	if (!r->vloc || r->vloc->type != VT_NUM)
+		r->vloc = ir_attr_inh(d, f, A_VOLTAGE);
+	r->aloc = ir_attr_inh(d, o, A_CURRENT);
+	if (!r->aloc || r->aloc->type != VT_NUM)
+		r->aloc = ir_attr_inh(d, f, A_CURRENT);
+	r->volts = r->vloc && r->vloc->type == VT_NUM
+		       ? nb_small(r->vloc->n, 1000)
+		       : -1;
+	r->amps = r->aloc && r->aloc->type == VT_NUM
+		      ? nb_small(r->aloc->n, 1000)
+		      : -1;
+	der = ir_num(d, o, A_DERATE, ir_num(d, f, A_DERATE, 0));
+	r->util = der > 0 && der < RK_RATIO_ONE ? der / 10000 : 100;
+	if (r->util < 1)
+		r->util = 1;
+}
+
+/*
+ * NetBox requires a power feed's voltage and amperage (the import form
+ * has no default for them): a feed the design gives neither is an error,
+ * located at the device's `feed`, rather than a file that fails import.
+ */
+static bool check_feeds(struct nb *n)
+{
+	const struct rk_design *d = n->d;
+	bool ok = true;
+
+	for (uint32_t o = 0; o < d->nobjs; o++) {
+		uint32_t f = feed_of(n, o);
+		struct nb_rating r;
+		const struct rk_value *at;
+
+		if (f == RK_NONE)
+			continue;
+		feed_rating(n, o, f, &r);
+		if (r.volts > 0 && r.amps > 0)
+			continue;
+		at = ir_attr(d, o, A_FEED);
+		diag_error(n->ctx->diag, &at->loc, "netbox",
+			   "%s: NetBox needs the %s of its power feed: "
+			   "%s (give `%s` to the part or to feed %s, in "
+			   "whole %s up to 32767)",
+			   name_of(n, o), r.volts > 0 ? "amperage" : "voltage",
+			   (r.volts > 0 ? r.aloc : r.vloc)
+			       ? "not a whole number "
+				 "in range"
+			       : "unknown",
+			   r.volts > 0 ? "current" : "voltage", name_of(n, f),
+			   r.volts > 0 ? "amperes" : "volts");
+		ok = false;
+	}
+	return ok;
+}
+
 static void feed_rows(struct nb *n, struct csv *w, uint32_t o)
 {
 	const struct rk_design *d = n->d;
 	uint32_t f = feed_of(n, o);
-	int64_t ph, v, i;
+	uint32_t row;
+	struct nb_rating r;
 
 	if (f == RK_NONE)
 		return;
-	/* the circuit of one PDU: its inlet's rating (the part's), else the
-	 * rackc feed's */
-	ph = ir_num(d, o, A_PHASES, ir_num(d, f, A_PHASES, 1));
-	v = ir_num(d, o, A_VOLTAGE, ir_num(d, f, A_VOLTAGE, -1));
-	i = ir_num(d, o, A_CURRENT, ir_num(d, f, A_CURRENT, -1));
+	feed_rating(n, o, f, &r);
+	/* NetBox looks the rack up within the row's location (an empty one
+	 * matches no rack): a rack in no row is not named */
+	row =
+	    n->rack[o] != RK_NONE ? ir_ancestor(d, n->rack[o], K_ROW) : RK_NONE;
 	csv_cell(w, name_of(n, n->site[o]));
 	csv_cell(w, name_of(n, f));
-	csv_cell(w, n->rack[o] != RK_NONE ? name_of(n, n->rack[o]) : NULL);
+	csv_cell(w, row != RK_NONE ? name_of(n, row) : NULL);
+	csv_cell(w, row != RK_NONE ? name_of(n, n->rack[o]) : NULL);
 	csv_cell(w, name_of(n, o));
 	csv_cell(w, "planned");
 	csv_cell(w, "primary");
 	csv_cell(w, "ac");
-	csv_cell(w, ph == 3 ? "three-phase" : "single-phase");
-	cell_num(w, whole(v, 1000));
-	cell_num(w, whole(i, 1000));
+	csv_cell(w, r.phases == 3 ? "three-phase" : "single-phase");
+	cell_num(w, r.volts);
+	cell_num(w, r.amps);
+	cell_num(w, r.util);
 	csv_end_row(w);
 }
 
@@ -693,8 +777,9 @@ static const struct nb_file nb_files[] = {
 	  outlet_rows },
 	{ "11-power-panels.csv", NB_COLS("site", "name"), NULL, panel_rows },
 	{ "12-power-feeds.csv",
-	  NB_COLS("site", "power_panel", "rack", "name", "status", "type",
-		  "supply", "phase", "voltage", "amperage"),
+	  NB_COLS("site", "power_panel", "location", "rack", "name", "status",
+		  "type", "supply", "phase", "voltage", "amperage",
+		  "max_utilization"),
 	  NULL, feed_rows },
 	{ "13-cables.csv",
 	  NB_COLS("side_a_site", "side_a_device", "side_a_power_panel",
@@ -760,6 +845,8 @@ static bool emit_netbox(struct backend_ctx *ctx)
 					     name_of(&n, o));
 		}
 	}
+	if (!check_feeds(&n))
+		return false;
 	for (size_t i = 0; i < ARRAY_SIZE(nb_files); i++)
 		write_file(&n, &nb_files[i]);
 	free(n.taken);
@@ -772,6 +859,7 @@ const struct backend backend_netbox = {
 	.summary = "netbox/*.csv: NetBox bulk-import files (sites to cables), "
 		   "numbered in import order",
 	.emit = emit_netbox,
+	.preflight = emit_netbox, /* dry: nothing is written */
 	.needs = BE_NEEDS_PLAN,
 	.on_request = true,
 };
