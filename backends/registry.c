@@ -8,7 +8,7 @@ extern const struct backend backend_report;
 extern const struct backend backend_cabling, backend_bom;
 extern const struct backend backend_nccl;
 extern const struct backend backend_ibnet;
-extern const struct backend backend_slurm;
+extern const struct backend backend_slurm, backend_k8s;
 extern const struct backend backend_elevations;
 extern const struct backend backend_floor, backend_diagrams;
 extern const struct backend backend_html;
@@ -18,10 +18,10 @@ extern const struct backend backend_xlsx;
 #endif
 
 const struct backend *const backend_table[] = {
-	&backend_ir,	   &backend_report,	&backend_cabling,
-	&backend_bom,	   &backend_nccl,	&backend_ibnet,
-	&backend_slurm,	   &backend_elevations, &backend_floor,
-	&backend_diagrams, &backend_html,	&backend_netbox,
+	&backend_ir,	     &backend_report, &backend_cabling,	 &backend_bom,
+	&backend_nccl,	     &backend_ibnet,  &backend_slurm,	 &backend_k8s,
+	&backend_elevations, &backend_floor,  &backend_diagrams, &backend_html,
+	&backend_netbox,
 #ifdef HAVE_XLSXWRITER
 	&backend_xlsx,
 #endif

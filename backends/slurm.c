@@ -46,6 +46,7 @@
 #include "be_common.h"
 #include "fabric.h"
 #include "schema.h"
+#include "sched.h"
 
 /* ---- host lists ---- */
 
@@ -202,18 +203,9 @@ struct tsw {
 	bool written;	   /* its group has an entry */
 };
 
-/* One line of output: a Slurm switch or block. */
-struct entry {
-	const char *name;
-	const char *nodes;    /* host list, or NULL */
-	const char *switches; /* host list of child switches, or NULL */
-	const char *also;     /* merged switches, for a comment, or NULL */
-	const char *fabric;
-	uint32_t fab;
-};
-
+/* The lines of output: Slurm switches or blocks (sched.h). */
 struct out {
-	struct entry *e;
+	struct sched_entry *e;
 	uint32_t n, cap;
 };
 
@@ -222,6 +214,26 @@ static int cmp_u32(const void *pa, const void *pb)
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
 
 	return a < b ? -1 : a > b;
+}
+
+/* @v[0..n) sorted, without duplicates, copied into @ar; *@m its length. */
+static const uint32_t *u32_set(struct arena *ar, const uint32_t *v, uint32_t n,
+			       uint32_t *m)
+{
+	uint32_t *c = arena_alloc(ar, ((size_t)n + 1) * sizeof(*c));
+	uint32_t k = 0;
+
+	memcpy(c, v, (size_t)n * sizeof(*c));
+	for (uint32_t i = 1; i < n; i++)
+		if (c[i - 1] > c[i]) {
+			qsort(c, n, sizeof(*c), cmp_u32);
+			break;
+		}
+	for (uint32_t i = 0; i < n; i++)
+		if (!i || c[i] != c[k - 1])
+			c[k++] = c[i];
+	*m = k;
+	return c;
 }
 
 static void ulist_push(struct ulist *l, uint32_t x)
@@ -451,9 +463,9 @@ static void fabric_tree(struct backend_ctx *ctx, const char *const *host,
 				head[sw[t].group] = t;
 			}
 		for (uint32_t s = 0; s < ns; s++) {
-			struct entry *e;
+			struct sched_entry *e;
 			const char **nm;
-			uint32_t nm_n = 0, members = 0;
+			uint32_t *kd, nm_n = 0, members = 0;
 
 			if (sw[s].level != lv || sw[s].group != s)
 				continue;
@@ -468,28 +480,40 @@ static void fabric_tree(struct backend_ctx *ctx, const char *const *host,
 			}
 			sw[s].written = true;
 			nm = xmalloc((sw[s].kids.n + ns + 1) * sizeof(*nm));
+			kd = xmalloc((sw[s].kids.n + 1) * sizeof(*kd));
 			e = VEC_PUSH(o->e, o->n, o->cap);
 			memset(e, 0, sizeof(*e));
 			e->name = host[sw[s].dev];
 			e->fabric = fname;
 			e->fab = fab;
+			e->dev = sw[s].dev;
+			e->level = lv;
 			for (uint32_t t = head[s]; t != RK_NONE; t = next[t]) {
 				if (lv) {
 					/* same children as s by construction */
 					if (t != s)
 						continue;
 					for (uint32_t k = 0; k < sw[t].kids.n;
-					     k++)
-						nm[nm_n++] =
-						    host[sw[sw[t].kids.v[k]]
-							     .dev];
+					     k++) {
+						kd[nm_n] =
+						    sw[sw[t].kids.v[k]].dev;
+						nm[nm_n] = host[kd[nm_n]];
+						nm_n++;
+					}
 					continue;
 				}
 				nm = xrealloc(nm, (nm_n + sw[t].kids.n + 1) *
 						      sizeof(*nm));
-				for (uint32_t k = 0; k < sw[t].kids.n; k++)
-					nm[nm_n++] = host[sw[t].kids.v[k]];
+				kd = xrealloc(kd, (nm_n + sw[t].kids.n + 1) *
+						      sizeof(*kd));
+				for (uint32_t k = 0; k < sw[t].kids.n; k++) {
+					kd[nm_n] = sw[t].kids.v[k];
+					nm[nm_n] = host[kd[nm_n]];
+					nm_n++;
+				}
 			}
+			e->kids = u32_set(ctx->arena, kd, nm_n, &e->nkids);
+			free(kd);
 			if (lv)
 				e->switches = hostlist(ctx->arena, nm, nm_n);
 			else
@@ -521,7 +545,7 @@ static bool fabric_is_compute(const struct rk_design *d, uint32_t fab)
 	return v && streq(be_port_role(d, (uint32_t)v->n), "compute");
 }
 
-static bool emit_slurm(struct backend_ctx *ctx)
+bool sched_topology(struct backend_ctx *ctx, struct sched_topo *t)
 {
 	const struct rk_design *d = ctx->d;
 	uint32_t n = d->nobjs ? d->nobjs : 1;
@@ -537,7 +561,6 @@ static bool emit_slurm(struct backend_ctx *ctx)
 	bool any_gpu = false;
 	const char *const *host;
 	bool ok;
-	FILE *fp;
 
 	host = be_host_names(ctx, &ok);
 	/* the server parts with GPU components */
@@ -603,7 +626,7 @@ static bool emit_slurm(struct backend_ctx *ctx)
 			    xmalloc((2 * cnt[f] + 1) * sizeof(*nm));
 			uint32_t nn = 0, *devs = xmalloc((2 * cnt[f] + 1) *
 							 sizeof(*devs));
-			struct entry *e;
+			struct sched_entry *e;
 
 			for (uint32_t i = 0; i < cnt[f]; i++) {
 				const struct rk_link *l =
@@ -646,6 +669,11 @@ static bool emit_slurm(struct backend_ctx *ctx)
 				    be_derived_name(ctx->arena, ir_name(d, f));
 				e->nodes = hostlist(ctx->arena, nm, nn);
 				e->fabric = ir_name(d, f);
+				e->fab = f;
+				e->dev = RK_NONE;
+				e->level = -1;
+				e->kids =
+				    u32_set(ctx->arena, devs, nn, &e->nkids);
 				if (!min_block || nn < min_block)
 					min_block = nn;
 			}
@@ -658,6 +686,42 @@ static bool emit_slurm(struct backend_ctx *ctx)
 				    sw_index, owner, what, &tree);
 		}
 	}
+	memset(t, 0, sizeof(*t));
+	t->tree = tree.e;
+	t->ntree = tree.n;
+	t->blocks = blocks.e;
+	t->nblocks = blocks.n;
+	t->min_block = min_block;
+	t->host = host;
+	free(gpu_part);
+	free(what);
+	free(cnt);
+	free(start);
+	free(links);
+	free(sw_index);
+	free(block_of);
+	free(owner);
+	return ok;
+}
+
+void sched_topo_free(struct sched_topo *t)
+{
+	free(t->tree);
+	free(t->blocks);
+	t->tree = t->blocks = NULL;
+	t->ntree = t->nblocks = 0;
+}
+
+static bool emit_slurm(struct backend_ctx *ctx)
+{
+	const struct rk_design *d = ctx->d;
+	struct sched_topo t;
+	bool ok = sched_topology(ctx, &t);
+	struct out tree = { t.tree, t.ntree, 0 },
+		   blocks = { t.blocks, t.nblocks, 0 };
+	uint32_t min_block = t.min_block;
+	FILE *fp;
+
 	for (uint32_t i = 0; i < tree.n; i++)
 		if (strlen(tree.e[i].name) > 64) {
 			diag_error(ctx->diag, &d->objs[tree.e[i].fab].loc,
@@ -681,7 +745,7 @@ static bool emit_slurm(struct backend_ctx *ctx)
 			"# TopologyPlugin=topology/tree\n",
 			ctx->input);
 		for (uint32_t i = 0; i < tree.n; i++) {
-			const struct entry *e = &tree.e[i];
+			const struct sched_entry *e = &tree.e[i];
 
 			if (!last || !streq(last, e->fabric))
 				fprintf(fp, "\n# fabric %s\n", e->fabric);
@@ -751,16 +815,7 @@ static bool emit_slurm(struct backend_ctx *ctx)
 					blocks.e[i].name, blocks.e[i].nodes);
 		}
 	}
-	free(tree.e);
-	free(blocks.e);
-	free(gpu_part);
-	free(what);
-	free(cnt);
-	free(start);
-	free(links);
-	free(sw_index);
-	free(block_of);
-	free(owner);
+	sched_topo_free(&t);
 	return ok && !ctx->failed;
 }
 
