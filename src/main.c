@@ -19,6 +19,7 @@
 #include "driver.h"
 #include "jobs.h"
 #include "suggest.h"
+#include "verify.h"
 
 enum {
 	OPT_CHECK = 256,
@@ -71,6 +72,8 @@ static void usage(FILE *fp)
 	    "       rackc diff [OPTION]... OLD NEW   (see rackc diff --help)\n"
 	    "       rackc parts [OPTION]... [PATTERN] (see rackc parts "
 	    "--help)\n"
+	    "       rackc verify [OPTION]... DESIGN OBSERVED... (see rackc "
+	    "verify --help)\n"
 	    "Compile a rackc hardware design into deployment artifacts.\n"
 	    "\n"
 	    "  -o, --output=DIR        write artifacts to DIR (default: out)\n"
@@ -279,6 +282,8 @@ int main(int argc, char **argv)
 	setvbuf(stderr, errbuf, _IOFBF, sizeof(errbuf));
 	if (argc > 1 && streq(argv[1], "diff"))
 		return diff_main(argc - 1, argv + 1);
+	if (argc > 1 && streq(argv[1], "verify"))
+		return verify_main(argc - 1, argv + 1);
 	if (argc > 1 && streq(argv[1], "parts"))
 		return parts_main(argc - 1, argv + 1);
 	usage_prescan(argc, argv, &u);
