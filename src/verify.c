@@ -67,7 +67,7 @@ static const char *derived_host(struct arena *a, const char *full)
 	return s;
 }
 
-static void name_dev(struct vf *v, const char *name, uint32_t d)
+void vf_name_dev(struct vf *v, const char *name, uint32_t d)
 {
 	uint32_t id = vf_intern(&v->str, name, strlen(name), true);
 	uint32_t old = vf_map_put(&v->dev_by_name, id, d);
@@ -93,8 +93,8 @@ static uint32_t plan_dev(struct vf *v, const char *name, const char *rack,
 	x->planned = true;
 	d = v->ndev - 1;
 	vf_map_put(&v->unknown, vf_key2(2, id), d);
-	name_dev(v, x->name, d);
-	name_dev(v, derived_host(v->a, x->name), d);
+	vf_name_dev(v, x->name, d);
+	vf_name_dev(v, derived_host(v->a, x->name), d);
 	return d;
 }
 
@@ -343,7 +343,7 @@ static bool read_net(struct vf *v, const char *path, uint32_t subnet)
 				size_t hl = strcspn(desc, " ");
 				uint32_t h = vf_intern(&v->str, desc, hl, true);
 
-				name_dev(v, v->str.s[h], dev);
+				vf_name_dev(v, v->str.s[h], dev);
 				name_node(v, vf_key2(1, h), node);
 				name_node(
 				    v,
@@ -407,6 +407,14 @@ static bool load_plan(struct vf *v, const char *dir)
 	}
 	if (nn)
 		qsort(names, nn, sizeof(*names), str_cmp);
+	/* host names (a `hostname` of the design) from the lldp export */
+	{
+		const char *lj =
+		    arena_printf(v->a, "%s/lldp/expected.json", dir);
+
+		if (access(lj, F_OK) == 0 && !vf_read_lldp_expected(v, lj))
+			return free(names), false;
+	}
 	v->subnet = names;
 	v->nsubnet = nn;
 	v->subnet_seen = xcalloc(nn + 1, sizeof(*v->subnet_seen));
@@ -446,7 +454,7 @@ static bool compile_design(const char *path, const struct vopts *vo,
 	memset(&o, 0, sizeof(o));
 	o.input = path;
 	o.outdir = dir;
-	o.backends = "cabling,ibnet";
+	o.backends = "cabling,ibnet,lldp";
 	o.force = true;
 	o.defines = vo->defines;
 	o.ndefines = vo->ndefines;

@@ -4,13 +4,15 @@
  * reports it, compared cable by cable with the design's cabling plan.
  *
  * The plan is read from an output directory (the design is compiled first
- * into a temporary one, with the back ends cabling and ibnet):
+ * into a temporary one, with the back ends cabling, ibnet and lldp):
  *   cabling.csv        the cables: ID, label, both ends by rack, U, device
  *                      and port, fabric
  *   cabling/patch.csv  each cabled port's faceplate name
  *   ib/SUBNET.net      each InfiniBand subnet: the node descriptions and
  *                      IB port numbers of the cabled ports, and the rate
  *                      each link must train at
+ *   lldp/expected.json the host names of the devices with cabled Ethernet
+ *                      ports (so that a `hostname` is known)
  * The observations (verify_read.c) are ibnetdiscover topology output,
  * `lldpcli -f json` output and CSV neighbour lists; names in them are
  * mapped to the design's by the rules of a mapping file, else by the
@@ -153,10 +155,15 @@ static inline uint64_t vf_key2(uint32_t hi, uint32_t lo)
 	return (uint64_t)hi << 32 | lo;
 }
 
+/* Name device @d @name too (VF_AMBIGUOUS when it names another). */
+void vf_name_dev(struct vf *v, const char *name, uint32_t d);
+
 /* Readers (verify_read.c); each returns false after printing why the
  * input is unreadable. */
 bool vf_read_mapping(struct vf *v, const char *path);
 bool vf_read_observed(struct vf *v, const char *arg);
+/* lldp/expected.json of the plan: each device's system (host) name. */
+bool vf_read_lldp_expected(struct vf *v, const char *path);
 
 /* The device an observed name stands for, or RK_NONE (an unknown-device
  * finding is recorded, once per name). */

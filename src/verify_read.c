@@ -986,6 +986,43 @@ static bool read_lldp(struct vf *v, const char *path, const char *text,
 	return true;
 }
 
+bool vf_read_lldp_expected(struct vf *v, const char *path)
+{
+	size_t n;
+	char *text = rk_slurp(path, &n);
+	struct jp j = { text, 1, v->a, NULL };
+	const struct jv *doc, *ports;
+
+	if (!text) {
+		fprintf(stderr, "rackc verify: error: cannot read '%s': %s\n",
+			path, strerror(errno));
+		return false;
+	}
+	doc = jvalue(&j, 0);
+	ports = jget(doc, "ports");
+	if (!doc || !ports || ports->t != J_ARR) {
+		fprintf(stderr, "%s:%u: error: not an lldp export of rackc\n",
+			path, j.line);
+		free(text);
+		return false;
+	}
+	for (uint32_t i = 0; i < ports->n; i++) {
+		const char *dev = jstring(jget(ports->v[i], "device"));
+		const char *sys = jstring(jget(ports->v[i], "system"));
+		uint32_t id, d;
+
+		if (!dev || !sys)
+			continue;
+		id = vf_intern(&v->str, dev, strlen(dev), false);
+		d = id == RK_NONE ? RK_NONE
+				  : vf_map_get(&v->unknown, vf_key2(2, id));
+		if (d != RK_NONE)
+			vf_name_dev(v, sys, d);
+	}
+	free(text);
+	return true;
+}
+
 /* ---- dispatch ---- */
 
 bool vf_read_observed(struct vf *v, const char *arg)

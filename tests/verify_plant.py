@@ -6,6 +6,7 @@ report for them.
 
     verify_plant.py plant NET CABLING.csv SEED OUT.net EXPECTED
     verify_plant.py found VERIFY.json
+    verify_plant.py found-ends VERIFY.json
 
 `plant` draws, with a generator seeded by SEED, the faults a technician
 makes: two cables swapped (their far ends crossed), one unplugged, one
@@ -27,7 +28,9 @@ is named as rackc verify names a port the plan lacks ("IB port N of
 the same port or link, a moved or added end never lands on a device the
 planned cable's other end is on, and so on; the two swapped cables join the same kinds of node (both a
 host to a switch, or both two switches).  `found` prints the same lines
-from `rackc verify --format=json` output.
+from `rackc verify --format=json` output; `found-ends` names each cable
+by its two ends ("DEV PORT -- DEV PORT", design port names, sorted) instead
+of its ID, for expectations written by hand.
 """
 
 import csv
@@ -224,7 +227,7 @@ def end_name(e):
     return "%s %s" % (e["device"], e["port"])
 
 
-def main_found(path):
+def main_found(path, ends=False):
     out = []
     for fd in json.load(open(path))["findings"]:
         k = fd["kind"]
@@ -234,6 +237,10 @@ def main_found(path):
                 sorted((end_name(o["a"]), end_name(o["b"])))))
         elif k == "unknown-device":
             out.append("unknown-device %s" % fd["name"])
+        elif ends:
+            out.append("%s %s" % (k, "; ".join(sorted(
+                " -- ".join(sorted((end_name(c["a"]), end_name(c["b"]))))
+                for c in fd["cables"]))))
         else:
             out.append("%s %s" % (k, " ".join(sorted(c["id"] for c in
                                                     fd["cables"]))))
@@ -246,6 +253,8 @@ if __name__ == "__main__":
         main_plant(*sys.argv[2:])
     elif len(sys.argv) == 3 and sys.argv[1] == "found":
         main_found(sys.argv[2])
+    elif len(sys.argv) == 3 and sys.argv[1] == "found-ends":
+        main_found(sys.argv[2], True)
     else:
         sys.exit("usage: verify_plant.py plant NET CABLING SEED OUT EXPECTED"
                  " | found VERIFY.json")

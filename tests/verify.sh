@@ -1,0 +1,287 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# `rackc verify` on fixtures, and the lldp and ptm exports (no simulator
+# needed; tests/verify-ib.sh runs ibsim).  The design is
+# tests/verify/eth-small.rack, a small Ethernet leaf-spine; the expected
+# findings of each fixture were worked out by hand from what the fixture
+# says it plants (*.expected, cables named by their ends):
+#
+#   lldp/golden, ptm/golden  `rackc -O lldp`, `-O ptm` write exactly
+#                        tests/golden/deploy/eth-small/{lldp,ptm}/
+#   ptm/graphviz         Graphviz reads every ptm/*.dot, and its edges
+#                        (host:port -- host:port) are the Ethernet cables of
+#                        cabling.csv, ports by the faceplate names of
+#                        cabling/patch.csv, hosts by the design's rule
+#   ptm/example          examples/mi300x-roce.rack's ptm/compute.dot (a
+#                        RoCE fabric): Graphviz reads it, and its edges are
+#                        the fabric's cables, by ID and faceplate names
+#   lldp/plan            lldp/expected.json lists, for every cabled port,
+#                        the neighbour cabling.csv gives it, with the cable ID
+#   lldp/clean           lldpcli JSON of the switches as built: exit 0
+#   lldp/faults          lldpcli JSON (per switch, two concatenated with
+#                        their `show chassis`, a host's own view with its
+#                        Linux port names mapped by tests/verify/eth.map):
+#                        a swap, a moved cable, a missing one, an unplanned
+#                        one and an unknown host, exactly
+#   lldp/workorder       the Markdown work order: a section per rack, each
+#                        finding under the racks of its ends
+#   csv/faults           a neighbour CSV (design names, host names,
+#                        faceplate names, a `hostname`): exactly its faults
+#   outdir               an output directory as DESIGN gives the same
+#   ib/unknown, ib/map, ib/rate
+#                        real ibnetdiscover output of tests/verify/
+#                        ib-small.rack (captured from ibsim): switch node
+#                        descriptions as NVIDIA switches write them are
+#                        unknown devices without a mapping file and map with
+#                        one; links up narrower or slower are wrong-rate
+#   usage/*              exit 2 on unreadable, malformed or missing input
+
+. "$(dirname "$0")/lib.sh"
+
+cd "$top_srcdir"
+. tests/golden_designs.sh
+
+d=tests/verify/eth-small.rack
+l=tests/verify/lldp
+
+# lldp and ptm goldens
+for be in lldp ptm; do
+	design_golden "$d" "$be" "$be" || :
+done
+
+o=$tmp/eth
+if ! rk_run "$o" -o "$o.d" -O cabling,lldp,ptm "$d" || [ "$rc" -ne 0 ]; then
+	fail "build" "${rk_problem:-exit status $rc}"
+	show "$o.err"
+	finish
+fi
+
+# the Ethernet cables of the plan, both ways, as (host, port, host, port,
+# cable), ports by faceplate name; hosts by the derived-name rule but
+# h[3], whose hostname the design gives
+python3 - "$o.d" >"$tmp/plan.txt" <<'EOF'
+import csv, re, sys
+d = sys.argv[1]
+face = {}
+for r in csv.DictReader(open(d + "/cabling/patch.csv")):
+    face[(r["device"], r["port"])] = r["faceplate"]
+def host(dev):
+    if dev == "h[3]":
+        return "gpu-node-03"
+    return re.sub("-+", "-", re.sub("[^A-Za-z0-9-]", "-", dev)).strip("-")
+for r in csv.DictReader(open(d + "/cabling.csv")):
+    a = (host(r["a_device"]), face[(r["a_device"], r["a_port"])])
+    b = (host(r["b_device"]), face[(r["b_device"], r["b_port"])])
+    for x, y in ((a, b), (b, a)):
+        print("%s %s %s %s %s" % (x + y + (r["cable_id"],)))
+EOF
+
+if command -v dot >/dev/null 2>&1; then
+	bad=
+	for f in "$o.d"/ptm/*.dot; do
+		if ! dot -Tjson "$f" >"$f.json" 2>"$f.err"; then
+			bad="$bad $(basename "$f")"
+		fi
+	done
+	if [ -z "$bad" ] && python3 - "$o.d" "$tmp/plan.txt" >"$tmp/ptm.diff" <<'EOF'
+import glob, json, sys
+got = set()
+for f in glob.glob(sys.argv[1] + "/ptm/*.dot.json"):
+    g = json.load(open(f))
+    name = {o["_gvid"]: o["name"] for o in g.get("objects", [])}
+    for e in g.get("edges", []):
+        a = (name[e["tail"]], e["tailport"])
+        b = (name[e["head"]], e["headport"])
+        got.add(a + b)
+        got.add(b + a)
+want = {tuple(l.split()[:4]) for l in open(sys.argv[2])}
+for x in sorted(want - got):
+    print("planned, not in ptm:", *x)
+for x in sorted(got - want):
+    print("in ptm, not planned:", *x)
+sys.exit(1 if want != got else 0)
+EOF
+	then
+		pass "ptm/graphviz" "$(($(wc -l <"$tmp/plan.txt") / 2)) edges are the plan's cables"
+	else
+		fail "ptm/graphviz" "Graphviz rejects:${bad:- none}; or the edges differ"
+		show "$tmp/ptm.diff"
+	fi
+else
+	skip "ptm/graphviz" "Graphviz (dot) is not installed"
+fi
+
+# an example's Ethernet fabric: every edge of ptm/compute.dot is the cable
+# of cabling.csv its comment names, both ports by faceplate name, and every
+# cable of the (RoCE) fabric is there
+e=$tmp/roce
+if command -v dot >/dev/null 2>&1 &&
+	rk_run "$e" -o "$e.d" -O cabling,ptm examples/mi300x-roce.rack &&
+	[ "$rc" -eq 0 ] && dot -Tcanon "$e.d/ptm/compute.dot" >/dev/null 2>&1 &&
+	python3 - "$e.d" >"$e.diff" <<'EOF'
+import csv, re, sys
+d = sys.argv[1]
+face = {}
+for r in csv.DictReader(open(d + "/cabling/patch.csv")):
+    face[(r["device"], r["port"])] = r["faceplate"]
+rows = {r["cable_id"]: r for r in csv.DictReader(open(d + "/cabling.csv"))
+        if r["fabric"] == "compute"}
+edge = re.compile(r'^\t"[^"]+":"([^"]+)" -- "[^"]+":"([^"]+)" // (\S+)$')
+seen = set()
+for line in open(d + "/ptm/compute.dot"):
+    m = edge.match(line)
+    if not m:
+        continue
+    r = rows.get(m.group(3))
+    if r is None or (m.group(1), m.group(2)) != (
+            face[(r["a_device"], r["a_port"])],
+            face[(r["b_device"], r["b_port"])]):
+        print("edge not in the plan:", line.strip())
+    seen.add(m.group(3))
+for c in sorted(set(rows) - seen):
+    print("cable not in ptm:", c)
+sys.exit(1 if set(rows) != seen else 0)
+EOF
+then
+	pass "ptm/example" "mi300x-roce: ptm/compute.dot has every cable of the fabric"
+elif ! command -v dot >/dev/null 2>&1; then
+	skip "ptm/example" "Graphviz (dot) is not installed"
+else
+	fail "ptm/example" "mi300x-roce's ptm/compute.dot differs from the plan"
+	show "$e.diff"
+	show "$e.err"
+fi
+
+if python3 - "$o.d/lldp/expected.json" "$tmp/plan.txt" >"$tmp/lldp.diff" <<'EOF'
+import json, sys
+got = set()
+for p in json.load(open(sys.argv[1]))["ports"]:
+    n = p["neighbor"]
+    got.add((p["system"], p["port"], n["system"], n["port"], p["cable_id"]))
+want = {tuple(l.split()) for l in open(sys.argv[2])}
+for x in sorted(want ^ got):
+    print("planned" if x in want else "exported", *x)
+sys.exit(1 if want != got else 0)
+EOF
+then
+	pass "lldp/plan" "$(wc -l <"$tmp/plan.txt") ports with their neighbours"
+else
+	fail "lldp/plan" "lldp/expected.json differs from cabling.csv"
+	show "$tmp/lldp.diff"
+fi
+
+# expect CASE EXPECTED STATUS ARG...: verify's JSON findings, by ends,
+# are EXPECTED and the exit status STATUS
+expect() {
+	e_case=$1
+	e_want=$2
+	e_rc=$3
+	shift 3
+	rk_run "$tmp/$e_case" verify --format=json "$@" || :
+	python3 tests/verify_plant.py found-ends "$tmp/$e_case.out" \
+		>"$tmp/$e_case.found" 2>&1 || :
+	if [ "$rc" -eq "$e_rc" ] && diff "$e_want" "$tmp/$e_case.found" \
+		>"$tmp/$e_case.diff"; then
+		pass "$e_case" "$(wc -l <"$e_want" | tr -d ' ') findings"
+	else
+		fail "$e_case" "exit $rc (expected $e_rc); expected (<), reported (>)"
+		show "$tmp/$e_case.diff"
+		show "$tmp/$e_case.err"
+	fi
+}
+
+: >"$tmp/none"
+expect lldp-clean "$tmp/none" 0 --map tests/verify/eth.map "$d" \
+	leaf-0="$l/clean-leaf-0.json" leaf-1="$l/clean-leaf-1.json"
+expect lldp-faults tests/verify/lldp.expected 1 --map tests/verify/eth.map \
+	"$d" "$l/leaf-0.json" "$l/leaf-1.json" "$l/spines.json" "$l/h-2.json"
+expect csv-faults tests/verify/observed.csv.expected 1 "$d" \
+	tests/verify/observed.csv
+expect outdir tests/verify/observed.csv.expected 1 "$o.d" \
+	tests/verify/observed.csv
+
+# the work order: a section per rack, each finding under the racks of its
+# ends (the swap in rack 0 only, the moved leaf[0]--spine[1] cable in both,
+# the unknown host's under "(not in the design)")
+rk_run "$tmp/wo" verify --map tests/verify/eth.map --work-order "$tmp/wo.md" \
+	"$d" "$l/leaf-0.json" "$l/leaf-1.json" "$l/spines.json" || :
+awk '/^## Rack /{r=$3} /^\| \[ \]/{print r, $5}' "$tmp/wo.md" |
+	sort >"$tmp/wo.rows"
+cat >"$tmp/wo.want" <<'EOF'
+(not unknown-device:
+(not unplanned:
+lab.r.rk[0] swapped:
+lab.r.rk[0] wrong-port:
+lab.r.rk[0] unplanned:
+lab.r.rk[1] wrong-port:
+lab.r.rk[1] missing:
+lab.r.rk[1] unplanned:
+lab.r.rk[1] unplanned:
+EOF
+if [ "$rc" -eq 1 ] && sort "$tmp/wo.want" | diff - "$tmp/wo.rows" >"$tmp/wo.diff"
+then
+	pass "lldp/workorder"
+else
+	fail "lldp/workorder" "exit $rc; rows by rack differ"
+	show "$tmp/wo.diff"
+	show "$tmp/wo.md"
+fi
+
+# InfiniBand: real ibnetdiscover output, switch descriptions renamed as
+# NVIDIA switches report them, two links degraded
+ib=tests/verify/ib-small.rack
+sed 's/"compute-\(leaf\|spine\)-\([0-9]\)"/"MF0;compute-\1-\2:MQM9700\/U1"/' \
+	tests/verify/ib-small.disc >"$tmp/ib.disc"
+printf '%s\n' 'device ~MF0;([^:]+):.* \1' >"$tmp/ib.map"
+rk_run "$tmp/ib-unknown" verify "$ib" "$tmp/ib.disc" || :
+n=$(grep -c "error: unknown device 'MF0;compute-" "$tmp/ib-unknown.out" || :)
+if [ "$rc" -eq 1 ] && [ "$n" -eq 7 ]; then
+	pass "ib/unknown" "7 switch descriptions unknown without a mapping"
+else
+	fail "ib/unknown" "exit $rc, $n unknown switches (expected 7)"
+	show "$tmp/ib-unknown.out"
+fi
+expect ib-map "$tmp/none" 0 --map "$tmp/ib.map" "$ib" "$tmp/ib.disc"
+# leaf-1 port 1 (gpu-0 mlx5_1) trained at EDR, leaf-3 port 2 (gpu-4
+# mlx5_1) at 1x: each from one end's report only
+awk '
+	/^Switch/ { me = $0 }
+	/^\[1\]/ && me ~ /compute-leaf-1:/ { sub(/4xHDR$/, "4xEDR") }
+	/^\[2\]/ && me ~ /compute-leaf-3:/ { sub(/4xHDR$/, "1xHDR") }
+	{ print }' "$tmp/ib.disc" >"$tmp/ib-rate.disc"
+cat >"$tmp/ib-rate.want" <<'EOF'
+wrong-rate compute.leaf[1] p[0] -- gpu[0] ib[1]
+wrong-rate compute.leaf[3] p[1] -- gpu[4] ib[1]
+EOF
+expect ib-rate "$tmp/ib-rate.want" 1 --map "$tmp/ib.map" "$ib" \
+	"$tmp/ib-rate.disc"
+
+# usage and unreadable input: exit 2
+u=0
+check2() {
+	u=$((u + 1))
+	c_name=$1
+	shift
+	rk_run "$tmp/u$u" "$@" || :
+	if [ "$rc" -eq 2 ] && [ -s "$tmp/u$u.err" ]; then
+		pass "usage/$c_name"
+	else
+		fail "usage/$c_name" "exit $rc (expected 2 with a message)"
+		show "$tmp/u$u.err"
+	fi
+}
+printf '{"lldp": {"interface": [\n' >"$tmp/trunc.json"
+printf 'host,port\nh[0],eth[0]\n' >"$tmp/cols.csv"
+printf 'device ~[unclosed x\n' >"$tmp/bad.map"
+printf 'hello\n' >"$tmp/nothing.txt"
+check2 no-observation verify "$d"
+check2 unreadable verify "$d" "$tmp/does-not-exist"
+check2 truncated-json verify "$d" "$tmp/trunc.json"
+check2 csv-columns verify "$d" "$tmp/cols.csv"
+check2 no-format verify "$d" "$tmp/nothing.txt"
+check2 bad-regex verify --map "$tmp/bad.map" "$d" tests/verify/observed.csv
+check2 bad-format verify --format=yaml "$d" tests/verify/observed.csv
+check2 no-design verify "$tmp/no-design.rack" tests/verify/observed.csv
+
+finish
