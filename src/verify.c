@@ -1113,6 +1113,7 @@ static void md_out(FILE *fp, const struct vf *v, const char *design)
 	for (uint32_t i = 0; i < n; i++) {
 		const struct vf_finding *f = &v->fd[it[i].fd];
 		const char *head, *todo, *cables = "", *where = "";
+		const char *labels = "";
 
 		if (i == 0 || !streq(it[i].rack, it[i - 1].rack))
 			fprintf(fp,
@@ -1128,6 +1129,8 @@ static void md_out(FILE *fp, const struct vf *v, const char *design)
 
 				cables = arena_printf(v->a, "%s%s%s", cables,
 						      k ? ", " : "", x->id);
+				labels = arena_printf(v->a, "%s%s%s", labels,
+						      k ? "; " : "", x->label);
 				where = arena_printf(
 				    v->a, "%s%splanned %s -- %s", where,
 				    *where ? "; " : "", end_str(v, x->end[0]),
@@ -1144,10 +1147,7 @@ static void md_out(FILE *fp, const struct vf *v, const char *design)
 			}
 		fprintf(fp, "| [ ] | %s: %s | %s | %s | %s | %s |\n",
 			kind_name[f->kind], md_cell(v, head),
-			md_cell(v, cables),
-			f->cable[0] != RK_NONE
-			    ? md_cell(v, v->cable[f->cable[0]].label)
-			    : "",
+			md_cell(v, cables), md_cell(v, labels),
 			md_cell(v, where), md_cell(v, todo));
 	}
 	free(it);

@@ -22,6 +22,9 @@
 #                        cable under the racks of its ends
 #   two-tier/coverage    the storage subnet, not discovered, is not
 #                        reported missing, and the coverage says so
+#   doc/example          doc/verify.md's example (the one-SU example with
+#                        two cables crossed) run as written prints what the
+#                        document shows
 #
 # Skipped (exit 77) without ibsim, opensm, ibnetdiscover and libumad2sim
 # (tests/ibsim_lib.sh); RACKC_VERIFY_SEEDS overrides the seeds.
@@ -134,5 +137,35 @@ for spec in su:examples/dgx-h100-su.rack small:tests/verify/ib-small.rack \
 		fi
 	done
 done
+
+# doc/verify.md's example, run as written: its commands in a directory of
+# their own (examples/ linked there), rackc on the PATH; what it prints is
+# the output the document shows (line numbers of compute.topo aside) and
+# the work order lists the swap under both racks
+x=$tmp/doc
+mkdir -p "$x/bin"
+ln -s "$top_srcdir/examples" "$x/examples"
+ln -s "$RACKC" "$x/bin/rackc"
+sed -n '/<!-- verify-example:begin -->/,/<!-- verify-example:end -->/p' \
+	doc/verify.md | sed '/^```/d; /^<!--/d' >"$x/run.sh"
+sed -n '/<!-- verify-output:begin -->/,/<!-- verify-output:end -->/p' \
+	doc/verify.md | sed '/^```/d; /^<!--/d' |
+	sed 's/compute\.topo:[0-9]*/compute.topo:N/g' >"$x/want"
+# (its last command, rackc verify, exits 1: the cabling differs)
+x_rc=0
+(cd "$x" && PATH=$x/bin:$PATH UMAD2SIM=$SIM_LIB \
+	IBSIM_SOCKNAME=rackc-$$-doc timeout 300 sh ./run.sh >run.out 2>run.err) ||
+	x_rc=$?
+sed 's/compute\.topo:[0-9]*/compute.topo:N/g' "$x/run.out" >"$x/got"
+if [ "$x_rc" -eq 1 ] && [ -s "$x/want" ] &&
+	diff "$x/want" "$x/got" >"$x/diff" &&
+	[ "$(grep -c '^## Rack ' "$x/work.md")" -eq 2 ] &&
+	[ "$(grep -c 'swapped: cables' "$x/work.md")" -eq 2 ]; then
+	pass "doc/example" "doc/verify.md's commands print what it shows"
+else
+	fail "doc/example" "exit $x_rc; doc/verify.md's example differs (shown <, got >)"
+	show "$x/diff"
+	show "$x/run.err"
+fi
 
 finish
