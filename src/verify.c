@@ -900,8 +900,10 @@ static void json_end(FILE *fp, const struct vf *v, uint32_t p)
 	else
 		fputs("null", fp);
 	fputs(", \"u\": ", fp);
-	if (d->planned && *d->u)
+	if (d->planned && *d->u && strspn(d->u, "0123456789") == strlen(d->u))
 		fputs(d->u, fp);
+	else if (d->planned && *d->u)
+		jstr(fp, d->u);
 	else
 		fputs("null", fp);
 	fputs(", \"device\": ", fp);
