@@ -739,6 +739,344 @@ static void link_cable_rows(struct nb *n, struct csv *w)
 	free(ends);
 }
 
+/* ---- device types for the community device-type library ---- */
+
+/*
+ * netbox/device-types/<Manufacturer>/<model>.yaml: the part of each
+ * exported device as a device type in the schema of
+ * netbox-community/devicetype-library (doc/netbox.md lists what is written
+ * and how each value is derived).  The model is the part's name, as in
+ * 06-device-types.csv, so 07-devices.csv finds the type either way.
+ */
+
+/* @s with every @from replaced by @to, left to right (Python's
+ * str.replace). */
+static char *replace_all(struct arena *a, const char *s, const char *from,
+			 const char *to)
+{
+	size_t lf = strlen(from), lt = strlen(to), n = 0, k = 0;
+	const char *p = s, *q;
+	char *out;
+
+	for (q = strstr(s, from); q; q = strstr(q + lf, from))
+		n++;
+	out = arena_alloc(a, strlen(s) + n * lt + 1);
+	while ((q = strstr(p, from))) {
+		memcpy(out + k, p, (size_t)(q - p));
+		k += (size_t)(q - p);
+		memcpy(out + k, to, lt);
+		k += lt;
+		p = q + lf;
+	}
+	strcpy(out + k, p);
+	return out;
+}
+
+/*
+ * The library's slug of a manufacturer (@mfr) or of a model: lower case,
+ * then its replacements in its order (the library's tests/device_types.py,
+ * doc/netbox.md); a model's loses one trailing '-'.
+ */
+static char *dt_slugify(struct arena *a, const char *s, bool mfr)
+{
+	static const char *const model_rep[][2] = {
+		{ " ", "-" },	   { "sfp+", "sfpp" }, { "poe+", "poep" },
+		{ "-+", "-plus" }, { "+", "-plus-" },  { "_", "-" },
+		{ "&", "-and-" },  { "!", "" },	       { "/", "-" },
+		{ ",", "" },	   { "'", "" },	       { "*", "-" },
+	};
+	static const char *const mfr_rep[][2] = {
+		{ " ", "-" },	    { "sfp+", "sfpp" }, { "poe+", "poep" },
+		{ "-+", "-plus-" }, { "+", "-plus" },	{ "_", "-" },
+		{ "!", "" },	    { "/", "-" },	{ ",", "" },
+		{ "'", "" },	    { "*", "-" },	{ "&", "and" },
+	};
+	const char *const(*rep)[2] = mfr ? mfr_rep : model_rep;
+	size_t nrep = mfr ? ARRAY_SIZE(mfr_rep) : ARRAY_SIZE(model_rep);
+	char *b = arena_printf(a, "%s", s);
+	size_t len;
+
+	for (char *p = b; *p; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	for (size_t i = 0; i < nrep; i++)
+		b = replace_all(a, b, rep[i][0], rep[i][1]);
+	len = strlen(b);
+	if (!mfr && len && b[len - 1] == '-')
+		b[len - 1] = '\0';
+	return b;
+}
+
+/* A YAML scalar for @s: plain where YAML reads it back as that string,
+ * else double-quoted. */
+static void yaml_str(FILE *fp, const char *s)
+{
+	static const char *const special[] = { "true", "false", "yes",
+					       "no",   "on",	"off",
+					       "null", "y",	"n" };
+	bool plain = (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z');
+
+	for (const char *p = s; plain && *p; p++)
+		plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			(*p >= '0' && *p <= '9') || strchr("_.-+/()[]", *p);
+	for (size_t i = 0; plain && i < ARRAY_SIZE(special); i++) {
+		size_t k = 0;
+
+		while (s[k] && (s[k] | 0x20) == special[i][k])
+			k++;
+		plain = s[k] || special[i][k];
+	}
+	if (plain) {
+		fputs(s, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (const char *p = s; *p; p++) {
+		if ((unsigned char)*p < 0x20) {
+			fprintf(fp, "\\x%02x", (unsigned)(unsigned char)*p);
+			continue;
+		}
+		if (*p == '"' || *p == '\\')
+			fputc('\\', fp);
+		fputc(*p, fp);
+	}
+	fputc('"', fp);
+}
+
+/* "key: value" after @lead (value a string). */
+static void yaml_kv(FILE *fp, const char *lead, const char *key, const char *v)
+{
+	fprintf(fp, "%s%s: ", lead, key);
+	yaml_str(fp, v);
+	fputc('\n', fp);
+}
+
+/* The library's power port type of an inlet form ("other": none of its
+ * types, or no inlet given). */
+static const char *dt_inlet_type(const char *form)
+{
+	if (streq(form, "C22"))
+		return "iec-60320-c22";
+	return *inlet_type(form) ? inlet_type(form) : "other";
+}
+
+/* What the part does not say, for the file's opening comment. */
+struct dt_gaps {
+	const char *item[8];
+	unsigned n;
+};
+
+static void gap(struct dt_gaps *g, const char *what)
+{
+	if (g->n < ARRAY_SIZE(g->item))
+		g->item[g->n++] = what;
+}
+
+/*
+ * The most one supply of @part draws, in whole watts rounded up (-1:
+ * unknown): the part's power_max, and no more than one supply's rating
+ * (psu_rating) where the part gives it.  rackc's power model takes the
+ * power factor as 1 and does not model efficiency.
+ */
+static int64_t dt_max_draw(const struct rk_design *d, uint32_t part)
+{
+	int64_t pmax = ir_num(d, part, A_POWER_MAX, -1);
+	int64_t rating = ir_num(d, part, A_PSU_RATING, -1);
+
+	if (pmax <= 0)
+		return -1;
+	if (rating > 0 && rating < pmax)
+		pmax = rating;
+	return pmax / 1000 + (pmax % 1000 != 0);
+}
+
+/* A weight of @g grams as the library takes it (at most two decimals of
+ * its unit): kg when it is a whole number of 10 g, else g. */
+static void dt_weight(FILE *fp, int64_t g)
+{
+	if (g % 10 == 0)
+		fprintf(fp, "weight: %lld.%02lld\nweight_unit: kg\n",
+			(long long)(g / 1000), (long long)(g % 1000 / 10));
+	else
+		fprintf(fp, "weight: %lld\nweight_unit: g\n", (long long)g);
+}
+
+/* The component templates of device type @part (device @o is one). */
+static void dt_components(struct nb *n, FILE *fp, uint32_t o, uint32_t part,
+			  struct dt_gaps *g)
+{
+	const struct rk_design *d = n->d;
+	uint32_t *ports, np = part_ports(d, part, &ports);
+	int64_t psus = ir_num(d, part, A_PSUS, 0);
+	int64_t draw = dt_max_draw(d, part);
+	int64_t c13 = ir_num(d, part, A_OUTLETS_C13, 0);
+	int64_t c19 = ir_num(d, part, A_OUTLETS_C19, 0);
+	const char *inlet = word_of(d, part, A_INLET);
+	const char *ptype = dt_inlet_type(inlet);
+	bool any = false, pdu = d->objs[o].cls == C_PDU;
+
+	for (uint32_t i = 0; i < np; i++) {
+		if (!streq(word_of(d, ports[i], A_ROLE), "console"))
+			continue;
+		if (!any)
+			fputs("console-ports:\n", fp);
+		any = true;
+		yaml_kv(fp, "  - ", "name",
+			str_of(d->arena, d->objs[ports[i]].local));
+		yaml_kv(fp, "    ", "type",
+			streq(word_of(d, ports[i], A_FORM), "RJ45") ? "rj-45"
+								    : "other");
+	}
+	if (psus > 0 || pdu)
+		fputs("power-ports:\n", fp);
+	if ((psus > 0 || pdu) && streq(ptype, "other"))
+		gap(g, "power port type (no inlet of the library's types)");
+	if (psus > 0 && draw < 0)
+		gap(g, "maximum_draw (no power_max)");
+	if (psus <= 0 && !pdu)
+		gap(g, "power ports (the part gives no psus)");
+	for (int64_t k = 0; k < psus; k++) {
+		fprintf(fp, "  - name: psu[%lld]\n", (long long)k);
+		yaml_kv(fp, "    ", "type", ptype);
+		if (draw > 0)
+			fprintf(fp, "    maximum_draw: %lld\n",
+				(long long)draw);
+	}
+	if (pdu) {
+		/* a PDU's input, named as 09-power-ports.csv names it */
+		fputs("  - name: inlet\n", fp);
+		yaml_kv(fp, "    ", "type", ptype);
+	}
+	if (c13 + c19 > 0)
+		fputs("power-outlets:\n", fp);
+	for (int64_t k = 1; k <= c19 + c13; k++) {
+		bool is19 = k <= c19;
+
+		fprintf(fp, "  - name: %s-%lld\n", is19 ? "C19" : "C13",
+			(long long)(is19 ? k : k - c19));
+		yaml_kv(fp, "    ", "type",
+			is19 ? "iec-60320-c19" : "iec-60320-c13");
+		if (pdu)
+			fputs("    power_port: inlet\n", fp);
+	}
+	any = false;
+	for (uint32_t i = 0; i < np; i++) {
+		const char *role = word_of(d, ports[i], A_ROLE);
+
+		if (streq(role, "console"))
+			continue;
+		if (!any)
+			fputs("interfaces:\n", fp);
+		any = true;
+		yaml_kv(fp, "  - ", "name",
+			str_of(d->arena, d->objs[ports[i]].local));
+		yaml_kv(fp, "    ", "type", iface_type(d, ports[i]));
+		if (streq(role, "mgmt"))
+			fputs("    mgmt_only: true\n", fp);
+	}
+	free(ports);
+}
+
+/* The body of the device type of @part (device @o is one), into @m. */
+static void dt_body(struct nb *n, FILE *m, uint32_t o, uint32_t part,
+		    const char *slug, struct dt_gaps *g)
+{
+	const struct rk_design *d = n->d;
+	const char *vmodel = ir_str(d, part, A_MODEL);
+	uint32_t pn = be_part_number(d, part, -1);
+	int64_t u = layout_height_u(d, o), wt = ir_num(d, part, A_WEIGHT, -1);
+
+	yaml_kv(m, "", "manufacturer", vendor_of(n, part));
+	yaml_kv(m, "", "model", name_of(n, part));
+	yaml_kv(m, "", "slug", slug);
+	if (vmodel && *vmodel)
+		yaml_kv(m, "", "description",
+			arena_printf(n->a, "%.200s", vmodel));
+	if (pn && strlen(str_of(d->arena, pn)) <= 50)
+		yaml_kv(m, "", "part_number", str_of(d->arena, pn));
+	else
+		gap(g, pn ? "part_number (longer than the library's 50 "
+			    "characters)"
+			  : "part_number");
+	fprintf(m, "u_height: %lld\n", (long long)(u > 0 ? u : 0));
+	/* rackc gives a device its rack units on both faces: full depth; a
+	 * device of no height takes none */
+	fprintf(m, "is_full_depth: %s\n", u > 0 ? "true" : "false");
+	if (wt > 0)
+		dt_weight(m, wt);
+	else
+		gap(g, "weight");
+	gap(g, "airflow (not in rackc's catalog)");
+	dt_components(n, m, o, part, g);
+}
+
+/* Write the device type of device @o's part, once per part. */
+static void type_file(struct nb *n, uint32_t o)
+{
+	const struct rk_design *d = n->d;
+	uint32_t p = d->objs[o].part;
+	const char *mfr, *model, *dir;
+	struct dt_gaps g = { .n = 0 };
+	char *slug, *buf = NULL;
+	size_t blen = 0, k = 0;
+	FILE *fp, *m;
+
+	if (!exported(n, o) || n->seen[p])
+		return;
+	n->seen[p] = 1;
+	mfr = vendor_of(n, p);
+	model = name_of(n, p);
+	slug = arena_printf(n->a, "%s-%s", dt_slugify(n->a, mfr, true),
+			    dt_slugify(n->a, model, false));
+	/* the schema's slug pattern: a vendor name of other characters
+	 * keeps the rest */
+	for (const char *s = slug; *s && k < 100; s++)
+		if ((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+		    *s == '-' || *s == '_')
+			slug[k++] = *s;
+	slug[k] = '\0';
+	dir = replace_all(n->a, mfr, "/", "-");
+	if (dir[0] == '.')
+		dir = arena_printf(n->a, "_%s", dir + 1);
+	/* the body first, into memory: the opening comment lists the gaps
+	 * found while writing it */
+	m = open_memstream(&buf, &blen);
+	if (!m) {
+		n->ok = false;
+		return;
+	}
+	dt_body(n, m, o, p, slug, &g);
+	if (fclose(m)) {
+		free(buf);
+		n->ok = false;
+		return;
+	}
+	fp = out_open(n->ctx,
+		      arena_printf(n->a, "netbox/device-types/%s/%s.yaml", dir,
+				   dt_slugify(n->a, model, false)));
+	if (!fp) {
+		free(buf);
+		n->ok = false;
+		return;
+	}
+	fprintf(fp,
+		"---\n# rackc part %s as a device type of the NetBox "
+		"device-type library\n",
+		model);
+	if (layout_height_u(d, o) <= 0)
+		fputs("# u_height 0: the part gives no height (rackc mounts it "
+		      "in no rack unit)\n",
+		      fp);
+	fputs("# not in the catalog, left out:", fp);
+	for (unsigned i = 0; i < g.n; i++)
+		fprintf(fp, "%s %s", i ? ";" : "", g.item[i]);
+	fputc('\n', fp);
+	fwrite(buf, 1, blen, fp);
+	free(buf);
+	if (!out_close(n->ctx, fp))
+		n->ok = false;
+}
+
 /*
  * One file per row, in import order: its name, its columns, and where its
  * rows come from: @rows once, then @obj_rows for every object in order.
@@ -849,6 +1187,9 @@ static bool emit_netbox(struct backend_ctx *ctx)
 		return false;
 	for (size_t i = 0; i < ARRAY_SIZE(nb_files); i++)
 		write_file(&n, &nb_files[i]);
+	memset(n.seen, 0, d->nobjs);
+	for (uint32_t o = 0; o < d->nobjs && n.ok; o++)
+		type_file(&n, o);
 	free(n.taken);
 	free(n.vendors);
 	return n.ok;
@@ -857,7 +1198,8 @@ static bool emit_netbox(struct backend_ctx *ctx)
 const struct backend backend_netbox = {
 	.name = "netbox",
 	.summary = "netbox/*.csv: NetBox bulk-import files (sites to cables), "
-		   "numbered in import order",
+		   "numbered in import order; netbox/device-types/: the "
+		   "parts as device-type library YAML",
 	.emit = emit_netbox,
 	.preflight = emit_netbox, /* dry: nothing is written */
 	.needs = BE_NEEDS_PLAN,
