@@ -105,8 +105,12 @@ bool checks_validate(const struct check_setting *s, uint32_t n, FILE *err)
 	return true;
 }
 
-/* Is there a waiver for @check on @obj or an object enclosing it? */
-static bool waived(struct check_ctx *c, uint32_t obj)
+/*
+ * Is there a waiver for check @name on @obj or an object enclosing it?
+ * Marked used when @mark.
+ */
+static bool waived_by(struct check_ctx *c, uint32_t obj, const char *name,
+		      bool mark)
 {
 	const struct rk_design *d = c->d;
 	uint32_t hops = 0;
@@ -120,8 +124,9 @@ static bool waived(struct check_ctx *c, uint32_t obj)
 			if (at->key != A_WAIVE)
 				continue;
 			if (streq(str_of(d->arena, d->vals[at->val.a].a),
-				  c->check->name)) {
-				c->used_waivers[o->attr_first + k] = 1;
+				  name)) {
+				if (mark)
+					c->used_waivers[o->attr_first + k] = 1;
 				return true;
 			}
 		}
@@ -138,9 +143,19 @@ static bool waived(struct check_ctx *c, uint32_t obj)
 	return false;
 }
 
+static bool waived(struct check_ctx *c, uint32_t obj)
+{
+	return waived_by(c, obj, c->check->name, true);
+}
+
 bool check_waived(struct check_ctx *c, uint32_t obj)
 {
 	return obj != RK_NONE && waived(c, obj);
+}
+
+bool check_waived_for(struct check_ctx *c, uint32_t obj, const struct check *by)
+{
+	return obj != RK_NONE && waived_by(c, obj, by->name, false);
 }
 
 bool check_skipped(const struct check_ctx *c, uint32_t obj)
@@ -240,6 +255,22 @@ void check_cover(struct check_ctx *c, uint32_t obj, struct check_mark m,
 		cv->proved++;
 	else
 		cv->unknown++;
+}
+
+void check_cover_figure(struct check_ctx *c, uint32_t obj, struct check_mark m,
+			bool waived)
+{
+	struct check_coverage *cv = c->cover;
+
+	if (!cv)
+		return;
+	if (!waived || check_skipped(c, obj) || c->findings > m.findings ||
+	    c->waived > m.waived) {
+		check_cover(c, obj, m, true);
+		return;
+	}
+	cv->tracked = true;
+	cv->waived++;
 }
 
 void check_note(struct check_ctx *c, const struct srcloc *loc, const char *fmt,

@@ -226,6 +226,16 @@ bool device_draws_power(const struct rk_design *d, uint32_t dev);
 /* enum total_fig bits of @dev's figures that are unknown (0: all known) */
 unsigned device_figures_unknown(const struct rk_design *d, uint32_t dev);
 void rack_totals_free(struct rack_totals *t);
+/*
+ * The reason the part @part (or a part it derives from) gives for a figure
+ * it marks unknown, `unknown "NAME: reason"` or `unknown "A, NAME: reason"`
+ * (the text after the colon, blanks skipped), or NULL when it marks no
+ * figure @name so; *@loc and *@from (when not NULL) are the mark's place
+ * and the part that writes it.
+ */
+const char *figure_unknown_reason(const struct rk_design *d, uint32_t part,
+				  const char *name, const struct srcloc **loc,
+				  uint32_t *from);
 /* The enum total_fig bits of rack @r's totals that are out of range. */
 static inline unsigned rack_total_over(const struct rack_totals *t, uint32_t r)
 {
