@@ -12,6 +12,7 @@
 #include "check.h"
 #include "checks.h"
 #include "context.h"
+#include "loads.h"
 #include "metrics.h"
 #include "schema.h"
 #include "suggest.h"
@@ -239,6 +240,31 @@ struct check_mark check_cover_begin(const struct check_ctx *c)
 	return m;
 }
 
+static void cover_add(struct check_coverage *cv, uint32_t obj,
+		      enum cover_outcome o)
+{
+	struct cover_verdict *v =
+	    VEC_PUSH(cv->verdicts, cv->nverdicts, cv->vcap);
+
+	v->obj = obj;
+	v->outcome = o;
+	cv->tracked = true;
+	switch (o) {
+	case COVER_PROVED:
+		cv->proved++;
+		break;
+	case COVER_UNKNOWN:
+		cv->unknown++;
+		break;
+	case COVER_WAIVED:
+		cv->waived++;
+		break;
+	case COVER_PREREQ:
+		cv->prereq++;
+		break;
+	}
+}
+
 void check_cover(struct check_ctx *c, uint32_t obj, struct check_mark m,
 		 bool unknown)
 {
@@ -246,15 +272,14 @@ void check_cover(struct check_ctx *c, uint32_t obj, struct check_mark m,
 
 	if (!cv)
 		return;
-	cv->tracked = true;
 	if (check_skipped(c, obj))
-		cv->prereq++;
+		cover_add(cv, obj, COVER_PREREQ);
 	else if (c->waived > m.waived)
-		cv->waived++;
+		cover_add(cv, obj, COVER_WAIVED);
 	else if (c->findings > m.findings || !unknown)
-		cv->proved++;
+		cover_add(cv, obj, COVER_PROVED);
 	else
-		cv->unknown++;
+		cover_add(cv, obj, COVER_UNKNOWN);
 }
 
 void check_cover_figure(struct check_ctx *c, uint32_t obj, struct check_mark m,
@@ -269,8 +294,7 @@ void check_cover_figure(struct check_ctx *c, uint32_t obj, struct check_mark m,
 		check_cover(c, obj, m, true);
 		return;
 	}
-	cv->tracked = true;
-	cv->waived++;
+	cover_add(cv, obj, COVER_WAIVED);
 }
 
 void check_note(struct check_ctx *c, const struct srcloc *loc, const char *fmt,
@@ -720,12 +744,18 @@ bool checks_run(const struct rk_design *d, struct derived *dv,
 	r->ctx.diag = diag;
 	r->ctx.arena = a;
 	r->ctx.used_waivers = xcalloc(d->nattrs + 1, sizeof(uint32_t));
-	if (dv && !dv->coverage)
+	if (dv && !dv->coverage) {
 		dv->coverage = xcalloc(check_table_len, sizeof(*dv->coverage));
+		dv->ncoverage = check_table_len;
+	}
 	for (unsigned i = 0; i < check_table_len; i++)
 		if (r->level[i] != CHECK_OFF)
 			run_one(r, i);
 	check_waivers(r);
+	if (dv && !dv->figures) {
+		dv->figures = figure_report_compute(d, dv);
+		dv->figures_free = figure_report_free;
+	}
 	free(r->ctx.used_waivers);
 	for (unsigned k = 0; k < check_table_len; k++)
 		free(r->bad[k]);

@@ -119,6 +119,23 @@ static void heat_of(const struct rk_design *d, uint32_t dev, bool on_loop,
 	}
 }
 
+unsigned heat_sides(const struct rk_design *d, uint32_t dev)
+{
+	uint32_t r = layout_rack_of(d, dev), l = obj_attr(d, dev, A_LOOP);
+	struct heat h;
+	unsigned sides = 0;
+
+	if (l == RK_NONE && r != RK_NONE)
+		l = obj_attr(d, r, A_LOOP);
+	heat_of(d, dev, l != RK_NONE, &h);
+	if (h.rule != HR_LIQUID &&
+	    !(h.rule == HR_FRACTION && h.frac == RK_RATIO_ONE))
+		sides |= HEAT_AIR;
+	if (h.rule != HR_AIR && !(h.rule == HR_FRACTION && !h.frac))
+		sides |= HEAT_LIQUID;
+	return sides;
+}
+
 /* "heat 11.3kW (above its power_max 10.2kW)" or "power_max 10.2kW" */
 static void heat_text(const struct heat *h, char *out, size_t n)
 {

@@ -1856,8 +1856,13 @@ void derived_init(struct derived *dv, const struct rk_design *d)
 
 void derived_free(struct derived *dv)
 {
+	for (unsigned i = 0; dv->coverage && i < dv->ncoverage; i++)
+		free(dv->coverage[i].verdicts);
 	free(dv->coverage);
 	dv->coverage = NULL;
+	if (dv->figures && dv->figures_free)
+		dv->figures_free(dv->figures);
+	dv->figures = NULL;
 	for (uint32_t k = 0; dv->fab && dv->fab_slot && k < dv->d->nobjs; k++)
 		if (dv->fab_slot[k] != RK_NONE && dv->fab_done[dv->fab_slot[k]])
 			fabric_metrics_free(&dv->fab[dv->fab_slot[k]]);

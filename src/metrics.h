@@ -260,10 +260,25 @@ struct fg_shared;
  * @waived:  its finding there was waived
  * @prereq:  skipped, a prerequisite failed there
  */
+enum cover_outcome { COVER_PROVED, COVER_UNKNOWN, COVER_WAIVED, COVER_PREREQ };
+struct cover_verdict {
+	uint32_t obj;
+	uint32_t outcome; /* enum cover_outcome */
+};
 struct check_coverage {
 	bool tracked, ran;
 	uint32_t proved, unknown, waived, prereq;
+	/* every verdict in the order judged: the object and its outcome */
+	struct cover_verdict *verdicts;
+	uint32_t nverdicts, vcap;
 };
+
+/*
+ * What the report back ends say about the figures verdicts rest on
+ * (loads.h, struct figure_report), computed once after the checks
+ * (checks_run) and freed with the derived figures through @figures_free.
+ */
+struct figure_report;
 
 struct derived {
 	const struct rk_design *d;
@@ -281,6 +296,9 @@ struct derived {
 	/* per entry of check_table (check.h), filled in by checks_run;
 	 * NULL until the checks ran */
 	struct check_coverage *coverage;
+	unsigned ncoverage; /* its entries */
+	struct figure_report *figures;
+	void (*figures_free)(struct figure_report *f);
 };
 
 void derived_init(struct derived *dv, const struct rk_design *d);
