@@ -855,9 +855,11 @@ static void section_coverage(struct wbuf *w, struct backend_ctx *ctx)
 {
 	const struct rk_design *d = ctx->d;
 	const struct check_coverage *cv = ctx->dv ? ctx->dv->coverage : NULL;
-	uint32_t nu, ne;
-	struct unknown_fig *u = unknown_figures(d, &nu);
-	struct estimated_fig *e = estimated_figures(d, &ne);
+	const struct figure_report *fr = ctx->dv ? ctx->dv->figures : NULL;
+	uint32_t nu = fr ? fr->nunknown : 0, ne = fr ? fr->nest : 0;
+	uint32_t nv = fr ? fr->nverdicts : 0;
+	const struct unknown_fig *u = fr ? fr->unknown : NULL;
+	const struct estimated_fig *e = fr ? fr->est : NULL;
 	bool any = false;
 
 	wb_str(w, "<section id=\"coverage\"><h2>Coverage</h2>\n"
@@ -884,7 +886,7 @@ static void section_coverage(struct wbuf *w, struct backend_ctx *ctx)
 		wb_str(w, "</tbody></table>\n");
 	}
 	if (ne) {
-		wb_str(w, "<h3>Verdicts resting on estimated figures</h3>\n"
+		wb_str(w, "<h3>Estimated figures</h3>\n"
 			  "<table class=\"sort\"><thead><tr><th>part</th>"
 			  "<th>attribute</th><th>objects</th><th>checks</th>"
 			  "<th>estimate</th></tr></thead><tbody>\n");
@@ -899,6 +901,42 @@ static void section_coverage(struct wbuf *w, struct backend_ctx *ctx)
 		}
 		wb_str(w, "</tbody></table>\n");
 	}
+	if (nv) {
+		static const char *const outcome[] = {
+			[COVER_PROVED] = "proved",
+			[COVER_UNKNOWN] = "not proved: missing figure",
+			[COVER_WAIVED] = "not proved: waived",
+			[COVER_PREREQ] = "not proved: prerequisite failed",
+		};
+
+		wb_str(w, "<h3>Verdicts resting on estimated figures</h3>\n"
+			  "<table class=\"sort\"><thead><tr><th>check</th>"
+			  "<th>object</th><th>verdict</th><th>estimated "
+			  "figures</th></tr></thead><tbody>\n");
+		for (uint32_t k = 0; k < nv; k++) {
+			const struct est_verdict *v = &fr->verdicts[k];
+
+			wb_str(w, "<tr>");
+			td_text(w, check_table[v->check]->name);
+			td_text(w, ir_name(d, v->obj));
+			td_text(w, v->outcome < ARRAY_SIZE(outcome)
+				       ? outcome[v->outcome]
+				       : "?");
+			wb_str(w, "<td>");
+			for (uint32_t i = 0; i < v->n; i++) {
+				const struct estimated_fig *x =
+				    &fr->est[fr->refs[v->first + i]];
+
+				if (i)
+					wb_str(w, ", ");
+				wb_xml(w, ir_name(d, x->part));
+				wb_str(w, ".");
+				wb_xml(w, attr_table[x->attr].name);
+			}
+			wb_str(w, "</td></tr>\n");
+		}
+		wb_str(w, "</tbody></table>\n");
+	}
 	for (unsigned i = 0; cv && i < check_table_len; i++) {
 		const struct check_coverage *x = &cv[i];
 
@@ -909,7 +947,8 @@ static void section_coverage(struct wbuf *w, struct backend_ctx *ctx)
 				  "class=\"sort\"><thead><tr><th>check</th>"
 				  "<th>proved</th><th>not proved: missing "
 				  "figure</th><th>waived</th><th>prerequisite "
-				  "failed</th></tr></thead><tbody>\n");
+				  "failed</th><th>proved on estimated "
+				  "figures</th></tr></thead><tbody>\n");
 		any = true;
 		wb_str(w, "<tr>");
 		td_text(w, check_table[i]->name);
@@ -917,13 +956,12 @@ static void section_coverage(struct wbuf *w, struct backend_ctx *ctx)
 		td_u(w, x->unknown);
 		td_u(w, x->waived);
 		td_u(w, x->prereq);
+		td_u(w, fr ? fr->on_estimates[i] : 0);
 		wb_str(w, "</tr>\n");
 	}
 	if (any)
 		wb_str(w, "</tbody></table>\n");
 	wb_str(w, "</section>\n");
-	free(u);
-	free(e);
 }
 
 static void section_pictures(struct wbuf *w, struct backend_ctx *ctx)

@@ -615,10 +615,11 @@ static void report_loops(FILE *fp, const struct rk_design *d)
  * each with the devices that need it and, for power_max, the part's
  * typical power when it gives one (a separate figure, never the maximum).
  */
-static void report_unknown(FILE *fp, const struct rk_design *d)
+static void report_unknown(FILE *fp, const struct rk_design *d,
+			   const struct figure_report *fr)
 {
-	uint32_t n;
-	struct unknown_fig *u = unknown_figures(d, &n);
+	uint32_t n = fr ? fr->nunknown : 0;
+	const struct unknown_fig *u = fr ? fr->unknown : NULL;
 
 	fputs(",\n  \"unknown_figures\": [", fp);
 	for (uint32_t k = 0; k < n; k++) {
@@ -631,14 +632,14 @@ static void report_unknown(FILE *fp, const struct rk_design *d)
 		fputc('}', fp);
 	}
 	fputs(n ? "\n  ]" : "]", fp);
-	free(u);
 }
 
 /* "estimated": the figures marked estimated that verdicts rest on. */
-static void report_estimated(FILE *fp, const struct rk_design *d)
+static void report_estimated(FILE *fp, const struct rk_design *d,
+			     const struct figure_report *fr)
 {
-	uint32_t n;
-	struct estimated_fig *e = estimated_figures(d, &n);
+	uint32_t n = fr ? fr->nest : 0;
+	const struct estimated_fig *e = fr ? fr->est : NULL;
 
 	fputs(",\n  \"estimated\": [", fp);
 	for (uint32_t k = 0; k < n; k++) {
@@ -667,7 +668,52 @@ static void report_estimated(FILE *fp, const struct rk_design *d)
 		fputs("]}", fp);
 	}
 	fputs(n ? "\n  ]" : "]", fp);
-	free(e);
+}
+
+/* report.json's name of an enum cover_outcome */
+static const char *outcome_name(uint32_t o)
+{
+	static const char *const names[] = {
+		[COVER_PROVED] = "proved",
+		[COVER_UNKNOWN] = "missing_figure",
+		[COVER_WAIVED] = "waived",
+		[COVER_PREREQ] = "prerequisite_failed",
+	};
+
+	return o < ARRAY_SIZE(names) ? names[o] : "?";
+}
+
+/*
+ * "estimated_verdicts": each budget verdict that reads a figure marked
+ * estimated: the check, the object judged, its outcome and the estimated
+ * figures it rests on (loads.h, struct figure_report).
+ */
+static void report_est_verdicts(FILE *fp, const struct rk_design *d,
+				const struct figure_report *fr)
+{
+	uint32_t n = fr ? fr->nverdicts : 0;
+
+	fputs(",\n  \"estimated_verdicts\": [", fp);
+	for (uint32_t k = 0; k < n; k++) {
+		const struct est_verdict *v = &fr->verdicts[k];
+
+		fprintf(fp, "%s{\"check\": \"%s\", \"object\": ",
+			k ? ",\n    " : "\n    ", check_table[v->check]->name);
+		be_json_str(fp, ir_name(d, v->obj));
+		fprintf(fp, ", \"verdict\": \"%s\", \"figures\": [",
+			outcome_name(v->outcome));
+		for (uint32_t i = 0; i < v->n; i++) {
+			const struct estimated_fig *e =
+			    &fr->est[fr->refs[v->first + i]];
+
+			fputs(i ? ", {\"part\": " : "{\"part\": ", fp);
+			be_json_str(fp, ir_name(d, e->part));
+			fprintf(fp, ", \"attribute\": \"%s\"}",
+				attr_table[e->attr].name);
+		}
+		fputs("]}", fp);
+	}
+	fputs(n ? "\n  ]" : "]", fp);
 }
 
 /*
@@ -677,6 +723,7 @@ static void report_estimated(FILE *fp, const struct rk_design *d)
 static void report_coverage(FILE *fp, struct backend_ctx *ctx)
 {
 	const struct check_coverage *cv = ctx->dv ? ctx->dv->coverage : NULL;
+	const struct figure_report *fr = ctx->dv ? ctx->dv->figures : NULL;
 	bool first = true;
 
 	fputs(",\n  \"coverage\": {", fp);
@@ -688,10 +735,11 @@ static void report_coverage(FILE *fp, struct backend_ctx *ctx)
 		fprintf(fp,
 			"%s\n    \"%s\": {\"proved\": %u, \"not_proved\": %u, "
 			"\"missing_figure\": %u, \"waived\": %u, "
-			"\"prerequisite_failed\": %u}",
+			"\"prerequisite_failed\": %u, "
+			"\"proved_on_estimates\": %u}",
 			first ? "" : ",", check_table[i]->name, x->proved,
 			x->unknown + x->waived + x->prereq, x->unknown,
-			x->waived, x->prereq);
+			x->waived, x->prereq, fr ? fr->on_estimates[i] : 0);
 		first = false;
 	}
 	fputs(first ? "}" : "\n  }", fp);
@@ -913,8 +961,9 @@ static bool emit_report(struct backend_ctx *ctx)
 	report_feeds(fp, d);
 	report_loops(fp, d);
 	report_capacity(fp, ctx);
-	report_unknown(fp, d);
-	report_estimated(fp, d);
+	report_unknown(fp, d, ctx->dv ? ctx->dv->figures : NULL);
+	report_estimated(fp, d, ctx->dv ? ctx->dv->figures : NULL);
+	report_est_verdicts(fp, d, ctx->dv ? ctx->dv->figures : NULL);
 	report_coverage(fp, ctx);
 	fprintf(fp, ",\n  \"checks\": {\"errors\": %u, \"warnings\": %u",
 		ctx->diag->errors, ctx->diag->warnings);

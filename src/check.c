@@ -12,6 +12,7 @@
 #include "check.h"
 #include "checks.h"
 #include "context.h"
+#include "loads.h"
 #include "metrics.h"
 #include "schema.h"
 #include "suggest.h"
@@ -105,8 +106,12 @@ bool checks_validate(const struct check_setting *s, uint32_t n, FILE *err)
 	return true;
 }
 
-/* Is there a waiver for @check on @obj or an object enclosing it? */
-static bool waived(struct check_ctx *c, uint32_t obj)
+/*
+ * Is there a waiver for check @name on @obj or an object enclosing it?
+ * Marked used when @mark.
+ */
+static bool waived_by(struct check_ctx *c, uint32_t obj, const char *name,
+		      bool mark)
 {
 	const struct rk_design *d = c->d;
 	uint32_t hops = 0;
@@ -120,8 +125,9 @@ static bool waived(struct check_ctx *c, uint32_t obj)
 			if (at->key != A_WAIVE)
 				continue;
 			if (streq(str_of(d->arena, d->vals[at->val.a].a),
-				  c->check->name)) {
-				c->used_waivers[o->attr_first + k] = 1;
+				  name)) {
+				if (mark)
+					c->used_waivers[o->attr_first + k] = 1;
 				return true;
 			}
 		}
@@ -138,9 +144,19 @@ static bool waived(struct check_ctx *c, uint32_t obj)
 	return false;
 }
 
+static bool waived(struct check_ctx *c, uint32_t obj)
+{
+	return waived_by(c, obj, c->check->name, true);
+}
+
 bool check_waived(struct check_ctx *c, uint32_t obj)
 {
 	return obj != RK_NONE && waived(c, obj);
+}
+
+bool check_waived_for(struct check_ctx *c, uint32_t obj, const struct check *by)
+{
+	return obj != RK_NONE && waived_by(c, obj, by->name, false);
 }
 
 bool check_skipped(const struct check_ctx *c, uint32_t obj)
@@ -224,6 +240,31 @@ struct check_mark check_cover_begin(const struct check_ctx *c)
 	return m;
 }
 
+static void cover_add(struct check_coverage *cv, uint32_t obj,
+		      enum cover_outcome o)
+{
+	struct cover_verdict *v =
+	    VEC_PUSH(cv->verdicts, cv->nverdicts, cv->vcap);
+
+	v->obj = obj;
+	v->outcome = o;
+	cv->tracked = true;
+	switch (o) {
+	case COVER_PROVED:
+		cv->proved++;
+		break;
+	case COVER_UNKNOWN:
+		cv->unknown++;
+		break;
+	case COVER_WAIVED:
+		cv->waived++;
+		break;
+	case COVER_PREREQ:
+		cv->prereq++;
+		break;
+	}
+}
+
 void check_cover(struct check_ctx *c, uint32_t obj, struct check_mark m,
 		 bool unknown)
 {
@@ -231,15 +272,29 @@ void check_cover(struct check_ctx *c, uint32_t obj, struct check_mark m,
 
 	if (!cv)
 		return;
-	cv->tracked = true;
 	if (check_skipped(c, obj))
-		cv->prereq++;
+		cover_add(cv, obj, COVER_PREREQ);
 	else if (c->waived > m.waived)
-		cv->waived++;
+		cover_add(cv, obj, COVER_WAIVED);
 	else if (c->findings > m.findings || !unknown)
-		cv->proved++;
+		cover_add(cv, obj, COVER_PROVED);
 	else
-		cv->unknown++;
+		cover_add(cv, obj, COVER_UNKNOWN);
+}
+
+void check_cover_figure(struct check_ctx *c, uint32_t obj, struct check_mark m,
+			bool waived)
+{
+	struct check_coverage *cv = c->cover;
+
+	if (!cv)
+		return;
+	if (!waived || check_skipped(c, obj) || c->findings > m.findings ||
+	    c->waived > m.waived) {
+		check_cover(c, obj, m, true);
+		return;
+	}
+	cover_add(cv, obj, COVER_WAIVED);
 }
 
 void check_note(struct check_ctx *c, const struct srcloc *loc, const char *fmt,
@@ -689,12 +744,18 @@ bool checks_run(const struct rk_design *d, struct derived *dv,
 	r->ctx.diag = diag;
 	r->ctx.arena = a;
 	r->ctx.used_waivers = xcalloc(d->nattrs + 1, sizeof(uint32_t));
-	if (dv && !dv->coverage)
+	if (dv && !dv->coverage) {
 		dv->coverage = xcalloc(check_table_len, sizeof(*dv->coverage));
+		dv->ncoverage = check_table_len;
+	}
 	for (unsigned i = 0; i < check_table_len; i++)
 		if (r->level[i] != CHECK_OFF)
 			run_one(r, i);
 	check_waivers(r);
+	if (dv && !dv->figures) {
+		dv->figures = figure_report_compute(d, dv);
+		dv->figures_free = figure_report_free;
+	}
 	free(r->ctx.used_waivers);
 	for (unsigned k = 0; k < check_table_len; k++)
 		free(r->bad[k]);

@@ -176,6 +176,13 @@ struct check_mark {
 struct check_mark check_cover_begin(const struct check_ctx *c);
 void check_cover(struct check_ctx *c, uint32_t obj, struct check_mark m,
 		 bool unknown);
+/*
+ * @obj's verdict lacks a figure of its own (a rating, a loop's coolant, a
+ * CDU figure) that an unknown-figure check reports: it counts as waived
+ * when @waived (that finding was waived there), else as unknown.
+ */
+void check_cover_figure(struct check_ctx *c, uint32_t obj, struct check_mark m,
+			bool waived);
 
 /*
  * Is there a waiver for the running check on @obj or an object enclosing
@@ -183,6 +190,12 @@ void check_cover(struct check_ctx *c, uint32_t obj, struct check_mark m,
  * for many objects and honours a waiver on any of them.
  */
 bool check_waived(struct check_ctx *c, uint32_t obj);
+/*
+ * The same for another check @by (an unknown-figure check whose finding a
+ * verdict rests on), without marking the waiver used.
+ */
+bool check_waived_for(struct check_ctx *c, uint32_t obj,
+		      const struct check *by);
 
 /* A note for the last finding (printed only if it was). */
 void check_note(struct check_ctx *c, const struct srcloc *loc, const char *fmt,

@@ -119,6 +119,23 @@ static void heat_of(const struct rk_design *d, uint32_t dev, bool on_loop,
 	}
 }
 
+unsigned heat_sides(const struct rk_design *d, uint32_t dev)
+{
+	uint32_t r = layout_rack_of(d, dev), l = obj_attr(d, dev, A_LOOP);
+	struct heat h;
+	unsigned sides = 0;
+
+	if (l == RK_NONE && r != RK_NONE)
+		l = obj_attr(d, r, A_LOOP);
+	heat_of(d, dev, l != RK_NONE, &h);
+	if (h.rule != HR_LIQUID &&
+	    !(h.rule == HR_FRACTION && h.frac == RK_RATIO_ONE))
+		sides |= HEAT_AIR;
+	if (h.rule != HR_AIR && !(h.rule == HR_FRACTION && !h.frac))
+		sides |= HEAT_LIQUID;
+	return sides;
+}
+
 /* "heat 11.3kW (above its power_max 10.2kW)" or "power_max 10.2kW" */
 static void heat_text(const struct heat *h, char *out, size_t n)
 {
@@ -702,6 +719,30 @@ static bool cdu_sum(struct check_ctx *c, const struct rk_design *d,
 	return ok;
 }
 
+/*
+ * Whether every CDU of @loop that lacks @key has the missing figure waived
+ * (cooling-figure-unknown), so that the loop's verdict counts as waived.
+ */
+static bool cdu_gaps_waived(struct check_ctx *c, uint32_t loop, uint32_t key)
+{
+	const struct rk_design *d = c->d;
+	const struct rk_value *lv = ir_attr(d, loop, A_CDU);
+	uint32_t n = lv && lv->type == VT_LIST ? (uint32_t)lv->n : 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		const struct rk_value *e = ir_list_at(d, lv, i);
+		const struct rk_value *x;
+
+		if (e->type != VT_OBJ)
+			continue;
+		x = ir_attr_inh(d, e->a, key);
+		if ((!x || x->type != VT_NUM) &&
+		    !check_waived_for(c, e->a, &check_cooling_figure_unknown))
+			return false;
+	}
+	return true;
+}
+
 /* Notes: the CDUs of @loop with their @key figures. */
 static void note_cdus(struct check_ctx *c, const struct rk_design *d,
 		      uint32_t loop, uint32_t key, int64_t spares,
@@ -799,7 +840,8 @@ static void run_cdu_capacity(struct check_ctx *c)
 		/* a CDU without capacity: cooling-figure-unknown reports it */
 		if (!cdu_sum(c, d, l, A_CAPACITY, spares, false, &total,
 			     &usable)) {
-			check_cover(c, l, mk, true);
+			check_cover_figure(c, l, mk,
+					   cdu_gaps_waived(c, l, A_CAPACITY));
 			continue;
 		}
 		if (m->liq[l] <= usable) {
@@ -882,7 +924,11 @@ static void run_flow(struct check_ctx *c)
 		cv = ir_attr(d, l, A_COOLANT);
 		tv = ir_attr(d, l, A_DELTA_T);
 		if (!cv || !tv || tv->type != VT_NUM) {
-			check_cover(c, l, mk, true); /* nothing to size with */
+			/* nothing to size with: cooling-figure-unknown */
+			check_cover_figure(
+			    c, l, mk,
+			    check_waived_for(c, l,
+					     &check_cooling_figure_unknown));
 			continue;
 		}
 		co = coolant_of(d, l);
@@ -908,10 +954,14 @@ static void run_flow(struct check_ctx *c)
 		/* no figure to compare with: cooling-cdu-capacity reports a
 		 * loop without CDUs, cooling-figure-unknown one without
 		 * max_flow */
-		if (!n || spares < 0 ||
-		    !cdu_sum(c, d, l, A_MAX_FLOW, spares, false, &total,
-			     &usable)) {
+		if (!n || spares < 0) {
 			check_cover(c, l, mk, true);
+			continue;
+		}
+		if (!cdu_sum(c, d, l, A_MAX_FLOW, spares, false, &total,
+			     &usable)) {
+			check_cover_figure(c, l, mk,
+					   cdu_gaps_waived(c, l, A_MAX_FLOW));
 			continue;
 		}
 		need = flow_needed(co, m->liq[l], dt);
@@ -1002,6 +1052,35 @@ static void run_room(struct check_ctx *c)
 /* ---- cooling-figure-unknown ---- */
 
 /*
+ * A loop that takes heat to liquid without the coolant or the delta_t that
+ * cooling-flow sizes its flow with: reported at the loop.
+ */
+static void report_unsized(struct check_ctx *c, const struct cmodel *m,
+			   uint32_t l)
+{
+	const struct rk_design *d = c->d;
+	bool has_c = ir_attr(d, l, A_COOLANT) != NULL;
+	const struct rk_value *tv = ir_attr(d, l, A_DELTA_T);
+	bool has_t = tv && tv->type == VT_NUM;
+	char a[RK_QFMT_MAX];
+
+	check_fail(c, l, &d->objs[l].loc,
+		   "loop %s gives %s: cooling-flow cannot size the coolant "
+		   "flow its %s%s of heat to liquid needs",
+		   ir_name(d, l),
+		   has_c   ? "no delta_t"
+		   : has_t ? "no coolant"
+			   : "no coolant and no delta_t",
+		   m->liq_unk[l] ? "at least " : "", FP(m->liq[l], a));
+	check_note(c, NULL,
+		   "give the loop's %s, with the source, or waive "
+		   "\"cooling-figure-unknown\" with the reason",
+		   has_c   ? "delta_t"
+		   : has_t ? "coolant (water or pg25)"
+			   : "coolant (water or pg25) and delta_t");
+}
+
+/*
  * A CDU on a loop that takes heat to liquid, whose part gives no capacity
  * (cooling-cdu-capacity) or no max_flow (cooling-flow): reported once per
  * part and figure, at the part, against the first such CDU that no waiver
@@ -1025,6 +1104,8 @@ static void run_figure_unknown(struct check_ctx *c)
 		/* max_flow matters where cooling-flow can size the loop */
 		tv = ir_attr(d, l, A_DELTA_T);
 		sized = ir_attr(d, l, A_COOLANT) && tv && tv->type == VT_NUM;
+		if (!sized && !check_waived(c, l))
+			report_unsized(c, m, l);
 		lv = ir_attr(d, l, A_CDU);
 		for (uint32_t i = 0; lv && lv->type == VT_LIST && i < lv->n;
 		     i++) {
@@ -1061,6 +1142,22 @@ static void run_figure_unknown(struct check_ctx *c)
 				    keys[k] == A_CAPACITY ? "heat"
 							  : "coolant flow",
 				    ir_name(d, l));
+				if (part != RK_NONE) {
+					const struct srcloc *ul = NULL;
+					uint32_t from = part;
+					const char *why = figure_unknown_reason(
+					    d, part, attr_table[keys[k]].name,
+					    &ul, &from);
+
+					if (why)
+						check_note(
+						    c, ul,
+						    "part %s marks %s "
+						    "unknown: %s",
+						    ir_name(d, from),
+						    attr_table[keys[k]].name,
+						    why);
+				}
 				check_note(c, &e->loc, "CDU %s is on loop %s",
 					   ir_name(d, cdu), ir_name(d, l));
 				check_note(c, NULL,
@@ -1136,8 +1233,8 @@ int64_t *rack_air_loads(const struct rk_design *d)
 }
 
 CHECK_DEFINE(cooling_figure_unknown, "cooling-figure-unknown", CHECK_ERROR,
-	     "the CDUs of a loop that takes heat to liquid give their "
-	     "capacity and max_flow",
+	     "a loop that takes heat to liquid gives its coolant and "
+	     "delta_t, and its CDUs their capacity and max_flow",
 	     run_figure_unknown);
 CHECK_DEFINE(cooling_liquid_required, "cooling-liquid-required", CHECK_ERROR,
 	     "liquid and hybrid parts sit on a liquid loop",

@@ -808,6 +808,183 @@ static enum need need_of(const struct pmodel *m, uint32_t dev)
 	return NEED_NONE;
 }
 
+/* ---- supplies and feeds without a rating ---- */
+
+/*
+ * A note quoting why the catalog marks figure @name of @part unknown
+ * (`unknown "NAME: reason"`), when it does; returns whether it did.
+ */
+static bool note_marked_unknown(struct check_ctx *c, uint32_t part,
+				const char *name)
+{
+	const struct srcloc *loc = NULL;
+	uint32_t from = part;
+	const char *why = figure_unknown_reason(c->d, part, name, &loc, &from);
+
+	if (!why)
+		return false;
+	check_note(c, loc, "part %s marks %s unknown: %s", ir_name(c->d, from),
+		   name, why);
+	return true;
+}
+
+/* Is the missing rating of supply or feed @obj waived (power-figure-unknown)? */
+static bool unrated_waived(struct check_ctx *c, uint32_t obj)
+{
+	return check_waived_for(c, obj, &check_power_figure_unknown);
+}
+
+/* What @obj's rating lacks, for the message ("no rating (...)"). */
+static const char *rating_gap(const struct rk_design *d, uint32_t obj)
+{
+	const struct rk_value *v = ir_attr_inh(d, obj, A_VOLTAGE);
+	const struct rk_value *a = ir_attr_inh(d, obj, A_CURRENT);
+	bool hv = v && v->type == VT_NUM, ha = a && a->type == VT_NUM;
+
+	if (hv && !ha)
+		return "voltage but no current (nor capacity)";
+	if (ha && !hv)
+		return "current but no voltage (nor capacity)";
+	if (hv && ha)
+		return "no usable rating (capacity, or a positive voltage and "
+		       "current on 1 or 3 phases)";
+	return "no rating (capacity, or voltage and current)";
+}
+
+/* " (at least 2kW)" or " (2kW)": the load a supply or feed carries */
+static const char *load_text(const struct pmodel *m, uint32_t obj, char *buf,
+			     size_t n)
+{
+	char a[RK_QFMT_MAX];
+
+	snprintf(buf, n, "%s%s", m->unk[obj] ? "at least " : "",
+		 FP(m->load[obj], a));
+	return buf;
+}
+
+/*
+ * The PDUs and power shelves that carry devices without a rating, once
+ * per part at the part (at the supply when it has none), against the
+ * first such supply that no waiver covers; then each feed with supplies on
+ * it and no rating, at the feed.
+ */
+static void report_unrated(struct check_ctx *c)
+{
+	const struct rk_design *d = c->d;
+	const struct pmodel *m = power_model(c, true); /* feed loads too */
+	uint32_t *first = u32_array(d->nobjs), *next = u32_array(d->nobjs);
+	uint32_t *last = u32_array(d->nobjs);
+	struct supply_cap cp;
+
+	for (uint32_t p = 0; p < d->nobjs; p++) {
+		uint32_t key = d->objs[p].part != RK_NONE ? d->objs[p].part : p;
+
+		if (!is_source(d, p) || m->pdu_w[p] == RK_NONE)
+			continue;
+		supply_capacity(d, p, &cp);
+		if (cp.how != SUPPLY_NONE)
+			continue;
+		if (first[key] == RK_NONE)
+			first[key] = p;
+		else
+			next[last[key]] = p;
+		last[key] = p;
+	}
+	for (uint32_t p = 0; p < d->nobjs && !check_stop(c); p++) {
+		uint32_t part = d->objs[p].part, key, n = 0, shown = 0,
+			 lead = RK_NONE;
+		const char *what;
+		char ld[RK_QFMT_MAX + 16];
+
+		if (!is_source(d, p))
+			continue;
+		key = part != RK_NONE ? part : p;
+		if (first[key] != p)
+			continue;
+		for (uint32_t k = p; k != RK_NONE; k = next[k]) {
+			if (check_waived(c, k))
+				continue;
+			if (lead == RK_NONE)
+				lead = k;
+			n++;
+		}
+		if (lead == RK_NONE)
+			continue;
+		what = d->objs[p].cls == C_PDU ? "PDU" : "power shelf";
+		if (part != RK_NONE)
+			check_fail(c, lead, &d->objs[part].loc,
+				   "part %s gives %s: power-pdu-capacity and "
+				   "power-feed-failure cannot compare the load "
+				   "of %u %s made from it with what %s "
+				   "deliver%s",
+				   ir_name(d, part), rating_gap(d, part), n,
+				   n == 1		     ? what
+				   : d->objs[p].cls == C_PDU ? "PDUs"
+							     : "power shelves",
+				   n == 1 ? "it" : "they", n == 1 ? "s" : "");
+		else
+			check_fail(c, lead, &d->objs[lead].loc,
+				   "%s %s gives %s: power-pdu-capacity and "
+				   "power-feed-failure cannot compare its load "
+				   "with what it delivers",
+				   what, ir_name(d, lead), rating_gap(d, lead));
+		if (part != RK_NONE) {
+			static const char *const names[] = {
+				"rating", "capacity", "voltage", "current"
+			};
+
+			for (unsigned j = 0; j < ARRAY_SIZE(names); j++)
+				if (note_marked_unknown(c, part, names[j]))
+					break;
+		}
+		for (uint32_t k = lead;
+		     k != RK_NONE && shown < CHECK_SKIP_NAMES; k = next[k]) {
+			if (k != lead && check_waived(c, k))
+				continue;
+			shown++;
+			check_note(c, &d->objs[k].loc, "%s %s carries %s", what,
+				   ir_name(d, k),
+				   load_text(m, k, ld, sizeof(ld)));
+		}
+		if (n > shown)
+			check_note(c, NULL, "and %u more", n - shown);
+		check_note(c, NULL,
+			   "give the %s's capacity, or its voltage, current "
+			   "and phases (with the source), or waive "
+			   "\"power-figure-unknown\" with the reason",
+			   part != RK_NONE ? "part" : what);
+	}
+	for (uint32_t g = 0; g < d->nobjs && !check_stop(c); g++) {
+		uint32_t ns = 0;
+		char ld[RK_QFMT_MAX + 16];
+
+		if (d->objs[g].kind != K_FEED || m->feed_p[g] == RK_NONE)
+			continue;
+		supply_capacity(d, g, &cp);
+		if (cp.how != SUPPLY_NONE || check_waived(c, g))
+			continue;
+		for (uint32_t p = m->feed_p[g]; p != RK_NONE;
+		     p = m->pdu_next[p])
+			ns++;
+		check_fail(c, g, &d->objs[g].loc,
+			   "feed %s gives %s: power-feed-capacity cannot "
+			   "compare the load of the %u %s on it with what it "
+			   "delivers",
+			   ir_name(d, g), rating_gap(d, g), ns,
+			   ns == 1 ? "PDU or power shelf"
+				   : "PDUs and power shelves");
+		check_note(c, &d->objs[g].loc, "feed %s carries %s",
+			   ir_name(d, g), load_text(m, g, ld, sizeof(ld)));
+		check_note(c, NULL,
+			   "give the feed's capacity, or its voltage, current "
+			   "and phases (with the source), or waive "
+			   "\"power-figure-unknown\" with the reason");
+	}
+	free(first);
+	free(next);
+	free(last);
+}
+
 /*
  * power-figure-unknown: a part whose devices draw power (metrics.h,
  * device_draws_power) and sit in a budget a check judges (need_of)
@@ -864,6 +1041,7 @@ static void run_figure_unknown(struct check_ctx *c)
 			   n == 1 ? "device" : "devices", n == 1 ? "s" : "",
 			   heat && heat->type == VT_NUM ? "is" : "are",
 			   n == 1 ? "it" : "them");
+		note_marked_unknown(c, part, "power_max");
 		typ = ir_attr_inh(d, part, A_POWER_TYP);
 		if (typ && typ->type == VT_NUM)
 			check_note(
@@ -920,6 +1098,7 @@ static void run_figure_unknown(struct check_ctx *c)
 	free(first);
 	free(next);
 	free(last);
+	report_unrated(c);
 }
 
 /* ---- power-connected ---- */
@@ -1220,10 +1399,14 @@ static void run_pdu_capacity(struct check_ctx *c)
 			continue;
 		mk = check_cover_begin(c);
 		supply_capacity(d, p, &cp);
-		if (cp.how == SUPPLY_NONE || m->load[p] <= cp.mw) {
+		if (cp.how == SUPPLY_NONE) {
+			/* power-figure-unknown reports the missing rating */
+			check_cover_figure(c, p, mk, unrated_waived(c, p));
+			continue;
+		}
+		if (m->load[p] <= cp.mw) {
 			/* a lower bound within the rating proves nothing */
-			check_cover(c, p, mk,
-				    cp.how == SUPPLY_NONE || m->unk[p]);
+			check_cover(c, p, mk, m->unk[p]);
 			continue;
 		}
 		check_fail(c, p, &d->objs[p].loc,
@@ -1470,7 +1653,7 @@ static void run_feed_failure(struct check_ctx *c)
 		mk = check_cover_begin(c);
 		supply_capacity(d, p, &cp);
 		if (cp.how == SUPPLY_NONE) {
-			check_cover(c, p, mk, true);
+			check_cover_figure(c, p, mk, unrated_waived(c, p));
 			continue;
 		}
 		for (uint32_t s = m->pdu_s[p]; s != RK_NONE; s = m->s[s].next) {
@@ -1597,7 +1780,8 @@ static void run_feed_capacity(struct check_ctx *c)
 		supply_capacity(d, g, &cp);
 		if (cp.how == SUPPLY_NONE) {
 			if (m->feed_p[g] != RK_NONE)
-				check_cover(c, g, mk, true);
+				check_cover_figure(c, g, mk,
+						   unrated_waived(c, g));
 			continue;
 		}
 		if (m->load[g] > cp.mw) {
@@ -1716,7 +1900,8 @@ CHECK_DEFINE(power_psu_redundancy, "power-psu-redundancy", CHECK_ERROR,
 	     run_psu_redundancy);
 CHECK_DEFINE(power_figure_unknown, "power-figure-unknown", CHECK_ERROR,
 	     "every device a power budget counts has a known power_max (an "
-	     "unknown figure is never zero)",
+	     "unknown figure is never zero), and every PDU, power shelf and "
+	     "feed that carries load a rating",
 	     run_figure_unknown);
 CHECK_AFTER(power_pdu_capacity, "power-pdu-capacity", CHECK_ERROR,
 	    "each PDU carries its devices at max load (derated rating)",

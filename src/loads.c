@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 
+#include "check.h"
 #include "layout.h"
 #include "loads.h"
 #include "metrics.h"
@@ -343,4 +344,325 @@ struct estimated_fig *estimated_figures(const struct rk_design *d, uint32_t *n)
 			estimated_of(d, p, count[p], &out, n, &cap);
 	free(count);
 	return out;
+}
+
+/* ---- the verdicts that rest on estimated figures ---- */
+
+/* What a budget check's verdict on one object reads. */
+enum basis {
+	B_NONE,
+	B_PDU,	     /* power-pdu-capacity: a supply's load and rating */
+	B_PDU_LOSS,  /* power-feed-failure: the same, PSU figures too */
+	B_FEED,	     /* power-feed-capacity: a feed's supplies' devices */
+	B_RACK_AIR,  /* cooling-air-limit, cooling-rdhx: a rack's air side */
+	B_ZONE,	     /* cooling-room: the air sides of a zone's racks */
+	B_LOOP,	     /* cooling-cdu-capacity: a loop's heat, CDU capacity */
+	B_LOOP_FLOW, /* cooling-flow: the same with the CDUs' max_flow */
+};
+
+static enum basis basis_of(const char *check)
+{
+	static const struct {
+		const char *name;
+		enum basis b;
+	} map[] = {
+		{ "power-pdu-capacity", B_PDU },
+		{ "power-feed-failure", B_PDU_LOSS },
+		{ "power-feed-capacity", B_FEED },
+		{ "cooling-air-limit", B_RACK_AIR },
+		{ "cooling-rdhx", B_RACK_AIR },
+		{ "cooling-room", B_ZONE },
+		{ "cooling-cdu-capacity", B_LOOP },
+		{ "cooling-flow", B_LOOP_FLOW },
+	};
+
+	for (unsigned i = 0; i < ARRAY_SIZE(map); i++)
+		if (streq(map[i].name, check))
+			return map[i].b;
+	return B_NONE;
+}
+
+/* The membership lists the bases walk (each sorted by group). */
+struct basis_ctx {
+	const struct rk_design *d;
+	const struct figure_report *f;
+	uint32_t *est_first, *est_next; /* estimated entries of each part */
+	uint32_t *stamp;		/* per estimated entry: last verdict */
+	uint32_t verdict;		/* the verdict being built, from 1 */
+	struct load_member *pdu_dev, *feed_sup, *rack_dev, *zone_rack,
+	    *loop_dev, *loop_rack;
+	uint32_t npdu_dev, nfeed_sup, nrack_dev, nzone_rack, nloop_dev,
+	    nloop_rack;
+	uint32_t *refs, nrefs, rcap;
+};
+
+/* Add the estimated entry for (@part, @key) to the verdict, once. */
+static void ref_add(struct basis_ctx *b, uint32_t part, uint32_t key)
+{
+	if (part == RK_NONE)
+		return;
+	for (uint32_t e = b->est_first[part]; e != RK_NONE;
+	     e = b->est_next[e]) {
+		if (b->f->est[e].attr != key || b->stamp[e] == b->verdict)
+			continue;
+		b->stamp[e] = b->verdict;
+		*VEC_PUSH(b->refs, b->nrefs, b->rcap) = e;
+	}
+}
+
+static void refs_add(struct basis_ctx *b, uint32_t part, const uint32_t *keys,
+		     unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		ref_add(b, part, keys[i]);
+}
+
+static const uint32_t k_power[] = { A_POWER_MAX };
+static const uint32_t k_psu[] = { A_POWER_MAX, A_PSUS, A_PSU_RATING,
+				  A_PSU_REDUNDANCY, A_PSU_MIN_RUN };
+static const uint32_t k_rating[] = { A_CAPACITY, A_VOLTAGE, A_CURRENT, A_DERATE,
+				     A_PHASES };
+static const uint32_t k_heat[] = { A_POWER_MAX, A_HEAT, A_LIQUID_FRACTION };
+
+/* The members of @group in @m (@n entries, sorted), by binary search. */
+static const struct load_member *members(const struct load_member *m,
+					 uint32_t n, uint32_t group,
+					 uint32_t *count)
+{
+	uint32_t lo = 0, hi = n, k;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (m[mid].group < group)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = lo; k < n && m[k].group == group; k++)
+		;
+	*count = k - lo;
+	return m + lo;
+}
+
+static uint32_t part_of(const struct rk_design *d, uint32_t obj)
+{
+	return obj != RK_NONE ? d->objs[obj].part : RK_NONE;
+}
+
+/* A supply's own rating and its devices' figures. */
+static void basis_supply(struct basis_ctx *b, uint32_t p, bool psu)
+{
+	uint32_t n;
+	const struct load_member *m = members(b->pdu_dev, b->npdu_dev, p, &n);
+
+	refs_add(b, part_of(b->d, p), k_rating, ARRAY_SIZE(k_rating));
+	for (uint32_t i = 0; i < n; i++)
+		if (psu)
+			refs_add(b, part_of(b->d, m[i].obj), k_psu,
+				 ARRAY_SIZE(k_psu));
+		else
+			refs_add(b, part_of(b->d, m[i].obj), k_power,
+				 ARRAY_SIZE(k_power));
+}
+
+/* A rack's air side: its devices that heat the air, and its rear door. */
+static void basis_rack_air(struct basis_ctx *b, uint32_t r)
+{
+	uint32_t n;
+	const struct load_member *m = members(b->rack_dev, b->nrack_dev, r, &n);
+	const struct rk_value *door = ir_attr_inh(b->d, r, A_RDHX);
+
+	for (uint32_t i = 0; i < n; i++)
+		if (heat_sides(b->d, m[i].obj) & HEAT_AIR)
+			refs_add(b, part_of(b->d, m[i].obj), k_heat,
+				 ARRAY_SIZE(k_heat));
+	if (door && door->type == VT_OBJ)
+		ref_add(b, door->a, A_CAPACITY);
+}
+
+static void basis_loop(struct basis_ctx *b, uint32_t l, uint32_t cdu_key)
+{
+	const struct rk_design *d = b->d;
+	const struct rk_value *lv = ir_attr(d, l, A_CDU);
+	uint32_t n;
+	const struct load_member *m = members(b->loop_dev, b->nloop_dev, l, &n);
+
+	for (uint32_t i = 0; i < n; i++)
+		if (heat_sides(d, m[i].obj) & HEAT_LIQUID)
+			refs_add(b, part_of(d, m[i].obj), k_heat,
+				 ARRAY_SIZE(k_heat));
+	/* the rear doors of its racks send what they take to the loop */
+	m = members(b->loop_rack, b->nloop_rack, l, &n);
+	for (uint32_t i = 0; i < n; i++)
+		if (ir_attr_inh(d, m[i].obj, A_RDHX))
+			basis_rack_air(b, m[i].obj);
+	for (uint32_t i = 0; lv && lv->type == VT_LIST && i < (uint32_t)lv->n;
+	     i++) {
+		const struct rk_value *e = ir_list_at(d, lv, i);
+
+		if (e->type == VT_OBJ)
+			ref_add(b, part_of(d, e->a), cdu_key);
+	}
+}
+
+static void basis_add(struct basis_ctx *b, enum basis kind, uint32_t obj)
+{
+	uint32_t n;
+	const struct load_member *m;
+
+	switch (kind) {
+	case B_NONE:
+		break;
+	case B_PDU:
+	case B_PDU_LOSS:
+		basis_supply(b, obj, kind == B_PDU_LOSS);
+		break;
+	case B_FEED:
+		m = members(b->feed_sup, b->nfeed_sup, obj, &n);
+		for (uint32_t i = 0; i < n; i++)
+			basis_supply(b, m[i].obj, true);
+		break;
+	case B_RACK_AIR:
+		basis_rack_air(b, obj);
+		break;
+	case B_ZONE:
+		m = members(b->zone_rack, b->nzone_rack, obj, &n);
+		for (uint32_t i = 0; i < n; i++)
+			basis_rack_air(b, m[i].obj);
+		break;
+	case B_LOOP:
+		basis_loop(b, obj, A_CAPACITY);
+		break;
+	case B_LOOP_FLOW:
+		basis_loop(b, obj, A_MAX_FLOW);
+		break;
+	}
+}
+
+/* The membership lists: devices on each supply, in each rack, on each
+ * loop; racks in each air zone and on each loop. */
+static void basis_lists(struct basis_ctx *b)
+{
+	const struct rk_design *d = b->d;
+	uint32_t cp = 0, cr = 0, cz = 0, cl = 0, clr = 0;
+
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		const struct rk_obj *o = &d->objs[i];
+		uint32_t r, l;
+
+		if (o->kind == K_RACK) {
+			if ((l = ref_attr(d, i, A_AIR)) != RK_NONE)
+				*VEC_PUSH(b->zone_rack, b->nzone_rack, cz) =
+				    (struct load_member){ l, i };
+			if ((l = ref_attr(d, i, A_LOOP)) != RK_NONE)
+				*VEC_PUSH(b->loop_rack, b->nloop_rack, clr) =
+				    (struct load_member){ l, i };
+			continue;
+		}
+		if (o->kind != K_DEVICE)
+			continue;
+		for (uint32_t k = 0; k < o->attr_count; k++) {
+			const struct rk_attr *at = &d->attrs[o->attr_first + k];
+			const struct rk_value *p;
+
+			if (at->key != A_POWER || at->val.type != VT_PAIR)
+				continue;
+			p = &d->vals[at->val.a + 1];
+			if (p->type == VT_OBJ)
+				*VEC_PUSH(b->pdu_dev, b->npdu_dev, cp) =
+				    (struct load_member){ p->a, i };
+		}
+		r = layout_rack_of(d, i);
+		if (r != RK_NONE)
+			*VEC_PUSH(b->rack_dev, b->nrack_dev, cr) =
+			    (struct load_member){ r, i };
+		l = ref_attr(d, i, A_LOOP);
+		if (l == RK_NONE && r != RK_NONE)
+			l = ref_attr(d, r, A_LOOP);
+		if (l != RK_NONE)
+			*VEC_PUSH(b->loop_dev, b->nloop_dev, cl) =
+			    (struct load_member){ l, i };
+	}
+	b->npdu_dev = members_sort(b->pdu_dev, b->npdu_dev);
+	b->nrack_dev = members_sort(b->rack_dev, b->nrack_dev);
+	b->nzone_rack = members_sort(b->zone_rack, b->nzone_rack);
+	b->nloop_dev = members_sort(b->loop_dev, b->nloop_dev);
+	b->nloop_rack = members_sort(b->loop_rack, b->nloop_rack);
+	b->feed_sup = load_feed_supplies(d, &b->nfeed_sup);
+}
+
+struct figure_report *figure_report_compute(const struct rk_design *d,
+					    const struct derived *dv)
+{
+	struct figure_report *f = xcalloc(1, sizeof(*f));
+	struct basis_ctx b;
+	uint32_t vcap = 0;
+
+	f->unknown = unknown_figures(d, &f->nunknown);
+	f->est = estimated_figures(d, &f->nest);
+	f->on_estimates =
+	    xcalloc(dv->ncoverage ? dv->ncoverage : 1, sizeof(uint32_t));
+	if (!f->nest || !dv->coverage)
+		return f;
+	memset(&b, 0, sizeof(b));
+	b.d = d;
+	b.f = f;
+	b.est_first = xmalloc((d->nobjs + 1) * sizeof(uint32_t));
+	memset(b.est_first, 0xff, (d->nobjs + 1) * sizeof(uint32_t));
+	b.est_next = xmalloc(f->nest * sizeof(uint32_t));
+	b.stamp = xcalloc(f->nest, sizeof(uint32_t));
+	for (uint32_t e = f->nest; e-- > 0;) {
+		b.est_next[e] = b.est_first[f->est[e].part];
+		b.est_first[f->est[e].part] = e;
+	}
+	basis_lists(&b);
+	for (unsigned c = 0; c < dv->ncoverage; c++) {
+		const struct check_coverage *cv = &dv->coverage[c];
+		enum basis kind = basis_of(check_table[c]->name);
+
+		if (!cv->ran || kind == B_NONE)
+			continue;
+		for (uint32_t i = 0; i < cv->nverdicts; i++) {
+			uint32_t first = b.nrefs;
+			struct est_verdict *v;
+
+			b.verdict++;
+			basis_add(&b, kind, cv->verdicts[i].obj);
+			if (b.nrefs == first)
+				continue;
+			v = VEC_PUSH(f->verdicts, f->nverdicts, vcap);
+			v->check = c;
+			v->obj = cv->verdicts[i].obj;
+			v->outcome = cv->verdicts[i].outcome;
+			v->first = first;
+			v->n = b.nrefs - first;
+			if (v->outcome == COVER_PROVED)
+				f->on_estimates[c]++;
+		}
+	}
+	f->refs = b.refs;
+	f->nrefs = b.nrefs;
+	free(b.est_first);
+	free(b.est_next);
+	free(b.stamp);
+	free(b.pdu_dev);
+	free(b.feed_sup);
+	free(b.rack_dev);
+	free(b.zone_rack);
+	free(b.loop_dev);
+	free(b.loop_rack);
+	return f;
+}
+
+void figure_report_free(struct figure_report *f)
+{
+	if (!f)
+		return;
+	free(f->unknown);
+	free(f->est);
+	free(f->verdicts);
+	free(f->refs);
+	free(f->on_estimates);
+	free(f);
 }

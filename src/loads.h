@@ -147,4 +147,56 @@ struct estimated_fig {
 /* Every such figure, by part in declaration order (malloc'd). */
 struct estimated_fig *estimated_figures(const struct rk_design *d, uint32_t *n);
 
+/*
+ * Where @dev's heat goes in the cooling model (checks_cooling.c): bit
+ * HEAT_AIR when some of it reaches the air side of its rack, HEAT_LIQUID
+ * when some reaches its loop.
+ */
+enum { HEAT_AIR = 1, HEAT_LIQUID = 2 };
+unsigned heat_sides(const struct rk_design *d, uint32_t dev);
+
+/**
+ * struct est_verdict - one budget verdict that reads a figure marked
+ * estimated
+ * @check:   the check (index into check_table)
+ * @obj:     the object judged (PDU, power shelf, feed, rack, air zone,
+ *           loop)
+ * @outcome: enum cover_outcome (metrics.h): proved, or not and why
+ * @first, @n: its figures, figure_report.refs[@first .. @first + @n),
+ *           each an index into figure_report.est
+ */
+struct est_verdict {
+	unsigned check;
+	uint32_t obj, outcome;
+	uint32_t first, n;
+};
+
+/**
+ * struct figure_report - the figures the verdicts rest on, for report.json
+ * and report.html alike: computed once after the checks (checks_run), from
+ * the verdicts the budget checks recorded (struct check_coverage)
+ * @unknown:  unknown_figures()
+ * @est:      estimated_figures()
+ * @verdicts: every verdict that reads an estimated figure, by check in
+ *            check_table order, then in the order judged
+ * @on_estimates: per check_table entry, how many of its proved verdicts
+ *            rest on an estimated figure
+ */
+struct figure_report {
+	struct unknown_fig *unknown;
+	uint32_t nunknown;
+	struct estimated_fig *est;
+	uint32_t nest;
+	struct est_verdict *verdicts;
+	uint32_t nverdicts;
+	uint32_t *refs;
+	uint32_t nrefs;
+	uint32_t *on_estimates;
+};
+
+struct derived;
+struct figure_report *figure_report_compute(const struct rk_design *d,
+					    const struct derived *dv);
+void figure_report_free(struct figure_report *f);
+
 #endif

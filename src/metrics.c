@@ -1663,6 +1663,60 @@ unsigned device_figures_unknown(const struct rk_design *d, uint32_t dev)
 	return bits;
 }
 
+/* Whether "A, B, C" (@len bytes) names @name. */
+static bool names_figure(const char *s, size_t len, const char *name)
+{
+	size_t nl = strlen(name);
+
+	for (size_t i = 0; i < len;) {
+		size_t j, e;
+
+		while (i < len && (s[i] == ' ' || s[i] == ','))
+			i++;
+		for (j = i; j < len && s[j] != ','; j++)
+			;
+		for (e = j; e > i && s[e - 1] == ' '; e--)
+			;
+		if (e - i == nl && !memcmp(s + i, name, nl))
+			return true;
+		i = j;
+	}
+	return false;
+}
+
+const char *figure_unknown_reason(const struct rk_design *d, uint32_t part,
+				  const char *name, const struct srcloc **loc,
+				  uint32_t *from)
+{
+	for (uint32_t hops = 0; part != RK_NONE && hops < 256;
+	     part = d->objs[part].part, hops++) {
+		const struct rk_obj *o = &d->objs[part];
+
+		if (o->kind != K_PART)
+			continue;
+		for (uint32_t k = 0; k < o->attr_count; k++) {
+			const struct rk_attr *at = &d->attrs[o->attr_first + k];
+			const char *txt, *colon;
+
+			if (at->key != A_UNKNOWN || at->val.type != VT_STR)
+				continue;
+			txt = str_of(d->arena, at->val.a);
+			colon = strchr(txt, ':');
+			if (!colon ||
+			    !names_figure(txt, (size_t)(colon - txt), name))
+				continue;
+			for (colon++; *colon == ' '; colon++)
+				;
+			if (loc)
+				*loc = &at->val.loc;
+			if (from)
+				*from = part;
+			return colon;
+		}
+	}
+	return NULL;
+}
+
 /* The site's sums of the racks' power and heat, saturating as above. */
 static void site_totals(const struct rk_design *d, struct rack_totals *t)
 {
@@ -1802,8 +1856,13 @@ void derived_init(struct derived *dv, const struct rk_design *d)
 
 void derived_free(struct derived *dv)
 {
+	for (unsigned i = 0; dv->coverage && i < dv->ncoverage; i++)
+		free(dv->coverage[i].verdicts);
 	free(dv->coverage);
 	dv->coverage = NULL;
+	if (dv->figures && dv->figures_free)
+		dv->figures_free(dv->figures);
+	dv->figures = NULL;
 	for (uint32_t k = 0; dv->fab && dv->fab_slot && k < dv->d->nobjs; k++)
 		if (dv->fab_slot[k] != RK_NONE && dv->fab_done[dv->fab_slot[k]])
 			fabric_metrics_free(&dv->fab[dv->fab_slot[k]]);

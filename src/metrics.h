@@ -226,6 +226,16 @@ bool device_draws_power(const struct rk_design *d, uint32_t dev);
 /* enum total_fig bits of @dev's figures that are unknown (0: all known) */
 unsigned device_figures_unknown(const struct rk_design *d, uint32_t dev);
 void rack_totals_free(struct rack_totals *t);
+/*
+ * The reason the part @part (or a part it derives from) gives for a figure
+ * it marks unknown, `unknown "NAME: reason"` or `unknown "A, NAME: reason"`
+ * (the text after the colon, blanks skipped), or NULL when it marks no
+ * figure @name so; *@loc and *@from (when not NULL) are the mark's place
+ * and the part that writes it.
+ */
+const char *figure_unknown_reason(const struct rk_design *d, uint32_t part,
+				  const char *name, const struct srcloc **loc,
+				  uint32_t *from);
 /* The enum total_fig bits of rack @r's totals that are out of range. */
 static inline unsigned rack_total_over(const struct rack_totals *t, uint32_t r)
 {
@@ -250,10 +260,25 @@ struct fg_shared;
  * @waived:  its finding there was waived
  * @prereq:  skipped, a prerequisite failed there
  */
+enum cover_outcome { COVER_PROVED, COVER_UNKNOWN, COVER_WAIVED, COVER_PREREQ };
+struct cover_verdict {
+	uint32_t obj;
+	uint32_t outcome; /* enum cover_outcome */
+};
 struct check_coverage {
 	bool tracked, ran;
 	uint32_t proved, unknown, waived, prereq;
+	/* every verdict in the order judged: the object and its outcome */
+	struct cover_verdict *verdicts;
+	uint32_t nverdicts, vcap;
 };
+
+/*
+ * What the report back ends say about the figures verdicts rest on
+ * (loads.h, struct figure_report), computed once after the checks
+ * (checks_run) and freed with the derived figures through @figures_free.
+ */
+struct figure_report;
 
 struct derived {
 	const struct rk_design *d;
@@ -271,6 +296,9 @@ struct derived {
 	/* per entry of check_table (check.h), filled in by checks_run;
 	 * NULL until the checks ran */
 	struct check_coverage *coverage;
+	unsigned ncoverage; /* its entries */
+	struct figure_report *figures;
+	void (*figures_free)(struct figure_report *f);
 };
 
 void derived_init(struct derived *dv, const struct rk_design *d);

@@ -18,6 +18,7 @@
 
 #include "context.h"
 #include "driver.h"
+#include "metrics.h"
 #include "parts.h"
 #include "schema.h"
 #include "suggest.h"
@@ -315,6 +316,27 @@ static const char *figure(const struct pctx *x, uint32_t part, uint32_t key,
 	return buf;
 }
 
+/*
+ * Whether @part's power_max is unknown: not given, and either marked
+ * unknown (`unknown "power_max: reason"`, *@why the reason) or needed, the
+ * part drawing power (a server or a switch, or a part that declares psus;
+ * metrics.h, device_draws_power); *@why NULL without a mark.
+ */
+static bool power_max_unknown(const struct pctx *x, uint32_t part,
+			      const char **why)
+{
+	const struct rk_value *v = part_attr(x, part, A_PSUS, NULL);
+	enum rk_class cls = (enum rk_class)x->d->objs[part].cls;
+
+	*why = NULL;
+	if (part_attr(x, part, A_POWER_MAX, NULL))
+		return false;
+	*why = figure_unknown_reason(x->d, part, "power_max", NULL, NULL);
+	return *why || cls == C_SERVER || cls == C_SWITCH ||
+	       (v && v->type == VT_NUM && v->n > 0 && cls != C_PDU &&
+		cls != C_POWER_SHELF);
+}
+
 static void json_field(FILE *fp, const char *k, const char *v, bool comma)
 {
 	fprintf(fp, "%s", comma ? ", " : "");
@@ -368,6 +390,14 @@ static void part_json(const struct pctx *x, FILE *fp, uint32_t part)
 	json_field(fp, "height", figure(x, part, A_HEIGHT, b, sizeof(b)), true);
 	json_field(fp, "power_max", figure(x, part, A_POWER_MAX, b, sizeof(b)),
 		   true);
+	{
+		const char *why;
+		bool unk = power_max_unknown(x, part, &why);
+
+		fprintf(fp, ", \"power_max_unknown\": %s",
+			unk ? "true" : "false");
+		json_field(fp, "power_max_reason", why, true);
+	}
 	json_field(fp, "ports", ports_summary(x, part), true);
 	json_field(fp, "part_number",
 		   figure(x, part, A_PART_NUMBER, b, sizeof(b)), true);
@@ -416,7 +446,7 @@ static int list_parts(const struct pctx *x, const char *pat)
 		       "POWER_MAX", "PART_NUMBER", "PORTS", "FIGURES");
 	for (uint32_t id = 0; id < x->d->nobjs; id++) {
 		char h[64], pw[64], pn[128], ve[128], mo[256];
-		const char *flag;
+		const char *flag, *why;
 
 		if (!is_part(x, id) || !part_matches(x, id, pat))
 			continue;
@@ -438,7 +468,9 @@ static int list_parts(const struct pctx *x, const char *pat)
 		       figure(x, id, A_VENDOR, ve, sizeof(ve)) ? ve : "-",
 		       figure(x, id, A_MODEL, mo, sizeof(mo)) ? mo : "-",
 		       figure(x, id, A_HEIGHT, h, sizeof(h)) ? h : "-",
-		       figure(x, id, A_POWER_MAX, pw, sizeof(pw)) ? pw : "-",
+		       figure(x, id, A_POWER_MAX, pw, sizeof(pw))
+			   ? pw
+			   : (power_max_unknown(x, id, &why) ? "unknown" : "-"),
 		       figure(x, id, A_PART_NUMBER, pn, sizeof(pn)) ? pn : "-",
 		       *ports_summary(x, id) ? ports_summary(x, id) : "-",
 		       flag);

@@ -222,8 +222,8 @@ if "$py" - "$tmp/all.out" >"$tmp/json.txt" 2>&1 <<'EOF'; then
 import json, sys
 parts = json.load(open(sys.argv[1]))
 keys = {"name", "class", "base", "file", "line", "vendor", "model", "height",
-        "power_max", "ports", "part_number", "estimated", "unknown",
-        "figures", "port_list"}
+        "power_max", "power_max_unknown", "power_max_reason", "ports",
+        "part_number", "estimated", "unknown", "figures", "port_list"}
 assert isinstance(parts, list) and parts
 for p in parts:
     assert set(p) == keys, (p["name"], sorted(set(p) ^ keys))
@@ -272,6 +272,48 @@ if [ "$rc" = 0 ] && grep -q "^t_gpu_marked .* unknown$" "$tmp/u.out"; then
 else
 	fail parts/unknown-flag "status $rc"
 	show "$tmp/u.out"
+fi
+
+# an unknown power_max reads "unknown", never "-" (which is for a part that
+# draws no power, a PDU), and in JSON null with the part's reason, if any
+cat >"$tmp/inc/pmcat.rack" <<'EOF'
+part t_pm_marked : switch { height 1U; unknown "power_max: only a typical figure is published" }
+part t_pm_derived : t_pm_marked { model "T2" }
+part t_pm_bare : server { height 1U }
+part t_pm_pdu : pdu { capacity 10kW }
+part t_pm_known : server { height 1U; power_max 1kW }
+EOF
+rk_run "$tmp/pm" parts -I "$tmp/inc" --import=pmcat 't_pm_*' || true
+pm_col() { # NAME: the POWER_MAX column of part NAME
+	awk -v n="$1" '$1 == n { print $6 }' "$tmp/pm.out"
+}
+if [ "$rc" = 0 ] && [ "$(pm_col t_pm_marked)" = unknown ] &&
+	[ "$(pm_col t_pm_derived)" = unknown ] &&
+	[ "$(pm_col t_pm_bare)" = unknown ] && [ "$(pm_col t_pm_pdu)" = - ] &&
+	[ "$(pm_col t_pm_known)" = 1kW ]; then
+	pass parts/power-max-unknown
+else
+	fail parts/power-max-unknown "status $rc"
+	show "$tmp/pm.out"
+fi
+rk_run "$tmp/pj" parts -I "$tmp/inc" --import=pmcat --format=json 't_pm_*' ||
+	true
+if [ "$rc" = 0 ] && "$py" - "$tmp/pj.out" >"$tmp/pj.txt" 2>&1 <<'EOF'; then
+import json, sys
+by = {p["name"]: p for p in json.load(open(sys.argv[1]))}
+why = "only a typical figure is published"
+want = {"t_pm_marked": (None, True, why), "t_pm_derived": (None, True, why),
+        "t_pm_bare": (None, True, None), "t_pm_pdu": (None, False, None),
+        "t_pm_known": ("1kW", False, None)}
+for n, w in want.items():
+    p = by[n]
+    got = (p["power_max"], p["power_max_unknown"], p["power_max_reason"])
+    assert got == w, (n, got, w)
+EOF
+	pass parts/power-max-unknown-json
+else
+	fail parts/power-max-unknown-json "status $rc"
+	show "$tmp/pj.txt"
 fi
 
 # errors: an unknown name (with a suggestion), no match, usage
