@@ -252,13 +252,20 @@ static void cap_cluster_table(struct wbuf *w, const struct rk_design *d,
 			 (unsigned long long)x->scaleout_gpus);
 		cap_row(w, "AllReduce across the fabric, tree",
 			time_text(v, sizeof(v), &x->net_tree), b);
-		snprintf(
-		    b, sizeof(b),
-		    "%s; through the fabric's least balanced cut "
-		    "found (%s)",
-		    msg,
-		    rate_text(n1, sizeof(n1),
-			      (uint64_t)(x->bisection > 0 ? x->bisection : 0)));
+		if (x->a2a_cut > 0)
+			snprintf(
+			    b, sizeof(b),
+			    "%s; lower bound through the servers' "
+			    "balanced split that cuts least (node "
+			    "level): %llu | %llu GPUs, %s across",
+			    msg, (unsigned long long)x->a2a_gpus[0],
+			    (unsigned long long)x->a2a_gpus[1],
+			    rate_text(n1, sizeof(n1), (uint64_t)x->a2a_cut));
+		else
+			snprintf(b, sizeof(b),
+				 "%s; lower bound from the GPUs' own links "
+				 "(no cut known)",
+				 msg);
 		cap_row(w, "All-to-All across the fabric",
 			time_text(v, sizeof(v), &x->alltoall), b);
 	}

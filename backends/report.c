@@ -252,6 +252,17 @@ static void report_cluster(FILE *fp, const struct rk_design *d,
 	fprintf(fp, ", \"fabric_basis\": \"%s\", ",
 		x->net_ring.bound ? "lower bound" : "estimate");
 	json_time(fp, "alltoall_ns", &x->alltoall);
+	if (x->a2a_cut > 0)
+		fprintf(fp,
+			", \"alltoall_cut_bps\": %lld, "
+			"\"alltoall_cut_gpus\": [%llu, %llu]",
+			(long long)x->a2a_cut,
+			(unsigned long long)x->a2a_gpus[0],
+			(unsigned long long)x->a2a_gpus[1]);
+	else
+		fputs(", \"alltoall_cut_bps\": null, "
+		      "\"alltoall_cut_gpus\": null",
+		      fp);
 	fprintf(fp,
 		", \"alltoall_basis\": \"lower bound\"},\n     "
 		"\"model_params\": {\"training_bytes_per_param\": %d, "

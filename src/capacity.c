@@ -86,7 +86,8 @@ struct cap_time cap_allreduce_tree(uint64_t p, int64_t s, int64_t b,
 	return t;
 }
 
-struct cap_time cap_alltoall(uint64_t p, int64_t s, int64_t b, int64_t x)
+struct cap_time cap_alltoall(uint64_t p, int64_t s, int64_t b, uint64_t ga,
+			     uint64_t gb, int64_t x)
 {
 	struct cap_time t = { false, true, 0 };
 	uint64_t inj, cut;
@@ -100,13 +101,36 @@ struct cap_time cap_alltoall(uint64_t p, int64_t s, int64_t b, int64_t x)
 	inj = div128((unsigned __int128)(p - 1) * (uint64_t)s * 8000000000u,
 		     (unsigned __int128)p * (uint64_t)b, false);
 	t.ns = inj;
-	if (x > 0) {
-		/* floor(p/2) ceil(p/2) pairs cross the cut, S/p bytes each */
-		unsigned __int128 pairs =
-		    (unsigned __int128)(p / 2) * (p - p / 2);
+	if (x > 0 && ga && gb) {
+		/*
+		 * ga gb pairs cross the cut, S/p bytes each way: ga gb S/p
+		 * bytes per direction through X.  Floor of a floor is the
+		 * floor of the whole, so the two steps keep it exact.
+		 */
+		unsigned __int128 pairs = (unsigned __int128)ga * gb;
+		unsigned __int128 bits = (unsigned __int128)(uint64_t)s * 8u;
 
-		cut = div128(pairs * (uint64_t)s * 8000000000u,
-			     (unsigned __int128)p * (uint64_t)x, false);
+		if (bits && pairs > ~(unsigned __int128)0 / bits) {
+			cut = UINT64_MAX;
+		} else {
+			unsigned __int128 q = pairs * bits / p,
+					  r = pairs * bits % p;
+			/* q 1e9 / X + floor(r 1e9 / p) / X, exactly */
+			unsigned __int128 hi = q / (uint64_t)x,
+					  lo = q % (uint64_t)x;
+
+			if (hi > UINT64_MAX / 1000000000u) {
+				cut = UINT64_MAX;
+			} else {
+				unsigned __int128 rest =
+				    lo * 1000000000u + r * 1000000000u / p;
+
+				cut =
+				    div128((unsigned __int128)hi * 1000000000u +
+					       rest / (uint64_t)x,
+					   1, false);
+			}
+		}
 		if (cut > t.ns)
 			t.ns = cut;
 	}
@@ -310,6 +334,150 @@ static uint64_t div_sat(unsigned __int128 v, unsigned b)
 {
 	v /= b;
 	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+}
+
+/*
+ * The cut each cluster's All-to-All bound goes through (doc/language.md
+ * §10.1).  Its scale-out fabric's node-level witness splits the servers
+ * (each forwards between its own ports, as NCCL's PXN does) and cuts
+ * node.bisection_upper of the fabric's links, its switches on the sides
+ * the max-flow put them; @a2a_gpus counts the GPUs of the cluster's
+ * scale-out devices on either side.  The cluster's other joining fabrics
+ * (NVLink domains, a second compute fabric) can carry traffic across the
+ * same split, so their links that may cross are added.  Each such fabric
+ * puts its *free* vertices (neither a node of the witness nor a vertex
+ * of the scale-out fabric) all on one side, the cheaper: with them on
+ * side 1 its links with an end on a node of side 2 and the other end
+ * elsewhere cross (R2), on side 2 those of side 1 (R1), so it adds
+ * min(R1, R2).  A link with an end on a vertex of the scale-out fabric
+ * that is no node (its switches, whose side the witness fixed), or on a
+ * free vertex that two such fabrics share, may cross either way and is
+ * added whole.  A link of unknown rate that may cross leaves the cluster
+ * without a cut (a2a_cut 0).  Linear in the objects and links.
+ */
+static void alltoall_cuts(struct derived *dv, struct capacity *c,
+			  const uint32_t *cl, const uint32_t *fdev, uint8_t *pj,
+			  const struct dev_gpus *memo)
+{
+	const struct rk_design *d = dv->d;
+	const size_t n1 = (size_t)d->nobjs + 1;
+	/* per object: the cluster whose cut places it, and its class there
+	 * (1, 2: a node on that side; 3: a vertex of the scale-out fabric
+	 * that is no node) */
+	uint32_t *owner = xmalloc(n1 * sizeof(*owner));
+	uint8_t *cls = xcalloc(n1, 1);
+	/* per object: the scale-out fabric whose GPUs it counts; per free
+	 * vertex, the one other fabric that reaches it (RK_NONE - 1: more) */
+	uint32_t *mark = xmalloc(n1 * sizeof(*mark));
+	/* per fabric object: R1, R2; per cluster: the links added whole */
+	unsigned __int128(*rf)[2] = xcalloc(n1, sizeof(*rf));
+	unsigned __int128 *whole =
+	    xcalloc((size_t)c->nclusters + 1, sizeof(*whole));
+	bool *unknown = xcalloc((size_t)c->nclusters + 1, sizeof(*unknown));
+
+	memset(owner, 0xff, n1 * sizeof(*owner));
+	memset(mark, 0xff, n1 * sizeof(*mark));
+	for (uint32_t q = 0; q < c->nclusters; q++) {
+		struct cap_cluster *x = &c->clusters[q];
+		const struct fabric_level *lv;
+		struct ir_ep_cursor cur = { 0, 0 };
+
+		x->a2a_cut = 0;
+		if (x->scaleout == RK_NONE)
+			continue;
+		lv = &derived_fabric(dv, x->scaleout)->node;
+		if (lv->method == BISECT_NONE || !lv->witness ||
+		    lv->bisection_upper <= 0)
+			continue;
+		x->a2a_cut = lv->bisection_upper;
+		/* the devices whose GPUs take part (scaleout_gpus's) */
+		for (const struct rk_value *v;
+		     (v = ir_next_endpoint(d, x->scaleout, &cur));) {
+			uint32_t dev = v->a, p = d->objs[dev].part;
+
+			if (p != RK_NONE && memo[p].n &&
+			    port_joins(d, pj, (uint32_t)v->n))
+				mark[dev] = x->scaleout;
+		}
+		for (uint32_t k = 0; k < lv->devices; k++) {
+			uint32_t dev = lv->dev_obj[k], p = d->objs[dev].part;
+			uint8_t s = lv->witness[k];
+
+			owner[dev] = q;
+			cls[dev] = s;
+			if (mark[dev] == x->scaleout && p != RK_NONE)
+				x->a2a_gpus[s - 1] += memo[p].n;
+		}
+	}
+	memset(mark, 0xff, n1 * sizeof(*mark));
+	/*
+	 * Pass 0: the scale-out fabrics' other vertices; pass 1: the free
+	 * vertices' fabrics; pass 2: the other fabrics' links that may cross.
+	 */
+	for (int pass = 0; pass < 3; pass++)
+		for (uint32_t i = 0; i < d->nlinks; i++) {
+			const struct rk_link *l = &d->links[i];
+			const uint32_t f = l->fabric,
+				       e[2] = { l->a_dev, l->b_dev };
+			uint32_t q;
+			uint8_t ce[2];
+			int64_t rate;
+			bool all = false;
+
+			if (l->a_port == RK_NONE || f == RK_NONE ||
+			    fdev[f] == RK_NONE)
+				continue;
+			q = cl[fdev[f]];
+			if (!c->clusters[q].a2a_cut)
+				continue;
+			if ((c->clusters[q].scaleout == f) != (pass == 0))
+				continue;
+			for (int k = 0; k < 2; k++) {
+				if (pass == 0 && owner[e[k]] == RK_NONE) {
+					owner[e[k]] = q;
+					cls[e[k]] = 3;
+				}
+				ce[k] = owner[e[k]] == q ? cls[e[k]] : 0;
+				if (pass == 1 && !ce[k])
+					mark[e[k]] = mark[e[k]] == RK_NONE ||
+							     mark[e[k]] == f
+							 ? f
+							 : RK_NONE - 1;
+				if (ce[k] == 3 || (!ce[k] && mark[e[k]] != f))
+					all = true;
+			}
+			if (pass < 2 || (ce[0] == ce[1] && !all))
+				continue; /* one side, or both free */
+			rate = link_rate(d, l);
+			if (rate <= 0)
+				unknown[q] = true;
+			else if (all)
+				whole[q] += (uint64_t)rate;
+			else
+				for (int s = 1; s <= 2; s++)
+					if (ce[0] == s || ce[1] == s)
+						rf[f][s - 1] += (uint64_t)rate;
+		}
+	for (uint32_t f = 0; f < d->nobjs; f++)
+		if (d->objs[f].kind == K_FABRIC && fdev[f] != RK_NONE)
+			whole[cl[fdev[f]]] +=
+			    rf[f][0] < rf[f][1] ? rf[f][0] : rf[f][1];
+	for (uint32_t q = 0; q < c->nclusters; q++) {
+		struct cap_cluster *x = &c->clusters[q];
+		unsigned __int128 t =
+		    (unsigned __int128)(uint64_t)x->a2a_cut + whole[q];
+
+		if (unknown[q])
+			x->a2a_cut = 0;
+		else if (x->a2a_cut)
+			x->a2a_cut = t > INT64_MAX ? INT64_MAX : (int64_t)t;
+	}
+	free(owner);
+	free(cls);
+	free(mark);
+	free(rf);
+	free(whole);
+	free(unknown);
 }
 
 void capacity_compute(struct derived *dv, struct capacity *c)
@@ -706,6 +874,7 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 		x->nfabrics = off[q + 1] - off[q];
 	}
 	free(off);
+	alltoall_cuts(dv, c, cl, fdev, pj, memo);
 
 	/* per cluster: its name, the collectives and the models that fit */
 	for (uint32_t q = 0; q < c->nclusters; q++) {
@@ -717,14 +886,6 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 			const struct rk_value *v;
 
 			x->name = x->scaleout;
-			/*
-			 * The least cut found, a balanced cut that exists:
-			 * the All-to-All time through it is a lower bound;
-			 * through the bisection's lower bound (less than
-			 * any cut when it is not exact) it would not be.
-			 */
-			x->bisection =
-			    derived_fabric(dv, x->scaleout)->bisection_upper;
 			v = ir_attr(d, x->scaleout, A_LATENCY);
 			if (v && v->type == VT_NUM)
 				x->fabric_latency = v->n;
@@ -749,7 +910,8 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 		    cap_allreduce_tree(x->scaleout_gpus, x->message,
 				       x->scaleout_per_gpu, x->fabric_latency);
 		x->alltoall = cap_alltoall(x->scaleout_gpus, x->message,
-					   x->scaleout_per_gpu, x->bisection);
+					   x->scaleout_per_gpu, x->a2a_gpus[0],
+					   x->a2a_gpus[1], x->a2a_cut);
 		x->train_params = div_sat(x->hbm, CAP_TRAIN_BYTES);
 		x->infer_params = div_sat(x->hbm, CAP_INFER_BYTES);
 		x->infer_params_domain =

@@ -98,7 +98,9 @@ struct cap_cluster {
 	uint64_t scaleout_gpus;	  /* GPUs of its joined devices */
 	int64_t scaleout_per_gpu; /* b/s, floor(injection / GPUs) */
 	bool scaleout_exact;	  /* injection divisible by the GPUs */
-	int64_t bisection;	  /* b/s, its least cut found */
+	/* All-to-All: the cut its bound goes through (capacity.c) */
+	int64_t a2a_cut;	/* b/s, 0: none */
+	uint64_t a2a_gpus[2];	/* the GPUs on either side of it */
 	int64_t fabric_latency;	  /* ns, -1: not given */
 	int64_t message;	  /* bytes */
 	struct cap_time net_ring, net_tree, alltoall;
@@ -162,9 +164,11 @@ struct cap_time cap_allreduce_tree(uint64_t p, int64_t s, int64_t b,
 				   int64_t alpha);
 /*
  * All-to-All of S bytes per GPU among p GPUs, each with B b/s, through a
- * bisection of X b/s: at least max((p-1)/p * 8S/B,
- * floor(p/2) ceil(p/2) / p * 8S/X).
+ * cut of X b/s per direction with @ga GPUs on one side and @gb on the
+ * other (ga + gb <= p): at least max((p-1)/p * 8S/B, ga gb / p * 8S/X).
+ * X <= 0: no cut term.
  */
-struct cap_time cap_alltoall(uint64_t p, int64_t s, int64_t b, int64_t x);
+struct cap_time cap_alltoall(uint64_t p, int64_t s, int64_t b, uint64_t ga,
+			     uint64_t gb, int64_t x);
 
 #endif

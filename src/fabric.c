@@ -578,12 +578,29 @@ uint32_t endpoints(struct elab *e, uint32_t fab, uint32_t **devs,
  * A hand-wired fabric owns the explicit links reachable from its endpoint
  * ports through switches (breadth first, one pass over the links).
  */
+/* the far end of @l from (@dev, @port)'s side to claim: queue a switch */
+static void adopt_far(struct rk_design *d, uint32_t fab, struct rk_link *l,
+		      uint32_t other, uint8_t *seen, uint32_t **queue,
+		      uint32_t *qt, uint32_t *qcap)
+{
+	if (l->fabric == RK_NONE)
+		l->fabric = fab;
+	if (d->objs[other].cls == C_SWITCH && !(seen[other] & 1)) {
+		seen[other] |= 1;
+		*VEC_PUSH(*queue, *qt, *qcap) = other;
+	}
+}
+
 static void adopt_links(struct elab *e, uint32_t fab, const uint32_t *ed,
 			const uint32_t *ep, uint32_t ne)
 {
 	struct rk_design *d = e->d;
 	uint8_t *seen;
 	uint32_t *queue = NULL, qh = 0, qt = 0, qcap = 0;
+	uint32_t *devs = NULL, ndevs = 0, dcap = 0;
+	/* the endpoints (device, port), open-addressed: key + 1, 0 empty */
+	size_t cap = 16;
+	uint64_t *keys;
 
 	index_update(e);
 	if (e->ix_seen_n < d->nobjs) {
@@ -593,24 +610,53 @@ static void adopt_links(struct elab *e, uint32_t fab, const uint32_t *ed,
 		e->ix_seen_n = d->nobjs + 1;
 	}
 	seen = e->ix_seen;
-	for (uint32_t k = 0; k < ne; k++)
+	while (cap < (size_t)ne * 2)
+		cap *= 2;
+	keys = xcalloc(cap, sizeof(*keys));
+	for (uint32_t k = 0; k < ne; k++) {
+		uint64_t key = ((uint64_t)ed[k] << 32 | ep[k]) + 1;
+		size_t i = hash_mix64(key) & (cap - 1);
+
+		while (keys[i] && keys[i] != key)
+			i = (i + 1) & (cap - 1);
+		keys[i] = key;
+	}
+	/*
+	 * each endpoint device's links read once (seen bit 2), not once per
+	 * endpoint port: a server of thousands of planes read its thousands
+	 * of links once per port; a link is claimed from either end that is
+	 * an endpoint
+	 */
+	for (uint32_t k = 0; k < ne; k++) {
+		if (seen[ed[k]] & 2)
+			continue;
+		seen[ed[k]] |= 2;
+		*VEC_PUSH(devs, ndevs, dcap) = ed[k];
 		for_each_dev_link(e, ed[k], li) {
 			struct rk_link *l = &d->links[li];
-			uint32_t other;
 
-			if (!((l->a_dev == ed[k] && l->a_port == ep[k]) ||
-			      (l->b_dev == ed[k] && l->b_port == ep[k])))
-				continue;
-			if (l->fabric == RK_NONE)
-				l->fabric = fab;
-			other = l->a_dev == ed[k] && l->a_port == ep[k]
-				    ? l->b_dev
-				    : l->a_dev;
-			if (d->objs[other].cls == C_SWITCH && !seen[other]) {
-				seen[other] = 1;
-				*VEC_PUSH(queue, qt, qcap) = other;
+			for (int end = 0; end < 2; end++) {
+				uint32_t dv = end ? l->b_dev : l->a_dev;
+				uint64_t key = ((uint64_t)dv << 32 |
+						(end ? l->b_port : l->a_port)) +
+					       1;
+				size_t i = hash_mix64(key) & (cap - 1);
+
+				if (dv != ed[k])
+					continue;
+				while (keys[i] && keys[i] != key)
+					i = (i + 1) & (cap - 1);
+				if (keys[i])
+					adopt_far(d, fab, l,
+						  end ? l->a_dev : l->b_dev,
+						  seen, &queue, &qt, &qcap);
 			}
 		}
+	}
+	for (uint32_t i = 0; i < ndevs; i++)
+		seen[devs[i]] &= (uint8_t)~2u;
+	free(devs);
+	free(keys);
 	while (qh < qt) {
 		uint32_t sw = queue[qh++];
 
@@ -622,8 +668,8 @@ static void adopt_links(struct elab *e, uint32_t fab, const uint32_t *ed,
 				continue;
 			if (l->fabric == RK_NONE)
 				l->fabric = fab;
-			if (!seen[other]) {
-				seen[other] = 1;
+			if (!(seen[other] & 1)) {
+				seen[other] |= 1;
 				*VEC_PUSH(queue, qt, qcap) = other;
 			}
 		}

@@ -45,9 +45,9 @@ struct ft_plane {
 	uint32_t plane, nplanes;
 	uint32_t *count, *future; /* per plane: leaves built, still to come */
 	uint32_t **made;	  /* per plane: its leaves, made */
-	/* every endpoint of the fabric, gathered once: device, port, rail */
-	const uint32_t *ed, *ep, *rail;
-	uint32_t ne;
+	/* every endpoint of the fabric, gathered once, by plane: plane p's
+	 * devices and ports at [poff[p], poff[p + 1]) of @ped and @pep */
+	uint32_t *ped, *pep, *poff;
 };
 
 /* A fat tree's leaves, built, and what the tiers above them need. */

@@ -32,25 +32,41 @@
 #include "rackc.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "fabric.h"
 #include "fabric_gen.h"
 
+/*
+ * Rails by name, through an open-addressed table of the names seen (a
+ * name's rail + 1 in its slot): linear in the endpoints.  Scanning every
+ * rail named so far for each endpoint cost endpoints x rails, a
+ * quadratic in the rails of a fabric of thousands of planes.
+ */
 uint32_t fabric_rails(const struct rk_design *d, const uint32_t *ep, uint32_t n,
 		      uint32_t *rail)
 {
-	uint32_t *names = NULL, nr = 0, cap = 0;
+	size_t cap = 16;
+	uint32_t *names, *slot, nr = 0;
 
+	while (cap < (size_t)n * 2)
+		cap *= 2;
+	names = xmalloc(((size_t)n + 1) * sizeof(*names));
+	slot = xcalloc(cap, sizeof(*slot));
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t nm = d->objs[ep[i]].local, r;
+		uint32_t nm = d->objs[ep[i]].local;
+		size_t h = hash_mix32(nm) & (cap - 1);
 
-		for (r = 0; r < nr && names[r] != nm; r++)
-			;
-		if (r == nr)
-			*VEC_PUSH(names, nr, cap) = nm;
-		rail[i] = r;
+		while (slot[h] && names[slot[h] - 1] != nm)
+			h = (h + 1) & (cap - 1);
+		if (!slot[h]) {
+			names[nr] = nm;
+			slot[h] = ++nr;
+		}
+		rail[i] = slot[h] - 1;
 	}
 	free(names);
+	free(slot);
 	return nr;
 }
 
@@ -100,17 +116,41 @@ static bool make_leaves(struct elab *e, uint32_t fab, struct ft_plane *fp)
 
 uint32_t ft_plane_take(const struct ft_plane *fp, uint32_t **ed, uint32_t **ep)
 {
-	uint32_t k = 0;
+	uint32_t a = fp->poff[fp->plane], k = fp->poff[fp->plane + 1] - a;
 
-	*ed = xmalloc(((size_t)fp->ne + 1) * sizeof(**ed));
-	*ep = xmalloc(((size_t)fp->ne + 1) * sizeof(**ep));
-	for (uint32_t i = 0; i < fp->ne; i++)
-		if (fp->rail[i] % fp->nplanes == fp->plane) {
-			(*ed)[k] = fp->ed[i];
-			(*ep)[k] = fp->ep[i];
-			k++;
-		}
+	*ed = xmalloc(((size_t)k + 1) * sizeof(**ed));
+	*ep = xmalloc(((size_t)k + 1) * sizeof(**ep));
+	memcpy(*ed, fp->ped + a, (size_t)k * sizeof(**ed));
+	memcpy(*ep, fp->pep + a, (size_t)k * sizeof(**ep));
 	return k;
+}
+
+/*
+ * The endpoints by plane, each plane's in endpoint order (a counting
+ * sort): ft_plane_take() then copies a plane's own, and the planes cost
+ * the endpoints once, not once per plane.
+ */
+static void deal_planes(struct ft_plane *fp, const uint32_t *ed,
+			const uint32_t *ep, const uint32_t *rail, uint32_t n)
+{
+	uint32_t *at;
+
+	fp->poff = xcalloc((size_t)fp->nplanes + 1, sizeof(*fp->poff));
+	fp->ped = xmalloc(((size_t)n + 1) * sizeof(*fp->ped));
+	fp->pep = xmalloc(((size_t)n + 1) * sizeof(*fp->pep));
+	for (uint32_t i = 0; i < n; i++)
+		fp->poff[rail[i] % fp->nplanes + 1]++;
+	for (uint32_t p = 0; p < fp->nplanes; p++)
+		fp->poff[p + 1] += fp->poff[p];
+	at = xmalloc(((size_t)fp->nplanes + 1) * sizeof(*at));
+	memcpy(at, fp->poff, (size_t)fp->nplanes * sizeof(*at));
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t k = at[rail[i] % fp->nplanes]++;
+
+		fp->ped[k] = ed[i];
+		fp->pep[k] = ep[i];
+	}
+	free(at);
 }
 
 void gen_fat_tree_planes(struct elab *e, uint32_t fab)
@@ -142,10 +182,6 @@ void gen_fat_tree_planes(struct elab *e, uint32_t fab)
 	rail = xmalloc(((size_t)n + 1) * sizeof(*rail));
 	nr = fabric_rails(d, ep, n, rail);
 	fp.nplanes = (uint32_t)pv->n;
-	fp.ed = ed;
-	fp.ep = ep;
-	fp.rail = rail;
-	fp.ne = n;
 	if (nr % fp.nplanes) {
 		elab_error(e, &pv->loc, "fabric",
 			   "%u rail%s cannot be dealt evenly over %u planes "
@@ -154,6 +190,7 @@ void gen_fat_tree_planes(struct elab *e, uint32_t fab)
 		goto out;
 	}
 	errors = e->errors;
+	deal_planes(&fp, ed, ep, rail, n);
 	fp.count = xcalloc(fp.nplanes, sizeof(*fp.count));
 	fp.future = xcalloc(fp.nplanes, sizeof(*fp.future));
 	fp.made = xcalloc(fp.nplanes, sizeof(*fp.made));
@@ -179,6 +216,9 @@ out:
 	free(fp.made);
 	free(fp.count);
 	free(fp.future);
+	free(fp.poff);
+	free(fp.ped);
+	free(fp.pep);
 	free(rail);
 	free(ed);
 	free(ep);

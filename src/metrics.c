@@ -549,7 +549,7 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 	uint32_t *vert_of = sh->vert_of;
 	uint8_t *used = sh->used;
 	uint32_t *queue, qh = 0, qt = 0, vcap;
-	uint32_t *marked = NULL, nmarked = 0, mcap = 0, *ep_next;
+	uint32_t *marked = NULL, nmarked = 0, mcap = 0;
 	struct ephash h;
 	struct ir_ep_cursor ec = { 0, 0 };
 
@@ -589,12 +589,9 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 	g->nv = g->ne;
 	/* at most one entry per switch vertex, which vdev counts */
 	queue = xmalloc(vcap * sizeof(*queue));
-	/* each device's endpoints, chained in index order */
-	ep_next = xmalloc(((size_t)g->ne + 1) * sizeof(*ep_next));
-	for (uint32_t e = g->ne; e-- > 0;) {
-		ep_next[e] = sh->ep_head[g->ep_dev[e]];
+	/* each device's first endpoint */
+	for (uint32_t e = g->ne; e-- > 0;)
 		sh->ep_head[g->ep_dev[e]] = e;
-	}
 	/*
 	 * endpoint links, device by device (each device's links read once,
 	 * not once per endpoint port), then BFS through switches; a link
@@ -607,7 +604,7 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 			continue; /* the device was done at its first endpoint */
 		for (uint32_t k = adj_off[dev]; k < adj_off[dev + 1]; k++) {
 			const struct rk_link *l;
-			bool a_side = false, b_side = false;
+			bool a_side;
 			uint32_t e, od, op, ov;
 
 			if (used[adj[k]])
@@ -616,16 +613,25 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 			/* a fabric's graph holds its own links only */
 			if (l->fabric != fab)
 				continue;
-			for (e = e0; e != RK_NONE; e = ep_next[e]) {
-				a_side = l->a_dev == dev &&
-					 l->a_port == g->ep_port[e];
-				b_side = l->b_dev == dev &&
-					 l->b_port == g->ep_port[e];
-				if (a_side || b_side)
-					break;
+			/*
+			 * the device's endpoint on either end, looked up (a
+			 * walk of the device's endpoints per link cost ports
+			 * x links on a server of thousands of planes); on a
+			 * link between two of them, the first endpoint's end
+			 */
+			{
+				uint32_t ea = l->a_dev == dev
+						  ? eph_get(&h, dev, l->a_port)
+						  : RK_NONE,
+					 eb = l->b_dev == dev
+						  ? eph_get(&h, dev, l->b_port)
+						  : RK_NONE;
+
+				e = ea < eb ? ea : eb;
+				if (e == RK_NONE)
+					continue;
+				a_side = e == ea;
 			}
-			if (e == RK_NONE)
-				continue;
 			used[adj[k]] = 1;
 			*VEC_PUSH(marked, nmarked, mcap) = adj[k];
 			if (!l->generated)
@@ -696,7 +702,6 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 		used[marked[i]] = 0;
 	for (uint32_t e = 0; e < g->ne; e++)
 		sh->ep_head[g->ep_dev[e]] = RK_NONE;
-	free(ep_next);
 	free(marked);
 	free(queue);
 	free(h.keys);
@@ -1000,6 +1005,43 @@ out:
 #define ISLAND_MAX_WITNESSES 4
 
 /*
+ * Island @s's edges (eidx[eoff[s]..eoff[s + 1]]) as a graph of its own:
+ * the terminals 0..nd-1 as they are, its switches numbered from nd in
+ * the order of their first edge (@vmap: scratch over the vertices), its
+ * edges into @su, @sv, @sc (*@ne of them).  Returns its vertex count.
+ */
+static uint32_t island_graph(const struct bgraph *bg, const uint32_t *eoff,
+			     const uint32_t *eidx, uint32_t s, uint32_t *vmap,
+			     uint32_t *su, uint32_t *sv, int64_t *sc,
+			     uint32_t *ne)
+{
+	const uint32_t nd = bg->nd;
+	uint32_t nv = nd;
+
+	*ne = 0;
+	for (uint32_t k = eoff[s]; k < eoff[s + 1]; k++) {
+		uint32_t i = eidx[k];
+
+		if (bg->u[i] >= nd)
+			vmap[bg->u[i]] = RK_NONE;
+		if (bg->v[i] >= nd)
+			vmap[bg->v[i]] = RK_NONE;
+	}
+	for (uint32_t k = eoff[s]; k < eoff[s + 1]; k++) {
+		uint32_t i = eidx[k];
+
+		if (vmap[bg->u[i]] == RK_NONE)
+			vmap[bg->u[i]] = nv++;
+		if (vmap[bg->v[i]] == RK_NONE)
+			vmap[bg->v[i]] = nv++;
+		su[*ne] = vmap[bg->u[i]];
+		sv[*ne] = vmap[bg->v[i]];
+		sc[(*ne)++] = bg->cap[i];
+	}
+	return nv;
+}
+
+/*
  * The planes of a fabric that every terminal meets (a `planes N` fat tree
  * at the node level, where each server has ports on every plane): the
  * switches fall into islands that share no switch and no link, and no
@@ -1016,6 +1058,7 @@ static bool solve_islands(const struct bgraph *bg, struct bisect_result *r,
 			  uint32_t *parts)
 {
 	uint32_t nd = bg->nd, nsw = bg->nv - nd, nisl = 0, ntried = 0;
+	uint32_t tried[ISLAND_MAX_WITNESSES];
 	uint32_t *up, *isl, *stamp = NULL, *meet = NULL, *toff = NULL;
 	uint32_t *tedge = NULL, *eoff = NULL, *eidx = NULL, *vmap = NULL;
 	uint32_t *su = NULL, *sv = NULL;
@@ -1126,29 +1169,11 @@ static bool solve_islands(const struct bgraph *bg, struct bisect_result *r,
 	memset(r, 0, sizeof(*r));
 	/* each island bisected over every terminal */
 	for (uint32_t s = 0; s < nisl; s++) {
-		uint32_t nv = nd, ne = 0;
+		uint32_t ne,
+		    nv = island_graph(bg, eoff, eidx, s, vmap, su, sv, sc, &ne);
 		struct bgraph sub;
 		struct bisect_result pr;
 
-		for (uint32_t k = eoff[s]; k < eoff[s + 1]; k++) {
-			uint32_t i = eidx[k];
-
-			if (bg->u[i] >= nd)
-				vmap[bg->u[i]] = RK_NONE;
-			if (bg->v[i] >= nd)
-				vmap[bg->v[i]] = RK_NONE;
-		}
-		for (uint32_t k = eoff[s]; k < eoff[s + 1]; k++) {
-			uint32_t i = eidx[k];
-
-			if (vmap[bg->u[i]] == RK_NONE)
-				vmap[bg->u[i]] = nv++;
-			if (vmap[bg->v[i]] == RK_NONE)
-				vmap[bg->v[i]] = nv++;
-			su[ne] = vmap[bg->u[i]];
-			sv[ne] = vmap[bg->v[i]];
-			sc[ne++] = bg->cap[i];
-		}
 		sub = (struct bgraph){ nd, nv, ne,	   su,
 				       sv, sc, bg->orders, bg->norders };
 		bisect_solve(&sub, &pr);
@@ -1165,16 +1190,21 @@ static bool solve_islands(const struct bgraph *bg, struct bisect_result *r,
 		}
 		bisect_result_free(&pr);
 	}
-	/* the islands' witnesses, each cut in the whole fabric */
+	/*
+	 * The islands' witnesses, each cut in the whole fabric: the first
+	 * ISLAND_MAX_WITNESSES distinct ones.  A witness is compared with
+	 * those tried alone (an earlier one not tried equals one that was),
+	 * so the scan is linear in the islands, not quadratic.
+	 */
 	for (uint32_t w = 0; w < nisl && ntried < ISLAND_MAX_WITNESSES; w++) {
 		int64_t total = 0;
 		bool seen = false;
 
-		for (uint32_t p = 0; p < w && !seen; p++)
-			seen = !memcmp(iw[p], iw[w], nd);
+		for (uint32_t j = 0; j < ntried && !seen; j++)
+			seen = !memcmp(iw[tried[j]], iw[w], nd);
 		if (seen)
 			continue;
-		ntried++;
+		tried[ntried++] = w;
 		for (uint32_t s = 0; s < nisl; s++) {
 			int64_t c;
 			bool same = !memcmp(iw[s], iw[w], nd), flip = true;
@@ -1184,29 +1214,10 @@ static bool solve_islands(const struct bgraph *bg, struct bisect_result *r,
 			if (same || flip) {
 				c = iup[s];
 			} else {
-				uint32_t ne = 0, nv = nd;
+				uint32_t ne,
+				    nv = island_graph(bg, eoff, eidx, s, vmap,
+						      su, sv, sc, &ne);
 
-				for (uint32_t k = eoff[s]; k < eoff[s + 1];
-				     k++) {
-					uint32_t i = eidx[k];
-
-					if (bg->u[i] >= nd)
-						vmap[bg->u[i]] = RK_NONE;
-					if (bg->v[i] >= nd)
-						vmap[bg->v[i]] = RK_NONE;
-				}
-				for (uint32_t k = eoff[s]; k < eoff[s + 1];
-				     k++) {
-					uint32_t i = eidx[k];
-
-					if (vmap[bg->u[i]] == RK_NONE)
-						vmap[bg->u[i]] = nv++;
-					if (vmap[bg->v[i]] == RK_NONE)
-						vmap[bg->v[i]] = nv++;
-					su[ne] = vmap[bg->u[i]];
-					sv[ne] = vmap[bg->v[i]];
-					sc[ne++] = bg->cap[i];
-				}
 				memset(side, 0, nv);
 				memcpy(side, iw[w], nd);
 				c = maxflow_bipartition(nv, ne, su, sv, sc,

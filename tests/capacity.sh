@@ -133,9 +133,14 @@ for x in c["clusters"]:
         if co["fabric_allreduce_ring_ns"] != ring(n, b, a, S): bad.append("net ring")
         if co["fabric_allreduce_tree_ns"] != tree(n, b, a, S): bad.append("net tree")
         fab = [f for f in r["fabrics"] if f["name"] == x["scaleout_fabric"]][0]
-        X = fab["bisection_upper_bps"]
+        # through the node level's least cut found, at least (the
+        # cluster's other fabrics may add to it), its halves' GPUs
+        X, ga = co["alltoall_cut_bps"], co["alltoall_cut_gpus"]
+        if X is not None and (X < fab["node_bisection_upper_bps"] or
+                              len(ga) != 2 or sum(ga) > n):
+            bad.append("alltoall cut %s %s" % (X, ga))
         inj = (n - 1) * 8 * S * 10**9 // (n * b) if n > 1 else 0
-        cut = (n // 2) * (n - n // 2) * 8 * S * 10**9 // (n * X) if X and n > 1 else 0
+        cut = ga[0] * ga[1] * 8 * S * 10**9 // (n * X) if X and n > 1 else 0
         if co["alltoall_ns"] != max(inj, cut): bad.append("alltoall %d %d %d" % (co["alltoall_ns"], inj, cut))
         if (co["fabric_basis"] == "estimate") != (a is not None): bad.append("basis")
     # the cluster's sums over its GPU parts
@@ -318,4 +323,100 @@ PY
 else
 	fail capacity/alone "$(cat "$tmp/alone.out" 2>/dev/null)"
 fi
+# All-to-All through the node level (doc/language.md §10.1), against a
+# brute force over every balanced split of the servers and every side of
+# the switches (tests/capacity_check.py alltoall), on three small designs:
+# - planes: 12 servers of 4 GPUs and a NIC on each of two planes, each
+#   plane a two-tier tree at 3:1.  The endpoint level is 0 (the planes
+#   make the halves), so a bound through it is the injection bound alone;
+#   servers forward between their NICs, and the node level cuts 2 planes
+#   x 2 uplinks x 400 Gb/s = 1.6 Tb/s between 24 | 24 GPUs: 24 x 24 / 48
+#   x 8 GiB / 1.6 Tb/s = 64.4 ms, above the injection bound (42.1 ms).
+# - uneven: two servers of 8 GPUs on one switch, two of 2 GPUs on another,
+#   the switches joined by one 100 Gb/s link.  The least balanced split
+#   (2 | 2 servers, 800 Gb/s for any other) holds 16 | 4 GPUs: 16 x 4 /
+#   20 x 8 GiB / 100 Gb/s = 274.9 ms; floor(20/2) ceil(20/2) pairs would
+#   claim 429.5 ms, more than the split that exists can show.
+# - uneven-nvl: the same with an NVLink switch joining s[0] and t[0]
+#   (800 Gb/s each), across the split: a route around the fabric, so the
+#   cut is 100 + 800 Gb/s (the NVLink switch on either side cuts one of the
+#   two links), and the injection bound (102.0 ms) is the larger.
+cat >"$tmp/a2a-planes.rack" <<'EOF'
+part g : gpu { hbm 80GB }
+part nicp : nic { speed 400Gb/s }
+part srv : server {
+	height 1U
+	port ib[0..1] { speed 400Gb/s; protocol ib }
+	for r in 0..1 { nic cx[r] : nicp { ports ib[r] } }
+	gpu gpu[0..3] : g { }
+}
+part sw : switch { height 1U; port p[0..7] { speed 400Gb/s; protocol ib } }
+for i in 0..11 { node n[i] : srv {} }
+fabric f : fat_tree {
+	endpoints n[*].ib[0..1]
+	switch sw
+	oversubscription 3:1
+	planes 2
+}
+EOF
+cat >"$tmp/a2a-uneven.rack" <<'EOF'
+part g : gpu { hbm 80GB }
+part big : server {
+	height 1U
+	port ib { speed 400Gb/s; protocol ib }
+	port nv { speed 800Gb/s; protocol nvlink }
+	gpu gpu[0..7] : g { }
+}
+part small : server {
+	height 1U
+	port ib { speed 400Gb/s; protocol ib }
+	port nv { speed 800Gb/s; protocol nvlink }
+	gpu gpu[0..1] : g { }
+}
+part sw : switch {
+	height 1U
+	port p[0..3] { speed 400Gb/s; protocol ib }
+	port up { speed 100Gb/s; protocol ib }
+}
+part nvs : switch { height 1U; port q[0..3] { speed 800Gb/s; protocol nvlink } }
+node s[0..1] : big { }
+node t[0..1] : small { }
+switch l[0..1] : sw { }
+link s[0..1].ib -- l[0].p[0..1]
+link t[0..1].ib -- l[1].p[0..1]
+link l[0].up -- l[1].up
+fabric f : fat_tree { endpoints s[*].ib, t[*].ib }
+EOF
+{
+	cat "$tmp/a2a-uneven.rack"
+	echo 'switch x : nvs { }'
+	echo 'fabric nv : nvlink { endpoints s[0].nv, t[0].nv; members x }'
+} >"$tmp/a2a-uneven-nvl.rack"
+G=400000000000
+gpus12='"n[0]": 4, "n[1]": 4, "n[2]": 4, "n[3]": 4, "n[4]": 4, "n[5]": 4,
+	"n[6]": 4, "n[7]": 4, "n[8]": 4, "n[9]": 4, "n[10]": 4, "n[11]": 4'
+gpus4='"s[0]": 8, "s[1]": 8, "t[0]": 2, "t[1]": 2'
+speeds="\"ib\": $G, \"p\": $G, \"up\": 100000000000,
+	\"nv\": 800000000000, \"q\": 800000000000"
+while read -r shape other extra; do
+	spec="{\"fabric\": \"f\", \"other\": [${other#-}],
+	\"other_bps\": $extra, \"port_bps\": {$speeds}, \"gpus\": {"
+	if [ "$shape" = planes ]; then
+		spec="$spec$gpus12}}"
+	else
+		spec="$spec$gpus4}}"
+	fi
+	if ! run "a2a-$shape" "$tmp/a2a-$shape.rack" -O report,cabling; then
+		continue
+	fi
+	python3 "$chk" alltoall "$tmp/a2a-$shape/report.json" \
+		"$tmp/a2a-$shape/cabling.csv" "$spec" >"$tmp/a2a.res" \
+		2>"$tmp/a2a.py" ||
+		echo "FAIL	alltoall	$(tail -1 "$tmp/a2a.py")" >>"$tmp/a2a.res"
+	py_results "capacity/alltoall-$shape" "$tmp/a2a.res"
+done <<'EOF'
+planes	-	0
+uneven	-	0
+uneven-nvl	"nv"	800000000000
+EOF
 finish

@@ -322,9 +322,89 @@ def cmd_cables(report, cabling, cables, backplane):
     return out
 
 
+def balanced_cuts(links, nodes, weights=None):
+    """{split: least cut} for every balanced split of @nodes (a frozenset
+    of the side holding floor(n/2), and its complement), every other
+    vertex of @links (u, v, bps) on whichever side cuts least"""
+    import itertools
+    verts = sorted({x for u, v, _ in links for x in (u, v)} - set(nodes))
+    out = {}
+    for a in itertools.combinations(sorted(nodes), len(nodes) // 2):
+        side = {x: 0 for x in nodes}
+        side.update({x: 1 for x in a})
+        best = None
+        for bits in range(1 << len(verts)):
+            for i, x in enumerate(verts):
+                side[x] = bits >> i & 1
+            c = sum(r for u, v, r in links if side[u] != side[v])
+            best = c if best is None or c < best else best
+        out[frozenset(a)] = best
+    return out
+
+
+def cmd_alltoall(report, cabling, spec):
+    out, check = results()
+    spec = json.loads(spec)
+    gpus = spec["gpus"]
+
+    def speed(port):
+        """the speed of a port, by its name without the index"""
+        return spec["port_bps"][re.sub(r"\[.*", "", port)]
+
+    rows = list(csv.DictReader(open(cabling, newline="")))
+    links = {}
+    for r in rows:
+        rate = min(speed(r["a_port"]), speed(r["b_port"]))
+        links.setdefault(r["fabric"], []).append(
+            (r["a_device"], r["b_device"], rate))
+    nodes = sorted(gpus)
+    fab = links[spec["fabric"]]
+    cuts = balanced_cuts(fab, nodes)
+    least = min(cuts.values())
+    # the GPUs of each side of every least split
+    halves = {tuple(sorted((sum(gpus[x] for x in a),
+                            sum(gpus[x] for x in nodes if x not in a))))
+              for a, c in cuts.items() if c == least}
+    n = sum(gpus.values())
+    inj = sum(r for u, v, r in fab for x in (u, v) if x in gpus)
+    b = inj // n
+    x = least + spec["other_bps"]
+    # every least split must give one figure: the test pins it
+    check("alltoall/one-product", len({g[0] * g[1] for g in halves}) == 1,
+          "GPU halves of the least splits: %s" % sorted(halves))
+    ga, gb = sorted(halves)[0]
+    want_inj = F((n - 1) * 8 * S * 10**9, n * b)
+    want_cut = F(ga * gb * 8 * S * 10**9, n * x)
+    c = json.load(open(report))["capacity"]["clusters"]
+    co = c[0]["collectives"] if len(c) == 1 else {}
+    check("alltoall/cluster", len(c) == 1 and c[0]["scaleout_fabric"] ==
+          spec["fabric"], "clusters %s" % [y["name"] for y in c])
+    check("alltoall/cut", co.get("alltoall_cut_bps") == x,
+          "%s, want %d (least cut %d + other fabrics %d)" %
+          (co.get("alltoall_cut_bps"), x, least, spec["other_bps"]))
+    check("alltoall/split", sorted(co.get("alltoall_cut_gpus") or []) ==
+          [ga, gb], "%s, want %s" % (co.get("alltoall_cut_gpus"),
+                                     [ga, gb]))
+    check("alltoall/time", co.get("alltoall_ns") ==
+          floor(max(want_inj, want_cut)),
+          "%s, want max(%d, %d)" % (co.get("alltoall_ns"),
+                                    floor(want_inj), floor(want_cut)))
+    # sound: the cut it goes through is at least the least cut of every
+    # such split in the graph of every joining fabric together, so no
+    # route around the scale-out fabric beats the bound
+    if spec["other"]:
+        every = [e for f in [spec["fabric"]] + spec["other"]
+                 for e in links[f]]
+        joint = balanced_cuts(every, nodes)
+        worst = max(joint[a] for a, c in cuts.items() if c == least)
+        check("alltoall/sound", x >= worst,
+              "cut %d, least joint cut of a least split %d" % (x, worst))
+    return out
+
+
 def main():
     cmds = {"mixed": cmd_mixed, "bounds": cmd_bounds, "units": cmd_units,
-            "cables": cmd_cables}
+            "cables": cmd_cables, "alltoall": cmd_alltoall}
     out = cmds[sys.argv[1]](*sys.argv[2:])
     print("\n".join(out))
 

@@ -88,9 +88,10 @@ PY
 fi
 
 # The All-to-All lower bound of a fabric known only within bounds goes
-# through its least cut found: T = max((p-1)/p S/B, floor(p/2) ceil(p/2)/p
-# S/X) with X = bisection_upper_bps, computed here with exact integers and
-# rounded down
+# through its least cut found at the node level (one-GPU servers, so the
+# witness's halves hold floor(p/2) and ceil(p/2) GPUs): T = max((p-1)/p
+# S/B, floor(p/2) ceil(p/2)/p S/X) with X = node_bisection_upper_bps,
+# computed here with exact integers and rounded down
 d="$tmp/a2a"
 if ! rk_run "$d" -O report -o "$d" \
 	"$top_srcdir/tests/random/alltoall-bounds.rack"; then
@@ -102,14 +103,16 @@ r = json.load(open(sys.argv[1]))
 f = r["fabrics"][0]
 c = r["capacity"]["clusters"][0]
 p, s = c["scaleout_gpus"], c["collectives"]["message_bytes"]
-b, x = c["scaleout_bps_per_gpu"], f["bisection_upper_bps"]
+b, x = c["scaleout_bps_per_gpu"], f["node_bisection_upper_bps"]
 # a lower bound, rounded down
 inj = (p - 1) * s * 8 * 10**9 // (p * b)
 cut = (p // 2) * (p - p // 2) * s * 8 * 10**9 // (p * x)
-ok = (not f["bisection_exact"] and f["bisection_bps"] < x and
+ok = (not f["node_bisection_exact"] and f["node_bisection_bps"] < x and
+      c["collectives"]["alltoall_cut_bps"] == x and
+      sorted(c["collectives"]["alltoall_cut_gpus"]) == [p // 2, p - p // 2] and
       c["collectives"]["alltoall_ns"] == max(inj, cut) and
       c["collectives"]["alltoall_basis"] == "lower bound")
-print(f["bisection_bps"], x, c["collectives"]["alltoall_ns"], max(inj, cut))
+print(f["node_bisection_bps"], x, c["collectives"]["alltoall_ns"], max(inj, cut))
 sys.exit(0 if ok else 1)
 EOF
 then

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "helpers.h"
+#include "capacity.h"
 #include "metrics.h"
 #include "supply.h"
 #include "portindex.h"
@@ -752,4 +753,33 @@ Test(bisection, large_two_tier_closed_form)
 	cr_assert_eq(m.node.full_bisection, m.node.bisection);
 	fabric_metrics_free(&m);
 	unit_free(u);
+}
+
+/*
+ * The All-to-All bound through a cut of ga | gb GPUs (doc/language.md
+ * §10.1): ga gb S/p bytes cross it per direction.  Figures by hand: 16 | 4
+ * GPUs of 20, 1 GiB, 100 Gb/s: 64 x 2^30 x 8 / (20 x 10^11) s =
+ * 274,877,906.944 ns; and 2^31 | 2^31 of 2^32 GPUs, 2^50 bytes, 10^15 b/s,
+ * whose product 2^115 x 10^9 passes 128 bits: 2^83 x 10^9 / 10^15 =
+ * 9,671,406,556,917,033,397.6 ns, still 64 bits.
+ */
+Test(capacity, alltoall_uneven_cut)
+{
+	struct cap_time t = cap_alltoall(20, INT64_C(1) << 30, 80000000000, 16,
+					 4, 100000000000);
+
+	cr_assert(t.valid && t.bound);
+	cr_assert_eq(t.ns, 274877906u);
+	/* without a cut, the injection term: 19/20 x 2^30 x 8 / 8e10 s */
+	t = cap_alltoall(20, INT64_C(1) << 30, 80000000000, 16, 4, 0);
+	cr_assert_eq(t.ns, 102005473u);
+	t = cap_alltoall(UINT64_C(1) << 32, INT64_C(1) << 50,
+			 INT64_C(1000000000000000), UINT64_C(1) << 31,
+			 UINT64_C(1) << 31, INT64_C(1000000000000000));
+	cr_assert_eq(t.ns, UINT64_C(9671406556917033397));
+	/* past 64 bits: saturated */
+	t = cap_alltoall(UINT64_C(1) << 32, INT64_C(1) << 50,
+			 INT64_C(1000000000000000), UINT64_C(1) << 31,
+			 UINT64_C(1) << 31, 1);
+	cr_assert_eq(t.ns, UINT64_MAX);
 }
