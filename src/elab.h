@@ -82,6 +82,9 @@ struct val {
 	union {
 		struct val *items; /* V_LIST, V_PAIR, V_LINK */
 		struct seg *segs;  /* V_PATH */
+		/* V_NUM: n / den base units, in lowest terms, when den > 1
+		 * (a quotient within an expression; 0 or 1: whole) */
+		int64_t den;
 	};
 	uint32_t count;
 	struct srcloc loc;
