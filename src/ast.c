@@ -138,6 +138,14 @@ const char *fmt_spec_parse(const char *s, size_t n, struct fmt_spec *out,
 	}
 	if (i == n)
 		return NULL;
+	if (i + 1 == n && (s[i] == 'x' || s[i] == 'X')) {
+		if (out->prec >= 0) {
+			*at = i;
+			return "hexadecimal takes no precision";
+		}
+		out->hex = s[i];
+		return NULL;
+	}
 	/* the rest is a unit suffix, as a number literal takes */
 	out->unit = s + i;
 	out->unit_len = n - i;

@@ -129,16 +129,18 @@ size_t ast_size(enum ast_kind kind);
 
 /*
  * The spec of a format string's field, {expr:SPEC} (doc/language.md
- * section 2.5): [<|>][0][WIDTH][.PRECISION][UNIT].
+ * section 2.5): [<|>][0][WIDTH][.PRECISION][UNIT | x | X].
  * @align:  '<', '>' or 0 (the value's default: numbers right, text left)
  * @zero:   pad a number with zeros after its sign
  * @width:  least width in bytes (0: none), at most RK_MAX_FMT_WIDTH
  * @prec:   digits after the point, at most RK_MAX_FMT_PREC (-1: exact)
  * @unit, @unit_len: the unit suffix (a quantity is printed as a number
  *          of it), or unit_len 0
+ * @hex:    'x' or 'X': a plain integer in hexadecimal (0: decimal)
  */
 struct fmt_spec {
 	char align;
+	char hex;
 	bool zero;
 	uint32_t width;
 	int prec;

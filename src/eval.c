@@ -1462,7 +1462,7 @@ static bool format_field(struct elab *e, const struct ast *fld, struct fbuf *f)
 	if (v.kind == V_RATIO && !ratio_num(e, &v))
 		return false;
 	isnum = v.kind == V_NUM;
-	if (!isnum && (sp.zero || sp.prec >= 0 || sp.unit_len)) {
+	if (!isnum && (sp.zero || sp.prec >= 0 || sp.unit_len || sp.hex)) {
 		elab_error(e, &fld->wloc, "type-mismatch",
 			   "'%.*s' formats a number, not %s",
 			   (int)(fld->wloc.end - fld->wloc.begin),
@@ -1475,6 +1475,24 @@ static bool format_field(struct elab *e, const struct ast *fld, struct fbuf *f)
 
 		if (val_bounded(&v))
 			return bounded_scaled(e, fld->lhs);
+		if (sp.hex) {
+			uint64_t mag =
+			    v.n < 0 ? 0 - (uint64_t)v.n : (uint64_t)v.n;
+
+			if (v.dim != DIM_NONE || v.den > 1) {
+				elab_error(e, &fld->wloc, "type-mismatch",
+					   "hexadecimal formats a whole plain "
+					   "number, not %s",
+					   v.den > 1 ? "a quotient"
+						     : dim_phrase(e, &v));
+				return false;
+			}
+			snprintf(num, sizeof(num),
+				 sp.hex == 'x' ? "%s%llx" : "%s%llX",
+				 v.n < 0 ? "-" : "", (unsigned long long)mag);
+			t = num;
+			break;
+		}
 		if (sp.unit_len) {
 			struct quantity one;
 			char ub[32];

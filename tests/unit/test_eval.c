@@ -338,6 +338,12 @@ Test(eval, format_strings)
 	is("f\"{1 / 8:.2}\" == \"0.13\"", O_TRUE);
 	is("f\"{-1 / 8:.2}\" == \"-0.13\"", O_TRUE);
 	is("f\"{2 / 3:.0}\" == \"1\"", O_TRUE);
+	/* hexadecimal: 0x18 = 24, 0xd4 = 212, 0x1a = 26 */
+	is("f\"0000:{24:02x}:00.0|{212:x}|{24:04X}|{-26:x}\" == "
+	   "\"0000:18:00.0|d4|0018|-1a\"",
+	   O_TRUE);
+	fails("f\"{1kW:x}\" == \"\"", "hexadecimal formats a whole plain");
+	fails("f\"{1 / 2:x}\" == \"\"", "not a quotient");
 	/* width, padding, alignment */
 	is("f\"{-5:04}\" == \"-005\"", O_TRUE);
 	is("f\"{3:<4}|\" == \"3   |\"", O_TRUE);
