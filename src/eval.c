@@ -446,8 +446,17 @@ static bool arith(struct elab *e, const struct ast *x, struct val *l,
 		}
 		if (bound) {
 			/* [a, b] + [c, d] = [a + c, b + d], - = [a - d, b - c]
-			 * (bounded figures are whole) */
+			 * (bounded figures are whole, and so must the other
+			 * operand be) */
 			int64_t lo, hi;
+
+			if (a.d > 1 || b.d > 1) {
+				elab_error(e, &x->loc, "value",
+					   "a bisection known only within "
+					   "bounds adds only whole figures; "
+					   "round the quotient");
+				return false;
+			}
 
 			if (!(x->op == OP_ADD
 				  ? q_add(l->n, r->n, &lo) &&
@@ -1610,6 +1619,16 @@ static bool eval_format(struct elab *e, const struct ast *x, struct val *out)
 				   RK_MAX_STRING);
 			return false;
 		}
+	}
+	/* every result is kept (interned): their bytes are bounded */
+	e->fmt_bytes += f->len;
+	if (e->fmt_bytes > RK_MAX_FMT_BYTES) {
+		elab_error(e, &x->loc, "limit",
+			   "format strings made more than %u bytes (the "
+			   "limit of a compilation)",
+			   RK_MAX_FMT_BYTES);
+		e->stopped = true;
+		return false;
 	}
 	memset(out, 0, sizeof(*out));
 	out->kind = V_STR;
