@@ -199,6 +199,8 @@ Test(eval, bounded_arithmetic)
 	fails("fig(1, 3) * 2 > 1", "cannot be scaled");
 	fails("fig(1, 3) / 2 > 1", "cannot be scaled");
 	fails("fig(1, 9223372036854775807) + 1 > 0", "arithmetic overflow");
+	/* a bounded figure with a quotient: [1, 3] + 1/2 is not whole */
+	fails("fig(1, 3) + 1 / 2 > 0", "adds only whole figures");
 }
 
 Test(eval, checked_arithmetic)
