@@ -71,6 +71,8 @@ struct parse_ctx {
 	bool comment_nl;
 	char *sbuf;
 	bool string_long; /* the open string passed RK_MAX_STRING */
+	bool fstr;	  /* the open string is a format string (f"...") */
+	uint32_t string_errors; /* @errors when the open string began */
 	uint32_t slen, scap;
 	uint32_t errors;
 	uint32_t offset;
@@ -99,6 +101,15 @@ uint32_t parse_file_each(struct arena *a, struct arena *nodes,
 			 struct diag_engine *d, const struct srcmgr *sm,
 			 uint32_t file, bool (*each)(void *arg, struct ast *st),
 			 void *arg);
+
+/*
+ * Parse the expression in bytes [@begin, @begin + @len) of the file that
+ * @outer scans (a field of a format string), with @outer's arenas and
+ * diagnostics; locations are the file's.  NULL after a syntax error (it
+ * is reported and counted in @outer).
+ */
+struct ast *parse_expr_at(struct parse_ctx *outer, uint32_t begin,
+			  uint32_t len);
 
 /* Report a syntax or lexical error at @loc (used by lexer and parser). */
 void parse_error(struct parse_ctx *ctx, const struct srcloc *loc,

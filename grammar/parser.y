@@ -196,6 +196,8 @@ static struct ast *if_stmt(struct parse_ctx *ctx, struct ast *cond,
 
 %token <id> IDENT "identifier"
 %token <id> STRING "string"
+%token <node> FSTRING "format string"
+%token START_EXPR "start of an expression"
 %token <q> NUMBER "number"
 %token <ratio> RATIO "ratio"
 %token TERM "end of statement"
@@ -224,6 +226,7 @@ static struct ast *if_stmt(struct parse_ctx *ctx, struct ast *cond,
 /* A file, and the inside of every block, is a list of statements. */
 file
 	: top			{ ctx->result = $1.head; }
+	| START_EXPR expr TERM	{ ctx->result = $2; }
 	;
 
 /* The file's own statements: as items, but each one given to ctx->each
@@ -423,6 +426,7 @@ primary
 			$$ = node(ctx, AST_STR, &@$);
 			$$->str = $1;
 		}
+	| FSTRING		{ $$ = $1; }
 	| RATIO			{
 			$$ = node(ctx, AST_RATIO, &@$);
 			$$->num.v = $1.a;
@@ -527,6 +531,33 @@ uint32_t parse_file_each(struct arena *a, struct arena *nodes,
 	ctx.each_arg = arg;
 	ctx.mark = arena_mark(nodes);
 	return parse(&ctx, sm, file);
+}
+
+struct ast *parse_expr_at(struct parse_ctx *outer, uint32_t begin,
+			  uint32_t len)
+{
+	struct parse_ctx ctx;
+	void *scanner;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.arena = outer->arena;
+	ctx.nodes = outer->nodes;
+	ctx.diag = outer->diag;
+	ctx.file = outer->file;
+	ctx.pending = START_EXPR;
+	ctx.pending_loc.file = outer->file;
+	ctx.pending_loc.begin = ctx.pending_loc.end = begin;
+	scanner = rk_lex_begin(&ctx, outer->text + begin, len);
+	/* locations and messages are the file's */
+	ctx.text = outer->text;
+	ctx.offset = begin;
+	rc_yyparse(scanner, &ctx);
+	rk_lex_end(scanner);
+	free(ctx.sbuf);
+	outer->errors += ctx.errors;
+	if (ctx.fatal)
+		outer->fatal = true;
+	return ctx.errors ? NULL : ctx.result;
 }
 
 void parse_error(struct parse_ctx *ctx, const struct srcloc *loc,

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <stdbool.h>
+
 #include "srcfile.h"
 #include "units.h"
 
@@ -29,6 +31,9 @@ enum ast_kind {
 	AST_CALL,   /* str '(' list ')' */
 	AST_LIST,   /* '[' list ']' */
 	AST_NAMED,  /* str '=' lhs (call argument or module parameter) */
+	AST_FSTR,   /* f"..." format string: list of AST_STR and AST_FMT */
+	AST_FMT,    /* one {lhs:spec} of a format string: str is the spec
+		     * text (0: none), wloc its range */
 	/* statements */
 	AST_IMPORT,  /* str */
 	AST_PARAM,   /* str '=' lhs */
@@ -76,6 +81,7 @@ enum ast_op {
  * @num2:     AST_RATIO: second ratio term
  * @lhs, @rhs: operands / value / condition / type
  * @wloc:     AST_STMT: range of the leading word; AST_NAMED: of the name;
+ *            AST_FMT: of the format spec;
  *            AST_CALL, AST_MEMBER, AST_IMPORT: of the name or path
  * @list:     arguments, list items, parameters (linked through @next)
  * @body:     statements of a block (linked through @next)
@@ -120,6 +126,37 @@ size_t ast_size(enum ast_kind kind);
 #define RK_MAX_EXPR_DEPTH 4096
 /* Deepest nesting of brackets and blocks accepted by the lexer. */
 #define RK_MAX_NESTING 256
+
+/*
+ * The spec of a format string's field, {expr:SPEC} (doc/language.md
+ * section 2.5): [<|>][0][WIDTH][.PRECISION][UNIT | x | X].
+ * @align:  '<', '>' or 0 (the value's default: numbers right, text left)
+ * @zero:   pad a number with zeros after its sign
+ * @width:  least width in bytes (0: none), at most RK_MAX_FMT_WIDTH
+ * @prec:   digits after the point, at most RK_MAX_FMT_PREC (-1: exact)
+ * @unit, @unit_len: the unit suffix (a quantity is printed as a number
+ *          of it), or unit_len 0
+ * @hex:    'x' or 'X': a plain integer in hexadecimal (0: decimal)
+ */
+struct fmt_spec {
+	char align;
+	char hex;
+	bool zero;
+	uint32_t width;
+	int prec;
+	const char *unit;
+	size_t unit_len;
+};
+
+#define RK_MAX_FMT_WIDTH 256
+#define RK_MAX_FMT_PREC 18
+
+/*
+ * Parse spec @s[0..n); NULL when it is well formed, else what is wrong
+ * (and *at the offset of the first bad byte).
+ */
+const char *fmt_spec_parse(const char *s, size_t n, struct fmt_spec *out,
+			   size_t *at);
 
 const char *ast_op_str(enum ast_op op);
 /* Number of elements in a sibling list. */

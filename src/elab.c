@@ -489,7 +489,8 @@ static void exec_stmt(struct elab *e, const struct ast *st)
 					e->defines[i].used = true;
 					/* a param whose default is a string
 					 * takes the value as a string */
-					if (st->lhs->kind == AST_STR) {
+					if (st->lhs->kind == AST_STR ||
+					    st->lhs->kind == AST_FSTR) {
 						memset(&v, 0, sizeof(v));
 						v.kind = V_STR;
 						v.loc = st->lhs->loc;

@@ -36,6 +36,9 @@ struct rackc_options;
 #define RK_MAX_PATH 512u	/* bytes in one hierarchical name */
 #define RK_MAX_MATCH 50000000u	/* names tried by [*] patterns */
 
+/* Bytes of format-string results per compilation (each is interned). */
+#define RK_MAX_FMT_BYTES 268435456u
+
 /* Expression nodes the requires keep (a copy per require run). */
 #define RK_MAX_REQ_NODES 4000000u
 
@@ -82,6 +85,9 @@ struct val {
 	union {
 		struct val *items; /* V_LIST, V_PAIR, V_LINK */
 		struct seg *segs;  /* V_PATH */
+		/* V_NUM: n / den base units, in lowest terms, when den > 1
+		 * (a quotient within an expression; 0 or 1: whole) */
+		int64_t den;
 	};
 	uint32_t count;
 	struct srcloc loc;
@@ -194,6 +200,8 @@ struct elab {
 	uint64_t nlive;
 	/* expression nodes the requires have kept (RK_MAX_REQ_NODES) */
 	uint64_t req_nodes;
+	/* bytes of the format strings' results (RK_MAX_FMT_BYTES) */
+	uint64_t fmt_bytes;
 	uint32_t nscratch, scratch_cap;
 
 	/* the files' syntax trees (run_file): a statement's nodes are

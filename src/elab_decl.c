@@ -32,6 +32,17 @@ bool decl_names(struct elab *e, const struct ast *st, uint32_t **names,
 	}
 	if (!eval_name(e, st->list, &v))
 		return false;
+	if (v.count > 1) {
+		/* a.b would be one object named "a.b", not b inside a */
+		const char *w = str_of(e->a, v.segs[v.count - 1].name);
+
+		elab_error(e, &st->list->loc, "value",
+			   "a declared name has no '.': to declare '%s' "
+			   "inside '%s', write it in that object's body "
+			   "(or in a group of that name)",
+			   w, str_of(e->a, v.segs[v.count - 2].name));
+		return false;
+	}
 	return path_expand(e, &v, names, count);
 }
 

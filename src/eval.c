@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "elab.h"
+#include "parse.h"
 #include "suggest.h"
 
 static uint32_t vhash(uint32_t x)
@@ -161,6 +162,10 @@ static const char *dim_phrase(struct elab *e, const struct val *v)
 	return val_kind_name(v);
 }
 
+static bool eval_x(struct elab *e, const struct ast *x, struct val *out);
+static bool whole(struct elab *e, const struct ast *x, struct val *v);
+static bool eval_format(struct elab *e, const struct ast *x, struct val *out);
+
 struct val_mark val_mark(const struct elab *e)
 {
 	struct val_mark m = { arena_mark(e->va), e->nlive };
@@ -209,6 +214,126 @@ static void set_num(struct val *out, enum dim dim, int64_t v,
 	out->loc = *loc;
 }
 
+/*
+ * Exact quotients.  Division is exact within an expression: a number is
+ * n / den base units (struct val), kept in lowest terms with numerator and
+ * denominator each within 64 bits (past that, an overflow error); a value
+ * that leaves the expression (eval()) must be a whole number of base
+ * units, or it is an error that says how to round it.
+ */
+struct rat {
+	int64_t n, d; /* d > 0 */
+};
+
+static struct rat rat_of(const struct val *v)
+{
+	struct rat r = { v->n, v->kind == V_NUM && v->den > 1 ? v->den : 1 };
+
+	return r;
+}
+
+static __int128 gcd128(__int128 a, __int128 b)
+{
+	if (a < 0)
+		a = -a;
+	if (b < 0)
+		b = -b;
+	while (b) {
+		__int128 t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* n / d (d != 0) in lowest terms; false when a term passes 64 bits. */
+static bool rat_make(__int128 n, __int128 d, struct rat *r)
+{
+	__int128 g;
+
+	if (d < 0) {
+		n = -n;
+		d = -d;
+	}
+	g = gcd128(n, d);
+	if (g > 1) {
+		n /= g;
+		d /= g;
+	}
+	if (n > INT64_MAX || n < INT64_MIN || d > INT64_MAX)
+		return false;
+	r->n = (int64_t)n;
+	r->d = (int64_t)d;
+	return true;
+}
+
+static bool rat_add(struct rat a, struct rat b, bool sub, struct rat *r)
+{
+	__int128 x = (__int128)a.n * b.d, y = (__int128)b.n * a.d;
+
+	return rat_make(sub ? x - y : x + y, (__int128)a.d * b.d, r);
+}
+
+static bool rat_mul(struct rat a, struct rat b, struct rat *r)
+{
+	/* cross-reduced first, so a product that fits is found */
+	__int128 g1 = gcd128(a.n, b.d), g2 = gcd128(b.n, a.d);
+
+	if (!g1)
+		g1 = 1;
+	if (!g2)
+		g2 = 1;
+	return rat_make((__int128)(a.n / g1) * (b.n / g2),
+			(__int128)(a.d / g2) * (b.d / g1), r);
+}
+
+/* a / b, b != 0 */
+static bool rat_div(struct rat a, struct rat b, struct rat *r)
+{
+	struct rat inv = { b.d, b.n };
+
+	if (inv.d < 0) {
+		if (inv.n == INT64_MIN || inv.d == INT64_MIN)
+			return false;
+		inv.n = -inv.n;
+		inv.d = -inv.d;
+	}
+	return rat_mul(a, inv, r);
+}
+
+/* floor, ceiling or rounding (half away from zero) of n / d, d > 0 */
+static int64_t rat_floor(struct rat a)
+{
+	int64_t q = a.n / a.d;
+
+	return a.n % a.d && a.n < 0 ? q - 1 : q;
+}
+
+static int64_t rat_ceil(struct rat a)
+{
+	int64_t q = a.n / a.d;
+
+	return a.n % a.d && a.n > 0 ? q + 1 : q;
+}
+
+static int64_t rat_round(struct rat a)
+{
+	int64_t q = a.n / a.d, rem = a.n % a.d;
+
+	/* |rem| / d >= 1/2 rounds away from zero */
+	if ((__int128)(rem < 0 ? -rem : rem) * 2 >= a.d)
+		q += a.n < 0 ? -1 : 1;
+	return q;
+}
+
+static void set_rat(struct val *out, enum dim dim, struct rat r,
+		    const struct srcloc *loc)
+{
+	set_num(out, dim, r.n, loc);
+	out->den = r.d > 1 ? r.d : 0;
+}
+
 /* The upper end of a number (itself unless it is bounded). */
 static int64_t num_hi(const struct val *v)
 {
@@ -216,42 +341,29 @@ static int64_t num_hi(const struct val *v)
 }
 
 /*
- * A ratio a:b as a number in millionths, where arithmetic needs one: an
- * error at the ratio when it is not a whole number of them, or past the
- * 64-bit range (a comparison takes the ratio exactly, and needs neither).
+ * A ratio a:b as a number in millionths, where arithmetic needs one:
+ * exactly (a * 10^6 / b, a quotient when it is not whole), or an error at
+ * the ratio past the 64-bit range (a comparison takes the ratio exactly,
+ * and needs neither).
  */
 static bool ratio_num(struct elab *e, struct val *v)
 {
 	struct srcloc loc = v->loc;
-	int64_t q, g = v->n, b = v->n2, a;
+	struct rat r;
 
-	/* in lowest terms for the messages (a figure's may be large) */
-	while (b) {
-		int64_t t = g % b;
+	if (!rat_make((__int128)v->n * RK_RATIO_ONE, v->n2, &r)) {
+		struct rat lo = { v->n, v->n2 };
 
-		g = b;
-		b = t;
-	}
-	a = v->n / g;
-	b = v->n2 / g;
-	if (!q_muldiv(v->n, RK_RATIO_ONE, v->n2, &q)) {
+		rat_make(v->n, v->n2, &lo);
 		elab_error(
 		    e, &loc, "overflow",
 		    "ratio %lld:%lld is past the 64-bit range of a ratio "
 		    "in millionths (ppm), which arithmetic needs; compare "
 		    "it directly",
-		    (long long)a, (long long)b);
+		    (long long)lo.n, (long long)lo.d);
 		return false;
 	}
-	if ((__int128)q * v->n2 != (__int128)v->n * RK_RATIO_ONE) {
-		elab_error(
-		    e, &loc, "value",
-		    "ratio %lld:%lld is not a whole number of millionths "
-		    "(ppm), which arithmetic needs; compare it directly",
-		    (long long)a, (long long)b);
-		return false;
-	}
-	set_num(v, DIM_RATIO, q, &loc);
+	set_rat(v, DIM_RATIO, r, &loc);
 	return true;
 }
 
@@ -302,7 +414,7 @@ static bool undefined_operand(struct elab *e, const struct val *bad)
 static bool arith(struct elab *e, const struct ast *x, struct val *l,
 		  struct val *r, struct val *out)
 {
-	int64_t res;
+	struct rat res, a, b;
 	enum dim dim;
 	uint32_t bound = val_bounded(l) ? val_bounded(l) : val_bounded(r);
 
@@ -320,6 +432,8 @@ static bool arith(struct elab *e, const struct ast *x, struct val *l,
 			   ast_op_str(x->op), val_kind_name(bad));
 		return false;
 	}
+	a = rat_of(l);
+	b = rat_of(r);
 	switch (x->op) {
 	case OP_ADD:
 	case OP_SUB:
@@ -331,22 +445,31 @@ static bool arith(struct elab *e, const struct ast *x, struct val *l,
 			return false;
 		}
 		if (bound) {
-			/* [a, b] + [c, d] = [a + c, b + d], - = [a - d, b - c] */
-			int64_t hi;
+			/* [a, b] + [c, d] = [a + c, b + d], - = [a - d, b - c]
+			 * (bounded figures are whole, and so must the other
+			 * operand be) */
+			int64_t lo, hi;
+
+			if (a.d > 1 || b.d > 1) {
+				elab_error(e, &x->loc, "value",
+					   "a bisection known only within "
+					   "bounds adds only whole figures; "
+					   "round the quotient");
+				return false;
+			}
 
 			if (!(x->op == OP_ADD
-				  ? q_add(l->n, r->n, &res) &&
+				  ? q_add(l->n, r->n, &lo) &&
 					q_add(num_hi(l), num_hi(r), &hi)
-				  : q_sub(l->n, num_hi(r), &res) &&
+				  : q_sub(l->n, num_hi(r), &lo) &&
 					q_sub(num_hi(l), r->n, &hi)))
 				return overflow(e, x);
-			set_num(out, dim, res, &x->loc);
+			set_num(out, dim, lo, &x->loc);
 			out->n2 = hi;
 			out->count = bound;
 			return true;
 		}
-		if (!(x->op == OP_ADD ? q_add(l->n, r->n, &res)
-				      : q_sub(l->n, r->n, &res)))
+		if (!rat_add(a, b, x->op == OP_SUB, &res))
 			return overflow(e, x);
 		break;
 	case OP_MUL:
@@ -355,6 +478,7 @@ static bool arith(struct elab *e, const struct ast *x, struct val *l,
 		if (l->dim != DIM_NONE && r->dim != DIM_NONE) {
 			const struct val *q = l->dim == DIM_RATIO ? r : l;
 			const struct val *p = l->dim == DIM_RATIO ? l : r;
+			struct rat one = { 1, RK_RATIO_ONE };
 
 			if (p->dim != DIM_RATIO) {
 				elab_error(e, &x->loc, "unit-mismatch",
@@ -362,18 +486,17 @@ static bool arith(struct elab *e, const struct ast *x, struct val *l,
 					   dim_phrase(e, l), dim_phrase(e, r));
 				return false;
 			}
-			/* a percentage of a quantity, truncated */
+			/* a percentage of a quantity, exactly */
 			dim = q->dim;
-			if (!q_muldiv(q->n, p->n, RK_RATIO_ONE, &res))
+			if (!rat_mul(a, b, &res) || !rat_mul(res, one, &res))
 				return overflow(e, x);
 			break;
 		}
 		dim = l->dim != DIM_NONE ? l->dim : r->dim;
-		if (!q_mul(l->n, r->n, &res))
+		if (!rat_mul(a, b, &res))
 			return overflow(e, x);
 		break;
 	case OP_DIV:
-	case OP_MOD:
 		if (bound)
 			return bounded_scaled(e, x);
 		if (r->n == 0) {
@@ -381,27 +504,55 @@ static bool arith(struct elab *e, const struct ast *x, struct val *l,
 				   "division by zero");
 			return false;
 		}
-		if (x->op == OP_DIV && l->dim == r->dim && l->dim != DIM_NONE) {
+		if (l->dim == r->dim && l->dim != DIM_NONE) {
+			/* of one dimension: a ratio, in millionths */
+			struct rat mil = { RK_RATIO_ONE, 1 };
+
 			dim = DIM_RATIO;
-			if (!q_muldiv(l->n, RK_RATIO_ONE, r->n, &res))
+			if (!rat_div(a, b, &res) || !rat_mul(res, mil, &res))
 				return overflow(e, x);
 			break;
 		}
-		if (r->dim != DIM_NONE &&
-		    !(x->op == OP_MOD && r->dim == l->dim)) {
+		if (r->dim != DIM_NONE) {
 			elab_error(e, &x->loc, "unit-mismatch",
 				   "cannot divide %s by %s", dim_phrase(e, l),
 				   dim_phrase(e, r));
 			return false;
 		}
-		if (!(x->op == OP_DIV ? q_div(l->n, r->n, &res)
-				      : q_mod(l->n, r->n, &res)))
+		if (!rat_div(a, b, &res))
 			return overflow(e, x);
 		break;
+	case OP_MOD: {
+		/* a - b * trunc(a / b): the sign of the dividend, as in C */
+		struct rat q, t;
+
+		if (bound)
+			return bounded_scaled(e, x);
+		if (l->dim != r->dim) {
+			elab_error(e, &x->loc, "unit-mismatch",
+				   "cannot take the remainder of %s by %s "
+				   "(both sides of '%%' need one dimension: "
+				   "write the divisor with a unit)",
+				   dim_phrase(e, l), dim_phrase(e, r));
+			return false;
+		}
+		if (r->n == 0) {
+			elab_error(e, &x->rhs->loc, "value",
+				   "division by zero");
+			return false;
+		}
+		if (!rat_div(a, b, &q))
+			return overflow(e, x);
+		t.n = q.n / q.d;
+		t.d = 1;
+		if (!rat_mul(b, t, &t) || !rat_add(a, t, true, &res))
+			return overflow(e, x);
+		break;
+	}
 	default:
 		BUG("not an arithmetic operator");
 	}
-	set_num(out, dim, res, &x->loc);
+	set_rat(out, dim, res, &x->loc);
 	return true;
 }
 
@@ -429,6 +580,11 @@ static struct frac as_frac(const struct val *v)
 		f.lo = v->n;
 		f.hi = num_hi(v);
 		f.den = v->dim == DIM_RATIO ? RK_RATIO_ONE : 1;
+		/* a quotient: its denominator too (past 64 bits, the
+		 * caller reports an overflow) */
+		if (v->den > 1 && !val_bounded(v) &&
+		    !q_mul(f.den, v->den, &f.den))
+			f.den = 0;
 	}
 	return f;
 }
@@ -479,6 +635,8 @@ static bool compare(struct elab *e, const struct ast *x, struct val *l,
 		enum dim rd = r->kind == V_RATIO ? DIM_RATIO : r->dim;
 		struct frac a = as_frac(l), b = as_frac(r);
 
+		if (!a.den || !b.den)
+			return overflow(e, x);
 		if (ld != rd) {
 			elab_error(e, &x->loc, "unit-mismatch",
 				   "cannot compare %s with %s",
@@ -562,8 +720,13 @@ static bool eval_binary(struct elab *e, const struct ast *x, struct val *out)
 		out->loc = x->loc;
 		return true;
 	}
-	if (!eval(e, x->lhs, &l) || !eval(e, x->rhs, &r))
+	if (!eval_x(e, x->lhs, &l) || !eval_x(e, x->rhs, &r))
 		return false;
+	if (x->op == OP_RANGE || x->op == OP_ARROW || x->op == OP_LINK) {
+		/* these keep their operands: whole numbers only */
+		if (!whole(e, x->lhs, &l) || !whole(e, x->rhs, &r))
+			return false;
+	}
 	switch (x->op) {
 	case OP_ADD:
 	case OP_SUB:
@@ -754,6 +917,142 @@ static bool eval_path(struct elab *e, const struct ast *x, uint32_t extra,
 	return true;
 }
 
+/* A number that is not a figure known only within bounds. */
+static bool need_num(struct elab *e, const struct ast *x, const struct val *v,
+		     const char *fn)
+{
+	if (v->kind == V_NUM && !val_bounded(v))
+		return true;
+	if (v->kind == V_NUM)
+		return bounded_scaled(e, x);
+	elab_error(e, &v->loc, "type-mismatch", "%s() needs a number, not %s",
+		   fn, val_kind_name(v));
+	return false;
+}
+
+/*
+ * floor(x), ceil(x), round(x): x to a whole number of its base unit;
+ * with a step, floor(x, 1W), to a whole multiple of the step (of x's
+ * dimension, positive).  round() takes halves away from zero.
+ */
+static bool eval_rounding(struct elab *e, const struct ast *x, const char *fn,
+			  struct val *out)
+{
+	uint32_t argc = ast_list_len(x->list);
+	struct val v, step;
+	struct rat q, s = { 1, 1 };
+	int64_t k;
+
+	if (argc != 1 && argc != 2) {
+		elab_error(e, &x->loc, "value",
+			   "%s() takes a number and an optional step", fn);
+		return false;
+	}
+	if (!eval_x(e, x->list, &v))
+		return false;
+	if (v.kind == V_RATIO && !ratio_num(e, &v))
+		return false;
+	if (!need_num(e, x, &v, fn))
+		return false;
+	if (argc == 2) {
+		if (!eval(e, x->list->next, &step))
+			return false;
+		if (step.kind == V_RATIO && !ratio_num(e, &step))
+			return false;
+		if (!need_num(e, x, &step, fn))
+			return false;
+		if (step.dim != v.dim) {
+			elab_error(e, &step.loc, "unit-mismatch",
+				   "the step of %s() is %s, the number %s", fn,
+				   dim_phrase(e, &step), dim_phrase(e, &v));
+			return false;
+		}
+		if (step.n <= 0) {
+			elab_error(e, &step.loc, "value",
+				   "the step of %s() must be positive", fn);
+			return false;
+		}
+		s.n = step.n;
+	}
+	if (!rat_div(rat_of(&v), s, &q))
+		return overflow(e, x);
+	k = fn[0] == 'f'   ? rat_floor(q)
+	    : fn[0] == 'c' ? rat_ceil(q)
+			   : rat_round(q);
+	if (!q_mul(k, s.n, &k))
+		return overflow(e, x);
+	set_num(out, v.dim, k, &x->loc);
+	return true;
+}
+
+/*
+ * to(x, UNIT): quantity x as a plain number of UNIT, exactly (a quotient
+ * when it is not whole: floor(), ceil() and round() make it one).  UNIT is
+ * a unit suffix (kW, m, Gb/s as words: kW, m) or any quantity of x's
+ * dimension (1kW, 16A, 1%).
+ */
+static bool eval_to(struct elab *e, const struct ast *x, struct val *out)
+{
+	const struct ast *u = x->list ? x->list->next : NULL;
+	struct val v, unit;
+	struct rat q;
+
+	if (ast_list_len(x->list) != 2) {
+		elab_error(e, &x->loc, "value",
+			   "to() takes a quantity and a unit (to(P, kW))");
+		return false;
+	}
+	if (!eval_x(e, x->list, &v))
+		return false;
+	if (v.kind == V_RATIO && !ratio_num(e, &v))
+		return false;
+	if (!need_num(e, x, &v, "to"))
+		return false;
+	if (u->kind == AST_IDENT && !var_find(e, u->str)) {
+		/* a unit written as a word */
+		const char *w = str_of(e->a, u->str);
+		size_t n = strlen_of(e->a, u->str), at;
+		char buf[32];
+		struct quantity one;
+
+		buf[0] = '1';
+		if (n + 2 > sizeof(buf) ||
+		    (memcpy(buf + 1, w, n),
+		     unit_parse(buf, n + 1, &one, &at) != UNIT_OK) ||
+		    one.dim == DIM_NONE) {
+			elab_error(e, &u->loc, "value",
+				   "'%s' is not a unit (write a unit such as "
+				   "kW, or a quantity such as 1kW)",
+				   w);
+			return false;
+		}
+		set_num(&unit, one.dim, one.v, &u->loc);
+	} else {
+		if (!eval(e, u, &unit))
+			return false;
+		if (unit.kind == V_RATIO && !ratio_num(e, &unit))
+			return false;
+		if (!need_num(e, x, &unit, "to"))
+			return false;
+	}
+	if (unit.dim != v.dim) {
+		elab_error(e, &x->loc, "unit-mismatch",
+			   "to() of %s in a unit of %s", dim_phrase(e, &v),
+			   unit.dim == DIM_NONE ? "plain numbers"
+						: dim_name(unit.dim));
+		return false;
+	}
+	if (unit.n <= 0) {
+		elab_error(e, &u->loc, "value",
+			   "the unit of to() must be positive");
+		return false;
+	}
+	if (!rat_div(rat_of(&v), rat_of(&unit), &q))
+		return overflow(e, x);
+	set_rat(out, DIM_NONE, q, &x->loc);
+	return true;
+}
+
 static bool eval_call(struct elab *e, const struct ast *x, struct val *out)
 {
 	const char *fn = str_of(e->a, x->str);
@@ -801,7 +1100,11 @@ static bool eval_call(struct elab *e, const struct ast *x, struct val *out)
 				   "%s() takes two arguments", fn);
 			return false;
 		}
-		if (!eval(e, a, &args[0]) || !eval(e, a->next, &args[1]))
+		if (!eval_x(e, a, &args[0]) || !eval_x(e, a->next, &args[1]))
+			return false;
+		if ((streq(fn, "ceil_div") || val_bounded(&args[0]) ||
+		     val_bounded(&args[1])) &&
+		    (!whole(e, a, &args[0]) || !whole(e, a->next, &args[1])))
 			return false;
 		if (!streq(fn, "ceil_div") &&
 		    (args[0].kind == V_RATIO || args[1].kind == V_RATIO) &&
@@ -811,8 +1114,11 @@ static bool eval_call(struct elab *e, const struct ast *x, struct val *out)
 			 * bounds, in millionths */
 			struct frac p = as_frac(&args[0]),
 				    q = as_frac(&args[1]);
-			int c = frac_cmp(p.lo, p.den, q.lo, q.den);
+			int c;
 
+			if (!p.den || !q.den)
+				return overflow(e, x);
+			c = frac_cmp(p.lo, p.den, q.lo, q.den);
 			if (val_bounded(&args[0]) || val_bounded(&args[1])) {
 				if ((args[0].kind == V_RATIO &&
 				     !ratio_num(e, &args[0])) ||
@@ -877,6 +1183,20 @@ static bool eval_call(struct elab *e, const struct ast *x, struct val *out)
 					     ? val_bounded(&args[0])
 					     : val_bounded(&args[1]);
 
+			if (!bound) {
+				/* exactly, quotients too */
+				struct frac f = as_frac(&args[0]),
+					    g = as_frac(&args[1]);
+				int c;
+
+				if (!f.den || !g.den)
+					return overflow(e, x);
+				c = frac_cmp(f.lo, f.den, g.lo, g.den);
+				*out =
+				    (mn ? c <= 0 : c >= 0) ? args[0] : args[1];
+				out->loc = x->loc;
+				return true;
+			}
 			r = mn ? (p < q ? p : q) : (p > q ? p : q);
 			set_num(out, args[0].dim, r, &x->loc);
 			if (bound) {
@@ -887,6 +1207,10 @@ static bool eval_call(struct elab *e, const struct ast *x, struct val *out)
 		}
 		return true;
 	}
+	if (streq(fn, "floor") || streq(fn, "ceil") || streq(fn, "round"))
+		return eval_rounding(e, x, fn, out);
+	if (streq(fn, "to"))
+		return eval_to(e, x, out);
 	if (e->host) {
 		bool ok = false;
 
@@ -894,8 +1218,9 @@ static bool eval_call(struct elab *e, const struct ast *x, struct val *out)
 			return ok;
 	}
 	{
-		static const char *const fns[] = { "len", "min", "max",
-						   "ceil_div" };
+		static const char *const fns[] = { "len",      "min",	"max",
+						   "ceil_div", "floor", "ceil",
+						   "round",    "to" };
 		struct suggest sg;
 
 		if (elab_repeat(e, &x->wloc))
@@ -912,7 +1237,7 @@ static bool eval_call(struct elab *e, const struct ast *x, struct val *out)
 	return false;
 }
 
-bool eval(struct elab *e, const struct ast *x, struct val *out)
+static bool eval_x(struct elab *e, const struct ast *x, struct val *out)
 {
 	if (e->stopped)
 		return false;
@@ -958,7 +1283,7 @@ bool eval(struct elab *e, const struct ast *x, struct val *out)
 	case AST_UNARY: {
 		struct val v;
 
-		if (!eval(e, x->lhs, &v))
+		if (!eval_x(e, x->lhs, &v))
 			return false;
 		if (x->op == OP_NOT) {
 			if (v.kind != V_BOOL) {
@@ -1007,6 +1332,8 @@ bool eval(struct elab *e, const struct ast *x, struct val *out)
 				return false;
 		return true;
 	}
+	case AST_FSTR:
+		return eval_format(e, x, out);
 	case AST_NAMED:
 		elab_error(e, &x->loc, "value",
 			   "'name = value' is only valid in a module call");
@@ -1015,6 +1342,330 @@ bool eval(struct elab *e, const struct ast *x, struct val *out)
 		elab_error(e, &x->loc, "value", "not an expression");
 		return false;
 	}
+}
+
+/* A format string's result, bounded as string literals are. */
+struct fbuf {
+	char b[RK_MAX_STRING + 1];
+	size_t len;
+	bool over;
+};
+
+static void fput(struct fbuf *f, const char *s, size_t n)
+{
+	if (f->over || f->len + n > RK_MAX_STRING) {
+		f->over = true;
+		return;
+	}
+	memcpy(f->b + f->len, s, n);
+	f->len += n;
+}
+
+static void fpad(struct fbuf *f, char c, size_t n)
+{
+	while (n-- && !f->over)
+		fput(f, &c, 1);
+}
+
+/*
+ * num / den (den > 0) in decimal: exactly (prec < 0; false when it does
+ * not terminate within RK_MAX_FMT_PREC digits), or rounded half away from
+ * zero to @prec digits.  Into @buf (at least 64 bytes).
+ */
+static bool dec_text(__int128 num, __int128 den, int prec, char *buf)
+{
+	__int128 g = gcd128(num, den), d, p10 = 1, q, r;
+	unsigned __int128 mag, ip, fp;
+	int k = 0, twos = 0, fives = 0;
+	char digits[48];
+	size_t n = 0, o = 0;
+
+	if (g > 1) {
+		num /= g;
+		den /= g;
+	}
+	if (prec < 0) {
+		for (d = den; d % 2 == 0; d /= 2)
+			twos++;
+		for (; d % 5 == 0; d /= 5)
+			fives++;
+		if (d != 1)
+			return false;
+		k = twos > fives ? twos : fives;
+		if (k > RK_MAX_FMT_PREC)
+			return false;
+	} else {
+		k = prec;
+	}
+	for (int i = 0; i < k; i++)
+		p10 *= 10;
+	q = num * p10 / den;
+	r = num * p10 % den;
+	if (r && (r < 0 ? -r : r) * 2 >= den)
+		q += num < 0 ? -1 : 1;
+	if (q < 0)
+		buf[o++] = '-';
+	mag = (unsigned __int128)(q < 0 ? -q : q);
+	ip = mag / (unsigned __int128)p10;
+	fp = mag % (unsigned __int128)p10;
+	do {
+		digits[n++] = (char)('0' + (int)(ip % 10));
+		ip /= 10;
+	} while (ip);
+	while (n)
+		buf[o++] = digits[--n];
+	if (k) {
+		buf[o++] = '.';
+		for (int i = k - 1; i >= 0; i--) {
+			buf[o + (size_t)i] = (char)('0' + (int)(fp % 10));
+			fp /= 10;
+		}
+		o += (size_t)k;
+	}
+	buf[o] = '\0';
+	return true;
+}
+
+/* One field {expr:spec} of a format string, appended to @f. */
+static bool format_field(struct elab *e, const struct ast *fld, struct fbuf *f)
+{
+	struct fmt_spec sp;
+	struct val v;
+	char num[64], qbuf[RK_QFMT_MAX];
+	const char *t;
+	size_t n, at = 0;
+	bool isnum;
+
+	if (!eval_x(e, fld->lhs, &v))
+		return false;
+	if (v.kind == V_PATH) {
+		/* a name that no variable holds: a misspelt variable, most
+		 * likely (a name is formatted from a variable holding one) */
+		const struct ast *r = fld->lhs;
+
+		while (r->kind == AST_MEMBER || r->kind == AST_INDEX)
+			r = r->lhs;
+		if (r->kind == AST_IDENT && !var_find(e, r->str)) {
+			struct val root = v;
+
+			root.count = 1;
+			root.loc = r->loc;
+			root.segs[0].ix = SEG_NONE;
+			if (!undefined_operand(e, &root))
+				elab_error(e, &r->loc, "undefined-name",
+					   "'%s' is not defined",
+					   str_of(e->a, r->str));
+			return false;
+		}
+	}
+	if (fld->str) {
+		const char *why =
+		    fmt_spec_parse(str_of(e->a, fld->str),
+				   strlen_of(e->a, fld->str), &sp, &at);
+
+		if (why)
+			BUG("format spec checked by the scanner");
+	} else {
+		fmt_spec_parse("", 0, &sp, &at);
+	}
+	if (v.kind == V_RATIO && !ratio_num(e, &v))
+		return false;
+	isnum = v.kind == V_NUM;
+	if (!isnum && (sp.zero || sp.prec >= 0 || sp.unit_len || sp.hex)) {
+		elab_error(e, &fld->wloc, "type-mismatch",
+			   "'%.*s' formats a number, not %s",
+			   (int)(fld->wloc.end - fld->wloc.begin),
+			   str_of(e->a, fld->str), val_kind_name(&v));
+		return false;
+	}
+	switch (v.kind) {
+	case V_NUM: {
+		__int128 scale = 1;
+
+		if (val_bounded(&v))
+			return bounded_scaled(e, fld->lhs);
+		if (sp.hex) {
+			uint64_t mag =
+			    v.n < 0 ? 0 - (uint64_t)v.n : (uint64_t)v.n;
+
+			if (v.dim != DIM_NONE || v.den > 1) {
+				elab_error(e, &fld->wloc, "type-mismatch",
+					   "hexadecimal formats a whole plain "
+					   "number, not %s",
+					   v.den > 1 ? "a quotient"
+						     : dim_phrase(e, &v));
+				return false;
+			}
+			snprintf(num, sizeof(num),
+				 sp.hex == 'x' ? "%s%llx" : "%s%llX",
+				 v.n < 0 ? "-" : "", (unsigned long long)mag);
+			t = num;
+			break;
+		}
+		if (sp.unit_len) {
+			struct quantity one;
+			char ub[32];
+
+			ub[0] = '1';
+			memcpy(ub + 1, sp.unit, sp.unit_len);
+			if (unit_parse(ub, sp.unit_len + 1, &one, &at) !=
+			    UNIT_OK)
+				BUG("format unit checked by the scanner");
+			if (one.dim != v.dim) {
+				elab_error(e, &fld->wloc, "unit-mismatch",
+					   "'%.*s' is a unit of %s; the value "
+					   "is %s",
+					   (int)sp.unit_len, sp.unit,
+					   dim_name(one.dim),
+					   dim_phrase(e, &v));
+				return false;
+			}
+			scale = one.v;
+		} else if (v.dim != DIM_NONE) {
+			struct quantity q = { v.dim, v.n };
+
+			if (sp.prec >= 0 || v.den > 1) {
+				elab_error(e, &fld->lhs->loc, "value",
+					   "give a unit to format %s with a "
+					   "precision or a fraction of its "
+					   "base unit ({x:.1%s})",
+					   dim_phrase(e, &v),
+					   dim_base_unit(v.dim));
+				return false;
+			}
+			t = quantity_format(q, qbuf);
+			break;
+		}
+		if (!dec_text(v.n, (__int128)rat_of(&v).d * scale, sp.prec,
+			      num)) {
+			elab_error(e, &fld->loc, "value",
+				   "the value is not an exact decimal%s%.*s "
+				   "within 18 digits; give a precision "
+				   "(for example {x:.2%.*s})",
+				   sp.unit_len ? " in " : "", (int)sp.unit_len,
+				   sp.unit, (int)sp.unit_len, sp.unit);
+			return false;
+		}
+		t = num;
+		break;
+	}
+	case V_STR:
+		t = str_of(e->a, v.s);
+		break;
+	case V_BOOL:
+		if (val_bounded(&v)) {
+			elab_error(e, &fld->lhs->loc, "value",
+				   "an undecided condition cannot be "
+				   "formatted");
+			return false;
+		}
+		t = v.n ? "true" : "false";
+		break;
+	case V_PATH:
+		for (uint32_t i = 0; i < v.count; i++)
+			if (v.segs[i].ix == SEG_RANGE ||
+			    v.segs[i].ix == SEG_WILD) {
+				elab_error(e, &fld->lhs->loc, "value",
+					   "'%s' names several objects; a "
+					   "format field takes one",
+					   path_text(e, &v));
+				return false;
+			}
+		t = path_text(e, &v);
+		break;
+	default:
+		elab_error(e, &fld->lhs->loc, "type-mismatch",
+			   "cannot format %s", val_kind_name(&v));
+		return false;
+	}
+	n = strlen(t);
+	if (sp.width > n) {
+		size_t pad = sp.width - n;
+
+		if (sp.zero && isnum) {
+			size_t sign = t[0] == '-';
+
+			fput(f, t, sign);
+			fpad(f, '0', pad);
+			fput(f, t + sign, n - sign);
+		} else if (sp.align == '<' || (!sp.align && !isnum)) {
+			fput(f, t, n);
+			fpad(f, ' ', pad);
+		} else {
+			fpad(f, ' ', pad);
+			fput(f, t, n);
+		}
+	} else {
+		fput(f, t, n);
+	}
+	return true;
+}
+
+/* A format string f"...": its pieces and fields, in order. */
+static bool eval_format(struct elab *e, const struct ast *x, struct val *out)
+{
+	struct fbuf *f = arena_alloc_ptr(e->va, sizeof(*f));
+
+	f->len = 0;
+	f->over = false;
+	for (const struct ast *p = x->list; p; p = p->next) {
+		if (p->kind == AST_STR)
+			fput(f, str_of(e->a, p->str), strlen_of(e->a, p->str));
+		else if (!format_field(e, p, f))
+			return false;
+		if (f->over) {
+			elab_error(e, &x->loc, "limit",
+				   "formatted string longer than %u bytes",
+				   RK_MAX_STRING);
+			return false;
+		}
+	}
+	/* every result is kept (interned): their bytes are bounded */
+	e->fmt_bytes += f->len;
+	if (e->fmt_bytes > RK_MAX_FMT_BYTES) {
+		elab_error(e, &x->loc, "limit",
+			   "format strings made more than %u bytes (the "
+			   "limit of a compilation)",
+			   RK_MAX_FMT_BYTES);
+		e->stopped = true;
+		return false;
+	}
+	memset(out, 0, sizeof(*out));
+	out->kind = V_STR;
+	out->s = intern(e->a, f->b, f->len);
+	out->loc = x->loc;
+	return true;
+}
+
+/*
+ * A value leaving an expression is a whole number of base units: a
+ * quotient that is not is an error at @x, which says how to round it.
+ */
+static bool whole(struct elab *e, const struct ast *x, struct val *v)
+{
+	if (v->kind != V_NUM || v->den <= 1 || val_bounded(v)) {
+		if (v->kind == V_NUM && !val_bounded(v))
+			v->den = 0;
+		return true;
+	}
+	if (v->dim == DIM_NONE)
+		elab_error(e, &x->loc, "value",
+			   "%lld/%lld is not a whole number (division is "
+			   "exact); round it with floor(), ceil() or round()",
+			   (long long)v->n, (long long)v->den);
+	else
+		elab_error(e, &x->loc, "value",
+			   "%s of %lld/%lld %s is not a whole number of %s "
+			   "(division is exact); round it with floor(), "
+			   "ceil() or round()",
+			   dim_phrase(e, v), (long long)v->n, (long long)v->den,
+			   dim_base_unit(v->dim), dim_base_unit(v->dim));
+	return false;
+}
+
+bool eval(struct elab *e, const struct ast *x, struct val *out)
+{
+	return eval_x(e, x, out) && whole(e, x, out);
 }
 
 /*
@@ -1228,6 +1879,14 @@ struct ast *ast_subst(struct elab *e, const struct ast *x)
 				   str_of(e->a, x->str), val_kind_name(&v->v));
 			break;
 		}
+		return n;
+	}
+	if (x->kind == AST_FSTR) {
+		/* formatted now, with the variables' values */
+		struct val v;
+
+		n = ast_copy(e, x, AST_STR);
+		n->str = eval_format(e, x, &v) ? v.s : intern(e->a, "", 0);
 		return n;
 	}
 	n = ast_copy(e, x, (enum ast_kind)x->kind);

@@ -77,6 +77,10 @@ links|check|500|20|1|more than 5000000 links|part p:pdu{port q}pdu s:p\nfor i in
 links-copies|check|1500|40|1|^5000000 errors generated|part p:pdu{port q}pdu s:p\nfor i in 0..4999999{link s.q--s.q}
 # the link limit with ten million distinct end names (interned)
 links-names|check|1000|30|1|more than 5000000 links|for i in 0..9999999{link a[i].q--b[i].q}
+# format strings: ten million distinct results, each kept (interned)
+fmt-names|check|900|25|0||for i in 0..9999999{let s=f"{i}"}
+# format strings of 512 bytes until their bytes pass the limit
+fmt-bytes|check|600|15|1|format strings made more than|for i in 0..9999999{let s=f"{i:256}{i:256}"}
 # the attribute limit: one attribute given again and again
 attributes|check|300|10|1|more than 4000000 attributes|part p:pdu{for i in 0..9999999{height 1U}}
 # list elements: a million attributes of eight elements each

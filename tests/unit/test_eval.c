@@ -199,6 +199,8 @@ Test(eval, bounded_arithmetic)
 	fails("fig(1, 3) * 2 > 1", "cannot be scaled");
 	fails("fig(1, 3) / 2 > 1", "cannot be scaled");
 	fails("fig(1, 9223372036854775807) + 1 > 0", "arithmetic overflow");
+	/* a bounded figure with a quotient: [1, 3] + 1/2 is not whole */
+	fails("fig(1, 3) + 1 / 2 > 0", "adds only whole figures");
 }
 
 Test(eval, checked_arithmetic)
@@ -223,10 +225,10 @@ Test(eval, ratios_exact)
 	is("1:3 < 333334ppm", O_TRUE);
 	is("2:6 == 1:3", O_TRUE);
 	is("10000000000000:1 > 1000%", O_TRUE);
-	/* arithmetic needs millionths: exact ones work, others are errors */
+	/* in arithmetic a ratio is the exact quotient a * 10^6 / b ppm */
 	is("1:4 * 4 == 100%", O_TRUE);
 	is("3kW * 1:2 == 1.5kW", O_TRUE);
-	fails("1:3 * 3 == 100%", "not a whole number of millionths");
+	is("1:3 * 3 == 100%", O_TRUE); /* 10^6/3 ppm * 3 = 10^6 ppm */
 	fails("10000000000000:1 * 1 > 0%", "past the 64-bit range");
 	fails("1:1 == 1kW", "cannot compare a ratio with a power");
 }
@@ -238,4 +240,137 @@ Test(eval, language_functions)
 	is("max(1:3, 30%) == 1:3", O_TRUE);
 	is("ceil_div(7, 2) == 4", O_TRUE);
 	fails("fgi(1, 2) > 0", "did you mean 'fig'");
+}
+
+Test(eval, exact_division)
+{
+	/* 1/3 * 100% is the quotient 10^6/3 ppm, not 0% */
+	is("1 / 3 * 100% == 0%", O_FALSE);
+	is("1 / 3 * 100% > 333333ppm", O_TRUE);
+	is("1 / 3 * 100% < 333334ppm", O_TRUE);
+	is("1 / 3 * 100% * 3 == 100%", O_TRUE);
+	/* 10 kW / 3 = 10^7/3 mW; times 3 is 10 kW again (truncated: 9999999) */
+	is("10kW / 3 * 3 == 10kW", O_TRUE);
+	/* 100% / 3 of 10.2 kW: 10,200,000 mW / 3 = 3,400,000 mW */
+	is("100% / 3 * 10.2kW == 3.4kW", O_TRUE);
+	is("7 / 2 > 3", O_TRUE);
+	is("2 / 4 == 1 / 2", O_TRUE);
+	is("min(1 / 3, 1 / 4) == 1 / 4", O_TRUE);
+	is("max(1 / 3, 1 / 4) * 3 == 1", O_TRUE);
+	is("-(1 / 3) * 3 == -1", O_TRUE);
+	is("9223372036854775807 / 2 * 2 == 9223372036854775807", O_TRUE);
+	/* 1 / (2^63 - 1)^2: a denominator past 64 bits */
+	fails("1 / 9223372036854775807 / 9223372036854775807 > 0",
+	      "arithmetic overflow");
+	fails("1 / (1 - 1) > 0", "division by zero");
+}
+
+Test(eval, remainder)
+{
+	is("10kW % 3kW == 1kW", O_TRUE);
+	is("7.5kW % 2kW == 1.5kW", O_TRUE);
+	is("-7 % 3 == -1", O_TRUE); /* the sign of the dividend, as in C */
+	is("7 % -3 == 1", O_TRUE);
+	/* 1/2 - 1 * 1/3 = 1/6 */
+	is("(1 / 2) % (1 / 3) * 6 == 1", O_TRUE);
+	is("50% % 20% == 10%", O_TRUE);
+	fails("10kW % 3 == 1mW", "remainder of a power by a plain number");
+	fails("10 % 3kW == 1", "remainder of a plain number by a power");
+	fails("10kW % 0kW == 1kW", "division by zero");
+}
+
+Test(eval, rounding)
+{
+	is("floor(7 / 2) == 3", O_TRUE);
+	is("ceil(7 / 2) == 4", O_TRUE);
+	is("round(7 / 2) == 4", O_TRUE);
+	is("round(-7 / 2) == -4", O_TRUE); /* halves away from zero */
+	is("floor(-7 / 2) == -4", O_TRUE);
+	is("ceil(-7 / 2) == -3", O_TRUE);
+	is("round(5 / 3) == 2", O_TRUE);
+	is("round(4 / 3) == 1", O_TRUE);
+	is("floor(6) == 6", O_TRUE);
+	/* 10^7/3 mW = 3,333,333.33 mW */
+	is("round(10kW / 3) == 3333.333W", O_TRUE);
+	is("ceil(10kW / 3, 1W) == 3334W", O_TRUE);
+	is("floor(10kW / 3, 1kW) == 3kW", O_TRUE);
+	is("round(2.5kW, 1kW) == 3kW", O_TRUE);
+	/* 8 / 10.2 = 0.78431372.. = 784,313.72 ppm */
+	is("round(8kW / 10.2kW) == 784314ppm", O_TRUE);
+	is("floor(8kW / 10.2kW) == 784313ppm", O_TRUE);
+	fails("floor(1kW, 0W) > 0W", "must be positive");
+	fails("floor(1kW, 1m) > 0W", "the step of floor() is a length");
+	fails("round(1, 2, 3) > 0", "takes a number and an optional step");
+}
+
+Test(eval, conversion)
+{
+	is("to(10.2kW, kW) * 10 == 102", O_TRUE);
+	is("to(10.2kW, 1kW) == 51 / 5", O_TRUE);
+	is("to(10.2kW, W) == 10200", O_TRUE);
+	/* 10.2 / 3 = 3.4: four 3 kW units */
+	is("ceil(to(10.2kW, 3kW)) == 4", O_TRUE);
+	is("to(400Gb/s, 1Gb/s) == 400", O_TRUE);
+	is("to(50%, 1%) == 50", O_TRUE);
+	/* 1 m / 0.3048 m = 3.28083989..; x 1000 rounds to 3281 */
+	is("round(to(1m, ft) * 1000) == 3281", O_TRUE);
+	fails("to(1kW, m) > 0", "to() of a power in a unit of length");
+	fails("to(1kW, bogus) > 0", "'bogus' is not a unit");
+	fails("to(1kW, 0W) > 0", "must be positive");
+}
+
+Test(eval, format_strings)
+{
+	is("f\"dgx-{2:02}-{7:03}\" == \"dgx-02-007\"", O_TRUE);
+	is("f\"{{x}} {{{1}}}\" == \"{x} {1}\"", O_TRUE);
+	is("f\"a\\tb\\\"{1}\\\"\" == \"a\\tb\\\"1\\\"\"", O_TRUE);
+	/* a quantity: as -O ir writes it, or a number of a stated unit */
+	is("f\"{10.2kW}\" == \"10.2kW\"", O_TRUE);
+	is("f\"{10.2kW:kW}\" == \"10.2\"", O_TRUE);
+	is("f\"{10.2kW:W}\" == \"10200\"", O_TRUE);
+	is("f\"{10.2kW:.3kW}\" == \"10.200\"", O_TRUE);
+	is("f\"{10.2kW:08.1W}\" == \"010200.0\"", O_TRUE);
+	is("f\"{10kW / 3:.2kW}\" == \"3.33\"", O_TRUE);
+	is("f\"{2kW / 3:.1kW}\" == \"0.7\"", O_TRUE); /* 0.666.. */
+	is("f\"{1.5m:mm}\" == \"1500\"", O_TRUE);
+	is("f\"{25%:%}\" == \"25\"", O_TRUE);
+	is("f\"{(1:4):%}\" == \"25\"", O_TRUE);
+	/* plain numbers: exact decimals, or rounded half away from zero */
+	is("f\"{1 / 4}\" == \"0.25\"", O_TRUE);
+	is("f\"{1 / 8:.2}\" == \"0.13\"", O_TRUE);
+	is("f\"{-1 / 8:.2}\" == \"-0.13\"", O_TRUE);
+	is("f\"{2 / 3:.0}\" == \"1\"", O_TRUE);
+	/* hexadecimal: 0x18 = 24, 0xd4 = 212, 0x1a = 26 */
+	is("f\"0000:{24:02x}:00.0|{212:x}|{24:04X}|{-26:x}\" == "
+	   "\"0000:18:00.0|d4|0018|-1a\"",
+	   O_TRUE);
+	fails("f\"{1kW:x}\" == \"\"", "hexadecimal formats a whole plain");
+	fails("f\"{1 / 2:x}\" == \"\"", "not a quotient");
+	/* width, padding, alignment */
+	is("f\"{-5:04}\" == \"-005\"", O_TRUE);
+	is("f\"{3:<4}|\" == \"3   |\"", O_TRUE);
+	is("f\"{3:>4}|{3:4}\" == \"   3|   3\"", O_TRUE);
+	is("f\"{123456:3}\" == \"123456\"", O_TRUE); /* never cut */
+	is("f\"{1 == 1:>5}\" == \" true\"", O_TRUE);
+	is("f\"{1 == 2}|\" == \"false|\"", O_TRUE);
+	/* any expression: nested indexes, calls, arithmetic */
+	is("f\"{[10, 20, 30][1 + 1]:04}\" == \"0030\"", O_TRUE);
+	is("f\"{len([1, 2, 3]) * 2:>3}\" == \"  6\"", O_TRUE);
+	is("f\"{[[1, 2], [3, 4]][1][0]}\" == \"3\"", O_TRUE);
+	fails("f\"{1 / 3}\" == \"\"", "not an exact decimal");
+	fails("f\"{1kW:m}\" == \"\"", "'m' is a unit of length");
+	fails("f\"{1:kW}\" == \"\"", "'kW' is a unit of power");
+	fails("f\"{1kW / 3}\" == \"\"", "give a unit");
+	fails("f\"{[1, 2]}\" == \"\"", "cannot format a list");
+	fails("f\"{1 == 1:03}\" == \"\"", "formats a number, not a boolean");
+	fails("f\"{nope}\" == \"\"", "'nope' is not defined");
+	/* 17 fields of 256 bytes: 4,352 bytes, past the 4,096 of a string */
+	fails("f\"{1:256}{1:256}{1:256}{1:256}{1:256}{1:256}{1:256}{1:256}"
+	      "{1:256}{1:256}{1:256}{1:256}{1:256}{1:256}{1:256}{1:256}"
+	      "{1:256}\" == \"\"",
+	      "longer than 4096 bytes");
+	/* 16 of them: 4,096 bytes, the most a string holds */
+	is("f\"{1:256}{1:256}{1:256}{1:256}{1:256}{1:256}{1:256}{1:256}"
+	   "{1:256}{1:256}{1:256}{1:256}{1:256}{1:256}{1:256}{1:256}\" != \"\"",
+	   O_TRUE);
 }

@@ -307,28 +307,30 @@ Test(bisection, planes_three_tier)
 Test(bisection, hand_wired_ring)
 {
 	/* a ring of 4 switches with 2 nodes each */
-	check_fabric("for n in 0..7 { node s[n] : srv {} }\n"
-		     "for k in 0..3 { switch x[k] : sw8 {} }\n"
-		     "for n in 0..7 { link s[n].ib[0] -- x[n / 2].p[n % 2] }\n"
-		     "for k in 0..3 { link x[k].p[2] -- x[(k + 1) % 4].p[3] }\n"
-		     "fabric f : fat_tree { endpoints s[*].ib[0] }\n",
-		     true);
+	check_fabric(
+	    "for n in 0..7 { node s[n] : srv {} }\n"
+	    "for k in 0..3 { switch x[k] : sw8 {} }\n"
+	    "for n in 0..7 { link s[n].ib[0] -- x[floor(n / 2)].p[n % 2] }\n"
+	    "for k in 0..3 { link x[k].p[2] -- x[(k + 1) % 4].p[3] }\n"
+	    "fabric f : fat_tree { endpoints s[*].ib[0] }\n",
+	    true);
 }
 
 Test(bisection, degraded_tree)
 {
 	/* a leaf with one of its two uplinks missing */
-	check_fabric("for n in 0..5 { node s[n] : srv {} }\n"
-		     "for k in 0..2 { switch l[k] : sw4 {} }\n"
-		     "switch sp : sw8 {}\n"
-		     "for n in 0..5 { link s[n].ib[0] -- l[n / 2].p[n % 2] }\n"
-		     "link l[0].p[2] -- sp.p[0]\n"
-		     "link l[0].p[3] -- sp.p[1]\n"
-		     "link l[1].p[2] -- sp.p[2]\n"
-		     "link l[2].p[2] -- sp.p[3]\n"
-		     "link l[2].p[3] -- sp.p[4]\n"
-		     "fabric f : fat_tree { endpoints s[*].ib[0] }\n",
-		     true);
+	check_fabric(
+	    "for n in 0..5 { node s[n] : srv {} }\n"
+	    "for k in 0..2 { switch l[k] : sw4 {} }\n"
+	    "switch sp : sw8 {}\n"
+	    "for n in 0..5 { link s[n].ib[0] -- l[floor(n / 2)].p[n % 2] }\n"
+	    "link l[0].p[2] -- sp.p[0]\n"
+	    "link l[0].p[3] -- sp.p[1]\n"
+	    "link l[1].p[2] -- sp.p[2]\n"
+	    "link l[2].p[2] -- sp.p[3]\n"
+	    "link l[2].p[3] -- sp.p[4]\n"
+	    "fabric f : fat_tree { endpoints s[*].ib[0] }\n",
+	    true);
 }
 
 /*
@@ -342,7 +344,7 @@ Test(bisection, uneven_spread)
 	    "for n in 0..19 { node s[n] : srv {} }\n"
 	    "for k in 0..4 { switch l[k] : sw12 {} }\n"
 	    "for k in 0..2 { switch sp[k] : sw40 {} }\n"
-	    "for n in 0..19 { link s[n].ib[0] -- l[n / 4].p[n % 4] }\n"
+	    "for n in 0..19 { link s[n].ib[0] -- l[floor(n / 4)].p[n % 4] }\n"
 	    "for k in 0..4 { for j in 0..7 {\n"
 	    "  link l[k].p[4 + j] -- sp[(k + j) % 3].p[8 * k + j]\n"
 	    "} }\n"
