@@ -5,9 +5,11 @@
  *
  * Every artifact is written through out_open()/out_close(): the bytes go to
  * a temporary file in the output directory, and only when every selected
- * back end has succeeded are all of them renamed into place.  A failed run
- * (a back end error, a full disk, an unwritable directory) leaves the
- * previous artifacts untouched.
+ * back end has succeeded are all of them renamed into place, under a
+ * journal (src/outfile.c), all or none.  A failed run (a back end error, a
+ * full disk, an unwritable directory, a rename that fails part-way) leaves
+ * the previous artifacts as they were; one killed part-way is rolled back
+ * by the next run that commits into the directory.
  */
 #ifndef RACKC_BACKEND_H
 #define RACKC_BACKEND_H

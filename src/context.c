@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "context.h"
 
@@ -22,7 +23,14 @@ void compilation_init(struct compilation *c, const struct rackc_options *o,
 	c->diag.max_errors = o->max_errors;
 	c->diag.werror = o->werror;
 	c->diag.show_source = o->show_source;
-	c->diag.stdlib_dir = o->stddir ? o->stddir : rackc_default_stddir();
+	if (o->stddir) {
+		c->diag.stdlib_dir = o->stddir;
+	} else {
+		char buf[4096];
+
+		c->diag.stdlib_dir = arena_printf(
+		    &c->arena, "%s", rackc_default_stddir(buf, sizeof(buf)));
+	}
 	c->diag.sarif_root = o->sarif_root;
 	ir_init(&c->design, &c->arena);
 }
@@ -49,24 +57,59 @@ uint64_t rk_cpu_ns(bool process)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-const char *rackc_default_stddir(void)
+/*
+ * The build tree's library: an uninstalled rackc runs from the top of a
+ * configured build tree (config.status beside it), which holds std/ (the
+ * source tree, or in a VPATH build a link to its std/ that make creates).
+ * Found from the running program's path, so that no build path is compiled
+ * into the binary.  @buf (@n bytes) receives the directory.
+ */
+static bool build_tree_stddir(char *buf, size_t n)
 {
-#ifdef RACKC_SRCDIR
-	/* an uninstalled build uses the source tree's library */
-	static const char *const dirs[] = { RACKC_STDDIR, RACKC_SRCDIR };
+#ifdef __linux__
+	char probe[4096];
 	struct stat st;
+	ssize_t len = readlink("/proc/self/exe", buf, n - 1);
+	char *slash;
 
-	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
-		char probe[4096];
-
-		snprintf(probe, sizeof(probe), "%s/std", dirs[i]);
-		if (stat(probe, &st) == 0 && S_ISDIR(st.st_mode))
-			return dirs[i];
-	}
-	return RACKC_STDDIR;
-#elif defined(RACKC_STDDIR)
-	return RACKC_STDDIR;
+	if (len <= 0 || (size_t)len >= n - 1)
+		return false;
+	buf[len] = '\0';
+	slash = strrchr(buf, '/');
+	if (!slash)
+		return false;
+	*slash = '\0';
+	snprintf(probe, sizeof(probe), "%s/config.status", buf);
+	if (stat(probe, &st) != 0 || !S_ISREG(st.st_mode))
+		return false;
+	snprintf(probe, sizeof(probe), "%s/std", buf);
+	return stat(probe, &st) == 0 && S_ISDIR(st.st_mode);
 #else
-	return ".";
+	(void)buf;
+	(void)n;
+	return false;
 #endif
+}
+
+const char *rackc_default_stddir(char *buf, size_t n)
+{
+	struct stat st;
+	const char *dir = ".";
+
+#ifdef RACKC_STDDIR
+	dir = RACKC_STDDIR;
+	snprintf(buf, n, "%s/std", dir);
+	if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
+		return dir;
+#endif
+	if (build_tree_stddir(buf, n))
+		return buf;
+#ifdef RACKC_SRCDIR
+	/* a build that names its source tree (the fuzzing harnesses) */
+	snprintf(buf, n, "%s/std", RACKC_SRCDIR);
+	if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
+		return RACKC_SRCDIR;
+#endif
+	(void)st;
+	return dir;
 }

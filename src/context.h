@@ -97,7 +97,11 @@ void compilation_init(struct compilation *c, const struct rackc_options *o,
 		      FILE *diag_out);
 void compilation_fini(struct compilation *c);
 
-/* Directory of the bundled standard library (std/...). */
-const char *rackc_default_stddir(void);
+/*
+ * Directory of the bundled standard library (std/...): the installed one,
+ * else the build tree's when rackc runs uninstalled.  The result is @buf
+ * (@n bytes) or a constant.
+ */
+const char *rackc_default_stddir(char *buf, size_t n);
 
 #endif

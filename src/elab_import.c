@@ -281,6 +281,7 @@ static bool is_file(const char *path)
 /* Find an imported file: next to the importer, on -I, in the stdlib. */
 static char *find_import(struct elab *e, const char *importer, const char *name)
 {
+	char buf[4096];
 	const char *ext = has_suffix(name, ".rack") ? "" : ".rack";
 	const char *slash = strrchr(importer, '/');
 	char *p;
@@ -301,8 +302,9 @@ static char *find_import(struct elab *e, const char *importer, const char *name)
 			return p;
 	}
 	p = arena_printf(e->a, "%s/%s%s",
-			 e->opts->stddir ? e->opts->stddir
-					 : rackc_default_stddir(),
+			 e->opts->stddir
+			     ? e->opts->stddir
+			     : rackc_default_stddir(buf, sizeof(buf)),
 			 name, ext);
 	return is_file(p) ? p : NULL;
 }

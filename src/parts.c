@@ -616,6 +616,7 @@ int parts_main(int argc, char **argv)
 	const char **imports = NULL;
 	uint32_t nimports = 0;
 	const char *show = NULL, *stddir;
+	char stdbuf[4096];
 	bool json = false;
 	char *text;
 	size_t tn = 1, k = 0;
@@ -681,7 +682,8 @@ int parts_main(int argc, char **argv)
 	 * default directory without it), not by a name that a std/ folder
 	 * in the working directory would answer first.
 	 */
-	stddir = o.stddir ? o.stddir : rackc_default_stddir();
+	stddir =
+	    o.stddir ? o.stddir : rackc_default_stddir(stdbuf, sizeof(stdbuf));
 	for (size_t i = 0; i < sizeof(std_modules) / sizeof(*std_modules); i++)
 		tn += strlen(stddir) + strlen(std_modules[i]) + 12;
 	for (uint32_t i = 0; i < nimports; i++) {

@@ -35,9 +35,17 @@
 #   py_results PREFIX FILE count the PASS/FAIL lines a Python checker wrote
 #   rk_seeds LIST          the seeds of a list such as "1 5-7 fabric:2-3",
 #                          one a line (ranges expanded, KIND: kept)
-#   finish                 print the summary line and exit 0, 1 or 77
+#   finish                 print the plan and the summary, and exit 0, 1 or
+#                          77
 #
-# Exit status protocol (automake): 0 pass, 1 fail, 77 skip, 99 hard error.
+# Output: TAP (the Test Anything Protocol), one line a case ("ok 3 - NAME",
+# "not ok 4 - NAME: DETAIL", "ok 5 - NAME # SKIP WHY", "not ok 6 - NAME
+# # TODO WHY" for a known failure), the plan "1..N" last, everything else
+# (details, the summary) as "#" comments or indented lines; automake's TAP
+# driver reports each case by name.
+# Exit status, for a driver run by hand: 0 pass, 1 fail, 77 nothing ran,
+# 99 hard error (`make check` reads the TAP lines instead, and a driver
+# that stops before its plan is an error).
 
 set -eu
 LC_ALL=C
@@ -101,25 +109,37 @@ npass=0
 nfail=0
 nskip=0
 nxfail=0
+ncase=0
+
+# tap_line WORD NAME DIRECTIVE: one TAP line for the next case ("#" in the
+# name escaped, so that it is not read as a directive)
+tap_line() {
+	ncase=$((ncase + 1))
+	tl_name=$2
+	case $tl_name in
+	*'#'*) tl_name=$(printf '%s\n' "$tl_name" | sed 's/#/\\#/g') ;;
+	esac
+	echo "$1 $ncase - $tl_name$3"
+}
 
 pass() {
 	npass=$((npass + 1))
-	echo "PASS: $1${2:+ ($2)}"
+	tap_line ok "$1${2:+ ($2)}" ""
 }
 
 fail() {
 	nfail=$((nfail + 1))
-	echo "FAIL: $1${2:+: $2}"
+	tap_line "not ok" "$1${2:+: $2}" ""
 }
 
 skip() {
 	nskip=$((nskip + 1))
-	echo "SKIP: $1${2:+ ($2)}"
+	tap_line ok "$1" " # SKIP${2:+ $2}"
 }
 
 xfail() {
 	nxfail=$((nxfail + 1))
-	echo "XFAIL: $1${2:+ ($2)}"
+	tap_line "not ok" "$1" " # TODO${2:+ reported compiler bug: $2}"
 }
 
 # show FILE [N]: the file's text, indented, at most N (40) lines
@@ -274,13 +294,18 @@ EOF
 }
 
 finish() {
+	if [ "$ncase" -eq 0 ]; then
+		echo "1..0 # SKIP no cases ran"
+	else
+		echo "1..$ncase"
+	fi
 	if [ "$nskip" -gt 0 ]; then
-		echo "$nskip skipped"
+		echo "# $nskip skipped"
 	fi
 	if [ "$nxfail" -gt 0 ]; then
-		echo "$nxfail known failures (XFAIL: reported compiler bugs)"
+		echo "# $nxfail known failures (TODO: reported compiler bugs)"
 	fi
-	echo "$npass passed, $nfail failed"
+	echo "# $npass passed, $nfail failed"
 	if [ "$nfail" -gt 0 ]; then
 		exit 1
 	fi

@@ -26,7 +26,7 @@
 #                        two cables crossed) run as written prints what the
 #                        document shows
 #
-# Skipped (exit 77) without ibsim, opensm, ibnetdiscover and libumad2sim
+# Skipped without ibsim, opensm, ibnetdiscover and libumad2sim
 # (tests/ibsim_lib.sh); RACKC_VERIFY_SEEDS overrides the seeds.
 
 . "$(dirname "$0")/lib.sh"
@@ -35,8 +35,8 @@ cd "$top_srcdir"
 . tests/ibsim_lib.sh
 
 if [ "$have_sim" = 0 ]; then
-	echo "SKIP: InfiniBand simulation: $why_skip"
-	exit 77
+	skip "InfiniBand simulation" "$why_skip"
+	finish
 fi
 
 seeds=${RACKC_VERIFY_SEEDS:-1 2 3}

@@ -17,7 +17,7 @@
 #                  between leaf-1 swp7 and spine-0 swp7): exactly those
 #                  (tests/verify/lldpd.expected, worked out by hand)
 #
-# Skipped (exit 77) without lldpd and lldpcli, or where the test may not
+# Skipped without lldpd and lldpcli, or where the test may not
 # create network namespaces (`ip netns add` needs root).
 
 . "$(dirname "$0")/lib.sh"
@@ -27,14 +27,14 @@ cd "$top_srcdir"
 PATH=$PATH:/usr/sbin:/sbin
 for t in lldpd lldpcli ip python3; do
 	if ! command -v "$t" >/dev/null 2>&1; then
-		echo "SKIP: real lldpd: $t is not installed"
-		exit 77
+		skip "real lldpd" "$t is not installed"
+		finish
 	fi
 done
 pfx=rkv$$
 if ! ip netns add "$pfx-probe" 2>/dev/null; then
-	echo "SKIP: real lldpd: cannot create network namespaces here"
-	exit 77
+	skip "real lldpd" "cannot create network namespaces here"
+	finish
 fi
 ip netns del "$pfx-probe"
 

@@ -16,6 +16,10 @@
 #   tools/dev.sh test-clang  deps, then the sanitizer suite built with clang
 #                        (CC=clang --enable-sanitizers --enable-werror) in
 #                        build-clang/
+#   tools/dev.sh test-quick  build, then `make check-quick` (the unit tests,
+#                        error cases, goldens, layers and CLI)
+#   tools/dev.sh test-clang-quick  as test-clang, with `make check-quick`
+#                        (what CI runs; the whole clang suite is nightly)
 #
 # Environment: MAKEFLAGS as usual (default -j2 here); CONFIGURE_FLAGS are
 # added to both configure runs.
@@ -107,10 +111,13 @@ build() {
 	ls -l out
 }
 
-# check_in DIR: make check in DIR, printing the test logs on failure
+# CHECK: the make target of the suite, check (all) or check-quick
+CHECK=check
+
+# check_in DIR: make $CHECK in DIR, printing the test logs on failure
 check_in() {
-	log "make $JOBS check (in $1)"
-	if ! (cd "$1" && make "$JOBS" check); then
+	log "make $JOBS $CHECK (in $1)"
+	if ! (cd "$1" && make "$JOBS" "$CHECK"); then
 		if [ -f "$1/test-suite.log" ]; then
 			log "$1/test-suite.log"
 			cat "$1/test-suite.log"
@@ -186,8 +193,18 @@ test-clang)
 	deps
 	clang_check
 	;;
+test-quick)
+	build
+	CHECK=check-quick
+	check_in .
+	;;
+test-clang-quick)
+	deps
+	CHECK=check-quick
+	clang_check
+	;;
 *)
-	echo "usage: tools/dev.sh deps|build|test|test-clang" >&2
+	echo "usage: tools/dev.sh deps|build|test|test-clang|test-quick|test-clang-quick" >&2
 	exit 2
 	;;
 esac

@@ -18,6 +18,7 @@ static void init_opts(struct unit *u, const char *input,
 	memset(&u->opts, 0, sizeof(u->opts));
 	u->opts.input = input;
 	u->opts.outdir = "out";
+	u->opts.stddir = RACKC_SRCDIR; /* the source tree's std/ */
 	u->opts.max_errors = 10;
 	u->opts.show_source = true;
 	if (uo) {
