@@ -21,5 +21,17 @@
 int fuzz_prepare(struct rackc_options *o, const uint8_t *data, size_t size);
 /* Remove everything the last run wrote under the output directory. */
 void fuzz_clean(void);
+/*
+ * Write @size bytes at @data to the file @name (a plain name) in the
+ * private directory, replacing it; its path, or NULL if it could not be
+ * written.  The path stays valid until the next call with the same name.
+ */
+const char *fuzz_file(const char *name, const uint8_t *data, size_t size);
+/* The private directory and the output directory in it (made on first
+ * use). */
+const char *fuzz_dir(void);
+const char *fuzz_outdir(void);
+/* A design of the source tree (RACKC_SRCDIR/@rel): its path. */
+const char *fuzz_srcfile(const char *rel);
 
 #endif

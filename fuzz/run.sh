@@ -5,33 +5,46 @@
 #
 #   fuzz/run.sh SRCDIR BUILDDIR [TARGET...]      (`make fuzz` calls it)
 #
-# TARGETs: frontend (scan, parse, elaborate, generate fabrics, resolve) and
-# backends (the whole compiler with --force: checks and every back end,
-# writing into a temporary directory emptied after each input); default
-# both.  The compiler's sources are built again with clang and
+# TARGETs (default all five):
+#   frontend  scan, parse, elaborate, generate fabrics, resolve
+#   backends  the whole compiler with --force: checks and every back end,
+#             writing into a temporary directory emptied after each input
+#   options   the command line (rackc_cli) in process: a few option bytes
+#             (-D, -W/-E, --max-errors, --explain, -j 2-4, text/JSON/SARIF
+#             diagnostics, --force, --check, -O, --prices, -I, limits), then
+#             the design
+#   prices    the --prices CSV reader, with a BOM to price
+#   diff      the readers of `rackc diff` (report.json, bom.csv,
+#             cabling.csv, ir.rack: the first byte selects one)
+# The compiler's sources are built again with clang and
 # -fsanitize=fuzzer-no-link,address,undefined,pointer-overflow into
 # BUILDDIR/fuzz-build/; the generated scanner and parser are taken from BUILDDIR
 # (run `make` first).
 #
-# Seeds: the committed corpus fuzz/corpus/, plus every example and every
-# test design up to 8 KiB but those of tests/errors/limits/; inputs the fuzzer finds go to a scratch corpus
-# in BUILDDIR/fuzz-build/corpus-TARGET/ (kept between runs, never committed).
-# The dictionary is fuzz/rack.dict.  A crash, a leak, an undefined
+# Seeds: the committed corpus fuzz/corpus/TARGET/ (frontend and backends:
+# fuzz/corpus/design/, plus every example and every test design up to
+# 8 KiB but those of tests/errors/limits/; options: fuzz/corpus/options/
+# plus those designs behind a zero byte, no options); inputs the fuzzer
+# finds go to a scratch corpus in BUILDDIR/fuzz-build/corpus-TARGET/ (kept
+# between runs, never committed: add what a finding needs to
+# fuzz/corpus/TARGET/).  The dictionaries are fuzz/rack.dict (designs),
+# fuzz/prices.dict and fuzz/diff.dict.  A crash, a leak, an undefined
 # behaviour report, a timeout (FUZZ_TIMEOUT s per input, default 60) or
 # an input that takes more than FUZZ_RSS_MB of memory (default 2048) ends
 # the run with a non-zero status, and the input is saved in
-# BUILDDIR/fuzz-build/artifacts/ (its path is printed).
+# BUILDDIR/fuzz-build/artifacts/ (its path is printed).  Inputs are up to
+# FUZZ_MAX_LEN bytes (default 4096; diff 16384, to hold an artifact).
 #
 # Environment: CC_FUZZ (default clang), FUZZ_CPPFLAGS and FUZZ_LIBS (from
 # the Makefile: include paths and libraries), FUZZ_SECONDS, FUZZ_TIMEOUT,
-# FUZZ_RSS_MB, FUZZ_JOBS (compile jobs, default 2).
+# FUZZ_RSS_MB, FUZZ_MAX_LEN, FUZZ_JOBS (compile jobs, default 2).
 
 set -eu
 
 src=$(cd "$1" && pwd)
 build=$(cd "$2" && pwd)
 shift 2
-targets=${*:-frontend backends}
+targets=${*:-frontend backends options prices diff}
 cc=${CC_FUZZ:-clang}
 seconds=${FUZZ_SECONDS:-60}
 out=$build/fuzz-build
@@ -54,10 +67,18 @@ for f in grammar/parser.c grammar/lexer.c grammar/parser.h config.h; do
 	fi
 done
 mkdir -p "$out/obj" "$out/artifacts"
-# any source or header newer than the objects: build them all again
+# other flags than the objects were built with: build them all again
+flags="$cc $cflags ${FUZZ_CPPFLAGS:-}"
+if [ "$(cat "$out/obj/flags" 2>/dev/null)" != "$flags" ]; then
+	rm -f "$out"/obj/*.o "$out/obj/stamp"
+	printf '%s\n' "$flags" >"$out/obj/flags"
+fi
+# any source or header newer than the objects (but a target's own file,
+# compiled with each link): build them all again
 if [ ! -f "$out/obj/stamp" ] || [ -n "$(find "$src/src" "$src/backends" \
 	"$src/grammar" "$src/fuzz" "$build/grammar" "$build/config.h" \
-	-newer "$out/obj/stamp" -name '*.[chyl]' | head -n 1)" ]; then
+	-newer "$out/obj/stamp" -name '*.[chyl]' \
+	-not \( -name 'fuzz_*.c' -not -name fuzz_common.c \) | head -n 1)" ]; then
 	rm -f "$out"/obj/*.o
 fi
 
@@ -95,29 +116,58 @@ for t in $targets; do
 		-o "$out/fuzz_$t"
 done
 
-# seeds
-seeds=$out/seeds
-rm -rf "$seeds"
-mkdir -p "$seeds"
-cp "$src"/fuzz/corpus/* "$seeds"/ 2>/dev/null || :
+# seeds: the designs (frontend, backends; options behind a zero byte)
+designs=$out/seeds-design
+rm -rf "$designs" "$out"/seeds-*
+mkdir -p "$designs"
+cp "$src"/fuzz/corpus/design/* "$designs"/
 # (not the tests of the limits: each spends its seconds reaching one)
 find "$src/examples" "$src/tests" -name '*.rack' -size -8k \
 	-not -path '*/limits/*' |
 	while read -r f; do
-		cp "$f" "$seeds/$(echo "${f#"$src"/}" | tr / _)"
+		cp "$f" "$designs/$(echo "${f#"$src"/}" | tr / _)"
 	done
+# seeds_of TARGET: its seed directory, made
+seeds_of() {
+	d=$out/seeds-$1
+	case $1 in
+	frontend | backends) d=$designs ;;
+	options)
+		mkdir -p "$d"
+		cp "$src"/fuzz/corpus/options/* "$d"/
+		for f in "$designs"/*; do
+			{ printf '\000'; cat "$f"; } >"$d/${f##*/}"
+		done
+		;;
+	*)
+		mkdir -p "$d"
+		cp "$src/fuzz/corpus/$1"/* "$d"/
+		;;
+	esac
+	echo "$d"
+}
 
 status=0
 for t in $targets; do
 	corpus=$out/corpus-$t
+	seeds=$(seeds_of "$t")
+	dict=$src/fuzz/rack.dict
+	len=${FUZZ_MAX_LEN:-4096}
+	case $t in
+	prices) dict=$src/fuzz/prices.dict ;;
+	diff)
+		dict=$src/fuzz/diff.dict
+		len=${FUZZ_MAX_LEN:-16384}
+		;;
+	esac
 	mkdir -p "$corpus"
 	log "fuzz_$t for ${seconds}s (corpus $corpus)"
 	if ! (cd "$out" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		"$out/fuzz_$t" -max_total_time="$seconds" \
 		-timeout="${FUZZ_TIMEOUT:-60}" \
-		-rss_limit_mb="${FUZZ_RSS_MB:-2048}" -max_len=4096 \
-		-dict="$src/fuzz/rack.dict" -close_fd_mask=3 \
+		-rss_limit_mb="${FUZZ_RSS_MB:-2048}" -max_len="$len" \
+		-dict="$dict" -close_fd_mask=3 \
 		-artifact_prefix="$out/artifacts/$t-" -print_final_stats=1 \
 		"$corpus" "$seeds"); then
 		status=1

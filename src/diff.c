@@ -874,7 +874,7 @@ int diff_main(int argc, char **argv)
 	int c, rc = 2;
 
 	memset(src, 0, sizeof(src));
-	optind = 1;
+	optind = 0; /* GNU: start again (the command line may run again) */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":D:I:f:", diff_opts, NULL)) !=
 	       -1) {

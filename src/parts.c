@@ -626,7 +626,7 @@ int parts_main(int argc, char **argv)
 	o.max_errors = 10;
 	o.show_source = true;
 	o.diag_format = DIAG_TEXT;
-	optind = 1;
+	optind = 0; /* GNU: start again (the command line may run again) */
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":I:", parts_opts, NULL)) != -1) {
 		switch (ch) {
