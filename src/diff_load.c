@@ -22,6 +22,7 @@
 #include "jobs.h"
 #include "layout.h"
 #include "metrics.h"
+#include "scratch.h"
 #include "schema.h"
 #include "textread.h"
 
@@ -648,28 +649,15 @@ static bool load_tables(struct dv_side *s, const char *dir, struct arena *a)
 
 /* ---- designs ---- */
 
-static int rm_entry(const char *p, const struct stat *st, int flag,
-		    struct FTW *f)
-{
-	(void)st;
-	(void)flag;
-	(void)f;
-	return remove(p);
-}
-
 static bool compile_design(const struct dv_source *src, const char *stddir,
 			   const char *dir)
 {
 	struct rackc_options o;
-	FILE *msgs = tmpfile();
-	char ir[4096];
-	bool ok;
 
 	memset(&o, 0, sizeof(o));
 	o.input = src->path;
 	o.outdir = dir;
 	o.backends = "ir,report,bom,cabling";
-	o.force = true;
 	o.defines = src->defines;
 	o.ndefines = src->ndefines;
 	o.incdirs = src->incdirs;
@@ -678,31 +666,9 @@ static bool compile_design(const struct dv_source *src, const char *stddir,
 	o.max_source = src->max_source;
 	o.max_links = src->max_links;
 	o.prices = src->prices;
-	o.diag_format = DIAG_TEXT;
-	o.max_errors = 10;
-	o.show_source = true;
-	o.diag_out = msgs;
 	/* on one thread: a side's peak memory is the diff's */
 	o.jobs = 1;
-	rackc_run(&o);
-	jobs_release_free_memory();
-	snprintf(ir, sizeof(ir), "%s/ir.rack", dir);
-	ok = access(ir, R_OK) == 0;
-	if (!ok) {
-		/* why: the compilation's own messages */
-		int ch;
-
-		if (msgs) {
-			rewind(msgs);
-			while ((ch = getc(msgs)) != EOF)
-				putc(ch, stderr);
-		}
-		fprintf(stderr, "rackc: error: '%s' does not compile\n",
-			src->path);
-	}
-	if (msgs)
-		fclose(msgs);
-	return ok;
+	return scratch_compile(&o, "ir.rack", "rackc");
 }
 
 int dv_keycmp(const char *a, const char *b)
@@ -759,7 +725,6 @@ bool diff_load(struct dv_side s[2], const struct dv_source src[2],
 {
 	const char *dir[2] = { NULL, NULL };
 	char *tmp[2] = { NULL, NULL };
-	const char *td = getenv("TMPDIR");
 	bool ok = true;
 
 	for (int k = 0; k < 2 && ok; k++) {
@@ -780,14 +745,8 @@ bool diff_load(struct dv_side s[2], const struct dv_source src[2],
 					src[k].path);
 			dir[k] = src[k].path;
 		} else {
-			tmp[k] = arena_printf(a, "%s/rackc-diff.XXXXXX",
-					      td && *td ? td : "/tmp");
-			if (!mkdtemp(tmp[k])) {
-				fprintf(stderr,
-					"rackc: error: cannot make a temporary "
-					"directory: %s\n",
-					strerror(errno));
-				tmp[k] = NULL;
+			tmp[k] = scratch_make(a, "rackc", "rackc-diff");
+			if (!tmp[k]) {
 				ok = false;
 			} else {
 				dir[k] = tmp[k];
@@ -802,6 +761,6 @@ bool diff_load(struct dv_side s[2], const struct dv_source src[2],
 		ok = load_tables(&s[k], dir[k], a);
 	for (int k = 0; k < 2; k++)
 		if (tmp[k])
-			nftw(tmp[k], rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+			scratch_remove(tmp[k]);
 	return ok;
 }

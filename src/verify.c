@@ -31,6 +31,7 @@
 
 #include "driver.h"
 #include "jobs.h"
+#include "scratch.h"
 #include "srcfile.h"
 #include "textread.h"
 #include "verify.h"
@@ -425,15 +426,6 @@ static bool load_plan(struct vf *v, const char *dir)
 
 /* ---- compiling the design ---- */
 
-static int rm_entry(const char *p, const struct stat *st, int flag,
-		    struct FTW *f)
-{
-	(void)st;
-	(void)flag;
-	(void)f;
-	return remove(p);
-}
-
 struct vopts {
 	struct rackc_define *defines;
 	uint32_t ndefines;
@@ -447,15 +439,11 @@ static bool compile_design(const char *path, const struct vopts *vo,
 			   const char *dir)
 {
 	struct rackc_options o;
-	FILE *msgs = tmpfile();
-	char csv[4096];
-	bool ok;
 
 	memset(&o, 0, sizeof(o));
 	o.input = path;
 	o.outdir = dir;
 	o.backends = "cabling,ibnet,lldp";
-	o.force = true;
 	o.defines = vo->defines;
 	o.ndefines = vo->ndefines;
 	o.incdirs = vo->incdirs;
@@ -463,28 +451,7 @@ static bool compile_design(const char *path, const struct vopts *vo,
 	o.stddir = vo->stddir;
 	o.max_source = vo->max_source;
 	o.max_links = vo->max_links;
-	o.diag_format = DIAG_TEXT;
-	o.max_errors = 10;
-	o.show_source = true;
-	o.diag_out = msgs;
-	rackc_run(&o);
-	jobs_release_free_memory();
-	snprintf(csv, sizeof(csv), "%s/cabling.csv", dir);
-	ok = access(csv, R_OK) == 0;
-	if (!ok) {
-		int ch;
-
-		if (msgs) {
-			rewind(msgs);
-			while ((ch = getc(msgs)) != EOF)
-				putc(ch, stderr);
-		}
-		fprintf(stderr, "rackc verify: error: '%s' does not compile\n",
-			path);
-	}
-	if (msgs)
-		fclose(msgs);
-	return ok;
+	return scratch_compile(&o, "cabling.csv", "rackc verify");
 }
 
 /* ---- comparison ---- */
@@ -1236,7 +1203,7 @@ int verify_main(int argc, char **argv)
 {
 	struct vopts vo;
 	enum fmt f = F_TEXT;
-	const char *map = NULL, *work = NULL, *dir, *td = getenv("TMPDIR");
+	const char *map = NULL, *work = NULL, *dir;
 	char *tmp = NULL;
 	struct arena a;
 	struct vf v;
@@ -1364,14 +1331,8 @@ int verify_main(int argc, char **argv)
 			dir, strerror(errno));
 		ok = false;
 	} else if (!S_ISDIR(st.st_mode)) {
-		tmp = arena_printf(&a, "%s/rackc-verify.XXXXXX",
-				   td && *td ? td : "/tmp");
-		if (!mkdtemp(tmp)) {
-			fprintf(stderr,
-				"rackc verify: error: cannot make a temporary "
-				"directory: %s\n",
-				strerror(errno));
-			tmp = NULL;
+		tmp = scratch_make(&a, "rackc verify", "rackc-verify");
+		if (!tmp) {
 			ok = false;
 		} else {
 			ok = compile_design(dir, &vo, tmp);
@@ -1380,7 +1341,7 @@ int verify_main(int argc, char **argv)
 	}
 	ok = ok && load_plan(&v, dir);
 	if (tmp)
-		nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		scratch_remove(tmp);
 	if (ok && map)
 		ok = vf_read_mapping(&v, map);
 	for (int i = optind + 1; i < argc && ok; i++)
