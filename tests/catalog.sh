@@ -238,6 +238,30 @@ else
 	show "$tmp/pod.err"
 fi
 
+# ---- Tomahawk 5 switches ----
+# Broadcom's BCM78900 switches 51.2 Tb/s over 512 lanes of 100G; a
+# Tomahawk 5 switch part's 800G data ports must add up to exactly that,
+# each with a faceplate name (doc/sources.md: S-TH5, ARI, G1).
+if rk_run "$tmp/th5" parts --format=json && [ "$rc" = 0 ]; then
+	if "$py" - "$tmp/th5.out" >"$tmp/th5.txt" 2>&1 <<'EOF2'; then
+import json, re, sys
+by = {p["name"]: p for p in json.load(open(sys.argv[1]))}
+for name in ("edgecore_as9817_64o", "arista_7060x6_64pe"):
+    p = by[name]
+    data = [q for q in p["port_list"] if q["speed"] == "800Gb/s"]
+    assert len(data) * 800e9 == 51.2e12, (name, len(data))
+    assert all(q["form"] == "OSFP" and q["faceplate"] for q in data), name
+    assert p["class"] == "switch" and p["part_number"], p
+EOF2
+		pass catalog/tomahawk5
+	else
+		fail catalog/tomahawk5 "a Tomahawk 5 part's 800G ports do not make 51.2 Tb/s"
+		show "$tmp/th5.txt"
+	fi
+else
+	fail catalog/tomahawk5 "rackc parts: status $rc"
+fi
+
 # ---- rackc parts ----
 # names (first column) of a text listing
 names() { awk 'NR > 1 { print $1 }' "$1" | sort; }
