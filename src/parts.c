@@ -26,7 +26,8 @@
 
 /* The standard library's modules (std/nvidia imports std/linkx). */
 static const char *const std_modules[] = { "std/facility", "std/linkx",
-					   "std/nvidia", "std/amd" };
+					   "std/nvidia", "std/amd",
+					   "std/ethernet" };
 
 struct pctx {
 	struct compilation *c;

@@ -11,6 +11,8 @@
 #   checker/*       the checker fails a part that lacks a figure, naming
 #                   it, accepts an unknown mark, refuses a mark without a
 #                   reason or on a figure that is set, and a stale gap
+#   catalog/*       the 2026 parts against their vendors' figures (B300,
+#                   GB300 NVL72, MI355X, MI325X and the MI355X pod)
 #   parts/*         `rackc parts`: pattern matching (substring and glob,
 #                   on name, vendor and model), --format=json, --show with
 #                   each figure's file, line and source tag, --import, an
@@ -171,6 +173,93 @@ EOF2
 else
 	fail catalog/gb300-tables "rackc: status $rc"
 	show "$tmp/gb3.err"
+fi
+
+# ---- AMD Instinct MI355X and MI325X ----
+# MI355X's dense peaks from the chip's public inputs (doc/sources.md:
+# S-MI355): 256 CUs (8 XCDs of 32) at 2.4 GHz, 8,192 FP8 FLOP a clock a CU
+# (ISSCC 2026), BF16 at half and FP4 at twice the FP8 rate, FP64 at 128
+# FLOP a clock a CU (AMD's 78.6 TF); 288 GB at 8 TB/s; 7 Infinity Fabric
+# links of 153.6 GB/s bidirectional.  MI325X is the MI300X's compute with
+# 256 GB at 6 TB/s (S-MI325).  examples/mi355x-pod.rack is 16 nodes of 8
+# such GPUs, four nodes a rack at 8 x 1,400 W + 2.5 kW a node.
+if rk_run "$tmp/mi" parts --format=json 'mi3*' && [ "$rc" = 0 ] &&
+	rk_run "$tmp/pod" -o "$tmp/pod.d" -O report examples/mi355x-pod.rack &&
+	[ "$rc" = 0 ]; then
+	if "$py" - "$tmp/mi.out" "$tmp/pod.d/report.json" >"$tmp/pod.txt" \
+		2>&1 <<'EOF2'; then
+import json, re, sys
+P = {"": 1, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15}
+def val(s):
+    m = re.match(r"([0-9.]+)([kMGTP]?)", s)
+    return float(m.group(1)) * P[m.group(2)]
+def near(a, b, rel=1e-9):
+    assert abs(a - b) <= rel * abs(b), (a, b)
+by = {p["name"]: p["figures"] for p in json.load(open(sys.argv[1]))}
+m = by["mi355x"]
+cus, clk = 8 * 32, 2.4e9
+fp8 = 8192 * cus * clk
+near(val(m["flops_fp8"]), fp8, 1e-5)
+near(val(m["flops_bf16"]), fp8 / 2, 1e-5)
+near(val(m["flops_fp4"]), fp8 * 2, 1e-5)
+near(val(m["flops_fp64"]), 128 * cus * clk, 1e-3)
+assert "flops_tf32" not in m, m
+near(val(m["hbm"]), 288e9)
+# rates print in bits a second
+near(val(m["hbm_bw"]), 8e12 * 8)
+assert m["nvlinks"] == "7", m["nvlinks"]
+near(val(m["nvlink_bw"]), 7 * 153.6e9 / 2 * 8)
+near(val(m["tdp"]), 1400)
+q, o = by["mi325x"], by["mi300x"]
+for k in ("flops_fp64", "flops_tf32", "flops_bf16", "flops_fp8"):
+    assert q[k] == o[k], (k, q[k], o[k])
+near(val(q["hbm"]), 256e9)
+near(val(q["hbm_bw"]), 6e12 * 8)
+r = json.load(open(sys.argv[2]))
+c = r["capacity"]
+assert c["gpus"] == 16 * 8, c["gpus"]
+t = c["flops_dense_total"]
+near(t["fp8"], 128 * val(m["flops_fp8"]))
+near(t["fp4"], 128 * val(m["flops_fp4"]))
+near(c["hbm_bytes_total"], 128 * 288e9)
+near(c["hbm_bps_total"], 128 * 8e12 * 8)
+for k in r["racks"]:
+    if k["name"].startswith("lab.r.cr["):
+        assert k["power_max_w"] == 4 * (8 * 1400 + 2500), k
+assert r["totals"]["at_least"]["power_max_w"] == 16 * (8 * 1400 + 2500)
+EOF2
+		pass catalog/mi355x-pod
+	else
+		fail catalog/mi355x-pod "std's MI355X/MI325X parts or the pod disagree with the public figures"
+		show "$tmp/pod.txt"
+	fi
+else
+	fail catalog/mi355x-pod "rackc: status $rc"
+	show "$tmp/pod.err"
+fi
+
+# ---- Tomahawk 5 switches ----
+# Broadcom's BCM78900 switches 51.2 Tb/s over 512 lanes of 100G; a
+# Tomahawk 5 switch part's 800G data ports must add up to exactly that,
+# each with a faceplate name (doc/sources.md: S-TH5, ARI, G1).
+if rk_run "$tmp/th5" parts --format=json && [ "$rc" = 0 ]; then
+	if "$py" - "$tmp/th5.out" >"$tmp/th5.txt" 2>&1 <<'EOF2'; then
+import json, re, sys
+by = {p["name"]: p for p in json.load(open(sys.argv[1]))}
+for name in ("edgecore_as9817_64o", "arista_7060x6_64pe"):
+    p = by[name]
+    data = [q for q in p["port_list"] if q["speed"] == "800Gb/s"]
+    assert len(data) * 800e9 == 51.2e12, (name, len(data))
+    assert all(q["form"] == "OSFP" and q["faceplate"] for q in data), name
+    assert p["class"] == "switch" and p["part_number"], p
+EOF2
+		pass catalog/tomahawk5
+	else
+		fail catalog/tomahawk5 "a Tomahawk 5 part's 800G ports do not make 51.2 Tb/s"
+		show "$tmp/th5.txt"
+	fi
+else
+	fail catalog/tomahawk5 "rackc parts: status $rc"
 fi
 
 # ---- rackc parts ----
