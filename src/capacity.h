@@ -101,8 +101,8 @@ struct cap_cluster {
 	/* All-to-All: the cut its bound goes through (capacity.c) */
 	int64_t a2a_cut;	/* b/s, 0: none */
 	uint64_t a2a_gpus[2];	/* the GPUs on either side of it */
-	int64_t fabric_latency;	  /* ns, -1: not given */
-	int64_t message;	  /* bytes */
+	int64_t fabric_latency; /* ns, -1: not given */
+	int64_t message;	/* bytes */
 	struct cap_time net_ring, net_tree, alltoall;
 	/* models that fit: HBM / bytes per parameter, rounded down */
 	uint64_t train_params, infer_params, infer_params_domain;
