@@ -442,7 +442,7 @@ static const struct load_member *members(const struct load_member *m,
 	for (k = lo; k < n && m[k].group == group; k++)
 		;
 	*count = k - lo;
-	return m + lo;
+	return m ? m + lo : m; /* no members at all: a null list */
 }
 
 static uint32_t part_of(const struct rk_design *d, uint32_t obj)
