@@ -18,7 +18,7 @@
  * names the switch N tiers above the node (tier 0 the leaf), and
  * accelerator.topograph.run/domain the NVLink domain.  The switches and
  * domains are exactly those of slurm/topology.conf and slurm/block.conf
- * (sched.h): a leaf entry there is tier 0, an entry one tier above its
+ * (sched_topo.h): a leaf entry there is tier 0, an entry one tier above its
  * highest child is the next tier, and a domain is a block.  A node under
  * switches whose parents are not one entry (no tree) is labelled up to
  * the last tier it has one switch of.
@@ -44,7 +44,7 @@
 
 #include "backend.h"
 #include "be_common.h"
-#include "sched.h"
+#include "sched_topo.h"
 
 #define KEY_TIER "fabric.topograph.run/tier-"
 #define KEY_DOMAIN "accelerator.topograph.run/domain"

@@ -46,7 +46,7 @@
 #include "be_common.h"
 #include "fabric.h"
 #include "schema.h"
-#include "sched.h"
+#include "sched_topo.h"
 
 /* ---- host lists ---- */
 
@@ -203,7 +203,7 @@ struct tsw {
 	bool written;	   /* its group has an entry */
 };
 
-/* The lines of output: Slurm switches or blocks (sched.h). */
+/* The lines of output: Slurm switches or blocks (sched_topo.h). */
 struct out {
 	struct sched_entry *e;
 	uint32_t n, cap;
