@@ -29,10 +29,21 @@ struct lf_op {
 	uint32_t off, len;
 };
 
+/* What a label prints for a row or a rack (cablelabel.h): the number
+ * @n (@num), or the @len bytes at @s. */
+struct code {
+	const char *s;
+	uint32_t len;
+	bool num;
+	int64_t n;
+};
+
 struct builder {
 	const struct rk_design *d;
 	struct cable_labels *cl;
-	uint32_t *pos;	 /* rack or row -> 1-based position, 0 */
+	uint32_t *code;	    /* row or rack -> its codes[] entry, RK_NONE */
+	struct code *codes; /* what the labels print for rows and racks */
+	uint32_t ncodes, codes_cap;
 	uint32_t *row;	 /* a device's rack -> row_of() */
 	size_t len, cap; /* cl->text */
 	size_t nfaces, faces_cap;
@@ -186,13 +197,65 @@ static uint32_t site_of(struct builder *b, uint32_t at)
 	return b->site;
 }
 
-/* The row of @rack whose position is known, or RK_NONE. */
+/* The row of @rack, or RK_NONE. */
 static uint32_t row_of(const struct builder *b, uint32_t rack)
 {
-	uint32_t row =
-	    rack != RK_NONE ? ir_ancestor(b->d, rack, K_ROW) : RK_NONE;
+	return rack != RK_NONE ? ir_ancestor(b->d, rack, K_ROW) : RK_NONE;
+}
 
-	return row != RK_NONE && b->pos[row] ? row : RK_NONE;
+/* The number a name ends in, as written: the last index ("r[12]": "12")
+ * or the trailing digits ("r12": "12"); its length in *@n, 0 when none. */
+static const char *name_number(const char *nm, size_t len, size_t *n)
+{
+	size_t e = len;
+
+	if (e && nm[e - 1] == ']')
+		e--;
+	*n = 0;
+	while (*n < e && nm[e - *n - 1] >= '0' && nm[e - *n - 1] <= '9')
+		++*n;
+	if (e < len && (*n == 0 || *n == e || nm[e - *n - 1] != '['))
+		*n = 0; /* "r[i+1]": not a plain index */
+	return nm + e - *n;
+}
+
+/* The code of row or rack @obj: its @key attribute (a whole number) when
+ * given, else the number its name ends in, else its local name. */
+static void set_code(struct builder *b, uint32_t obj, uint32_t key)
+{
+	const struct rk_design *d = b->d;
+	const struct rk_value *v = key ? ir_attr(d, obj, key) : NULL;
+	struct code *c = VEC_PUSH(b->codes, b->ncodes, b->codes_cap);
+	uint32_t nm = d->objs[obj].local;
+	size_t n;
+
+	b->code[obj] = b->ncodes - 1;
+	memset(c, 0, sizeof(*c));
+	if (v && v->type == VT_NUM) {
+		c->num = true;
+		c->n = v->n;
+		return;
+	}
+	c->s = name_number(str_of(d->arena, nm), strlen_of(d->arena, nm), &n);
+	if (!n) {
+		c->s = str_of(d->arena, nm);
+		n = strlen_of(d->arena, nm);
+	}
+	c->len = (uint32_t)n;
+}
+
+/* Print the code of @obj (a row or a rack). */
+static void put_code(struct builder *b, uint32_t obj)
+{
+	const struct code *c = &b->codes[b->code[obj]];
+
+	if (!c->num) {
+		put(b, c->s, c->len);
+		return;
+	}
+	if (c->n < 0)
+		put(b, "-", 1);
+	put_num(b, c->n < 0 ? -(uint64_t)c->n : (uint64_t)c->n);
 }
 
 /* row_of() of a device's rack, as kept for every rack before the links
@@ -237,16 +300,16 @@ static void field(struct builder *b, const struct lf_op *op,
 	case LF_RACK:
 		row = rack_row(b, rack);
 		if (row != RK_NONE) {
-			put_num(b, b->pos[row]);
+			put_code(b, row);
 			put(b, ".", 1);
 		}
-		if (rack != RK_NONE && b->pos[rack])
-			put_num(b, b->pos[rack]);
+		if (rack != RK_NONE)
+			put_code(b, rack);
 		break;
 	default: /* LF_ROW */
 		row = rack_row(b, rack);
 		if (row != RK_NONE)
-			put_num(b, b->pos[row]);
+			put_code(b, row);
 		break;
 	}
 }
@@ -293,31 +356,20 @@ void cable_labels_build(const struct rk_design *d, const struct cable_plan *p,
 	cl->face = xmalloc(nobj * sizeof(*cl->face));
 	cl->face_len = xmalloc(nobj * sizeof(*cl->face_len));
 	memset(cl->face_len, 0xff, nobj * sizeof(*cl->face_len));
-	b.pos = xmalloc(nobj * sizeof(*b.pos));
-	{
-		/* racks and rows numbered from 1 among their parent's; a
-		 * rack in a row by its slot (elaboration gives every one its
-		 * place in the row, or the slot the design gives) */
-		uint32_t *n = xcalloc(2 * nobj, sizeof(*n));
+	b.code = xmalloc(nobj * sizeof(*b.code));
+	memset(b.code, 0xff, nobj * sizeof(*b.code));
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		const struct rk_obj *o = &d->objs[i];
 
-		for (uint32_t i = 0; i < d->nobjs; i++) {
-			const struct rk_obj *o = &d->objs[i];
-			uint32_t par =
-			    o->parent != RK_NONE ? o->parent : d->nobjs;
-			int64_t slot = 0;
-
-			cl->rack[i] = layout_rack_of(d, i);
-			cl->at[i] = layout_at(d, i);
-			b.pos[i] = o->kind == K_RACK  ? ++n[2 * (size_t)par]
-				   : o->kind == K_ROW ? ++n[2 * (size_t)par + 1]
-						      : 0;
-			if (o->kind == K_RACK && par < d->nobjs &&
-			    d->objs[par].kind == K_ROW)
-				slot = ir_num(d, i, A_SLOT, 0);
-			if (slot >= 1 && slot <= UINT32_MAX)
-				b.pos[i] = (uint32_t)slot;
-		}
-		free(n);
+		cl->rack[i] = layout_rack_of(d, i);
+		cl->at[i] = layout_at(d, i);
+		/* from names and attributes only, never from the order of
+		 * the declarations: a row by its label_code, a rack by its
+		 * slot (elaboration gives every rack in a row one) */
+		if (o->kind == K_ROW)
+			set_code(&b, i, A_LABEL_CODE);
+		else if (o->kind == K_RACK)
+			set_code(&b, i, A_SLOT);
 	}
 	/* the rows of the devices' racks, once per rack */
 	b.row = xmalloc(nobj * sizeof(*b.row));
@@ -347,7 +399,8 @@ void cable_labels_build(const struct rk_design *d, const struct cable_plan *p,
 	/* what was held ahead and not used goes back */
 	if (b.len)
 		cl->text = xrealloc(cl->text, b.len);
-	free(b.pos);
+	free(b.code);
+	free(b.codes);
 	free(b.row);
 	free(b.ops);
 }

@@ -7,14 +7,17 @@
  *
  * Label.  A site's `label` template (default CABLE_LABEL_DEFAULT) is
  * expanded per cabled link (cableplan.h: label_no set): {id} the cable id
- * (cableplan_id_str()), and for each end (a., b.) {row} (1-based position
- * of the row in its site), {rack} (the row's position, a point and the
- * rack's 1-based position in its row, "2.14"; the rack's position alone
- * outside rows), {u} (lowest U, 1-based), {device} (full name) and {port}
+ * (cableplan_id_str()), and for each end (a., b.) {row} (the row's code:
+ * its `label_code`, else the number its local name ends in, "r[2]" and
+ * "r2": 2, else its local name), {rack} (the row's code, a point and the
+ * rack's `slot`, "2.14"; outside rows the rack's `slot`, else the number
+ * its name ends in, else its local name), {u} (lowest U, 1-based), {device} (full name) and {port}
  * (the faceplate name, below).  The template of a link is that of the site
  * of its a end's rack (of the device itself when it is in no rack).  A
  * field the template does not know is left as written (the cabling back
- * end reports it at the template).
+ * end reports it at the template).  No field depends on the order of the
+ * declarations: declaring a row before another, or listing things in
+ * another order, changes no label.
  *
  * Faceplate name of a port: its `faceplate` pattern expanded ({c} cage,
  * {p} port in the cage, {n} 1-based index, {i} index: the number in the
