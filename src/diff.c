@@ -12,9 +12,11 @@
  *             end changed: the old cable and the new one share the other
  *             end; or a device it plugs into moved), replace (part or
  *             stock length changed: "crosses stock length" when only the
- *             length did), relabel; a cable is listed under the rack of
- *             each end.  Computed lengths that change within the same
- *             stock length need no work and are only counted
+ *             length did), relabel, keep (only the stock length changed
+ *             and the old cable still reaches: "now N m shorter"); a
+ *             cable is listed under the rack of each end.  Computed
+ *             lengths that change within the same stock length need no
+ *             work and are only counted
  *   power     per rack, feed and loop: the report's figures that changed,
  *             before and after (a feed's loads and headroom in normal
  *             operation and after its worst feed loss, a loop's heat,
@@ -22,6 +24,8 @@
  *             (power_capacity_w - power_max_w)
  *   fabrics   the report's figures that changed, before and after
  *   findings  diagnostics newly raised and newly resolved
+ *   moved     racks and units standing in a row whose row or slot
+ *             changed, rows whose x, y or pitch changed (same names)
  * Rows are sorted by their identities, so the output is deterministic.
  * Exit status: 0 no difference, 1 differences, 2 trouble.
  */
@@ -379,7 +383,7 @@ static const char *const cab_cols[] = { "rack",		"action", "cable_id",
 					"new_cable_id", "cable",  "detail" };
 
 /* The work order's rows are written from its items when the output is. */
-static void diff_cabling(struct dd *x, uint64_t counts[7])
+static void diff_cabling(struct dd *x, uint64_t counts[8])
 {
 	struct section *s =
 	    section(x, "cabling", "Cabling work order", cab_cols, 6);
@@ -680,6 +684,53 @@ static void write_out(FILE *fp, const struct dd *x, enum fmt f)
 	arena_destroy(&scratch);
 }
 
+/* ---- racks and rows moved ---- */
+
+static const char *const mv_cols[] = { "kind", "name", "before", "after" };
+
+/* Where row or rack @r of @t stands, in words. */
+static const char *place(struct arena *a, const struct dv_table *t, uint32_t r)
+{
+	if (streq(val(t, r, "kind"), "row"))
+		return arena_printf(a, "x %s m, y %s m, pitch %s m",
+				    val(t, r, "x"), val(t, r, "y"),
+				    val(t, r, "pitch"));
+	return arena_printf(a, "%s slot %s", val(t, r, "row"),
+			    val(t, r, "slot"));
+}
+
+/* A row (same name) whose x, y or pitch changed; a rack or a unit
+ * standing in a row (same name) whose row or slot changed.  Added and
+ * removed ones are not moves. */
+static void diff_places(struct dd *x, uint64_t moved[3])
+{
+	static const char *const kinds[3] = { "rack", "unit", "row" };
+	const struct dv_table *to = &x->o->t[DV_PLACES],
+			      *tn = &x->n->t[DV_PLACES];
+	struct section *s =
+	    section(x, "moved", "Racks and rows moved", mv_cols, 4);
+
+	MERGE(to, tn, i, j)
+	{
+		const char *kind, *before, *after;
+
+		if (i == RK_NONE || j == RK_NONE)
+			continue;
+		kind = val(tn, j, "kind");
+		before = place(x->a, to, i);
+		after = place(x->a, tn, j);
+		if (streq(before, after))
+			continue;
+		for (int k = 0; k < 3; k++)
+			moved[k] += streq(kind, kinds[k]);
+		{
+			const char *v[4] = { kind, tn->keys[j], before, after };
+
+			put_row(s, v);
+		}
+	}
+}
+
 static const char *const sum_cols[] = { "what", "count" };
 
 static void count_row(struct dd *x, struct section *sum, const char *what,
@@ -693,16 +744,17 @@ static void count_row(struct dd *x, struct section *sum, const char *what,
 
 static void diff_all(struct dd *x)
 {
-	static const char *const cab[7] = {
+	static const char *const cab[8] = {
 		"cables to add",
 		"cables to remove",
 		"cables to re-pull",
 		"cables to replace",
 		"cables to relabel",
 		"cables with a new computed length only",
+		"cables kept (the old length still reaches)",
 		NULL
 	};
-	uint64_t counts[7] = { 0 };
+	uint64_t counts[8] = { 0 }, moved[3] = { 0 };
 	struct section *sum = section(x, "summary", "Summary", sum_cols, 2);
 	struct section *pw;
 	static const char *const dev[4] = { "added", "removed", "moved",
@@ -718,6 +770,7 @@ static void diff_all(struct dd *x)
 	diff_figures(x, section(x, "fabrics", "Fabrics", pw_cols, 6),
 		     DV_FABRICS, "fabric");
 	diff_findings(x);
+	diff_places(x, moved);
 	/* the summary */
 	for (int k = 0; k < 4; k++) {
 		const struct section *s = &x->sec[1];
@@ -748,6 +801,12 @@ static void diff_all(struct dd *x)
 		if (n)
 			count_row(x, sum, "bill of materials lines changed", n);
 	}
+	if (moved[0])
+		count_row(x, sum, "racks moved", moved[0]);
+	if (moved[1])
+		count_row(x, sum, "units moved in their rows", moved[1]);
+	if (moved[2])
+		count_row(x, sum, "rows moved", moved[2]);
 	for (int k = 0; cab[k]; k++)
 		if (counts[k])
 			count_row(x, sum, cab[k], counts[k]);

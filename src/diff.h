@@ -38,6 +38,8 @@ enum dv_table_id {
 	DV_LOOPS,    /* key: loop; report.json loops[] fields */
 	DV_FABRICS,  /* key: fabric; report.json fabrics[] fields */
 	DV_FINDINGS, /* key: "level [check] message"; count */
+	DV_PLACES,   /* key: row, or rack or unit standing in a row; kind,
+		      * row, slot (racks and units), x, y, pitch (rows) */
 	DV_TABLES,
 };
 
@@ -161,11 +163,13 @@ struct dv_workorder {
 	uint32_t no_rack; /* "(not in a rack)" */
 };
 
-/* Compare the cables of two sides; counts[0..5] += cables to add, remove,
- * re-pull, replace, relabel, and with a new computed length only. */
+/* Compare the cables of two sides; counts[0..6] += cables to add, remove,
+ * re-pull, replace, relabel, with a new computed length only, and kept
+ * (their stock length changed, but the old one still reaches; relabelled
+ * or not). */
 void dv_cabling(struct dv_workorder *wo, const struct dv_cables *to,
 		const struct dv_cables *tn, struct arena *a,
-		uint64_t counts[7]);
+		uint64_t counts[8]);
 /* Row @r of the work order (rack, action, cable_id, new_cable_id, cable,
  * detail), its strings in @s. */
 void dv_work_row(const struct dv_workorder *wo, uint32_t r,

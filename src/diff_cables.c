@@ -292,9 +292,17 @@ void dv_cables_finish(struct dv_cable_loader *l)
 
 /* ---- comparing ---- */
 
-enum { W_ADD, W_REPULL, W_RELABEL, W_REMOVE, W_REPLACE }; /* strcmp order */
-static const char *const w_action[] = { "add", "re-pull", "relabel", "remove",
-					"replace" };
+enum {
+	W_ADD,
+	W_KEEP,
+	W_REPULL,
+	W_RELABEL,
+	W_REMOVE,
+	W_REPLACE
+}; /* strcmp
+									  order */
+static const char *const w_action[] = { "add",	   "keep",   "re-pull",
+					"relabel", "remove", "replace" };
 
 /* kinds of item: how its row is written */
 enum { K_MATCHED, K_PAIRED, K_GONE, K_BORN };
@@ -479,8 +487,45 @@ static void sort_work(struct dv_workorder *wo, const struct arena *a)
 	wo->n = n;
 }
 
+/* Decimal metres @s ("7", "6.800275") as micrometres; false if it is not
+ * such a figure. */
+static bool um_of(const char *s, int64_t *um)
+{
+	int64_t v = 0, scale = 1000000;
+
+	if (!*s)
+		return false;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (v > INT64_MAX / 10 / 1000000)
+			return false;
+		v = v * 10 + (*s - '0');
+	}
+	v *= 1000000;
+	if (*s == '.')
+		for (s++; *s >= '0' && *s <= '9'; s++) {
+			scale /= 10;
+			if (!scale)
+				return false;
+			v += (*s - '0') * scale;
+		}
+	*um = v;
+	return !*s;
+}
+
+/* Whether old cable @i (only its stock length changed in new cable @j)
+ * still reaches: its stock length is at least the new computed length. */
+static bool still_reaches(const struct arena *a, const struct dv_cables *to,
+			  uint32_t i, const struct dv_cables *tn, uint32_t j)
+{
+	int64_t have, need;
+
+	return um_of(str_of(a, dv_cable_field(to, i, DC_LENGTH)), &have) &&
+	       um_of(str_of(a, dv_cable_field(tn, j, DC_COMPUTED)), &need) &&
+	       have >= need;
+}
+
 void dv_cabling(struct dv_workorder *wo, const struct dv_cables *to,
-		const struct dv_cables *tn, struct arena *a, uint64_t counts[7])
+		const struct dv_cables *tn, struct arena *a, uint64_t counts[8])
 {
 	uint32_t *gone = NULL, ngone = 0, gcap = 0, *born = NULL, nborn = 0,
 		 bcap = 0;
@@ -518,6 +563,19 @@ void dv_cabling(struct dv_workorder *wo, const struct dv_cables *to,
 		if (moved) {
 			it.action = W_REPULL;
 			counts[2]++;
+		} else if (!part && stock && !CHANGED(DC_MEDIA) &&
+			   still_reaches(a, to, i, tn, j)) {
+			/* the cable in place does: kept, relabelled if its
+			 * label changed (side 1: kept) */
+			it.side = 1;
+			counts[6]++;
+			if (!streq(dv_cable_label(&to->c[i]),
+				   dv_cable_label(&tn->c[j]))) {
+				it.action = W_RELABEL;
+				counts[4]++;
+			} else {
+				it.action = W_KEEP;
+			}
 		} else if (part || stock) {
 			it.action = W_REPLACE;
 			it.side = part; /* "crosses stock length" when not */
@@ -633,6 +691,35 @@ static const char *end_of(struct arena *s, const struct arena *a,
 			    fs(a, t, r, e ? DC_B_PORT : DC_A_PORT));
 }
 
+/* "PART L m still reaches: now N m shorter" for kept cable @w (N: the
+ * old stock length less the new one; "still reaches" alone when the new
+ * one is not shorter), after @pre. */
+static const char *kept(struct arena *s, const struct arena *a,
+			const struct dv_workorder *wo, const struct dv_work *w,
+			const char *pre)
+{
+	const char *have = fs(a, wo->o, w->i, DC_LENGTH);
+	int64_t o = 0, n = 0;
+	char by[32];
+
+	if (!um_of(have, &o) || !um_of(fs(a, wo->n_, w->j, DC_LENGTH), &n) ||
+	    n >= o)
+		return arena_printf(s, "%s%s %s m still reaches", pre,
+				    fs(a, wo->o, w->i, DC_PART), have);
+	o -= n;
+	snprintf(by, sizeof(by), "%lld", (long long)(o / 1000000));
+	if (o % 1000000) {
+		size_t l = strlen(by);
+
+		snprintf(by + l, sizeof(by) - l, ".%06lld",
+			 (long long)(o % 1000000));
+		for (l = strlen(by); by[l - 1] == '0'; l--)
+			by[l - 1] = '\0';
+	}
+	return arena_printf(s, "%s%s %s m still reaches: now %s m shorter", pre,
+			    fs(a, wo->o, w->i, DC_PART), have, by);
+}
+
 void dv_work_row(const struct dv_workorder *wo, uint32_t r,
 		 const struct arena *a, struct arena *s, const char *v[6])
 {
@@ -684,10 +771,13 @@ void dv_work_row(const struct dv_workorder *wo, uint32_t r,
 		    fs(a, to, i, DC_PART), fs(a, to, i, DC_LENGTH),
 		    fs(a, tn, j, DC_PART), fs(a, tn, j, DC_LENGTH),
 		    fs(a, to, i, DC_COMPUTED), fs(a, tn, j, DC_COMPUTED));
+	else if (w->action == W_KEEP)
+		v[5] = kept(s, a, wo, w, "");
 	else
-		v[5] = arena_printf(s, "\"%s\" -> \"%s\"",
+		v[5] = arena_printf(s, "\"%s\" -> \"%s\"%s",
 				    dv_cable_label(&to->c[i]),
-				    dv_cable_label(&tn->c[j]));
+				    dv_cable_label(&tn->c[j]),
+				    w->side ? kept(s, a, wo, w, "; ") : "");
 }
 
 void dv_workorder_free(struct dv_workorder *wo)

@@ -511,7 +511,57 @@ static bool read_report_array(struct builder *bp, const char *text,
 	return true;
 }
 
-/* ---- ir.rack: devices and findings ---- */
+/* ---- ir.rack: devices, places and findings ---- */
+
+/* @um micrometres as metres, "2.4" (no trailing zeros). */
+static const char *metres(struct arena *a, int64_t um)
+{
+	uint64_t v = um < 0 ? -(uint64_t)um : (uint64_t)um;
+	char frac[8];
+	int n;
+
+	snprintf(frac, sizeof(frac), "%06llu",
+		 (unsigned long long)(v % 1000000));
+	for (n = 6; n && frac[n - 1] == '0'; n--)
+		frac[n - 1] = '\0';
+	return arena_printf(a, "%s%llu%s%s", um < 0 ? "-" : "",
+			    (unsigned long long)(v / 1000000), n ? "." : "",
+			    frac);
+}
+
+/* Where every row stands, and every rack or unit in a row: a row by its
+ * x, y and pitch, a rack or unit by its row and slot (layout.h). */
+static void load_places(struct builder *b, const struct rk_design *d)
+{
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		const struct rk_obj *ob = &d->objs[i];
+		uint32_t par = ob->parent;
+		struct row *r;
+		const char *v;
+
+		if (ob->kind == K_ROW) {
+			r = row_new(b, ir_name(d, i));
+			row_set(b, r, "kind", "row", 3);
+			v = metres(b->a, ir_num(d, i, A_X, 0));
+			row_set(b, r, "x", v, strlen(v));
+			v = metres(b->a, ir_num(d, i, A_Y, 0));
+			row_set(b, r, "y", v, strlen(v));
+			v = metres(b->a,
+				   ir_num(d, i, A_PITCH, RK_DEFAULT_PITCH_UM));
+			row_set(b, r, "pitch", v, strlen(v));
+			continue;
+		}
+		if ((ob->kind != K_RACK && ob->kind != K_DEVICE) ||
+		    par == RK_NONE || d->objs[par].kind != K_ROW)
+			continue;
+		r = row_new(b, ir_name(d, i));
+		row_set(b, r, "kind", ob->kind == K_RACK ? "rack" : "unit", 4);
+		row_set(b, r, "row", ir_name(d, par), strlen(ir_name(d, par)));
+		v = arena_printf(b->a, "%lld",
+				 (long long)ir_num(d, i, A_SLOT, 0));
+		row_set(b, r, "slot", v, strlen(v));
+	}
+}
 
 static bool load_ir(struct dv_side *s, const char *path, const char *stddir,
 		    uint32_t max_source, uint32_t max_links, struct arena *a)
@@ -519,7 +569,7 @@ static bool load_ir(struct dv_side *s, const char *path, const char *stddir,
 	struct rackc_options o;
 	struct compilation c;
 	struct derived dv;
-	struct builder dev, fnd;
+	struct builder dev, fnd, plc;
 	struct stat st;
 	bool usage = false;
 	int rc;
@@ -567,6 +617,9 @@ static bool load_ir(struct dv_side *s, const char *path, const char *stddir,
 	dev.a = a;
 	memset(&fnd, 0, sizeof(fnd));
 	fnd.a = a;
+	memset(&plc, 0, sizeof(plc));
+	plc.a = a;
+	load_places(&plc, &c.design);
 	for (uint32_t i = 0; i < c.design.nobjs; i++) {
 		const struct rk_design *d = &c.design;
 		const struct rk_obj *ob = &d->objs[i];
@@ -609,6 +662,7 @@ static bool load_ir(struct dv_side *s, const char *path, const char *stddir,
 	}
 	builder_finish(&dev, &s->t[DV_DEVICES]);
 	builder_finish(&fnd, &s->t[DV_FINDINGS]);
+	builder_finish(&plc, &s->t[DV_PLACES]);
 	derived_free(&dv);
 	compilation_fini(&c);
 	jobs_release_free_memory(); /* for the next side's */

@@ -14,7 +14,7 @@
 #include "layout.h"
 #include "schema.h"
 
-#define DEFAULT_PITCH_UM 600000	 /* 600 mm racks */
+#define DEFAULT_PITCH_UM RK_DEFAULT_PITCH_UM
 #define DEFAULT_TRAY_UM 600000	 /* tray 600 mm above the rack top */
 #define DEFAULT_SLACK_UM 1000000 /* 1 m of slack per cable */
 #define DEFAULT_RACK_U 42

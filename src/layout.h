@@ -54,6 +54,8 @@ void layout_rack_pos(const struct rk_design *d, uint32_t rack,
  */
 #define RK_DEFAULT_WIDTH_UM 600000
 #define RK_DEFAULT_DEPTH_UM 1200000
+/* A row's `pitch` when it gives none: 600 mm racks. */
+#define RK_DEFAULT_PITCH_UM 600000
 
 /**
  * struct footprint - the floor a rack, or a unit standing in a row, covers

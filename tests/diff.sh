@@ -16,6 +16,15 @@
 #                      "old" and "new" paths): the pod and a new SU, and
 #                      each example with the next
 #   json               the JSON output is JSON (python3)
+#   rows/NAME          changes to tests/diff/rows.rack with hand-derived
+#                      results (the lengths in its header): a row moved
+#                      3 m closer keeps its 10 m fibres (7 m would do:
+#                      "now 3 m shorter"), a rack moved 1.2 m along its
+#                      row needs 10.15565 m (replaced by 15 m), moved
+#                      back keeps the 15 m ones (relabelled, "now 5 m
+#                      shorter"), a new row declared first changes no
+#                      cable; each work order also as diff_check.py
+#                      computes it from the two sides' cabling.csv
 #   status/...         trouble is exit 2: a missing side, a directory
 #                      that is not an output directory, bad options
 #
@@ -182,6 +191,85 @@ assert {"summary", "devices", "bom", "cabling", "power", "fabrics",
 else
 	skip json "python3 not installed"
 fi
+
+# rows/NAME SUMMARY MOVED ACTION DETAIL OPTIONS...: the JSON diff of
+# tests/diff/rows.rack with OPTIONS has exactly the summary counts SUMMARY
+# ("what=count;..."; of the rows of racks, rows and cables, the others
+# ignored), the moves MOVED ("kind|name|before|after", empty: none) and
+# work-order rows (one per cable and rack) all of ACTION whose details end
+# in DETAIL (ACTION empty: none); diff_check.py agrees on the work order
+rows_case() {
+	rc_name=rows/$1 rc_sum=$2 rc_moved=$3 rc_action=$4 rc_detail=$5
+	shift 5
+	if ! rk_run "$tmp/rows" diff -f json -I examples "$@" \
+		tests/diff/rows.rack tests/diff/rows.rack || [ "$rc" -gt 1 ]; then
+		fail "$rc_name" "${rk_problem:-exit $rc}"
+		show "$tmp/rows.err"
+		return 0
+	fi
+	if python3 - "$tmp/rows.out" "$rc_sum" "$rc_moved" "$rc_action" \
+		"$rc_detail" >"$tmp/rows.why" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+want = dict((w, int(c)) for w, c in
+            (x.split("=") for x in sys.argv[2].split(";") if x))
+got = dict((r["what"], int(r["count"])) for r in d["summary"]
+           if r["what"].startswith(("cables", "racks", "rows", "units")))
+assert got == want, "summary %s, want %s" % (got, want)
+moved = ["|".join((r["kind"], r["name"], r["before"], r["after"]))
+         for r in d["moved"]]
+assert moved == [m for m in [sys.argv[3]] if m], "moved %s" % moved
+for r in d["cabling"]:
+    assert r["action"] == sys.argv[4], "action %s" % r
+    assert r["detail"].endswith(sys.argv[5]), "detail %s" % r
+n = want.get("cables kept (the old length still reaches)", 0) or \
+    want.get("cables to replace", 0)
+# four cables, each listed under the rack of each end
+assert len(d["cabling"]) == 2 * n, "%d rows" % len(d["cabling"])
+PY
+	then
+		pass "$rc_name"
+	else
+		fail "$rc_name" "$(tail -1 "$tmp/rows.why")"
+	fi
+}
+rows_case row-moved \
+	"rows moved=1;cables kept (the old length still reaches)=4" \
+	"row|lab.r2|x 0 m, y 6 m, pitch 0.6 m|x 0 m, y 3 m, pitch 0.6 m" \
+	keep "mfp7e10 10 m still reaches: now 3 m shorter" \
+	--new-define ROW2_Y=3m
+rows_case rack-moved "racks moved=1;cables to replace=4" \
+	"rack|lab.r2.b|lab.r2 slot 1|lab.r2 slot 3" \
+	replace "mfp7e10 10 m -> mfp7e10 15 m (computed 8.95565 -> 10.15565 m)" \
+	--new-define B_SLOT=3
+rows_case rack-back \
+	"racks moved=1;cables to relabel=4;cables kept (the old length still reaches)=4" \
+	"rack|lab.r2.b|lab.r2 slot 3|lab.r2 slot 1" \
+	relabel "mfp7e10 15 m still reaches: now 5 m shorter" \
+	--old-define B_SLOT=3
+rows_case new-row "" "" "" "" --new-define NEW_ROW=true
+# the same work orders as diff_check.py computes them
+for rd in ROW2_Y=3m B_SLOT=3; do
+	if rk_run "$tmp/ro" --force -I examples -O cabling -o "$tmp/ro" \
+		tests/diff/rows.rack &&
+		rk_run "$tmp/rn" --force -I examples -O cabling -D "$rd" \
+			-o "$tmp/rn" tests/diff/rows.rack &&
+		rk_run "$tmp/rd" diff -f json -I examples --new-define "$rd" \
+			tests/diff/rows.rack tests/diff/rows.rack &&
+		rk_run "$tmp/rb" diff -f json -I examples --old-define "$rd" \
+			tests/diff/rows.rack tests/diff/rows.rack; then
+		{
+			python3 tests/diff_check.py "$rd" "$tmp/ro/cabling.csv" \
+				"$tmp/rn/cabling.csv" "$tmp/rd.out"
+			python3 tests/diff_check.py "$rd-back" \
+				"$tmp/rn/cabling.csv" "$tmp/ro/cabling.csv" \
+				"$tmp/rb.out"
+		} >"$tmp/oracle.txt" 2>&1
+		py_results rows/oracle "$tmp/oracle.txt"
+	else
+		fail "rows/oracle/$rd" "${rk_problem:-exit $rc}"
+	fi
+done
 
 # trouble
 mkdir -p "$tmp/empty"

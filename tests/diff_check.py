@@ -8,6 +8,9 @@ sides' cabling.csv and compared with the diff's JSON.
 The rules, from the documentation (README "Change review", src/diff.c):
 cables are matched by ID (a repeated ID is "ID/2", "ID/3" in file order);
 a cable on both sides is re-pulled when a rack or U of either end changed,
+else kept when only its stock length changed (part, media and
+transceivers as they were) and the old stock length is at least the new
+computed length (relabelled if its label changed, else listed as kept),
 else replaced when its part, transceivers or stock length changed, else
 relabelled when its label changed.  A removed cable that shares an end
 ("device.port") with an added cable of the same fabric is re-pulled to it
@@ -54,6 +57,12 @@ def load(path):
     return cables
 
 
+def metres(s):
+    """Decimal metres as micrometres (exact)."""
+    whole, _, frac = s.partition(".")
+    return int(whole) * 1000000 + int((frac + "000000")[:6])
+
+
 def racks(c):
     return {c["a_rack"] or "(not in a rack)", c["b_rack"] or "(not in a rack)"}
 
@@ -79,6 +88,13 @@ def work(old, new):
         o, n = old[k], new[k]
         if any(o[f] != n[f] for f in ("a_rack", "a_u", "b_rack", "b_u")):
             put("re-pull", k, "", racks(n))
+        elif (all(o[f] == n[f] for f in ("part", "a_transceiver",
+                                         "b_transceiver", "media")) and
+              o["length_m"] != n["length_m"] and
+              metres(o["length_m"]) >= metres(n["computed_length_m"])):
+            counts["kept"] = counts.get("kept", 0) + 1
+            put("relabel" if o["label"] != n["label"] else "keep", k, "",
+                racks(n))
         elif any(o[f] != n[f] for f in ("part", "a_transceiver",
                                          "b_transceiver", "length_m")):
             put("replace", k, "", racks(n))
@@ -134,7 +150,9 @@ def main():
                          ("remove", "cables to remove"),
                          ("re-pull", "cables to re-pull"),
                          ("replace", "cables to replace"),
-                         ("relabel", "cables to relabel")):
+                         ("relabel", "cables to relabel"),
+                         ("kept",
+                          "cables kept (the old length still reaches)")):
         check("summary", summary.get(what, 0) == counts.get(action, 0),
               "%s: %d, expected %d" % (what, summary.get(what, 0),
                                        counts.get(action, 0)))
