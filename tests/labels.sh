@@ -81,6 +81,28 @@ else
 	show "$tmp/custom/cabling.csv" 3
 fi
 
+# row_code NAME SED WANT: minimal.rack edited by SED; the DGX's first
+# cable is labelled "ID WANT" + "U2 OSFP1P1>": the row's code (its
+# label_code, else the number its name ends in, else its name), a point
+# and the rack's slot 1
+row_code() {
+	sed "$2" examples/minimal.rack >"$tmp/$1.rack"
+	if rk_run "$tmp/$1" -I examples -o "$tmp/$1" -O cabling "$tmp/$1.rack" &&
+		[ "$rc" -eq 0 ] &&
+		grep -q "^C[0-9A-Z]*,C[0-9A-Z]* $3U2 OSFP1P1>$3U40 1/1," \
+			"$tmp/$1/cabling.csv"; then
+		pass "row code: $1"
+	else
+		fail "row code: $1" "exit status $rc, or not labelled $3"
+		show "$tmp/$1.err"
+		show "$tmp/$1/cabling.csv" 3
+	fi
+}
+row_code number-in-name 's/\br1\b/r07/g' '07\.1'
+row_code index-in-name 's/\br1\b/r[12]/g' '12\.1'
+row_code name 's/\br1\b/net/g' 'net\.1'
+row_code label-code 's/^\(\t*\)row r1 {/&\n\1\tlabel_code 4/' '4\.1'
+
 if template long '{id} {a.device}.{a.port} -- {b.device}.{b.port} rack {a.rack} U{a.u}' &&
 	[ "$rc" -eq 0 ] &&
 	grep -q 'warning: the label of cable C[0-9A-Z]* is 4[1-9] characters.*\[cabling\]' \
