@@ -259,6 +259,80 @@ static const char *metres(struct sheet *s, int64_t um, size_t *n)
  * (cablelabel.h) is a warning naming the cable. */
 #define LABEL_LIMIT 40
 
+/* A row of a site and its code in labels (cable_row_code()). */
+struct row_code {
+	uint32_t site, row;
+	const char *s;
+	size_t n;
+};
+
+static int row_code_cmp(const void *x, const void *y)
+{
+	const struct row_code *a = x, *b = y;
+	int c;
+
+	if (a->site != b->site)
+		return a->site < b->site ? -1 : 1;
+	if (a->n != b->n)
+		return a->n < b->n ? -1 : 1;
+	c = memcmp(a->s, b->s, a->n);
+	if (c)
+		return c;
+	return a->row < b->row ? -1 : a->row > b->row;
+}
+
+/* Two rows of a site whose labels name them alike ({a.row}, and {a.rack}
+ * of the default template): a warning at the later one.  Sorted once:
+ * O(r log r) in the rows. */
+static void check_row_codes(struct sheet *s)
+{
+	const struct rk_design *d = s->d;
+	struct row_code *rc = NULL;
+	char(*num)[CABLE_CODE_MAX] = NULL;
+	uint32_t n = 0, cap = 0, nrows = 0;
+
+	for (uint32_t i = 0; i < d->nobjs; i++)
+		nrows += d->objs[i].kind == K_ROW;
+	if (nrows < 2)
+		return;
+	num = xmalloc((size_t)nrows * sizeof(*num));
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		uint32_t site;
+		const char *t;
+		struct row_code *r;
+
+		if (d->objs[i].kind != K_ROW)
+			continue;
+		site = ir_ancestor(d, i, K_SITE);
+		t = site != RK_NONE ? ir_str(d, site, A_LABEL) : NULL;
+		if (!t)
+			t = CABLE_LABEL_DEFAULT;
+		if (!strstr(t, ".row}") && !strstr(t, ".rack}"))
+			continue;
+		r = VEC_PUSH(rc, n, cap);
+		r->site = site;
+		r->row = i;
+		r->s = cable_row_code(d, i, num[n - 1], &r->n);
+	}
+	if (n > 1)
+		qsort(rc, n, sizeof(*rc), row_code_cmp);
+	for (uint32_t k = 1; k < n; k++) {
+		const struct row_code *a = &rc[k - 1], *b = &rc[k];
+
+		if (a->site != b->site || a->n != b->n ||
+		    memcmp(a->s, b->s, a->n))
+			continue;
+		diag_warning(s->diag, &d->objs[b->row].loc, "cabling",
+			     "rows %s and %s both read '%.*s' in cable labels, "
+			     "which then do not say which row a cable ends "
+			     "in; give one a label_code",
+			     ir_name(d, a->row), ir_name(d, b->row), (int)b->n,
+			     b->s);
+	}
+	free(rc);
+	free(num);
+}
+
 /* Every site's label template names known fields only (an error at the
  * template otherwise); false if one does not. */
 static bool check_templates(struct sheet *s)
@@ -790,6 +864,8 @@ static bool emit_cabling(struct backend_ctx *ctx)
 		s.diag =
 		    ctx->diag; /* the cut sheet reports, the pull list not */
 	ok = check_templates(&s);
+	if (ok && s.diag)
+		check_row_codes(&s);
 	if (!ok) {
 		/* nothing written: the template is in error */
 	} else if (ctx->part == 0) {

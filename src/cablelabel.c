@@ -7,6 +7,7 @@
  */
 #include "rackc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "cableplan.h"
@@ -221,15 +222,13 @@ static const char *name_number(const char *nm, size_t len, size_t *n)
 
 /* The code of row or rack @obj: its @key attribute (a whole number) when
  * given, else the number its name ends in, else its local name. */
-static void set_code(struct builder *b, uint32_t obj, uint32_t key)
+static void code_of(const struct rk_design *d, uint32_t obj, uint32_t key,
+		    struct code *c)
 {
-	const struct rk_design *d = b->d;
-	const struct rk_value *v = key ? ir_attr(d, obj, key) : NULL;
-	struct code *c = VEC_PUSH(b->codes, b->ncodes, b->codes_cap);
+	const struct rk_value *v = ir_attr(d, obj, key);
 	uint32_t nm = d->objs[obj].local;
 	size_t n;
 
-	b->code[obj] = b->ncodes - 1;
 	memset(c, 0, sizeof(*c));
 	if (v && v->type == VT_NUM) {
 		c->num = true;
@@ -244,11 +243,34 @@ static void set_code(struct builder *b, uint32_t obj, uint32_t key)
 	c->len = (uint32_t)n;
 }
 
-/* Print the code of @obj (a row or a rack). */
+static void set_code(struct builder *b, uint32_t obj, uint32_t key)
+{
+	b->code[obj] = b->ncodes;
+	code_of(b->d, obj, key, VEC_PUSH(b->codes, b->ncodes, b->codes_cap));
+}
+
+const char *cable_row_code(const struct rk_design *d, uint32_t row,
+			   char buf[CABLE_CODE_MAX], size_t *n)
+{
+	struct code c;
+
+	code_of(d, row, A_LABEL_CODE, &c);
+	if (!c.num) {
+		*n = c.len;
+		return c.s;
+	}
+	*n = (size_t)snprintf(buf, CABLE_CODE_MAX, "%lld", (long long)c.n);
+	return buf;
+}
+
+/* Print the code of @obj (a row or a rack; nothing for another). */
 static void put_code(struct builder *b, uint32_t obj)
 {
-	const struct code *c = &b->codes[b->code[obj]];
+	const struct code *c;
 
+	if (b->code[obj] == RK_NONE)
+		return;
+	c = &b->codes[b->code[obj]];
 	if (!c->num) {
 		put(b, c->s, c->len);
 		return;

@@ -79,6 +79,12 @@ static inline const char *cable_face(const struct cable_labels *cl,
 	return cl->faces + cl->face[port];
 }
 
+/* The code of row @row in labels ({a.row}; above), in @buf when it is a
+ * number, else in the design's strings; its length in *@n. */
+#define CABLE_CODE_MAX 24
+const char *cable_row_code(const struct rk_design *d, uint32_t row,
+			   char buf[CABLE_CODE_MAX], size_t *n);
+
 /* Whether template field @f (@n bytes, between the braces) is known. */
 bool cable_label_field_known(const char *f, size_t n);
 

@@ -103,6 +103,26 @@ row_code index-in-name 's/\br1\b/r[12]/g' '12\.1'
 row_code name 's/\br1\b/net/g' 'net\.1'
 row_code label-code 's/^\(\t*\)row r1 {/&\n\1\tlabel_code 4/' '4\.1'
 
+# two rows of a site whose names give one code ("r1" and "r[1]": 1)
+sed 's/^\(\t*\)row r1 {/\1row r[1] {\n\1\tx 0m\n\1\ty 6m\n\1}\n&/' \
+	examples/minimal.rack >"$tmp/same-code.rack"
+if rk_run "$tmp/same-code" -I examples -o "$tmp/same-code" -O cabling \
+	"$tmp/same-code.rack" && [ "$rc" -eq 0 ] &&
+	grep -q "warning: rows lab.r\[1\] and lab.r1 both read '1' in cable labels.*give one a label_code \[cabling\]" \
+		"$tmp/same-code.err" &&
+	sed 's/^\(\t*\)row r1 {/&\n\1\tlabel_code 2/' "$tmp/same-code.rack" \
+		>"$tmp/other-code.rack" &&
+	rk_run "$tmp/other-code" -I examples -o "$tmp/other-code" -O cabling \
+		"$tmp/other-code.rack" && [ "$rc" -eq 0 ] &&
+	[ ! -s "$tmp/other-code.err" ]; then
+	pass "row code: two rows of one code warn, a label_code resolves it"
+else
+	fail "row code: two rows of one code warn, a label_code resolves it" \
+		"exit status $rc"
+	show "$tmp/same-code.err"
+	show "$tmp/other-code.err"
+fi
+
 if template long '{id} {a.device}.{a.port} -- {b.device}.{b.port} rack {a.rack} U{a.u}' &&
 	[ "$rc" -eq 0 ] &&
 	grep -q 'warning: the label of cable C[0-9A-Z]* is 4[1-9] characters.*\[cabling\]' \
