@@ -163,7 +163,8 @@ static void word_at(const char *t, size_t len, uint32_t off, uint32_t *b,
 }
 
 /* The dotted path that ends with the word [b, e): "lab.r1" for "r1" in
- * "lab.r1.rk[1]" (indexes written as numbers are kept). */
+ * "lab.r1.rk[1]" (indexes written as numbers are kept, and path_end()
+ * takes the word's own: "lab.r1.rk[1]" for "rk"). */
 static uint32_t path_start(const char *t, uint32_t b)
 {
 	uint32_t i = b;
@@ -174,6 +175,17 @@ static uint32_t path_start(const char *t, uint32_t b)
 	while (i < b && !ident_ch(t[i]))
 		i++;
 	return i;
+}
+
+static uint32_t path_end(const char *t, size_t len, uint32_t e)
+{
+	uint32_t k = e + 1;
+
+	if (e >= len || t[e] != '[')
+		return e;
+	while (k < len && t[k] >= '0' && t[k] <= '9')
+		k++;
+	return k > e + 1 && k < len && t[k] == ']' ? k + 1 : e;
 }
 
 static uint32_t lookup(const struct rk_design *d, const char *s, size_t n,
@@ -440,7 +452,9 @@ json_t *lsp_hover(const struct lsp_doc *doc, uint32_t off)
 	if (wb == we)
 		return NULL;
 	ps = path_start(t, wb);
-	id = lookup(d, t + ps, we - ps, false);
+	id = lookup(d, t + ps, path_end(t, doc->len, we) - ps, false);
+	if (id == RK_NONE)
+		id = lookup(d, t + ps, we - ps, false);
 	if (id == RK_NONE || d->objs[id].kind == K_PART) {
 		uint32_t p = lookup(d, t + wb, we - wb, true);
 
@@ -558,7 +572,9 @@ json_t *lsp_definition(const struct lsp_doc *doc, uint32_t off)
 	if (wb == we)
 		return NULL;
 	ps = path_start(t, wb);
-	id = lookup(d, t + ps, we - ps, false);
+	id = lookup(d, t + ps, path_end(t, doc->len, we) - ps, false);
+	if (id == RK_NONE)
+		id = lookup(d, t + ps, we - ps, false);
 	if (id == RK_NONE || d->objs[id].kind == K_PART) {
 		uint32_t p = lookup(d, t + wb, we - wb, true);
 

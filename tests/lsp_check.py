@@ -304,6 +304,14 @@ def t_hover(name):
         "position": pos(MIN, r"-> (pdu_a)", 1, 2)}))
     if "raritan_px3_5878i2r" not in h:
         why.append("use of pdu_a: %r" % h)
+    # a rack named by its path with an index, from a device's `rack`
+    rpart = re.search(r"rack rk\[1\] : (\w+)", MIN).group(1)
+    h = hover_text(s.request("textDocument/hover", {
+        "textDocument": {"uri": MIN_URI},
+        "position": pos(MIN, r"^pdu pdu_a : \w+ \{ rack lab\.r1\.(rk)", 1,
+                        1)}))
+    if "lab.r1.rk[1]" not in h or rpart not in h:
+        why.append("rack path: %r lacks %s" % (h, rpart))
     # a quantity in other units: 415 V = 415,000 mV = 0.415 kV
     h = hover_text(s.request("textDocument/hover", {
         "textDocument": {"uri": MIN_URI},
