@@ -21,6 +21,7 @@
 #include "parts.h"
 #include "driver.h"
 #include "jobs.h"
+#include "lsp.h"
 #include "suggest.h"
 #include "verify.h"
 
@@ -77,6 +78,8 @@ static void usage(FILE *fp)
 	    "--help)\n"
 	    "       rackc verify [OPTION]... DESIGN OBSERVED... (see rackc "
 	    "verify --help)\n"
+	    "       rackc lsp [OPTION]...   (the language server; see rackc "
+	    "lsp --help)\n"
 	    "Compile a rackc hardware design into deployment artifacts.\n"
 	    "\n"
 	    "  -o, --output=DIR        write artifacts to DIR (default: out)\n"
@@ -266,6 +269,8 @@ int rackc_cli(int argc, char **argv)
 		return verify_main(argc - 1, argv + 1);
 	if (argc > 1 && streq(argv[1], "parts"))
 		return parts_main(argc - 1, argv + 1);
+	if (argc > 1 && streq(argv[1], "lsp"))
+		return lsp_main(argc - 1, argv + 1);
 	usage_prescan(argc, argv, &u);
 	memset(&o, 0, sizeof(o));
 	o.outdir = "out";

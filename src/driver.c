@@ -509,6 +509,19 @@ int elaborate_string(struct compilation *c, const char *name, const char *text)
 	return front_end(c, c->root_file);
 }
 
+int rackc_check_buffer(struct compilation *c, const char *name,
+		       const char *text)
+{
+	struct derived dv;
+	int rc = elaborate_string(c, name, text);
+
+	derived_init(&dv, &c->design);
+	if (rc == RK_EXIT_OK)
+		rc = run_all(c, &dv);
+	derived_free(&dv);
+	return rc;
+}
+
 int rackc_run(const struct rackc_options *o)
 {
 	struct compilation c;

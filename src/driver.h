@@ -18,6 +18,19 @@ int elaborate(struct compilation *c);
 /* Same, from a string (unit tests). */
 int elaborate_string(struct compilation *c, const char *name, const char *text);
 
+/*
+ * What --check does, for a buffer held in memory (the language server):
+ * elaborate @text as the file @name (its imports found from @name's
+ * directory, -I and the standard library as usual), then run the checks
+ * and the selected back ends' preflights, writing nothing.  @c, set up by
+ * the caller with compilation_init(), keeps the design and, with the
+ * options' diagnostics format json or sarif, every diagnostic as a record
+ * (c->diag.recs) until compilation_fini().  Returns the exit status
+ * --check would have.
+ */
+int rackc_check_buffer(struct compilation *c, const char *name,
+		       const char *text);
+
 /* The whole pipeline for the command line; returns the exit status. */
 int rackc_run(const struct rackc_options *o);
 

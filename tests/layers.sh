@@ -20,7 +20,8 @@
 #              cable plan, power supply, capacity)
 #   checks     the check registry and the checks
 #   backends   the back ends and their output files
-#   driver     the pipeline, `rackc diff`, `rackc verify`, main.c
+#   driver     the pipeline, `rackc diff`, `rackc verify`
+#   commands   the language server (`rackc lsp`), the command line, main.c
 #
 # A header marked private here (elab_int.h, fabric_gen.h) may be included
 # only from its own layer.  A file in none of the layers fails the test:
@@ -48,9 +49,10 @@ layers='
 9 metrics bisect bisect_* cableplan cablelabel supply capacity
 10 check checks checks_* diag_rules loads
 11 backend outfile registry be_common csv wbuf bom prices cabling nccl ibnet slurm sched_topo k8s svg svg_* html report ir_dump netbox expect xlsx
-12 driver cli diff diff_load diff_cables verify verify_read scratch parts main
+12 driver diff diff_load diff_cables verify verify_read scratch parts
+13 lsp lsp_* cli main
 '
-private='elab_int fabric_gen'
+private='elab_int fabric_gen lsp_int'
 # USER:DEFINER pairs of files allowed to call upwards: the SARIF writer of
 # diag.c asks diag_rules.c for the checks' rule table (doc/internals.md)
 allowed='diag:diag_rules'
