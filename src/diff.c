@@ -612,7 +612,7 @@ static void write_json(FILE *fp, const struct dd *x)
 /* ---- text and Markdown: a review for people ---- */
 
 #define LINE_MAX_TEXT 160 /* text lines are wrapped to this */
-#define NOTE_ROOM 600	  /* kept for the closing note under a budget */
+#define NOTE_ROOM 300	  /* kept for the closing note, and its file */
 
 /* Where a review goes: a stream, or only counted (@fp NULL); a budget of
  * @max bytes (0: none) past which lines are counted, not written. */
@@ -621,6 +621,7 @@ struct em {
 	enum fmt f;
 	uint64_t used, max;
 	uint64_t lines, left; /* lines written, and left out */
+	uint64_t room;	      /* kept for the closing note */
 };
 
 /* A value of the report that is JSON (a list, an object) as words:
@@ -703,7 +704,7 @@ static void em_line(struct em *e, const char *s)
 	size_t n = strlen(s);
 	size_t bytes = e->f == F_TEXT ? wrap(NULL, s, n) : n + 1;
 
-	if (e->left || (e->max && e->used + bytes + NOTE_ROOM > e->max)) {
+	if (e->left || (e->max && e->used + bytes + e->room > e->max)) {
 		e->left++;
 		return;
 	}
@@ -741,8 +742,10 @@ static void review_row(const struct dd *x, const struct section *s, uint32_t r,
 		       struct arena *scratch, const char **v)
 {
 	get_row(x, s, r, scratch, v);
-	for (uint32_t c = 0; c < s->ncols; c++)
-		v[c] = flat(scratch, v[c]);
+	/* the report's figures: some are lists */
+	if (streq(s->name, "power") || streq(s->name, "fabrics"))
+		for (uint32_t c = 0; c < s->ncols; c++)
+			v[c] = flat(scratch, v[c]);
 	if (s->wo)
 		v[4] = dv_work_ends(s->wo, r, x->a, scratch);
 }
@@ -1040,14 +1043,15 @@ static bool write_review(FILE *fp, const struct dd *x, enum fmt f, uint64_t max,
 {
 	struct dv_group *g = NULL;
 	uint32_t ng = x->wo.n ? dv_work_groups(&x->wo, x->a, &g) : 0;
-	struct em cnt = { NULL, f, 0, 0, 0, 0 }, out = { fp, f, 0, max, 0, 0 };
+	struct em cnt = { NULL, f, 0, 0, 0, 0, 0 };
+	struct em out = { fp, f, 0, max, 0, 0, 0 };
 	bool ok = true;
 
 	/* counted first: whether it fits */
 	em_review(&cnt, x, g, ng, full, 0);
 	if (full) {
 		FILE *ff = fopen(full, "w");
-		struct em all = { ff, f, 0, 0, 0, 0 };
+		struct em all = { ff, f, 0, 0, 0, 0, 0 };
 
 		if (!ff) {
 			fprintf(stderr,
@@ -1065,6 +1069,7 @@ static bool write_review(FILE *fp, const struct dd *x, enum fmt f, uint64_t max,
 			}
 		}
 	}
+	out.room = NOTE_ROOM + (full ? strlen(full) : 0);
 	if (max && cnt.used > max)
 		em_review(&out, x, g, ng, full, cnt.lines);
 	else {

@@ -20,7 +20,8 @@
 #                   ports by the vendor's cage/port numbering), the
 #                   logical name beside them
 #   small           a diff within the budget is whole: no note, no cut
-#   options         --max-bytes below 2000 or not a number: exit 2
+#   options         --max-bytes below 2000 or not a number, a --full
+#                   file that cannot be written: exit 2
 . "$(dirname "$0")/lib.sh"
 
 cd "$top_srcdir" || exit 99
@@ -30,7 +31,15 @@ check=tests/diff_review_check.py
 RK_TIMEOUT=$((RK_TIMEOUT * 6))
 if ! command -v python3 >/dev/null 2>&1; then
 	skip diff-review "python3 not installed (the checker)"
-	finish
+	# a --full file that cannot be written is trouble
+if rk_run "$tmp/nofull" diff --full="$tmp/no/such/dir/full.txt" -I examples \
+	--new-define NODES=8 "$pod" "$pod" && [ "$rc" -eq 2 ] &&
+	grep -q "cannot write" "$tmp/nofull.err"; then
+	pass options/full-unwritable
+else
+	fail options/full-unwritable "${rk_problem:-exit $rc (want 2)}"
+fi
+finish
 fi
 
 # run NAME ARG...: rackc diff ARG..., which must find differences
@@ -105,4 +114,12 @@ for bad in 1999 -5 10k; do
 		fail "options/$bad" "${rk_problem:-exit $rc (want 2)}"
 	fi
 done
+# a --full file that cannot be written is trouble
+if rk_run "$tmp/nofull" diff --full="$tmp/no/such/dir/full.txt" -I examples \
+	--new-define NODES=8 "$pod" "$pod" && [ "$rc" -eq 2 ] &&
+	grep -q "cannot write" "$tmp/nofull.err"; then
+	pass options/full-unwritable
+else
+	fail options/full-unwritable "${rk_problem:-exit $rc (want 2)}"
+fi
 finish
