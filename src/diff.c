@@ -27,10 +27,19 @@
  *   moved     racks and units standing in a row whose row or slot
  *             changed, rows whose x, y or pitch changed (same names)
  * Rows are sorted by their identities, so the output is deterministic.
+ *
+ * JSON is those sections, complete.  Text and Markdown are a review for
+ * people: the summary, then the decisions (what to buy and return, cables
+ * to pull, devices to install, take out and move), then the work order's
+ * cables grouped (dv_work_groups()), then the sections, a cable's ends by
+ * rack, U and faceplate port, the report's lists as words, text lines
+ * wrapped; within --max-bytes (what a pull-request comment holds), the
+ * rest counted and left out, and complete in --full's file.
  * Exit status: 0 no difference, 1 differences, 2 trouble.
  */
 #include "rackc.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +47,11 @@
 #include "diff.h"
 
 enum fmt { F_TEXT, F_JSON, F_MD };
+
+/* --max-bytes: a pull-request comment holds 65,536 characters; some room
+ * left for what a CI step adds around it */
+#define DIFF_MAX_BYTES 60000
+#define DIFF_MIN_BYTES 2000
 
 /* One output section: a table of strings. */
 struct section {
@@ -557,20 +571,7 @@ static void json_string(FILE *fp, const char *s)
 	putc('"', fp);
 }
 
-/* Markdown table cell: pipes escaped. */
-static void md_cell(FILE *fp, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|')
-			fputs("\\|", fp);
-		else if (*s == '\n')
-			putc(' ', fp);
-		else
-			putc(*s, fp);
-	}
-}
-
-static void write_out(FILE *fp, const struct dd *x, enum fmt f)
+static void write_json(FILE *fp, const struct dd *x)
 {
 	struct arena scratch; /* a row's strings at a time */
 	struct arena_mark m;
@@ -578,7 +579,7 @@ static void write_out(FILE *fp, const struct dd *x, enum fmt f)
 
 	arena_init(&scratch);
 	m = arena_mark(&scratch);
-	if (f == F_JSON) {
+	{
 		fputs("{\n  \"old\": ", fp);
 		json_string(fp, x->o->what);
 		fputs(",\n  \"new\": ", fp);
@@ -610,77 +611,243 @@ static void write_out(FILE *fp, const struct dd *x, enum fmt f)
 		arena_destroy(&scratch);
 		return;
 	}
-	if (f == F_MD) {
-		fprintf(fp, "## rackc diff\n\n`%s` -> `%s`: %s\n", x->o->what,
-			x->n->what,
-			x->differences ? "differences below"
-				       : "no differences");
-	} else {
-		fprintf(fp, "rackc diff: %s -> %s: %s\n", x->o->what,
-			x->n->what,
-			x->differences ? "differences" : "no differences");
-	}
-	for (uint32_t k = 0; k < x->nsec; k++) {
-		const struct section *s = &x->sec[k];
-		size_t *wd;
+}
 
-		if (!rows(s))
-			continue;
-		if (f == F_MD) {
-			fprintf(fp, "\n### %s\n\n|", s->title);
-			for (uint32_t c = 0; c < s->ncols; c++)
-				fprintf(fp, " %s |", s->cols[c]);
-			fputs("\n|", fp);
-			for (uint32_t c = 0; c < s->ncols; c++)
-				fputs(" --- |", fp);
-			putc('\n', fp);
-			for (uint32_t r = 0; r < rows(s); r++) {
-				arena_release(&scratch, &m);
-				get_row(x, s, r, &scratch, v);
-				putc('|', fp);
-				for (uint32_t c = 0; c < s->ncols; c++) {
-					putc(' ', fp);
-					md_cell(fp, v[c]);
-					fputs(" |", fp);
-				}
-				putc('\n', fp);
-			}
-			continue;
+/* ---- text and Markdown: a review for people ---- */
+
+#define LINE_MAX_TEXT 160 /* text lines are wrapped to this */
+#define NOTE_ROOM 300	  /* kept for the closing note, and its file */
+
+/* Where a review goes: a stream, or only counted (@fp NULL); a budget of
+ * @max bytes (0: none) past which lines are counted, not written. */
+struct em {
+	FILE *fp;
+	enum fmt f;
+	uint64_t used, max;
+	uint64_t lines, left; /* lines written, and left out */
+	uint64_t room;	      /* kept for the closing note */
+};
+
+/* A value of the report that is JSON (a list, an object) as words:
+ * "[8,1]" "8, 1"; "[{"down":1,"up":2}]" "(down 1, up 2)". */
+static const char *flat(struct arena *a, const char *v)
+{
+	size_t n = strlen(v), o = 0;
+	char *b;
+	int depth = 0;
+
+	if (*v != '[' && *v != '{')
+		return v;
+	b = arena_alloc(a, 2 * n + 1);
+	for (const char *p = v; *p; p++) {
+		switch (*p) {
+		case '[':
+		case '{':
+			if (depth++)
+				b[o++] = '(';
+			break;
+		case ']':
+		case '}':
+			if (--depth)
+				b[o++] = ')';
+			break;
+		case '"':
+			break;
+		case ':':
+			b[o++] = ' ';
+			break;
+		case ',':
+			b[o++] = ',';
+			b[o++] = ' ';
+			break;
+		default:
+			b[o++] = *p;
 		}
-		/* text: aligned columns (the rows made twice: for the widths,
-		 * then to write them) */
-		wd = xcalloc(s->ncols, sizeof(*wd));
+	}
+	b[o] = '\0';
+	return o ? b : "(none)";
+}
+
+/* Line @s as text lines of at most LINE_MAX_TEXT bytes: broken at a
+ * space (blanks before it dropped), the rest indented; written to @fp
+ * (NULL: only counted).  Returns the bytes. */
+static size_t wrap(FILE *fp, const char *s, size_t n)
+{
+	const size_t ind = 6;
+	size_t lim = LINE_MAX_TEXT, bytes = 0;
+
+	for (bool first = true;; first = false) {
+		size_t k = n, e;
+
+		if (n > lim) {
+			for (k = lim; k > lim / 2 && s[k] != ' '; k--)
+				;
+			if (s[k] != ' ')
+				k = lim; /* one long word: cut */
+		}
+		for (e = k; e && s[e - 1] == ' '; e--)
+			;
+		bytes += (first ? 0 : ind) + e + 1;
+		if (fp)
+			fprintf(fp, "%*s%.*s\n", first ? 0 : (int)ind, "",
+				(int)e, s);
+		if (k == n)
+			return bytes;
+		for (s += k, n -= k; n && *s == ' '; s++, n--)
+			;
+		if (!n)
+			return bytes;
+		lim = LINE_MAX_TEXT - ind;
+	}
+}
+
+/* A line (no newline), text wrapped (wrap()), within the budget or left
+ * out, and every line after it. */
+static void em_line(struct em *e, const char *s)
+{
+	size_t n = strlen(s);
+	size_t bytes = e->f == F_TEXT ? wrap(NULL, s, n) : n + 1;
+
+	if (e->left || (e->max && e->used + bytes + e->room > e->max)) {
+		e->left++;
+		return;
+	}
+	e->used += bytes;
+	e->lines++;
+	if (!e->fp)
+		return;
+	if (e->f == F_TEXT) {
+		wrap(e->fp, s, n);
+		return;
+	}
+	fputs(s, e->fp);
+	putc('\n', e->fp);
+}
+
+/* Markdown table cell: pipes escaped. */
+static void md_cell_into(struct arena *a, char **buf, const char *s)
+{
+	size_t n = strlen(s), o = strlen(*buf);
+	char *b = arena_alloc(a, o + 2 * n + 4);
+
+	memcpy(b, *buf, o);
+	b[o++] = ' ';
+	for (; *s; s++) {
+		if (*s == '|')
+			b[o++] = '\\';
+		b[o++] = *s == '\n' ? ' ' : *s;
+	}
+	memcpy(b + o, " |", 3);
+	*buf = b;
+}
+
+/* Row @r of @s for people: figures flattened, a cable's ends by place. */
+static void review_row(const struct dd *x, const struct section *s, uint32_t r,
+		       struct arena *scratch, const char **v)
+{
+	get_row(x, s, r, scratch, v);
+	/* the report's figures: some are lists */
+	if (streq(s->name, "power") || streq(s->name, "fabrics"))
 		for (uint32_t c = 0; c < s->ncols; c++)
-			wd[c] = strlen(s->cols[c]);
+			v[c] = flat(scratch, v[c]);
+	if (s->wo)
+		v[4] = dv_work_ends(s->wo, r, x->a, scratch);
+}
+
+/* A table: title, header and rows; @get gives row @r's cells. */
+static void em_table(struct em *e, const struct dd *x, const struct section *s)
+{
+	struct arena scratch;
+	struct arena_mark m;
+	const char *v[16];
+	size_t *wd = NULL;
+	char *line;
+
+	arena_init(&scratch);
+	m = arena_mark(&scratch);
+	if (e->f == F_MD) {
+		em_line(e, "");
+		em_line(e, arena_printf(&scratch, "### %s", s->title));
+		em_line(e, "");
+		line = arena_strndup(&scratch, "|", 1);
+		for (uint32_t c = 0; c < s->ncols; c++)
+			md_cell_into(&scratch, &line, s->cols[c]);
+		em_line(e, line);
+		line = arena_strndup(&scratch, "|", 1);
+		for (uint32_t c = 0; c < s->ncols; c++)
+			md_cell_into(&scratch, &line, "---");
+		em_line(e, line);
+		m = arena_mark(&scratch);
 		for (uint32_t r = 0; r < rows(s); r++) {
 			arena_release(&scratch, &m);
-			get_row(x, s, r, &scratch, v);
-			for (uint32_t c = 0; c < s->ncols; c++) {
-				size_t l = strlen(v[c]);
-
-				if (l > wd[c])
-					wd[c] = l;
-			}
+			review_row(x, s, r, &scratch, v);
+			line = arena_strndup(&scratch, "|", 1);
+			for (uint32_t c = 0; c < s->ncols; c++)
+				md_cell_into(&scratch, &line, v[c]);
+			em_line(e, line);
 		}
-		fprintf(fp, "\n%s:\n", s->title);
-		for (uint32_t r = 0; r <= rows(s); r++) {
-			arena_release(&scratch, &m);
-			if (r)
-				get_row(x, s, r - 1, &scratch, v);
-			else
-				for (uint32_t c = 0; c < s->ncols; c++)
-					v[c] = s->cols[c];
-			fputs(" ", fp);
-			for (uint32_t c = 0; c < s->ncols; c++) {
-				if (c + 1 < s->ncols)
-					fprintf(fp, " %-*s", (int)wd[c], v[c]);
-				else
-					fprintf(fp, " %s", v[c]);
-			}
-			putc('\n', fp);
-		}
-		free(wd);
+		arena_destroy(&scratch);
+		return;
 	}
+	if (s->wo) {
+		/* text: a cable a row, the detail on the line below */
+		em_line(e, "");
+		em_line(e, arena_printf(&scratch, "%s:", s->title));
+		m = arena_mark(&scratch);
+		for (uint32_t r = 0; r < rows(s); r++) {
+			arena_release(&scratch, &m);
+			review_row(x, s, r, &scratch, v);
+			em_line(e,
+				arena_printf(&scratch, "  %s: %s %s%s%s %s",
+					     v[0], v[1], v[2],
+					     *v[3] ? " -> " : "", v[3], v[4]));
+			em_line(e, arena_printf(&scratch, "      %s", v[5]));
+		}
+		arena_destroy(&scratch);
+		return;
+	}
+	/* text: aligned columns (the rows made twice: for the widths, then
+	 * to write them); a long cell does not widen its column */
+	wd = xcalloc(s->ncols, sizeof(*wd));
+	for (uint32_t c = 0; c < s->ncols; c++)
+		wd[c] = strlen(s->cols[c]);
+	for (uint32_t r = 0; r < rows(s); r++) {
+		arena_release(&scratch, &m);
+		review_row(x, s, r, &scratch, v);
+		for (uint32_t c = 0; c < s->ncols; c++) {
+			size_t l = strlen(v[c]);
+
+			if (l > wd[c] && l <= 40)
+				wd[c] = l;
+		}
+	}
+	em_line(e, "");
+	em_line(e, arena_printf(&scratch, "%s:", s->title));
+	for (uint32_t r = 0; r <= rows(s); r++) {
+		size_t o = 1, cap = 2;
+
+		arena_release(&scratch, &m);
+		if (r)
+			review_row(x, s, r - 1, &scratch, v);
+		else
+			for (uint32_t c = 0; c < s->ncols; c++)
+				v[c] = s->cols[c];
+		for (uint32_t c = 0; c < s->ncols; c++)
+			cap += strlen(v[c]) + wd[c] + 2;
+		line = arena_alloc(&scratch, cap);
+		line[0] = ' ';
+		for (uint32_t c = 0; c < s->ncols; c++)
+			o += (size_t)(c + 1 < s->ncols
+					  ? sprintf(line + o, " %-*s",
+						    (int)wd[c], v[c])
+					  : sprintf(line + o, " %s", v[c]));
+		/* no trailing blanks */
+		while (o && line[o - 1] == ' ')
+			o--;
+		line[o] = '\0';
+		em_line(e, line);
+	}
+	free(wd);
 	arena_destroy(&scratch);
 }
 
@@ -729,6 +896,272 @@ static void diff_places(struct dd *x, uint64_t moved[3])
 			put_row(s, v);
 		}
 	}
+}
+
+/* The decisions: what to buy and return, cables to pull, devices to
+ * install, remove and move. */
+static void em_decisions(struct em *e, const struct dd *x,
+			 const struct dv_group *g, uint32_t ng)
+{
+	struct arena s;
+	const struct section *dev = &x->sec[1], *bom = &x->sec[2];
+	const char *bullet = e->f == F_MD ? "- " : "  ";
+	uint64_t act[5] = { 0 }, act_keep = 0;
+	static const char *const act_name[5] = { "add", "remove", "replace",
+						 "re-pull", "relabel" };
+	static const char *const act_say[5] = {
+		"pull %llu new cables", "remove %llu cables",
+		"replace %llu cables (new part or stock length)",
+		"re-pull %llu cables (an end moved)", "relabel %llu cables"
+	};
+	bool any = false;
+
+	arena_init(&s);
+	for (uint32_t k = 0; k < ng; k++)
+		for (int a = 0; a < 5; a++)
+			if (streq(g[k].action, act_name[a]))
+				act[a] += g[k].n;
+	em_line(e, "");
+	em_line(e, e->f == F_MD ? "### Decisions" : "Decisions:");
+	if (e->f == F_MD)
+		em_line(e, "");
+	for (uint32_t r = 0; r < rows(bom); r++) {
+		const char *const *v = &bom->cells[(size_t)r * bom->ncols];
+
+		if (streq(v[0], "total") || !*v[4] || streq(v[4], "0") ||
+		    streq(v[4], "+0"))
+			continue;
+		em_line(e, arena_printf(&s, "%s%s %s x %s (%s)", bullet,
+					*v[4] == '-' ? "return" : "buy",
+					*v[4] == '-' || *v[4] == '+' ? v[4] + 1
+								     : v[4],
+					v[0], v[1]));
+		any = true;
+	}
+	for (uint32_t r = 0; r < rows(bom); r++) {
+		const char *const *v = &bom->cells[(size_t)r * bom->ncols];
+
+		if (streq(v[0], "total") && *v[7])
+			em_line(e, arena_printf(&s, "%sprice change %s %s",
+						bullet, v[7], v[8]));
+	}
+	for (int a = 0; a < 5; a++)
+		if (act[a]) {
+			em_line(e,
+				arena_printf(
+				    &s, "%s%s", bullet,
+				    arena_printf(&s, act_say[a],
+						 (unsigned long long)act[a])));
+			any = true;
+		}
+	{
+		static const char *const dch[3] = { "added", "removed",
+						    "moved" };
+		static const char *const dsay[3] = { "install", "take out",
+						     "move" };
+
+		for (int k = 0; k < 3; k++) {
+			const char **names =
+			    xmalloc(((size_t)rows(dev) + 1) * sizeof(*names));
+			uint32_t n = 0;
+
+			for (uint32_t r = 0; r < rows(dev); r++) {
+				const char *c = dev->cells[(size_t)r * 8];
+
+				if (streq(c, dch[k]) ||
+				    (k == 2 && streq(c, "changed, moved")))
+					names[n++] =
+					    dev->cells[(size_t)r * 8 + 1];
+			}
+			if (n)
+				em_line(
+				    e, arena_printf(
+					   &s, "%s%s %u device%s: %s", bullet,
+					   dsay[k], n, n == 1 ? "" : "s",
+					   dv_compress_names(&s, names, n, 8)));
+			any = any || n;
+			free(names);
+		}
+	}
+	for (uint32_t k = 0; k < x->nsec; k++) {
+		const struct section *mv = &x->sec[k];
+		static const char *const mk[2] = { "rack", "row" };
+
+		if (!streq(mv->name, "moved"))
+			continue;
+		for (int m = 0; m < 2; m++) {
+			const char **names =
+			    xmalloc(((size_t)rows(mv) + 1) * sizeof(*names));
+			uint32_t n = 0;
+
+			for (uint32_t r = 0; r < rows(mv); r++)
+				if (streq(mv->cells[(size_t)r * 4], mk[m]))
+					names[n++] =
+					    mv->cells[(size_t)r * 4 + 1];
+			if (n)
+				em_line(
+				    e, arena_printf(
+					   &s, "%smove %u %s%s: %s", bullet, n,
+					   mk[m], n == 1 ? "" : "s",
+					   dv_compress_names(&s, names, n, 8)));
+			any = any || n;
+			free(names);
+		}
+	}
+	for (uint32_t k = 0; k < ng; k++)
+		if (streq(g[k].action, "keep"))
+			act_keep += g[k].n;
+	if (act_keep)
+		em_line(e, arena_printf(&s,
+					"%skeep %llu cables in place (the old "
+					"length still reaches)",
+					bullet, (unsigned long long)act_keep));
+	if (!any)
+		em_line(e, arena_printf(&s, "%snothing to buy, pull or move",
+					bullet));
+	arena_destroy(&s);
+}
+
+/* The work order's cables grouped, a line a group. */
+static void em_groups(struct em *e, const struct dv_group *g, uint32_t ng)
+{
+	struct arena s;
+
+	if (!ng)
+		return;
+	arena_init(&s);
+	em_line(e, "");
+	if (e->f == F_MD) {
+		em_line(e, "### Cabling, grouped");
+		em_line(e, "");
+		em_line(e, "| cables | action | from | to | cable |");
+		em_line(e, "| --- | --- | --- | --- | --- |");
+	} else {
+		em_line(e, "Cabling, grouped:");
+	}
+	for (uint32_t k = 0; k < ng; k++) {
+		char *line;
+
+		if (e->f == F_MD) {
+			line = arena_printf(&s, "| %llu |",
+					    (unsigned long long)g[k].n);
+			md_cell_into(&s, &line, g[k].action);
+			md_cell_into(&s, &line, g[k].a);
+			md_cell_into(&s, &line, g[k].b);
+			md_cell_into(&s, &line, g[k].what);
+		} else {
+			line = arena_printf(&s, "  %6llu %-7s %s -- %s, %s",
+					    (unsigned long long)g[k].n,
+					    g[k].action, g[k].a, g[k].b,
+					    g[k].what);
+		}
+		em_line(e, line);
+	}
+	arena_destroy(&s);
+}
+
+/* The whole review into @e; @full: where the complete one is (NULL:
+ * nowhere), @total: its lines when this one is cut (0: it is not). */
+static void em_review(struct em *e, const struct dd *x,
+		      const struct dv_group *g, uint32_t ng, const char *full,
+		      uint64_t total)
+{
+	struct arena s;
+
+	arena_init(&s);
+	if (e->f == F_MD) {
+		em_line(e, "## rackc diff");
+		em_line(e, "");
+		em_line(e, arena_printf(&s, "`%s` -> `%s`: %s", x->o->what,
+					x->n->what,
+					x->differences ? "differences below"
+						       : "no differences"));
+	} else {
+		em_line(e, arena_printf(&s, "rackc diff: %s -> %s: %s",
+					x->o->what, x->n->what,
+					x->differences ? "differences"
+						       : "no differences"));
+	}
+	if (total) {
+		const char *where =
+		    full ? arena_printf(&s, "the complete review is %s%s%s",
+					e->f == F_MD ? "`" : "", full,
+					e->f == F_MD ? "`" : "")
+			 : "--full=FILE writes the complete review";
+
+		em_line(e, "");
+		em_line(e, arena_printf(&s,
+					"%sThis review is cut to %llu bytes: "
+					"the summary, the decisions and as "
+					"much detail as fits; %s.",
+					e->f == F_MD ? "> " : "",
+					(unsigned long long)e->max, where));
+	}
+	if (rows(&x->sec[0]))
+		em_table(e, x, &x->sec[0]);
+	if (x->differences)
+		em_decisions(e, x, g, ng);
+	em_groups(e, g, ng);
+	for (uint32_t k = 1; k < x->nsec; k++)
+		if (rows(&x->sec[k]))
+			em_table(e, x, &x->sec[k]);
+	if (e->left) {
+		uint64_t left = e->left;
+
+		e->left = 0;
+		e->max = 0; /* the note has its room */
+		em_line(e, "");
+		em_line(e,
+			arena_printf(
+			    &s, "%s(%llu more lines of detail left out%s%s)",
+			    e->f == F_MD ? "> " : "", (unsigned long long)left,
+			    full ? "; they are in " : "", full ? full : ""));
+	}
+	arena_destroy(&s);
+}
+
+/* Text or Markdown to @fp within @max bytes (0: no limit), and the
+ * complete review to @full (NULL: none).  False on trouble writing. */
+static bool write_review(FILE *fp, const struct dd *x, enum fmt f, uint64_t max,
+			 const char *full)
+{
+	struct dv_group *g = NULL;
+	uint32_t ng = x->wo.n ? dv_work_groups(&x->wo, x->a, &g) : 0;
+	struct em cnt = { NULL, f, 0, 0, 0, 0, 0 };
+	struct em out = { fp, f, 0, max, 0, 0, 0 };
+	bool ok = true;
+
+	/* counted first: whether it fits */
+	em_review(&cnt, x, g, ng, full, 0);
+	if (full) {
+		FILE *ff = fopen(full, "w");
+		struct em all = { ff, f, 0, 0, 0, 0, 0 };
+
+		if (!ff) {
+			fprintf(stderr,
+				"rackc diff: error: cannot write '%s': %s\n",
+				full, strerror(errno));
+			ok = false;
+		} else {
+			em_review(&all, x, g, ng, NULL, 0);
+			if (fclose(ff)) {
+				fprintf(stderr,
+					"rackc diff: error: cannot write "
+					"'%s'\n",
+					full);
+				ok = false;
+			}
+		}
+	}
+	out.room = NOTE_ROOM + (full ? strlen(full) : 0);
+	if (max && cnt.used > max)
+		em_review(&out, x, g, ng, full, cnt.lines);
+	else {
+		out.max = 0;
+		em_review(&out, x, g, ng, full, 0);
+	}
+	free(g);
+	return ok;
 }
 
 static const char *const sum_cols[] = { "what", "count" };
@@ -842,6 +1275,8 @@ enum {
 	O_OLD_PRICES,
 	O_NEW_PRICES,
 	O_FORMAT,
+	O_MAX_BYTES,
+	O_FULL,
 	O_HELP,
 };
 
@@ -859,6 +1294,8 @@ static const struct option diff_opts[] = {
 	{ "old-prices", required_argument, NULL, O_OLD_PRICES },
 	{ "new-prices", required_argument, NULL, O_NEW_PRICES },
 	{ "format", required_argument, NULL, O_FORMAT },
+	{ "max-bytes", required_argument, NULL, O_MAX_BYTES },
+	{ "full", required_argument, NULL, O_FULL },
 	{ "help", no_argument, NULL, O_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -884,6 +1321,17 @@ static void diff_usage(FILE *fp)
 	      "      --old-prices=FILE.csv, --new-prices=FILE.csv\n"
 	      "  -f, --format=text|json|markdown\n"
 	      "                              output format (default text)\n"
+	      "      --max-bytes=N           text and Markdown of at most N "
+	      "bytes\n"
+	      "                              (default 60000, a pull-request "
+	      "comment;\n"
+	      "                              0: no limit): the summary, the "
+	      "decisions\n"
+	      "                              and as much detail as fits\n"
+	      "      --full=FILE             the complete review (text or "
+	      "Markdown)\n"
+	      "                              to FILE, named in a review that "
+	      "is cut\n"
 	      "      --help                  show this help and exit\n"
 	      "\n"
 	      "An output directory must hold ir.rack, report.json, bom.csv "
@@ -927,9 +1375,12 @@ int diff_main(int argc, char **argv)
 	struct dv_source src[2];
 	const char *stddir = NULL;
 	enum fmt f = F_TEXT;
+	uint64_t max_bytes = DIFF_MAX_BYTES;
+	const char *full = NULL;
 	struct arena a;
 	struct dv_side side[2];
 	struct dd x;
+	bool written;
 	int c, rc = 2;
 
 	memset(src, 0, sizeof(src));
@@ -1020,6 +1471,25 @@ int diff_main(int argc, char **argv)
 				goto out;
 			}
 			break;
+		case O_MAX_BYTES: {
+			char *end;
+			unsigned long long n = strtoull(optarg, &end, 10);
+
+			if (*end || !*optarg || optarg[0] == '-' ||
+			    (n && n < DIFF_MIN_BYTES)) {
+				fprintf(stderr,
+					"rackc diff: error: --max-bytes needs "
+					"0 (no limit) or a number of at least "
+					"%u, not '%s'\n",
+					DIFF_MIN_BYTES, optarg);
+				goto out;
+			}
+			max_bytes = n;
+			break;
+		}
+		case O_FULL:
+			full = optarg;
+			break;
 		case O_HELP:
 			diff_usage(stdout);
 			rc = 0;
@@ -1053,10 +1523,20 @@ int diff_main(int argc, char **argv)
 		x.o = &side[0];
 		x.n = &side[1];
 		diff_all(&x);
-		write_out(stdout, &x, f);
-		rc = fflush(stdout) || ferror(stdout) ? 2
-		     : x.differences		      ? 1
-						      : 0;
+		if (f == F_JSON) {
+			write_json(stdout, &x);
+			written = true;
+			if (full)
+				fputs("rackc diff: warning: --full is for "
+				      "text and Markdown; JSON is always "
+				      "complete\n",
+				      stderr);
+		} else {
+			written = write_review(stdout, &x, f, max_bytes, full);
+		}
+		rc = !written || fflush(stdout) || ferror(stdout) ? 2
+		     : x.differences				  ? 1
+								  : 0;
 		for (uint32_t k = 0; k < x.nsec; k++)
 			free(x.sec[k].cells);
 		dv_workorder_free(&x.wo);

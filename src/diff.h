@@ -123,10 +123,13 @@ static inline const char *dv_cable_label(const struct dv_cable *c)
 	return c->key + strlen(c->key) + 1;
 }
 
-/* A side's cables sorted by key (dv_keycmp); @c malloc'ed. */
+/* A side's cables sorted by key (dv_keycmp); @c malloc'ed.  @face: each
+ * cable's faceplate name of end a and of end b (interned, 0: unknown;
+ * from cabling/patch.csv), NULL: none known. */
 struct dv_cables {
 	struct dv_cable *c;
 	uint32_t n;
+	uint32_t *face;
 	struct dv_tuples places, kinds;
 };
 
@@ -175,6 +178,39 @@ void dv_cabling(struct dv_workorder *wo, const struct dv_cables *to,
 void dv_work_row(const struct dv_workorder *wo, uint32_t r,
 		 const struct arena *a, struct arena *s, const char *v[6]);
 void dv_workorder_free(struct dv_workorder *wo);
+
+/* Row @r's cable with each end as rack, U and port, the logical name
+ * beside it ("lab.r1.rk[0] U2 ib[0] (dgx[0].ib[0]) -- ..."), in @s. */
+const char *dv_work_ends(const struct dv_workorder *wo, uint32_t r,
+			 const struct arena *a, struct arena *s);
+
+/**
+ * struct dv_group - like changes of the work order, one line of a review
+ * @action: "add", "remove", "replace", "re-pull" or "relabel"
+ * @what:   the cable: part and stock length ("mfp7e10 7 m"; for a
+ *          replace "old -> new")
+ * @a, @b:  the devices of each end, index ranges compressed
+ *          (dv_compress_names)
+ * @n:      cables (each once, however many racks list it)
+ */
+struct dv_group {
+	const char *action, *what, *a, *b;
+	uint64_t n;
+};
+
+/* The work order's cables grouped by (action, part and stock length, the
+ * device group of each end: its name without indexes); in action order
+ * (add, remove, replace, re-pull, relabel), then the most cables first.
+ * Returns the number of groups; *@out malloc'ed, strings in @a.  n log n
+ * in the cables. */
+uint32_t dv_work_groups(const struct dv_workorder *wo, struct arena *a,
+			struct dv_group **out);
+
+/* @n distinct names as one string: names that differ in one bracketed
+ * index only merged into ranges ("leaf[8-15]", "su[0-3].leaf[0-7]"), at
+ * most @max items, then "and N more".  n log n. */
+const char *dv_compress_names(struct arena *a, const char **names, uint32_t n,
+			      uint32_t max);
 
 struct dv_side {
 	const char *what; /* the path the user gave */

@@ -785,3 +785,208 @@ void dv_workorder_free(struct dv_workorder *wo)
 	free(wo->w);
 	memset(wo, 0, sizeof(*wo));
 }
+
+/* ---- a review's view: ends by place, groups of like changes ---- */
+
+/* End @e of cable @r: "rack U<u> faceplate (device.port)" (the port's
+ * name when its faceplate name is not known). */
+static const char *end_placed(struct arena *s, const struct arena *a,
+			      const struct dv_cables *t, uint32_t r, int e)
+{
+	const char *rack = fs(a, t, r, e ? DC_B_RACK : DC_A_RACK);
+	const char *u = fs(a, t, r, e ? DC_B_U : DC_A_U);
+	const char *dev = fs(a, t, r, e ? DC_B_DEVICE : DC_A_DEVICE);
+	const char *port = fs(a, t, r, e ? DC_B_PORT : DC_A_PORT);
+	uint32_t face = t->face ? t->face[2 * (size_t)r + e] : 0;
+
+	return arena_printf(s, "%s%s%s %s (%s.%s)",
+			    *rack ? rack : "(not in a rack)", *u ? " U" : "", u,
+			    face ? str_of(a, face) : port, dev, port);
+}
+
+const char *dv_work_ends(const struct dv_workorder *wo, uint32_t r,
+			 const struct arena *a, struct arena *s)
+{
+	const struct dv_work *w = &wo->w[r];
+	const struct dv_cables *t = w->kind == K_GONE ? wo->o : wo->n_;
+	uint32_t c = w->kind == K_GONE ? w->i : w->j;
+
+	return arena_printf(s, "%s -- %s", end_placed(s, a, t, c, 0),
+			    end_placed(s, a, t, c, 1));
+}
+
+/* A cable of the work order for grouping: interned ids. */
+struct grec {
+	uint32_t rank, op, ol, np, nl, pa, pb, da, db;
+};
+
+static int grec_cmp(const void *x, const void *y)
+{
+	const uint32_t *p = x, *q = y;
+
+	for (size_t k = 0; k < sizeof(struct grec) / sizeof(uint32_t); k++)
+		if (p[k] != q[k])
+			return p[k] < q[k] ? -1 : 1;
+	return 0;
+}
+
+static int u32_cmp(const void *x, const void *y)
+{
+	uint32_t p = *(const uint32_t *)x, q = *(const uint32_t *)y;
+
+	return p < q ? -1 : p > q;
+}
+
+/* The device group of interned name @d: the name with every bracketed
+ * number emptied ("compute.leaf[]"), cached in @pat. */
+static uint32_t dev_pattern(struct arena *a, uint32_t *pat, uint32_t npat,
+			    uint32_t d)
+{
+	const char *s = str_of(a, d);
+	size_t n = strlen(s), o = 0;
+	char *buf;
+	uint32_t id;
+
+	if (d < npat && pat[d])
+		return pat[d] - 1;
+	buf = xmalloc(n + 1);
+	for (size_t k = 0; k < n; k++) {
+		buf[o++] = s[k];
+		if (s[k] == '[') {
+			size_t e = k + 1;
+
+			while (e < n && s[e] >= '0' && s[e] <= '9')
+				e++;
+			if (e > k + 1 && e < n && s[e] == ']')
+				k = e - 1;
+		}
+	}
+	id = intern(a, buf, o);
+	free(buf);
+	if (d < npat)
+		pat[d] = id + 1;
+	return id;
+}
+
+/* Display order of the actions: what to buy and pull first. */
+static const uint8_t w_rank[] = { 0, 5, 3, 4, 1, 2 }; /* by W_* */
+static const uint8_t rank_w[] = { W_ADD,    W_REMOVE,  W_REPLACE,
+				  W_REPULL, W_RELABEL, W_KEEP };
+#define N_ACTIONS (sizeof(w_action) / sizeof(*w_action))
+
+static int action_rank(const char *action)
+{
+	for (size_t k = 0; k < N_ACTIONS; k++)
+		if (streq(action, w_action[k]))
+			return w_rank[k];
+	return (int)N_ACTIONS;
+}
+
+static int group_cmp(const void *x, const void *y)
+{
+	const struct dv_group *p = x, *q = y;
+	int rp = action_rank(p->action), rq = action_rank(q->action), c;
+
+	if (rp != rq)
+		return rp < rq ? -1 : 1;
+	if (p->n != q->n)
+		return p->n > q->n ? -1 : 1;
+	if ((c = dv_keycmp(p->a, q->a)) != 0)
+		return c;
+	if ((c = dv_keycmp(p->b, q->b)) != 0)
+		return c;
+	return strcmp(p->what, q->what);
+}
+
+/* A cable's part and stock length, "(no part)" without one. */
+static const char *cable_what(struct arena *a, uint32_t part, uint32_t len)
+{
+	return arena_printf(a, "%s%s%s%s", part ? str_of(a, part) : "(no part)",
+			    len ? " " : "", len ? str_of(a, len) : "",
+			    len ? " m" : "");
+}
+
+uint32_t dv_work_groups(const struct dv_workorder *wo, struct arena *a,
+			struct dv_group **out)
+{
+	const struct dv_cables *to = wo->o, *tn = wo->n_;
+	uint8_t *seen_o = xcalloc((size_t)to->n + 1, 1);
+	uint8_t *seen_n = xcalloc((size_t)tn->n + 1, 1);
+	uint32_t npat = a->nstrs + 1;
+	uint32_t *pat = xcalloc(npat, sizeof(*pat));
+	struct grec *g = NULL;
+	uint32_t ng = 0, gcap = 0, nout = 0, ocap = 0;
+	struct dv_group *grp = NULL;
+	uint32_t *ids = NULL;
+	const char **names = NULL;
+
+	for (uint32_t r = 0; r < wo->n; r++) {
+		const struct dv_work *w = &wo->w[r];
+		bool gone = w->kind == K_GONE;
+		const struct dv_cables *t = gone ? to : tn;
+		uint32_t c = gone ? w->i : w->j;
+		uint8_t *seen =
+		    w->kind == K_BORN ? &seen_n[w->j] : &seen_o[w->i];
+		struct grec *e;
+
+		if (*seen)
+			continue; /* the same cable in its other rack */
+		*seen = 1;
+		e = VEC_PUSH(g, ng, gcap);
+		memset(e, 0, sizeof(*e));
+		e->rank = w_rank[w->action];
+		e->np = f_of(t, c, DC_PART);
+		e->nl = f_of(t, c, DC_LENGTH);
+		if (w->action == W_REPLACE) {
+			e->op = f_of(to, w->i, DC_PART);
+			e->ol = f_of(to, w->i, DC_LENGTH);
+		}
+		e->da = f_of(t, c, DC_A_DEVICE);
+		e->db = f_of(t, c, DC_B_DEVICE);
+		e->pa = dev_pattern(a, pat, npat, e->da);
+		e->pb = dev_pattern(a, pat, npat, e->db);
+	}
+	free(seen_o);
+	free(seen_n);
+	free(pat);
+	if (ng)
+		qsort(g, ng, sizeof(*g), grec_cmp);
+	ids = xmalloc(((size_t)ng + 1) * sizeof(*ids));
+	names = xmalloc(((size_t)ng + 1) * sizeof(*names));
+	for (uint32_t k = 0, end; k < ng; k = end) {
+		struct dv_group *d;
+		uint32_t nid = 0, nn = 0;
+
+		for (end = k + 1;
+		     end < ng &&
+		     !memcmp(&g[end], &g[k], offsetof(struct grec, da));
+		     end++)
+			;
+		d = VEC_PUSH(grp, nout, ocap);
+		d->action = w_action[rank_w[g[k].rank]];
+		d->n = end - k;
+		d->what = cable_what(a, g[k].np, g[k].nl);
+		if (g[k].rank == w_rank[W_REPLACE])
+			d->what = arena_printf(a, "%s -> %s",
+					       cable_what(a, g[k].op, g[k].ol),
+					       d->what);
+		for (int e = 0; e < 2; e++) {
+			nid = nn = 0;
+			for (uint32_t m = k; m < end; m++)
+				ids[nid++] = e ? g[m].db : g[m].da;
+			qsort(ids, nid, sizeof(*ids), u32_cmp);
+			for (uint32_t m = 0; m < nid; m++)
+				if (!m || ids[m] != ids[m - 1])
+					names[nn++] = str_of(a, ids[m]);
+			*(e ? &d->b : &d->a) =
+			    dv_compress_names(a, names, nn, 6);
+		}
+	}
+	free(ids);
+	free(names);
+	free(g);
+	if (nout)
+		qsort(grp, nout, sizeof(*grp), group_cmp);
+	*out = grp;
+	return nout;
+}

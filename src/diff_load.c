@@ -305,6 +305,82 @@ static bool load_cables(struct dv_side *s, const char *path, struct arena *a)
 	return ok;
 }
 
+/* The faceplate names of the cables' ends, from the patch schedule. */
+struct face_ctx {
+	struct dv_cables *t;
+	struct arena *a;
+	int col[4]; /* cable_id, device, port, faceplate */
+	bool known;
+};
+
+static void face_row(void *ctx, char **cells, uint32_t n, char **head,
+		     uint32_t nh)
+{
+	static const char *const names[4] = { "cable_id", "device", "port",
+					      "faceplate" };
+	struct face_ctx *f = ctx;
+	const struct dv_cables *t = f->t;
+	const char *id, *fp;
+	uint32_t dev, port, lo = 0, hi = t->n;
+	size_t il;
+
+	if (!f->known) {
+		for (int k = 0; k < 4; k++)
+			f->col[k] = col(head, nh, names[k]);
+		f->known = true;
+	}
+	for (int k = 0; k < 4; k++)
+		if (f->col[k] < 0 || (uint32_t)f->col[k] >= n)
+			return;
+	id = cells[f->col[0]];
+	fp = cells[f->col[3]];
+	dev = intern_find(f->a, cells[f->col[1]], strlen(cells[f->col[1]]));
+	port = intern_find(f->a, cells[f->col[2]], strlen(cells[f->col[2]]));
+	if (!*id || !*fp || !dev || !port)
+		return;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (dv_keycmp(t->c[mid].key, id) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* the cable, or one of its repeats ("ID/2", ...) */
+	il = strlen(id);
+	for (uint32_t k = lo; k < t->n; k++) {
+		const char *key = t->c[k].key;
+
+		if (strncmp(key, id, il) || (key[il] && key[il] != '/'))
+			break;
+		for (int e = 0; e < 2; e++)
+			if (!t->face[2 * (size_t)k + e] &&
+			    dv_cable_field(
+				t, k, e ? DC_B_DEVICE : DC_A_DEVICE) == dev &&
+			    dv_cable_field(t, k, e ? DC_B_PORT : DC_A_PORT) ==
+				port) {
+				t->face[2 * (size_t)k + e] =
+				    intern(f->a, fp, strlen(fp));
+				return;
+			}
+	}
+}
+
+/* cabling/patch.csv, when there is one, for the faceplate names. */
+static bool load_faces(struct dv_side *s, const char *path, struct arena *a)
+{
+	struct face_ctx f;
+
+	if (!s->cables.n || access(path, R_OK) != 0)
+		return true;
+	memset(&f, 0, sizeof(f));
+	f.t = &s->cables;
+	f.a = a;
+	s->cables.face = xcalloc(2 * (size_t)s->cables.n, sizeof(uint32_t));
+	arena_own(a, (void **)&s->cables.face);
+	return csv_stream(path, face_row, &f, a);
+}
+
 static const char *cell(char **cells, uint32_t n, char **head, uint32_t nh,
 			const char *name)
 {
@@ -682,6 +758,7 @@ static bool load_tables(struct dv_side *s, const char *dir, struct arena *a)
 	bool ok;
 
 	if (!load_cables(s, arena_printf(a, "%s/cabling.csv", dir), a) ||
+	    !load_faces(s, arena_printf(a, "%s/cabling/patch.csv", dir), a) ||
 	    !load_csv(&s->t[DV_BOM], arena_printf(a, "%s/bom.csv", dir),
 		      bom_fields, bom_key, a))
 		return false;

@@ -78,7 +78,7 @@ golden() {
 }
 
 golden add-su txt --new-define NODES=8
-golden add-su-all txt -D ALL_UPLINKS=true --new-define NODES=8
+golden add-su-all txt --max-bytes=0 -D ALL_UPLINKS=true --new-define NODES=8
 golden leaf-swap txt --new-define LEAF=qm9790
 golden move-rack txt --new-define NET_SLOT=10
 golden feed txt --new-define FEED_A=100A

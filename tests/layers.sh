@@ -49,7 +49,7 @@ layers='
 9 metrics bisect bisect_* cableplan cablelabel supply capacity
 10 check checks checks_* diag_rules loads
 11 backend outfile registry be_common csv wbuf bom prices cabling nccl ibnet slurm sched_topo k8s svg svg_* html report ir_dump netbox expect xlsx
-12 driver diff diff_load diff_cables verify verify_read scratch parts
+12 driver diff diff_load diff_cables diff_names verify verify_read scratch parts
 13 lsp lsp_* cli main
 '
 private='elab_int fabric_gen lsp_int'

@@ -15,7 +15,9 @@
 #   rackc.sarif   `rackc --check` diagnostics as SARIF 2.1.0, for upload
 #   out/          the design's artifacts (--force: also when checks fail)
 #   diff.md       with -b: `rackc diff` of the base design against this
-#                 one, as Markdown for a pull-request comment
+#                 one, as Markdown for a pull-request comment: within
+#                 the comment's size (rackc diff --max-bytes), the
+#                 complete review in diff-full.md, which a cut one names
 #   diff.json     the same diff as JSON
 #   diff.txt      the same diff as text (the job log shows it)
 #
@@ -67,7 +69,14 @@ if [ -n "$base" ]; then
 	fi
 	for f in markdown:md json:json text:txt; do
 		rc=0
-		"$rackc" diff -f "${f%%:*}" "$@" "$old" "$design" \
+		# Markdown within a pull-request comment (the default
+		# --max-bytes), the complete review beside it; JSON and the
+		# text of the log complete
+		case $f in
+		markdown:*) size="--full=$out/diff-full.md" ;;
+		*) size=--max-bytes=0 ;;
+		esac
+		"$rackc" diff -f "${f%%:*}" "$size" "$@" "$old" "$design" \
 			>"$out/diff.${f#*:}" || rc=$?
 		if [ "$rc" -gt 1 ]; then
 			echo "rackc diff: exit $rc" >&2
