@@ -8,7 +8,6 @@
 
 #include <stdlib.h>
 
-#include "check.h"
 #include "layout.h"
 #include "loads.h"
 #include "metrics.h"
@@ -144,12 +143,13 @@ static struct unknown_fig *fig_slot(struct unknown_fig **out, uint32_t *n,
 	return f;
 }
 
-struct unknown_fig *unknown_figures(const struct rk_design *d, uint32_t *n)
+struct unknown_fig *unknown_figures(struct derived *dv, uint32_t *n)
 {
+	const struct rk_design *d = dv->d;
 	struct unknown_fig *out = NULL;
 	uint32_t cap = 0, *slot[3];
 	uint32_t nl;
-	struct loop_load *loops = loop_loads(d, &nl);
+	const struct loop_load *loops = derived_loop_loads(dv, &nl);
 	static const uint32_t keys[3] = { A_POWER_MAX, A_CAPACITY, A_MAX_FLOW };
 
 	*n = 0;
@@ -205,7 +205,6 @@ struct unknown_fig *unknown_figures(const struct rk_design *d, uint32_t *n)
 	}
 	for (unsigned k = 0; k < 3; k++)
 		free(slot[k]);
-	free(loops);
 	return out;
 }
 
@@ -593,13 +592,13 @@ static void basis_lists(struct basis_ctx *b)
 }
 
 struct figure_report *figure_report_compute(const struct rk_design *d,
-					    const struct derived *dv)
+					    struct derived *dv)
 {
 	struct figure_report *f = xcalloc(1, sizeof(*f));
 	struct basis_ctx b;
 	uint32_t vcap = 0;
 
-	f->unknown = unknown_figures(d, &f->nunknown);
+	f->unknown = unknown_figures(dv, &f->nunknown);
 	f->est = estimated_figures(d, &f->nest);
 	f->on_estimates =
 	    xcalloc(dv->ncoverage ? dv->ncoverage : 1, sizeof(uint32_t));
@@ -619,7 +618,7 @@ struct figure_report *figure_report_compute(const struct rk_design *d,
 	basis_lists(&b);
 	for (unsigned c = 0; c < dv->ncoverage; c++) {
 		const struct check_coverage *cv = &dv->coverage[c];
-		enum basis kind = basis_of(check_table[c]->name);
+		enum basis kind = basis_of(dv->check_names[c]);
 
 		if (!cv->ran || kind == B_NONE)
 			continue;
