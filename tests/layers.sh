@@ -48,7 +48,7 @@ layers='
 7 resolve
 8 fabric fabric_gen fabric_planes fabric_tiers
 9 metrics derived models power_model cooling_model loads bisect bisect_* cableplan
-9 cablelabel supply capacity
+9 cablelabel supply capacity nccl_nics
 10 check checks checks_* diag_rules
 11 backend outfile registry be_common csv wbuf bom prices cabling nccl ibnet slurm sched_topo k8s svg svg_* html report ir_dump netbox expect xlsx
 12 driver cli diff diff_load diff_cables verify verify_read scratch parts main
