@@ -895,8 +895,16 @@ static void section_coverage(struct wbuf *w, struct backend_ctx *ctx)
 			  "<th>attribute</th><th>objects</th><th>checks</th>"
 			  "<th>estimate</th></tr></thead><tbody>\n");
 		for (uint32_t k = 0; k < ne; k++) {
+			char cool[64];
+
 			wb_str(w, "<tr>");
-			td_text(w, ir_name(d, e[k].part));
+			if (e[k].coolant) { /* rackc's own estimate */
+				snprintf(cool, sizeof(cool), "coolant %s",
+					 e[k].coolant);
+				td_text(w, cool);
+			} else {
+				td_text(w, ir_name(d, e[k].part));
+			}
 			td_text(w, attr_table[e[k].attr].name);
 			td_u(w, e[k].objects);
 			td_text(w, e[k].checks);
@@ -933,6 +941,11 @@ static void section_coverage(struct wbuf *w, struct backend_ctx *ctx)
 
 				if (i)
 					wb_str(w, ", ");
+				if (x->coolant) {
+					wb_str(w, "coolant ");
+					wb_xml(w, x->coolant);
+					continue;
+				}
 				wb_xml(w, ir_name(d, x->part));
 				wb_str(w, ".");
 				wb_xml(w, attr_table[x->attr].name);

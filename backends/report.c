@@ -644,6 +644,21 @@ static void report_unknown(FILE *fp, const struct rk_design *d,
 	fputs(n ? "\n  ]" : "]", fp);
 }
 
+/*
+ * The part an estimated figure is on; for a coolant whose properties are
+ * rackc's estimates, null and the coolant ("part": null, "coolant": "pg25").
+ */
+static void json_est_part(FILE *fp, const struct rk_design *d,
+			  const struct estimated_fig *e)
+{
+	if (e->coolant) {
+		fputs("null, \"coolant\": ", fp);
+		be_json_str(fp, e->coolant);
+	} else {
+		be_json_str(fp, ir_name(d, e->part));
+	}
+}
+
 /* "estimated": the figures marked estimated that verdicts rest on. */
 static void report_estimated(FILE *fp, const struct rk_design *d,
 			     const struct figure_report *fr)
@@ -656,7 +671,7 @@ static void report_estimated(FILE *fp, const struct rk_design *d,
 		const char *c = e[k].checks;
 
 		fputs(k ? ",\n    {\"part\": " : "\n    {\"part\": ", fp);
-		be_json_str(fp, ir_name(d, e[k].part));
+		json_est_part(fp, d, &e[k]);
 		fprintf(fp,
 			", \"attribute\": \"%s\", \"objects\": %u, "
 			"\"note\": ",
@@ -718,7 +733,7 @@ static void report_est_verdicts(FILE *fp, const struct rk_design *d,
 			    &fr->est[fr->refs[v->first + i]];
 
 			fputs(i ? ", {\"part\": " : "{\"part\": ", fp);
-			be_json_str(fp, ir_name(d, e->part));
+			json_est_part(fp, d, e);
 			fprintf(fp, ", \"attribute\": \"%s\"}",
 				attr_table[e->attr].name);
 		}

@@ -53,8 +53,10 @@
  * when a loop with heat uses them.
  */
 static const struct coolant coolants[] = {
-	{ "water", 4186, 997, "water near 25 C", false },
-	{ "pg25", 3900, 1020, "estimate, S-COOL", true },
+	{ "water", 4186, 997, "water near 25 C", false, NULL },
+	{ "pg25", 3900, 1020, "estimate, S-COOL", true,
+	  "c_p about 3.9 kJ/(kg K), density about 1.02 kg/L: estimates "
+	  "(Q = m c_p dT; S-COOL)" },
 };
 
 /* ---- heat of one device ---- */

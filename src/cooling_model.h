@@ -21,7 +21,8 @@ struct coolant {
 	int64_t cp;  /* J/(kg K) */
 	int64_t rho; /* g/L */
 	const char *src;
-	bool estimate; /* the figures are estimates (tag E) */
+	bool estimate;	  /* the figures are estimates (tag E) */
+	const char *note; /* for an estimate: what is estimated, and whence */
 };
 
 enum hrule {

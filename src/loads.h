@@ -142,14 +142,19 @@ struct unknown_fig *unknown_figures(struct derived *dv, uint32_t *n);
  * @text:    the `estimated` note
  * @objects: devices made from @part (racks for a rack or rear-door part)
  * @checks:  the checks whose verdicts rest on it, comma separated
+ * @coolant: NULL; or a coolant whose properties rackc holds only as
+ *           estimates (cooling_model.c): then @part is RK_NONE, @attr
+ *           A_COOLANT and @objects the loops that use it
  */
 struct estimated_fig {
 	uint32_t part, attr, objects;
 	const char *text;
 	const char *checks;
+	const char *coolant;
 };
 
-/* Every such figure, by part in declaration order (malloc'd). */
+/* Every such figure, by part in declaration order, then the estimated
+ * coolants the loops use (malloc'd). */
 struct estimated_fig *estimated_figures(const struct rk_design *d, uint32_t *n);
 
 /*
