@@ -15,7 +15,7 @@
 
 #include "be_common.h"
 #include "capacity.h"
-#include "check.h"
+#include "metrics.h"
 #include "layout.h"
 #include "loads.h"
 #include "schema.h"
@@ -601,7 +601,7 @@ static void section_racks(struct wbuf *w, struct backend_ctx *ctx)
 {
 	const struct rk_design *d = ctx->d;
 	const struct rack_totals *t = derived_racks(ctx->dv);
-	int64_t *air_heat = rack_air_loads(d);
+	const int64_t *air_heat = derived_rack_air(ctx->dv);
 
 	wb_str(w, "<section id=\"racks\"><h2>Racks</h2>\n<p class=\"note\">"
 		  "Click a column heading to sort. Heat to air is what "
@@ -661,7 +661,6 @@ static void section_racks(struct wbuf *w, struct backend_ctx *ctx)
 		wb_str(w, "</tr>\n");
 	}
 	wb_str(w, "</tbody></table></section>\n");
-	free(air_heat);
 }
 
 /* an input quantity of @obj, empty when not given */
@@ -681,14 +680,14 @@ static void td_attr(struct wbuf *w, const struct rk_design *d, uint32_t obj,
 
 /*
  * The feeds with the figures power-feed-capacity judges and report.json's
- * "feeds" section gives (feed_loads(), load_feed_racks() and
+ * "feeds" section gives (derived_feed_loads(), load_feed_racks() and
  * load_feed_supplies() of loads.h).
  */
 static void section_feeds(struct wbuf *w, struct backend_ctx *ctx)
 {
 	const struct rk_design *d = ctx->d;
 	uint32_t nf, np = 0, nr = 0, ap = 0, ar = 0;
-	struct feed_load *f = feed_loads(d, &nf);
+	const struct feed_load *f = derived_feed_loads(ctx->dv, &nf);
 	struct load_member *pdus = NULL, *racks = NULL;
 
 	wb_str(w, "<section id=\"feeds\"><h2>Feeds</h2>\n");
@@ -755,12 +754,11 @@ static void section_feeds(struct wbuf *w, struct backend_ctx *ctx)
 	wb_str(w, "</tbody></table></section>\n");
 	free(pdus);
 	free(racks);
-	free(f);
 }
 
 /*
  * The liquid loops with the figures cooling-cdu-capacity and cooling-flow
- * judge and report.json's "loops" section gives (loop_loads() and
+ * judge and report.json's "loops" section gives (derived_loop_loads() and
  * load_loop_racks() of loads.h): heat of devices and rear doors, CDUs
  * less redundancy.
  */
@@ -768,7 +766,7 @@ static void section_loops(struct wbuf *w, struct backend_ctx *ctx)
 {
 	const struct rk_design *d = ctx->d;
 	uint32_t nl, nr = 0, ar = 0;
-	struct loop_load *l = loop_loads(d, &nl);
+	const struct loop_load *l = derived_loop_loads(ctx->dv, &nl);
 	struct load_member *racks = NULL;
 
 	wb_str(w, "<section id=\"loops\"><h2>Liquid loops</h2>\n");
@@ -849,7 +847,6 @@ static void section_loops(struct wbuf *w, struct backend_ctx *ctx)
 	}
 	wb_str(w, "</tbody></table></section>\n");
 	free(racks);
-	free(l);
 }
 
 /*
@@ -898,8 +895,16 @@ static void section_coverage(struct wbuf *w, struct backend_ctx *ctx)
 			  "<th>attribute</th><th>objects</th><th>checks</th>"
 			  "<th>estimate</th></tr></thead><tbody>\n");
 		for (uint32_t k = 0; k < ne; k++) {
+			char cool[64];
+
 			wb_str(w, "<tr>");
-			td_text(w, ir_name(d, e[k].part));
+			if (e[k].coolant) { /* rackc's own estimate */
+				snprintf(cool, sizeof(cool), "coolant %s",
+					 e[k].coolant);
+				td_text(w, cool);
+			} else {
+				td_text(w, ir_name(d, e[k].part));
+			}
 			td_text(w, attr_table[e[k].attr].name);
 			td_u(w, e[k].objects);
 			td_text(w, e[k].checks);
@@ -924,7 +929,7 @@ static void section_coverage(struct wbuf *w, struct backend_ctx *ctx)
 			const struct est_verdict *v = &fr->verdicts[k];
 
 			wb_str(w, "<tr>");
-			td_text(w, check_table[v->check]->name);
+			td_text(w, ctx->dv->check_names[v->check]);
 			td_text(w, ir_name(d, v->obj));
 			td_text(w, v->outcome < ARRAY_SIZE(outcome)
 				       ? outcome[v->outcome]
@@ -936,6 +941,11 @@ static void section_coverage(struct wbuf *w, struct backend_ctx *ctx)
 
 				if (i)
 					wb_str(w, ", ");
+				if (x->coolant) {
+					wb_str(w, "coolant ");
+					wb_xml(w, x->coolant);
+					continue;
+				}
 				wb_xml(w, ir_name(d, x->part));
 				wb_str(w, ".");
 				wb_xml(w, attr_table[x->attr].name);
@@ -944,7 +954,7 @@ static void section_coverage(struct wbuf *w, struct backend_ctx *ctx)
 		}
 		wb_str(w, "</tbody></table>\n");
 	}
-	for (unsigned i = 0; cv && i < check_table_len; i++) {
+	for (unsigned i = 0; cv && i < ctx->dv->ncoverage; i++) {
 		const struct check_coverage *x = &cv[i];
 
 		if (!x->ran || !x->tracked)
@@ -958,7 +968,7 @@ static void section_coverage(struct wbuf *w, struct backend_ctx *ctx)
 				  "figures</th></tr></thead><tbody>\n");
 		any = true;
 		wb_str(w, "<tr>");
-		td_text(w, check_table[i]->name);
+		td_text(w, ctx->dv->check_names[i]);
 		td_u(w, x->proved);
 		td_u(w, x->unknown);
 		td_u(w, x->waived);
@@ -1090,6 +1100,6 @@ const struct backend backend_html = {
 	.summary = "report.html: summary, capacity, findings, tables and "
 		   "pictures in one page",
 	.emit = emit_html,
-	.needs =
-	    BE_NEEDS_FABRICS | BE_NEEDS_PLAN | BE_NEEDS_RACKS | BE_NEEDS_CHECKS,
+	.needs = BE_NEEDS_FABRICS | BE_NEEDS_PLAN | BE_NEEDS_RACKS |
+		 BE_NEEDS_CHECKS | BE_NEEDS_MODELS,
 };

@@ -92,6 +92,7 @@
 #include "backend.h"
 #include "be_common.h"
 #include "fabric.h"
+#include "nccl_nics.h"
 #include "schema.h"
 
 #define NCCL_MAX_ELEMENTS 256	     /* NCCL_TOPO_XML_MAX_NODES (ref 3.3) */
@@ -103,7 +104,7 @@ struct ncomp {
 	bool has_bus; /* bus attribute given */
 	bool used;    /* written (GPU, chosen NIC, or holds one) */
 	bool bad_up;  /* its pcie names something else than a switch */
-	bool nccl;    /* nic: carries NCCL traffic (nic_for_nccl) */
+	bool nccl;    /* nic: carries NCCL traffic (nccl_nic_carries) */
 	bool anchor;  /* nic: written as a bare <pci> for NCCL to fill */
 	uint8_t walk; /* depth walk: 0 new, 1 on the path, 2 done */
 	uint64_t bus; /* domain << 16 | bus << 8 | device << 3 | function */
@@ -233,26 +234,6 @@ static uint32_t ref_comp(struct npart *p, uint32_t i, uint32_t key)
 	return v && v->type == VT_OBJ ? index_of(p, v->a) : RK_NONE;
 }
 
-/* Does a NIC carry NCCL traffic: a listed port whose role is compute/unset. */
-static bool nic_for_nccl(const struct rk_design *d, uint32_t nic)
-{
-	const struct rk_value *pv = ir_attr_inh(d, nic, A_PORTS);
-
-	if (!pv || pv->type != VT_LIST)
-		return false;
-	for (uint32_t k = 0; k < (uint32_t)pv->n; k++) {
-		const struct rk_value *e = ir_list_at(d, pv, k);
-		const char *role;
-
-		if (e->type != VT_PORT)
-			continue;
-		role = be_port_role(d, (uint32_t)e->n);
-		if (!role[0] || streq(role, "compute"))
-			return true;
-	}
-	return false;
-}
-
 static const char *nic_class(const struct rk_design *d, uint32_t nic)
 {
 	const struct rk_value *pv = ir_attr_inh(d, nic, A_PORTS);
@@ -360,7 +341,7 @@ static bool analyse(struct npart *p)
 
 		c->bus = UINT64_MAX;
 		c->up = RK_NONE;
-		c->nccl = c->cls == COMP_NIC && nic_for_nccl(d, c->id);
+		c->nccl = c->cls == COMP_NIC && nccl_nic_carries(d, c->id);
 		if (c->cls == COMP_CPU) {
 			onecpu = i;
 			ncpu++;

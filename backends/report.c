@@ -13,7 +13,6 @@
 #include "backend.h"
 #include "be_common.h"
 #include "capacity.h"
-#include "check.h"
 #include "svg.h"
 #include "fabric.h"
 #include "layout.h"
@@ -472,10 +471,11 @@ static void json_int(FILE *fp, const char *key, bool known, int64_t v)
  * load in normal operation and after the worst loss of one other feed,
  * and the headroom left in each case.
  */
-static void report_feeds(FILE *fp, const struct rk_design *d)
+static void report_feeds(FILE *fp, const struct rk_design *d,
+			 struct derived *dv)
 {
 	uint32_t nf, np = 0, nr = 0, ap = 0, ar = 0;
-	struct feed_load *f = feed_loads(d, &nf);
+	const struct feed_load *f = derived_feed_loads(dv, &nf);
 	struct load_member *pdus = NULL, *racks = NULL;
 	static const char *const feed_keys[] = { "load_w", "headroom_w",
 						 "load_after_loss_w",
@@ -533,7 +533,6 @@ static void report_feeds(FILE *fp, const struct rk_design *d)
 	fputs(nf ? "\n  ]" : "]", fp);
 	free(pdus);
 	free(racks);
-	free(f);
 }
 
 /*
@@ -541,10 +540,11 @@ static void report_feeds(FILE *fp, const struct rk_design *d)
  * takes to liquid, the CDUs' capacity less redundancy and the coolant
  * flow, as the cooling checks compute them, with the headroom left.
  */
-static void report_loops(FILE *fp, const struct rk_design *d)
+static void report_loops(FILE *fp, const struct rk_design *d,
+			 struct derived *dv)
 {
 	uint32_t nl, nr = 0, ar = 0;
-	struct loop_load *l = loop_loads(d, &nl);
+	const struct loop_load *l = derived_loop_loads(dv, &nl);
 	struct load_member *racks = nl ? load_loop_racks(d, &nr) : NULL;
 	static const char *const loop_keys[] = { "heat_w", "headroom_w",
 						 "flow_ml_per_min",
@@ -618,7 +618,6 @@ static void report_loops(FILE *fp, const struct rk_design *d)
 	}
 	fputs(nl ? "\n  ]" : "]", fp);
 	free(racks);
-	free(l);
 }
 
 /*
@@ -645,6 +644,21 @@ static void report_unknown(FILE *fp, const struct rk_design *d,
 	fputs(n ? "\n  ]" : "]", fp);
 }
 
+/*
+ * The part an estimated figure is on; for a coolant whose properties are
+ * rackc's estimates, null and the coolant ("part": null, "coolant": "pg25").
+ */
+static void json_est_part(FILE *fp, const struct rk_design *d,
+			  const struct estimated_fig *e)
+{
+	if (e->coolant) {
+		fputs("null, \"coolant\": ", fp);
+		be_json_str(fp, e->coolant);
+	} else {
+		be_json_str(fp, ir_name(d, e->part));
+	}
+}
+
 /* "estimated": the figures marked estimated that verdicts rest on. */
 static void report_estimated(FILE *fp, const struct rk_design *d,
 			     const struct figure_report *fr)
@@ -657,7 +671,7 @@ static void report_estimated(FILE *fp, const struct rk_design *d,
 		const char *c = e[k].checks;
 
 		fputs(k ? ",\n    {\"part\": " : "\n    {\"part\": ", fp);
-		be_json_str(fp, ir_name(d, e[k].part));
+		json_est_part(fp, d, &e[k]);
 		fprintf(fp,
 			", \"attribute\": \"%s\", \"objects\": %u, "
 			"\"note\": ",
@@ -700,8 +714,9 @@ static const char *outcome_name(uint32_t o)
  * figures it rests on (loads.h, struct figure_report).
  */
 static void report_est_verdicts(FILE *fp, const struct rk_design *d,
-				const struct figure_report *fr)
+				const struct derived *dv)
 {
+	const struct figure_report *fr = dv ? dv->figures : NULL;
 	uint32_t n = fr ? fr->nverdicts : 0;
 
 	fputs(",\n  \"estimated_verdicts\": [", fp);
@@ -709,7 +724,7 @@ static void report_est_verdicts(FILE *fp, const struct rk_design *d,
 		const struct est_verdict *v = &fr->verdicts[k];
 
 		fprintf(fp, "%s{\"check\": \"%s\", \"object\": ",
-			k ? ",\n    " : "\n    ", check_table[v->check]->name);
+			k ? ",\n    " : "\n    ", dv->check_names[v->check]);
 		be_json_str(fp, ir_name(d, v->obj));
 		fprintf(fp, ", \"verdict\": \"%s\", \"figures\": [",
 			outcome_name(v->outcome));
@@ -718,7 +733,7 @@ static void report_est_verdicts(FILE *fp, const struct rk_design *d,
 			    &fr->est[fr->refs[v->first + i]];
 
 			fputs(i ? ", {\"part\": " : "{\"part\": ", fp);
-			be_json_str(fp, ir_name(d, e->part));
+			json_est_part(fp, d, e);
 			fprintf(fp, ", \"attribute\": \"%s\"}",
 				attr_table[e->attr].name);
 		}
@@ -738,7 +753,7 @@ static void report_coverage(FILE *fp, struct backend_ctx *ctx)
 	bool first = true;
 
 	fputs(",\n  \"coverage\": {", fp);
-	for (unsigned i = 0; cv && i < check_table_len; i++) {
+	for (unsigned i = 0; cv && i < ctx->dv->ncoverage; i++) {
 		const struct check_coverage *x = &cv[i];
 
 		if (!x->ran || !x->tracked)
@@ -748,7 +763,7 @@ static void report_coverage(FILE *fp, struct backend_ctx *ctx)
 			"\"missing_figure\": %u, \"waived\": %u, "
 			"\"prerequisite_failed\": %u, "
 			"\"proved_on_estimates\": %u}",
-			first ? "" : ",", check_table[i]->name, x->proved,
+			first ? "" : ",", ctx->dv->check_names[i], x->proved,
 			x->unknown + x->waived + x->prereq, x->unknown,
 			x->waived, x->prereq, fr ? fr->on_estimates[i] : 0);
 		first = false;
@@ -969,12 +984,12 @@ static bool emit_report(struct backend_ctx *ctx)
 		fputs("]}", fp);
 	}
 	fputs(first ? "]" : "\n  ]", fp);
-	report_feeds(fp, d);
-	report_loops(fp, d);
+	report_feeds(fp, d, ctx->dv);
+	report_loops(fp, d, ctx->dv);
 	report_capacity(fp, ctx);
 	report_unknown(fp, d, ctx->dv ? ctx->dv->figures : NULL);
 	report_estimated(fp, d, ctx->dv ? ctx->dv->figures : NULL);
-	report_est_verdicts(fp, d, ctx->dv ? ctx->dv->figures : NULL);
+	report_est_verdicts(fp, d, ctx->dv);
 	report_coverage(fp, ctx);
 	fprintf(fp, ",\n  \"checks\": {\"errors\": %u, \"warnings\": %u",
 		ctx->diag->errors, ctx->diag->warnings);
@@ -988,6 +1003,6 @@ const struct backend backend_report = {
 	.name = "report",
 	.summary = "report.json: totals, racks, fabrics (bisection), checks",
 	.emit = emit_report,
-	.needs =
-	    BE_NEEDS_FABRICS | BE_NEEDS_PLAN | BE_NEEDS_RACKS | BE_NEEDS_CHECKS,
+	.needs = BE_NEEDS_FABRICS | BE_NEEDS_PLAN | BE_NEEDS_RACKS |
+		 BE_NEEDS_CHECKS | BE_NEEDS_MODELS,
 };

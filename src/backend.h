@@ -82,6 +82,7 @@ enum {
 	BE_NEEDS_RACKS = 4,   /* derived_racks() */
 	BE_NEEDS_CHECKS = 8,  /* the diagnostic counts after the checks */
 	BE_NEEDS_LABELS = 16, /* derived_labels() */
+	BE_NEEDS_MODELS = 32, /* the power and cooling models (loads.h) */
 };
 
 /**

@@ -754,6 +754,10 @@ bool checks_run(const struct rk_design *d, struct derived *dv,
 	if (dv && !dv->coverage) {
 		dv->coverage = xcalloc(check_table_len, sizeof(*dv->coverage));
 		dv->ncoverage = check_table_len;
+		dv->check_names =
+		    xcalloc(check_table_len, sizeof(*dv->check_names));
+		for (unsigned i = 0; i < check_table_len; i++)
+			dv->check_names[i] = check_table[i]->name;
 	}
 	for (unsigned i = 0; i < check_table_len; i++)
 		if (r->level[i] != CHECK_OFF)
@@ -761,16 +765,12 @@ bool checks_run(const struct rk_design *d, struct derived *dv,
 	check_waivers(r);
 	if (dv && !dv->figures) {
 		dv->figures = figure_report_compute(d, dv);
-		dv->figures_free = figure_report_free;
 	}
 	free(r->ctx.used_waivers);
 	for (unsigned k = 0; k < check_table_len; k++)
 		free(r->bad[k]);
 	for (unsigned k = 0; k < A__COUNT; k++)
 		free(r->ctx.memo[k]);
-	for (unsigned k = 0; k < CHECK_MODEL__COUNT; k++)
-		if (r->ctx.model[k].p)
-			r->ctx.model[k].free(r->ctx.model[k].p);
 	free(r);
 	return true;
 }

@@ -79,14 +79,6 @@ struct check {
  */
 struct derived;
 
-/* struct check_ctx's @model */
-enum check_model_kind {
-	CHECK_MODEL_COOLING,	     /* checks_cooling.c */
-	CHECK_MODEL_POWER,	     /* checks_power.c */
-	CHECK_MODEL_POWER_SCENARIOS, /* the same with the feed scenarios */
-	CHECK_MODEL__COUNT,
-};
-
 struct check_ctx {
 	const struct rk_design *d;
 	struct derived *dv; /* shared derived figures (metrics.h) */
@@ -108,12 +100,6 @@ struct check_ctx {
 	bool found_global; /* a finding about no object */
 	/* check_inh(): per key, per object, NULL until asked */
 	const struct rk_value **memo[A__COUNT];
-	/* models several checks of a family build from the design alone,
-	 * built by the first that needs one and freed after the run */
-	struct check_model {
-		void *p;
-		void (*free)(void *p);
-	} model[CHECK_MODEL__COUNT];
 };
 
 /*

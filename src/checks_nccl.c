@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "checks.h"
+#include "nccl_nics.h"
 
 /* A (component part, server part, first device of the server part). */
 struct gap {
@@ -49,26 +50,6 @@ static bool marked_unknown(const struct rk_design *d, uint32_t part,
 			if (!strncmp(s, figure, n) && s[n] == ':')
 				return true;
 		}
-	return false;
-}
-
-/* A NIC carries NCCL traffic: a port whose role is compute or unset. */
-static bool nic_for_nccl(const struct rk_design *d, uint32_t nic)
-{
-	const struct rk_value *pv = ir_attr_inh(d, nic, A_PORTS);
-
-	if (!pv || pv->type != VT_LIST)
-		return false;
-	for (uint32_t k = 0; k < (uint32_t)pv->n; k++) {
-		const struct rk_value *e = ir_list_at(d, pv, k);
-		const char *role;
-
-		if (e->type != VT_PORT)
-			continue;
-		role = ir_str(d, (uint32_t)e->n, A_ROLE);
-		if (!role || !role[0] || !strcmp(role, "compute"))
-			return true;
-	}
 	return false;
 }
 
@@ -127,7 +108,7 @@ static void run_figure_unknown(struct check_ctx *c)
 				gpus |= o->cls == COMP_GPU;
 				if ((o->cls != COMP_GPU &&
 				     (o->cls != COMP_NIC ||
-				      !nic_for_nccl(d, k))) ||
+				      !nccl_nic_carries(d, k))) ||
 				    o->part == RK_NONE || !(m = missing(d, k)))
 					continue;
 				if (ng == cap) {

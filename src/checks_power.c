@@ -3,40 +3,9 @@
  * Power checks: PSU redundancy of the parts, wiring of supplies to PDUs,
  * PDU and feed capacity, outlet types, and what a lost feed does.
  *
- * The power model (shared by the checks below, rebuilt by each, linear in
- * the design):
- *
- *  - A device's load is its part's power_max (the electrical maximum; heat
- *    is the cooling checks' business).  Power factor is taken as 1, so a
- *    PDU's kVA rating is compared with kW of load; PSU efficiency is not
- *    modelled (no data).
- *  - Supplies share the load evenly: a device with k supplies plugged in
- *    puts ceil(P x n / k) on a PDU that n of them plug into.
- *  - Full power needs the "active" count of psu_redundancy ("4+2": 4,
- *    "N+N" or "2N": half, "N+1": all but one, "N": all), or without a
- *    scheme ceil(power_max / psu_rating).  The device runs, throttled, on
- *    as few as psu_min_run supplies (default: the full-power count).  A
- *    throttled device draws at most what its remaining supplies deliver,
- *    min(power_max, s x psu_rating).  With neither scheme nor rating the
- *    device is assumed to run at full power on any one supply.
- *  - A PDU or power shelf delivers its `capacity` when it gives one (taken
- *    as usable, no derating); otherwise V x A (single-phase) or
- *    V x A x sqrt(3) (three-phase, V line to line), times `derate` when the
- *    part says so (the NEC 80 % continuous-load rule, S-PDU,
- *    S-PDU), computed exactly (supply.c).  Loads are whole milliwatts and
- *    are compared with the capacity rounded down to the milliwatt, which
- *    is exact: a load fits when it is at most that floor.  Feeds (and
- *    UPSes, busways) are rated the same way from their own attributes.
- *  - Feed failure (N1, N2, S-B200): for each feed F that a
- *    rack's PDUs use, when the rack uses two or more feeds, F is lost: PDUs
- *    on F carry nothing, every device runs on its supplies plugged into the
- *    other PDUs (full power, throttled, or down), and the surviving PDUs and
- *    feeds must carry the new load.  PDUs without a feed never fail.
- *  - Outlets: a C20 inlet needs a C19 outlet; a C14 inlet takes a C13
- *    outlet, or a C19 outlet the C20s leave free (with a C20-to-C13
- *    cord).  PDUs that declare no outlet counts are not checked.
- *  - Phase balance is not checked: the design does not say which outlet
- *    (and so which phase) a supply plugs into.
+ * The power model the checks judge (loads, wiring, feed failures) is
+ * power_model.c's, computed once per compilation into the figure cache
+ * (derived_power); that file states its rules.
  *
  * Findings about a part (power-psu-redundancy, an inlet given as an outlet
  * type) are reported once, at the part's attribute, against the first
@@ -54,34 +23,16 @@
 #include "metrics.h"
 #include "layout.h"
 #include "loads.h"
+#include "power_model.h"
 #include "schema.h"
 #include "supply.h"
 
 /* ---- arithmetic ---- */
 
 /* ceil(a * n / k) for a >= 0, k > 0 */
-static int64_t share_of(int64_t a, int64_t n, int64_t k)
-{
-	__int128 p = (__int128)a * n;
-
-	return check_sat((p + k - 1) / k);
-}
 
 /* "%lld %s" arguments: 1 PSU, 2 PSUs */
 #define NPSU(n) (long long)(n), (n) == 1 ? "PSU" : "PSUs"
-
-static bool is_source(const struct rk_design *d, uint32_t obj)
-{
-	return d->objs[obj].kind == K_DEVICE &&
-	       (d->objs[obj].cls == C_PDU || d->objs[obj].cls == C_POWER_SHELF);
-}
-
-static uint32_t feed_of(const struct rk_design *d, uint32_t pdu)
-{
-	const struct rk_value *v = ir_attr_inh(d, pdu, A_FEED);
-
-	return v && v->type == VT_OBJ ? v->a : RK_NONE;
-}
 
 /* ---- capacity of a PDU, power shelf or feed (supply.c) ---- */
 
@@ -106,159 +57,6 @@ static void capacity_text(const struct supply_cap *cp, char *out, size_t n)
 
 /* ---- PSU figures of a device ---- */
 
-enum scheme_kind { SCH_NONE, SCH_BAD, SCH_FIXED, SCH_NN, SCH_NK, SCH_N };
-
-/*
- * Parse psu_redundancy: "A+B", "N+N", "2N", "N+K" or "N" (blanks around
- * '+' allowed).  *active: supplies that carry full power; *spare: the rest.
- */
-static enum scheme_kind scheme_parse(const char *s, int64_t psus,
-				     int64_t *active, int64_t *spare)
-{
-	int64_t x = 0, y = 0;
-	int nx = 0, ny = 0;
-	bool xn = false, yn = false;
-
-	*active = *spare = 0;
-	if (!s)
-		return SCH_NONE;
-	while (*s == ' ')
-		s++;
-	if (streq(s, "2N")) {
-		*active = psus / 2;
-		*spare = psus - psus / 2;
-		return SCH_NN;
-	}
-	if (*s == 'N') {
-		xn = true;
-		s++;
-	} else {
-		for (; *s >= '0' && *s <= '9' && nx < 6; s++, nx++)
-			x = x * 10 + (*s - '0');
-		if (!nx)
-			return SCH_BAD;
-	}
-	while (*s == ' ')
-		s++;
-	if (!*s) {
-		if (!xn)
-			return SCH_BAD;
-		*active = psus;
-		return SCH_N;
-	}
-	if (*s++ != '+')
-		return SCH_BAD;
-	while (*s == ' ')
-		s++;
-	if (*s == 'N') {
-		yn = true;
-		s++;
-	} else {
-		for (; *s >= '0' && *s <= '9' && ny < 6; s++, ny++)
-			y = y * 10 + (*s - '0');
-		if (!ny)
-			return SCH_BAD;
-	}
-	while (*s == ' ')
-		s++;
-	if (*s)
-		return SCH_BAD;
-	if (xn && yn) {
-		*active = psus / 2;
-		*spare = psus - psus / 2;
-		return SCH_NN;
-	}
-	if (yn)
-		return SCH_BAD; /* "4+N" */
-	if (xn) {
-		*active = psus - y;
-		*spare = y;
-		return SCH_NK;
-	}
-	*active = x;
-	*spare = y;
-	return SCH_FIXED;
-}
-
-enum full_why { FULL_ANY, FULL_SCHEME, FULL_RATING };
-
-/**
- * struct psu_info - the PSU figures of a device (from its part)
- * @pmax:    power_max, mW
- * @psus:    supplies declared
- * @rating:  psu_rating, mW (0: unknown)
- * @full:    supplies needed for full power
- * @min_run: fewest supplies it runs on (throttled below @full)
- * @why:     where @full comes from
- * @min_given: psu_min_run was given
- * @scheme:  psu_redundancy text, or NULL
- */
-struct psu_info {
-	int64_t pmax, psus, rating, full, min_run;
-	enum full_why why;
-	bool min_given;
-	const char *scheme;
-};
-
-static void psu_info(const struct rk_design *d, uint32_t dev,
-		     struct psu_info *pi)
-{
-	int64_t active, spare;
-
-	memset(pi, 0, sizeof(*pi));
-	pi->pmax = check_num0(d, dev, A_POWER_MAX);
-	pi->psus = check_num0(d, dev, A_PSUS);
-	pi->rating = check_num0(d, dev, A_PSU_RATING);
-	pi->scheme = ir_str(d, dev, A_PSU_REDUNDANCY);
-	pi->full = 1;
-	pi->why = FULL_ANY;
-	switch (scheme_parse(pi->scheme, pi->psus, &active, &spare)) {
-	case SCH_FIXED:
-	case SCH_NN:
-	case SCH_NK:
-	case SCH_N:
-		if (active >= 1) {
-			pi->full = active;
-			pi->why = FULL_SCHEME;
-			break;
-		}
-		FALLTHROUGH;
-	case SCH_NONE:
-	case SCH_BAD:
-		if (pi->rating && pi->pmax) {
-			pi->full = share_of(pi->pmax, 1, pi->rating);
-			pi->why = FULL_RATING;
-		}
-		break;
-	}
-	pi->min_run = pi->full;
-	if (ir_attr_inh(d, dev, A_PSU_MIN_RUN)) {
-		int64_t m = check_num0(d, dev, A_PSU_MIN_RUN);
-
-		pi->min_given = true;
-		if (m >= 1 && m < pi->full)
-			pi->min_run = m;
-	}
-}
-
-enum pstate { PS_FULL, PS_THROTTLED, PS_DOWN };
-
-/* State and draw of a device left with @s working supplies. */
-static enum pstate psu_state(const struct psu_info *pi, int64_t s,
-			     int64_t *draw)
-{
-	if (s <= 0 || s < pi->min_run) {
-		*draw = 0;
-		return PS_DOWN;
-	}
-	*draw = pi->pmax;
-	if (s >= pi->full)
-		return PS_FULL;
-	if (pi->rating && (__int128)s * pi->rating < pi->pmax)
-		*draw = s * pi->rating;
-	return PS_THROTTLED;
-}
-
 /* Why the device needs @pi->full supplies, for notes. */
 static void full_text(const struct psu_info *pi, char *out, size_t n)
 {
@@ -278,78 +76,10 @@ static void full_text(const struct psu_info *pi, char *out, size_t n)
 	}
 }
 
-/* ---- the wiring model ---- */
-
-/**
- * struct wire - supplies of one device plugged into one PDU
- * @dev, @pdu: the two ends
- * @n:    how many supplies
- * @next: next wire into the same PDU (RK_NONE ends)
- * @loc:  the first 'power' pair that names the PDU
- */
-struct wire {
-	uint32_t dev, pdu, n, next;
-	const struct srcloc *loc;
-};
-
-/* load change on a PDU (or feed) when a feed fails */
-struct scen {
-	uint32_t feed, next;
-	int64_t delta;
-};
-
-struct pmodel {
-	const struct rk_design *d;
-	struct wire *w;
-	uint32_t nw, wcap;
-	struct scen *s;
-	uint32_t ns, scap;
-	uint32_t *dev_w;    /* first wire of a device, RK_NONE */
-	uint32_t *dev_nw;   /* its wire count (wires are contiguous) */
-	uint32_t *dev_k;    /* supplies plugged in */
-	uint32_t *pdu_w;    /* first wire into a PDU */
-	uint32_t *pdu_s;    /* first scenario of a PDU */
-	uint32_t *feed_s;   /* first scenario of a feed */
-	uint32_t *feed_p;   /* first PDU on a feed (chained by pdu_next) */
-	uint32_t *pdu_next; /* next PDU on the same feed */
-	uint32_t *rack_f0, *rack_f1; /* first two feeds seen in a rack */
-	int64_t *load;		     /* normal load of a PDU (or feed), mW */
-	/* per PDU (or feed): a device on it has no power_max, so every load
-	 * figure of it (normal or after a loss) is a lower bound */
-	uint8_t *unk;
-};
-
-static void rack_feed_add(struct pmodel *m, uint32_t rack, uint32_t f)
+/* The design's power model (power_model.c), from the figure cache. */
+static const struct pmodel *power_model(struct check_ctx *c)
 {
-	if (rack == RK_NONE || f == RK_NONE)
-		return;
-	if (m->rack_f0[rack] == RK_NONE)
-		m->rack_f0[rack] = f;
-	else if (m->rack_f0[rack] != f && m->rack_f1[rack] == RK_NONE)
-		m->rack_f1[rack] = f;
-}
-
-static void scen_add(struct pmodel *m, uint32_t *head, uint32_t feed,
-		     int64_t delta)
-{
-	uint32_t prev = RK_NONE;
-	struct scen *e;
-
-	for (uint32_t i = *head; i != RK_NONE; i = m->s[i].next) {
-		if (m->s[i].feed == feed) {
-			m->s[i].delta = check_sadd(m->s[i].delta, delta);
-			return;
-		}
-		prev = i;
-	}
-	e = VEC_PUSH(m->s, m->ns, m->scap);
-	e->feed = feed;
-	e->next = RK_NONE;
-	e->delta = delta;
-	if (prev == RK_NONE)
-		*head = m->ns - 1;
-	else
-		m->s[prev].next = m->ns - 1;
+	return derived_power(c->dv);
 }
 
 static uint32_t *u32_array(uint32_t n)
@@ -359,227 +89,6 @@ static uint32_t *u32_array(uint32_t n)
 	for (uint32_t i = 0; i <= n; i++)
 		a[i] = RK_NONE;
 	return a;
-}
-
-/* Supplies of @dev plugged into PDUs on feed @f. */
-static int64_t on_feed(const struct pmodel *m, uint32_t dev, uint32_t f)
-{
-	int64_t n = 0;
-
-	for (uint32_t i = 0; i < m->dev_nw[dev]; i++) {
-		const struct wire *w = &m->w[m->dev_w[dev] + i];
-
-		if (feed_of(m->d, w->pdu) == f)
-			n += w->n;
-	}
-	return n;
-}
-
-/* Does a failure of one feed concern @dev (its rack or it uses two)? */
-static bool multi_feed(const struct pmodel *m, uint32_t dev)
-{
-	const struct rk_design *d = m->d;
-	uint32_t r = layout_rack_of(d, dev), f0 = RK_NONE;
-
-	if (r != RK_NONE && m->rack_f1[r] != RK_NONE)
-		return true;
-	for (uint32_t i = 0; i < m->dev_nw[dev]; i++) {
-		uint32_t f = feed_of(d, m->w[m->dev_w[dev] + i].pdu);
-
-		if (f == RK_NONE)
-			continue;
-		if (f0 == RK_NONE)
-			f0 = f;
-		else if (f != f0)
-			return true;
-	}
-	return false;
-}
-
-static void pm_free(struct pmodel *m)
-{
-	free(m->w);
-	free(m->s);
-	free(m->dev_w);
-	free(m->dev_nw);
-	free(m->dev_k);
-	free(m->pdu_w);
-	free(m->pdu_s);
-	free(m->feed_s);
-	free(m->feed_p);
-	free(m->pdu_next);
-	free(m->rack_f0);
-	free(m->rack_f1);
-	free(m->load);
-	free(m->unk);
-}
-
-/*
- * Build the model: wires, normal PDU loads and, when @scenarios, the load
- * changes of every single-feed failure.  One pass over the objects and
- * their attributes, then passes over the wires.
- */
-static void pm_build(struct pmodel *m, const struct rk_design *d,
-		     bool scenarios)
-{
-	uint32_t n = d->nobjs;
-
-	memset(m, 0, sizeof(*m));
-	m->d = d;
-	m->dev_w = u32_array(n);
-	m->dev_nw = xcalloc(n + 1, sizeof(uint32_t));
-	m->dev_k = xcalloc(n + 1, sizeof(uint32_t));
-	m->pdu_w = u32_array(n);
-	m->pdu_s = u32_array(n);
-	m->feed_s = u32_array(n);
-	m->feed_p = u32_array(n);
-	m->pdu_next = u32_array(n);
-	m->rack_f0 = u32_array(n);
-	m->rack_f1 = u32_array(n);
-	m->load = xcalloc(n + 1, sizeof(int64_t));
-	m->unk = xcalloc(n + 1, 1);
-
-	for (uint32_t i = 0; i < n; i++) {
-		const struct rk_obj *o = &d->objs[i];
-		uint32_t first = m->nw;
-
-		if (o->kind != K_DEVICE)
-			continue;
-		if (is_source(d, i))
-			rack_feed_add(m, layout_rack_of(d, i), feed_of(d, i));
-		for (uint32_t k = 0; k < o->attr_count; k++) {
-			const struct rk_attr *at = &d->attrs[o->attr_first + k];
-			const struct rk_value *l, *p;
-			uint32_t j;
-
-			if (at->key != A_POWER || at->val.type != VT_PAIR)
-				continue;
-			l = &d->vals[at->val.a];
-			p = &d->vals[at->val.a + 1];
-			if (p->type != VT_OBJ || l->type != VT_LIST || !l->n)
-				continue;
-			for (j = first; j < m->nw; j++)
-				if (m->w[j].pdu == p->a)
-					break;
-			if (j == m->nw) {
-				struct wire *w = VEC_PUSH(m->w, m->nw, m->wcap);
-
-				w->dev = i;
-				w->pdu = p->a;
-				w->n = 0;
-				w->next = RK_NONE;
-				w->loc = &l->loc;
-			}
-			m->w[j].n += (uint32_t)l->n;
-			m->dev_k[i] += (uint32_t)l->n;
-		}
-		if (m->nw > first) {
-			m->dev_w[i] = first;
-			m->dev_nw[i] = m->nw - first;
-		}
-	}
-	/* PDUs of each feed and wires of each PDU, in declaration order */
-	for (uint32_t p = n; p-- > 0;) {
-		uint32_t g;
-
-		if (!is_source(d, p))
-			continue;
-		g = feed_of(d, p);
-		if (g == RK_NONE)
-			continue;
-		m->pdu_next[p] = m->feed_p[g];
-		m->feed_p[g] = p;
-	}
-	for (uint32_t j = m->nw; j-- > 0;) {
-		m->w[j].next = m->pdu_w[m->w[j].pdu];
-		m->pdu_w[m->w[j].pdu] = j;
-		rack_feed_add(m, layout_rack_of(d, m->w[j].dev),
-			      feed_of(d, m->w[j].pdu));
-	}
-	/* normal loads */
-	for (uint32_t j = 0; j < m->nw; j++) {
-		const struct wire *w = &m->w[j];
-		int64_t p = check_num0(d, w->dev, A_POWER_MAX);
-
-		m->load[w->pdu] = check_sadd(
-		    m->load[w->pdu], share_of(p, w->n, m->dev_k[w->dev]));
-		if (device_figures_unknown(d, w->dev) & TOTAL_POWER)
-			m->unk[w->pdu] = 1;
-	}
-	if (!scenarios)
-		return;
-	/* single-feed failures, device by device */
-	for (uint32_t i = 0; i < n; i++) {
-		struct psu_info pi;
-		uint32_t w0 = m->dev_w[i], nw = m->dev_nw[i];
-
-		if (w0 == RK_NONE || !multi_feed(m, i))
-			continue;
-		psu_info(d, i, &pi);
-		for (uint32_t a = 0; a < nw; a++) {
-			uint32_t f = feed_of(d, m->w[w0 + a].pdu);
-			int64_t s, draw;
-			bool seen = false;
-
-			if (f == RK_NONE)
-				continue;
-			for (uint32_t b = 0; b < a && !seen; b++)
-				seen = feed_of(d, m->w[w0 + b].pdu) == f;
-			if (seen)
-				continue;
-			s = (int64_t)m->dev_k[i] - on_feed(m, i, f);
-			psu_state(&pi, s, &draw);
-			for (uint32_t b = 0; b < nw; b++) {
-				const struct wire *w = &m->w[w0 + b];
-				int64_t now = 0;
-
-				if (feed_of(d, w->pdu) == f)
-					continue;
-				if (draw)
-					now = share_of(draw, w->n, s);
-				scen_add(
-				    m, &m->pdu_s[w->pdu], f,
-				    now - share_of(pi.pmax, w->n, m->dev_k[i]));
-			}
-		}
-	}
-	/* feed totals: normal load and per-scenario changes */
-	for (uint32_t g = 0; g < n; g++)
-		for (uint32_t p = m->feed_p[g]; p != RK_NONE;
-		     p = m->pdu_next[p]) {
-			m->load[g] = check_sadd(m->load[g], m->load[p]);
-			m->unk[g] |= m->unk[p];
-			for (uint32_t s = m->pdu_s[p]; s != RK_NONE;
-			     s = m->s[s].next)
-				scen_add(m, &m->feed_s[g], m->s[s].feed,
-					 m->s[s].delta);
-		}
-}
-
-static void pm_release(void *p)
-{
-	pm_free(p);
-	free(p);
-}
-
-/*
- * The design's power model (with the feed-failure scenarios or without),
- * built once for all the power checks.
- */
-static const struct pmodel *power_model(struct check_ctx *c, bool scenarios)
-{
-	struct check_model *pm =
-	    &c->model[scenarios ? CHECK_MODEL_POWER_SCENARIOS
-				: CHECK_MODEL_POWER];
-
-	if (!pm->p) {
-		struct pmodel *m = xmalloc(sizeof(*m));
-
-		pm_build(m, c->d, scenarios);
-		pm->p = m;
-		pm->free = pm_release;
-	}
-	return pm->p;
 }
 
 /*
@@ -605,8 +114,8 @@ static void skip_dependants(struct check_ctx *c, const struct pmodel *m)
 			check_skip_add(c, m->w[m->dev_w[i] + k].pdu);
 	}
 	for (uint32_t p = 0; p < d->nobjs; p++)
-		if (is_source(d, p) && check_skipped(c, p))
-			check_skip_add(c, feed_of(d, p));
+		if (pm_is_source(d, p) && check_skipped(c, p))
+			check_skip_add(c, pm_feed_of(d, p));
 }
 
 /* ---- notes: who draws from a PDU ---- */
@@ -628,7 +137,7 @@ static void note_pdu_load(struct check_ctx *c, const struct pmodel *m,
 	int64_t more_load = 0;
 
 	for (uint32_t j = m->pdu_w[pdu]; j != RK_NONE; j = m->w[j].next) {
-		const struct wire *w = &m->w[j];
+		const struct pm_wire *w = &m->w[j];
 		struct psu_info pi;
 		int64_t s = m->dev_k[w->dev], draw;
 		enum pstate st = PS_FULL;
@@ -637,11 +146,11 @@ static void note_pdu_load(struct check_ctx *c, const struct pmodel *m,
 		/* no figure: note_unknown_load() names them, never as 0 W */
 		if (device_figures_unknown(d, w->dev) & TOTAL_POWER)
 			continue;
-		psu_info(d, w->dev, &pi);
+		pm_psu_info(d, w->dev, &pi);
 		draw = pi.pmax;
-		if (failed != RK_NONE && multi_feed(m, w->dev)) {
-			s -= on_feed(m, w->dev, failed);
-			st = psu_state(&pi, s, &draw);
+		if (failed != RK_NONE && pm_multi_feed(m, w->dev)) {
+			s -= pm_on_feed(m, w->dev, failed);
+			st = pm_psu_state(&pi, s, &draw);
 		}
 		if (st == PS_DOWN)
 			continue;
@@ -659,7 +168,7 @@ static void note_pdu_load(struct check_ctx *c, const struct pmodel *m,
 			x->n = w->n;
 			x->s = s;
 			x->draw = draw;
-			x->share = share_of(draw, w->n, s);
+			x->share = pm_share_of(draw, w->n, s);
 			x->st = st;
 			x->loc = w->loc;
 		}
@@ -679,7 +188,7 @@ static void note_pdu_load(struct check_ctx *c, const struct pmodel *m,
 							    x->count));
 			continue;
 		}
-		psu_info(d, x->first, &pi);
+		pm_psu_info(d, x->first, &pi);
 		check_group_who(d, x->first, x->count, who, sizeof(who));
 		FP(x->draw, a);
 		FP(x->share, b);
@@ -871,7 +380,7 @@ static const char *load_text(const struct pmodel *m, uint32_t obj, char *buf,
 static void report_unrated(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
-	const struct pmodel *m = power_model(c, true); /* feed loads too */
+	const struct pmodel *m = power_model(c); /* feed loads too */
 	uint32_t *first = u32_array(d->nobjs), *next = u32_array(d->nobjs);
 	uint32_t *last = u32_array(d->nobjs);
 	struct supply_cap cp;
@@ -879,7 +388,7 @@ static void report_unrated(struct check_ctx *c)
 	for (uint32_t p = 0; p < d->nobjs; p++) {
 		uint32_t key = d->objs[p].part != RK_NONE ? d->objs[p].part : p;
 
-		if (!is_source(d, p) || m->pdu_w[p] == RK_NONE)
+		if (!pm_is_source(d, p) || m->pdu_w[p] == RK_NONE)
 			continue;
 		supply_capacity(d, p, &cp);
 		if (cp.how != SUPPLY_NONE)
@@ -896,7 +405,7 @@ static void report_unrated(struct check_ctx *c)
 		const char *what;
 		char ld[RK_QFMT_MAX + 16];
 
-		if (!is_source(d, p))
+		if (!pm_is_source(d, p))
 			continue;
 		key = part != RK_NONE ? part : p;
 		if (first[key] != p)
@@ -996,7 +505,7 @@ static void report_unrated(struct check_ctx *c)
 static void run_figure_unknown(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
-	const struct pmodel *m = power_model(c, false);
+	const struct pmodel *m = power_model(c);
 	uint32_t *first = u32_array(d->nobjs), *next = u32_array(d->nobjs);
 	uint32_t *last = u32_array(d->nobjs);
 
@@ -1171,9 +680,9 @@ static void run_connected(struct check_ctx *c)
 			if (!first)
 				first = at;
 			wired = true;
-			if (is_source(d, p->a) && !pdu_seen[p->a]) {
+			if (pm_is_source(d, p->a) && !pdu_seen[p->a]) {
 				pdu_seen[p->a] = 1;
-				if (feed_of(d, p->a) == RK_NONE)
+				if (pm_feed_of(d, p->a) == RK_NONE)
 					check_fail(c, p->a, &d->objs[p->a].loc,
 						   "%s %s feeds %s but is on "
 						   "no feed",
@@ -1266,7 +775,7 @@ static void psu_redundancy_of(struct check_ctx *c, uint32_t i, uint32_t part)
 	char a[RK_QFMT_MAX], b[RK_QFMT_MAX], t[RK_QFMT_MAX];
 	const char *pn;
 
-	psu_info(d, part, &pi);
+	pm_psu_info(d, part, &pi);
 	pn = ir_name(d, part);
 	sv = ir_attr_inh(d, part, A_PSU_REDUNDANCY);
 	mv = ir_attr_inh(d, part, A_PSU_MIN_RUN);
@@ -1278,7 +787,7 @@ static void psu_redundancy_of(struct check_ctx *c, uint32_t i, uint32_t part)
 				   sv ? "psu_redundancy" : "psu_min_run");
 		return;
 	}
-	sk = scheme_parse(pi.scheme, pi.psus, &active, &spare);
+	sk = pm_scheme_parse(pi.scheme, pi.psus, &active, &spare);
 	if (sk == SCH_BAD) {
 		check_fail(c, i, &sv->loc,
 			   "cannot read psu_redundancy \"%s\" of part "
@@ -1387,7 +896,7 @@ static void run_psu_redundancy(struct check_ctx *c)
 static void run_pdu_capacity(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
-	const struct pmodel *m = power_model(c, false);
+	const struct pmodel *m = power_model(c);
 
 	skip_dependants(c, m);
 	for (uint32_t p = 0; p < d->nobjs && !check_stop(c); p++) {
@@ -1395,7 +904,7 @@ static void run_pdu_capacity(struct check_ctx *c)
 		struct check_mark mk;
 		char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
 
-		if (m->pdu_w[p] == RK_NONE || !is_source(d, p))
+		if (m->pdu_w[p] == RK_NONE || !pm_is_source(d, p))
 			continue;
 		mk = check_cover_begin(c);
 		supply_capacity(d, p, &cp);
@@ -1474,7 +983,7 @@ static void run_outlets(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
 	uint8_t *seen = xcalloc(d->nobjs + 1, 1);
-	const struct pmodel *m = power_model(c, false);
+	const struct pmodel *m = power_model(c);
 
 	skip_dependants(c, m);
 	/* supply inlets must be plugs */
@@ -1542,9 +1051,9 @@ static void note_lost(struct check_ctx *c, const struct pmodel *m, uint32_t dev,
 		      uint32_t f)
 {
 	for (uint32_t i = 0; i < m->dev_nw[dev]; i++) {
-		const struct wire *w = &m->w[m->dev_w[dev] + i];
+		const struct pm_wire *w = &m->w[m->dev_w[dev] + i];
 
-		if (feed_of(m->d, w->pdu) == f)
+		if (pm_feed_of(m->d, w->pdu) == f)
 			check_note(c, w->loc,
 				   "%lld %s plugged into %s on feed %s",
 				   NPSU((int64_t)w->n), ir_name(m->d, w->pdu),
@@ -1567,17 +1076,17 @@ static void each_device_loss(struct check_ctx *c, const struct pmodel *m,
 		uint32_t w0 = m->dev_w[i];
 		struct psu_info pi;
 
-		if (w0 == RK_NONE || !multi_feed(m, i))
+		if (w0 == RK_NONE || !pm_multi_feed(m, i))
 			continue;
-		psu_info(d, i, &pi);
+		pm_psu_info(d, i, &pi);
 		for (uint32_t a = 0; a < m->dev_nw[i]; a++) {
-			uint32_t f = feed_of(d, m->w[w0 + a].pdu);
+			uint32_t f = pm_feed_of(d, m->w[w0 + a].pdu);
 			bool seen = false;
 
 			if (f == RK_NONE)
 				continue;
 			for (uint32_t b = 0; b < a && !seen; b++)
-				seen = feed_of(d, m->w[w0 + b].pdu) == f;
+				seen = pm_feed_of(d, m->w[w0 + b].pdu) == f;
 			if (!seen)
 				fn(c, m, i, f, &pi);
 		}
@@ -1588,10 +1097,10 @@ static void report_down(struct check_ctx *c, const struct pmodel *m,
 			uint32_t dev, uint32_t f, const struct psu_info *pi)
 {
 	const struct rk_design *d = m->d;
-	int64_t k = m->dev_k[dev], s = k - on_feed(m, dev, f), draw;
+	int64_t k = m->dev_k[dev], s = k - pm_on_feed(m, dev, f), draw;
 	char why[200];
 
-	if (psu_state(pi, s, &draw) != PS_DOWN)
+	if (pm_psu_state(pi, s, &draw) != PS_DOWN)
 		return;
 	if (!s) {
 		check_fail(c, dev, m->w[m->dev_w[dev]].loc,
@@ -1617,10 +1126,10 @@ static void report_throttle(struct check_ctx *c, const struct pmodel *m,
 			    uint32_t dev, uint32_t f, const struct psu_info *pi)
 {
 	const struct rk_design *d = m->d;
-	int64_t k = m->dev_k[dev], s = k - on_feed(m, dev, f), draw;
+	int64_t k = m->dev_k[dev], s = k - pm_on_feed(m, dev, f), draw;
 	char why[200], a[RK_QFMT_MAX], b[RK_QFMT_MAX], t[RK_QFMT_MAX];
 
-	if (psu_state(pi, s, &draw) != PS_THROTTLED)
+	if (pm_psu_state(pi, s, &draw) != PS_THROTTLED)
 		return;
 	full_text(pi, why, sizeof(why));
 	check_fail(c, dev, m->w[m->dev_w[dev]].loc,
@@ -1640,7 +1149,7 @@ static void report_throttle(struct check_ctx *c, const struct pmodel *m,
 static void run_feed_failure(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
-	const struct pmodel *m = power_model(c, true);
+	const struct pmodel *m = power_model(c);
 
 	skip_dependants(c, m);
 	each_device_loss(c, m, report_down);
@@ -1648,7 +1157,7 @@ static void run_feed_failure(struct check_ctx *c)
 		struct supply_cap cp;
 		struct check_mark mk;
 
-		if (m->pdu_s[p] == RK_NONE || !is_source(d, p))
+		if (m->pdu_s[p] == RK_NONE || !pm_is_source(d, p))
 			continue;
 		mk = check_cover_begin(c);
 		supply_capacity(d, p, &cp);
@@ -1680,7 +1189,7 @@ static void run_feed_failure(struct check_ctx *c)
 
 static void run_feed_throttle(struct check_ctx *c)
 {
-	const struct pmodel *m = power_model(c, false);
+	const struct pmodel *m = power_model(c);
 
 	skip_dependants(c, m);
 	each_device_loss(c, m, report_throttle);
@@ -1764,7 +1273,7 @@ static void run_feed_capacity(struct check_ctx *c)
 	const struct rk_design *d = c->d;
 	int64_t *sum = xcalloc(d->nobjs + 1, sizeof(*sum));
 	uint32_t *touched = xmalloc((d->nobjs + 1) * sizeof(*touched));
-	const struct pmodel *m = power_model(c, true);
+	const struct pmodel *m = power_model(c);
 
 	skip_dependants(c, m);
 	for (uint32_t g = 0; g < d->nobjs && !check_stop(c); g++) {
@@ -1823,72 +1332,6 @@ static void run_feed_capacity(struct check_ctx *c)
 	}
 	free(touched);
 	free(sum);
-}
-
-/* ---- report figures (loads.h) ---- */
-
-struct feed_load *feed_loads(const struct rk_design *d, uint32_t *n)
-{
-	struct feed_load *out = NULL;
-	uint32_t nf = 0, cap = 0;
-	struct pmodel m;
-
-	*n = 0;
-	for (uint32_t g = 0; g < d->nobjs; g++)
-		if (d->objs[g].kind == K_FEED) {
-			struct feed_load *f = VEC_PUSH(out, nf, cap);
-
-			f->feed = g;
-			f->load = 0;
-			f->lost_load = -1;
-			f->lost_feed = RK_NONE;
-		}
-	if (!nf)
-		return NULL;
-	for (uint32_t k = 0; k < nf; k++) {
-		struct supply_cap cp;
-
-		supply_capacity(d, out[k].feed, &cp);
-		out[k].cap_known = cp.how != SUPPLY_NONE;
-		out[k].capacity = out[k].cap_known ? cp.mw : 0;
-		/* the milliwatts are the whole capacity */
-		out[k].cap_exact = out[k].cap_known && cp.exact && cp.uw >= 0 &&
-				   cp.uw % 1000 == 0;
-	}
-	pm_build(&m, d, true);
-	for (uint32_t k = 0; k < nf; k++) {
-		struct feed_load *f = &out[k];
-		uint32_t g = f->feed, seen = 0;
-
-		f->load = m.load[g];
-		f->load_unknown = m.unk[g];
-		if (nf < 2)
-			continue;
-		/* a loss with no scenario here leaves the normal load */
-		for (uint32_t s = m.feed_s[g]; s != RK_NONE; s = m.s[s].next) {
-			int64_t l = check_sadd(m.load[g], m.s[s].delta);
-
-			seen++;
-			if (f->lost_load < 0 || l > f->lost_load ||
-			    (l == f->lost_load && m.s[s].feed < f->lost_feed)) {
-				f->lost_load = l;
-				f->lost_feed = m.s[s].feed;
-			}
-		}
-		if (seen < nf - 1 && f->lost_load <= f->load) {
-			f->lost_load = f->load;
-			f->lost_feed = RK_NONE;
-		}
-		if (f->lost_load == f->load && seen == nf - 1)
-			f->lost_feed = RK_NONE;
-	}
-	for (uint32_t k = 0; k < nf; k++) {
-		out[k].load_over = out[k].load == INT64_MAX;
-		out[k].lost_over = out[k].lost_load == INT64_MAX;
-	}
-	pm_free(&m);
-	*n = nf;
-	return out;
 }
 
 CHECK_DEFINE(power_connected, "power-connected", CHECK_ERROR,

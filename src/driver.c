@@ -189,9 +189,10 @@ static int job_cmp(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
-static const char *const dv_names[DERIVED_PARTS] = { "fabric figures",
-						     "cable plan",
-						     "rack totals" };
+static const char *const dv_names[DERIVED_PARTS] = {
+	"fabric figures", "cable plan", "rack totals",
+	"power and cooling models"
+};
 
 /*
  * The checks and the back ends.  Everything after elaboration runs as one
@@ -270,6 +271,7 @@ static int run_all(struct compilation *c, struct derived *dv)
 			derived_want_labels(dv);
 	derived_prepare_init(dv);
 	for (unsigned i = 0; i < DERIVED_PARTS; i++) {
+		derived_need(dv, i);
 		dj[i] = (struct dv_job){ dv, i, 0, 0 };
 		graph[ng++] =
 		    (struct job){ run_dv_job, &dj[i], 0, false, false };
@@ -336,10 +338,15 @@ static int run_all(struct compilation *c, struct derived *dv)
 			deps |= (uint64_t)1 << DERIVED_PLAN;
 		if (b->needs & BE_NEEDS_RACKS)
 			deps |= (uint64_t)1 << DERIVED_RACKS;
+		if (b->needs & BE_NEEDS_MODELS)
+			deps |= (uint64_t)1 << DERIVED_MODELS;
 		graph[ng++] =
 		    (struct job){ run_be_job, order[i], deps, true, false };
 	}
 
+	/* from here on the derived figures are computed only by the parts
+	 * declared above, or read */
+	derived_start(dv);
 	t0 = rk_now_ns();
 	jobs_run_graph(o->jobs ? o->jobs : jobs_online_cpus(), graph, ng);
 	if (o->stats) {

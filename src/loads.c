@@ -8,7 +8,7 @@
 
 #include <stdlib.h>
 
-#include "check.h"
+#include "cooling_model.h"
 #include "layout.h"
 #include "loads.h"
 #include "metrics.h"
@@ -144,12 +144,13 @@ static struct unknown_fig *fig_slot(struct unknown_fig **out, uint32_t *n,
 	return f;
 }
 
-struct unknown_fig *unknown_figures(const struct rk_design *d, uint32_t *n)
+struct unknown_fig *unknown_figures(struct derived *dv, uint32_t *n)
 {
+	const struct rk_design *d = dv->d;
 	struct unknown_fig *out = NULL;
 	uint32_t cap = 0, *slot[3];
 	uint32_t nl;
-	struct loop_load *loops = loop_loads(d, &nl);
+	const struct loop_load *loops = derived_loop_loads(dv, &nl);
 	static const uint32_t keys[3] = { A_POWER_MAX, A_CAPACITY, A_MAX_FLOW };
 
 	*n = 0;
@@ -205,7 +206,6 @@ struct unknown_fig *unknown_figures(const struct rk_design *d, uint32_t *n)
 	}
 	for (unsigned k = 0; k < 3; k++)
 		free(slot[k]);
-	free(loops);
 	return out;
 }
 
@@ -315,6 +315,7 @@ static void estimated_of(const struct rk_design *d, uint32_t part,
 				e->objects = count;
 				e->text = txt;
 				e->checks = chk;
+				e->coolant = NULL;
 			}
 		}
 	}
@@ -343,6 +344,31 @@ struct estimated_fig *estimated_figures(const struct rk_design *d, uint32_t *n)
 		if (count[p] && d->objs[p].kind == K_PART)
 			estimated_of(d, p, count[p], &out, n, &cap);
 	free(count);
+	/* the coolants whose properties are estimates, with their loops */
+	for (uint32_t l = 0; l < d->nobjs; l++) {
+		const struct coolant *co;
+		uint32_t k;
+
+		if (d->objs[l].kind != K_LOOP)
+			continue;
+		co = cm_coolant_of(d, l);
+		if (!co || !co->estimate)
+			continue;
+		for (k = 0; k < *n; k++)
+			if (out[k].coolant && streq(out[k].coolant, co->name))
+				break;
+		if (k == *n) {
+			struct estimated_fig *e = VEC_PUSH(out, *n, cap);
+
+			e->part = RK_NONE;
+			e->attr = A_COOLANT;
+			e->objects = 0;
+			e->text = co->note;
+			e->checks = "cooling-flow";
+			e->coolant = co->name;
+		}
+		out[k].objects++;
+	}
 	return out;
 }
 
@@ -351,13 +377,15 @@ struct estimated_fig *estimated_figures(const struct rk_design *d, uint32_t *n)
 /* What a budget check's verdict on one object reads. */
 enum basis {
 	B_NONE,
-	B_PDU,	     /* power-pdu-capacity: a supply's load and rating */
-	B_PDU_LOSS,  /* power-feed-failure: the same, PSU figures too */
-	B_FEED,	     /* power-feed-capacity: a feed's supplies' devices */
-	B_RACK_AIR,  /* cooling-air-limit, cooling-rdhx: a rack's air side */
-	B_ZONE,	     /* cooling-room: the air sides of a zone's racks */
-	B_LOOP,	     /* cooling-cdu-capacity: a loop's heat, CDU capacity */
-	B_LOOP_FLOW, /* cooling-flow: the same with the CDUs' max_flow */
+	B_PDU,	       /* power-pdu-capacity: a supply's load and rating */
+	B_PDU_LOSS,    /* power-feed-failure: the same, PSU figures too */
+	B_FEED,	       /* power-feed-capacity: a feed's supplies' devices */
+	B_RACK_AIR,    /* cooling-air-limit, cooling-rdhx: a rack's air side */
+	B_ZONE,	       /* cooling-room: the air sides of a zone's racks */
+	B_LOOP,	       /* cooling-cdu-capacity: a loop's heat, CDU capacity */
+	B_LOOP_FLOW,   /* cooling-flow: the same with the CDUs' max_flow, and
+			the coolant's properties */
+	B_RACK_WEIGHT, /* rack-weight: a rack's max_load, its devices' weight */
 };
 
 static enum basis basis_of(const char *check)
@@ -374,6 +402,7 @@ static enum basis basis_of(const char *check)
 		{ "cooling-room", B_ZONE },
 		{ "cooling-cdu-capacity", B_LOOP },
 		{ "cooling-flow", B_LOOP_FLOW },
+		{ "rack-weight", B_RACK_WEIGHT },
 	};
 
 	for (unsigned i = 0; i < ARRAY_SIZE(map); i++)
@@ -394,6 +423,7 @@ struct basis_ctx {
 	uint32_t npdu_dev, nfeed_sup, nrack_dev, nzone_rack, nloop_dev,
 	    nloop_rack;
 	uint32_t *refs, nrefs, rcap;
+	uint32_t coolant_e[4], ncoolant_e; /* the estimated coolants' entries */
 };
 
 /* Add the estimated entry for (@part, @key) to the verdict, once. */
@@ -504,6 +534,32 @@ static void basis_loop(struct basis_ctx *b, uint32_t l, uint32_t cdu_key)
 		if (e->type == VT_OBJ)
 			ref_add(b, part_of(d, e->a), cdu_key);
 	}
+	/* the flow rests on the coolant's properties */
+	if (cdu_key == A_MAX_FLOW) {
+		const struct coolant *co = cm_coolant_of(d, l);
+
+		for (uint32_t k = 0; co && co->estimate && k < b->ncoolant_e;
+		     k++) {
+			uint32_t e = b->coolant_e[k];
+
+			if (streq(b->f->est[e].coolant, co->name) &&
+			    b->stamp[e] != b->verdict) {
+				b->stamp[e] = b->verdict;
+				*VEC_PUSH(b->refs, b->nrefs, b->rcap) = e;
+			}
+		}
+	}
+}
+
+/* A rack's max_load and the weight of the devices in it. */
+static void basis_rack_weight(struct basis_ctx *b, uint32_t r)
+{
+	uint32_t n;
+	const struct load_member *m = members(b->rack_dev, b->nrack_dev, r, &n);
+
+	ref_add(b, part_of(b->d, r), A_MAX_LOAD);
+	for (uint32_t i = 0; i < n; i++)
+		ref_add(b, part_of(b->d, m[i].obj), A_WEIGHT);
 }
 
 static void basis_add(struct basis_ctx *b, enum basis kind, uint32_t obj)
@@ -536,6 +592,9 @@ static void basis_add(struct basis_ctx *b, enum basis kind, uint32_t obj)
 		break;
 	case B_LOOP_FLOW:
 		basis_loop(b, obj, A_MAX_FLOW);
+		break;
+	case B_RACK_WEIGHT:
+		basis_rack_weight(b, obj);
 		break;
 	}
 }
@@ -593,13 +652,13 @@ static void basis_lists(struct basis_ctx *b)
 }
 
 struct figure_report *figure_report_compute(const struct rk_design *d,
-					    const struct derived *dv)
+					    struct derived *dv)
 {
 	struct figure_report *f = xcalloc(1, sizeof(*f));
 	struct basis_ctx b;
 	uint32_t vcap = 0;
 
-	f->unknown = unknown_figures(d, &f->nunknown);
+	f->unknown = unknown_figures(dv, &f->nunknown);
 	f->est = estimated_figures(d, &f->nest);
 	f->on_estimates =
 	    xcalloc(dv->ncoverage ? dv->ncoverage : 1, sizeof(uint32_t));
@@ -613,13 +672,18 @@ struct figure_report *figure_report_compute(const struct rk_design *d,
 	b.est_next = xmalloc(f->nest * sizeof(uint32_t));
 	b.stamp = xcalloc(f->nest, sizeof(uint32_t));
 	for (uint32_t e = f->nest; e-- > 0;) {
+		if (f->est[e].coolant) {
+			if (b.ncoolant_e < ARRAY_SIZE(b.coolant_e))
+				b.coolant_e[b.ncoolant_e++] = e;
+			continue;
+		}
 		b.est_next[e] = b.est_first[f->est[e].part];
 		b.est_first[f->est[e].part] = e;
 	}
 	basis_lists(&b);
 	for (unsigned c = 0; c < dv->ncoverage; c++) {
 		const struct check_coverage *cv = &dv->coverage[c];
-		enum basis kind = basis_of(check_table[c]->name);
+		enum basis kind = basis_of(dv->check_names[c]);
 
 		if (!cv->ran || kind == B_NONE)
 			continue;

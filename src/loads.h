@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Per-feed and per-loop figures for the back ends (report.json,
- * report.html), computed with the very models the power and cooling checks
- * judge (checks_power.c, checks_cooling.c), so that a figure in a report
- * and a finding about it never disagree; and the racks and supplies of
- * each feed and loop (loads.c).  Powers are mW, flows mL/min, all exact
+ * report.html), computed once per compilation into the figure cache from
+ * the very models the power and cooling checks judge (power_model.h,
+ * cooling_model.h), so that a figure in a report and a finding about it
+ * never disagree; and the racks and supplies of each feed and loop
+ * (loads.c).  Powers are mW, flows mL/min, all exact
  * integers.
  */
 #ifndef RACKC_LOADS_H
@@ -47,8 +48,10 @@ struct feed_load {
 			      @lost_load are lower bounds */
 };
 
-/* One entry per feed, in declaration order (malloc'd; *@n entries). */
-struct feed_load *feed_loads(const struct rk_design *d, uint32_t *n);
+struct derived;
+/* One entry per feed, in declaration order (*@n entries; NULL when
+ * none), from the figure cache. */
+const struct feed_load *derived_feed_loads(struct derived *dv, uint32_t *n);
 
 /**
  * struct loop_load - the heat on one liquid loop (cooling-cdu-capacity's
@@ -78,15 +81,17 @@ struct loop_load {
 			      bound, and so is the flow */
 };
 
-/* One entry per loop, in declaration order (malloc'd; *@n entries). */
-struct loop_load *loop_loads(const struct rk_design *d, uint32_t *n);
+/* One entry per loop, in declaration order (*@n entries; NULL when
+ * none), from the figure cache. */
+const struct loop_load *derived_loop_loads(struct derived *dv, uint32_t *n);
 
 /*
  * Per object (indexed by object id, nobjs + 1 entries; 0 but for racks;
- * malloc'd): the heat a rack puts into the air, after what its rear door
- * takes, as cooling-air-limit judges it against its air zone's rack_limit.
+ * from the figure cache): the heat a rack puts into the air, after what
+ * its rear door takes, as cooling-air-limit judges it against its air
+ * zone's rack_limit.
  */
-int64_t *rack_air_loads(const struct rk_design *d);
+const int64_t *derived_rack_air(struct derived *dv);
 
 /*
  * Members of feeds and loops as (group, object) pairs, sorted by group and
@@ -127,7 +132,7 @@ struct unknown_fig {
 };
 
 /* The unknown figures, in order of their first device (malloc'd). */
-struct unknown_fig *unknown_figures(const struct rk_design *d, uint32_t *n);
+struct unknown_fig *unknown_figures(struct derived *dv, uint32_t *n);
 
 /**
  * struct estimated_fig - a figure marked `estimated` on a part in use, that
@@ -137,18 +142,23 @@ struct unknown_fig *unknown_figures(const struct rk_design *d, uint32_t *n);
  * @text:    the `estimated` note
  * @objects: devices made from @part (racks for a rack or rear-door part)
  * @checks:  the checks whose verdicts rest on it, comma separated
+ * @coolant: NULL; or a coolant whose properties rackc holds only as
+ *           estimates (cooling_model.c): then @part is RK_NONE, @attr
+ *           A_COOLANT and @objects the loops that use it
  */
 struct estimated_fig {
 	uint32_t part, attr, objects;
 	const char *text;
 	const char *checks;
+	const char *coolant;
 };
 
-/* Every such figure, by part in declaration order (malloc'd). */
+/* Every such figure, by part in declaration order, then the estimated
+ * coolants the loops use (malloc'd). */
 struct estimated_fig *estimated_figures(const struct rk_design *d, uint32_t *n);
 
 /*
- * Where @dev's heat goes in the cooling model (checks_cooling.c): bit
+ * Where @dev's heat goes in the cooling model (cooling_model.c): bit
  * HEAT_AIR when some of it reaches the air side of its rack, HEAT_LIQUID
  * when some reaches its loop.
  */
@@ -158,7 +168,8 @@ unsigned heat_sides(const struct rk_design *d, uint32_t dev);
 /**
  * struct est_verdict - one budget verdict that reads a figure marked
  * estimated
- * @check:   the check (index into check_table)
+ * @check:   the check (index into check_table, check.h, and into
+ *           struct derived's @check_names, metrics.h)
  * @obj:     the object judged (PDU, power shelf, feed, rack, air zone,
  *           loop)
  * @outcome: enum cover_outcome (metrics.h): proved, or not and why
@@ -194,9 +205,8 @@ struct figure_report {
 	uint32_t *on_estimates;
 };
 
-struct derived;
 struct figure_report *figure_report_compute(const struct rk_design *d,
-					    const struct derived *dv);
+					    struct derived *dv);
 void figure_report_free(struct figure_report *f);
 
 #endif

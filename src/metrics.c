@@ -370,22 +370,17 @@ static void explain_level(FILE *fp, const struct rk_design *d,
 	}
 }
 
-void fabric_explain(FILE *fp, const struct rk_design *d, struct derived *dv)
+void fabric_explain_one(FILE *fp, const struct rk_design *d, uint32_t f,
+			const struct fabric_metrics *m)
 {
-	for (uint32_t f = 0; f < d->nobjs; f++) {
-		const struct fabric_metrics *m;
-		struct fabric_metrics node;
+	struct fabric_metrics node;
 
-		if (d->objs[f].kind != K_FABRIC)
-			continue;
-		m = derived_fabric(dv, f);
-		fprintf(fp, "fabric %s: %u endpoint devices\n", ir_name(d, f),
-			m->devices);
-		explain_level(fp, d, m, "");
-		fabric_node_view(m, &node);
-		fprintf(fp, "  node level: %u nodes\n", node.devices);
-		explain_level(fp, d, &node, "node ");
-	}
+	fprintf(fp, "fabric %s: %u endpoint devices\n", ir_name(d, f),
+		m->devices);
+	explain_level(fp, d, m, "");
+	fabric_node_view(m, &node);
+	fprintf(fp, "  node level: %u nodes\n", node.devices);
+	explain_level(fp, d, &node, "node ");
 }
 
 void fabric_metrics_free(struct fabric_metrics *m)
@@ -1857,139 +1852,6 @@ void rack_totals_free(struct rack_totals *t)
 	free(t->over_by);
 	free(t->unknown);
 	free(t->unknown_by);
-}
-
-void derived_init(struct derived *dv, const struct rk_design *d)
-{
-	memset(dv, 0, sizeof(*dv));
-	dv->d = d;
-}
-
-void derived_free(struct derived *dv)
-{
-	for (unsigned i = 0; dv->coverage && i < dv->ncoverage; i++)
-		free(dv->coverage[i].verdicts);
-	free(dv->coverage);
-	dv->coverage = NULL;
-	if (dv->figures && dv->figures_free)
-		dv->figures_free(dv->figures);
-	dv->figures = NULL;
-	for (uint32_t k = 0; dv->fab && dv->fab_slot && k < dv->d->nobjs; k++)
-		if (dv->fab_slot[k] != RK_NONE && dv->fab_done[dv->fab_slot[k]])
-			fabric_metrics_free(&dv->fab[dv->fab_slot[k]]);
-	fg_shared_free(dv->fg);
-	free(dv->fab);
-	free(dv->fab_done);
-	free(dv->fab_slot);
-	if (dv->racks_done)
-		rack_totals_free(&dv->racks);
-	if (dv->plan)
-		cableplan_free(dv->plan);
-	if (dv->labels)
-		cable_labels_free(dv->labels);
-	free(dv->labels);
-	if (dv->ports_done)
-		port_index_free(&dv->ports);
-	memset(dv, 0, sizeof(*dv));
-}
-
-/* The fabrics' slots: dv->fab_slot[object] indexes dv->fab. */
-static void fab_table(struct derived *dv)
-{
-	const struct rk_design *d = dv->d;
-	uint32_t n = 0;
-
-	dv->fab_slot = xmalloc(((size_t)d->nobjs + 1) * sizeof(*dv->fab_slot));
-	for (uint32_t i = 0; i < d->nobjs; i++)
-		dv->fab_slot[i] = d->objs[i].kind == K_FABRIC ? n++ : RK_NONE;
-	dv->fab = xcalloc((size_t)n + 1, sizeof(*dv->fab));
-	dv->fab_done = xcalloc((size_t)n + 1, 1);
-}
-
-const struct fabric_metrics *derived_fabric(struct derived *dv, uint32_t fab)
-{
-	uint32_t k;
-
-	if (!dv->fab)
-		fab_table(dv);
-	k = dv->fab_slot[fab];
-	if (k == RK_NONE)
-		BUG("fabric figures asked of an object that is not a fabric");
-	if (!dv->fab_done[k]) {
-		if (!dv->fg)
-			dv->fg = fg_shared_new(dv->d);
-		fabric_compute_shared(dv->d, fab, &dv->fab[k], dv->fg);
-		dv->fab_done[k] = 1;
-	}
-	return &dv->fab[k];
-}
-
-const struct cable_plan *derived_cableplan(struct derived *dv)
-{
-	if (!dv->plan)
-		dv->plan = cableplan_build(dv->d, derived_ports(dv));
-	return dv->plan;
-}
-
-const struct cable_labels *derived_labels(struct derived *dv)
-{
-	if (!dv->labels) {
-		const struct cable_plan *p = derived_cableplan(dv);
-
-		dv->labels = xmalloc(sizeof(*dv->labels));
-		cable_labels_build(dv->d, p, dv->labels);
-	}
-	return dv->labels;
-}
-
-void derived_want_labels(struct derived *dv)
-{
-	dv->want_labels = true;
-}
-
-const struct port_index *derived_ports(struct derived *dv)
-{
-	if (!dv->ports_done) {
-		port_index_build(dv->d, &dv->ports);
-		dv->ports_done = true;
-	}
-	return &dv->ports;
-}
-
-const struct rack_totals *derived_racks(struct derived *dv)
-{
-	if (!dv->racks_done) {
-		rack_totals_compute(dv->d, &dv->racks);
-		dv->racks_done = true;
-	}
-	return &dv->racks;
-}
-
-void derived_prepare_init(struct derived *dv)
-{
-	if (!dv->fab)
-		fab_table(dv);
-}
-
-void derived_prepare_part(struct derived *dv, unsigned part)
-{
-	const struct rk_design *d = dv->d;
-
-	switch (part) {
-	case DERIVED_FABRICS: /* they share one scratch index: one part */
-		for (uint32_t f = 0; f < d->nobjs; f++)
-			if (d->objs[f].kind == K_FABRIC)
-				derived_fabric(dv, f);
-		break;
-	case DERIVED_PLAN:
-		derived_cableplan(dv);
-		if (dv->want_labels)
-			derived_labels(dv);
-		break;
-	default: /* DERIVED_RACKS */
-		derived_racks(dv);
-		break;
-	}
 }
 
 uint64_t isqrt_u128(unsigned __int128 x)

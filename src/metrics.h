@@ -123,7 +123,11 @@ void fabric_metrics_free(struct fabric_metrics *m);
 void fabric_node_view(const struct fabric_metrics *m, struct fabric_metrics *v);
 /* --explain: every fabric's bisection interval, methods and witness. */
 struct derived;
+/* --explain: every fabric's figures (derived.c, through the cache) */
 void fabric_explain(FILE *fp, const struct rk_design *d, struct derived *dv);
+/* the same for fabric @f, whose figures are @m */
+void fabric_explain_one(FILE *fp, const struct rk_design *d, uint32_t f,
+			const struct fabric_metrics *m);
 
 /**
  * struct fabric_graph_view - a fabric's graph, for tests and tools
@@ -276,9 +280,27 @@ struct check_coverage {
 /*
  * What the report back ends say about the figures verdicts rest on
  * (loads.h, struct figure_report), computed once after the checks
- * (checks_run) and freed with the derived figures through @figures_free.
+ * (checks_run) and freed with the derived figures.
  */
 struct figure_report;
+struct pmodel;
+struct cmodel;
+struct feed_load;
+struct loop_load;
+
+/*
+ * The parts the derived figures are prepared in (derived_prepare_part),
+ * each on any thread.
+ */
+enum derived_part {
+	DERIVED_FABRICS, /* every fabric's figures */
+	DERIVED_PLAN,	 /* the port index and the cable plan (and the
+			    labels if wanted) */
+	DERIVED_RACKS,	 /* rack totals */
+	DERIVED_MODELS,	 /* the power and cooling models, and the per-feed,
+			    per-loop and per-rack figures of loads.h */
+	DERIVED_PARTS,
+};
 
 struct derived {
 	const struct rk_design *d;
@@ -293,12 +315,26 @@ struct derived {
 	bool racks_done;
 	struct cable_labels *labels; /* cablelabel.h, built on first use */
 	bool want_labels;	     /* DERIVED_PLAN builds them too */
+	/* DERIVED_MODELS: power_model.h, cooling_model.h, loads.h */
+	struct pmodel *power;
+	struct cmodel *cooling;
+	struct feed_load *feeds;
+	uint32_t nfeeds;
+	struct loop_load *loops;
+	uint32_t nloops;
+	int64_t *rack_air;
+	bool models_done;
+	/* derived_start: jobs run from now on; a figure not computed yet may
+	 * be computed only by a part declared with derived_need (@needed,
+	 * one bit per enum derived_part) */
+	bool started;
+	unsigned needed;
 	/* per entry of check_table (check.h), filled in by checks_run;
 	 * NULL until the checks ran */
 	struct check_coverage *coverage;
-	unsigned ncoverage; /* its entries */
+	unsigned ncoverage;	  /* its entries */
+	const char **check_names; /* the names of those checks */
 	struct figure_report *figures;
-	void (*figures_free)(struct figure_report *f);
 };
 
 void derived_init(struct derived *dv, const struct rk_design *d);
@@ -314,17 +350,18 @@ void derived_want_labels(struct derived *dv);
 /*
  * All of the above at once, in parts for a caller with its own threads:
  * derived_prepare_init on one thread, then each enum derived_part on any
- * thread, at the same time or not.  Afterwards every derived_*() call only reads, so the
- * checks and the back ends may call them from any thread.
+ * thread, at the same time or not.  Afterwards every derived_*() call only
+ * reads, so the checks and the back ends may call them from any thread.
+ *
+ * Before its jobs start, such a caller declares each part it will
+ * prepare (derived_need) and then derived_start: from then on a getter
+ * whose figure is not computed yet computes it only when its part was
+ * declared (its job does), and otherwise stops with an internal error, as
+ * two threads could otherwise compute (and write) the same figure at once.
  */
-enum derived_part {
-	DERIVED_FABRICS, /* every fabric's figures */
-	DERIVED_PLAN,	 /* the port index and the cable plan (and the
-			    labels if wanted) */
-	DERIVED_RACKS,	 /* rack totals */
-	DERIVED_PARTS,
-};
 void derived_prepare_init(struct derived *dv);
 void derived_prepare_part(struct derived *dv, unsigned part);
+void derived_need(struct derived *dv, enum derived_part part);
+void derived_start(struct derived *dv);
 
 #endif

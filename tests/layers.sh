@@ -19,7 +19,9 @@
 #   analysis   figures derived from the finished IR (metrics, bisection,
 #              cable plan, power supply, capacity)
 #   checks     the check registry and the checks
-#   backends   the back ends and their output files
+#   backends   the back ends and their output files: a sibling of the
+#              checks rather than above them (see $apart), reading what
+#              the checks leave in the figure cache (metrics.h)
 #   driver     the pipeline, `rackc diff`, `rackc verify`
 #   commands   the language server (`rackc lsp`), the command line, main.c
 #
@@ -46,13 +48,19 @@ layers='
 6 elab elab_int elab_attr elab_decl elab_import eval
 7 resolve
 8 fabric fabric_gen fabric_planes fabric_tiers
-9 metrics bisect bisect_* cableplan cablelabel supply capacity
-10 check checks checks_* diag_rules loads
+9 metrics derived models power_model cooling_model loads bisect bisect_* cableplan
+9 cablelabel supply capacity nccl_nics
+10 check checks checks_* diag_rules
 11 backend outfile registry be_common csv wbuf bom prices cabling nccl ibnet slurm sched_topo k8s svg svg_* html report ir_dump netbox expect xlsx
 12 driver diff diff_load diff_cables diff_names verify verify_read scratch parts
 13 lsp lsp_* cli main
 '
 private='elab_int fabric_gen lsp_int'
+# USER:DEFINER pairs of layers kept apart though the user's is higher:
+# the back ends (11) neither include nor call the checks (10); both sit
+# on the analysis layer, whose figure cache (the power and cooling
+# models, the coverage and figure report the checks fill in) they share
+apart='11:10'
 # USER:DEFINER pairs of files allowed to call upwards: the SARIF writer of
 # diag.c asks diag_rules.c for the checks' rule table (doc/internals.md)
 allowed='diag:diag_rules'
@@ -71,7 +79,10 @@ awk_lib='
 				return lay[i]
 		return 0
 	}
-	function init(   n, m, i, j, p, line, w) {
+	function init(   n, m, i, j, p, line, w, ap) {
+		m = split(apart, ap, " ")
+		for (i = 1; i <= m; i++)
+			away[ap[i]] = 1
 		n = split(layers, line, "\n")
 		for (i = 1; i <= n; i++) {
 			m = split(line[i], w, " ")
@@ -93,7 +104,8 @@ check_tree() {
 		[ -f "$f" ] || continue
 		printf 'file %s\n' "${f#"$1"/}"
 		sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/inc \1/p' "$f"
-	done | awk -v layers="$layers" -v private="$private" "$awk_lib"'
+	done | awk -v layers="$layers" -v private="$private" -v apart="$apart" \
+	    "$awk_lib"'
 	function add(msg) {
 		why = why (why == "" ? " " : "; ") msg
 	}
@@ -124,6 +136,8 @@ check_tree() {
 			add("includes " $2 ", which is in no layer")
 		else if (fl && il > fl)
 			add("includes " $2 " (layer " il ") from layer " fl)
+		else if (fl && ((fl ":" il) in away))
+			add("includes " $2 " (layer " il "), kept apart from layer " fl)
 		else if (fl && (b in priv) && il != fl)
 			add("includes " $2 ", private to layer " il)
 	}
@@ -140,7 +154,8 @@ check_objects() {
 		nm -g --defined-only "$o" | awk -v f="$f" 'NF == 3 { print "def", $3, f }'
 		nm -u "$o" | awk -v f="$f" '{ print "use", $NF, f }'
 		printf 'obj %s\n' "$f"
-	done | awk -v layers="$layers" -v allowed="$allowed" "$awk_lib"'
+	done | awk -v layers="$layers" -v allowed="$allowed" -v apart="$apart" \
+	    "$awk_lib"'
 	BEGIN {
 		init()
 		m = split(allowed, w, " ")
@@ -161,6 +176,9 @@ check_objects() {
 			    !((base(user[i]) ":" base(d)) in allow))
 				why[user[i]] = why[user[i]] "; calls " sym[i] \
 				    " of " d " (layer " dl ") from layer " ul
+			else if (ul && ((ul ":" dl) in away))
+				why[user[i]] = why[user[i]] "; calls " sym[i] \
+				    " of " d " (layer " dl "), kept apart from layer " ul
 		}
 		for (f in objs)
 			print (f in why ? "bad " f ":" substr(why[f], 2) \
@@ -206,21 +224,27 @@ fi
 # (allowed), not
 cc=${CC:-cc}
 if command -v nm >/dev/null 2>&1 && command -v "$cc" >/dev/null 2>&1; then
-	mkdir -p "$tmp/objneg/src"
-	# plant FILE DEFINES CALLS: src/FILE.o defining one function, calling
-	# another
+	mkdir -p "$tmp/objneg/src" "$tmp/objneg/backends"
+	# plant FILE DEFINES CALLS: FILE.o (under src/ or backends/) defining
+	# one function, calling another
 	plant() {
 		printf 'void %s(void);\nvoid %s(void);\nvoid %s(void) { %s(); }\n' \
-		    "$2" "$3" "$2" "$3" >"$tmp/objneg/src/$1.c"
-		"$cc" -c -o "$tmp/objneg/src/$1.o" "$tmp/objneg/src/$1.c"
+		    "$2" "$3" "$2" "$3" >"$tmp/objneg/$1.c"
+		"$cc" -c -o "$tmp/objneg/$1.o" "$tmp/objneg/$1.c"
 	}
-	plant fabric fabric_expand resolve_design
-	plant resolve resolve_design fabric_expand
-	plant diag diag_emit diag_rule_count
-	plant diag_rules diag_rule_count diag_emit
+	plant src/fabric fabric_expand resolve_design
+	plant src/resolve resolve_design fabric_expand
+	plant src/diag diag_emit diag_rule_count
+	plant src/diag_rules diag_rule_count diag_emit
+	# a back end calling into a check file, a check into the models
+	plant backends/report report_emit feed_loads
+	plant src/checks_power feed_loads derived_power
+	plant src/power_model derived_power model_none
 	check_objects "$tmp/objneg" >"$tmp/objneg.txt"
 	for want in 'bad src/resolve.o: calls fabric_expand of src/fabric.o (layer 8) from layer 7' \
-	    'ok src/fabric.o' 'ok src/diag.o'; do
+	    'ok src/fabric.o' 'ok src/diag.o' \
+	    'bad backends/report.o: calls feed_loads of src/checks_power.o (layer 10), kept apart from layer 11' \
+	    'ok src/checks_power.o'; do
 		if grep -qxF "$want" "$tmp/objneg.txt"; then
 			pass "object checker: $want"
 		else
@@ -232,15 +256,17 @@ fi
 
 # the checker itself: an upward include, a private header included from
 # another layer, and a file in no layer must each be reported
-mkdir "$tmp/neg" "$tmp/neg/src"
+mkdir "$tmp/neg" "$tmp/neg/src" "$tmp/neg/backends"
 cp src/resolve.c src/fabric_gen.h src/elab.h src/rackc.h "$tmp/neg/src/"
 printf '#include "fabric.h"\n' >>"$tmp/neg/src/resolve.c"
 printf '#include "fabric_gen.h"\n' >"$tmp/neg/src/metrics.c"
 printf '#include "rackc.h"\n' >"$tmp/neg/src/unlisted.c"
+printf '#include "loads.h"\n#include "check.h"\n' >"$tmp/neg/backends/report.c"
 check_tree "$tmp/neg" >"$tmp/neg.txt"
 for want in 'bad src/resolve.c: includes fabric.h (layer 8) from layer 7' \
     'bad src/metrics.c: includes fabric_gen.h, private to layer 8' \
     'bad src/unlisted.c: not in the layer table' \
+    'bad backends/report.c: includes check.h (layer 10), kept apart from layer 11' \
     'ok src/elab.h'; do
 	if grep -qxF "$want" "$tmp/neg.txt"; then
 		pass "checker: $want"

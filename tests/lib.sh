@@ -8,7 +8,8 @@
 #               `make check` exports it, or from this file's location)
 #   RACKC       the compiler under test (default: $top_srcdir/rackc)
 #   tmp         a private temporary directory, removed on exit
-#   rk_sanitized  yes when $RACKC is built with AddressSanitizer, else no
+#   rk_sanitized  yes when $RACKC is built with AddressSanitizer (or
+#               ThreadSanitizer), else no
 #   regen       1 when the driver was given --regen first (removed from
 #               its arguments) or RACKC_REGEN=1: rewrite expected files
 #
@@ -72,7 +73,8 @@ esac
 # sanitizer settings as `make check` sets them, for manual runs
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-export top_srcdir RACKC ASAN_OPTIONS UBSAN_OPTIONS
+TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
+export top_srcdir RACKC ASAN_OPTIONS UBSAN_OPTIONS TSAN_OPTIONS
 
 if [ ! -x "$RACKC" ]; then
 	echo "ERROR: compiler '$RACKC' not found or not executable" >&2
@@ -82,6 +84,8 @@ fi
 # shellcheck disable=SC2034 # used by the drivers
 if ASAN_OPTIONS=help=1 "$RACKC" --version 2>&1 | grep -q AddressSanitizer; then
 	rk_sanitized=yes
+elif TSAN_OPTIONS=help=1 "$RACKC" --version 2>&1 | grep -q ThreadSanitizer; then
+	rk_sanitized=yes # ThreadSanitizer (tools/dev.sh test-tsan): as slow
 else
 	rk_sanitized=no
 fi
@@ -170,7 +174,7 @@ rk_run() {
 	elif [ "$rc" -ge 124 ]; then
 		rk_problem="killed by a signal or not run (exit status $rc)"
 	fi
-	if grep -E -q 'AddressSanitizer|LeakSanitizer|runtime error:' \
+	if grep -E -q 'AddressSanitizer|LeakSanitizer|ThreadSanitizer|runtime error:' \
 		"$rk_prefix.err"; then
 		rk_problem="${rk_problem:+$rk_problem; }sanitizer report on stderr"
 	fi

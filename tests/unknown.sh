@@ -231,4 +231,47 @@ cov_case rating "$top_srcdir/tests/errors/checks/power/rating-unknown.rack" \
 # 100 kW CDU takes its loop's 10 kW
 cov_case loops "$top_srcdir/tests/errors/checks/cooling/loop-unsized.rack" \
 	'{"cooling-flow": [0, 2, 1], "cooling-cdu-capacity": [3, 0, 0]}'
+# beyond the parts' power figures (tests/unknown/estimates.rack, by hand
+# in its comments): a rack part's estimated max_load under rack-weight's
+# verdicts, and pg25's estimated properties under cooling-flow's; both
+# listed in "estimated", the verdicts in "estimated_verdicts" and the
+# page's table
+est=$top_srcdir/tests/unknown/estimates.rack
+if rk_run "$tmp/e" -O report,html -o "$tmp/e.d" "$est" && [ "$rc" -eq 0 ] &&
+	"$py" -c '
+import json, sys
+rep = json.load(open(sys.argv[1]))
+bad = []
+def eq(what, got, want):
+    if got != want:
+        bad.append("%s: %r, want %r" % (what, got, want))
+eq("estimated", [(e["part"], e.get("coolant"), e["attribute"], e["objects"],
+                  e["checks"]) for e in rep["estimated"]],
+   [("rk_est", None, "max_load", 2, ["rack-weight"]),
+    (None, "pg25", "coolant", 1, ["cooling-flow"])])
+eq("estimated_verdicts", [(v["check"], v["object"], v["verdict"],
+                           v["figures"]) for v in rep["estimated_verdicts"]],
+   [("rack-weight", "s.r.a", "proved",
+     [{"part": "rk_est", "attribute": "max_load"}]),
+    ("rack-weight", "s.r.b", "missing_figure",
+     [{"part": "rk_est", "attribute": "max_load"}]),
+    ("cooling-flow", "s.p", "proved",
+     [{"part": None, "coolant": "pg25", "attribute": "coolant"}])])
+cov = rep["coverage"]
+eq("rack-weight coverage", [cov["rack-weight"][k] for k in
+   ("proved", "missing_figure", "proved_on_estimates")], [1, 1, 1])
+eq("cooling-flow on estimates", cov["cooling-flow"]["proved_on_estimates"], 1)
+for b in bad:
+    print(b)
+sys.exit(1 if bad else 0)' "$tmp/e.d/report.json" >"$tmp/e.py" 2>&1 &&
+	grep -q '<tr><td>rack-weight</td><td>s.r.a</td><td>proved</td><td>rk_est.max_load</td></tr>' \
+		"$tmp/e.d/report.html" &&
+	grep -q '<tr><td>cooling-flow</td><td>s.p</td><td>proved</td><td>coolant pg25</td></tr>' \
+		"$tmp/e.d/report.html"; then
+	pass unknown/estimates
+else
+	fail unknown/estimates "exit $rc, or the estimates not listed"
+	show "$tmp/e.py"
+	show "$tmp/e.err"
+fi
 finish

@@ -20,12 +20,19 @@
 #                        error cases, goldens, layers and CLI)
 #   tools/dev.sh test-clang-quick  as test-clang, with `make check-quick`
 #                        (what CI runs; the whole clang suite is nightly)
+#   tools/dev.sh test-tsan  deps, then a ThreadSanitizer build with clang
+#                        (--enable-sanitizers=thread) in build-tsan/, and
+#                        the tests that run the job graph on threads: every
+#                        example on one thread and on eight (tests/golden.sh's
+#                        deterministic cases) and tests/cli.sh (its -j1/-j8
+#                        cases); not the Criterion unit tests, which cannot
+#                        start under ThreadSanitizer (Criterion issue 274)
 #
 # Environment: MAKEFLAGS as usual (default -j2 here); CONFIGURE_FLAGS are
 # added to both configure runs.
 #
-# The sanitizer builds live in build-san/ and build-clang/ (ignored by
-# git).  Automake refuses an out-of-tree build while the source directory
+# The sanitizer builds live in build-san/, build-clang/ and build-tsan/
+# (ignored by git).  Automake refuses an out-of-tree build while the source directory
 # is itself configured, so when it is, build-san/src/ (build-clang/src/)
 # gets a copy of the sources (the files git tracks plus untracked ones it
 # does not ignore) and is configured in place.
@@ -111,13 +118,18 @@ build() {
 	ls -l out
 }
 
-# CHECK: the make target of the suite, check (all) or check-quick
+# CHECK: the make target of the suite, check (all) or check-quick;
+# CHECK_TESTS: when set, the TESTS it runs
 CHECK=check
+CHECK_TESTS=
 
 # check_in DIR: make $CHECK in DIR, printing the test logs on failure
 check_in() {
-	log "make $JOBS $CHECK (in $1)"
-	if ! (cd "$1" && make "$JOBS" "$CHECK"); then
+	log "make $JOBS $CHECK${CHECK_TESTS:+ TESTS=$CHECK_TESTS} (in $1)"
+	if [ -n "$CHECK_TESTS" ]; then
+		set -- "$1" TESTS="$CHECK_TESTS"
+	fi
+	if ! (d=$1 && shift && cd "$d" && make "$JOBS" "$CHECK" "$@"); then
 		if [ -f "$1/test-suite.log" ]; then
 			log "$1/test-suite.log"
 			cat "$1/test-suite.log"
@@ -126,18 +138,20 @@ check_in() {
 	fi
 }
 
-# sanitizer_check [DIR [CC]]: the suite again, built with the sanitizers,
-# in DIR (build-san/), with the C compiler CC (the default one)
+# sanitizer_check [DIR [CC]]: the suite again, built with the sanitizers
+# ($SANFLAG: --enable-sanitizers, or =thread), in DIR (build-san/), with
+# the C compiler CC (the default one)
 # (called in an || list, where set -e does not apply: every step checks)
 sanitizer_check() {
 	dir=${1:-build-san}
 	cc=${2:+CC=$2}
+	sanflag=${SANFLAG:---enable-sanitizers}
 	if [ ! -f config.status ]; then
 		# the source tree is not configured: a plain VPATH build
 		mkdir -p "$dir" || return 1
-		log "../configure --enable-sanitizers --enable-werror $cc (in $dir)"
+		log "../configure $sanflag --enable-werror $cc (in $dir)"
 		# shellcheck disable=SC2086 # CONFIGURE_FLAGS is a list of flags
-		(cd "$dir" && ../configure --enable-sanitizers --enable-werror \
+		(cd "$dir" && ../configure "$sanflag" --enable-werror \
 			${CONFIGURE_FLAGS:-} $cc && make "$JOBS") || return 1
 		check_in "$dir"
 		return
@@ -152,6 +166,7 @@ sanitizer_check() {
 	else
 		# a tarball: copy everything but the build products
 		tar -cf - --exclude=./build-san --exclude=./build-clang \
+			--exclude=./build-tsan \
 			--exclude=./out \
 			--exclude=./config.status --exclude=./config.log \
 			--exclude=./Makefile --exclude='*.o' --exclude='*.a' \
@@ -159,7 +174,7 @@ sanitizer_check() {
 			(cd "$dir/src" && tar -xf -) || return 1
 	fi
 	# shellcheck disable=SC2086 # $cc is empty or one word
-	(cd "$dir/src" && configure_here --enable-sanitizers $cc &&
+	(cd "$dir/src" && configure_here "$sanflag" $cc &&
 		make "$JOBS") || return 1
 	check_in "$dir/src"
 }
@@ -173,6 +188,24 @@ clang_check() {
 		return 1
 	fi
 	sanitizer_check build-clang clang
+}
+
+# tsan_check: ThreadSanitizer over what runs on threads (the job graph of
+# the derived figures, the checks and the back ends): every example at -j1
+# and -j8, and the CLI's cases, built with clang in build-tsan/; a data
+# race stops the run (TSAN_OPTIONS=halt_on_error=1) and fails its case.
+# The Criterion unit tests are left out: Criterion cannot set up its
+# shared arena under ThreadSanitizer (Criterion issue 274).
+tsan_check() {
+	if ! command -v clang >/dev/null 2>&1; then
+		log "clang is not installed"
+		return 1
+	fi
+	SANFLAG=--enable-sanitizers=thread
+	CHECK_TESTS='tests/golden.sh tests/cli.sh'
+	RACKC_GOLDEN_ONLY=deterministic
+	export RACKC_GOLDEN_ONLY
+	sanitizer_check build-tsan clang
 }
 
 test_all() {
@@ -203,8 +236,12 @@ test-clang-quick)
 	CHECK=check-quick
 	clang_check
 	;;
+test-tsan)
+	deps
+	tsan_check
+	;;
 *)
-	echo "usage: tools/dev.sh deps|build|test|test-clang|test-quick|test-clang-quick" >&2
+	echo "usage: tools/dev.sh deps|build|test|test-clang|test-quick|test-clang-quick|test-tsan" >&2
 	exit 2
 	;;
 esac

@@ -9,11 +9,15 @@
  * at the node level (the servers).
  */
 #include <criterion/criterion.h>
+#include <signal.h>
 #include <stdlib.h>
 
 #include "helpers.h"
 #include "capacity.h"
+#include "cooling_model.h"
+#include "loads.h"
 #include "metrics.h"
+#include "power_model.h"
 #include "supply.h"
 #include "portindex.h"
 
@@ -784,4 +788,96 @@ Test(capacity, alltoall_uneven_cut)
 			 INT64_C(1000000000000000), UINT64_C(1) << 31,
 			 UINT64_C(1) << 31, 1);
 	cr_assert_eq(t.ns, UINT64_MAX);
+}
+
+/*
+ * The figure cache (derived.c): the power and cooling models are built
+ * once and read by everyone; once the jobs started, a figure no declared
+ * part prepares is refused with an internal error (SIGABRT).
+ */
+static const char *const cache_src =
+    "part srv : server { height 1U; psus 2; power_max 3kW }\n"
+    "part p16 : pdu { voltage 230V; current 16A }\n"
+    "part rk42 : rack { height 42U }\n"
+    "site s {\n"
+    "\tfeed A { capacity 10kW }\n"
+    "\tfeed B { capacity 10kW }\n"
+    "\trow r { rack k : rk42 { pdu pa : p16 { feed s.A }\n"
+    "\t\tpdu pb : p16 { feed s.B } } }\n"
+    "}\n"
+    "node n : srv { rack s.r.k; at 1U;\n"
+    "\tpower psu[0] -> s.r.k.pa; power psu[1] -> s.r.k.pb }\n";
+
+Test(derived, models_once)
+{
+	struct unit *u = compile(cache_src);
+	struct derived dv;
+	const struct feed_load *f;
+	uint32_t nf;
+
+	cr_assert_eq(u->rc, 0, "%s", u->err);
+	derived_init(&dv, u->d);
+	cr_assert_eq(derived_power(&dv), derived_power(&dv));
+	cr_assert_eq(derived_cooling(&dv), derived_cooling(&dv));
+	f = derived_feed_loads(&dv, &nf);
+	cr_assert_eq(f, derived_feed_loads(&dv, &nf));
+	/* two feeds, each carrying half of 3 kW; with the other lost, all */
+	cr_assert_eq(nf, 2);
+	cr_assert_eq(f[0].load, 1500000);
+	cr_assert_eq(f[0].lost_load, 3000000);
+	cr_assert_eq(f[1].load, 1500000);
+	derived_free(&dv);
+	unit_free(u);
+}
+
+/* a declared part computes after the start; a prepared figure is read */
+Test(derived, declared_after_start)
+{
+	struct unit *u = compile(cache_src);
+	struct derived dv;
+	uint32_t nf;
+
+	derived_init(&dv, u->d);
+	derived_prepare_init(&dv);
+	derived_prepare_part(&dv, DERIVED_RACKS);
+	derived_need(&dv, DERIVED_MODELS);
+	derived_start(&dv);
+	cr_assert_not_null(derived_racks(&dv));
+	cr_assert_not_null(derived_feed_loads(&dv, &nf));
+	cr_assert_eq(nf, 2);
+	derived_free(&dv);
+	unit_free(u);
+}
+
+Test(derived, undeclared_models_refused, .signal = SIGABRT)
+{
+	struct unit *u = compile(cache_src);
+	struct derived dv;
+
+	derived_init(&dv, u->d);
+	derived_need(&dv, DERIVED_RACKS);
+	derived_start(&dv);
+	derived_power(&dv); /* DERIVED_MODELS was not declared */
+}
+
+Test(derived, undeclared_racks_refused, .signal = SIGABRT)
+{
+	struct unit *u = compile(cache_src);
+	struct derived dv;
+
+	derived_init(&dv, u->d);
+	derived_need(&dv, DERIVED_MODELS);
+	derived_start(&dv);
+	derived_racks(&dv);
+}
+
+Test(derived, unwanted_labels_refused, .signal = SIGABRT)
+{
+	struct unit *u = compile(cache_src);
+	struct derived dv;
+
+	derived_init(&dv, u->d);
+	derived_need(&dv, DERIVED_PLAN);
+	derived_start(&dv);
+	derived_labels(&dv); /* no back end asked for them */
 }
