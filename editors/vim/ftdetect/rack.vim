@@ -1,0 +1,3 @@
+" SPDX-License-Identifier: MIT
+" rackc designs: *.rack files
+autocmd BufRead,BufNewFile *.rack setfiletype rack
