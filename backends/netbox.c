@@ -5,7 +5,7 @@
  * (01-sites.csv to 13-cables.csv): nb_files below has a row per file with
  * its name, its columns and the function that writes its rows.
  *
- * Mapping (README "NetBox export" has the full table): a device, rack or
+ * Mapping (doc/results.md, "NetBox export", has the full table): a device, rack or
  * feed is named by its full rackc name (unique in the design, so unique in
  * NetBox's scopes); a device type's model is the catalog part's name; a
  * device's power ports are its part's supplies psu[0..psus-1] (type from

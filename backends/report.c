@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The "report" back end: report.json, the machine-readable summary of a
- * design for CI pipelines (documented in README.md, "Machine-readable
+ * design for CI pipelines (documented in doc/results.md, "Machine-readable
  * results").  Powers are watts and rates bits per second, as exact
  * decimal numbers.
  */
@@ -275,7 +275,7 @@ static void report_cluster(FILE *fp, const struct rk_design *d,
 }
 
 /*
- * The "capacity" section (README, "Machine-readable results"; formulas
+ * The "capacity" section (doc/results.md, "Machine-readable results"; formulas
  * in doc/language.md, "Capacity figures").
  */
 static void report_capacity(FILE *fp, struct backend_ctx *ctx)

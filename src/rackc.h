@@ -16,7 +16,7 @@
 #include "util.h"
 #include "arena.h"
 
-/* Process exit status (see README "Exit status"). */
+/* Process exit status (see doc/usage.md, "Exit status"). */
 enum rk_exit {
 	RK_EXIT_OK = 0,	    /* success; warnings allowed */
 	RK_EXIT_ERRORS = 1, /* the design has errors */

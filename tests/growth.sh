@@ -507,9 +507,9 @@ oob_double() {
 }
 oob_double
 
-# docs: README.md ("Growth") and doc/ci.md show the SuperPOD grown from 1
+# docs: doc/review.md ("Growth") and doc/ci.md show the SuperPOD grown from 1
 # to 2 SUs, without and with FINAL_SUS=8; their figures, work-order
-# excerpt and summary table, and README's re-pulls from 4 to 5 and 8 to
+# excerpt and summary table, and doc/review.md's re-pulls from 4 to 5 and 8 to
 # 9 SUs, are what `rackc diff` prints now (growth_check.py --docs, which
 # also finds the commands in the docs)
 docs_check() {
@@ -529,7 +529,7 @@ docs_check() {
 			return 0
 		fi
 	done
-	gcheck growth/docs --docs "$top_srcdir/README.md" \
+	gcheck growth/docs --docs "$top_srcdir/doc/review.md" \
 		"$top_srcdir/doc/ci.md" "$tmp/dk-plain-json1.out" \
 		"$tmp/dk-plain-text1.out" "$tmp/dk-final-json1.out" \
 		"$tmp/dk-final-markdown1.out" "$tmp/dk-plain-json4.out" \

@@ -7,7 +7,7 @@ growth_check.py --adds-only DIFF.json   (rackc diff -f json OLD NEW)
 growth_check.py --tiers R[:FINAL_PODS] OLD.csv NEW.csv [FABRIC]   (three and
     four tiers, R-port switches, provisioned for FINAL_PODS pods)
 growth_check.py --tiers-double OLD.csv NEW.csv [FABRIC]   (core_growth double)
-growth_check.py --docs README.md doc/ci.md PLAIN.json PLAIN.txt FINAL.json
+growth_check.py --docs doc/review.md doc/ci.md PLAIN.json PLAIN.txt FINAL.json
     FINAL.md 4TO5.json 8TO9.json   (the SuperPOD's 1 -> 2 SU diff, without
     and with FINAL_SUS=8, and the re-pulls from 4 to 5 and 8 to 9 SUs, as
     the documentation shows them)
@@ -931,58 +931,58 @@ FABRIC_FIG = r"\b(compute|storage|in-band) (\d[\d,]*)\b"
 
 
 def prose(rd, start, end, path):
-    """README's sentence from START to END states the re-pulls of the
+    """doc/review.md's sentence from START to END states the re-pulls of the
     diff PATH: by fabric, the hand-placed devices' ("the UFM's two"), the
     total ("N cables to re-pull in all") and "none to remove"; returns
     the figures read"""
     i = rd.find(start)
     j = rd.find(end, i)
     if i < 0 or j < 0:
-        fail("README: no sentence from %r to %r" % (start, end))
+        fail("doc/review.md: no sentence from %r to %r" % (start, end))
     seg = " ".join(rd[i:j + len(end)].split())
     _, summ, fab = repulls(path)
     n = 0
     for name, k in re.findall(FABRIC_FIG, seg):
         if int(k.replace(",", "")) != fab[name.replace("-", "")]:
-            fail("README %r: %s %s re-pulled, rackc diff %d" % (
+            fail("doc/review.md %r: %s %s re-pulled, rackc diff %d" % (
                 start, name, k, fab[name.replace("-", "")]))
         n += 1
     if "UFM's two" in seg:
         other = sum(v for f, v in fab.items()
                     if f not in ("compute", "storage", "inband", "oob"))
         if other != 2:
-            fail("README %r: the UFM's two re-pulled, rackc diff %d" % (
+            fail("doc/review.md %r: the UFM's two re-pulled, rackc diff %d" % (
                 start, other))
         n += 1
     m = re.search(r"(\d[\d,]*) cables to re-pull in all", seg)
     if m:
         if int(m.group(1).replace(",", "")) != summ.get("cables to re-pull",
                                                        0):
-            fail("README %r: %s re-pulled, rackc diff %d" % (
+            fail("doc/review.md %r: %s re-pulled, rackc diff %d" % (
                 start, m.group(1), summ.get("cables to re-pull", 0)))
         n += 1
     if "none to remove" in seg:
         if summ.get("cables to remove", 0):
-            fail("README %r: none to remove, rackc diff %d" % (
+            fail("doc/review.md %r: none to remove, rackc diff %d" % (
                 start, summ["cables to remove"]))
         n += 1
     if not n:
-        fail("README %r: no figures read" % start)
+        fail("doc/review.md %r: no figures read" % start)
     return n
 
 
 def docs(readme, ci_md, plain_json, plain_txt, final_json, final_md,
          d45_json, d89_json):
-    """the SuperPOD's 1 -> 2 SU diff as README.md ("Growth") and
+    """the SuperPOD's 1 -> 2 SU diff as doc/review.md ("Growth") and
     doc/ci.md show it is what `rackc diff` prints: the commands, every
-    figure of README's table (the first number of each cell, the
+    figure of doc/review.md's table (the first number of each cell, the
     per-fabric re-pulls and the compute spines added), the lines of its
     work-order excerpt, and doc/ci.md's summary table"""
     rd = open(readme).read()
     ci = " ".join(open(ci_md).read().split())
     for cmd in (DOC_CMD % "", DOC_CMD % "-D FINAL_SUS=8 "):
         if cmd not in rd:
-            fail("README: no command %r" % cmd)
+            fail("doc/review.md: no command %r" % cmd)
     if "-f markdown " + DOC_CMD[len("rackc diff "):] % "-D FINAL_SUS=8 " \
             not in ci:
         fail("doc/ci.md: no command for the FINAL_SUS=8 comment")
@@ -993,7 +993,7 @@ def docs(readme, ci_md, plain_json, plain_txt, final_json, final_md,
                      and r["device"].startswith("compute.spine["))
         sides.append((summ, fab, spines))
     rows = cut_block(rd, "| | spines sized for SUS | `FINAL_SUS=8` |",
-                     "README table")
+                     "doc/review.md table")
     n = 0
     for row in rows[1:]:
         cells = [c.strip() for c in row.strip("|").split("|")]
@@ -1003,30 +1003,30 @@ def docs(readme, ci_md, plain_json, plain_txt, final_json, final_md,
         for cell, (summ, fab, spines) in zip(cells[1:], sides):
             m = re.match(r"(\d[\d,]*)", cell)
             if not m:
-                fail("README table: %r has no figure" % cell)
+                fail("doc/review.md table: %r has no figure" % cell)
             if int(m.group(1).replace(",", "")) != summ.get(what, 0):
-                fail("README table: %s %s, rackc diff %d" % (
+                fail("doc/review.md table: %s %s, rackc diff %d" % (
                     what, m.group(1), summ.get(what, 0)))
             n += 1
             for name, k in re.findall(FABRIC_FIG, cell):
                 got = fab[name.replace("-", "")]
                 if int(k.replace(",", "")) != got:
-                    fail("README table: %s %s %s, rackc diff %d" % (
+                    fail("doc/review.md table: %s %s %s, rackc diff %d" % (
                         what, name, k, got))
                 n += 1
             m = re.search(r"(\d+) compute spines", cell)
             if m:
                 if int(m.group(1)) != spines:
-                    fail("README table: %s compute spines added, rackc "
+                    fail("doc/review.md table: %s compute spines added, rackc "
                          "diff %d" % (m.group(1), spines))
                 n += 1
     if n < 12:
-        fail("README table: %d figures read, want at least 12" % n)
+        fail("doc/review.md table: %d figures read, want at least 12" % n)
     txt = set(open(plain_txt).read().split("\n"))
-    ex = cut_block(rd, "An excerpt of the first work order", "README excerpt")
+    ex = cut_block(rd, "An excerpt of the first work order", "doc/review.md excerpt")
     for l in ex:
         if l not in txt:
-            fail("README excerpt: %r is not in rackc diff's output" % l)
+            fail("doc/review.md excerpt: %r is not in rackc diff's output" % l)
     md = open(final_md).read().split("\n")
     table = cut_block(open(ci_md).read(), "the comment opens with:",
                       "doc/ci.md table")
@@ -1036,7 +1036,7 @@ def docs(readme, ci_md, plain_json, plain_txt, final_json, final_md,
     n += prose(rd, "From 4 to 5 SUs the cables re-pulled", "UFM's two",
                d45_json)
     n += prose(rd, "`rackc diff` counts", "none to remove", d89_json)
-    print("ok: README's %d figures and %d excerpt lines and doc/ci.md's "
+    print("ok: doc/review.md's %d figures and %d excerpt lines and doc/ci.md's "
           "%d summary rows are what rackc diff prints" % (
               n, len(ex), len(table) - 2))
 
