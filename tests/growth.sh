@@ -519,6 +519,8 @@ docs_check() {
 		dk_f=${dk_r%:*} dk_a=${dk_r#*:}
 		set --
 		[ "$dk_set" = final ] && set -- -D FINAL_SUS=8
+		# the whole text review, which the excerpt is quoted from
+		[ "$dk_f" = text ] && set -- "$@" --max-bytes=0
 		# 1 -> 2, 4 -> 5, 8 -> 9
 		if ! rk_run "$tmp/dk-$dk_set-$dk_f$dk_a" diff -f "$dk_f" \
 			--old-define SUS="$dk_a" \

@@ -1028,7 +1028,7 @@ def docs(readme, ci_md, plain_json, plain_txt, final_json, final_md,
         if l not in txt:
             fail("doc/review.md excerpt: %r is not in rackc diff's output" % l)
     md = open(final_md).read().split("\n")
-    table = cut_block(open(ci_md).read(), "the comment opens with:",
+    table = cut_block(open(ci_md).read(), "the comment opens with",
                       "doc/ci.md table")
     got = cut_block("\n".join(md), "### Summary", "rackc diff -f markdown")
     if table != got:

@@ -32,7 +32,7 @@ syn match rackAttribute "\%(^\|[{;]\)\s*\zs\<\%(vendor\|model\|part_number\|desc
       \\|nvswitches\|cores\|pcie_gen\|pcie_width\|cpu_family\|cpu_model
       \\|c2c_bw\|pci_class\|form\|cage\|top\|speed\|protocol\|lanes\|role
       \\|required\|media\|reach\|lengths\|part_numbers\|split\|far_form
-      \\|numa\|pcie\|bus\|ports\|devname\|x\|y\|pitch\|tray_height
+      \\|numa\|pcie\|bus\|ports\|devname\|x\|y\|pitch\|label_code\|tray_height
       \\|spares\|slack\|slot\|rdhx\|rack_limit\|supply\|coolant\|delta_t
       \\|redundancy\|at\|power\|hostname\|length\|cable\|endpoints
       \\|spine_switch\|tiers\|oversubscription\|su_size\|place_leaves
