@@ -19,6 +19,7 @@
  * left to rack-placement and skipped by the checks that need a valid U.
  */
 #include "rackc.h"
+#include "arith.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -325,20 +326,6 @@ static int part_then_id_cmp(const void *pa, const void *pb)
 	return a[1] < b[1] ? -1 : a[1] > b[1];
 }
 
-static int64_t sat_add(int64_t a, int64_t b)
-{
-	int64_t r;
-
-	return q_add(a, b, &r) ? r : INT64_MAX;
-}
-
-static int64_t sat_mul(int64_t a, int64_t b)
-{
-	int64_t r;
-
-	return q_mul(a, b, &r) ? r : INT64_MAX;
-}
-
 /* Notes for an overloaded rack: the load by part, then the rating. */
 static void weight_notes(struct check_ctx *c, const struct rack_index *ri,
 			 uint32_t rack, int64_t total, uint32_t *pairs)
@@ -367,7 +354,7 @@ static void weight_notes(struct check_ctx *c, const struct rack_index *ri,
 			cnt++;
 		check_note(c, attr_loc(d, part, A_WEIGHT), "%u x %s at %s = %s",
 			   cnt, ir_name(d, part), check_qfmt(DIM_MASS, w, b1),
-			   check_qfmt(DIM_MASS, sat_mul(w, cnt), b2));
+			   check_qfmt(DIM_MASS, arith_smul(w, cnt), b2));
 		k += cnt;
 	}
 	if (unweighed)
@@ -405,7 +392,7 @@ static void run_rack_weight(struct check_ctx *c)
 			int64_t w = ir_num(d, ri.devs[k], A_WEIGHT, 0);
 
 			if (w > 0)
-				total = sat_add(total, w);
+				total = arith_sadd(total, w);
 		}
 		if (total <= limit)
 			continue;

@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "arith.h"
 #include "diff.h"
 
 enum fmt { F_TEXT, F_JSON, F_MD };
@@ -131,7 +132,7 @@ static bool merge_next(struct merge *m, const struct dv_table *to,
 
 #define DEC_SCALE 1000000 /* six places: the report's exact figures */
 
-typedef __int128 dec_t;
+typedef i128 dec_t;
 
 /* @s as a multiple of 1e-6; false if it is not such a number (or has
  * more than 30 digits). */

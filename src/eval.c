@@ -12,6 +12,7 @@
  * && and || evaluate their right side only when the left does not decide.
  */
 #include "rackc.h"
+#include "arith.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -232,31 +233,16 @@ static struct rat rat_of(const struct val *v)
 	return r;
 }
 
-static __int128 gcd128(__int128 a, __int128 b)
-{
-	if (a < 0)
-		a = -a;
-	if (b < 0)
-		b = -b;
-	while (b) {
-		__int128 t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /* n / d (d != 0) in lowest terms; false when a term passes 64 bits. */
-static bool rat_make(__int128 n, __int128 d, struct rat *r)
+static bool rat_make(i128 n, i128 d, struct rat *r)
 {
-	__int128 g;
+	i128 g;
 
 	if (d < 0) {
 		n = -n;
 		d = -d;
 	}
-	g = gcd128(n, d);
+	g = arith_gcd128(n, d);
 	if (g > 1) {
 		n /= g;
 		d /= g;
@@ -270,22 +256,22 @@ static bool rat_make(__int128 n, __int128 d, struct rat *r)
 
 static bool rat_add(struct rat a, struct rat b, bool sub, struct rat *r)
 {
-	__int128 x = (__int128)a.n * b.d, y = (__int128)b.n * a.d;
+	i128 x = (i128)a.n * b.d, y = (i128)b.n * a.d;
 
-	return rat_make(sub ? x - y : x + y, (__int128)a.d * b.d, r);
+	return rat_make(sub ? x - y : x + y, (i128)a.d * b.d, r);
 }
 
 static bool rat_mul(struct rat a, struct rat b, struct rat *r)
 {
 	/* cross-reduced first, so a product that fits is found */
-	__int128 g1 = gcd128(a.n, b.d), g2 = gcd128(b.n, a.d);
+	i128 g1 = arith_gcd128(a.n, b.d), g2 = arith_gcd128(b.n, a.d);
 
 	if (!g1)
 		g1 = 1;
 	if (!g2)
 		g2 = 1;
-	return rat_make((__int128)(a.n / g1) * (b.n / g2),
-			(__int128)(a.d / g2) * (b.d / g1), r);
+	return rat_make((i128)(a.n / g1) * (b.n / g2),
+			(i128)(a.d / g2) * (b.d / g1), r);
 }
 
 /* a / b, b != 0 */
@@ -322,7 +308,7 @@ static int64_t rat_round(struct rat a)
 	int64_t q = a.n / a.d, rem = a.n % a.d;
 
 	/* |rem| / d >= 1/2 rounds away from zero */
-	if ((__int128)(rem < 0 ? -rem : rem) * 2 >= a.d)
+	if ((i128)(rem < 0 ? -rem : rem) * 2 >= a.d)
 		q += a.n < 0 ? -1 : 1;
 	return q;
 }
@@ -351,7 +337,7 @@ static bool ratio_num(struct elab *e, struct val *v)
 	struct srcloc loc = v->loc;
 	struct rat r;
 
-	if (!rat_make((__int128)v->n * RK_RATIO_ONE, v->n2, &r)) {
+	if (!rat_make((i128)v->n * RK_RATIO_ONE, v->n2, &r)) {
 		struct rat lo = { v->n, v->n2 };
 
 		rat_make(v->n, v->n2, &lo);
@@ -559,7 +545,7 @@ static bool arith(struct elab *e, const struct ast *x, struct val *l,
 /* The sign of a/ad - b/bd (ad, bd > 0), exactly. */
 static int frac_cmp(int64_t a, int64_t ad, int64_t b, int64_t bd)
 {
-	__int128 p = (__int128)a * bd, q = (__int128)b * ad;
+	i128 p = (i128)a * bd, q = (i128)b * ad;
 
 	return p < q ? -1 : p > q;
 }
@@ -1372,10 +1358,10 @@ static void fpad(struct fbuf *f, char c, size_t n)
  * not terminate within RK_MAX_FMT_PREC digits), or rounded half away from
  * zero to @prec digits.  Into @buf (at least 64 bytes).
  */
-static bool dec_text(__int128 num, __int128 den, int prec, char *buf)
+static bool dec_text(i128 num, i128 den, int prec, char *buf)
 {
-	__int128 g = gcd128(num, den), d, p10 = 1, q, r;
-	unsigned __int128 mag, ip, fp;
+	i128 g = arith_gcd128(num, den), d, p10 = 1, q, r;
+	u128 mag, ip, fp;
 	int k = 0, twos = 0, fives = 0;
 	char digits[48];
 	size_t n = 0, o = 0;
@@ -1405,9 +1391,9 @@ static bool dec_text(__int128 num, __int128 den, int prec, char *buf)
 		q += num < 0 ? -1 : 1;
 	if (q < 0)
 		buf[o++] = '-';
-	mag = (unsigned __int128)(q < 0 ? -q : q);
-	ip = mag / (unsigned __int128)p10;
-	fp = mag % (unsigned __int128)p10;
+	mag = (u128)(q < 0 ? -q : q);
+	ip = mag / (u128)p10;
+	fp = mag % (u128)p10;
 	do {
 		digits[n++] = (char)('0' + (int)(ip % 10));
 		ip /= 10;
@@ -1480,7 +1466,7 @@ static bool format_field(struct elab *e, const struct ast *fld, struct fbuf *f)
 	}
 	switch (v.kind) {
 	case V_NUM: {
-		__int128 scale = 1;
+		i128 scale = 1;
 
 		if (val_bounded(&v))
 			return bounded_scaled(e, fld->lhs);
@@ -1536,8 +1522,7 @@ static bool format_field(struct elab *e, const struct ast *fld, struct fbuf *f)
 			t = quantity_format(q, qbuf);
 			break;
 		}
-		if (!dec_text(v.n, (__int128)rat_of(&v).d * scale, sp.prec,
-			      num)) {
+		if (!dec_text(v.n, (i128)rat_of(&v).d * scale, sp.prec, num)) {
 			elab_error(e, &fld->loc, "value",
 				   "the value is not an exact decimal%s%.*s "
 				   "within 18 digits; give a precision "

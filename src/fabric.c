@@ -30,6 +30,7 @@
  * switches as needed, in order (without a `switch` part, hand-wired).
  */
 #include "rackc.h"
+#include "arith.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -1175,11 +1176,8 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 		/* leaf l cables ul[l]: uplinks at the fabric's rate for its
 		 * downlinks' bandwidth times u/d, rounded up, at most Uf */
 		for (uint32_t l = 0; l < L; l++) {
-			unsigned __int128 per =
-			    (unsigned __int128)(rate ? rate : 1) * rd;
-			unsigned __int128 need =
-			    ((unsigned __int128)down_bw[l] * ru + per - 1) /
-			    per;
+			u128 per = (u128)(rate ? rate : 1) * rd;
+			u128 need = ((u128)down_bw[l] * ru + per - 1) / per;
 
 			ul[l] = all_up || need >= Uf ? Uf : (uint32_t)need;
 			for (uint32_t j = 0; j < ul[l]; j++)

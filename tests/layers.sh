@@ -37,7 +37,7 @@
 
 # layer number, then basename patterns (without the extension)
 layers='
-1 rackc util arena config
+1 rackc util arena arith config
 2 srcfile diag suggest units jobs textread
 3 ast parse parser lexer
 4 ir schema schema_attrs layout portindex

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "helpers.h"
+#include "arith.h"
 #include "capacity.h"
 #include "metrics.h"
 #include "supply.h"
@@ -622,11 +623,10 @@ Test(capacity, three_phase_nec)
 
 Test(capacity, isqrt)
 {
-	cr_assert_eq(isqrt_u128(0), 0);
-	cr_assert_eq(isqrt_u128(15), 3);
-	cr_assert_eq(isqrt_u128(16), 4);
-	cr_assert_eq(isqrt_u128((unsigned __int128)UINT64_MAX * UINT64_MAX),
-		     UINT64_MAX);
+	cr_assert_eq(arith_isqrt(0), 0);
+	cr_assert_eq(arith_isqrt(15), 3);
+	cr_assert_eq(arith_isqrt(16), 4);
+	cr_assert_eq(arith_isqrt((u128)UINT64_MAX * UINT64_MAX), UINT64_MAX);
 }
 
 /*

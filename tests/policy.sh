@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# One home for each repeated policy (doc/internals.md, "One source of
+# truth"): the checks below fail on a source file that brings back a
+# private copy.
+#
+#   int128     the 128-bit types are typedef'd only in src/arith.h
+#   arith      saturating, gcd and square-root helpers are defined only in
+#              src/arith.h (a function whose name holds "sat", "gcd",
+#              "lcm" or "isqrt")
+#
+# Each checker runs on the tree and on planted files, which it must reject.
+. "$(dirname "$0")/lib.sh"
+
+# check_int128 DIR...: the files of DIR with a 128-bit typedef, one a line
+check_int128() {
+	grep -lE 'typedef[^;]*__int128' "$@" 2>/dev/null |
+		grep -v '/src/arith\.h$' || true
+}
+
+# check_arith DIR...: "FILE:LINE:TEXT" for each helper defined outside arith.h
+check_arith() {
+	grep -nE '^(static )?(inline )?[a-z_0-9 ]+[ *][a-z_0-9]*(sat|gcd|lcm|isqrt)[a-z_0-9]*\(' \
+		"$@" 2>/dev/null | grep -v '/src/arith\.h:' || true
+}
+
+srcs() {
+	for d in src backends grammar; do
+		for f in "$1/$d"/*.c "$1/$d"/*.h "$1/$d"/*.l "$1/$d"/*.y; do
+			[ -f "$f" ] && echo "$f"
+		done
+	done
+}
+
+# shellcheck disable=SC2046 # one argument a file
+bad=$(check_int128 $(srcs "$top_srcdir"))
+if [ -z "$bad" ]; then
+	pass "int128: typedefs only in src/arith.h"
+else
+	fail "int128: typedefs only in src/arith.h" "$(echo "$bad" | tr '\n' ' ')"
+fi
+# shellcheck disable=SC2046
+bad=$(check_arith $(srcs "$top_srcdir"))
+if [ -z "$bad" ]; then
+	pass "arith: helpers only in src/arith.h"
+else
+	fail "arith: helpers only in src/arith.h" "$(echo "$bad" | head -5)"
+fi
+
+# planted copies must be found
+mkdir -p "$tmp/src"
+printf 'typedef unsigned __int128 u128;\n' >"$tmp/src/a.c"
+printf '__extension__ typedef __int128\n\ts128;\n' >"$tmp/src/b.c"
+printf 'static int64_t sat_add(int64_t a, int64_t b)\n{\n}\n' >"$tmp/src/c.c"
+printf 'static inline int64_t gcd_i64(int64_t a, int64_t b)\n' >"$tmp/src/d.h"
+printf 'uint64_t isqrt_u128(unsigned __int128 x);\n' >"$tmp/src/e.h"
+printf 'static int64_t my_add(int64_t a)\n{\n\treturn sat(a);\n}\n' \
+	>"$tmp/src/ok.c"
+got=$(check_int128 "$tmp"/src/* | sed 's|.*/||' | tr '\n' ' ')
+if [ "$got" = "a.c b.c " ]; then
+	pass "int128: planted typedef found"
+else
+	fail "int128: planted typedef found" "got '$got'"
+fi
+got=$(check_arith "$tmp"/src/* | sed 's|.*/||; s|:.*||' | tr '\n' ' ')
+if [ "$got" = "c.c d.h e.h " ]; then
+	pass "arith: planted helpers found"
+else
+	fail "arith: planted helpers found" "got '$got'"
+fi
+
+finish
