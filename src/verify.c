@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cablecols.h"
 #include "driver.h"
 #include "jobs.h"
 #include "scratch.h"
@@ -201,9 +202,11 @@ enum {
 	CC_B_PORT,
 	CC_N
 };
-static const char *const cable_cols[CC_N] = {
-	"cable_id", "label",  "fabric", "a_rack",   "a_u",    "a_device",
-	"a_port",   "b_rack", "b_u",	"b_device", "b_port",
+/* The cabling.csv columns of the fields, in CC_ order. */
+static const enum cabcol cable_cols[CC_N] = {
+	CABCOL_CABLE_ID, CABCOL_LABEL,	  CABCOL_FABRIC, CABCOL_A_RACK,
+	CABCOL_A_U,	 CABCOL_A_DEVICE, CABCOL_A_PORT, CABCOL_B_RACK,
+	CABCOL_B_U,	 CABCOL_B_DEVICE, CABCOL_B_PORT,
 };
 
 static void cable_row(struct vf *v, char **cell, const int *c)
@@ -386,10 +389,13 @@ static bool load_plan(struct vf *v, const char *dir)
 	DIR *dp;
 	const char **names = NULL;
 	uint32_t nn = 0, nc = 0;
+	const char *cc[CC_N];
 	bool ok;
 
-	ok = read_plan_csv(v, arena_printf(v->a, "%s/cabling.csv", dir),
-			   cable_cols, CC_N, cable_row) &&
+	for (int k = 0; k < CC_N; k++)
+		cc[k] = cabcol_name(cable_cols[k]);
+	ok = read_plan_csv(v, arena_printf(v->a, "%s/cabling.csv", dir), cc,
+			   CC_N, cable_row) &&
 	     read_plan_csv(v, arena_printf(v->a, "%s/cabling/patch.csv", dir),
 			   patch_cols, 3, patch_row);
 	if (!ok)

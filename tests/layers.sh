@@ -45,7 +45,7 @@ layers='
 6 elab elab_int elab_attr elab_decl elab_import eval
 7 resolve
 8 fabric fabric_gen fabric_planes fabric_tiers
-9 metrics bisect bisect_* cableplan cablelabel supply capacity
+9 metrics bisect bisect_* cableplan cablecols cablelabel supply capacity
 10 check checks checks_* diag_rules loads
 11 backend outfile registry be_common csv wbuf bom prices cabling nccl ibnet slurm sched_topo k8s svg svg_* html report ir_dump netbox expect xlsx
 12 driver cli diff diff_load diff_cables verify verify_read scratch parts main

@@ -9,6 +9,10 @@
 #   arith      saturating, gcd and square-root helpers are defined only in
 #              src/arith.h (a function whose name holds "sat", "gcd",
 #              "lcm" or "isqrt")
+#   cablecols  the columns of cabling.csv are spelled only in
+#              src/cablecols.def (a quoted "a_..."/"b_..." end column or
+#              "computed_length_m"); backends/xlsx.c's cables sheet is the
+#              one exception still to move onto it
 #
 # Each checker runs on the tree and on planted files, which it must reject.
 . "$(dirname "$0")/lib.sh"
@@ -23,6 +27,13 @@ check_int128() {
 check_arith() {
 	grep -nE '^(static )?(inline )?[a-z_0-9 ]+[ *][a-z_0-9]*(sat|gcd|lcm|isqrt)[a-z_0-9]*\(' \
 		"$@" 2>/dev/null | grep -v '/src/arith\.h:' || true
+}
+
+# check_cablecols FILE...: "FILE:LINE" for each spelled-out cabling column
+check_cablecols() {
+	grep -nE '"(a|b)_(site|row|rack|u|device|port|transceiver)"|"computed_length_m"' \
+		"$@" 2>/dev/null | grep -v '/src/cablecols\.def:' |
+		grep -v '/backends/xlsx\.c:' | sed 's/^\([^:]*:[0-9]*\):.*/\1/' || true
 }
 
 srcs() {
@@ -48,6 +59,15 @@ else
 	fail "arith: helpers only in src/arith.h" "$(echo "$bad" | head -5)"
 fi
 
+# shellcheck disable=SC2046
+bad=$(check_cablecols $(srcs "$top_srcdir"))
+if [ -z "$bad" ]; then
+	pass "cablecols: cabling.csv columns only in src/cablecols.def"
+else
+	fail "cablecols: cabling.csv columns only in src/cablecols.def" \
+		"$(echo "$bad" | head -5 | tr '\n' ' ')"
+fi
+
 # planted copies must be found
 mkdir -p "$tmp/src"
 printf 'typedef unsigned __int128 u128;\n' >"$tmp/src/a.c"
@@ -68,6 +88,15 @@ if [ "$got" = "c.c d.h e.h " ]; then
 	pass "arith: planted helpers found"
 else
 	fail "arith: planted helpers found" "got '$got'"
+fi
+printf 'static const char *const c[] = { "cable_id",\n\t"b_port" };\n' \
+	>"$tmp/src/f.c"
+printf 'CABLE_COL(A_PORT, "a_port")\n' >"$tmp/src/cablecols.def"
+got=$(check_cablecols "$tmp"/src/* | sed 's|.*/||' | tr '\n' ' ')
+if [ "$got" = "f.c:2 " ]; then
+	pass "cablecols: planted column found"
+else
+	fail "cablecols: planted column found" "got '$got'"
 fi
 
 finish
