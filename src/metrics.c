@@ -1695,9 +1695,8 @@ const char *figure_unknown_reason(const struct rk_design *d, uint32_t part,
 				  const char *name, const struct srcloc **loc,
 				  uint32_t *from)
 {
-	for (uint32_t hops = 0; part != RK_NONE && hops < 256;
-	     part = d->objs[part].part, hops++) {
-		const struct rk_obj *o = &d->objs[part];
+	for_each_base(d, p, part) {
+		const struct rk_obj *o = &d->objs[p];
 
 		if (o->kind != K_PART)
 			continue;
@@ -1717,7 +1716,7 @@ const char *figure_unknown_reason(const struct rk_design *d, uint32_t part,
 			if (loc)
 				*loc = &at->val.loc;
 			if (from)
-				*from = part;
+				*from = p;
 			return colon;
 		}
 	}

@@ -13,6 +13,9 @@
 #              src/cablecols.def (a quoted "a_..."/"b_..." end column or
 #              "computed_length_m"); backends/xlsx.c's cables sheet is the
 #              one exception still to move onto it
+#   partbase   the walk up a part's bases is for_each_base() of src/ir.h,
+#              with its one limit (RK_MAX_PART_DEPTH): no other loop steps
+#              "x = ...objs[x].part"
 #
 # Each checker runs on the tree and on planted files, which it must reject.
 . "$(dirname "$0")/lib.sh"
@@ -34,6 +37,12 @@ check_cablecols() {
 	grep -nE '"(a|b)_(site|row|rack|u|device|port|transceiver)"|"computed_length_m"' \
 		"$@" 2>/dev/null | grep -v '/src/cablecols\.def:' |
 		grep -v '/backends/xlsx\.c:' | sed 's/^\([^:]*:[0-9]*\):.*/\1/' || true
+}
+
+# check_partbase FILE...: "FILE:LINE" for each hand-written part-base step
+check_partbase() {
+	grep -nE '\b([a-z_]+) = [^;,]*objs\[\1\]\.part\b' "$@" 2>/dev/null |
+		grep -v '/src/ir\.h:' | sed 's/^\([^:]*:[0-9]*\):.*/\1/' || true
 }
 
 srcs() {
@@ -67,6 +76,14 @@ else
 	fail "cablecols: cabling.csv columns only in src/cablecols.def" \
 		"$(echo "$bad" | head -5 | tr '\n' ' ')"
 fi
+# shellcheck disable=SC2046
+bad=$(check_partbase $(srcs "$top_srcdir"))
+if [ -z "$bad" ]; then
+	pass "partbase: part-base walks use for_each_base"
+else
+	fail "partbase: part-base walks use for_each_base" \
+		"$(echo "$bad" | head -5 | tr '\n' ' ')"
+fi
 
 # planted copies must be found
 mkdir -p "$tmp/src"
@@ -97,6 +114,15 @@ if [ "$got" = "f.c:2 " ]; then
 	pass "cablecols: planted column found"
 else
 	fail "cablecols: planted column found" "got '$got'"
+fi
+printf '\tfor (p = part; p != RK_NONE; p = d->objs[p].part)\n' >"$tmp/src/g.c"
+printf '\t\tpart = x->d->objs[part].part;\n' >>"$tmp/src/g.c"
+printf '\tuint32_t dev = v->a, p = d->objs[dev].part;\n' >>"$tmp/src/g.c"
+got=$(check_partbase "$tmp"/src/* | sed 's|.*/||' | tr '\n' ' ')
+if [ "$got" = "g.c:1 g.c:2 " ]; then
+	pass "partbase: planted walk found"
+else
+	fail "partbase: planted walk found" "got '$got'"
 fi
 
 finish
