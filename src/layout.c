@@ -276,3 +276,43 @@ uint32_t layout_assembly_of(const struct rk_design *d, uint32_t dev)
 	v = ir_attr_inh(d, rk, A_ASSEMBLY);
 	return v && v->type == VT_BOOL && v->n ? d->objs[rk].part : RK_NONE;
 }
+
+void layout_racks_build(const struct rk_design *d, struct layout_racks *lr)
+{
+	uint32_t *rack = xmalloc(((size_t)d->nobjs + 1) * sizeof(*rack));
+	uint32_t n = d->nobjs, total = 0;
+
+	lr->first = xcalloc((size_t)n + 2, sizeof(*lr->first));
+	lr->max = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		rack[i] = d->objs[i].kind == K_DEVICE ? layout_rack_of(d, i)
+						      : RK_NONE;
+		if (rack[i] != RK_NONE)
+			lr->first[rack[i] + 1]++;
+	}
+	for (uint32_t r = 0; r < n; r++) {
+		uint32_t cnt = lr->first[r + 1];
+
+		if (cnt > lr->max)
+			lr->max = cnt;
+		lr->first[r + 1] = total + cnt;
+		total += cnt;
+	}
+	lr->first[n + 1] = total;
+	lr->devs = xmalloc(((size_t)total + 1) * sizeof(*lr->devs));
+	/* first[r] is the fill cursor of rack r; it ends at first[r + 1] */
+	for (uint32_t i = 0; i < n; i++)
+		if (rack[i] != RK_NONE)
+			lr->devs[lr->first[rack[i]]++] = i;
+	/* shift the cursors back so that first[r] is the start again */
+	for (uint32_t r = n; r > 0; r--)
+		lr->first[r] = lr->first[r - 1];
+	lr->first[0] = 0;
+	free(rack);
+}
+
+void layout_racks_free(struct layout_racks *lr)
+{
+	free(lr->first);
+	free(lr->devs);
+}
