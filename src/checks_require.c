@@ -572,7 +572,7 @@ static void run_require(struct check_ctx *c)
 		r.req = q;
 		r.undecided = RK_NONE;
 		ev.nlive = 0;
-		ok = eval(&ev, q->expr, &v) && !r.failed;
+		ok = eval_expr(&ev, q->expr, &v) && !r.failed;
 		arena_release(&vals, &mark);
 		if (!ok)
 			continue;

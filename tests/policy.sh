@@ -16,6 +16,10 @@
 #   partbase   the walk up a part's bases is for_each_base() of src/ir.h,
 #              with its one limit (RK_MAX_PART_DEPTH): no other loop steps
 #              "x = ...objs[x].part"
+#   prefix     the functions and data the elaboration and fabric stages
+#              export (nm, where the objects are built) carry their
+#              module's prefix: elab_ (elab*.o), eval_ (eval.o), fabric_
+#              (fabric*.o)
 #
 # Each checker runs on the tree and on planted files, which it must reject.
 . "$(dirname "$0")/lib.sh"
@@ -43,6 +47,22 @@ check_cablecols() {
 check_partbase() {
 	grep -nE '\b([a-z_]+) = [^;,]*objs\[\1\]\.part\b' "$@" 2>/dev/null |
 		grep -v '/src/ir\.h:' | sed 's/^\([^:]*:[0-9]*\):.*/\1/' || true
+}
+
+# check_prefix: reads "OBJECT SYMBOL" lines, prints those without their
+# module's prefix
+check_prefix() {
+	awk '{
+		b = $1
+		sub(/.*\//, "", b)
+		sub(/\.o$/, "", b)
+		p = ""
+		if (b ~ /^elab/) p = "elab_"
+		else if (b == "eval") p = "eval_"
+		else if (b ~ /^fabric/) p = "fabric_"
+		if (p != "" && index($2, p) != 1)
+			print b ".o " $2
+	}'
 }
 
 srcs() {
@@ -84,6 +104,21 @@ else
 	fail "partbase: part-base walks use for_each_base" \
 		"$(echo "$bad" | head -5 | tr '\n' ' ')"
 fi
+if [ -f "$top_srcdir/src/elab.o" ] && command -v nm >/dev/null; then
+	bad=$(for o in "$top_srcdir"/src/elab*.o "$top_srcdir"/src/eval.o \
+		"$top_srcdir"/src/fabric*.o; do
+		nm -g --defined-only "$o" |
+			awk -v o="$o" '$2 ~ /^[TDBR]$/ { print o, $3 }'
+	done | check_prefix)
+	if [ -z "$bad" ]; then
+		pass "prefix: elab, eval and fabric exports prefixed"
+	else
+		fail "prefix: elab, eval and fabric exports prefixed" \
+			"$(echo "$bad" | head -5 | tr '\n' ' ')"
+	fi
+else
+	skip "prefix: elab, eval and fabric exports prefixed" "no objects"
+fi
 
 # planted copies must be found
 mkdir -p "$tmp/src"
@@ -123,6 +158,15 @@ if [ "$got" = "g.c:1 g.c:2 " ]; then
 	pass "partbase: planted walk found"
 else
 	fail "partbase: planted walk found" "got '$got'"
+fi
+got=$(printf '%s\n' 'src/elab.o elab_x' 'src/elab_attr.o set_attr' \
+	'src/eval.o eval' 'src/eval.o eval_expr' 'src/fabric.o spread' \
+	'src/fabric_tiers.o fabric_y' 'src/metrics.o link_rate' | check_prefix |
+	tr '\n' ' ')
+if [ "$got" = "elab_attr.o set_attr eval.o eval fabric.o spread " ]; then
+	pass "prefix: planted names found"
+else
+	fail "prefix: planted names found" "got '$got'"
 fi
 
 finish
