@@ -48,7 +48,7 @@ layers='
 9 metrics bisect bisect_* cableplan cablecols cablelabel supply capacity
 10 check checks checks_* diag_rules loads
 11 backend outfile registry be_common csv wbuf bom prices cabling nccl ibnet slurm sched_topo k8s svg svg_* html report ir_dump netbox expect xlsx
-12 driver cli diff diff_load diff_cables verify verify_read scratch parts main
+12 driver cli opts diff diff_load diff_cables verify verify_read scratch parts main
 '
 private='elab_int fabric_gen'
 # USER:DEFINER pairs of files allowed to call upwards: the SARIF writer of

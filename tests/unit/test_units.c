@@ -10,6 +10,7 @@
 
 #include "rackc.h"
 #include "arith.h"
+#include "opts.h"
 #include "units.h"
 
 static enum unit_status parse(const char *s, struct quantity *q)
@@ -720,4 +721,47 @@ Test(arith, number_theory)
 	/* (2^64 - 1)^2 is the largest square below 2^128 */
 	cr_assert_eq(arith_isqrt((u128)UINT64_MAX * UINT64_MAX), UINT64_MAX);
 	cr_assert_eq(arith_isqrt(ARITH_U128_MAX), UINT64_MAX);
+}
+
+/* opts.h: the values of the options the subcommands share */
+Test(opts, shared_values)
+{
+	char ok[] = "rate=400Gb/s", eq2[] = "a=b=c", none[] = "x",
+	     noname[] = "=1", empty[] = "n=";
+	struct rackc_define d;
+	enum opts_format f = OPTS_TEXT;
+	uint32_t n = 7;
+
+	cr_assert(opts_define(ok, &d));
+	cr_assert_str_eq(d.name, "rate");
+	cr_assert_str_eq(d.value, "400Gb/s");
+	cr_assert(opts_define(eq2, &d));
+	cr_assert_str_eq(d.name, "a");
+	cr_assert_str_eq(d.value, "b=c");
+	cr_assert(opts_define(empty, &d));
+	cr_assert_str_eq(d.value, "");
+	cr_assert_not(opts_define(none, &d));
+	cr_assert_not(opts_define(noname, &d));
+	cr_assert_str_eq(noname, "=1");
+
+	cr_assert(opts_max_links("1", &n));
+	cr_assert_eq(n, 1);
+	cr_assert(opts_max_links("50000000", &n));
+	cr_assert_eq(n, 50000000);
+	cr_assert_not(opts_max_links("50000001", &n));
+	cr_assert_not(opts_max_links("0", &n));
+	cr_assert_not(opts_max_links("-1", &n));
+	cr_assert_not(opts_max_links("", &n));
+	cr_assert_not(opts_max_links("12k", &n));
+	cr_assert_eq(n, 50000000);
+
+	cr_assert(opts_format("json", &f));
+	cr_assert_eq(f, OPTS_JSON);
+	cr_assert(opts_format("md", &f));
+	cr_assert_eq(f, OPTS_MARKDOWN);
+	cr_assert(opts_format("markdown", &f));
+	cr_assert(opts_format("text", &f));
+	cr_assert_eq(f, OPTS_TEXT);
+	cr_assert_not(opts_format("sarif", &f));
+	cr_assert_not(opts_format("", &f));
 }
