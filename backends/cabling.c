@@ -13,30 +13,7 @@
  *                      cabled port with the far end (both ends by their
  *                      faceplate names); each cable under both its racks
  *
- * Columns (fixed order, see csv.h for the quoting rules):
- *   cable_id           "C" and 8 characters, derived from the cable's
- *                      fabric and ends (cableplan.h), so stable when the
- *                      design changes elsewhere; the legs of one twin-port
- *                      cable or splitter share their first leg's
- *   label              the printed label: the site's `label` template
- *                      (default "{id} {a.rack}U{a.u} {a.port}>{b.rack}U{b.u}
- *                      {b.port}", at most 40 characters for the usual
- *                      port names), ports by their faceplate names
- *   a_site, a_row, a_rack, a_u, a_device, a_port, and the same for b:
- *                      full object names (a_u: lowest U of the device;
- *                      empty when not placed), the port's local name
- *   fabric, rail       the generating fabric; the rail of a fat-tree
- *                      endpoint port (the position of its port name among
- *                      the fabric's endpoint names, as the generator
- *                      assigns leaves), empty otherwise
- *   media, part, model, part_number
- *                      the cable (catalog part name and its facts; the
- *                      part number of its stock length, be_part_number())
- *   length_m           stock length of the cable, metres, exact
- *   computed_length_m  the computed (or forced) length, metres, exact
- *   a_transceiver, b_transceiver
- *                      transceiver part at each end, if any
- *   note               how the part was chosen, or why there is none
+ * Columns: src/cablecols.def (fixed order; csv.h has the quoting rules).
  *
  * Links between backplane ports are not cabled and not listed.
  */
@@ -48,6 +25,7 @@
 #include "backend.h"
 #include "be_common.h"
 #include "cableplan.h"
+#include "cablecols.h"
 #include "cablelabel.h"
 #include "metrics.h"
 #include "csv.h"
@@ -56,19 +34,9 @@
 #include "schema.h"
 
 static const char *const columns[] = {
-	"cable_id",	 "label",
-	"a_site",	 "a_row",
-	"a_rack",	 "a_u",
-	"a_device",	 "a_port",
-	"b_site",	 "b_row",
-	"b_rack",	 "b_u",
-	"b_device",	 "b_port",
-	"fabric",	 "rail",
-	"media",	 "part",
-	"model",	 "part_number",
-	"length_m",	 "computed_length_m",
-	"a_transceiver", "b_transceiver",
-	"note",
+#define CABLE_COL(id, name) name,
+#include "cablecols.def"
+#undef CABLE_COL
 };
 
 /* Endpoint port names of the fat-tree fabrics, for rails. */

@@ -8,15 +8,11 @@
 #include <stdlib.h>
 
 #include "bisect.h"
+#include "arith.h"
 #include "bisect_large.h"
 #include "metrics.h"
 
 #define BIG (INT64_MAX / 4)
-
-static int64_t add_sat(int64_t a, int64_t b)
-{
-	return a >= BIG - b ? BIG : a + b;
-}
 
 /* ---- the normalised graph: parallel edges merged, loops dropped ---- */
 
@@ -69,7 +65,8 @@ static void ng_build(struct ng *n, uint32_t nd, uint32_t nv, struct edge *e,
 		if (e[i].u == e[i].v || e[i].cap <= 0)
 			continue;
 		if (k && n->u[k - 1] == e[i].u && n->v[k - 1] == e[i].v) {
-			n->cap[k - 1] = add_sat(n->cap[k - 1], e[i].cap);
+			n->cap[k - 1] =
+			    arith_capadd(n->cap[k - 1], e[i].cap, BIG);
 			continue;
 		}
 		n->u[k] = e[i].u;
@@ -165,17 +162,6 @@ static int prof_cmp(const void *a, const void *b)
 	return x->cell < y->cell ? -1 : x->cell > y->cell;
 }
 
-static int64_t gcd64(int64_t a, int64_t b)
-{
-	while (b) {
-		int64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 struct hent {
 	uint64_t h;
 	uint32_t x;
@@ -257,15 +243,15 @@ static uint32_t refine_cells(const struct ng *n, uint32_t *cell, bool sets)
 				    pr[a + len[x] - 1].cell == pr[a + i].cell) {
 					if (!sets)
 						pr[a + len[x] - 1].cap =
-						    add_sat(
+						    arith_capadd(
 							pr[a + len[x] - 1].cap,
-							pr[a + i].cap);
+							pr[a + i].cap, BIG);
 					continue;
 				}
 				pr[a + len[x]++] = pr[a + i];
 			}
 			for (uint32_t i = 0; i < len[x]; i++)
-				g = gcd64(g, pr[a + i].cap);
+				g = arith_gcd64(g, pr[a + i].cap);
 			for (uint32_t i = 0; g > 1 && i < len[x]; i++)
 				pr[a + i].cap /= g;
 			for (uint32_t i = 0; i < len[x]; i++)
@@ -361,7 +347,7 @@ static int64_t tbest(const struct tnode *c, int s, uint32_t j, int *side)
 {
 	int64_t same = c->f[s][j], other = c->f[!s][j];
 
-	other = other >= BIG ? BIG : add_sat(other, c->w);
+	other = other >= BIG ? BIG : arith_capadd(other, c->w, BIG);
 	*side = same <= other ? s : !s;
 	return same <= other ? same : other;
 }
@@ -386,7 +372,8 @@ static void tree_assign(const struct tnode *t, const struct tmerge *mg,
 				continue;
 			p = m->pre[s][n - j];
 			b = tbest(c, s, j, &cs);
-			if (p < BIG && b < BIG && add_sat(p, b) == target)
+			if (p < BIG && b < BIG &&
+			    arith_capadd(p, b, BIG) == target)
 				break;
 		}
 		if (j > c->sub || j > n)
@@ -543,7 +530,7 @@ static bool solve_tree(const struct ng *n, int64_t *best, uint8_t *side)
 		for (uint32_t i = n->off[x]; i < n->off[x + 1]; i++)
 			if (n->to[i] < nd)
 				t[v].a++;
-		unit = (uint32_t)gcd64(unit, t[v].a);
+		unit = (uint32_t)arith_gcd64(unit, t[v].a);
 	}
 	if (!unit)
 		goto out;
@@ -671,8 +658,9 @@ static bool solve_tree(const struct ng *n, int64_t *best, uint8_t *side)
 						p = m->pre[s][i - j];
 						q = tbest(ch, s, j, &cs);
 						if (p < BIG && q < BIG &&
-						    add_sat(p, q) < b)
-							b = add_sat(p, q);
+						    arith_capadd(p, q, BIG) < b)
+							b = arith_capadd(p, q,
+									 BIG);
 					}
 					nf[i] = b;
 				}
@@ -734,7 +722,7 @@ static bool solve_tree(const struct ng *n, int64_t *best, uint8_t *side)
 
 			if (acc[i] >= BIG)
 				continue;
-			v = add_sat(acc[i], (int64_t)dist * c);
+			v = arith_capadd(acc[i], (int64_t)dist * c, BIG);
 			if (v < *best) {
 				*best = v;
 				bestn = i;
@@ -889,13 +877,13 @@ static bool nonblocking_tree(const struct ng *n, int64_t *best, uint8_t *side)
 		cnt[x] += x < nd;
 		cnt[par[x]] += cnt[x];
 		m = cnt[x] < nd - cnt[x] ? cnt[x] : nd - cnt[x];
-		if ((unsigned __int128)up[x] < (unsigned __int128)c * m)
+		if ((u128)up[x] < (u128)c * m)
 			goto out;
 	}
 	{
-		unsigned __int128 v = (unsigned __int128)c * (nd / 2);
+		u128 v = (u128)c * (nd / 2);
 
-		*best = v >= (unsigned __int128)BIG ? BIG : (int64_t)v;
+		*best = v >= (u128)BIG ? BIG : (int64_t)v;
 	}
 	memset(side, 0, nv);
 	for (uint32_t x = 0; x < nd; x++)
@@ -944,8 +932,8 @@ static int64_t unit_g(const struct ucls *k, uint32_t x)
 
 	if (!k->leaf)
 		return x ? k->hB : k->hA;
-	on_a = add_sat((int64_t)(k->a - x) * k->c, k->hB);
-	on_b = add_sat((int64_t)x * k->c, k->hA);
+	on_a = arith_capadd((int64_t)(k->a - x) * k->c, k->hB, BIG);
+	on_b = arith_capadd((int64_t)x * k->c, k->hA, BIG);
 	return on_a < on_b ? on_a : on_b;
 }
 
@@ -1003,7 +991,7 @@ static int64_t hubs_sides(struct hubs *H, uint32_t mask)
 
 			if (g != RK_NONE && g > h &&
 			    ((mask >> h) & 1) != ((mask >> g) & 1))
-				cut = add_sat(cut, n->c[i]);
+				cut = arith_capadd(cut, n->c[i], BIG);
 		}
 	}
 	for (uint32_t k = 0; k < H->nu; k++) {
@@ -1017,9 +1005,9 @@ static int64_t hubs_sides(struct hubs *H, uint32_t mask)
 			if (g == RK_NONE)
 				continue;
 			if ((mask >> g) & 1)
-				u->hB = add_sat(u->hB, n->c[i]);
+				u->hB = arith_capadd(u->hB, n->c[i], BIG);
 			else
-				u->hA = add_sat(u->hA, n->c[i]);
+				u->hA = arith_capadd(u->hA, n->c[i], BIG);
 		}
 	}
 	qsort(H->units, H->nu, sizeof(*H->units), unit_cmp);
@@ -1059,13 +1047,13 @@ static void dp_item(struct hubs *H, uint32_t size, int64_t cost, uint32_t *ch)
 		uint32_t w = 0;
 
 		if (H->dp1[t - size] < BIG &&
-		    add_sat(H->dp1[t - size], cost) < H->dp1[t]) {
-			H->dp1[t] = add_sat(H->dp1[t - size], cost);
+		    arith_capadd(H->dp1[t - size], cost, BIG) < H->dp1[t]) {
+			H->dp1[t] = arith_capadd(H->dp1[t - size], cost, BIG);
 			w |= CH_TAKE1;
 		}
 		if (H->dp0[t - size] < BIG &&
-		    add_sat(H->dp0[t - size], cost) < H->dp0[t]) {
-			H->dp0[t] = add_sat(H->dp0[t - size], cost);
+		    arith_capadd(H->dp0[t - size], cost, BIG) < H->dp0[t]) {
+			H->dp0[t] = arith_capadd(H->dp0[t - size], cost, BIG);
 			w |= CH_TAKE0;
 		}
 		if (ch)
@@ -1378,15 +1366,17 @@ static bool solve_hubs(const struct ng *n, int64_t *best, uint8_t *side)
 			goto out;
 		base = cut;
 		for (uint32_t c = 0; c < H.ncls; c++)
-			base = add_sat(base, (int64_t)H.cls[c].n * H.cls[c].g0);
+			base = arith_capadd(
+			    base, (int64_t)H.cls[c].n * H.cls[c].g0, BIG);
 		dp_run(&H, NULL);
 		for (uint32_t t = kmin; t <= kmax; t++)
 			for (int f = 0; f < 2; f++) {
 				int64_t v = f ? H.dp1[t] : H.dp0[t];
 
-				if (v >= BIG || add_sat(base, v) >= *best)
+				if (v >= BIG ||
+				    arith_capadd(base, v, BIG) >= *best)
 					continue;
-				*best = add_sat(base, v);
+				*best = arith_capadd(base, v, BIG);
 				best_mask = mask;
 				best_t = t;
 				best_flag = f;
@@ -1574,9 +1564,9 @@ static int64_t descend(const struct ng *n, uint8_t *side, int64_t cur,
 				bool on_a = y < n->nd ? side[y] == 1 : reach[y];
 
 				if (on_a)
-					to_a = add_sat(to_a, n->c[i]);
+					to_a = arith_capadd(to_a, n->c[i], BIG);
 				else
-					to_b = add_sat(to_b, n->c[i]);
+					to_b = arith_capadd(to_b, n->c[i], BIG);
 			}
 			/* on A it cuts to_b, on B to_a */
 			k[x].key = to_b - to_a;
@@ -1673,7 +1663,7 @@ static int64_t tree_flow_bound(const struct ng *n)
 {
 	uint32_t *par, *q, *cnt, qt = 0;
 	int64_t best_num = -1;
-	unsigned __int128 best_den = 1;
+	u128 best_den = 1;
 	uint64_t half = n->nd / 2, rest = n->nd - half;
 	int64_t r;
 
@@ -1690,19 +1680,18 @@ static int64_t tree_flow_bound(const struct ng *n)
 	for (uint32_t k = qt; k-- > 1;) {
 		uint32_t x = q[k];
 		int64_t c = 0;
-		unsigned __int128 den;
+		u128 den;
 
 		cnt[x] += x < n->nd;
 		cnt[par[x]] += cnt[x];
 		for (uint32_t i = n->off[x]; i < n->off[x + 1]; i++)
 			if (n->to[i] == par[x])
 				c = n->c[i];
-		den = (unsigned __int128)cnt[x] * (n->nd - cnt[x]);
+		den = (u128)cnt[x] * (n->nd - cnt[x]);
 		if (!den)
 			continue;
 		/* c / den < best_num / best_den ? */
-		if (best_num < 0 || (unsigned __int128)c * best_den <
-					(unsigned __int128)best_num * den) {
+		if (best_num < 0 || (u128)c * best_den < (u128)best_num * den) {
 			best_num = c;
 			best_den = den;
 		}
@@ -1712,10 +1701,9 @@ static int64_t tree_flow_bound(const struct ng *n)
 		goto out;
 	}
 	{
-		unsigned __int128 v =
-		    (unsigned __int128)best_num * half * rest / best_den;
+		u128 v = (u128)best_num * half * rest / best_den;
 
-		r = v > (unsigned __int128)BIG ? BIG : (int64_t)v;
+		r = v > (u128)BIG ? BIG : (int64_t)v;
 	}
 out:
 	free(par);
@@ -1867,7 +1855,7 @@ static int64_t df_run(struct dflow *f, uint32_t s, uint32_t t)
 			return total;
 		memcpy(f->it, f->head, f->n * sizeof(*f->it));
 		while ((d = df_push(f, s, t, BIG)) > 0)
-			total = add_sat(total, d);
+			total = arith_capadd(total, d, BIG);
 	}
 }
 
@@ -1912,7 +1900,7 @@ static int64_t regular_flow(const struct edge *e, uint32_t m, uint32_t nx,
 	*next = got;
 	if (got < w) {
 		uint64_t kx = 0, ky = 0;
-		unsigned __int128 a = 0, den;
+		u128 a = 0, den;
 
 		for (uint32_t x = 0; x < nx; x++)
 			kx += f.level[x] == RK_NONE;
@@ -1922,14 +1910,11 @@ static int64_t regular_flow(const struct edge *e, uint32_t m, uint32_t nx,
 			if (f.level[e[i].u] != RK_NONE &&
 			    f.level[nx + e[i].v] == RK_NONE)
 				a += (uint64_t)e[i].cap;
-		den = (unsigned __int128)nx * ny;
-		if (den >
-		    (unsigned __int128)kx * ny + (unsigned __int128)ky * nx) {
-			unsigned __int128 v =
-			    a * nx * ny /
-			    (den - (unsigned __int128)kx * ny - ky * nx);
+		den = (u128)nx * ny;
+		if (den > (u128)kx * ny + (u128)ky * nx) {
+			u128 v = a * nx * ny / (den - (u128)kx * ny - ky * nx);
 
-			if (v < (unsigned __int128)*next)
+			if (v < (u128)*next)
 				*next = (int64_t)v;
 		}
 	}
@@ -1986,8 +1971,8 @@ static int64_t regular_total(const struct edge *e, uint32_t m, uint32_t na,
 	le = xmalloc((size_t)m * sizeof(*le));
 	for (uint32_t i = 0; i < m; i++) {
 		le[i] = (struct edge){ loc[e[i].u], loc[e[i].v], e[i].cap };
-		rows[le[i].u] = add_sat(rows[le[i].u], e[i].cap);
-		cols[le[i].v] = add_sat(cols[le[i].v], e[i].cap);
+		rows[le[i].u] = arith_capadd(rows[le[i].u], e[i].cap, BIG);
+		cols[le[i].v] = arith_capadd(cols[le[i].v], e[i].cap, BIG);
 	}
 	for (uint32_t x = 0; x < nx; x++)
 		rmin = rows[x] < rmin ? rows[x] : rmin;
@@ -1996,10 +1981,9 @@ static int64_t regular_total(const struct edge *e, uint32_t m, uint32_t na,
 	free(rows);
 	free(cols);
 	/* at most every row's least and every column's least */
-	hi = (unsigned __int128)rmin * nx < (unsigned __int128)cmin * ny
-		 ? rmin * (int64_t)nx
-		 : cmin * (int64_t)ny;
-	lcm = (int64_t)nx / gcd64(nx, ny) * ny;
+	hi = (u128)rmin * nx < (u128)cmin * ny ? rmin * (int64_t)nx
+					       : cmin * (int64_t)ny;
+	lcm = (int64_t)nx / arith_gcd64(nx, ny) * ny;
 	/*
 	 * The flow F(w) is concave in w, F(w) <= w, and F(w) = w up to the
 	 * largest regular total W: from w above W, F(w) >= F(W) = W, and the

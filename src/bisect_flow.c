@@ -26,6 +26,7 @@
  * rounded down.
  */
 #include "rackc.h"
+#include "arith.h"
 
 #include <float.h>
 #include <stdlib.h>
@@ -181,8 +182,6 @@ static struct hitem hpop(struct dheap *q)
 	}
 	return top;
 }
-
-typedef unsigned __int128 u128;
 
 struct router {
 	const struct bcsr *c;
@@ -501,7 +500,7 @@ bool bisect_flow_lower(const struct bgraph *g, uint64_t budget, int64_t *lower)
 			inj = inj >= BIG - c.arc_cap[a] ? BIG
 							: inj + c.arc_cap[a];
 		w[x] = (uint64_t)inj;
-		gw = gcd_i64(gw, inj);
+		gw = arith_gcd64(gw, inj);
 	}
 	for (uint32_t x = 0; x < c.nd; x++) {
 		w[x] = gw ? w[x] / (uint64_t)gw : 0;
@@ -521,7 +520,7 @@ bool bisect_flow_lower(const struct bgraph *g, uint64_t budget, int64_t *lower)
 	/* capacities in units of their gcd; the scale that keeps the
 	 * products within 128 bits */
 	for (uint32_t i = 0; i < c.ne; i++) {
-		gc = gcd_i64(gc, c.ecap[i]);
+		gc = arith_gcd64(gc, c.ecap[i]);
 		if (c.ecap[i] > cmax)
 			cmax = c.ecap[i];
 	}

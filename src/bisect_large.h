@@ -42,17 +42,6 @@ struct bcsr {
 void bcsr_build(struct bcsr *c, const struct bgraph *g);
 void bcsr_free(struct bcsr *c);
 
-static inline int64_t gcd_i64(int64_t a, int64_t b)
-{
-	while (b) {
-		int64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /**
  * bisect_flow_lower() - proven lower bound from a concurrent flow
  * @g: the graph

@@ -12,6 +12,7 @@
  * witness.
  */
 #include "rackc.h"
+#include "arith.h"
 
 #include <stdlib.h>
 
@@ -298,7 +299,7 @@ static bool metis_split(const struct bcsr *c, uint32_t seed, uint8_t *side)
 	vw = xmalloc(((size_t)c->nv + 1) * sizeof(*vw));
 	part = xmalloc(((size_t)c->nv + 1) * sizeof(*part));
 	for (uint32_t i = 0; i < c->ne; i++)
-		g = gcd_i64(g, c->ecap[i]);
+		g = arith_gcd64(g, c->ecap[i]);
 	for (uint32_t i = 0; i < c->ne; i++)
 		if (c->ecap[i] / g > mx)
 			mx = c->ecap[i] / g;

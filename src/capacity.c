@@ -4,6 +4,7 @@
  * "Capacity figures").
  */
 #include "rackc.h"
+#include "arith.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,26 +24,9 @@ const char *cap_prec_name(enum cap_prec p)
 	return (unsigned)p < CAP__PREC ? prec_names[p] : "";
 }
 
-/*
- * num / den for den > 0, rounded up (@up) or down, saturating at
- * UINT64_MAX: a lower bound is rounded down, so that it stays one, and an
- * estimate up.
- */
-static uint64_t div128(unsigned __int128 num, unsigned __int128 den, bool up)
-{
-	unsigned __int128 q = num / den + (up && num % den != 0);
-
-	return q > UINT64_MAX ? UINT64_MAX : (uint64_t)q;
-}
-
-static uint64_t sat_add(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
 static uint64_t alpha_terms(uint64_t steps, int64_t alpha)
 {
-	unsigned __int128 t = (unsigned __int128)steps * (uint64_t)alpha;
+	u128 t = (u128)steps * (uint64_t)alpha;
 
 	return t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
 }
@@ -58,11 +42,10 @@ struct cap_time cap_allreduce_ring(uint64_t p, int64_t s, int64_t b,
 	if (p == 1)
 		return t;
 	/* 2(p-1)/p * 8S/B seconds = 2(p-1) 8S 1e9 / (p B) ns */
-	t.ns =
-	    div128((unsigned __int128)(2 * (p - 1)) * (uint64_t)s * 8000000000u,
-		   (unsigned __int128)p * (uint64_t)b, !t.bound);
+	t.ns = arith_div_u128((u128)(2 * (p - 1)) * (uint64_t)s * 8000000000u,
+			      (u128)p * (uint64_t)b, !t.bound);
 	if (alpha > 0)
-		t.ns = sat_add(t.ns, alpha_terms(2 * (p - 1), alpha));
+		t.ns = arith_usadd(t.ns, alpha_terms(2 * (p - 1), alpha));
 	return t;
 }
 
@@ -79,10 +62,10 @@ struct cap_time cap_allreduce_tree(uint64_t p, int64_t s, int64_t b,
 		return t;
 	while (depth < 64 && (UINT64_C(1) << depth) < p)
 		depth++;
-	t.ns = div128((unsigned __int128)2 * (uint64_t)s * 8000000000u,
-		      (uint64_t)b, !t.bound);
+	t.ns = arith_div_u128((u128)2 * (uint64_t)s * 8000000000u, (uint64_t)b,
+			      !t.bound);
 	if (alpha > 0)
-		t.ns = sat_add(t.ns, alpha_terms(2 * depth, alpha));
+		t.ns = arith_usadd(t.ns, alpha_terms(2 * depth, alpha));
 	return t;
 }
 
@@ -98,8 +81,8 @@ struct cap_time cap_alltoall(uint64_t p, int64_t s, int64_t b, uint64_t ga,
 	if (p == 1)
 		return t;
 	/* each GPU sends (p-1)/p of its S bytes out of its own link */
-	inj = div128((unsigned __int128)(p - 1) * (uint64_t)s * 8000000000u,
-		     (unsigned __int128)p * (uint64_t)b, false);
+	inj = arith_div_u128((u128)(p - 1) * (uint64_t)s * 8000000000u,
+			     (u128)p * (uint64_t)b, false);
 	t.ns = inj;
 	if (x > 0 && ga && gb) {
 		/*
@@ -107,28 +90,25 @@ struct cap_time cap_alltoall(uint64_t p, int64_t s, int64_t b, uint64_t ga,
 		 * bytes per direction through X.  Floor of a floor is the
 		 * floor of the whole, so the two steps keep it exact.
 		 */
-		unsigned __int128 pairs = (unsigned __int128)ga * gb;
-		unsigned __int128 bits = (unsigned __int128)(uint64_t)s * 8u;
+		u128 pairs = (u128)ga * gb;
+		u128 bits = (u128)(uint64_t)s * 8u;
 
-		if (bits && pairs > ~(unsigned __int128)0 / bits) {
+		if (bits && pairs > ~(u128)0 / bits) {
 			cut = UINT64_MAX;
 		} else {
-			unsigned __int128 q = pairs * bits / p,
-					  r = pairs * bits % p;
+			u128 q = pairs * bits / p, r = pairs * bits % p;
 			/* q 1e9 / X + floor(r 1e9 / p) / X, exactly */
-			unsigned __int128 hi = q / (uint64_t)x,
-					  lo = q % (uint64_t)x;
+			u128 hi = q / (uint64_t)x, lo = q % (uint64_t)x;
 
 			if (hi > UINT64_MAX / 1000000000u) {
 				cut = UINT64_MAX;
 			} else {
-				unsigned __int128 rest =
+				u128 rest =
 				    lo * 1000000000u + r * 1000000000u / p;
 
-				cut =
-				    div128((unsigned __int128)hi * 1000000000u +
-					       rest / (uint64_t)x,
-					   1, false);
+				cut = arith_div_u128((u128)hi * 1000000000u +
+							 rest / (uint64_t)x,
+						     1, false);
 			}
 		}
 		if (cut > t.ns)
@@ -292,7 +272,7 @@ static int u32_cmp(const void *pa, const void *pb)
 struct dom_rec {
 	uint32_t cluster, gpus;
 	int64_t rate, latency;
-	unsigned __int128 hbm;
+	u128 hbm;
 };
 
 static int dom_cmp(const void *pa, const void *pb)
@@ -330,12 +310,6 @@ static void dom_add(struct dom_rec *r, const struct cap_model *m)
 		r->latency = m->latency;
 }
 
-static uint64_t div_sat(unsigned __int128 v, unsigned b)
-{
-	v /= b;
-	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
-}
-
 /*
  * The cut each cluster's All-to-All bound goes through (doc/language.md
  * §10.1).  Its scale-out fabric's node-level witness splits the servers
@@ -370,9 +344,8 @@ static void alltoall_cuts(struct derived *dv, struct capacity *c,
 	 * vertex, the one other fabric that reaches it (RK_NONE - 1: more) */
 	uint32_t *mark = xmalloc(n1 * sizeof(*mark));
 	/* per fabric object: R1, R2; per cluster: the links added whole */
-	unsigned __int128(*rf)[2] = xcalloc(n1, sizeof(*rf));
-	unsigned __int128 *whole =
-	    xcalloc((size_t)c->nclusters + 1, sizeof(*whole));
+	u128(*rf)[2] = xcalloc(n1, sizeof(*rf));
+	u128 *whole = xcalloc((size_t)c->nclusters + 1, sizeof(*whole));
 	bool *unknown = xcalloc((size_t)c->nclusters + 1, sizeof(*unknown));
 
 	memset(owner, 0xff, n1 * sizeof(*owner));
@@ -464,8 +437,7 @@ static void alltoall_cuts(struct derived *dv, struct capacity *c,
 			    rf[f][0] < rf[f][1] ? rf[f][0] : rf[f][1];
 	for (uint32_t q = 0; q < c->nclusters; q++) {
 		struct cap_cluster *x = &c->clusters[q];
-		unsigned __int128 t =
-		    (unsigned __int128)(uint64_t)x->a2a_cut + whole[q];
+		u128 t = (u128)(uint64_t)x->a2a_cut + whole[q];
 
 		if (unknown[q])
 			x->a2a_cut = 0;
@@ -581,11 +553,10 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 		for (unsigned k = 0; k < CAP__PREC; k++) {
 			if (!m->flops[k])
 				c->flops_known[k] = false;
-			c->flops[k] +=
-			    (unsigned __int128)m->count * (uint64_t)m->flops[k];
+			c->flops[k] += (u128)m->count * (uint64_t)m->flops[k];
 		}
-		c->hbm += (unsigned __int128)m->count * (uint64_t)m->hbm;
-		c->hbm_bw += (unsigned __int128)m->count * (uint64_t)m->hbm_bw;
+		c->hbm += (u128)m->count * (uint64_t)m->hbm;
+		c->hbm_bw += (u128)m->count * (uint64_t)m->hbm_bw;
 	}
 	for (unsigned k = 0; k < CAP__PREC; k++)
 		if (!c->flops_known[k])
@@ -698,11 +669,10 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 			for (unsigned k = 0; k < CAP__PREC; k++) {
 				if (!m->flops[k])
 					x->flops_known[k] = false;
-				x->flops[k] += (unsigned __int128)n *
-					       (uint64_t)m->flops[k];
+				x->flops[k] += (u128)n * (uint64_t)m->flops[k];
 			}
-			x->hbm += (unsigned __int128)n * (uint64_t)m->hbm;
-			x->hbm_bw += (unsigned __int128)n * (uint64_t)m->hbm_bw;
+			x->hbm += (u128)n * (uint64_t)m->hbm;
+			x->hbm_bw += (u128)n * (uint64_t)m->hbm_bw;
 			cnt[touch[t]] = 0;
 		}
 		x->nmodels = ncounts - x->models_at;
@@ -912,10 +882,10 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 		x->alltoall = cap_alltoall(x->scaleout_gpus, x->message,
 					   x->scaleout_per_gpu, x->a2a_gpus[0],
 					   x->a2a_gpus[1], x->a2a_cut);
-		x->train_params = div_sat(x->hbm, CAP_TRAIN_BYTES);
-		x->infer_params = div_sat(x->hbm, CAP_INFER_BYTES);
+		x->train_params = arith_sat_u64(x->hbm / CAP_TRAIN_BYTES);
+		x->infer_params = arith_sat_u64(x->hbm / CAP_INFER_BYTES);
 		x->infer_params_domain =
-		    div_sat(x->domain_hbm_max, CAP_INFER_BYTES);
+		    arith_sat_u64(x->domain_hbm_max / CAP_INFER_BYTES);
 	}
 
 	/* power: the racks' power_max, and the first site's PUE */
@@ -936,8 +906,7 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 		}
 	}
 	if (c->pue >= 0 && c->it_power > 0)
-		c->facility_nw =
-		    (unsigned __int128)(uint64_t)c->it_power * (uint64_t)c->pue;
+		c->facility_nw = (u128)(uint64_t)c->it_power * (uint64_t)c->pue;
 	free(slot);
 	free(dom);
 	free(seen);

@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "arith.h"
 
 #include "ir.h"
 #include "metrics.h"
@@ -61,12 +62,12 @@ struct cap_time {
  * a lower bound is below the time of every domain of the class.
  */
 struct cap_class {
-	uint32_t gpus;	       /* GPUs per domain */
-	uint64_t count;	       /* domains */
-	int64_t nvlink_dir;    /* b/s per GPU per direction, the domain's
+	uint32_t gpus;	    /* GPUs per domain */
+	uint64_t count;	    /* domains */
+	int64_t nvlink_dir; /* b/s per GPU per direction, the domain's
 				 * least; 0: a GPU without nvlink_bw */
-	int64_t latency;       /* ns, alpha over NVLink; -1: not given */
-	unsigned __int128 hbm; /* bytes, of one domain */
+	int64_t latency;    /* ns, alpha over NVLink; -1: not given */
+	u128 hbm;	    /* bytes, of one domain */
 	struct cap_time ring, tree;
 };
 
@@ -90,9 +91,9 @@ struct cap_cluster {
 	uint32_t models_at, nmodels;   /* in capacity.counts, by model */
 	uint32_t classes_at, nclasses; /* in capacity.classes */
 	uint32_t fabrics_at, nfabrics; /* in capacity.fabrics, by object */
-	unsigned __int128 flops[CAP__PREC];
+	u128 flops[CAP__PREC];
 	bool flops_known[CAP__PREC];
-	unsigned __int128 hbm, hbm_bw, domain_hbm_max;
+	u128 hbm, hbm_bw, domain_hbm_max;
 	/* scale-out: its joining non-NVLink fabric with the most injection */
 	uint32_t scaleout;	  /* fabric object, RK_NONE: none */
 	uint64_t scaleout_gpus;	  /* GPUs of its joined devices */
@@ -113,9 +114,9 @@ struct capacity {
 	uint32_t nmodels;
 	struct cap_model *models; /* by part id */
 	/* sums over every GPU; known only when every model has the figure */
-	unsigned __int128 flops[CAP__PREC];
+	u128 flops[CAP__PREC];
 	bool flops_known[CAP__PREC];
-	unsigned __int128 hbm, hbm_bw;
+	u128 hbm, hbm_bw;
 	/* clusters, in the order of their first GPU device */
 	uint32_t nclusters;
 	struct cap_cluster *clusters;
@@ -128,10 +129,10 @@ struct capacity {
 	/* it_power lacks a device without power_max (metrics.h): a lower
 	 * bound, shown as "at least", with nothing made from it */
 	bool it_power_unknown;
-	int64_t it_power;	       /* mW, sum of the racks' power_max */
-	int64_t pue;		       /* ppm, -1: not set */
-	uint32_t pue_site;	       /* the site that sets it */
-	unsigned __int128 facility_nw; /* it_power (mW) x pue (ppm) = nW */
+	int64_t it_power;  /* mW, sum of the racks' power_max */
+	int64_t pue;	   /* ppm, -1: not set */
+	uint32_t pue_site; /* the site that sets it */
+	u128 facility_nw;  /* it_power (mW) x pue (ppm) = nW */
 };
 
 /* Bytes per parameter: mixed-precision Adam training, BF16 inference. */

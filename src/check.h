@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "arith.h"
 #include "diag.h"
 #include "ir.h"
 #include "schema.h"
@@ -222,20 +223,10 @@ bool checks_validate(const struct check_setting *s, uint32_t n, FILE *err);
 const char *check_group_who(const struct rk_design *d, uint32_t first,
 			    uint32_t count, char *buf, size_t n);
 
-/* @v clamped to the int64_t range (sums of loads saturate, never wrap). */
-static inline int64_t check_sat(__int128 v)
-{
-	if (v > INT64_MAX)
-		return INT64_MAX;
-	if (v < INT64_MIN)
-		return INT64_MIN;
-	return (int64_t)v;
-}
-
-static inline int64_t check_sadd(int64_t a, int64_t b)
-{
-	return check_sat((__int128)a + b);
-}
+/* @v clamped to the int64_t range (sums of loads saturate, never wrap:
+ * the overflow policy of arith.h, whose helpers these are). */
+#define check_sat(v) arith_sat64(v)
+#define check_sadd(a, b) arith_sadd((a), (b))
 /* A quantity of dimension @dim in its natural unit (quantity_format);
  * INT64_MAX, where sums saturate, as "at least" that figure. */
 const char *check_qfmt(enum dim dim, int64_t v, char *buf);

@@ -4,6 +4,7 @@
  * consistency of rail-optimised trees, and endpoints left unconnected.
  */
 #include "rackc.h"
+#include "arith.h"
 
 #include <stdio.h>
 
@@ -29,8 +30,8 @@ static void run_oversub(struct check_ctx *c)
 		if (mp->leaf_worst == RK_NONE)
 			continue;
 		/* down/up > declared d/u ? */
-		if ((__int128)mp->leaf_worst_down * ov->a <=
-		    (__int128)mp->leaf_worst_up * ov->n)
+		if ((i128)mp->leaf_worst_down * ov->a <=
+		    (i128)mp->leaf_worst_up * ov->n)
 			continue;
 		check_qfmt(DIM_RATE, mp->leaf_worst_down, a);
 		check_qfmt(DIM_RATE, mp->leaf_worst_up, b);

@@ -8,6 +8,7 @@
  * fabric, and their links) and tell the designer.
  */
 #include "rackc.h"
+#include "arith.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,8 +136,8 @@ static void run_leaf_uplinks(struct check_ctx *c)
 		/* more uplink bandwidth than downlink, by a whole uplink
 		 * (uplinks for 3 x 200G endpoints are 2 x 400G: rounded up) */
 		if (!is_leaf(c, i) || !io[i].down_n || io[i].down >= io[i].up ||
-		    (__int128)io[i].up * (io[i].up_n - 1) <
-			(__int128)io[i].down * io[i].up_n)
+		    (i128)io[i].up * (io[i].up_n - 1) <
+			(i128)io[i].down * io[i].up_n)
 			continue;
 		f = d->objs[i].parent;
 		ov = ir_attr(d, f, A_OVERSUB);
@@ -206,7 +207,7 @@ static void run_ratio(struct check_ctx *c)
 		if (!io[i].down_n || !io[i].up_n)
 			continue;
 		with[f]++;
-		if ((__int128)io[i].down * ov->a == (__int128)io[i].up * ov->n)
+		if ((i128)io[i].down * ov->a == (i128)io[i].up * ov->n)
 			continue;
 		if (!odd[f]++)
 			first[f] = i;
@@ -216,7 +217,7 @@ static void run_ratio(struct check_ctx *c)
 		const struct leaf_io *x;
 		char a[RK_QFMT_MAX], b[RK_QFMT_MAX], w[RK_QFMT_MAX];
 		uint32_t l = first[f];
-		__int128 need, per;
+		i128 need, per;
 
 		if (!odd[f])
 			continue;
@@ -234,16 +235,16 @@ static void run_ratio(struct check_ctx *c)
 			   x->up_n, x->up_n == 1 ? "uplink" : "uplinks", b,
 			   odd[f], with[f], (long long)ov->n, ov->a);
 		/* the uplink bandwidth d:u asks for, against whole links */
-		need = (__int128)x->down * ov->a;
-		per = x->up_n ? (__int128)x->up / x->up_n : 0;
+		need = (i128)x->down * ov->a;
+		per = x->up_n ? (i128)x->up / x->up_n : 0;
 		check_qfmt(DIM_RATE, check_sat(need / ov->n), w);
-		if (!x->up_n || (__int128)x->up * ov->n < need)
+		if (!x->up_n || (i128)x->up * ov->n < need)
 			check_note(c, &d->objs[l].loc,
 				   "it has too few uplink ports for %s up: a "
 				   "switch of more ports, or a smaller "
 				   "su_size, gives each leaf what d:u asks",
 				   w);
-		else if ((x->up - per) * (__int128)ov->n < need) {
+		else if ((x->up - per) * (i128)ov->n < need) {
 			check_note(c, &d->objs[l].loc,
 				   "uplinks are whole links: %s up, what "
 				   "%lld:%u asks of its downlinks, is more "

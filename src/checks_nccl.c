@@ -38,7 +38,7 @@ static bool marked_unknown(const struct rk_design *d, uint32_t part,
 {
 	size_t n = strlen(figure);
 
-	for (uint32_t p = part; p != RK_NONE; p = d->objs[p].part)
+	for_each_base(d, p, part)
 		for (uint32_t i = 0; i < d->objs[p].attr_count; i++) {
 			const struct rk_attr *a =
 			    &d->attrs[d->objs[p].attr_first + i];

@@ -19,6 +19,7 @@
  *   gpus() servers() racks()                     plain numbers
  */
 #include "rackc.h"
+#include "arith.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -186,9 +187,9 @@ static bool bisection_r(struct reval *r, const struct ast *x, uint32_t f,
 	out->fab = f;
 	out->node = node;
 	if (ratio) {
-		__int128 hi = (__int128)m->bisection_upper * RK_RATIO_ONE;
+		i128 hi = (i128)m->bisection_upper * RK_RATIO_ONE;
 
-		out->n = (int64_t)((__int128)m->bisection * RK_RATIO_ONE /
+		out->n = (int64_t)((i128)m->bisection * RK_RATIO_ONE /
 				   m->full_bisection);
 		out->hi =
 		    (int64_t)((hi + m->full_bisection - 1) / m->full_bisection);
@@ -571,7 +572,7 @@ static void run_require(struct check_ctx *c)
 		r.req = q;
 		r.undecided = RK_NONE;
 		ev.nlive = 0;
-		ok = eval(&ev, q->expr, &v) && !r.failed;
+		ok = eval_expr(&ev, q->expr, &v) && !r.failed;
 		arena_release(&vals, &mark);
 		if (!ok)
 			continue;

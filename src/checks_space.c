@@ -13,12 +13,13 @@
  *                   rating (max_load of the rack part)
  *
  * Every check makes one pass over the objects to group the devices by rack
- * (struct rack_index, a compressed per-rack array); overlap then sorts each
- * rack's placed devices by U and sweeps them once, so the whole family is
+ * (struct layout_racks of layout.h, a compressed per-rack array); overlap
+ * then sorts each rack's placed devices by U and sweeps them once, so the whole family is
  * O(n log n) in the number of devices.  Devices with an `at` below 1 are
  * left to rack-placement and skipped by the checks that need a valid U.
  */
 #include "rackc.h"
+#include "arith.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,59 +27,6 @@
 #include "checks.h"
 #include "layout.h"
 #include "schema.h"
-
-/**
- * struct rack_index - devices grouped by the rack they are mounted in
- * @first: per object id, index in @devs of the rack's first device; the
- *         rack's devices are devs[first[r] .. first[r + 1])
- * @devs:  device ids, racks in id order, devices in declaration order
- * @max:   most devices in one rack
- */
-struct rack_index {
-	uint32_t *first;
-	uint32_t *devs;
-	uint32_t max;
-};
-
-static void rack_index_build(const struct rk_design *d, struct rack_index *ri)
-{
-	uint32_t *rack = xmalloc(((size_t)d->nobjs + 1) * sizeof(*rack));
-	uint32_t n = d->nobjs, total = 0;
-
-	ri->first = xcalloc((size_t)n + 2, sizeof(*ri->first));
-	ri->max = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		rack[i] = d->objs[i].kind == K_DEVICE ? layout_rack_of(d, i)
-						      : RK_NONE;
-		if (rack[i] != RK_NONE)
-			ri->first[rack[i] + 1]++;
-	}
-	for (uint32_t r = 0; r < n; r++) {
-		uint32_t cnt = ri->first[r + 1];
-
-		if (cnt > ri->max)
-			ri->max = cnt;
-		ri->first[r + 1] = total + cnt;
-		total += cnt;
-	}
-	ri->first[n + 1] = total;
-	ri->devs = xmalloc(((size_t)total + 1) * sizeof(*ri->devs));
-	/* first[r] is the fill cursor of rack r; it ends at first[r + 1] */
-	for (uint32_t i = 0; i < n; i++)
-		if (rack[i] != RK_NONE)
-			ri->devs[ri->first[rack[i]]++] = i;
-	/* shift the cursors back so that first[r] is the start again */
-	for (uint32_t r = n; r > 0; r--)
-		ri->first[r] = ri->first[r - 1];
-	ri->first[0] = 0;
-	free(rack);
-}
-
-static void rack_index_free(struct rack_index *ri)
-{
-	free(ri->first);
-	free(ri->devs);
-}
 
 /* The object that carries @key for @obj (itself, its part or a base). */
 static uint32_t attr_owner(const struct rk_design *d, uint32_t obj,
@@ -170,7 +118,7 @@ static int placed_cmp(const void *pa, const void *pb)
 
 /* Placed devices of a rack with a valid U and a height, sorted by U. */
 static uint32_t rack_placed(const struct rk_design *d,
-			    const struct rack_index *ri, uint32_t rack,
+			    const struct layout_racks *ri, uint32_t rack,
 			    struct placed *out)
 {
 	uint32_t n = 0;
@@ -214,10 +162,10 @@ static void note_span(struct check_ctx *c, const struct placed *p)
 static void run_rack_overlap(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
-	struct rack_index ri;
+	struct layout_racks ri;
 	struct placed *buf;
 
-	rack_index_build(d, &ri);
+	layout_racks_build(d, &ri);
 	buf = xmalloc(((size_t)ri.max + 1) * sizeof(*buf));
 	for (uint32_t r = 0; r < d->nobjs && !check_stop(c); r++) {
 		uint32_t n, cover;
@@ -247,7 +195,7 @@ static void run_rack_overlap(struct check_ctx *c)
 		}
 	}
 	free(buf);
-	rack_index_free(&ri);
+	layout_racks_free(&ri);
 }
 
 static void run_rack_overflow(struct check_ctx *c)
@@ -325,22 +273,8 @@ static int part_then_id_cmp(const void *pa, const void *pb)
 	return a[1] < b[1] ? -1 : a[1] > b[1];
 }
 
-static int64_t sat_add(int64_t a, int64_t b)
-{
-	int64_t r;
-
-	return q_add(a, b, &r) ? r : INT64_MAX;
-}
-
-static int64_t sat_mul(int64_t a, int64_t b)
-{
-	int64_t r;
-
-	return q_mul(a, b, &r) ? r : INT64_MAX;
-}
-
 /* Notes for an overloaded rack: the load by part, then the rating. */
-static void weight_notes(struct check_ctx *c, const struct rack_index *ri,
+static void weight_notes(struct check_ctx *c, const struct layout_racks *ri,
 			 uint32_t rack, int64_t total, uint32_t *pairs)
 {
 	const struct rk_design *d = c->d;
@@ -367,7 +301,7 @@ static void weight_notes(struct check_ctx *c, const struct rack_index *ri,
 			cnt++;
 		check_note(c, attr_loc(d, part, A_WEIGHT), "%u x %s at %s = %s",
 			   cnt, ir_name(d, part), check_qfmt(DIM_MASS, w, b1),
-			   check_qfmt(DIM_MASS, sat_mul(w, cnt), b2));
+			   check_qfmt(DIM_MASS, arith_smul(w, cnt), b2));
 		k += cnt;
 	}
 	if (unweighed)
@@ -388,10 +322,10 @@ static void run_rack_weight(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
 	char b1[RK_QFMT_MAX], b2[RK_QFMT_MAX];
-	struct rack_index ri;
+	struct layout_racks ri;
 	uint32_t *pairs;
 
-	rack_index_build(d, &ri);
+	layout_racks_build(d, &ri);
 	pairs = xmalloc(((size_t)ri.max + 1) * 2 * sizeof(*pairs));
 	for (uint32_t r = 0; r < d->nobjs && !check_stop(c); r++) {
 		int64_t limit, total = 0;
@@ -410,7 +344,7 @@ static void run_rack_weight(struct check_ctx *c)
 			int64_t w = ir_num(d, ri.devs[k], A_WEIGHT, 0);
 
 			if (w > 0)
-				total = sat_add(total, w);
+				total = arith_sadd(total, w);
 			else
 				unweighed = true;
 		}
@@ -427,7 +361,7 @@ static void run_rack_weight(struct check_ctx *c)
 		check_cover(c, r, mk, false);
 	}
 	free(pairs);
-	rack_index_free(&ri);
+	layout_racks_free(&ri);
 }
 
 /* ---- floor-overlap ---- */

@@ -22,21 +22,18 @@
 #include "driver.h"
 #include "jobs.h"
 #include "lsp.h"
+#include "opts.h"
 #include "suggest.h"
 #include "verify.h"
 
 enum {
-	OPT_CHECK = 256,
+	OPT_CHECK = OPT__SHARED,
 	OPT_DIAG_FORMAT,
 	OPT_MAX_ERRORS,
-	OPT_MAX_SOURCE,
-	OPT_MAX_LINKS,
 	OPT_LIST_CHECKS,
 	OPT_LIST_BACKENDS,
-	OPT_HELP,
 	OPT_VERSION,
 	OPT_FORCE,
-	OPT_STDLIB,
 	OPT_PRICES,
 	OPT_NO_SOURCE,
 	OPT_STATS,
@@ -45,26 +42,21 @@ enum {
 };
 
 static const struct option long_opts[] = {
+	OPTS_DESIGN,
 	{ "output", required_argument, NULL, 'o' },
 	{ "backend", required_argument, NULL, 'O' },
-	{ "define", required_argument, NULL, 'D' },
-	{ "include", required_argument, NULL, 'I' },
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "diagnostics-format", required_argument, NULL, OPT_DIAG_FORMAT },
 	{ "max-errors", required_argument, NULL, OPT_MAX_ERRORS },
-	{ "max-source-bytes", required_argument, NULL, OPT_MAX_SOURCE },
-	{ "max-links", required_argument, NULL, OPT_MAX_LINKS },
 	{ "no-source", no_argument, NULL, OPT_NO_SOURCE },
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
 	{ "jobs", required_argument, NULL, 'j' },
-	{ "stdlib", required_argument, NULL, OPT_STDLIB },
 	{ "prices", required_argument, NULL, OPT_PRICES },
 	{ "sarif-root", required_argument, NULL, OPT_SARIF_ROOT },
 	{ "list-checks", no_argument, NULL, OPT_LIST_CHECKS },
 	{ "list-backends", no_argument, NULL, OPT_LIST_BACKENDS },
-	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
 };
@@ -279,8 +271,8 @@ int rackc_cli(int argc, char **argv)
 	o.diag_format = DIAG_TEXT;
 	opterr = 0;
 	optind = 0; /* GNU: start again, every state of the last call dropped */
-	while ((c = getopt_long(argc, argv, ":o:O:D:I:W:E:j:", long_opts,
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:O:" OPTS_DESIGN_SHORT "W:E:j:",
+				long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o.outdir = optarg;
@@ -288,20 +280,13 @@ int rackc_cli(int argc, char **argv)
 		case 'O':
 			o.backends = optarg;
 			break;
-		case 'D': {
-			char *eq = strchr(optarg, '=');
-
-			if (!eq || eq == optarg)
-				USAGE_FAIL("-D needs NAME=VALUE, not '%s'",
-					   optarg);
-			*eq = '\0';
+		case 'D':
 			o.defines = xrealloc(o.defines, (o.ndefines + 1) *
 							    sizeof(*o.defines));
-			o.defines[o.ndefines].name = optarg;
-			o.defines[o.ndefines].value = eq + 1;
+			if (!opts_define(optarg, &o.defines[o.ndefines]))
+				USAGE_FAIL(OPTS_DEFINE_ERR, optarg);
 			o.ndefines++;
 			break;
-		}
 		case 'I':
 			o.incdirs = xrealloc(o.incdirs, (o.nincdirs + 1) *
 							    sizeof(*o.incdirs));
@@ -353,22 +338,12 @@ int rackc_cli(int argc, char **argv)
 		}
 		case OPT_MAX_SOURCE:
 			if (!srcmgr_parse_max(optarg, &o.max_source))
-				USAGE_FAIL("--max-source-bytes needs a number "
-					   "from 1 to 1073741824, not '%s'",
-					   optarg);
+				USAGE_FAIL(OPTS_MAX_SOURCE_ERR, optarg);
 			break;
-		case OPT_MAX_LINKS: {
-			char *end;
-			unsigned long n = strtoul(optarg, &end, 10);
-
-			if (*end || !*optarg || optarg[0] == '-' || n < 1 ||
-			    n > RK_MAX_LINKS_OPT)
-				USAGE_FAIL("--max-links needs a number from 1 "
-					   "to 50000000, not '%s'",
-					   optarg);
-			o.max_links = (uint32_t)n;
+		case OPT_MAX_LINKS:
+			if (!opts_max_links(optarg, &o.max_links))
+				USAGE_FAIL(OPTS_MAX_LINKS_ERR, optarg);
 			break;
-		}
 		case OPT_NO_SOURCE:
 			o.show_source = false;
 			break;

@@ -86,7 +86,7 @@ void cm_heat_of(const struct rk_design *d, uint32_t dev, bool on_loop,
 		h->frac = fv->n < 0		 ? 0
 			  : fv->n > RK_RATIO_ONE ? RK_RATIO_ONE
 						 : fv->n;
-		h->liq = model_sat((__int128)h->heat * h->frac / RK_RATIO_ONE);
+		h->liq = model_sat((i128)h->heat * h->frac / RK_RATIO_ONE);
 		h->air = h->heat - h->liq;
 		h->rule = HR_FRACTION;
 	} else if (cool && streq(cool, "liquid")) {
@@ -322,19 +322,17 @@ bool cm_cdu_sum(const struct rk_design *d, uint32_t loop, uint32_t key,
  */
 int64_t cm_flow_needed(const struct coolant *co, int64_t heat, int64_t dt)
 {
-	unsigned __int128 num = (unsigned __int128)60000000 * (uint64_t)heat;
-	unsigned __int128 den =
-	    (unsigned __int128)co->rho * (uint64_t)co->cp * (uint64_t)dt;
+	u128 num = (u128)60000000 * (uint64_t)heat;
+	u128 den = (u128)co->rho * (uint64_t)co->cp * (uint64_t)dt;
 
-	return model_sat((__int128)((num + den - 1) / den));
+	return model_sat((i128)((num + den - 1) / den));
 }
 
 /* Whether cm_flow_needed() did not round: the division leaves nothing. */
 bool cm_flow_exact(const struct coolant *co, int64_t heat, int64_t dt)
 {
-	unsigned __int128 num = (unsigned __int128)60000000 * (uint64_t)heat;
-	unsigned __int128 den =
-	    (unsigned __int128)co->rho * (uint64_t)co->cp * (uint64_t)dt;
+	u128 num = (u128)60000000 * (uint64_t)heat;
+	u128 den = (u128)co->rho * (uint64_t)co->cp * (uint64_t)dt;
 
 	return num % den == 0;
 }

@@ -11,6 +11,7 @@
  * agrees on the level.  Output goes only to the engine's stream.
  */
 #include "rackc.h"
+#include "arith.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -62,11 +63,6 @@ void diag_forget(struct diag_engine *d)
 	if (d->same)
 		memset(d->same, 0xff, (size_t)d->same_cap * sizeof(*d->same));
 	d->nsame = 0;
-}
-
-static uint32_t sat_add_u32(uint32_t a, uint32_t b)
-{
-	return b > UINT32_MAX - a ? UINT32_MAX : a + b;
 }
 
 /* ---- identical findings ---- */
@@ -436,11 +432,11 @@ static void count(struct diag_engine *d, enum diag_level level, uint32_t n,
 		  uint32_t rep)
 {
 	if (level == DIAG_ERROR) {
-		d->errors = sat_add_u32(d->errors, n);
-		d->rep_errors = sat_add_u32(d->rep_errors, rep);
+		d->errors = arith_usadd32(d->errors, n);
+		d->rep_errors = arith_usadd32(d->rep_errors, rep);
 	} else if (level == DIAG_WARNING) {
-		d->warnings = sat_add_u32(d->warnings, n);
-		d->rep_warnings = sat_add_u32(d->rep_warnings, rep);
+		d->warnings = arith_usadd32(d->warnings, n);
+		d->rep_warnings = arith_usadd32(d->rep_warnings, rep);
 	}
 }
 
@@ -485,7 +481,7 @@ static bool emit_final(struct diag_engine *d, enum diag_level level,
 		if (d->same[p] != UINT32_MAX) {
 			struct diag_record *r = &d->recs[d->same[p]];
 
-			r->repeats = sat_add_u32(r->repeats, 1 + repeats);
+			r->repeats = arith_usadd32(r->repeats, 1 + repeats);
 			if (!d->defer)
 				count(d, level, 0, 1);
 			d->last_dropped = true;
@@ -600,10 +596,10 @@ static void replay(struct diag_engine *parent, const struct diag_record *r,
 		if (r->level != DIAG_NOTE) {
 			count(parent, r->level, 1 + r->repeats, 0);
 			if (r->level == DIAG_ERROR)
-				parent->cut_errors = sat_add_u32(
+				parent->cut_errors = arith_usadd32(
 				    parent->cut_errors, 1 + r->repeats);
 			else
-				parent->cut_warnings = sat_add_u32(
+				parent->cut_warnings = arith_usadd32(
 				    parent->cut_warnings, 1 + r->repeats);
 		}
 		parent->last_dropped = true;
@@ -690,11 +686,12 @@ void diag_join(struct diag_engine *parent, const struct diag_engine *child)
 	for (uint32_t i = 0; i < child->nrecs; i++)
 		replay(parent, &child->recs[i], child->capped);
 	/* repeats the child counted without a record */
-	parent->errors = sat_add_u32(parent->errors, child->rep_errors);
-	parent->rep_errors = sat_add_u32(parent->rep_errors, child->rep_errors);
-	parent->warnings = sat_add_u32(parent->warnings, child->rep_warnings);
+	parent->errors = arith_usadd32(parent->errors, child->rep_errors);
+	parent->rep_errors =
+	    arith_usadd32(parent->rep_errors, child->rep_errors);
+	parent->warnings = arith_usadd32(parent->warnings, child->rep_warnings);
 	parent->rep_warnings =
-	    sat_add_u32(parent->rep_warnings, child->rep_warnings);
+	    arith_usadd32(parent->rep_warnings, child->rep_warnings);
 }
 
 void diag_emit(struct diag_engine *d, enum diag_level level,
@@ -808,7 +805,7 @@ static void json_doc(struct diag_engine *d)
 	/* findings past --max-errors: counted above, not listed */
 	if (d->cut_errors || d->cut_warnings)
 		fprintf(out, ",\"not_shown\":%" PRIu32,
-			sat_add_u32(d->cut_errors, d->cut_warnings));
+			arith_usadd32(d->cut_errors, d->cut_warnings));
 	fputs("}\n", out);
 }
 

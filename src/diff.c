@@ -44,9 +44,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "arith.h"
 #include "diff.h"
+#include "opts.h"
 
-enum fmt { F_TEXT, F_JSON, F_MD };
+enum fmt { F_TEXT = OPTS_TEXT, F_JSON = OPTS_JSON, F_MD = OPTS_MARKDOWN };
 
 /* --max-bytes: a pull-request comment holds 65,536 characters; some room
  * left for what a CI step adds around it */
@@ -149,7 +151,7 @@ static bool merge_next(struct merge *m, const struct dv_table *to,
 
 #define DEC_SCALE 1000000 /* six places: the report's exact figures */
 
-typedef __int128 dec_t;
+typedef i128 dec_t;
 
 /* @s as a multiple of 1e-6; false if it is not such a number (or has
  * more than 30 digits). */
@@ -1264,39 +1266,30 @@ static void diff_all(struct dd *x)
 /* ---- command line ---- */
 
 enum {
-	O_OLD_DEFINE = 256,
+	O_OLD_DEFINE = OPT__SHARED,
 	O_NEW_DEFINE,
 	O_OLD_INCLUDE,
 	O_NEW_INCLUDE,
-	O_STDLIB,
-	O_MAX_SOURCE,
-	O_MAX_LINKS,
 	O_PRICES,
 	O_OLD_PRICES,
 	O_NEW_PRICES,
 	O_FORMAT,
 	O_MAX_BYTES,
 	O_FULL,
-	O_HELP,
 };
 
 static const struct option diff_opts[] = {
-	{ "define", required_argument, NULL, 'D' },
-	{ "include", required_argument, NULL, 'I' },
+	OPTS_DESIGN,
 	{ "old-define", required_argument, NULL, O_OLD_DEFINE },
 	{ "new-define", required_argument, NULL, O_NEW_DEFINE },
 	{ "old-include", required_argument, NULL, O_OLD_INCLUDE },
 	{ "new-include", required_argument, NULL, O_NEW_INCLUDE },
-	{ "stdlib", required_argument, NULL, O_STDLIB },
-	{ "max-source-bytes", required_argument, NULL, O_MAX_SOURCE },
-	{ "max-links", required_argument, NULL, O_MAX_LINKS },
 	{ "prices", required_argument, NULL, O_PRICES },
 	{ "old-prices", required_argument, NULL, O_OLD_PRICES },
 	{ "new-prices", required_argument, NULL, O_NEW_PRICES },
 	{ "format", required_argument, NULL, O_FORMAT },
 	{ "max-bytes", required_argument, NULL, O_MAX_BYTES },
 	{ "full", required_argument, NULL, O_FULL },
-	{ "help", no_argument, NULL, O_HELP },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -1344,21 +1337,19 @@ static void diff_usage(FILE *fp)
  * the first of a name, so --old-define and --new-define win over -D. */
 static bool add_define(struct dv_source *s, char *arg, bool own)
 {
-	char *eq = strchr(arg, '=');
+	struct rackc_define def;
 	uint32_t at;
 
-	if (!eq || eq == arg) {
+	if (!opts_define(arg, &def)) {
 		free(arg);
 		return false;
 	}
-	*eq = '\0';
 	s->defines =
 	    xrealloc(s->defines, (s->ndefines + 1) * sizeof(*s->defines));
 	at = own ? s->nown++ : s->ndefines;
 	memmove(&s->defines[at + 1], &s->defines[at],
 		(s->ndefines - at) * sizeof(*s->defines));
-	s->defines[at].name = arg;
-	s->defines[at].value = eq + 1;
+	s->defines[at] = def;
 	s->ndefines++;
 	return true;
 }
@@ -1386,8 +1377,8 @@ int diff_main(int argc, char **argv)
 	memset(src, 0, sizeof(src));
 	optind = 0; /* GNU: start again (the command line may run again) */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":D:I:f:", diff_opts, NULL)) !=
-	       -1) {
+	while ((c = getopt_long(argc, argv, ":" OPTS_DESIGN_SHORT "f:",
+				diff_opts, NULL)) != -1) {
 		switch (c) {
 		case 'D':
 		case O_OLD_DEFINE:
@@ -1402,8 +1393,8 @@ int diff_main(int argc, char **argv)
 						c == O_NEW_DEFINE);
 			if (!ok) {
 				fprintf(stderr,
-					"rackc diff: error: -D needs "
-					"NAME=VALUE, not '%s'\n",
+					"rackc diff: error: " OPTS_DEFINE_ERR
+					"\n",
 					optarg);
 				goto out;
 			}
@@ -1417,35 +1408,30 @@ int diff_main(int argc, char **argv)
 			if (c != O_OLD_INCLUDE)
 				add_include(&src[1], optarg);
 			break;
-		case O_STDLIB:
+		case OPT_STDLIB:
 			stddir = optarg;
 			break;
-		case O_MAX_SOURCE:
+		case OPT_MAX_SOURCE:
 			if (!srcmgr_parse_max(optarg, &src[0].max_source)) {
-				fprintf(stderr,
-					"rackc diff: error: --max-source-bytes "
-					"needs a number from 1 to 1073741824, "
-					"not '%s'\n",
-					optarg);
+				fprintf(
+				    stderr,
+				    "rackc diff: error: " OPTS_MAX_SOURCE_ERR
+				    "\n",
+				    optarg);
 				goto out;
 			}
 			src[1].max_source = src[0].max_source;
 			break;
-		case O_MAX_LINKS: {
-			char *end;
-			unsigned long n = strtoul(optarg, &end, 10);
-
-			if (*end || !*optarg || optarg[0] == '-' || n < 1 ||
-			    n > RK_MAX_LINKS_OPT) {
+		case OPT_MAX_LINKS:
+			if (!opts_max_links(optarg, &src[0].max_links)) {
 				fprintf(stderr,
-					"rackc diff: error: --max-links needs "
-					"a number from 1 to %u, not '%s'\n",
-					RK_MAX_LINKS_OPT, optarg);
+					"rackc diff: error: " OPTS_MAX_LINKS_ERR
+					"\n",
+					optarg);
 				goto out;
 			}
-			src[0].max_links = src[1].max_links = (uint32_t)n;
+			src[1].max_links = src[0].max_links;
 			break;
-		}
 		case O_PRICES:
 		case O_OLD_PRICES:
 		case O_NEW_PRICES:
@@ -1455,22 +1441,19 @@ int diff_main(int argc, char **argv)
 				src[1].prices = optarg;
 			break;
 		case 'f':
-		case O_FORMAT:
-			if (streq(optarg, "text"))
-				f = F_TEXT;
-			else if (streq(optarg, "json"))
-				f = F_JSON;
-			else if (streq(optarg, "markdown") ||
-				 streq(optarg, "md"))
-				f = F_MD;
-			else {
+		case O_FORMAT: {
+			enum opts_format of;
+
+			if (!opts_format(optarg, &of)) {
 				fprintf(stderr,
-					"rackc diff: error: unknown format "
-					"'%s' (text, json or markdown)\n",
+					"rackc diff: error: " OPTS_FORMAT_ERR
+					"\n",
 					optarg);
 				goto out;
 			}
+			f = (enum fmt)of;
 			break;
+		}
 		case O_MAX_BYTES: {
 			char *end;
 			unsigned long long n = strtoull(optarg, &end, 10);
@@ -1490,7 +1473,7 @@ int diff_main(int argc, char **argv)
 		case O_FULL:
 			full = optarg;
 			break;
-		case O_HELP:
+		case OPT_HELP:
 			diff_usage(stdout);
 			rc = 0;
 			goto out;

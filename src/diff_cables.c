@@ -16,25 +16,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cablecols.h"
 #include "diff.h"
 
 /* The cabling.csv columns of the fields, in enum dv_cable_field order. */
-static const char *const cf_name[DC_NF] = {
-	"fabric",
-	"a_rack",
-	"a_u",
-	"a_device",
-	"a_port",
-	"b_rack",
-	"b_u",
-	"b_device",
-	"b_port",
-	"media",
-	"part",
-	"length_m",
-	"computed_length_m",
-	"a_transceiver",
-	"b_transceiver",
+static const enum cabcol cf_col[DC_NF] = {
+	CABCOL_FABRIC,
+	CABCOL_A_RACK,
+	CABCOL_A_U,
+	CABCOL_A_DEVICE,
+	CABCOL_A_PORT,
+	CABCOL_B_RACK,
+	CABCOL_B_U,
+	CABCOL_B_DEVICE,
+	CABCOL_B_PORT,
+	CABCOL_MEDIA,
+	CABCOL_PART,
+	CABCOL_LENGTH_M,
+	CABCOL_COMPUTED_LENGTH_M,
+	CABCOL_A_TRANSCEIVER,
+	CABCOL_B_TRANSCEIVER,
 };
 
 /* ---- tuples of ids ---- */
@@ -158,10 +159,10 @@ void dv_cables_add(struct dv_cable_loader *l, char **cells, uint32_t n,
 	uint32_t f[DC_NF];
 
 	if (!l->cols_known) {
-		l->id_col = col_of(head, nh, "cable_id");
-		l->label_col = col_of(head, nh, "label");
+		l->id_col = col_of(head, nh, cabcol_name(CABCOL_CABLE_ID));
+		l->label_col = col_of(head, nh, cabcol_name(CABCOL_LABEL));
 		for (int k = 0; k < DC_NF; k++)
-			l->col[k] = col_of(head, nh, cf_name[k]);
+			l->col[k] = col_of(head, nh, cabcol_name(cf_col[k]));
 		l->cols_known = true;
 	}
 	id = l->id_col >= 0 && (uint32_t)l->id_col < n ? cells[l->id_col] : "";

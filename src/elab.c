@@ -180,8 +180,8 @@ bool elab_step(struct elab *e, const struct srcloc *loc)
 	return true;
 }
 
-bool check_table_limit(struct elab *e, uint32_t n, uint32_t max,
-		       const struct srcloc *loc, const char *what)
+bool elab_check_table_limit(struct elab *e, uint32_t n, uint32_t max,
+			    const struct srcloc *loc, const char *what)
 {
 	if (n < max)
 		return true;
@@ -201,10 +201,10 @@ bool check_table_limit(struct elab *e, uint32_t n, uint32_t max,
 
 /* ---- variables ---- */
 
-void push_var(struct elab *e, uint32_t name, const struct val *v,
-	      const struct srcloc *loc)
+void elab_push_var(struct elab *e, uint32_t name, const struct val *v,
+		   const struct srcloc *loc)
 {
-	uint32_t *slot = vmap_slot(e, name);
+	uint32_t *slot = eval_vmap_slot(e, name);
 	uint32_t idx = e->nvars;
 	struct var *x = VEC_PUSH(e->vars, e->nvars, e->vars_cap);
 
@@ -216,7 +216,7 @@ void push_var(struct elab *e, uint32_t name, const struct val *v,
 	*slot = idx;
 }
 
-bool at_file_top(const struct elab *e)
+bool elab_at_file_top(const struct elab *e)
 {
 	return e->obj == RK_NONE && e->group == RK_NONE && e->mod_depth == 0 &&
 	       e->nvars == e->nglobals && e->ctx == X_TOP && e->blocks == 0;
@@ -224,8 +224,8 @@ bool at_file_top(const struct elab *e)
 
 /* ---- names ---- */
 
-uint32_t join_name(struct elab *e, uint32_t prefix, uint32_t local,
-		   const struct srcloc *loc)
+uint32_t elab_join_name(struct elab *e, uint32_t prefix, uint32_t local,
+			const struct srcloc *loc)
 {
 	size_t a, b;
 
@@ -249,12 +249,12 @@ static bool eval_args(struct elab *e, const struct ast *st, struct val **out,
 	const struct ast *args = st->list;
 	uint32_t n = ast_list_len(args), i = 0;
 
-	*out = val_items(e, n, &st->loc);
+	*out = eval_val_items(e, n, &st->loc);
 	if (!*out)
 		return false;
 	*argc = n;
 	for (const struct ast *a = args; a; a = a->next)
-		if (!eval(e, a, &(*out)[i++]))
+		if (!eval_expr(e, a, &(*out)[i++]))
 			return false;
 	return true;
 }
@@ -317,11 +317,11 @@ static void exec_generic(struct elab *e, const struct ast *st)
 	/* rack parts hold instance templates */
 	if (!ki && !attr && e->ctx == X_PART && w <= e->max_word &&
 	    e->word_kind[w] &&
-	    is_instance_kind(&kind_table[e->word_kind[w] - 1])) {
+	    elab_is_instance_kind(&kind_table[e->word_kind[w] - 1])) {
 		if (e->d->objs[e->obj].cls == C_RACK)
 			return; /* run when the rack is instantiated */
 	}
-	if (e->mode == MODE_TEMPLATE && !(ki && is_instance_kind(ki)))
+	if (e->mode == MODE_TEMPLATE && !(ki && elab_is_instance_kind(ki)))
 		return;
 	if (attr) {
 		struct val *args;
@@ -342,7 +342,7 @@ static void exec_generic(struct elab *e, const struct ast *st)
 			return;
 		}
 		if (eval_args(e, st, &args, &argc))
-			set_attr(e, attr, st, args, argc);
+			elab_set_attr(e, attr, st, args, argc);
 		return;
 	}
 	if (!ki) {
@@ -350,35 +350,36 @@ static void exec_generic(struct elab *e, const struct ast *st)
 		return;
 	}
 	if (ki->kind == K_PART)
-		decl_part(e, ki, st);
+		elab_decl_part(e, ki, st);
 	else if (ki->kind == K_PORT || ki->kind == K_COMP)
-		decl_part_member(e, ki, st);
+		elab_decl_part_member(e, ki, st);
 	else if (ki->kind == K_NONE)
-		decl_link(e, st);
+		elab_decl_link(e, st);
 	else if (ki->kind == K_GROUP && ki->type == 2)
-		decl_instance(e, ki, st);
+		elab_decl_instance(e, ki, st);
 	else if (ki->kind == K_GROUP) {
 		uint32_t s_group = e->group;
 		uint32_t *names, count;
 
-		if (!decl_names(e, st, &names, &count))
+		if (!elab_decl_names(e, st, &names, &count))
 			return;
 		for (uint32_t i = 0; i < count && !e->stopped; i++) {
-			uint32_t id = new_object(e, ki, st, names[i], false);
+			uint32_t id =
+			    elab_new_object(e, ki, st, names[i], false);
 
 			uint32_t mark = e->nscratch;
 
 			if (id == RK_NONE)
 				return;
 			e->group = id;
-			exec_body(e, id, X_GROUP, e->d->objs[id].name, st->body,
-				  MODE_NORMAL);
+			elab_exec_body(e, id, X_GROUP, e->d->objs[id].name,
+				       st->body, MODE_NORMAL);
 			e->group = s_group;
-			finish_attrs(e, mark, &e->d->objs[id].attr_first,
-				     &e->d->objs[id].attr_count);
+			elab_finish_attrs(e, mark, &e->d->objs[id].attr_first,
+					  &e->d->objs[id].attr_count);
 		}
 	} else
-		decl_object(e, ki, st);
+		elab_decl_object(e, ki, st);
 }
 
 /*
@@ -440,10 +441,10 @@ static bool define_value(struct elab *e, const struct define *df,
  */
 static void exec_iteration(struct elab *e, const struct ast *body)
 {
-	struct val_mark m = val_mark(e);
+	struct val_mark m = eval_val_mark(e);
 
-	exec_list(e, body);
-	val_release(e, &m);
+	elab_exec_list(e, body);
+	eval_val_release(e, &m);
 }
 
 static void exec_stmt(struct elab *e, const struct ast *st)
@@ -452,12 +453,12 @@ static void exec_stmt(struct elab *e, const struct ast *st)
 		return;
 	switch (st->kind) {
 	case AST_IMPORT:
-		exec_import(e, st);
+		elab_exec_import(e, st);
 		return;
 	case AST_PARAM:
 	case AST_LET: {
 		struct val v;
-		bool global = at_file_top(e);
+		bool global = elab_at_file_top(e);
 		const struct var *old;
 
 		if (st->kind == AST_PARAM && !global) {
@@ -466,7 +467,7 @@ static void exec_stmt(struct elab *e, const struct ast *st)
 				   "of a file");
 			return;
 		}
-		old = var_find(e, st->str);
+		old = eval_var_find(e, st->str);
 		/*
 		 * A name may not be defined twice in one scope; a file-level
 		 * name from another file (an import) is shadowed instead.
@@ -506,10 +507,10 @@ static void exec_stmt(struct elab *e, const struct ast *st)
 					goto bind;
 				}
 		}
-		if (!eval(e, st->lhs, &v))
+		if (!eval_expr(e, st->lhs, &v))
 			return;
 	bind:
-		push_var(e, st->str, &v, &st->wloc);
+		elab_push_var(e, st->str, &v, &st->wloc);
 		e->vars[e->nvars - 1].param = st->kind == AST_PARAM;
 		if (global)
 			e->nglobals = e->nvars;
@@ -519,7 +520,7 @@ static void exec_stmt(struct elab *e, const struct ast *st)
 		struct val it;
 		uint32_t base = e->nvars;
 
-		if (!eval(e, st->lhs, &it))
+		if (!eval_expr(e, st->lhs, &it))
 			return;
 		e->blocks++;
 		if (it.kind == V_RANGE) {
@@ -547,16 +548,17 @@ static void exec_stmt(struct elab *e, const struct ast *st)
 				iv.kind = V_NUM;
 				iv.n = (int64_t)((uint64_t)it.n + k);
 				iv.loc = st->wloc;
-				vars_truncate(e, base);
-				push_var(e, st->str, &iv, &st->wloc);
+				eval_vars_truncate(e, base);
+				elab_push_var(e, st->str, &iv, &st->wloc);
 				if (!elab_step(e, &st->loc))
 					break;
 				exec_iteration(e, st->body);
 			}
 		} else if (it.kind == V_LIST) {
 			for (uint32_t i = 0; i < it.count && !e->stopped; i++) {
-				vars_truncate(e, base);
-				push_var(e, st->str, &it.items[i], &st->wloc);
+				eval_vars_truncate(e, base);
+				elab_push_var(e, st->str, &it.items[i],
+					      &st->wloc);
 				if (!elab_step(e, &st->loc))
 					break;
 				exec_iteration(e, st->body);
@@ -565,10 +567,10 @@ static void exec_stmt(struct elab *e, const struct ast *st)
 			elab_error(e, &st->lhs->loc, "type-mismatch",
 				   "for needs a range (a..b) or a list, not "
 				   "%s",
-				   val_kind_name(&it));
+				   eval_val_kind_name(&it));
 		}
 		e->blocks--;
-		vars_truncate(e, base);
+		eval_vars_truncate(e, base);
 		return;
 	}
 	case AST_IF: {
@@ -579,18 +581,18 @@ static void exec_stmt(struct elab *e, const struct ast *st)
 			return;
 		e->blocks++;
 		if (c)
-			exec_list(e, st->body);
+			elab_exec_list(e, st->body);
 		else if (st->else_body && st->else_body->kind == AST_IF &&
 			 !st->else_body->next)
 			exec_stmt(e, st->else_body);
 		else
-			exec_list(e, st->else_body);
+			elab_exec_list(e, st->else_body);
 		e->blocks--;
-		vars_truncate(e, base);
+		eval_vars_truncate(e, base);
 		return;
 	}
 	case AST_MODULE:
-		if (!at_file_top(e))
+		if (!elab_at_file_top(e))
 			elab_error(e, &st->loc, "misplaced",
 				   "module definitions are only allowed at "
 				   "the top level of a file");
@@ -618,8 +620,8 @@ static void exec_stmt(struct elab *e, const struct ast *st)
 			return;
 		}
 		r = VEC_PUSH(e->d->reqs, e->d->nreqs, e->d->reqs_cap);
-		r->expr = ast_subst(e, st->lhs);
-		r->msg = ast_subst(e, st->rhs);
+		r->expr = eval_ast_subst(e, st->lhs);
+		r->msg = eval_ast_subst(e, st->rhs);
 		r->scope = e->group;
 		r->loc = st->loc;
 		return;
@@ -632,9 +634,9 @@ static void exec_stmt(struct elab *e, const struct ast *st)
 	}
 }
 
-void exec_one(struct elab *e, const struct ast *st)
+void elab_exec_one(struct elab *e, const struct ast *st)
 {
-	struct val_mark m = val_mark(e);
+	struct val_mark m = eval_val_mark(e);
 
 	exec_stmt(e, st);
 	/* a statement's values are temporaries, but a variable's (an
@@ -642,22 +644,22 @@ void exec_one(struct elab *e, const struct ast *st)
 	 * exec_iteration, the end of the compilation) */
 	if (st->kind != AST_LET && st->kind != AST_PARAM &&
 	    st->kind != AST_IMPORT)
-		val_release(e, &m);
+		eval_val_release(e, &m);
 }
 
-void exec_list_end(struct elab *e, uint32_t base)
+void elab_exec_list_end(struct elab *e, uint32_t base)
 {
-	if (!at_file_top(e) || e->nvars > e->nglobals)
-		vars_truncate(e, base > e->nglobals ? base : e->nvars);
+	if (!elab_at_file_top(e) || e->nvars > e->nglobals)
+		eval_vars_truncate(e, base > e->nglobals ? base : e->nvars);
 }
 
-void exec_list(struct elab *e, const struct ast *list)
+void elab_exec_list(struct elab *e, const struct ast *list)
 {
 	uint32_t base = e->nvars;
 
 	for (const struct ast *st = list; st && !e->stopped; st = st->next)
-		exec_one(e, st);
-	exec_list_end(e, base);
+		elab_exec_one(e, st);
+	elab_exec_list_end(e, base);
 }
 
 void elab_init(struct elab *e, struct compilation *c)

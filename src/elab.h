@@ -275,34 +275,35 @@ struct val_mark {
 	struct arena_mark m;
 	uint64_t nlive;
 };
-struct val_mark val_mark(const struct elab *e);
-void val_release(struct elab *e, const struct val_mark *m);
+struct val_mark eval_val_mark(const struct elab *e);
+void eval_val_release(struct elab *e, const struct val_mark *m);
 /*
  * Room for @n more list elements among the live values: at the limit, an
  * error at @loc and elaboration stops (NULL then), else a place for them.
  */
-struct val *val_items(struct elab *e, uint32_t n, const struct srcloc *loc);
+struct val *eval_val_items(struct elab *e, uint32_t n,
+			   const struct srcloc *loc);
 
 /* eval.c */
-bool eval(struct elab *e, const struct ast *x, struct val *out);
+bool eval_expr(struct elab *e, const struct ast *x, struct val *out);
 bool eval_bool(struct elab *e, const struct ast *x, bool *out);
 /* A declared name: identifiers are literal, indices are evaluated. */
 bool eval_name(struct elab *e, const struct ast *x, struct val *out);
 /* Expand a path value with ranges into concrete names (interned). */
-bool path_expand(struct elab *e, const struct val *p, uint32_t **names,
-		 uint32_t *count);
+bool eval_path_expand(struct elab *e, const struct val *p, uint32_t **names,
+		      uint32_t *count);
 /* Render a path (ranges and wildcards kept) as text; arena string. */
-const char *path_text(struct elab *e, const struct val *p);
-bool path_has_wild(const struct val *p);
-const char *val_kind_name(const struct val *v);
+const char *eval_path_text(struct elab *e, const struct val *p);
+bool eval_path_has_wild(const struct val *p);
+const char *eval_val_kind_name(const struct val *v);
 /* Copy of an expression with bound variables replaced by values. */
-struct ast *ast_subst(struct elab *e, const struct ast *x);
+struct ast *eval_ast_subst(struct elab *e, const struct ast *x);
 /* Drop variables down to @n (leaving a scope). */
-void vars_truncate(struct elab *e, uint32_t n);
+void eval_vars_truncate(struct elab *e, uint32_t n);
 /* Index slot of the newest variable called @name (created if absent). */
-uint32_t *vmap_slot(struct elab *e, uint32_t name);
+uint32_t *eval_vmap_slot(struct elab *e, uint32_t name);
 /* Variable lookup: NULL when unbound. */
-const struct var *var_find(const struct elab *e, uint32_t name);
+const struct var *eval_var_find(const struct elab *e, uint32_t name);
 
 /* elab.c */
 void elab_error(struct elab *e, const struct srcloc *loc, const char *check,
@@ -312,8 +313,8 @@ bool elab_step(struct elab *e, const struct srcloc *loc);
  * True while a table of @n rows is below its limit @max; at the limit, an
  * error "more than @max @what" at @loc, and elaboration stops.
  */
-bool check_table_limit(struct elab *e, uint32_t n, uint32_t max,
-		       const struct srcloc *loc, const char *what);
+bool elab_check_table_limit(struct elab *e, uint32_t n, uint32_t max,
+			    const struct srcloc *loc, const char *what);
 /*
  * True when an error at @loc would be a repeat (see elab_error), which is
  * then counted as reported: callers ask before formatting a message or

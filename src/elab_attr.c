@@ -24,8 +24,8 @@ static struct rk_value *push_val(struct elab *e)
 
 	/* at the limit elaboration stops (the caller fills this one in) */
 	if (e->d->nvals >= RK_MAX_VALUES && !e->stopped)
-		check_table_limit(e, e->d->nvals, RK_MAX_VALUES, &nowhere,
-				  "list elements");
+		elab_check_table_limit(e, e->d->nvals, RK_MAX_VALUES, &nowhere,
+				       "list elements");
 	v = VEC_PUSH(e->d->vals, e->d->nvals, e->d->vals_cap);
 
 	memset(v, 0, sizeof(*v));
@@ -39,8 +39,8 @@ static void push_attr(struct elab *e, uint32_t key, const struct rk_value *val)
 	/* attributes not yet moved into the design count too: a loop in one
 	 * body could give millions (stops elaboration at the limit) */
 	if (e->nscratch + e->d->nattrs >= RK_MAX_ATTRS && !e->stopped)
-		check_table_limit(e, e->nscratch + e->d->nattrs, RK_MAX_ATTRS,
-				  &val->loc, "attributes");
+		elab_check_table_limit(e, e->nscratch + e->d->nattrs,
+				       RK_MAX_ATTRS, &val->loc, "attributes");
 	a = VEC_PUSH(e->scratch, e->nscratch, e->scratch_cap);
 	a->key = key;
 	a->val = *val;
@@ -50,8 +50,8 @@ static void push_attr(struct elab *e, uint32_t key, const struct rk_value *val)
  * Move the attributes pushed since @mark into the design, sorted by key,
  * and report duplicates of single-valued attributes.
  */
-void finish_attrs(struct elab *e, uint32_t mark, uint32_t *first,
-		  uint32_t *count)
+void elab_finish_attrs(struct elab *e, uint32_t mark, uint32_t *first,
+		       uint32_t *count)
 {
 	uint32_t n = e->nscratch - mark;
 	/* no attributes pushed yet: scratch may be NULL, and NULL + 0 is
@@ -93,8 +93,8 @@ void finish_attrs(struct elab *e, uint32_t mark, uint32_t *first,
 	}
 	*first = e->d->nattrs;
 	*count = n;
-	if (n && check_table_limit(e, e->d->nattrs + n, RK_MAX_ATTRS,
-				   &s[0].val.loc, "attributes")) {
+	if (n && elab_check_table_limit(e, e->d->nattrs + n, RK_MAX_ATTRS,
+					&s[0].val.loc, "attributes")) {
 		for (uint32_t i = 0; i < n; i++)
 			*VEC_PUSH(e->d->attrs, e->d->nattrs, e->d->attrs_cap) =
 			    s[i];
@@ -105,7 +105,7 @@ void finish_attrs(struct elab *e, uint32_t mark, uint32_t *first,
 }
 
 /* The bare word of a one-segment path without index, or 0. */
-uint32_t bare_word(const struct val *v)
+uint32_t elab_bare_word(const struct val *v)
 {
 	if (v->kind == V_PATH && v->count == 1 && v->segs[0].ix == SEG_NONE)
 		return v->segs[0].name;
@@ -157,10 +157,10 @@ static const char *words_list(struct elab *e, const char *words)
 	return s;
 }
 
-bool want_word(struct elab *e, const struct val *v, const char *what,
-	       const char *words, uint32_t *out)
+bool elab_want_word(struct elab *e, const struct val *v, const char *what,
+		    const char *words, uint32_t *out)
 {
-	uint32_t w = bare_word(v);
+	uint32_t w = elab_bare_word(v);
 	struct suggest sg;
 
 	if (!w) {
@@ -253,7 +253,7 @@ static bool conv_num(struct elab *e, const struct attr_info *ai,
 	if (v->kind != V_NUM) {
 		elab_error(e, &v->loc, "type-mismatch",
 			   "'%s' expects %s, not %s", ai->name, a_dim(ai->dim),
-			   val_kind_name(v));
+			   eval_val_kind_name(v));
 		return false;
 	}
 	if (v->dim != ai->dim) {
@@ -301,10 +301,10 @@ static bool push_refs(struct elab *e, const struct attr_info *ai,
 	if (v->kind != V_PATH) {
 		elab_error(e, &v->loc, "type-mismatch",
 			   "'%s' expects a name, not %s", ai->name,
-			   val_kind_name(v));
+			   eval_val_kind_name(v));
 		return false;
 	}
-	if (path_has_wild(v)) {
+	if (eval_path_has_wild(v)) {
 		/* patterns are matched against the names in resolve.c */
 		struct val copy = *v;
 		uint32_t k, nsegs = v->count;
@@ -320,7 +320,7 @@ static bool push_refs(struct elab *e, const struct attr_info *ai,
 			if (hi - lo >= RK_MAX_EXPAND) {
 				elab_error(e, &v->loc, "limit",
 					   "range too large in '%s'",
-					   path_text(e, v));
+					   eval_path_text(e, v));
 				return false;
 			}
 			for (int64_t i = lo; i <= hi; i++) {
@@ -336,13 +336,13 @@ static bool push_refs(struct elab *e, const struct attr_info *ai,
 
 			memset(r, 0, sizeof(*r));
 			r->type = VT_REF;
-			r->a = intern_cstr(e->a, path_text(e, v));
+			r->a = intern_cstr(e->a, eval_path_text(e, v));
 			r->n = 1; /* pattern */
 			r->loc = v->loc;
 		}
 		return true;
 	}
-	if (!path_expand(e, v, &names, &count))
+	if (!eval_path_expand(e, v, &names, &count))
 		return false;
 	for (uint32_t i = 0; i < count; i++) {
 		struct rk_value *r = VEC_PUSH(*tmp, *ntmp, *cap);
@@ -377,7 +377,7 @@ static bool conv_psumap(struct elab *e, const struct attr_info *ai,
 	if (v->kind != V_PAIR) {
 		elab_error(e, &v->loc, "type-mismatch",
 			   "'%s' expects 'psu[FIRST..LAST] -> PDU', not %s",
-			   ai->name, val_kind_name(v));
+			   ai->name, eval_val_kind_name(v));
 		return false;
 	}
 	l = &v->items[0];
@@ -389,8 +389,8 @@ static bool conv_psumap(struct elab *e, const struct attr_info *ai,
 		    "the left of '->' must be psu[N] or psu[FIRST..LAST]");
 		return false;
 	}
-	if (r->kind != V_PATH || path_has_wild(r) ||
-	    !path_expand(e, r, &names, &count))
+	if (r->kind != V_PATH || eval_path_has_wild(r) ||
+	    !eval_path_expand(e, r, &names, &count))
 		return false;
 	if (count != 1) {
 		elab_error(e, &r->loc, "value",
@@ -401,7 +401,7 @@ static bool conv_psumap(struct elab *e, const struct attr_info *ai,
 	hi = l->segs[0].hi;
 	if (hi - lo >= 1024) {
 		elab_error(e, &l->loc, "limit", "too many supplies in '%s'",
-			   path_text(e, l));
+			   eval_path_text(e, l));
 		return false;
 	}
 	pair = e->d->nvals;
@@ -429,8 +429,8 @@ static bool conv_psumap(struct elab *e, const struct attr_info *ai,
 }
 
 /* Convert the evaluated arguments of attribute @key and push it. */
-void set_attr(struct elab *e, uint32_t key, const struct ast *st,
-	      const struct val *args, uint32_t argc)
+void elab_set_attr(struct elab *e, uint32_t key, const struct ast *st,
+		   const struct val *args, uint32_t argc)
 {
 	const struct attr_info *ai = &attr_table[key];
 	struct rk_value out;
@@ -471,7 +471,7 @@ void set_attr(struct elab *e, uint32_t key, const struct ast *st,
 		if (args[0].kind != V_STR) {
 			elab_error(e, &args[0].loc, "type-mismatch",
 				   "'%s' expects a string, not %s", ai->name,
-				   val_kind_name(&args[0]));
+				   eval_val_kind_name(&args[0]));
 			return;
 		}
 		out.type = VT_STR;
@@ -479,7 +479,7 @@ void set_attr(struct elab *e, uint32_t key, const struct ast *st,
 		out.loc = args[0].loc;
 		break;
 	case T_WORD:
-		if (!want_word(e, &args[0], ai->name, ai->words, &out.a))
+		if (!elab_want_word(e, &args[0], ai->name, ai->words, &out.a))
 			return;
 		out.type = VT_WORD;
 		out.loc = args[0].loc;
@@ -488,7 +488,7 @@ void set_attr(struct elab *e, uint32_t key, const struct ast *st,
 		if (args[0].kind != V_BOOL) {
 			elab_error(e, &args[0].loc, "type-mismatch",
 				   "'%s' expects true or false, not %s",
-				   ai->name, val_kind_name(&args[0]));
+				   ai->name, eval_val_kind_name(&args[0]));
 			return;
 		}
 		out.type = VT_BOOL;
@@ -514,7 +514,7 @@ void set_attr(struct elab *e, uint32_t key, const struct ast *st,
 		out.loc = args[0].loc;
 		break;
 	case T_PARTREF: {
-		uint32_t w = bare_word(&args[0]);
+		uint32_t w = elab_bare_word(&args[0]);
 
 		if (!w) {
 			elab_error(e, &args[0].loc, "type-mismatch",
@@ -589,7 +589,8 @@ void set_attr(struct elab *e, uint32_t key, const struct ast *st,
 			if (items[i].kind != V_STR) {
 				elab_error(e, &items[i].loc, "type-mismatch",
 					   "'%s' expects strings, not %s",
-					   ai->name, val_kind_name(&items[i]));
+					   ai->name,
+					   eval_val_kind_name(&items[i]));
 				ok = false;
 				break;
 			}
@@ -615,7 +616,7 @@ void set_attr(struct elab *e, uint32_t key, const struct ast *st,
 		return;
 	case T_SPARES: {
 		struct rk_value three[3];
-		uint32_t w = argc == 3 ? bare_word(&args[0]) : 0;
+		uint32_t w = argc == 3 ? elab_bare_word(&args[0]) : 0;
 		bool known = false;
 
 		if (argc != 3 || !w || args[1].kind != V_NUM ||

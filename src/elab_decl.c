@@ -14,8 +14,8 @@
 #include "suggest.h"
 
 /* Declared names of a statement: the first argument, ranges expanded. */
-bool decl_names(struct elab *e, const struct ast *st, uint32_t **names,
-		uint32_t *count)
+bool elab_decl_names(struct elab *e, const struct ast *st, uint32_t **names,
+		     uint32_t *count)
 {
 	struct val v;
 
@@ -43,22 +43,22 @@ bool decl_names(struct elab *e, const struct ast *st, uint32_t **names,
 			   w, str_of(e->a, v.segs[v.count - 2].name));
 		return false;
 	}
-	return path_expand(e, &v, names, count);
+	return eval_path_expand(e, &v, names, count);
 }
 
-uint32_t new_object(struct elab *e, const struct kind_info *ki,
-		    const struct ast *st, uint32_t local, bool part_ns)
+uint32_t elab_new_object(struct elab *e, const struct kind_info *ki,
+			 const struct ast *st, uint32_t local, bool part_ns)
 {
 	struct rk_design *d = e->d;
 	/* parts are global; their members are named inside the part */
 	uint32_t prefix = ki->kind == K_PART		 ? 0
 			  : part_ns && e->obj != RK_NONE ? d->objs[e->obj].name
 							 : e->prefix;
-	uint32_t full = join_name(e, prefix, local, &st->loc);
+	uint32_t full = elab_join_name(e, prefix, local, &st->loc);
 	uint32_t id, prev;
 
-	if (!full || !check_table_limit(e, d->nobjs, RK_MAX_OBJECTS, &st->loc,
-					"objects"))
+	if (!full || !elab_check_table_limit(e, d->nobjs, RK_MAX_OBJECTS,
+					     &st->loc, "objects"))
 		return RK_NONE;
 	id = ir_add_obj(d, ki->kind, e->obj, local, full, &st->loc);
 	if (st->rhs)
@@ -73,23 +73,23 @@ uint32_t new_object(struct elab *e, const struct kind_info *ki,
 	return id;
 }
 
-void exec_body(struct elab *e, uint32_t obj, uint32_t ctx, uint32_t prefix,
-	       const struct ast *body, enum elab_mode mode)
+void elab_exec_body(struct elab *e, uint32_t obj, uint32_t ctx, uint32_t prefix,
+		    const struct ast *body, enum elab_mode mode)
 {
 	uint32_t s_obj = e->obj, s_ctx = e->ctx, s_prefix = e->prefix;
 	uint32_t s_vars = e->nvars;
 	enum elab_mode s_mode = e->mode;
 	/* the body's values and variables go when it ends: an object
 	 * declared a million times costs the memory of one body */
-	struct val_mark m = val_mark(e);
+	struct val_mark m = eval_val_mark(e);
 
 	e->obj = obj;
 	e->ctx = ctx;
 	e->prefix = prefix;
 	e->mode = mode;
-	exec_list(e, body);
-	vars_truncate(e, s_vars);
-	val_release(e, &m);
+	elab_exec_list(e, body);
+	eval_vars_truncate(e, s_vars);
+	eval_val_release(e, &m);
 	e->obj = s_obj;
 	e->ctx = s_ctx;
 	e->prefix = s_prefix;
@@ -112,12 +112,12 @@ static void instantiate_body(struct elab *e, uint32_t part, uint32_t inst)
 
 			/* a part body sees only file-level names */
 			e->frame = e->nvars;
-			exec_body(e, inst, ctx, d->objs[inst].name,
-				  e->bodies[i].body, MODE_TEMPLATE);
+			elab_exec_body(e, inst, ctx, d->objs[inst].name,
+				       e->bodies[i].body, MODE_TEMPLATE);
 			for (uint32_t k = first; k < d->nobjs; k++)
 				e->d->objs[k].tmpl = 1;
 			e->frame = s_frame;
-			vars_truncate(e, s_nv);
+			eval_vars_truncate(e, s_nv);
 			e->group = s_group;
 		}
 }
@@ -133,7 +133,7 @@ static void instantiate_template(struct elab *e, uint32_t part, uint32_t inst)
 		instantiate_body(e, chain[n], inst);
 }
 
-bool is_instance_kind(const struct kind_info *ki)
+bool elab_is_instance_kind(const struct kind_info *ki)
 {
 	return ki->kind == K_DEVICE;
 }
@@ -150,7 +150,7 @@ static bool declares_devices(struct elab *e, const struct ast *list)
 			for (uint32_t i = e->word_kind[st->str] - 1;
 			     i < kind_table_len; i++)
 				if (streq(kind_table[i].word, w) &&
-				    is_instance_kind(&kind_table[i]))
+				    elab_is_instance_kind(&kind_table[i]))
 					return true;
 		}
 		if ((st->kind == AST_STMT || st->kind == AST_FOR ||
@@ -163,14 +163,15 @@ static bool declares_devices(struct elab *e, const struct ast *list)
 	return false;
 }
 
-void decl_part(struct elab *e, const struct kind_info *ki, const struct ast *st)
+void elab_decl_part(struct elab *e, const struct kind_info *ki,
+		    const struct ast *st)
 {
 	uint32_t *names, count, base = RK_NONE, tw;
 	enum rk_class cls = C_NONE;
 	struct val tv;
 	uint32_t id, mark;
 
-	if (!decl_names(e, st, &names, &count))
+	if (!elab_decl_names(e, st, &names, &count))
 		return;
 	if (count != 1 || strchr(str_of(e->a, names[0]), '.') ||
 	    strchr(str_of(e->a, names[0]), '[')) {
@@ -184,9 +185,9 @@ void decl_part(struct elab *e, const struct kind_info *ki, const struct ast *st)
 			   str_of(e->a, names[0]));
 		return;
 	}
-	if (!eval(e, st->rhs, &tv))
+	if (!eval_expr(e, st->rhs, &tv))
 		return;
-	tw = bare_word(&tv);
+	tw = elab_bare_word(&tv);
 	if (!tw) {
 		elab_error(e, &st->rhs->loc, "type-mismatch",
 			   "a part class or base part name is needed after "
@@ -235,7 +236,7 @@ void decl_part(struct elab *e, const struct kind_info *ki, const struct ast *st)
 			return;
 		}
 	}
-	id = new_object(e, ki, st, names[0], false);
+	id = elab_new_object(e, ki, st, names[0], false);
 	if (id == RK_NONE)
 		return;
 	e->d->objs[id].cls = (uint16_t)cls;
@@ -256,11 +257,11 @@ void decl_part(struct elab *e, const struct kind_info *ki, const struct ast *st)
 		uint32_t s_frame = e->frame;
 
 		e->frame = e->nvars;
-		exec_body(e, id, X_PART, 0, st->body, MODE_NORMAL);
+		elab_exec_body(e, id, X_PART, 0, st->body, MODE_NORMAL);
 		e->frame = s_frame;
 	}
-	finish_attrs(e, mark, &e->d->objs[id].attr_first,
-		     &e->d->objs[id].attr_count);
+	elab_finish_attrs(e, mark, &e->d->objs[id].attr_first,
+			  &e->d->objs[id].attr_count);
 }
 
 /* the part after ':' in a declaration (`node n : dgx_h100 {}`), of the
@@ -271,9 +272,9 @@ static uint32_t decl_type_part(struct elab *e, const struct kind_info *ki,
 	struct val tv;
 	uint32_t tw, part;
 
-	if (!eval(e, rhs, &tv))
+	if (!eval_expr(e, rhs, &tv))
 		return RK_NONE;
-	tw = bare_word(&tv);
+	tw = elab_bare_word(&tv);
 	if (!tw) {
 		elab_error(e, &rhs->loc, "type-mismatch",
 			   "a part name is needed after ':'");
@@ -294,12 +295,12 @@ static uint32_t decl_type_part(struct elab *e, const struct kind_info *ki,
 }
 
 /* ports and components: named in the part's own namespace */
-void decl_part_member(struct elab *e, const struct kind_info *ki,
-		      const struct ast *st)
+void elab_decl_part_member(struct elab *e, const struct kind_info *ki,
+			   const struct ast *st)
 {
 	uint32_t *names, count, part = RK_NONE;
 
-	if (!decl_names(e, st, &names, &count))
+	if (!elab_decl_names(e, st, &names, &count))
 		return;
 	if (ki->type == 2 || (ki->type == 1 && st->rhs)) {
 		if (!st->rhs) {
@@ -316,29 +317,29 @@ void decl_part_member(struct elab *e, const struct kind_info *ki,
 		return;
 	}
 	for (uint32_t i = 0; i < count && !e->stopped; i++) {
-		uint32_t id = new_object(e, ki, st, names[i], true);
+		uint32_t id = elab_new_object(e, ki, st, names[i], true);
 		uint32_t mark = e->nscratch;
 
 		if (id == RK_NONE)
 			return;
 		e->d->objs[id].cls = (uint16_t)ki->comp;
 		e->d->objs[id].part = part;
-		exec_body(e, id, ki->ctx, 0, st->body, MODE_NORMAL);
-		finish_attrs(e, mark, &e->d->objs[id].attr_first,
-			     &e->d->objs[id].attr_count);
+		elab_exec_body(e, id, ki->ctx, 0, st->body, MODE_NORMAL);
+		elab_finish_attrs(e, mark, &e->d->objs[id].attr_first,
+				  &e->d->objs[id].attr_count);
 	}
 }
 
 static const char *const fabric_types[] = { NULL, "fat_tree", "nvlink",
 					    "star" };
 
-void decl_object(struct elab *e, const struct kind_info *ki,
-		 const struct ast *st)
+void elab_decl_object(struct elab *e, const struct kind_info *ki,
+		      const struct ast *st)
 {
 	uint32_t *names, count, part = RK_NONE, cls = ki->cls;
 	struct val tv;
 
-	if (!decl_names(e, st, &names, &count))
+	if (!elab_decl_names(e, st, &names, &count))
 		return;
 	if (ki->type == 0 && st->rhs) {
 		elab_error(e, &st->rhs->loc, "value", "'%s' takes no ':' type",
@@ -354,9 +355,9 @@ void decl_object(struct elab *e, const struct kind_info *ki,
 	if (ki->kind == K_FABRIC) {
 		uint32_t w;
 
-		if (!eval(e, st->rhs, &tv) ||
-		    !want_word(e, &tv, "fabric type", "fat_tree|nvlink|star",
-			       &w))
+		if (!eval_expr(e, st->rhs, &tv) ||
+		    !elab_want_word(e, &tv, "fabric type",
+				    "fat_tree|nvlink|star", &w))
 			return;
 		for (cls = 1; cls < ARRAY_SIZE(fabric_types); cls++)
 			if (streq(fabric_types[cls], str_of(e->a, w)))
@@ -368,7 +369,7 @@ void decl_object(struct elab *e, const struct kind_info *ki,
 		cls = e->d->objs[part].cls;
 	}
 	for (uint32_t i = 0; i < count && !e->stopped; i++) {
-		uint32_t id = new_object(e, ki, st, names[i], false);
+		uint32_t id = elab_new_object(e, ki, st, names[i], false);
 		uint32_t mark = e->nscratch;
 
 		if (id == RK_NONE)
@@ -377,10 +378,10 @@ void decl_object(struct elab *e, const struct kind_info *ki,
 			return;
 		e->d->objs[id].cls = (uint16_t)cls;
 		e->d->objs[id].part = part;
-		exec_body(e, id, ki->ctx, e->d->objs[id].name, st->body,
-			  MODE_NORMAL);
-		finish_attrs(e, mark, &e->d->objs[id].attr_first,
-			     &e->d->objs[id].attr_count);
+		elab_exec_body(e, id, ki->ctx, e->d->objs[id].name, st->body,
+			       MODE_NORMAL);
+		elab_finish_attrs(e, mark, &e->d->objs[id].attr_first,
+				  &e->d->objs[id].attr_count);
 		if (part != RK_NONE)
 			instantiate_template(e, part, id);
 	}
@@ -429,7 +430,7 @@ static void decl_link_in(struct elab *e, const struct ast *st)
 	}
 	/* the ends' segments and expanded names are temporaries of the
 	 * statement (only the interned names outlive it) */
-	ok = eval(e, st->list, &v);
+	ok = eval_expr(e, st->list, &v);
 	if (ok && (v.kind != V_LINK || v.items[0].kind != V_PATH ||
 		   v.items[1].kind != V_PATH)) {
 		elab_error(e, &st->list->loc, "type-mismatch",
@@ -437,8 +438,8 @@ static void decl_link_in(struct elab *e, const struct ast *st)
 			   "DEVICE.PORT'");
 		ok = false;
 	}
-	ok = ok && path_expand(e, &v.items[0], &an, &ac) &&
-	     path_expand(e, &v.items[1], &bn, &bc);
+	ok = ok && eval_path_expand(e, &v.items[0], &an, &ac) &&
+	     eval_path_expand(e, &v.items[1], &bn, &bc);
 	if (!ok)
 		return;
 	if (ac != bc) {
@@ -448,13 +449,13 @@ static void decl_link_in(struct elab *e, const struct ast *st)
 		return;
 	}
 	mark = e->nscratch;
-	exec_body(e, RK_NONE, X_LINK, e->prefix, st->body, MODE_NORMAL);
-	finish_attrs(e, mark, &first, &cnt);
+	elab_exec_body(e, RK_NONE, X_LINK, e->prefix, st->body, MODE_NORMAL);
+	elab_finish_attrs(e, mark, &first, &cnt);
 	for (uint32_t i = 0; i < ac && !e->stopped; i++) {
 		struct rk_link *l;
 
-		if (!check_table_limit(e, e->d->nlinks, e->max_links, &st->loc,
-				       "links") ||
+		if (!elab_check_table_limit(e, e->d->nlinks, e->max_links,
+					    &st->loc, "links") ||
 		    !elab_step(e, &st->loc))
 			return;
 		l = VEC_PUSH(e->d->links, e->d->nlinks, e->d->links_cap);
@@ -475,12 +476,12 @@ static void decl_link_in(struct elab *e, const struct ast *st)
 }
 
 /* A link statement; the value "a -- b" it evaluates is a temporary. */
-void decl_link(struct elab *e, const struct ast *st)
+void elab_decl_link(struct elab *e, const struct ast *st)
 {
-	struct val_mark m = val_mark(e);
+	struct val_mark m = eval_val_mark(e);
 
 	decl_link_in(e, st);
-	val_release(e, &m);
+	eval_val_release(e, &m);
 }
 
 /*

@@ -26,14 +26,14 @@ static const struct module_def *find_module(struct elab *e, uint32_t name)
 	return NULL;
 }
 
-void decl_instance(struct elab *e, const struct kind_info *ki,
-		   const struct ast *st)
+void elab_decl_instance(struct elab *e, const struct kind_info *ki,
+			const struct ast *st)
 {
 	uint32_t *names, count;
 	const struct ast *call = st->rhs;
 	const struct module_def *m;
 
-	if (!decl_names(e, st, &names, &count))
+	if (!elab_decl_names(e, st, &names, &count))
 		return;
 	if (!call || (call->kind != AST_CALL && call->kind != AST_IDENT)) {
 		elab_error(e, call ? &call->loc : &st->loc, "value",
@@ -71,10 +71,10 @@ void decl_instance(struct elab *e, const struct kind_info *ki,
 		return;
 	}
 	for (uint32_t i = 0; i < count && !e->stopped; i++) {
-		uint32_t id = new_object(e, ki, st, names[i], false);
+		uint32_t id = elab_new_object(e, ki, st, names[i], false);
 		uint32_t nparams = ast_list_len(m->def->list);
 		/* the arguments are the instance's temporaries */
-		struct val_mark vm = val_mark(e);
+		struct val_mark vm = eval_val_mark(e);
 		struct val *pv =
 		    arena_zalloc(e->va, (nparams + 1) * sizeof(*pv));
 		bool *set = arena_zalloc(e->va, nparams + 1);
@@ -111,7 +111,7 @@ void decl_instance(struct elab *e, const struct kind_info *ki,
 					ok = false;
 					break;
 				}
-				ok = eval(e, a->lhs, &pv[k]);
+				ok = eval_expr(e, a->lhs, &pv[k]);
 			} else {
 				k = pos++;
 				if (k >= nparams) {
@@ -122,7 +122,7 @@ void decl_instance(struct elab *e, const struct kind_info *ki,
 					ok = false;
 					break;
 				}
-				ok = eval(e, a, &pv[k]);
+				ok = eval_expr(e, a, &pv[k]);
 			}
 			if (ok && set[k]) {
 				elab_error(e, &a->loc, "value",
@@ -147,24 +147,24 @@ void decl_instance(struct elab *e, const struct kind_info *ki,
 					ok = false;
 					break;
 				}
-				ok = eval(e, p->lhs, &pv[k]);
+				ok = eval_expr(e, p->lhs, &pv[k]);
 			}
 			if (ok)
-				push_var(e, p->str, &pv[k], &p->loc);
+				elab_push_var(e, p->str, &pv[k], &p->loc);
 		}
 		if (ok) {
 			e->mod_stack[e->mod_depth++] = m;
 			e->group = id;
-			exec_body(e, id, X_GROUP, e->d->objs[id].name,
-				  m->def->body, MODE_NORMAL);
+			elab_exec_body(e, id, X_GROUP, e->d->objs[id].name,
+				       m->def->body, MODE_NORMAL);
 			e->mod_depth--;
 		}
 		e->group = s_group;
 		e->frame = s_frame;
-		vars_truncate(e, s_nv);
-		finish_attrs(e, mark, &e->d->objs[id].attr_first,
-			     &e->d->objs[id].attr_count);
-		val_release(e, &vm);
+		eval_vars_truncate(e, s_nv);
+		elab_finish_attrs(e, mark, &e->d->objs[id].attr_first,
+				  &e->d->objs[id].attr_count);
+		eval_val_release(e, &vm);
 	}
 }
 
@@ -234,7 +234,7 @@ static bool run_stmt(void *arg, struct ast *st)
 
 	if (e->stopped)
 		return false;
-	exec_one(e, st);
+	elab_exec_one(e, st);
 	r->run_ns += rk_now_ns() - t0;
 	return e->nbodies != nbodies || e->nmods != nmods;
 }
@@ -260,7 +260,7 @@ static int run_file(struct elab *e, uint32_t file)
 	/* the parse's own time: a statement's (an import's parse among
 	 * them, counted where it ran) is the elaboration's */
 	e->parse_ns += rk_now_ns() - t0 - r.run_ns;
-	exec_list_end(e, base);
+	elab_exec_list_end(e, base);
 	return RK_EXIT_OK;
 }
 
@@ -309,7 +309,7 @@ static char *find_import(struct elab *e, const char *importer, const char *name)
 	return is_file(p) ? p : NULL;
 }
 
-void exec_import(struct elab *e, const struct ast *st)
+void elab_exec_import(struct elab *e, const struct ast *st)
 {
 	const struct srcfile *from = srcmgr_file(e->sm, st->loc.file);
 	const char *name = str_of(e->a, st->str);
@@ -317,7 +317,7 @@ void exec_import(struct elab *e, const struct ast *st)
 	uint32_t key, file;
 	struct import_rec *rec;
 
-	if (!at_file_top(e)) {
+	if (!elab_at_file_top(e)) {
 		elab_error(e, &st->loc, "misplaced",
 			   "import is only allowed at the top level of a file");
 		return;

@@ -3,7 +3,7 @@
  * Expression evaluation during elaboration: exact integer arithmetic with
  * dimension checking, ranges, lists, and paths (names with indices, ranges
  * and wildcards).  Every failure is reported at the sub-expression that
- * caused it and makes eval() return false; callers skip the statement.
+ * caused it and makes eval_expr() return false; callers skip the statement.
  *
  * The require check evaluates its expressions here too, after the design
  * is built (struct eval_host): with the functions it adds (bisection(),
@@ -12,6 +12,7 @@
  * && and || evaluate their right side only when the left does not decide.
  */
 #include "rackc.h"
+#include "arith.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +40,7 @@ static uint32_t vmap_find(const struct elab *e, uint32_t name)
 	return RK_NONE;
 }
 
-uint32_t *vmap_slot(struct elab *e, uint32_t name)
+uint32_t *eval_vmap_slot(struct elab *e, uint32_t name)
 {
 	uint32_t i;
 
@@ -70,12 +71,12 @@ uint32_t *vmap_slot(struct elab *e, uint32_t name)
 	return &e->vmap[2 * i + 1];
 }
 
-void vars_truncate(struct elab *e, uint32_t n)
+void eval_vars_truncate(struct elab *e, uint32_t n)
 {
 	while (e->nvars > n) {
 		const struct var *v = &e->vars[--e->nvars];
 
-		*vmap_slot(e, v->name) = v->prev;
+		*eval_vmap_slot(e, v->name) = v->prev;
 	}
 }
 
@@ -84,7 +85,7 @@ void vars_truncate(struct elab *e, uint32_t n)
  * (frames in between belong to the callers of a module or part body).
  * O(1) through the name map, following the chain of hidden variables.
  */
-const struct var *var_find(const struct elab *e, uint32_t name)
+const struct var *eval_var_find(const struct elab *e, uint32_t name)
 {
 	for (uint32_t i = vmap_find(e, name); i != RK_NONE; i = e->vars[i].prev)
 		if (i >= e->frame || i < e->nglobals)
@@ -92,7 +93,7 @@ const struct var *var_find(const struct elab *e, uint32_t name)
 	return NULL;
 }
 
-const char *val_kind_name(const struct val *v)
+const char *eval_val_kind_name(const struct val *v)
 {
 	switch (v->kind) {
 	case V_NUM:
@@ -155,31 +156,31 @@ static const char *dim_phrase(struct elab *e, const struct val *v)
 	if (v->kind == V_RATIO)
 		return "a ratio";
 	if (v->kind != V_NUM)
-		return val_kind_name(v);
+		return eval_val_kind_name(v);
 	(void)e;
 	if (v->dim == DIM_NONE)
 		return "a plain number";
-	return val_kind_name(v);
+	return eval_val_kind_name(v);
 }
 
 static bool eval_x(struct elab *e, const struct ast *x, struct val *out);
 static bool whole(struct elab *e, const struct ast *x, struct val *v);
 static bool eval_format(struct elab *e, const struct ast *x, struct val *out);
 
-struct val_mark val_mark(const struct elab *e)
+struct val_mark eval_val_mark(const struct elab *e)
 {
 	struct val_mark m = { arena_mark(e->va), e->nlive };
 
 	return m;
 }
 
-void val_release(struct elab *e, const struct val_mark *m)
+void eval_val_release(struct elab *e, const struct val_mark *m)
 {
 	arena_release(e->va, &m->m);
 	e->nlive = m->nlive;
 }
 
-struct val *val_items(struct elab *e, uint32_t n, const struct srcloc *loc)
+struct val *eval_val_items(struct elab *e, uint32_t n, const struct srcloc *loc)
 {
 	if (e->stopped)
 		return NULL;
@@ -218,7 +219,7 @@ static void set_num(struct val *out, enum dim dim, int64_t v,
  * Exact quotients.  Division is exact within an expression: a number is
  * n / den base units (struct val), kept in lowest terms with numerator and
  * denominator each within 64 bits (past that, an overflow error); a value
- * that leaves the expression (eval()) must be a whole number of base
+ * that leaves the expression (eval_expr()) must be a whole number of base
  * units, or it is an error that says how to round it.
  */
 struct rat {
@@ -232,31 +233,16 @@ static struct rat rat_of(const struct val *v)
 	return r;
 }
 
-static __int128 gcd128(__int128 a, __int128 b)
-{
-	if (a < 0)
-		a = -a;
-	if (b < 0)
-		b = -b;
-	while (b) {
-		__int128 t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /* n / d (d != 0) in lowest terms; false when a term passes 64 bits. */
-static bool rat_make(__int128 n, __int128 d, struct rat *r)
+static bool rat_make(i128 n, i128 d, struct rat *r)
 {
-	__int128 g;
+	i128 g;
 
 	if (d < 0) {
 		n = -n;
 		d = -d;
 	}
-	g = gcd128(n, d);
+	g = arith_gcd128(n, d);
 	if (g > 1) {
 		n /= g;
 		d /= g;
@@ -270,22 +256,22 @@ static bool rat_make(__int128 n, __int128 d, struct rat *r)
 
 static bool rat_add(struct rat a, struct rat b, bool sub, struct rat *r)
 {
-	__int128 x = (__int128)a.n * b.d, y = (__int128)b.n * a.d;
+	i128 x = (i128)a.n * b.d, y = (i128)b.n * a.d;
 
-	return rat_make(sub ? x - y : x + y, (__int128)a.d * b.d, r);
+	return rat_make(sub ? x - y : x + y, (i128)a.d * b.d, r);
 }
 
 static bool rat_mul(struct rat a, struct rat b, struct rat *r)
 {
 	/* cross-reduced first, so a product that fits is found */
-	__int128 g1 = gcd128(a.n, b.d), g2 = gcd128(b.n, a.d);
+	i128 g1 = arith_gcd128(a.n, b.d), g2 = arith_gcd128(b.n, a.d);
 
 	if (!g1)
 		g1 = 1;
 	if (!g2)
 		g2 = 1;
-	return rat_make((__int128)(a.n / g1) * (b.n / g2),
-			(__int128)(a.d / g2) * (b.d / g1), r);
+	return rat_make((i128)(a.n / g1) * (b.n / g2),
+			(i128)(a.d / g2) * (b.d / g1), r);
 }
 
 /* a / b, b != 0 */
@@ -322,7 +308,7 @@ static int64_t rat_round(struct rat a)
 	int64_t q = a.n / a.d, rem = a.n % a.d;
 
 	/* |rem| / d >= 1/2 rounds away from zero */
-	if ((__int128)(rem < 0 ? -rem : rem) * 2 >= a.d)
+	if ((i128)(rem < 0 ? -rem : rem) * 2 >= a.d)
 		q += a.n < 0 ? -1 : 1;
 	return q;
 }
@@ -351,7 +337,7 @@ static bool ratio_num(struct elab *e, struct val *v)
 	struct srcloc loc = v->loc;
 	struct rat r;
 
-	if (!rat_make((__int128)v->n * RK_RATIO_ONE, v->n2, &r)) {
+	if (!rat_make((i128)v->n * RK_RATIO_ONE, v->n2, &r)) {
 		struct rat lo = { v->n, v->n2 };
 
 		rat_make(v->n, v->n2, &lo);
@@ -429,7 +415,7 @@ static bool arith(struct elab *e, const struct ast *x, struct val *l,
 			return false;
 		elab_error(e, &bad->loc, "type-mismatch",
 			   "operator '%s' needs numbers, not %s",
-			   ast_op_str(x->op), val_kind_name(bad));
+			   ast_op_str(x->op), eval_val_kind_name(bad));
 		return false;
 	}
 	a = rat_of(l);
@@ -559,7 +545,7 @@ static bool arith(struct elab *e, const struct ast *x, struct val *l,
 /* The sign of a/ad - b/bd (ad, bd > 0), exactly. */
 static int frac_cmp(int64_t a, int64_t ad, int64_t b, int64_t bd)
 {
-	__int128 p = (__int128)a * bd, q = (__int128)b * ad;
+	i128 p = (i128)a * bd, q = (i128)b * ad;
 
 	return p < q ? -1 : p > q;
 }
@@ -664,8 +650,8 @@ static bool compare(struct elab *e, const struct ast *x, struct val *l,
 		if (undefined_operand(e, l->kind == V_PATH ? l : r))
 			return false;
 		elab_error(e, &x->loc, "type-mismatch",
-			   "cannot compare %s with %s", val_kind_name(l),
-			   val_kind_name(r));
+			   "cannot compare %s with %s", eval_val_kind_name(l),
+			   eval_val_kind_name(r));
 		return false;
 	}
 	memset(out, 0, sizeof(*out));
@@ -679,12 +665,12 @@ static bool compare(struct elab *e, const struct ast *x, struct val *l,
 /* A boolean operand of && or ||, kept with its undecided mark. */
 static bool eval_cond(struct elab *e, const struct ast *x, struct val *out)
 {
-	if (!eval(e, x, out))
+	if (!eval_expr(e, x, out))
 		return false;
 	if (out->kind != V_BOOL) {
 		elab_error(e, &x->loc, "type-mismatch",
 			   "condition must be a boolean, not %s",
-			   val_kind_name(out));
+			   eval_val_kind_name(out));
 		return false;
 	}
 	return true;
@@ -756,7 +742,7 @@ static bool eval_binary(struct elab *e, const struct ast *x, struct val *out)
 		memset(out, 0, sizeof(*out));
 		out->kind = x->op == OP_ARROW ? V_PAIR : V_LINK;
 		out->count = 2;
-		out->items = val_items(e, 2, &x->loc);
+		out->items = eval_val_items(e, 2, &x->loc);
 		if (!out->items)
 			return false;
 		out->items[0] = l;
@@ -794,7 +780,7 @@ static bool index_last(struct elab *e, const struct ast *x, struct val *p)
 		last->ix = SEG_WILD;
 		return true;
 	}
-	if (!eval(e, x->rhs, &ix))
+	if (!eval_expr(e, x->rhs, &ix))
 		return false;
 	if (ix.kind == V_RANGE) {
 		if (ix.n < 0 || ix.n2 < ix.n) {
@@ -826,7 +812,7 @@ static bool index_list(struct elab *e, const struct ast *x, struct val *l)
 {
 	struct val ix;
 
-	if (x->rhs->kind == AST_WILD || !eval(e, x->rhs, &ix) ||
+	if (x->rhs->kind == AST_WILD || !eval_expr(e, x->rhs, &ix) ||
 	    !need_int(e, &ix, "a list index")) {
 		if (x->rhs->kind == AST_WILD)
 			elab_error(e, &x->rhs->loc, "type-mismatch",
@@ -860,7 +846,7 @@ static bool eval_path(struct elab *e, const struct ast *x, uint32_t extra,
 		return false;
 	switch (x->kind) {
 	case AST_IDENT:
-		if (!name && (var_find(e, x->str) || x->str == e->w_true ||
+		if (!name && (eval_var_find(e, x->str) || x->str == e->w_true ||
 			      x->str == e->w_false))
 			break;
 		memset(out, 0, sizeof(*out));
@@ -878,7 +864,7 @@ static bool eval_path(struct elab *e, const struct ast *x, uint32_t extra,
 		if (out->kind != V_PATH) {
 			elab_error(e, &x->lhs->loc, "type-mismatch",
 				   "'.' needs a name on its left, not %s",
-				   val_kind_name(out));
+				   eval_val_kind_name(out));
 			return false;
 		}
 		memset(&out->segs[out->count], 0, sizeof(struct seg));
@@ -892,7 +878,7 @@ static bool eval_path(struct elab *e, const struct ast *x, uint32_t extra,
 			return index_last(e, x, out);
 		if (out->kind != V_LIST) {
 			elab_error(e, &x->lhs->loc, "type-mismatch",
-				   "cannot index %s", val_kind_name(out));
+				   "cannot index %s", eval_val_kind_name(out));
 			return false;
 		}
 		if (!index_list(e, x, out))
@@ -910,7 +896,7 @@ static bool eval_path(struct elab *e, const struct ast *x, uint32_t extra,
 		}
 		break;
 	}
-	if (!eval(e, x, out))
+	if (!eval_expr(e, x, out))
 		return false;
 	if (out->kind == V_PATH)
 		own_path(e, out, extra);
@@ -926,7 +912,7 @@ static bool need_num(struct elab *e, const struct ast *x, const struct val *v,
 	if (v->kind == V_NUM)
 		return bounded_scaled(e, x);
 	elab_error(e, &v->loc, "type-mismatch", "%s() needs a number, not %s",
-		   fn, val_kind_name(v));
+		   fn, eval_val_kind_name(v));
 	return false;
 }
 
@@ -955,7 +941,7 @@ static bool eval_rounding(struct elab *e, const struct ast *x, const char *fn,
 	if (!need_num(e, x, &v, fn))
 		return false;
 	if (argc == 2) {
-		if (!eval(e, x->list->next, &step))
+		if (!eval_expr(e, x->list->next, &step))
 			return false;
 		if (step.kind == V_RATIO && !ratio_num(e, &step))
 			return false;
@@ -1008,7 +994,7 @@ static bool eval_to(struct elab *e, const struct ast *x, struct val *out)
 		return false;
 	if (!need_num(e, x, &v, "to"))
 		return false;
-	if (u->kind == AST_IDENT && !var_find(e, u->str)) {
+	if (u->kind == AST_IDENT && !eval_var_find(e, u->str)) {
 		/* a unit written as a word */
 		const char *w = str_of(e->a, u->str);
 		size_t n = strlen_of(e->a, u->str), at;
@@ -1028,7 +1014,7 @@ static bool eval_to(struct elab *e, const struct ast *x, struct val *out)
 		}
 		set_num(&unit, one.dim, one.v, &u->loc);
 	} else {
-		if (!eval(e, u, &unit))
+		if (!eval_expr(e, u, &unit))
 			return false;
 		if (unit.kind == V_RATIO && !ratio_num(e, &unit))
 			return false;
@@ -1068,7 +1054,7 @@ static bool eval_call(struct elab *e, const struct ast *x, struct val *out)
 				   "len() takes one argument");
 			return false;
 		}
-		if (!eval(e, a, &v))
+		if (!eval_expr(e, a, &v))
 			return false;
 		if (v.kind == V_LIST) {
 			set_num(out, DIM_NONE, v.count, &x->loc);
@@ -1087,7 +1073,7 @@ static bool eval_call(struct elab *e, const struct ast *x, struct val *out)
 		} else {
 			elab_error(e, &a->loc, "type-mismatch",
 				   "len() needs a list or a range, not %s",
-				   val_kind_name(&v));
+				   eval_val_kind_name(&v));
 			return false;
 		}
 		return true;
@@ -1259,7 +1245,7 @@ static bool eval_x(struct elab *e, const struct ast *x, struct val *out)
 		out->loc = x->loc;
 		return true;
 	case AST_IDENT: {
-		const struct var *v = var_find(e, x->str);
+		const struct var *v = eval_var_find(e, x->str);
 
 		if (v) {
 			*out = v->v;
@@ -1289,7 +1275,7 @@ static bool eval_x(struct elab *e, const struct ast *x, struct val *out)
 			if (v.kind != V_BOOL) {
 				elab_error(e, &x->lhs->loc, "type-mismatch",
 					   "'!' needs a boolean, not %s",
-					   val_kind_name(&v));
+					   eval_val_kind_name(&v));
 				return false;
 			}
 			if (!val_bounded(&v)) /* undecided stays so */
@@ -1300,7 +1286,7 @@ static bool eval_x(struct elab *e, const struct ast *x, struct val *out)
 			if (v.kind != V_NUM) {
 				elab_error(e, &x->lhs->loc, "type-mismatch",
 					   "'-' needs a number, not %s",
-					   val_kind_name(&v));
+					   eval_val_kind_name(&v));
 				return false;
 			}
 			/* -[a, b] = [-b, -a] */
@@ -1324,11 +1310,11 @@ static bool eval_x(struct elab *e, const struct ast *x, struct val *out)
 		out->kind = V_LIST;
 		out->loc = x->loc;
 		out->count = n;
-		out->items = val_items(e, n, &x->loc);
+		out->items = eval_val_items(e, n, &x->loc);
 		if (!out->items)
 			return false;
 		for (const struct ast *it = x->list; it; it = it->next)
-			if (!eval(e, it, &out->items[i++]))
+			if (!eval_expr(e, it, &out->items[i++]))
 				return false;
 		return true;
 	}
@@ -1372,10 +1358,10 @@ static void fpad(struct fbuf *f, char c, size_t n)
  * not terminate within RK_MAX_FMT_PREC digits), or rounded half away from
  * zero to @prec digits.  Into @buf (at least 64 bytes).
  */
-static bool dec_text(__int128 num, __int128 den, int prec, char *buf)
+static bool dec_text(i128 num, i128 den, int prec, char *buf)
 {
-	__int128 g = gcd128(num, den), d, p10 = 1, q, r;
-	unsigned __int128 mag, ip, fp;
+	i128 g = arith_gcd128(num, den), d, p10 = 1, q, r;
+	u128 mag, ip, fp;
 	int k = 0, twos = 0, fives = 0;
 	char digits[48];
 	size_t n = 0, o = 0;
@@ -1405,9 +1391,9 @@ static bool dec_text(__int128 num, __int128 den, int prec, char *buf)
 		q += num < 0 ? -1 : 1;
 	if (q < 0)
 		buf[o++] = '-';
-	mag = (unsigned __int128)(q < 0 ? -q : q);
-	ip = mag / (unsigned __int128)p10;
-	fp = mag % (unsigned __int128)p10;
+	mag = (u128)(q < 0 ? -q : q);
+	ip = mag / (u128)p10;
+	fp = mag % (u128)p10;
 	do {
 		digits[n++] = (char)('0' + (int)(ip % 10));
 		ip /= 10;
@@ -1445,7 +1431,7 @@ static bool format_field(struct elab *e, const struct ast *fld, struct fbuf *f)
 
 		while (r->kind == AST_MEMBER || r->kind == AST_INDEX)
 			r = r->lhs;
-		if (r->kind == AST_IDENT && !var_find(e, r->str)) {
+		if (r->kind == AST_IDENT && !eval_var_find(e, r->str)) {
 			struct val root = v;
 
 			root.count = 1;
@@ -1475,12 +1461,12 @@ static bool format_field(struct elab *e, const struct ast *fld, struct fbuf *f)
 		elab_error(e, &fld->wloc, "type-mismatch",
 			   "'%.*s' formats a number, not %s",
 			   (int)(fld->wloc.end - fld->wloc.begin),
-			   str_of(e->a, fld->str), val_kind_name(&v));
+			   str_of(e->a, fld->str), eval_val_kind_name(&v));
 		return false;
 	}
 	switch (v.kind) {
 	case V_NUM: {
-		__int128 scale = 1;
+		i128 scale = 1;
 
 		if (val_bounded(&v))
 			return bounded_scaled(e, fld->lhs);
@@ -1536,8 +1522,7 @@ static bool format_field(struct elab *e, const struct ast *fld, struct fbuf *f)
 			t = quantity_format(q, qbuf);
 			break;
 		}
-		if (!dec_text(v.n, (__int128)rat_of(&v).d * scale, sp.prec,
-			      num)) {
+		if (!dec_text(v.n, (i128)rat_of(&v).d * scale, sp.prec, num)) {
 			elab_error(e, &fld->loc, "value",
 				   "the value is not an exact decimal%s%.*s "
 				   "within 18 digits; give a precision "
@@ -1568,14 +1553,14 @@ static bool format_field(struct elab *e, const struct ast *fld, struct fbuf *f)
 				elab_error(e, &fld->lhs->loc, "value",
 					   "'%s' names several objects; a "
 					   "format field takes one",
-					   path_text(e, &v));
+					   eval_path_text(e, &v));
 				return false;
 			}
-		t = path_text(e, &v);
+		t = eval_path_text(e, &v);
 		break;
 	default:
 		elab_error(e, &fld->lhs->loc, "type-mismatch",
-			   "cannot format %s", val_kind_name(&v));
+			   "cannot format %s", eval_val_kind_name(&v));
 		return false;
 	}
 	n = strlen(t);
@@ -1663,7 +1648,7 @@ static bool whole(struct elab *e, const struct ast *x, struct val *v)
 	return false;
 }
 
-bool eval(struct elab *e, const struct ast *x, struct val *out)
+bool eval_expr(struct elab *e, const struct ast *x, struct val *out)
 {
 	return eval_x(e, x, out) && whole(e, x, out);
 }
@@ -1682,19 +1667,19 @@ bool eval_bool(struct elab *e, const struct ast *x, bool *out)
 {
 	struct val v;
 
-	if (!eval(e, x, &v))
+	if (!eval_expr(e, x, &v))
 		return false;
 	if (v.kind != V_BOOL) {
 		elab_error(e, &x->loc, "type-mismatch",
 			   "condition must be a boolean, not %s",
-			   val_kind_name(&v));
+			   eval_val_kind_name(&v));
 		return false;
 	}
 	*out = v.n != 0;
 	return true;
 }
 
-bool path_has_wild(const struct val *p)
+bool eval_path_has_wild(const struct val *p)
 {
 	for (uint32_t i = 0; i < p->count; i++)
 		if (p->segs[i].ix == SEG_WILD)
@@ -1713,7 +1698,7 @@ static bool put(char *buf, size_t *len, const char *s, size_t n)
 	return true;
 }
 
-const char *path_text(struct elab *e, const struct val *p)
+const char *eval_path_text(struct elab *e, const struct val *p)
 {
 	char buf[RK_MAX_PATH];
 	size_t len = 0;
@@ -1743,8 +1728,8 @@ const char *path_text(struct elab *e, const struct val *p)
 	return arena_strndup(e->a, buf, len);
 }
 
-bool path_expand(struct elab *e, const struct val *p, uint32_t **names,
-		 uint32_t *count)
+bool eval_path_expand(struct elab *e, const struct val *p, uint32_t **names,
+		      uint32_t *count)
 {
 	uint64_t total = 1;
 	uint32_t n, k;
@@ -1764,7 +1749,7 @@ bool path_expand(struct elab *e, const struct val *p, uint32_t **names,
 		if (s->ix == SEG_WILD) {
 			elab_error(e, &p->loc, "value",
 				   "'*' is not allowed in '%s' here",
-				   path_text(e, p));
+				   eval_path_text(e, p));
 			return false;
 		}
 		if (s->ix == SEG_RANGE) {
@@ -1773,7 +1758,7 @@ bool path_expand(struct elab *e, const struct val *p, uint32_t **names,
 				elab_error(e, &p->loc, "limit",
 					   "'%s' names more than %u objects "
 					   "(the expansion limit)",
-					   path_text(e, p), RK_MAX_EXPAND);
+					   eval_path_text(e, p), RK_MAX_EXPAND);
 				return false;
 			}
 		}
@@ -1838,14 +1823,14 @@ static struct ast *ast_copy(struct elab *e, const struct ast *x,
 }
 
 /* Copy of @x with every bound variable replaced by its value (requires). */
-struct ast *ast_subst(struct elab *e, const struct ast *x)
+struct ast *eval_ast_subst(struct elab *e, const struct ast *x)
 {
 	struct ast *n;
 
 	if (!x)
 		return NULL;
 	if (x->kind == AST_IDENT) {
-		const struct var *v = var_find(e, x->str);
+		const struct var *v = eval_var_find(e, x->str);
 
 		if (!v)
 			return ast_copy(e, x, AST_IDENT);
@@ -1870,13 +1855,14 @@ struct ast *ast_subst(struct elab *e, const struct ast *x)
 			break;
 		case V_PATH:
 			n = ast_copy(e, x, AST_IDENT);
-			n->str = intern_cstr(e->a, path_text(e, &v->v));
+			n->str = intern_cstr(e->a, eval_path_text(e, &v->v));
 			break;
 		default:
 			n = ast_copy(e, x, AST_IDENT);
 			elab_error(e, &x->loc, "type-mismatch",
 				   "'%s' is %s, which a require cannot use",
-				   str_of(e->a, x->str), val_kind_name(&v->v));
+				   str_of(e->a, x->str),
+				   eval_val_kind_name(&v->v));
 			break;
 		}
 		return n;
@@ -1894,19 +1880,19 @@ struct ast *ast_subst(struct elab *e, const struct ast *x)
 	case AST_UNARY:
 	case AST_MEMBER:
 	case AST_NAMED:
-		n->lhs = ast_subst(e, x->lhs);
+		n->lhs = eval_ast_subst(e, x->lhs);
 		break;
 	case AST_BINARY:
 	case AST_INDEX:
-		n->lhs = ast_subst(e, x->lhs);
-		n->rhs = ast_subst(e, x->rhs);
+		n->lhs = eval_ast_subst(e, x->lhs);
+		n->rhs = eval_ast_subst(e, x->rhs);
 		break;
 	case AST_CALL:
 	case AST_LIST: {
 		struct ast *head = NULL, *tail = NULL;
 
 		for (const struct ast *a = x->list; a; a = a->next) {
-			struct ast *c = ast_subst(e, a);
+			struct ast *c = eval_ast_subst(e, a);
 
 			if (tail)
 				tail->next = c;

@@ -18,7 +18,7 @@
  * at most Uf = min(U, ceil(su_size*u/d)), all U with `uplinks all`), so
  * it is d:u wherever n*u/d is whole, S = ceil(L*Uf/R) spines raised to a
  * divisor of Uf (or as many as `final_sus` units need), leaf uplinks
- * dealt round-robin over the spines, growth-stable (deal_uplinks()
+ * dealt round-robin over the spines, growth-stable (fabric_deal_uplinks()
  * below).  Three and four tiers (src/fabric_tiers.c): complete trees with
  * leaves missing, pods of R/2 leaves in unit order with U spines each (Uf
  * at d:u other than 1:1), and cores (and top
@@ -30,6 +30,7 @@
  * switches as needed, in order (without a `switch` part, hand-wired).
  */
 #include "rackc.h"
+#include "arith.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,7 +101,7 @@ static bool table_room(struct elab *e, uint32_t n, uint32_t more, uint32_t max,
 {
 	if (e->stopped)
 		return false;
-	return check_table_limit(e, n + more - 1, max, loc, what);
+	return elab_check_table_limit(e, n + more - 1, max, loc, what);
 }
 
 static void add_attr(struct elab *e, uint32_t obj, uint32_t key, uint8_t type,
@@ -219,7 +220,8 @@ static void band_hold(const struct rk_design *d, uint32_t fab, uint32_t r,
 		used[u] = 1;
 }
 
-void placer_init(struct elab *e, struct placer *p, uint32_t fab, uint32_t key)
+void fabric_placer_init(struct elab *e, struct placer *p, uint32_t fab,
+			uint32_t key)
 {
 	const struct rk_design *d = e->d;
 	const struct rk_value *v = ir_attr(d, fab, key);
@@ -274,7 +276,7 @@ void placer_init(struct elab *e, struct placer *p, uint32_t fab, uint32_t key)
 	}
 }
 
-void placer_fini(struct placer *p)
+void fabric_placer_fini(struct placer *p)
 {
 	if (p->racks)
 		for (uint32_t i = 0; i < (uint32_t)p->racks->n; i++)
@@ -379,7 +381,8 @@ static int place(struct elab *e, struct placer *p, uint32_t dev, int64_t h,
  * placed later, by this fabric or the ones after it, takes them; what
  * does not fit in the listed racks is not held.
  */
-void placer_reserve(struct elab *e, struct placer *p, uint32_t n, uint32_t part)
+void fabric_placer_reserve(struct elab *e, struct placer *p, uint32_t n,
+			   uint32_t part)
 {
 	int64_t h = ir_num(e->d, part, A_HEIGHT, 0);
 
@@ -470,9 +473,9 @@ static void wire_power(struct elab *e, uint32_t dev, const struct srcloc *loc)
 	}
 }
 
-uint32_t new_switch(struct elab *e, uint32_t fab, const char *tier,
-		    uint64_t idx, uint32_t part, uint32_t role,
-		    struct placer *pl)
+uint32_t fabric_new_switch(struct elab *e, uint32_t fab, const char *tier,
+			   uint64_t idx, uint32_t part, uint32_t role,
+			   struct placer *pl)
 {
 	struct rk_design *d = e->d;
 	char local[64];
@@ -526,8 +529,8 @@ uint32_t new_switch(struct elab *e, uint32_t fab, const char *tier,
 	return id;
 }
 
-bool add_link(struct elab *e, uint32_t fab, uint32_t ad, uint32_t ap,
-	      uint32_t bd, uint32_t bp)
+bool fabric_add_link(struct elab *e, uint32_t fab, uint32_t ad, uint32_t ap,
+		     uint32_t bd, uint32_t bp)
 {
 	struct rk_design *d = e->d;
 	struct rk_link *l;
@@ -553,8 +556,8 @@ bool add_link(struct elab *e, uint32_t fab, uint32_t ad, uint32_t ap,
 }
 
 /* Gather the endpoint ports of a fabric in order. */
-uint32_t endpoints(struct elab *e, uint32_t fab, uint32_t **devs,
-		   uint32_t **ports)
+uint32_t fabric_endpoints(struct elab *e, uint32_t fab, uint32_t **devs,
+			  uint32_t **ports)
 {
 	struct ir_ep_cursor c = { 0, 0 };
 	uint32_t n = 0, cap = 0;
@@ -723,7 +726,7 @@ static uint32_t fabric_switch_part(struct elab *e, uint32_t fab, uint32_t key)
  * final one, and the oldest cables are kept, so those that remain are the
  * original ones.  With S_a = S_b (within `final_sus`) nothing moves.
  */
-uint32_t spread(uint32_t l, uint32_t s, uint32_t U, uint32_t S)
+uint32_t fabric_spread(uint32_t l, uint32_t s, uint32_t U, uint32_t S)
 {
 	uint32_t start = (uint32_t)(((uint64_t)l * U) % S);
 
@@ -755,7 +758,7 @@ static uint32_t spines_for(uint64_t need, uint32_t U, uint32_t P)
  * and, in src/fabric_tiers.c, the spines of three and four tiers.
  * Returns the final number of upper switches.
  */
-uint32_t deal_uplinks(const struct deal *dl, uint32_t *sp, uint32_t *pt)
+uint32_t fabric_deal_uplinks(const struct deal *dl, uint32_t *sp, uint32_t *pt)
 {
 	const uint32_t U = dl->up, P = dl->ports;
 	uint32_t L = dl->units * dl->per, S = 0, Sprev = 0, Smax = 1;
@@ -783,7 +786,7 @@ uint32_t deal_uplinks(const struct deal *dl, uint32_t *sp, uint32_t *pt)
 			for (uint32_t j = 0; j < U; j++)
 				cnt[a[j]]++;
 			for (uint32_t s = 0; s < Sprev; s++)
-				while (cnt[s] > spread(x, s, U, S)) {
+				while (cnt[s] > fabric_spread(x, s, U, S)) {
 					uint32_t v = RK_NONE;
 
 					/* youngest, then highest uplink */
@@ -814,9 +817,10 @@ uint32_t deal_uplinks(const struct deal *dl, uint32_t *sp, uint32_t *pt)
 
 				if (a[j] != RK_NONE)
 					continue;
-				if (cnt[s] >= spread(x, s, U, S))
-					for (s = 0;
-					     cnt[s] >= spread(x, s, U, S); s++)
+				if (cnt[s] >= fabric_spread(x, s, U, S))
+					for (s = 0; cnt[s] >=
+						    fabric_spread(x, s, U, S);
+					     s++)
 						;
 				for (q = 0; occ[(size_t)s * P + q]; q++)
 					;
@@ -835,8 +839,9 @@ uint32_t deal_uplinks(const struct deal *dl, uint32_t *sp, uint32_t *pt)
 	return S;
 }
 
-uint32_t deal_two_tier(uint32_t units, uint32_t rails, uint32_t Uf, uint32_t P,
-		       uint32_t Sfix, uint32_t *up_s, uint32_t *up_p)
+uint32_t fabric_deal_two_tier(uint32_t units, uint32_t rails, uint32_t Uf,
+			      uint32_t P, uint32_t Sfix, uint32_t *up_s,
+			      uint32_t *up_p)
 {
 	uint32_t *sk = xmalloc(((size_t)units + 1) * sizeof(*sk));
 	struct deal dl = { units, rails, Uf, P, 0, sk };
@@ -846,7 +851,7 @@ uint32_t deal_two_tier(uint32_t units, uint32_t rails, uint32_t Uf, uint32_t P,
 		sk[k] = Sfix
 			    ? Sfix
 			    : spines_for((uint64_t)(k + 1) * rails * Uf, Uf, P);
-	S = deal_uplinks(&dl, up_s, up_p);
+	S = fabric_deal_uplinks(&dl, up_s, up_p);
 	free(sk);
 	return S;
 }
@@ -894,14 +899,14 @@ static bool ports_at_rate(struct elab *e, struct swport_list *l, int64_t rate)
 	return n > 0;
 }
 
-void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
+void fabric_gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 {
 	struct rk_design *d = e->d;
 	/* a copy: the object table grows as switches are added */
 	const struct srcloc floc = d->objs[fab].loc, *loc = &floc;
 	uint32_t *ed, *ep,
-	    ne = fp->nplanes > 1 ? ft_plane_take(fp, &ed, &ep)
-				 : endpoints(e, fab, &ed, &ep);
+	    ne = fp->nplanes > 1 ? fabric_ft_plane_take(fp, &ed, &ep)
+				 : fabric_endpoints(e, fab, &ed, &ep);
 	uint32_t sw = fabric_switch_part(e, fab, A_SWITCH);
 	uint32_t spw = fabric_switch_part(e, fab, A_SPINE_SWITCH);
 	uint32_t *node_of = NULL, *rail_of_name = NULL, nnodes = 0, nrails = 0;
@@ -1129,17 +1134,19 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 	/* each tier's placer starts from what the tiers before it placed */
 	memset(&pl_spine, 0, sizeof(pl_spine));
 	memset(&pl_core, 0, sizeof(pl_core));
-	placer_init(e, &pl_leaf, fab, A_PLACE_LEAVES);
+	fabric_placer_init(e, &pl_leaf, fab, A_PLACE_LEAVES);
 	leaf = xcalloc(L, sizeof(*leaf));
 	if (fp->made)
 		memcpy(leaf, fp->made[fp->plane], L * sizeof(*leaf));
 	for (uint32_t i = 0; i < L && !e->stopped && !fp->made; i++)
-		if ((leaf[i] = new_switch(e, fab, "leaf", ft_name(fp, i), sw,
-					  w_leaf, &pl_leaf)) == RK_NONE)
+		if ((leaf[i] = fabric_new_switch(e, fab, "leaf",
+						 fabric_ft_name(fp, i), sw,
+						 w_leaf, &pl_leaf)) == RK_NONE)
 			goto done;
 	/* the leaves of the units still to come keep their places */
 	if (!fp->made)
-		placer_reserve(e, &pl_leaf, (uint32_t)(fin - nsu) * nrails, sw);
+		fabric_placer_reserve(e, &pl_leaf,
+				      (uint32_t)(fin - nsu) * nrails, sw);
 	/* nodes to leaves: node k of SU s, rail r -> leaf s*rails+r, port k */
 	seen = xcalloc((size_t)nnodes * nrails, 1);
 	down_bw = xcalloc(L, sizeof(*down_bw));
@@ -1162,24 +1169,22 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 
 			down_bw[l] += !v || v > rate ? (rate ? rate : 1) : v;
 		}
-		add_link(e, fab, ed[i], ep[i], leaf[l], lp.ports[n % su_size]);
+		fabric_add_link(e, fab, ed[i], ep[i], leaf[l],
+				lp.ports[n % su_size]);
 	}
 	if (tiers == 2) {
 		uint32_t *up_s = xmalloc(((size_t)L * Uf + 1) * sizeof(*up_s));
 		uint32_t *up_p = xmalloc(((size_t)L * Uf + 1) * sizeof(*up_p));
 		uint32_t *ul = xcalloc(L, sizeof(*ul));
-		uint32_t S = deal_two_tier(nsu, nrails, Uf, sp.n, Sfix, up_s,
-					   up_p),
+		uint32_t S = fabric_deal_two_tier(nsu, nrails, Uf, sp.n, Sfix,
+						  up_s, up_p),
 			 Sb = 0;
 
 		/* leaf l cables ul[l]: uplinks at the fabric's rate for its
 		 * downlinks' bandwidth times u/d, rounded up, at most Uf */
 		for (uint32_t l = 0; l < L; l++) {
-			unsigned __int128 per =
-			    (unsigned __int128)(rate ? rate : 1) * rd;
-			unsigned __int128 need =
-			    ((unsigned __int128)down_bw[l] * ru + per - 1) /
-			    per;
+			u128 per = (u128)(rate ? rate : 1) * rd;
+			u128 need = ((u128)down_bw[l] * ru + per - 1) / per;
 
 			ul[l] = all_up || need >= Uf ? Uf : (uint32_t)need;
 			for (uint32_t j = 0; j < ul[l]; j++)
@@ -1190,11 +1195,11 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 		 * than spines) are not built: it would carry no link */
 		S = Sb < S ? Sb : S;
 		spine = xcalloc(S + 1, sizeof(*spine));
-		placer_init(e, &pl_spine, fab, A_PLACE_SPINES);
+		fabric_placer_init(e, &pl_spine, fab, A_PLACE_SPINES);
 		for (uint32_t s = 0; s < S; s++)
-			if ((spine[s] = new_switch(e, fab, "spine",
-						   ft_name(fp, s), spw, w_spine,
-						   &pl_spine)) == RK_NONE) {
+			if ((spine[s] = fabric_new_switch(
+				 e, fab, "spine", fabric_ft_name(fp, s), spw,
+				 w_spine, &pl_spine)) == RK_NONE) {
 				free(up_s);
 				free(up_p);
 				free(ul);
@@ -1204,8 +1209,9 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 			for (uint32_t j = 0; j < ul[l]; j++) {
 				size_t k = (size_t)l * Uf + j;
 
-				add_link(e, fab, leaf[l], lp.ports[D + j],
-					 spine[up_s[k]], sp.ports[up_p[k]]);
+				fabric_add_link(e, fab, leaf[l],
+						lp.ports[D + j], spine[up_s[k]],
+						sp.ports[up_p[k]]);
 			}
 		free(up_s);
 		free(up_p);
@@ -1223,12 +1229,12 @@ void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp)
 			&pl_spine, &pl_core, Uf,    grown
 		};
 
-		gen_upper_tiers(e, &b);
+		fabric_gen_upper_tiers(e, &b);
 	}
 done:
-	placer_fini(&pl_leaf);
-	placer_fini(&pl_spine);
-	placer_fini(&pl_core);
+	fabric_placer_fini(&pl_leaf);
+	fabric_placer_fini(&pl_spine);
+	fabric_placer_fini(&pl_core);
 out:
 	free(ed);
 	free(ep);
@@ -1249,7 +1255,7 @@ static void gen_nvlink(struct elab *e, uint32_t fab)
 	/* a copy: the object table grows as switches are added */
 	const struct srcloc floc = d->objs[fab].loc, *loc = &floc;
 	const struct rk_value *mv = ir_attr(d, fab, A_MEMBERS);
-	uint32_t *ed, *ep, ne = endpoints(e, fab, &ed, &ep), m;
+	uint32_t *ed, *ep, ne = fabric_endpoints(e, fab, &ed, &ep), m;
 	uint32_t nvl = intern_cstr(e->a, "nvlink");
 	struct swport_list *pl = NULL;
 	uint32_t *next = NULL;
@@ -1277,7 +1283,8 @@ static void gen_nvlink(struct elab *e, uint32_t fab)
 				   ir_name(d, sw), ir_name(d, fab), i + 1, ne);
 			break;
 		}
-		add_link(e, fab, ed[i], ep[i], sw, pl[s].ports[next[s]++]);
+		fabric_add_link(e, fab, ed[i], ep[i], sw,
+				pl[s].ports[next[s]++]);
 	}
 out:
 	for (uint32_t i = 0; pl && i < (uint32_t)mv->n; i++)
@@ -1293,7 +1300,7 @@ static void gen_star(struct elab *e, uint32_t fab)
 	struct rk_design *d = e->d;
 	/* a copy: the object table grows as switches are added */
 	const struct srcloc floc = d->objs[fab].loc, *loc = &floc;
-	uint32_t *ed, *ep, ne = endpoints(e, fab, &ed, &ep);
+	uint32_t *ed, *ep, ne = fabric_endpoints(e, fab, &ed, &ep);
 	uint32_t sw = fabric_switch_part(e, fab, A_SWITCH);
 	struct swport_list lp = { NULL, 0 };
 	uint32_t *down = NULL, nd = 0, cur = RK_NONE, nsw = 0;
@@ -1327,7 +1334,7 @@ static void gen_star(struct elab *e, uint32_t fab)
 			   ir_name(d, sw), form ? form : "", ir_name(d, fab));
 		goto out;
 	}
-	placer_init(e, &pl, fab, A_PLACE_LEAVES);
+	fabric_placer_init(e, &pl, fab, A_PLACE_LEAVES);
 	/*
 	 * A star (the management network) fills its racks from the bottom
 	 * up, the fat trees' tiers from the top down: in racks they share,
@@ -1337,14 +1344,14 @@ static void gen_star(struct elab *e, uint32_t fab)
 	pl.up = true;
 	for (uint32_t i = 0; i < ne && !e->stopped; i++) {
 		if (i % nd == 0) {
-			cur = new_switch(e, fab, "sw", nsw++, sw,
-					 intern_cstr(e->a, "leaf"), &pl);
+			cur = fabric_new_switch(e, fab, "sw", nsw++, sw,
+						intern_cstr(e->a, "leaf"), &pl);
 			if (cur == RK_NONE)
 				break;
 		}
-		add_link(e, fab, ed[i], ep[i], cur, down[i % nd]);
+		fabric_add_link(e, fab, ed[i], ep[i], cur, down[i % nd]);
 	}
-	placer_fini(&pl);
+	fabric_placer_fini(&pl);
 out:
 	free(lp.ports);
 	free(down);
@@ -1483,7 +1490,7 @@ static void expand_one(struct elab *e, uint32_t i)
 		return;
 	switch (e->d->objs[i].cls) {
 	case FAB_FAT_TREE:
-		gen_fat_tree_planes(e, i);
+		fabric_gen_fat_tree_planes(e, i);
 		break;
 	case FAB_NVLINK:
 		gen_nvlink(e, i);

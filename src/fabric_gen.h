@@ -35,9 +35,9 @@ struct placer {
 /*
  * One plane of a fat tree: the endpoints whose rail r (rails numbered in
  * order of first appearance) has r mod nplanes == plane; its i-th switch
- * of a tier is named TIER[i*nplanes + plane] (ft_name()).  nplanes 1: the
+ * of a tier is named TIER[i*nplanes + plane] (fabric_ft_name()).  nplanes 1: the
  * whole fabric.  With more planes the leaves of all planes are made
- * first, in name order (fabric_planes.c): gen_fat_tree() is run once per
+ * first, in name order (fabric_planes.c): fabric_gen_fat_tree() is run once per
  * plane with @count set, to say how many leaves the plane has and how
  * many its final size adds, then again with @made, the plane's leaves.
  */
@@ -77,20 +77,21 @@ struct placer_resv {
 	struct placer_resv *next;
 };
 
-void placer_init(struct elab *e, struct placer *p, uint32_t fab, uint32_t key);
-void placer_reserve(struct elab *e, struct placer *p, uint32_t n,
-		    uint32_t part);
-void placer_fini(struct placer *p);
-uint32_t new_switch(struct elab *e, uint32_t fab, const char *tier,
-		    uint64_t idx, uint32_t part, uint32_t role,
-		    struct placer *pl);
+void fabric_placer_init(struct elab *e, struct placer *p, uint32_t fab,
+			uint32_t key);
+void fabric_placer_reserve(struct elab *e, struct placer *p, uint32_t n,
+			   uint32_t part);
+void fabric_placer_fini(struct placer *p);
+uint32_t fabric_new_switch(struct elab *e, uint32_t fab, const char *tier,
+			   uint64_t idx, uint32_t part, uint32_t role,
+			   struct placer *pl);
 /* Add a generated link; false at the link limit (the compilation stops). */
-bool add_link(struct elab *e, uint32_t fab, uint32_t ad, uint32_t ap,
-	      uint32_t bd, uint32_t bp);
+bool fabric_add_link(struct elab *e, uint32_t fab, uint32_t ad, uint32_t ap,
+		     uint32_t bd, uint32_t bp);
 /* The endpoint devices and ports of @fab in order (the caller frees). */
-uint32_t endpoints(struct elab *e, uint32_t fab, uint32_t **devs,
-		   uint32_t **ports);
-void gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp);
+uint32_t fabric_endpoints(struct elab *e, uint32_t fab, uint32_t **devs,
+			  uint32_t **ports);
+void fabric_gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp);
 
 /*
  * Growth-stable uplinks (fabric.c): @units units are added one at a time,
@@ -103,29 +104,31 @@ struct deal {
 	uint32_t units, per, up, ports, period;
 	const uint32_t *sk;
 };
-uint32_t spread(uint32_t l, uint32_t s, uint32_t U, uint32_t S);
-uint32_t deal_uplinks(const struct deal *dl, uint32_t *sp, uint32_t *pt);
+uint32_t fabric_spread(uint32_t l, uint32_t s, uint32_t U, uint32_t S);
+uint32_t fabric_deal_uplinks(const struct deal *dl, uint32_t *sp, uint32_t *pt);
 /*
  * The two-tier deal (fabric.c): @units units of @rails leaves with @Uf
  * uplinks each, on spines of @P ports, as many as each size needs (or
  * @Sfix when not 0); spine and port of uplink j of leaf l at [l*Uf + j]
  * of @up_s and @up_p.  Returns the number of spines.
  */
-uint32_t deal_two_tier(uint32_t units, uint32_t rails, uint32_t Uf, uint32_t P,
-		       uint32_t Sfix, uint32_t *up_s, uint32_t *up_p);
+uint32_t fabric_deal_two_tier(uint32_t units, uint32_t rails, uint32_t Uf,
+			      uint32_t P, uint32_t Sfix, uint32_t *up_s,
+			      uint32_t *up_p);
 
 /* fabric_planes.c: plane fp->plane's endpoints (devices and ports, in
  * order) into @ed and @ep, for the caller to free; their count */
-uint32_t ft_plane_take(const struct ft_plane *fp, uint32_t **ed, uint32_t **ep);
+uint32_t fabric_ft_plane_take(const struct ft_plane *fp, uint32_t **ed,
+			      uint32_t **ep);
 /* fabric_planes.c: the name index of the @i-th switch of a tier of plane
  * fp->plane: i*nplanes + plane, a function of the plane and i alone */
-uint64_t ft_name(const struct ft_plane *fp, uint32_t i);
+uint64_t fabric_ft_name(const struct ft_plane *fp, uint32_t i);
 /* fabric_planes.c: a fat tree, in as many planes as it asks for */
-void gen_fat_tree_planes(struct elab *e, uint32_t fab);
+void fabric_gen_fat_tree_planes(struct elab *e, uint32_t fab);
 /* fabric_planes.c: `planes` on a fabric that is no fat tree: an error */
 void fabric_planes_check(struct elab *e, uint32_t fab);
 /* fabric_tiers.c: pods, spines, cores (and a top tier) above @b's leaves,
  * as a complete tree with leaves missing */
-void gen_upper_tiers(struct elab *e, const struct ft_build *b);
+void fabric_gen_upper_tiers(struct elab *e, const struct ft_build *b);
 
 #endif

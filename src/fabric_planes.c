@@ -70,7 +70,7 @@ uint32_t fabric_rails(const struct rk_design *d, const uint32_t *ep, uint32_t n,
 	return nr;
 }
 
-uint64_t ft_name(const struct ft_plane *fp, uint32_t i)
+uint64_t fabric_ft_name(const struct ft_plane *fp, uint32_t i)
 {
 	return (uint64_t)i * fp->nplanes + fp->plane;
 }
@@ -95,26 +95,27 @@ static bool make_leaves(struct elab *e, uint32_t fab, struct ft_plane *fp)
 		fp->made[p] =
 		    xcalloc((size_t)fp->count[p] + 1, sizeof(*fp->made[p]));
 	}
-	placer_init(e, &pl, fab, A_PLACE_LEAVES);
+	fabric_placer_init(e, &pl, fab, A_PLACE_LEAVES);
 	for (uint64_t k = 0; ok && k < (uint64_t)most * fp->nplanes; k++) {
 		uint32_t p = (uint32_t)(k % fp->nplanes);
 		uint32_t i = (uint32_t)(k / fp->nplanes);
 
 		if (i < fp->count[p])
-			ok = (fp->made[p][i] = new_switch(e, fab, "leaf", k, sw,
-							  w_leaf, &pl)) !=
-				 RK_NONE &&
+			ok = (fp->made[p][i] =
+				  fabric_new_switch(e, fab, "leaf", k, sw,
+						    w_leaf, &pl)) != RK_NONE &&
 			     !e->stopped;
 	}
 	if (ok)
-		placer_reserve(
+		fabric_placer_reserve(
 		    e, &pl, future < UINT32_MAX ? (uint32_t)future : UINT32_MAX,
 		    sw);
-	placer_fini(&pl);
+	fabric_placer_fini(&pl);
 	return ok;
 }
 
-uint32_t ft_plane_take(const struct ft_plane *fp, uint32_t **ed, uint32_t **ep)
+uint32_t fabric_ft_plane_take(const struct ft_plane *fp, uint32_t **ed,
+			      uint32_t **ep)
 {
 	uint32_t a = fp->poff[fp->plane], k = fp->poff[fp->plane + 1] - a;
 
@@ -127,7 +128,7 @@ uint32_t ft_plane_take(const struct ft_plane *fp, uint32_t **ed, uint32_t **ep)
 
 /*
  * The endpoints by plane, each plane's in endpoint order (a counting
- * sort): ft_plane_take() then copies a plane's own, and the planes cost
+ * sort): fabric_ft_plane_take() then copies a plane's own, and the planes cost
  * the endpoints once, not once per plane.
  */
 static void deal_planes(struct ft_plane *fp, const uint32_t *ed,
@@ -153,7 +154,7 @@ static void deal_planes(struct ft_plane *fp, const uint32_t *ed,
 	free(at);
 }
 
-void gen_fat_tree_planes(struct elab *e, uint32_t fab)
+void fabric_gen_fat_tree_planes(struct elab *e, uint32_t fab)
 {
 	const struct rk_design *d = e->d;
 	const struct rk_value *pv = ir_attr(d, fab, A_PLANES);
@@ -163,7 +164,7 @@ void gen_fat_tree_planes(struct elab *e, uint32_t fab)
 	memset(&fp, 0, sizeof(fp));
 	fp.nplanes = 1;
 	if (!pv || pv->n == 1) {
-		gen_fat_tree(e, fab, &fp);
+		fabric_gen_fat_tree(e, fab, &fp);
 		return;
 	}
 	if (pv->n < 1 || pv->n > 4096) {
@@ -178,7 +179,7 @@ void gen_fat_tree_planes(struct elab *e, uint32_t fab)
 			   "has the planes it is wired with");
 		return;
 	}
-	n = endpoints(e, fab, &ed, &ep);
+	n = fabric_endpoints(e, fab, &ed, &ep);
 	rail = xmalloc(((size_t)n + 1) * sizeof(*rail));
 	nr = fabric_rails(d, ep, n, rail);
 	fp.nplanes = (uint32_t)pv->n;
@@ -196,7 +197,7 @@ void gen_fat_tree_planes(struct elab *e, uint32_t fab)
 	fp.made = xcalloc(fp.nplanes, sizeof(*fp.made));
 	/* each plane's leaves counted, then made, then its tiers above */
 	for (fp.plane = 0; fp.plane < fp.nplanes; fp.plane++) {
-		gen_fat_tree(e, fab, &fp);
+		fabric_gen_fat_tree(e, fab, &fp);
 		/* a plane's error would be every plane's */
 		if (e->errors != errors || e->stopped)
 			goto out;
@@ -206,7 +207,7 @@ void gen_fat_tree_planes(struct elab *e, uint32_t fab)
 	free(fp.count);
 	fp.count = NULL;
 	for (fp.plane = 0; fp.plane < fp.nplanes; fp.plane++) {
-		gen_fat_tree(e, fab, &fp);
+		fabric_gen_fat_tree(e, fab, &fp);
 		if (e->errors != errors || e->stopped)
 			goto out;
 	}

@@ -37,7 +37,7 @@
  * wired as if the pods (four tiers: the groups) had been added one at a
  * time, the core (top) count growing with them: wire_filled() moves only
  * the spine-core (core-top) cables any tree of the new size must move
- * (`core_growth double`: deal_uplinks() of src/fabric.c, round robin over
+ * (`core_growth double`: fabric_deal_uplinks() of src/fabric.c, round robin over
  * the doubling counts, each step keeping every cable the new spread
  * allows).  With `final_sus N` the tree is sized for N units (P, C, G, T
  * of the final size) and dealt round robin: growing up to N only adds
@@ -91,8 +91,9 @@ static bool make(struct elab *e, const struct ft_build *b, const char *tier,
 	uint32_t role = intern_cstr(e->a, tier);
 
 	for (uint32_t i = 0; i < n && !e->stopped; i++)
-		if ((sw[i] = new_switch(e, b->fab, tier, ft_name(b->fp, i),
-					b->spw, role, pl)) == RK_NONE)
+		if ((sw[i] = fabric_new_switch(e, b->fab, tier,
+					       fabric_ft_name(b->fp, i), b->spw,
+					       role, pl)) == RK_NONE)
 			return false;
 	return !e->stopped;
 }
@@ -137,7 +138,7 @@ static void first_pod(const struct ft_build *b, struct first_pod *f)
 	f->up = xmalloc(((size_t)Uf * h + 1) * sizeof(*f->up));
 	mark = xcalloc((size_t)Uf + 1, sizeof(*mark));
 	used = xcalloc((size_t)Uf * R + 1, 1);
-	ok = deal_two_tier(M, b->nrails, Uf, R, 0, f->s, f->q) == Uf;
+	ok = fabric_deal_two_tier(M, b->nrails, Uf, R, 0, f->s, f->q) == Uf;
 	/* every leaf of the pod on every spine once */
 	for (uint32_t k = 0; k < h && ok; k++)
 		for (uint32_t j = 0; j < Uf && ok; j++) {
@@ -189,12 +190,12 @@ static void wire_dealt(struct elab *e, const struct ft_build *b,
 	uint32_t *up_s = xmalloc((n + 1) * sizeof(*up_s));
 	uint32_t *up_p = xmalloc((n + 1) * sizeof(*up_p));
 
-	deal_uplinks(dl, up_s, up_p);
+	fabric_deal_uplinks(dl, up_s, up_p);
 	for (size_t k = 0; k < n && !e->stopped; k++)
-		add_link(e, b->fab, lo[k / dl->up],
-			 sp[up_port(f, (uint32_t)(k / dl->up),
-				    (uint32_t)(k % dl->up), h)],
-			 hi[up_s[k]], sp[up_p[k]]);
+		fabric_add_link(e, b->fab, lo[k / dl->up],
+				sp[up_port(f, (uint32_t)(k / dl->up),
+					   (uint32_t)(k % dl->up), h)],
+				hi[up_s[k]], sp[up_p[k]]);
 	free(up_s);
 	free(up_p);
 }
@@ -390,9 +391,10 @@ static void wire_filled(struct elab *e, const struct ft_build *b,
 	}
 	for (uint32_t p = 0; p < units; p++)
 		for (uint32_t i = 0; i < N; i++)
-			add_link(e, b->fab, lo[(size_t)p * per + i / h],
-				 sp[up_port(f, p * per + i / h, i % h, h)],
-				 hi[pat[i]], sp[port[(size_t)p * N + i]]);
+			fabric_add_link(
+			    e, b->fab, lo[(size_t)p * per + i / h],
+			    sp[up_port(f, p * per + i / h, i % h, h)],
+			    hi[pat[i]], sp[port[(size_t)p * N + i]]);
 	free(pat);
 	free(age);
 	free(cnt);
@@ -407,7 +409,7 @@ static void wire_filled(struct elab *e, const struct ft_build *b,
 	free(lc);
 }
 
-void gen_upper_tiers(struct elab *e, const struct ft_build *b)
+void fabric_gen_upper_tiers(struct elab *e, const struct ft_build *b)
 {
 	const struct rk_design *d = e->d;
 	const uint32_t *sp = b->sp->ports, R = b->sp->n, h = R / 2;
@@ -445,15 +447,16 @@ void gen_upper_tiers(struct elab *e, const struct ft_build *b)
 	core = xcalloc(C, sizeof(*core));
 	top = xcalloc(T + 1, sizeof(*top));
 	sk = xcalloc((size_t)(pods > groups ? pods : groups) + 1, sizeof(*sk));
-	placer_init(e, b->pl_spine, b->fab, A_PLACE_SPINES);
+	fabric_placer_init(e, b->pl_spine, b->fab, A_PLACE_SPINES);
 	if (!make(e, b, "spine", S, spine, b->pl_spine))
 		goto out;
-	placer_reserve(e, b->pl_spine, (podsf - pods) * U, b->spw);
-	placer_init(e, b->pl_core, b->fab, A_PLACE_CORES);
+	fabric_placer_reserve(e, b->pl_spine, (podsf - pods) * U, b->spw);
+	fabric_placer_init(e, b->pl_core, b->fab, A_PLACE_CORES);
 	if (!make(e, b, "core", C, core, b->pl_core))
 		goto out;
 	if (b->tiers == 4)
-		placer_reserve(e, b->pl_core, (groupsf - groups) * CG, b->spw);
+		fabric_placer_reserve(e, b->pl_core, (groupsf - groups) * CG,
+				      b->spw);
 	if (!make(e, b, "top", T, top, b->pl_core))
 		goto out;
 	/* leaf l: pod l / h, port l mod h of the pod's spines (the first
@@ -463,13 +466,14 @@ void gen_upper_tiers(struct elab *e, const struct ft_build *b)
 			size_t k = (size_t)l * b->Uf + j;
 
 			if (l < h && j < f.n)
-				add_link(e, b->fab, b->leaf[l],
-					 b->lp->ports[b->D + j], spine[f.s[k]],
-					 sp[f.q[k]]);
+				fabric_add_link(e, b->fab, b->leaf[l],
+						b->lp->ports[b->D + j],
+						spine[f.s[k]], sp[f.q[k]]);
 			else
-				add_link(e, b->fab, b->leaf[l],
-					 b->lp->ports[b->D + j],
-					 spine[l / h * U + j], sp[l % h]);
+				fabric_add_link(e, b->fab, b->leaf[l],
+						b->lp->ports[b->D + j],
+						spine[l / h * U + j],
+						sp[l % h]);
 		}
 	if (b->tiers == 3) {
 		/* the pods' spines to the cores, as if added pod by pod */

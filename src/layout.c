@@ -8,6 +8,7 @@
  * Then the site's slack (default 1 m per cable end pair) is added.
  */
 #include "rackc.h"
+#include "arith.h"
 
 #include <stdlib.h>
 
@@ -62,8 +63,8 @@ void layout_rack_pos(const struct rk_design *d, uint32_t rack,
 	pitch = ir_num(d, row, A_PITCH, DEFAULT_PITCH_UM);
 	{
 		/* saturated: an absurd slot or pitch must not overflow */
-		__int128 x = (__int128)ir_num(d, row, A_X, 0) +
-			     ((__int128)slot - 1) * pitch;
+		i128 x =
+		    (i128)ir_num(d, row, A_X, 0) + ((i128)slot - 1) * pitch;
 
 		out->x = x > INT64_MAX	 ? INT64_MAX
 			 : x < INT64_MIN ? INT64_MIN
@@ -79,13 +80,6 @@ void layout_rack_pos(const struct rk_design *d, uint32_t rack,
 		if (t && t->type == VT_NUM)
 			out->tray = t->n;
 	}
-}
-
-static int64_t sat_extent(int64_t from, int64_t len)
-{
-	__int128 v = (__int128)from + len;
-
-	return v > INT64_MAX ? INT64_MAX : (int64_t)v;
 }
 
 bool layout_footprint(const struct rk_design *d, uint32_t obj,
@@ -111,8 +105,8 @@ bool layout_footprint(const struct rk_design *d, uint32_t obj,
 	out->row = row;
 	out->x0 = pos.x;
 	out->y0 = pos.y;
-	out->x1 = sat_extent(pos.x, w);
-	out->y1 = sat_extent(pos.y, dp);
+	out->x1 = arith_sadd(pos.x, w);
+	out->y1 = arith_sadd(pos.y, dp);
 	return true;
 }
 
@@ -164,13 +158,12 @@ static void cable_run(int64_t top_a, int64_t top_b, const struct rack_pos *pa,
 		out->same_rack = 1;
 		out->vertical = top_a > top_b ? top_a - top_b : top_b - top_a;
 	} else {
-		__int128 v, h;
+		i128 v, h;
 
-		v = (__int128)top_a + pa->tray + top_b + pb->tray;
-		h = (pa->x > pb->x ? (__int128)pa->x - pb->x
-				   : (__int128)pb->x - pa->x) +
-		    (pa->y > pb->y ? (__int128)pa->y - pb->y
-				   : (__int128)pb->y - pa->y);
+		v = (i128)top_a + pa->tray + top_b + pb->tray;
+		h = (pa->x > pb->x ? (i128)pa->x - pb->x
+				   : (i128)pb->x - pa->x) +
+		    (pa->y > pb->y ? (i128)pa->y - pb->y : (i128)pb->y - pa->y);
 		/* saturated: absurd layouts must not wrap around */
 		out->vertical = v > INT64_MAX / 4 ? INT64_MAX / 4 : (int64_t)v;
 		out->horizontal =
@@ -282,4 +275,44 @@ uint32_t layout_assembly_of(const struct rk_design *d, uint32_t dev)
 		return RK_NONE;
 	v = ir_attr_inh(d, rk, A_ASSEMBLY);
 	return v && v->type == VT_BOOL && v->n ? d->objs[rk].part : RK_NONE;
+}
+
+void layout_racks_build(const struct rk_design *d, struct layout_racks *lr)
+{
+	uint32_t *rack = xmalloc(((size_t)d->nobjs + 1) * sizeof(*rack));
+	uint32_t n = d->nobjs, total = 0;
+
+	lr->first = xcalloc((size_t)n + 2, sizeof(*lr->first));
+	lr->max = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		rack[i] = d->objs[i].kind == K_DEVICE ? layout_rack_of(d, i)
+						      : RK_NONE;
+		if (rack[i] != RK_NONE)
+			lr->first[rack[i] + 1]++;
+	}
+	for (uint32_t r = 0; r < n; r++) {
+		uint32_t cnt = lr->first[r + 1];
+
+		if (cnt > lr->max)
+			lr->max = cnt;
+		lr->first[r + 1] = total + cnt;
+		total += cnt;
+	}
+	lr->first[n + 1] = total;
+	lr->devs = xmalloc(((size_t)total + 1) * sizeof(*lr->devs));
+	/* first[r] is the fill cursor of rack r; it ends at first[r + 1] */
+	for (uint32_t i = 0; i < n; i++)
+		if (rack[i] != RK_NONE)
+			lr->devs[lr->first[rack[i]]++] = i;
+	/* shift the cursors back so that first[r] is the start again */
+	for (uint32_t r = n; r > 0; r--)
+		lr->first[r] = lr->first[r - 1];
+	lr->first[0] = 0;
+	free(rack);
+}
+
+void layout_racks_free(struct layout_racks *lr)
+{
+	free(lr->first);
+	free(lr->devs);
 }

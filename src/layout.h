@@ -34,6 +34,26 @@ int64_t layout_rack_units(const struct rk_design *d, uint32_t rack);
 uint32_t layout_assembly_of(const struct rk_design *d, uint32_t dev);
 
 /**
+ * struct layout_racks - the devices grouped by the rack they are mounted in
+ * (layout_rack_of()): the one bucketing by rack that the checks and the
+ * pictures share
+ * @first: per object id, index in @devs of the rack's first device; the
+ *         rack's devices are devs[first[r] .. first[r + 1]) (nobjs + 2
+ *         entries, so first[r + 1] is valid for every object r)
+ * @devs:  device ids, racks in id order, devices in declaration order
+ * @max:   most devices in one rack
+ */
+struct layout_racks {
+	uint32_t *first;
+	uint32_t *devs;
+	uint32_t max;
+};
+
+/* Build @lr in O(objects); free it with layout_racks_free(). */
+void layout_racks_build(const struct rk_design *d, struct layout_racks *lr);
+void layout_racks_free(struct layout_racks *lr);
+
+/**
  * struct rack_pos - where a rack stands
  * @row:  the row object, or RK_NONE
  * @x, @y: floor position of the rack's front-left corner, micrometres

@@ -256,11 +256,9 @@ static const char *checks_of(uint32_t key, enum rk_class cls)
 /* The part in @part's chain that gives @key itself, RK_NONE: none. */
 static uint32_t giver(const struct rk_design *d, uint32_t part, uint32_t key)
 {
-	for (uint32_t hops = 0; part != RK_NONE && hops < 256; hops++) {
-		if (ir_attr(d, part, key))
-			return part;
-		part = d->objs[part].part;
-	}
+	for_each_base(d, p, part)
+		if (ir_attr(d, p, key))
+			return p;
 	return RK_NONE;
 }
 
@@ -271,8 +269,7 @@ static void estimated_of(const struct rk_design *d, uint32_t part,
 {
 	enum rk_class cls = d->objs[part].cls;
 
-	for (uint32_t p = part, hops = 0; p != RK_NONE && hops < 256;
-	     p = d->objs[p].part, hops++) {
+	for_each_base(d, p, part) {
 		const struct rk_obj *o = &d->objs[p];
 
 		for (uint32_t k = 0; k < o->attr_count; k++) {

@@ -4,6 +4,7 @@
  * checks, requirements and the report share (see metrics.h).
  */
 #include "rackc.h"
+#include "arith.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,12 +20,6 @@
 #define INF_CAP (INT64_MAX / 4)
 
 /* ---- max-flow ---- */
-
-/* a + b for capacities (both >= 0), saturating at INF_CAP. */
-static int64_t sat_add(int64_t a, int64_t b)
-{
-	return a >= INF_CAP - b ? INF_CAP : a + b;
-}
 
 /*
  * The residual graph in compressed rows: the arcs out of vertex v are
@@ -147,7 +142,7 @@ static int64_t flow_dfs(struct flow *f, uint32_t s, uint32_t t)
 				x->cap -= b;
 				f->arcs[x->rev].cap += b;
 			}
-			total = sat_add(total, b);
+			total = arith_capadd(total, b, INF_CAP);
 		}
 	}
 }
@@ -158,7 +153,7 @@ static int64_t flow_run(struct flow *f, uint32_t s, uint32_t t)
 
 	while (flow_bfs(f, s, t)) {
 		memcpy(f->it, f->head, f->n * sizeof(*f->it));
-		total = sat_add(total, flow_dfs(f, s, t));
+		total = arith_capadd(total, flow_dfs(f, s, t), INF_CAP);
 		if (total >= INF_CAP)
 			break;
 	}
@@ -199,7 +194,7 @@ int64_t maxflow_bipartition_cut(uint32_t nv, uint32_t ne, const uint32_t *u,
 		if (cap[i] <= 0 || a == b)
 			continue;
 		if ((a | b) == 1) /* S-T */
-			direct = sat_add(direct, cap[i]);
+			direct = arith_capadd(direct, cap[i], INF_CAP);
 		else
 			start[(a < b ? a : b) + 1]++;
 	}
@@ -231,7 +226,8 @@ int64_t maxflow_bipartition_cut(uint32_t nv, uint32_t ne, const uint32_t *u,
 			uint32_t hi = other[k];
 
 			if (mark[hi] == lo) {
-				mc[pos[hi]] = sat_add(mc[pos[hi]], c[k]);
+				mc[pos[hi]] =
+				    arith_capadd(mc[pos[hi]], c[k], INF_CAP);
 				continue;
 			}
 			mark[hi] = lo;
@@ -242,7 +238,7 @@ int64_t maxflow_bipartition_cut(uint32_t nv, uint32_t ne, const uint32_t *u,
 		}
 	}
 	flow_init(&f, n, m, mu, mv, mc);
-	r = sat_add(direct, flow_run(&f, 0, 1));
+	r = arith_capadd(direct, flow_run(&f, 0, 1), INF_CAP);
 	/* the last search found no path: its levels mark the vertices the
 	 * sources still reach, the source side of a least cut */
 	for (uint32_t x = 0; reach && x < nv; x++)
@@ -1510,8 +1506,8 @@ void fabric_compute_shared(const struct rk_design *d, uint32_t fab,
 		if (t == 1 && up[v]) {
 			/* worst leaf: largest down/up */
 			if (m->leaf_worst == RK_NONE ||
-			    (__int128)down[v] * m->leaf_worst_up >
-				(__int128)m->leaf_worst_down * up[v]) {
+			    (i128)down[v] * m->leaf_worst_up >
+				(i128)m->leaf_worst_down * up[v]) {
 				m->leaf_worst = g.vdev[v];
 				m->leaf_worst_down = down[v];
 				m->leaf_worst_up = up[v];
@@ -1694,9 +1690,8 @@ const char *figure_unknown_reason(const struct rk_design *d, uint32_t part,
 				  const char *name, const struct srcloc **loc,
 				  uint32_t *from)
 {
-	for (uint32_t hops = 0; part != RK_NONE && hops < 256;
-	     part = d->objs[part].part, hops++) {
-		const struct rk_obj *o = &d->objs[part];
+	for_each_base(d, p, part) {
+		const struct rk_obj *o = &d->objs[p];
 
 		if (o->kind != K_PART)
 			continue;
@@ -1716,7 +1711,7 @@ const char *figure_unknown_reason(const struct rk_design *d, uint32_t part,
 			if (loc)
 				*loc = &at->val.loc;
 			if (from)
-				*from = part;
+				*from = p;
 			return colon;
 		}
 	}
@@ -1814,7 +1809,7 @@ void rack_totals_compute(const struct rk_design *d, struct rack_totals *t)
 		/* saturating: absurd inputs must not wrap around */
 		rack_add(d, t, r, i, TOTAL_POWER, &t->power[r], p);
 		rack_add(d, t, r, i, TOTAL_HEAT, &t->heat[r], h);
-		liq = (int64_t)((__int128)h * frac / RK_RATIO_ONE);
+		liq = (int64_t)((i128)h * frac / RK_RATIO_ONE);
 		rack_add(d, t, r, i, TOTAL_HEAT_LIQUID, &t->heat_liquid[r],
 			 liq);
 		/* a hybrid part without a fraction: in full on both sides */
@@ -1852,22 +1847,4 @@ void rack_totals_free(struct rack_totals *t)
 	free(t->over_by);
 	free(t->unknown);
 	free(t->unknown_by);
-}
-
-uint64_t isqrt_u128(unsigned __int128 x)
-{
-	unsigned __int128 r = 0, bit = (unsigned __int128)1 << 126;
-
-	while (bit > x)
-		bit >>= 2;
-	while (bit) {
-		if (x >= r + bit) {
-			x -= r + bit;
-			r = (r >> 1) + bit;
-		} else {
-			r >>= 1;
-		}
-		bit >>= 2;
-	}
-	return (uint64_t)r;
 }

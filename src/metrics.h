@@ -164,9 +164,6 @@ int64_t maxflow_bipartition_cut(uint32_t nv, uint32_t ne, const uint32_t *u,
 				const uint32_t *v, const int64_t *cap,
 				const uint8_t *side, uint8_t *reach);
 
-/* floor(sqrt(x)) */
-uint64_t isqrt_u128(unsigned __int128 x);
-
 /* GPUs in the design: effective gpu components of every device's part. */
 uint32_t design_gpu_count(const struct rk_design *d);
 

@@ -11,22 +11,12 @@
 
 #include <stdint.h>
 
+#include "arith.h"
 #include "ir.h"
 
-/* @v clamped to the int64_t range. */
-static inline int64_t model_sat(__int128 v)
-{
-	if (v > INT64_MAX)
-		return INT64_MAX;
-	if (v < INT64_MIN)
-		return INT64_MIN;
-	return (int64_t)v;
-}
-
-static inline int64_t model_sadd(int64_t a, int64_t b)
-{
-	return model_sat((__int128)a + b);
-}
+/* @v clamped to the int64_t range; sums that saturate (arith.h). */
+#define model_sat(v) arith_sat64(v)
+#define model_sadd(a, b) arith_sadd((a), (b))
 
 /* A non-negative numeric attribute (inherited), 0 when absent. */
 static inline int64_t model_num0(const struct rk_design *d, uint32_t obj,

@@ -45,7 +45,7 @@ static const char *S(const struct pctx *x, uint32_t id)
 static const struct rk_value *part_attr(const struct pctx *x, uint32_t part,
 					uint32_t key, uint32_t *from)
 {
-	for (uint32_t p = part; p != RK_NONE; p = x->d->objs[p].part) {
+	for_each_base(x->d, p, part) {
 		const struct rk_value *v = ir_attr(x->d, p, key);
 
 		if (v) {
@@ -161,10 +161,10 @@ struct pgroup {
 
 /* Is port @m of @part (or a base) the one in effect?  Ports of a part
  * are its own and its bases' not redeclared. */
-#define for_each_port(x, part, m)                                             \
-	for (uint32_t p_ = (part); p_ != RK_NONE; p_ = (x)->d->objs[p_].part) \
-		for_each_child((x)->d, p_, m)                                 \
-			if ((x)->d->objs[m].kind == K_PORT &&                 \
+#define for_each_port(x, part, m)                             \
+	for_each_base((x)->d, p_, (part))                     \
+		for_each_child((x)->d, p_, m)                 \
+			if ((x)->d->objs[m].kind == K_PORT && \
 			    ir_member_effective((x)->d, (part), m))
 
 static const char *port_str(const struct pctx *x, uint32_t port, uint32_t key,
@@ -280,7 +280,7 @@ static const char *line_comment(const struct pctx *x, const struct srcloc *l,
 
 /* Every value of multi-valued @key on @part and its bases, own first. */
 #define for_each_multi(x, part, akey, v)                                      \
-	for (uint32_t p_ = (part); p_ != RK_NONE; p_ = (x)->d->objs[p_].part) \
+	for_each_base((x)->d, p_, (part))                                     \
 		for (uint32_t i_ = 0; i_ < (x)->d->objs[p_].attr_count; i_++) \
 			for (const struct rk_value *v =                       \
 				 &(x)->d->attrs[(x)->d->objs[p_].attr_first + \

@@ -55,7 +55,7 @@
 
 int64_t pm_share_of(int64_t a, int64_t n, int64_t k)
 {
-	__int128 p = (__int128)a * n;
+	i128 p = (i128)a * n;
 
 	return model_sat((p + k - 1) / k);
 }
@@ -195,7 +195,7 @@ enum pstate pm_psu_state(const struct psu_info *pi, int64_t s, int64_t *draw)
 	*draw = pi->pmax;
 	if (s >= pi->full)
 		return PS_FULL;
-	if (pi->rating && (__int128)s * pi->rating < pi->pmax)
+	if (pi->rating && (i128)s * pi->rating < pi->pmax)
 		*draw = s * pi->rating;
 	return PS_THROTTLED;
 }

@@ -361,7 +361,7 @@ static bool push_tmp(struct elab *e, struct rk_value **tmp, uint32_t *n,
 {
 	struct rk_value *r;
 
-	if (!check_table_limit(e, *n, RK_MAX_VALUES, loc, "list elements"))
+	if (!elab_check_table_limit(e, *n, RK_MAX_VALUES, loc, "list elements"))
 		return false;
 	r = VEC_PUSH(*tmp, *n, *cap);
 

@@ -21,7 +21,7 @@
 #define SMALL_CELLS 192
 
 /*
- * The table of an edit_distance() run: @a is the longer name.  Cell (i, j)
+ * The table of an suggest_edit_distance() run: @a is the longer name.  Cell (i, j)
  * (i bytes of a against j bytes of b) lives at index j - i + cap of its row
  * when @band is set, at index j otherwise; cells that are not stored are
  * worth @inf, which is cap + 1 (every distance above the cap is clamped).
@@ -116,7 +116,7 @@ static size_t osa_run(const struct osa *o, size_t *mem)
 	return osa_get(o, prev, o->la, o->lb);
 }
 
-size_t edit_distance(const char *a, const char *b, size_t cap)
+size_t suggest_edit_distance(const char *a, const char *b, size_t cap)
 {
 	size_t small[SMALL_CELLS];
 	size_t *mem = small;
@@ -178,7 +178,7 @@ void suggest_offer(struct suggest *s, const char *cand)
 	if (!cand || !s->want)
 		return;
 	/* A candidate that cannot beat or tie the best is cut off early. */
-	d = edit_distance(s->want, cand, s->best ? s->dist : SIZE_MAX);
+	d = suggest_edit_distance(s->want, cand, s->best ? s->dist : SIZE_MAX);
 	if (!s->best || d < s->dist ||
 	    (d == s->dist && strcmp(cand, s->best) < 0)) {
 		s->best = cand;

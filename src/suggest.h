@@ -37,6 +37,6 @@ const char *suggest_result(const struct suggest *s);
 	    (suggest_result(s) ? suggest_result(s) : ""), \
 	    (suggest_result(s) ? "'?" : "")
 /* Edit distance, capped: returns cap + 1 when the distance exceeds cap. */
-size_t edit_distance(const char *a, const char *b, size_t cap);
+size_t suggest_edit_distance(const char *a, const char *b, size_t cap);
 
 #endif

@@ -9,6 +9,7 @@
  * bits whenever the result fits 63.
  */
 #include "rackc.h"
+#include "arith.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,8 +18,6 @@
 #include "metrics.h"
 #include "schema.h"
 #include "supply.h"
-
-typedef unsigned __int128 u128;
 
 #define PW_PER_MW 1000000000ULL
 #define PW_PER_UW 1000000ULL
@@ -42,7 +41,7 @@ static bool scaled_floor(u128 p, uint64_t q, bool three, int64_t *out,
 	}
 	/* a < 2^62, b < q < 2^30: 3a^2 < 2^126 and 6abq + 3b^2 < 2^125 */
 	n = 3 * a * a + (6 * a * b * q + 3 * b * b) / ((u128)q * q);
-	r = isqrt_u128(n);
+	r = arith_isqrt(n);
 	if (r >> 62)
 		return false;
 	*out = (int64_t)r;

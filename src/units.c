@@ -12,10 +12,8 @@
  * to the identical quantity.
  */
 #include "rackc.h"
+#include "arith.h"
 #include "units.h"
-
-__extension__ typedef unsigned __int128 u128;
-__extension__ typedef __int128 s128;
 
 struct unit {
 	const char *sym;
@@ -599,32 +597,17 @@ const char *quantity_format_in(struct quantity q, const char *unit, char *buf)
 
 bool q_add(int64_t a, int64_t b, int64_t *r)
 {
-	int64_t t;
-
-	if (__builtin_add_overflow(a, b, &t))
-		return false;
-	*r = t;
-	return true;
+	return arith_add(a, b, r);
 }
 
 bool q_sub(int64_t a, int64_t b, int64_t *r)
 {
-	int64_t t;
-
-	if (__builtin_sub_overflow(a, b, &t))
-		return false;
-	*r = t;
-	return true;
+	return arith_sub(a, b, r);
 }
 
 bool q_mul(int64_t a, int64_t b, int64_t *r)
 {
-	int64_t t;
-
-	if (__builtin_mul_overflow(a, b, &t))
-		return false;
-	*r = t;
-	return true;
+	return arith_mul(a, b, r);
 }
 
 bool q_div(int64_t a, int64_t b, int64_t *r)
@@ -646,12 +629,12 @@ bool q_mod(int64_t a, int64_t b, int64_t *r)
 
 bool q_muldiv(int64_t a, int64_t b, int64_t c, int64_t *r)
 {
-	s128 t;
+	i128 t;
 
 	if (c == 0)
 		return false;
 	/* |a * b| <= 2^126 fits; truncating division, as C does. */
-	t = (s128)a * b / c;
+	t = (i128)a * b / c;
 	if (t < INT64_MIN || t > INT64_MAX)
 		return false;
 	*r = (int64_t)t;

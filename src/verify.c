@@ -29,7 +29,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cablecols.h"
 #include "driver.h"
+#include "opts.h"
 #include "jobs.h"
 #include "scratch.h"
 #include "srcfile.h"
@@ -201,9 +203,11 @@ enum {
 	CC_B_PORT,
 	CC_N
 };
-static const char *const cable_cols[CC_N] = {
-	"cable_id", "label",  "fabric", "a_rack",   "a_u",    "a_device",
-	"a_port",   "b_rack", "b_u",	"b_device", "b_port",
+/* The cabling.csv columns of the fields, in CC_ order. */
+static const enum cabcol cable_cols[CC_N] = {
+	CABCOL_CABLE_ID, CABCOL_LABEL,	  CABCOL_FABRIC, CABCOL_A_RACK,
+	CABCOL_A_U,	 CABCOL_A_DEVICE, CABCOL_A_PORT, CABCOL_B_RACK,
+	CABCOL_B_U,	 CABCOL_B_DEVICE, CABCOL_B_PORT,
 };
 
 static void cable_row(struct vf *v, char **cell, const int *c)
@@ -386,10 +390,13 @@ static bool load_plan(struct vf *v, const char *dir)
 	DIR *dp;
 	const char **names = NULL;
 	uint32_t nn = 0, nc = 0;
+	const char *cc[CC_N];
 	bool ok;
 
-	ok = read_plan_csv(v, arena_printf(v->a, "%s/cabling.csv", dir),
-			   cable_cols, CC_N, cable_row) &&
+	for (int k = 0; k < CC_N; k++)
+		cc[k] = cabcol_name(cable_cols[k]);
+	ok = read_plan_csv(v, arena_printf(v->a, "%s/cabling.csv", dir), cc,
+			   CC_N, cable_row) &&
 	     read_plan_csv(v, arena_printf(v->a, "%s/cabling/patch.csv", dir),
 			   patch_cols, 3, patch_row);
 	if (!ok)
@@ -604,7 +611,7 @@ static void compare(struct vf *v)
 
 /* ---- output ---- */
 
-enum fmt { F_TEXT, F_JSON, F_MD };
+enum fmt { F_TEXT = OPTS_TEXT, F_JSON = OPTS_JSON, F_MD = OPTS_MARKDOWN };
 
 static const char *end_str(const struct vf *v, uint32_t p)
 {
@@ -1125,25 +1132,16 @@ static void md_out(FILE *fp, const struct vf *v, const char *design)
 /* ---- the command ---- */
 
 enum {
-	O_STDLIB = 256,
-	O_FORMAT,
+	O_FORMAT = OPT__SHARED,
 	O_MAP,
 	O_WORK_ORDER,
-	O_HELP,
-	O_MAX_SOURCE,
-	O_MAX_LINKS,
 };
 
 static const struct option verify_opts[] = {
-	{ "define", required_argument, NULL, 'D' },
-	{ "include", required_argument, NULL, 'I' },
-	{ "stdlib", required_argument, NULL, O_STDLIB },
-	{ "max-source-bytes", required_argument, NULL, O_MAX_SOURCE },
-	{ "max-links", required_argument, NULL, O_MAX_LINKS },
+	OPTS_DESIGN,
 	{ "format", required_argument, NULL, O_FORMAT },
 	{ "map", required_argument, NULL, O_MAP },
 	{ "work-order", required_argument, NULL, O_WORK_ORDER },
-	{ "help", no_argument, NULL, O_HELP },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -1214,28 +1212,23 @@ int verify_main(int argc, char **argv)
 	memset(&vo, 0, sizeof(vo));
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":D:I:f:", verify_opts, NULL)) !=
-	       -1) {
+	while ((c = getopt_long(argc, argv, ":" OPTS_DESIGN_SHORT "f:",
+				verify_opts, NULL)) != -1) {
 		switch (c) {
 		case 'D': {
-			char *eq = strchr(optarg, '=');
+			char *arg = xstrdup(optarg); /* freed by name */
 
-			if (!eq || eq == optarg) {
-				fprintf(stderr,
-					"rackc verify: error: -D needs "
-					"NAME=VALUE, not '%s'\n",
-					optarg);
-				goto out;
-			}
 			vo.defines =
 			    xrealloc(vo.defines,
 				     (vo.ndefines + 1) * sizeof(*vo.defines));
-			vo.defines[vo.ndefines].name =
-			    xstrdup(optarg); /* cut at '=' below */
-			((char *)(uintptr_t)vo.defines[vo.ndefines]
-			     .name)[eq - optarg] = '\0';
-			vo.defines[vo.ndefines].value =
-			    vo.defines[vo.ndefines].name + (eq - optarg) + 1;
+			if (!opts_define(arg, &vo.defines[vo.ndefines])) {
+				free(arg);
+				fprintf(stderr,
+					"rackc verify: error: " OPTS_DEFINE_ERR
+					"\n",
+					optarg);
+				goto out;
+			}
 			vo.ndefines++;
 			break;
 		}
@@ -1245,59 +1238,50 @@ int verify_main(int argc, char **argv)
 				     (vo.nincdirs + 1) * sizeof(*vo.incdirs));
 			vo.incdirs[vo.nincdirs++] = optarg;
 			break;
-		case O_STDLIB:
+		case OPT_STDLIB:
 			vo.stddir = optarg;
 			break;
-		case O_MAX_SOURCE:
+		case OPT_MAX_SOURCE:
 			if (!srcmgr_parse_max(optarg, &vo.max_source)) {
-				fprintf(stderr,
-					"rackc verify: error: --max-source-"
-					"bytes needs a number from 1 to "
-					"1073741824, not '%s'\n",
-					optarg);
+				fprintf(
+				    stderr,
+				    "rackc verify: error: " OPTS_MAX_SOURCE_ERR
+				    "\n",
+				    optarg);
 				goto out;
 			}
 			break;
-		case O_MAX_LINKS: {
-			char *end;
-			unsigned long n = strtoul(optarg, &end, 10);
-
-			if (*end || !*optarg || optarg[0] == '-' || n < 1 ||
-			    n > RK_MAX_LINKS_OPT) {
-				fprintf(stderr,
-					"rackc verify: error: --max-links "
-					"needs a number from 1 to %u, not "
-					"'%s'\n",
-					RK_MAX_LINKS_OPT, optarg);
+		case OPT_MAX_LINKS:
+			if (!opts_max_links(optarg, &vo.max_links)) {
+				fprintf(
+				    stderr,
+				    "rackc verify: error: " OPTS_MAX_LINKS_ERR
+				    "\n",
+				    optarg);
 				goto out;
 			}
-			vo.max_links = (uint32_t)n;
+			break;
+		case 'f':
+		case O_FORMAT: {
+			enum opts_format of;
+
+			if (!opts_format(optarg, &of)) {
+				fprintf(stderr,
+					"rackc verify: error: " OPTS_FORMAT_ERR
+					"\n",
+					optarg);
+				goto out;
+			}
+			f = (enum fmt)of;
 			break;
 		}
-		case 'f':
-		case O_FORMAT:
-			if (streq(optarg, "text"))
-				f = F_TEXT;
-			else if (streq(optarg, "json"))
-				f = F_JSON;
-			else if (streq(optarg, "markdown") ||
-				 streq(optarg, "md"))
-				f = F_MD;
-			else {
-				fprintf(stderr,
-					"rackc verify: error: unknown format "
-					"'%s' (text, json or markdown)\n",
-					optarg);
-				goto out;
-			}
-			break;
 		case O_MAP:
 			map = optarg;
 			break;
 		case O_WORK_ORDER:
 			work = optarg;
 			break;
-		case O_HELP:
+		case OPT_HELP:
 			verify_usage(stdout);
 			rc = 0;
 			goto out;

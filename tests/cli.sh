@@ -269,4 +269,28 @@ else
 	fail force-partial/others-written "report.json or ir.rack missing, or nccl/ written"
 fi
 
+# the options rackc, rackc diff and rackc verify share (src/opts.h): the
+# same value is refused with the same complaint under each
+for sub in '' diff verify; do
+	set -- good.rack good.rack
+	[ -n "$sub" ] || set -- good.rack
+	pre="rackc${sub:+ $sub}: error: "
+	t "shared-options/${sub:-rackc}/define" 2 '' \
+		"^${pre}-D needs NAME=VALUE, not '=1'\$" ${sub:+"$sub"} -D =1 "$@"
+	t "shared-options/${sub:-rackc}/max-links" 2 '' \
+		"^${pre}--max-links needs a number from 1 to 50000000, not '50000001'\$" \
+		${sub:+"$sub"} --max-links=50000001 "$@"
+	t "shared-options/${sub:-rackc}/max-source-bytes" 2 '' \
+		"^${pre}--max-source-bytes needs a number from 1 to 1073741824, not '0'\$" \
+		${sub:+"$sub"} --max-source-bytes=0 "$@"
+	t "shared-options/${sub:-rackc}/help" 0 'Usage: rackc' '' \
+		${sub:+"$sub"} --help
+done
+for sub in diff verify; do
+	t "shared-options/$sub/format" 2 '' \
+		"^rackc $sub: error: unknown format 'xml' \\(text, json or markdown\\)\$" \
+		"$sub" -f xml good.rack good.rack
+done
+t shared-options/max-links-limit 0 '' '' --check --max-links=50000000 good.rack
+
 finish

@@ -40,7 +40,7 @@
 
 # layer number, then basename patterns (without the extension)
 layers='
-1 rackc util arena config
+1 rackc util arena arith config
 2 srcfile diag suggest units jobs textread
 3 ast parse parser lexer
 4 ir schema schema_attrs layout portindex
@@ -49,10 +49,10 @@ layers='
 7 resolve
 8 fabric fabric_gen fabric_planes fabric_tiers
 9 metrics derived models power_model cooling_model loads bisect bisect_* cableplan
-9 cablelabel supply capacity nccl_nics
+9 cablecols cablelabel supply capacity nccl_nics
 10 check checks checks_* diag_rules
 11 backend outfile registry be_common csv wbuf bom prices cabling nccl ibnet slurm sched_topo k8s svg svg_* html report ir_dump netbox expect xlsx
-12 driver diff diff_load diff_cables diff_names verify verify_read scratch parts
+12 driver opts diff diff_load diff_cables diff_names verify verify_read scratch parts
 13 lsp lsp_* cli main
 '
 private='elab_int fabric_gen lsp_int'

@@ -870,7 +870,7 @@ Test(elab, let_is_block_scoped)
 
 /*
  * Regression (was a bug): a let inside a top-level if/else body is treated as a
- * file-level binding (at_file_top() is still true there), so it leaks out
+ * file-level binding (elab_at_file_top() is still true there), so it leaks out
  * of the block:
  *     if true { let y = 5 }
  *     let z = y + 1          <- accepted; y should be unbound here
@@ -1362,7 +1362,7 @@ Test(elab, type_mismatch)
 
 /*
  * Note: under -fsanitize=address this test crashes (stack-use-after-scope
- * in suggest_result() via want_word()): the same suggest_words() bug as
+ * in suggest_result() via elab_want_word()): the same suggest_words() bug as
  * word_value_suggestion below.  The messages checked here are right in the
  * normal build, so it stays enabled; see the report.
  */

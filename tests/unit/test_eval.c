@@ -40,7 +40,8 @@ static bool fake_call(void *ctx, struct elab *e, const struct ast *x,
 	if (strcmp(fn, "fig") == 0) {
 		struct val lo, hi;
 
-		*ok = eval(e, x->list, &lo) && eval(e, x->list->next, &hi);
+		*ok = eval_expr(e, x->list, &lo) &&
+		      eval_expr(e, x->list->next, &hi);
 		if (*ok) {
 			*out = lo;
 			out->n2 = hi.n;
@@ -95,7 +96,7 @@ static struct run run(const char *expr)
 	e.va = &vals;
 	e.w_true = intern_find(&p->arena, "true", 4);
 	e.w_false = intern_find(&p->arena, "false", 5);
-	ok = eval(&e, nth(p->ast, 0)->lhs, &v);
+	ok = eval_expr(&e, nth(p->ast, 0)->lhs, &v);
 	if (!ok || r.h.errors) {
 		cr_assert(!ok && r.h.errors > 0,
 			  "'%s': an error is reported iff eval fails", expr);

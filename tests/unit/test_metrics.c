@@ -13,12 +13,15 @@
 #include <stdlib.h>
 
 #include "helpers.h"
+#include "arith.h"
 #include "capacity.h"
 #include "cooling_model.h"
 #include "loads.h"
+#include "layout.h"
 #include "metrics.h"
 #include "power_model.h"
 #include "supply.h"
+#include "svg.h"
 #include "portindex.h"
 
 /* The cut between the terminals in @mask and the others (@side: room for
@@ -626,11 +629,10 @@ Test(capacity, three_phase_nec)
 
 Test(capacity, isqrt)
 {
-	cr_assert_eq(isqrt_u128(0), 0);
-	cr_assert_eq(isqrt_u128(15), 3);
-	cr_assert_eq(isqrt_u128(16), 4);
-	cr_assert_eq(isqrt_u128((unsigned __int128)UINT64_MAX * UINT64_MAX),
-		     UINT64_MAX);
+	cr_assert_eq(arith_isqrt(0), 0);
+	cr_assert_eq(arith_isqrt(15), 3);
+	cr_assert_eq(arith_isqrt(16), 4);
+	cr_assert_eq(arith_isqrt((u128)UINT64_MAX * UINT64_MAX), UINT64_MAX);
 }
 
 /*
@@ -880,4 +882,54 @@ Test(derived, unwanted_labels_refused, .signal = SIGABRT)
 	derived_need(&dv, DERIVED_PLAN);
 	derived_start(&dv);
 	derived_labels(&dv); /* no back end asked for them */
+}
+
+/*
+ * The one bucketing by rack (layout_racks) holds every racked device once,
+ * under layout_rack_of(), in id order (checked object by object), and the
+ * pictures' svg_rack_index(), which must agree with it, does.
+ */
+static void check_racks(const char *path)
+{
+	struct unit *u = compile_file(path, NULL);
+	const struct rk_design *d = u->d;
+	struct layout_racks lr;
+	struct rack_index ix;
+	uint32_t racked = 0, listed = 0, most = 0;
+
+	cr_assert_eq(u->rc, 0, "%s", u->err);
+	layout_racks_build(d, &lr);
+	svg_rack_index(d, &ix);
+	for (uint32_t i = 0; i < d->nobjs; i++)
+		if (d->objs[i].kind == K_DEVICE &&
+		    layout_rack_of(d, i) != RK_NONE)
+			racked++;
+	cr_assert_gt(racked, 0, "%s has racked devices", path);
+	for (uint32_t r = 0; r < d->nobjs; r++) {
+		uint32_t n = lr.first[r + 1] - lr.first[r];
+
+		cr_assert_eq(ix.off[r], lr.first[r]);
+		cr_assert_eq(ix.off[r + 1], lr.first[r + 1]);
+		for (uint32_t k = lr.first[r]; k < lr.first[r + 1]; k++) {
+			cr_assert_eq(layout_rack_of(d, lr.devs[k]), r);
+			cr_assert_eq(ix.devs[k], lr.devs[k]);
+			if (k > lr.first[r])
+				cr_assert_lt(lr.devs[k - 1], lr.devs[k]);
+		}
+		listed += n;
+		if (n > most)
+			most = n;
+	}
+	cr_assert_eq(listed, racked);
+	cr_assert_eq(lr.max, most);
+	layout_racks_free(&lr);
+	svg_rack_index_free(&ix);
+	unit_free(u);
+}
+
+Test(layout, one_bucketing_by_rack)
+{
+	check_racks(RACKC_SRCDIR "/examples/mixed-hall.rack");
+	check_racks(RACKC_SRCDIR "/examples/dgx-h100-su.rack");
+	check_racks(RACKC_SRCDIR "/examples/gb200-nvl72-row.rack");
 }

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 
 #include "rackc.h"
+#include "arith.h"
+#include "opts.h"
 #include "units.h"
 
 static enum unit_status parse(const char *s, struct quantity *q)
@@ -666,4 +668,100 @@ Test(units, div_mod_muldiv)
 	cr_assert_not(q_muldiv(1, 1, 0, &r));
 	cr_assert(q_muldiv(INT64_MIN, -1, -1, &r));
 	cr_assert_eq(r, INT64_MIN);
+}
+
+/* arith.h: the one overflow policy (figures by hand) */
+Test(arith, saturating)
+{
+	int64_t r = 0;
+
+	cr_assert_eq(arith_sadd(INT64_MAX - 2, 2), INT64_MAX);
+	cr_assert_eq(arith_sadd(INT64_MAX - 2, 3), INT64_MAX);
+	cr_assert_eq(arith_sadd(INT64_MIN + 1, -2), INT64_MIN);
+	cr_assert_eq(arith_sadd(-5, 7), 2);
+	/* 2^32 * 2^31 = 2^63 is one past INT64_MAX */
+	cr_assert_eq(arith_smul((int64_t)1 << 32, (int64_t)1 << 31), INT64_MAX);
+	cr_assert_eq(arith_smul(-((int64_t)1 << 32), (int64_t)1 << 31),
+		     INT64_MIN);
+	cr_assert_eq(arith_smul(-3, 7), -21);
+	cr_assert_eq(arith_usadd(UINT64_MAX - 1, 1), UINT64_MAX);
+	cr_assert_eq(arith_usadd(UINT64_MAX - 1, 2), UINT64_MAX);
+	cr_assert_eq(arith_usadd32(UINT32_MAX, 1), UINT32_MAX);
+	cr_assert_eq(arith_usadd32(40, 2), 42);
+	cr_assert_eq(arith_capadd(90, 9, 100), 99);
+	cr_assert_eq(arith_capadd(90, 10, 100), 100);
+	cr_assert_eq(arith_capadd(100, 0, 100), 100);
+	cr_assert_eq(arith_sat_u64((u128)UINT64_MAX + 1), UINT64_MAX);
+	/* 7 / 2 = 3.5: 3 down, 4 up; 2^70 / 2 = 2^69 saturates */
+	cr_assert_eq(arith_div_u128(7, 2, false), 3);
+	cr_assert_eq(arith_div_u128(7, 2, true), 4);
+	cr_assert_eq(arith_div_u128(8, 2, true), 4);
+	cr_assert_eq(arith_div_u128((u128)1 << 70, 2, false), UINT64_MAX);
+	cr_assert_not(arith_add(INT64_MAX, 1, &r));
+	cr_assert_not(arith_sub(INT64_MIN, 1, &r));
+	cr_assert_not(arith_mul(INT64_MIN, -1, &r));
+	cr_assert_eq(r, 0);
+	cr_assert(arith_mul(-4, 5, &r));
+	cr_assert_eq(r, -20);
+}
+
+Test(arith, number_theory)
+{
+	cr_assert_eq(arith_gcd64(12, 18), 6);
+	cr_assert_eq(arith_gcd64(7, 0), 7);
+	cr_assert_eq(arith_gcd64(0, 7), 7);
+	cr_assert_eq(arith_gcd64(17, 5), 1);
+	cr_assert(arith_gcd128(-12, 18) == 6);
+	cr_assert(arith_gcd128((i128)1 << 100, (i128)3 << 90) == (i128)1 << 90);
+	cr_assert(arith_gcd128(0, 0) == 0);
+	cr_assert_eq(arith_isqrt(0), 0);
+	cr_assert_eq(arith_isqrt(1), 1);
+	cr_assert_eq(arith_isqrt(99), 9);
+	cr_assert_eq(arith_isqrt(100), 10);
+	/* (2^64 - 1)^2 is the largest square below 2^128 */
+	cr_assert_eq(arith_isqrt((u128)UINT64_MAX * UINT64_MAX), UINT64_MAX);
+	cr_assert_eq(arith_isqrt(ARITH_U128_MAX), UINT64_MAX);
+}
+
+/* opts.h: the values of the options the subcommands share */
+Test(opts, shared_values)
+{
+	char ok[] = "rate=400Gb/s", eq2[] = "a=b=c", none[] = "x",
+	     noname[] = "=1", empty[] = "n=";
+	struct rackc_define d;
+	enum opts_format f = OPTS_TEXT;
+	uint32_t n = 7;
+
+	cr_assert(opts_define(ok, &d));
+	cr_assert_str_eq(d.name, "rate");
+	cr_assert_str_eq(d.value, "400Gb/s");
+	cr_assert(opts_define(eq2, &d));
+	cr_assert_str_eq(d.name, "a");
+	cr_assert_str_eq(d.value, "b=c");
+	cr_assert(opts_define(empty, &d));
+	cr_assert_str_eq(d.value, "");
+	cr_assert_not(opts_define(none, &d));
+	cr_assert_not(opts_define(noname, &d));
+	cr_assert_str_eq(noname, "=1");
+
+	cr_assert(opts_max_links("1", &n));
+	cr_assert_eq(n, 1);
+	cr_assert(opts_max_links("50000000", &n));
+	cr_assert_eq(n, 50000000);
+	cr_assert_not(opts_max_links("50000001", &n));
+	cr_assert_not(opts_max_links("0", &n));
+	cr_assert_not(opts_max_links("-1", &n));
+	cr_assert_not(opts_max_links("", &n));
+	cr_assert_not(opts_max_links("12k", &n));
+	cr_assert_eq(n, 50000000);
+
+	cr_assert(opts_format("json", &f));
+	cr_assert_eq(f, OPTS_JSON);
+	cr_assert(opts_format("md", &f));
+	cr_assert_eq(f, OPTS_MARKDOWN);
+	cr_assert(opts_format("markdown", &f));
+	cr_assert(opts_format("text", &f));
+	cr_assert_eq(f, OPTS_TEXT);
+	cr_assert_not(opts_format("sarif", &f));
+	cr_assert_not(opts_format("", &f));
 }

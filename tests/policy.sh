@@ -1,0 +1,172 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# One home for each repeated policy (doc/internals.md, "One source of
+# truth"): the checks below fail on a source file that brings back a
+# private copy.
+#
+#   int128     the 128-bit types are typedef'd only in src/arith.h
+#   arith      saturating, gcd and square-root helpers are defined only in
+#              src/arith.h (a function whose name holds "sat", "gcd",
+#              "lcm" or "isqrt")
+#   cablecols  the columns of cabling.csv are spelled only in
+#              src/cablecols.def (a quoted "a_..."/"b_..." end column or
+#              "computed_length_m"); backends/xlsx.c's cables sheet is the
+#              one exception still to move onto it
+#   partbase   the walk up a part's bases is for_each_base() of src/ir.h,
+#              with its one limit (RK_MAX_PART_DEPTH): no other loop steps
+#              "x = ...objs[x].part"
+#   prefix     the functions and data the elaboration and fabric stages
+#              export (nm, where the objects are built) carry their
+#              module's prefix: elab_ (elab*.o), eval_ (eval.o), fabric_
+#              (fabric*.o)
+#
+# Each checker runs on the tree and on planted files, which it must reject.
+. "$(dirname "$0")/lib.sh"
+
+# check_int128 DIR...: the files of DIR with a 128-bit typedef, one a line
+check_int128() {
+	grep -lE 'typedef[^;]*__int128' "$@" 2>/dev/null |
+		grep -v '/src/arith\.h$' || true
+}
+
+# check_arith DIR...: "FILE:LINE:TEXT" for each helper defined outside arith.h
+check_arith() {
+	grep -nE '^(static )?(inline )?[a-z_0-9 ]+[ *][a-z_0-9]*(sat|gcd|lcm|isqrt)[a-z_0-9]*\(' \
+		"$@" 2>/dev/null | grep -v '/src/arith\.h:' || true
+}
+
+# check_cablecols FILE...: "FILE:LINE" for each spelled-out cabling column
+check_cablecols() {
+	grep -nE '"(a|b)_(site|row|rack|u|device|port|transceiver)"|"computed_length_m"' \
+		"$@" 2>/dev/null | grep -v '/src/cablecols\.def:' |
+		grep -v '/backends/xlsx\.c:' | sed 's/^\([^:]*:[0-9]*\):.*/\1/' || true
+}
+
+# check_partbase FILE...: "FILE:LINE" for each hand-written part-base step
+check_partbase() {
+	grep -nE '\b([a-z_]+) = [^;,]*objs\[\1\]\.part\b' "$@" 2>/dev/null |
+		grep -v '/src/ir\.h:' | sed 's/^\([^:]*:[0-9]*\):.*/\1/' || true
+}
+
+# check_prefix: reads "OBJECT SYMBOL" lines, prints those without their
+# module's prefix
+check_prefix() {
+	awk '{
+		b = $1
+		sub(/.*\//, "", b)
+		sub(/\.o$/, "", b)
+		p = ""
+		if (b ~ /^elab/) p = "elab_"
+		else if (b == "eval") p = "eval_"
+		else if (b ~ /^fabric/) p = "fabric_"
+		if (p != "" && index($2, p) != 1)
+			print b ".o " $2
+	}'
+}
+
+srcs() {
+	for d in src backends grammar; do
+		for f in "$1/$d"/*.c "$1/$d"/*.h "$1/$d"/*.l "$1/$d"/*.y; do
+			[ -f "$f" ] && echo "$f"
+		done
+	done
+}
+
+# shellcheck disable=SC2046 # one argument a file
+bad=$(check_int128 $(srcs "$top_srcdir"))
+if [ -z "$bad" ]; then
+	pass "int128: typedefs only in src/arith.h"
+else
+	fail "int128: typedefs only in src/arith.h" "$(echo "$bad" | tr '\n' ' ')"
+fi
+# shellcheck disable=SC2046
+bad=$(check_arith $(srcs "$top_srcdir"))
+if [ -z "$bad" ]; then
+	pass "arith: helpers only in src/arith.h"
+else
+	fail "arith: helpers only in src/arith.h" "$(echo "$bad" | head -5)"
+fi
+
+# shellcheck disable=SC2046
+bad=$(check_cablecols $(srcs "$top_srcdir"))
+if [ -z "$bad" ]; then
+	pass "cablecols: cabling.csv columns only in src/cablecols.def"
+else
+	fail "cablecols: cabling.csv columns only in src/cablecols.def" \
+		"$(echo "$bad" | head -5 | tr '\n' ' ')"
+fi
+# shellcheck disable=SC2046
+bad=$(check_partbase $(srcs "$top_srcdir"))
+if [ -z "$bad" ]; then
+	pass "partbase: part-base walks use for_each_base"
+else
+	fail "partbase: part-base walks use for_each_base" \
+		"$(echo "$bad" | head -5 | tr '\n' ' ')"
+fi
+if [ -f "$top_srcdir/src/elab.o" ] && command -v nm >/dev/null; then
+	bad=$(for o in "$top_srcdir"/src/elab*.o "$top_srcdir"/src/eval.o \
+		"$top_srcdir"/src/fabric*.o; do
+		nm -g --defined-only "$o" |
+			awk -v o="$o" '$2 ~ /^[TDBR]$/ { print o, $3 }'
+	done | check_prefix)
+	if [ -z "$bad" ]; then
+		pass "prefix: elab, eval and fabric exports prefixed"
+	else
+		fail "prefix: elab, eval and fabric exports prefixed" \
+			"$(echo "$bad" | head -5 | tr '\n' ' ')"
+	fi
+else
+	skip "prefix: elab, eval and fabric exports prefixed" "no objects"
+fi
+
+# planted copies must be found
+mkdir -p "$tmp/src"
+printf 'typedef unsigned __int128 u128;\n' >"$tmp/src/a.c"
+printf '__extension__ typedef __int128\n\ts128;\n' >"$tmp/src/b.c"
+printf 'static int64_t sat_add(int64_t a, int64_t b)\n{\n}\n' >"$tmp/src/c.c"
+printf 'static inline int64_t gcd_i64(int64_t a, int64_t b)\n' >"$tmp/src/d.h"
+printf 'uint64_t isqrt_u128(unsigned __int128 x);\n' >"$tmp/src/e.h"
+printf 'static int64_t my_add(int64_t a)\n{\n\treturn sat(a);\n}\n' \
+	>"$tmp/src/ok.c"
+got=$(check_int128 "$tmp"/src/* | sed 's|.*/||' | tr '\n' ' ')
+if [ "$got" = "a.c b.c " ]; then
+	pass "int128: planted typedef found"
+else
+	fail "int128: planted typedef found" "got '$got'"
+fi
+got=$(check_arith "$tmp"/src/* | sed 's|.*/||; s|:.*||' | tr '\n' ' ')
+if [ "$got" = "c.c d.h e.h " ]; then
+	pass "arith: planted helpers found"
+else
+	fail "arith: planted helpers found" "got '$got'"
+fi
+printf 'static const char *const c[] = { "cable_id",\n\t"b_port" };\n' \
+	>"$tmp/src/f.c"
+printf 'CABLE_COL(A_PORT, "a_port")\n' >"$tmp/src/cablecols.def"
+got=$(check_cablecols "$tmp"/src/* | sed 's|.*/||' | tr '\n' ' ')
+if [ "$got" = "f.c:2 " ]; then
+	pass "cablecols: planted column found"
+else
+	fail "cablecols: planted column found" "got '$got'"
+fi
+printf '\tfor (p = part; p != RK_NONE; p = d->objs[p].part)\n' >"$tmp/src/g.c"
+printf '\t\tpart = x->d->objs[part].part;\n' >>"$tmp/src/g.c"
+printf '\tuint32_t dev = v->a, p = d->objs[dev].part;\n' >>"$tmp/src/g.c"
+got=$(check_partbase "$tmp"/src/* | sed 's|.*/||' | tr '\n' ' ')
+if [ "$got" = "g.c:1 g.c:2 " ]; then
+	pass "partbase: planted walk found"
+else
+	fail "partbase: planted walk found" "got '$got'"
+fi
+got=$(printf '%s\n' 'src/elab.o elab_x' 'src/elab_attr.o set_attr' \
+	'src/eval.o eval' 'src/eval.o eval_expr' 'src/fabric.o spread' \
+	'src/fabric_tiers.o fabric_y' 'src/metrics.o link_rate' | check_prefix |
+	tr '\n' ' ')
+if [ "$got" = "elab_attr.o set_attr eval.o eval fabric.o spread " ]; then
+	pass "prefix: planted names found"
+else
+	fail "prefix: planted names found" "got '$got'"
+fi
+
+finish
