@@ -86,7 +86,7 @@ void wb_power(struct wbuf *w, int64_t mw)
 	char buf[RK_QFMT_MAX];
 	struct quantity q = { DIM_POWER, mw };
 
-	wb_str(w, quantity_format(q, buf));
+	wb_str(w, quantity_human(q, buf));
 }
 
 void wb_total(struct wbuf *w, int64_t mw, bool over)

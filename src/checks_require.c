@@ -304,8 +304,8 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 				out->n = m->leaf_worst_down;
 				out->den = m->leaf_worst_up;
 			}
-			check_qfmt(DIM_RATE, m->leaf_worst_down, a);
-			check_qfmt(DIM_RATE, m->leaf_worst_up, b);
+			check_qfmt2(DIM_RATE, m->leaf_worst_down,
+				    m->leaf_worst_up, a, b);
 			rnote(r,
 			      "oversubscription(%s): worst leaf %s down, "
 			      "%s up",
@@ -499,8 +499,7 @@ static void unproven(struct check_ctx *c, const struct rk_req *q,
 		m = &node;
 	}
 
-	check_qfmt(DIM_RATE, m->bisection, a);
-	check_qfmt(DIM_RATE, m->bisection_upper, b);
+	check_qfmt2(DIM_RATE, m->bisection, m->bisection_upper, a, b);
 	check_fail(c, q->scope, &q->loc,
 		   "requirement not proven: the %sbisection of '%s' lies "
 		   "between %s and %s",
