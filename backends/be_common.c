@@ -348,3 +348,12 @@ void be_cable_counts(const struct rk_design *d, const struct cable_plan *p,
 	*cables = c;
 	*backplane = b;
 }
+
+int64_t be_pull_length(int64_t um)
+{
+	const int64_t cm = 10000;
+
+	if (um <= 0 || um > INT64_MAX - cm)
+		return um;
+	return (um + cm - 1) / cm * cm;
+}

@@ -53,6 +53,13 @@ const char *be_port_role(const struct rk_design *d, uint32_t port);
 uint32_t be_part_number(const struct rk_design *d, uint32_t part,
 			int64_t length);
 
+/*
+ * A cable length (um) as the pull list and the patch schedule print it for
+ * the installer: rounded up to the centimetre (a stock length in whole
+ * centimetres is unchanged), never down, so the printed cable reaches.
+ */
+int64_t be_pull_length(int64_t um);
+
 /* 64-bit FNV-1a hash of a string (stable across runs and hosts). */
 uint64_t be_fnv1a(const char *s);
 

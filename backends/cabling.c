@@ -8,7 +8,9 @@
  *                      there (a link inside one rack is listed once), each
  *                      seen from that rack: cable id and label, this end
  *                      (U, device, port), the far end (rack, U, device,
- *                      port), media, part number and stock length
+ *                      port), media, part number and stock length (a
+ *                      length cut to order rounded up to the centimetre,
+ *                      be_pull_length, as in the patch schedule)
  *   cabling/patch.csv  the patch schedule: per rack, port by port, every
  *                      cabled port with the far end (both ends by their
  *                      faceplate names); each cable under both its racks
@@ -541,7 +543,8 @@ static void pull_row(struct sheet *s, struct csv *w, uint32_t rack, uint32_t li)
 	uint32_t pn = 0, media = r->media, model = 0;
 	char id[72]; /* roomy: rk_put may copy it in words */
 	size_t idn = cable_id(s, li, id), mn = 0, ln;
-	const char *m = r->stock >= 0 ? metres(s, r->stock, &mn) : NULL;
+	const char *m =
+	    r->stock >= 0 ? metres(s, be_pull_length(r->stock), &mn) : NULL;
 	const char *lab = cable_label(s->cl, li, &ln);
 	char *o;
 
@@ -687,7 +690,8 @@ static void patch_row(struct sheet *s, struct csv *w, const struct patch_end *e)
 	size_t idn = cable_id(s, e->link, id), hn, fn, mn = 0;
 	const char *hf = cable_face(s->cl, e->port, &hn);
 	const char *ff = cable_face(s->cl, fport, &fn);
-	const char *m = r->stock >= 0 ? metres(s, r->stock, &mn) : NULL;
+	const char *m =
+	    r->stock >= 0 ? metres(s, be_pull_length(r->stock), &mn) : NULL;
 	char *o;
 
 	o = csv_room(w, (lh->len - lh->from_rack) +

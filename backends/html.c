@@ -113,7 +113,7 @@ static void wb_q(struct wbuf *w, enum dim dim, int64_t v)
 	char buf[RK_QFMT_MAX];
 	struct quantity q = { dim, v };
 
-	wb_str(w, quantity_format(q, buf));
+	wb_str(w, quantity_human(q, buf));
 }
 
 /* one row of the capacity table */

@@ -81,12 +81,62 @@ char *u128_dec(char *buf, unsigned __int128 v, unsigned k)
 	return buf;
 }
 
+/* Thousandths of an em of an ASCII character: the widest advance of its
+ * class in DejaVu Sans, rounded up (svg.h). */
+static uint32_t ascii_em(unsigned char c)
+{
+	if (strchr("ijl.,:;'|!", c))
+		return 400;
+	if (strchr("()[]", c))
+		return 400;
+	if (strchr("frt", c))
+		return 420;
+	if (c == ' ' || c == '/')
+		return 340;
+	if (c == '-')
+		return 370;
+	if (c == '_' || c == '*')
+		return 500;
+	if (c == 'I' || c == 'J')
+		return 300;
+	if (c == 'm')
+		return 980;
+	if (c == 'w')
+		return 820;
+	if (c == 'M')
+		return 870;
+	if (c == 'W')
+		return 990;
+	if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+		return 640;
+	if (c >= 'A' && c <= 'Z')
+		return 790;
+	return 1000;
+}
+
+uint32_t svg_text_em(const char *s, size_t n)
+{
+	uint32_t em = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == 0xc2 && i + 1 < n && (unsigned char)s[i + 1] == 0xb7)
+			em += 320; /* U+00B7 MIDDLE DOT, 318 */
+		else if (c >= 0x80)
+			em += (c & 0xc0) == 0x80 ? 0 : 1000;
+		else
+			em += ascii_em(c);
+	}
+	return em;
+}
+
 void wb_power(struct wbuf *w, int64_t mw)
 {
 	char buf[RK_QFMT_MAX];
 	struct quantity q = { DIM_POWER, mw };
 
-	wb_str(w, quantity_format(q, buf));
+	wb_str(w, quantity_human(q, buf));
 }
 
 void wb_total(struct wbuf *w, int64_t mw, bool over)

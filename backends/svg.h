@@ -31,6 +31,19 @@ void wb_xml(struct wbuf *w, const char *s);
 char *u128_dec(char *buf, unsigned __int128 v, unsigned k);
 /* an exact power in the best unit ("40.8kW") */
 void wb_power(struct wbuf *w, int64_t mw);
+
+/*
+ * The width of @n bytes of UTF-8 text @s in thousandths of an em, an
+ * upper bound for the common sans-serif faces: each character counted at
+ * the widest advance of its class in DejaVu Sans (Debian's default
+ * sans-serif, wider than Liberation Sans, Arial and Helvetica), rounded
+ * up: 300 for I and J, 340 to 500 for spaces, punctuation and brackets,
+ * 420 for f, r and t, 640 for digits and the other lower-case letters but
+ * m (980) and w (820), 790 for capitals but M (870) and W (990), 320 for a
+ * middle dot, 1000 for other symbols and anything else not ASCII.  Times the font size in px,
+ * thousandths of a px.
+ */
+uint32_t svg_text_em(const char *s, size_t n);
 /* A total (metrics.h) as wb_power writes it, or, when @over, words saying
  * it is out of range (never the saturated number). */
 void wb_total(struct wbuf *w, int64_t mw, bool over);

@@ -523,7 +523,7 @@ static void wb_rate(struct wbuf *w, int64_t bps)
 	char buf[RK_QFMT_MAX];
 	struct quantity q = { DIM_RATE, bps };
 
-	wb_str(w, quantity_format(q, buf));
+	wb_str(w, quantity_human(q, buf));
 }
 
 static void bundle_label(struct wbuf *w, const struct bundle *k)

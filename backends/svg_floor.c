@@ -44,6 +44,30 @@ static unsigned band_of(int64_t mw)
 	return b;
 }
 
+/*
+ * A rack's name at the foot of its rectangle (@px, @py, @pw x @ph px),
+ * inside it: 8 px type, smaller (down to 5 px) where the name is wider
+ * than the rack less 1 px each side (svg_text_em's upper bound), and left
+ * out where even that does not fit (the <title> has it).  Racks do not
+ * overlap, so neither do their names.
+ */
+static void rack_name(struct wbuf *w, const char *name, int px, int py, int pw,
+		      int ph)
+{
+	uint32_t em = svg_text_em(name, strlen(name)), fs = 8;
+
+	while (fs > 5 && em * fs > (uint32_t)(pw - 2) * 1000)
+		fs--;
+	if (pw < 2 || em * fs > (uint32_t)(pw - 2) * 1000 || ph < 12)
+		return;
+	wb_printf(w,
+		  "<text x=\"%d\" y=\"%d\" font-size=\"%u\" "
+		  "text-anchor=\"middle\">",
+		  px + pw / 2, py + ph - 3, fs);
+	wb_xml(w, name);
+	wb_str(w, "</text>");
+}
+
 struct frack {
 	uint32_t rack;
 	int64_t x, y, w, h; /* micrometres */
@@ -228,14 +252,8 @@ void svg_floor(struct wbuf *w, const struct rk_design *d, struct derived *dv,
 				  "fill=\"#17becf\" stroke=\"#0b5563\"/>",
 				  px + pw / 2, py + 1, pw / 3 + 1, ph / 3 + 1,
 				  -2 * (pw / 3 + 1));
-		if (pw >= 28 && ph >= 12) {
-			wb_printf(w,
-				  "<text x=\"%d\" y=\"%d\" font-size=\"8\" "
-				  "text-anchor=\"middle\">",
-				  px + pw / 2, py + ph - 3);
-			wb_xml(w, str_of(d->arena, d->objs[f->rack].local));
-			wb_str(w, "</text>");
-		}
+		rack_name(w, str_of(d->arena, d->objs[f->rack].local), px, py,
+			  pw, ph);
 		wb_str(w, "</g>\n");
 	}
 	/* liquid loops: their racks joined in declaration order (each

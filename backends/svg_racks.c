@@ -17,14 +17,13 @@
 #include "schema.h"
 #include "svg.h"
 
-#define UH 12	     /* pixels per U */
-#define RW 170	     /* width of one view of a rack */
-#define SCALE_W 22   /* the U numbers */
-#define HEAD_H 78    /* the rack's figures */
-#define LINE_H 12    /* a line of the list below */
-#define RACK_GAP 44  /* between racks */
-#define VIEW_GAP 14  /* between the front and rear views */
-#define LABEL_MAX 30 /* characters of a device label */
+#define UH 12	    /* pixels per U */
+#define RW 170	    /* width of one view of a rack */
+#define SCALE_W 22  /* the U numbers */
+#define HEAD_H 78   /* the rack's figures */
+#define LINE_H 12   /* a line of the list below */
+#define RACK_GAP 44 /* between racks */
+#define VIEW_GAP 14 /* between the front and rear views */
 
 /* a device's name within its rack: the rack's prefix dropped */
 static const char *dev_label(const struct rk_design *d, uint32_t dev,
@@ -48,24 +47,65 @@ static const char *dev_model(const struct rk_design *d, uint32_t dev)
 					    : "";
 }
 
-/* @s cut to @max characters (bytes of UTF-8 sequences kept whole) */
-static void wb_xml_cut(struct wbuf *w, const char *s, size_t max)
-{
-	char buf[256];
-	size_t n = 0, chars = 0;
+/* A device's text: its font size, and the room for it (thousandths of a
+ * px: the view's width less 4 px before the text and 2 px after). */
+#define LABEL_FONT 9
+#define LABEL_ROOM ((RW - 6) * 1000)
 
-	for (; s[n] && n + 4 < sizeof(buf) - 4; n++) {
-		if (((unsigned char)s[n] & 0xc0) != 0x80 && ++chars > max)
-			break;
-		buf[n] = s[n];
+/*
+ * A device's label at (@x, @y): its name @name whole, in 9 px type or
+ * smaller where a long name needs it (never cut: an index must read in
+ * full), then " · " and @model (when not NULL) in what room is left, cut
+ * with an ellipsis, and left out when not even a few characters fit (the
+ * <title> has it).  Widths are svg_text_em's upper bounds.
+ */
+static void dev_text(struct wbuf *w, const char *name, const char *model, int x,
+		     int y)
+{
+	static const char sep[] = " \xc2\xb7 ", dots[] = "\xe2\x80\xa6";
+	uint32_t em = svg_text_em(name, strlen(name));
+	uint32_t fs = LABEL_FONT, room, used, k;
+	size_t n = 0, fit = 0;
+
+	if (em * fs > LABEL_ROOM)
+		fs = em ? LABEL_ROOM / em : LABEL_FONT; /* whole px, down */
+	if (!fs) /* not reached for names of a sane length */
+		fs = 1;
+	wb_printf(w, "<text x=\"%d\" y=\"%d\" font-size=\"%u\">", x, y, fs);
+	wb_xml(w, name);
+	/* the model: as many whole characters as fit with the ellipsis */
+	used = em * fs + svg_text_em(sep, strlen(sep)) * fs;
+	room = used < LABEL_ROOM ? LABEL_ROOM - used : 0;
+	if (model && *model) {
+		uint32_t all = svg_text_em(model, strlen(model)) * fs;
+		uint32_t el = svg_text_em(dots, 3) * fs, sum = 0;
+		bool whole = all <= room;
+
+		while (model[n]) {
+			/* one character: its lead byte and continuations */
+			k = 1;
+			while (((unsigned char)model[n + k] & 0xc0) == 0x80)
+				k++;
+			sum += svg_text_em(model + n, k) * fs;
+			if (!whole && sum + el > room)
+				break;
+			n += k;
+			fit++;
+		}
+		if (whole) {
+			wb_str(w, sep);
+			wb_xml(w, model);
+		} else if (fit >= 4) {
+			char *buf = xmalloc(n + 4);
+
+			memcpy(buf, model, n);
+			memcpy(buf + n, dots, 4); /* with its NUL */
+			wb_str(w, sep);
+			wb_xml(w, buf);
+			free(buf);
+		}
 	}
-	if (s[n]) {
-		/* U+2026 HORIZONTAL ELLIPSIS */
-		memcpy(buf + n, "\xe2\x80\xa6", 3);
-		n += 3;
-	}
-	buf[n] = '\0';
-	wb_xml(w, buf);
+	wb_str(w, "</text>");
 }
 
 static void dev_title(struct wbuf *w, const struct rk_design *d, uint32_t dev)
@@ -275,15 +315,10 @@ static void draw_rack(struct wbuf *w, const struct rk_design *d,
 			    v ? rx : fx, y, RW, (int)h * UH, fill,
 			    v ? " fill-opacity=\"0.6\"" : "");
 			dev_title(w, d, dev);
-			wb_printf(w, "<text x=\"%d\" y=\"%d\" font-size=\"9\">",
-				  (v ? rx : fx) + 4, y + (int)h * UH / 2 + 3);
-			wb_xml_cut(w, dev_label(d, dev, r),
-				   v ? LABEL_MAX : LABEL_MAX / 2);
-			if (!v) {
-				wb_str(w, " \xc2\xb7 ");
-				wb_xml_cut(w, dev_model(d, dev), LABEL_MAX / 2);
-			}
-			wb_str(w, "</text></g>\n");
+			dev_text(w, dev_label(d, dev, r),
+				 v ? NULL : dev_model(d, dev),
+				 (v ? rx : fx) + 4, y + (int)h * UH / 2 + 3);
+			wb_str(w, "</g>\n");
 		}
 	}
 	/* the list below */

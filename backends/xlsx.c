@@ -42,49 +42,120 @@
 #include "metrics.h"
 #include "schema.h"
 
+/* The most columns a sheet has (the BOM's 16). */
+#define XLSX_COLS 16
+
 struct book {
 	const struct rk_design *d;
 	struct arena *a;
 	lxw_workbook *wb;
-	lxw_format *money;
-	uint32_t *rack; /* device -> rack, RK_NONE */
-	int64_t *at;	/* device -> U, -1 */
+	lxw_format *money;	   /* prices: "#,##0.00" */
+	lxw_format *length;	   /* metres: "0.00", the centimetre */
+	lxw_format *count;	   /* quantities, U: "0" */
+	lxw_format *head;	   /* the header row: bold */
+	uint16_t ncols;		   /* the current sheet's columns */
+	uint16_t width[XLSX_COLS]; /* its widest cell per column, characters */
+	uint32_t *rack;		   /* device -> rack, RK_NONE */
+	int64_t *at;		   /* device -> U, -1 */
 	bool failed;
 };
+
+/* Column @c holds a cell of @n characters. */
+static void widen(struct book *k, uint16_t c, size_t n)
+{
+	if (c < XLSX_COLS && n > k->width[c])
+		k->width[c] = (uint16_t)(n < 1000 ? n : 1000);
+}
+
+static void put_cell(struct book *k, lxw_worksheet *ws, uint32_t r, uint16_t c,
+		     const char *s, lxw_format *f)
+{
+	if (s && *s) {
+		if (worksheet_write_string(ws, r, c, s, f))
+			k->failed = true;
+		widen(k, c, strlen(s));
+	}
+}
 
 static void put_str(struct book *k, lxw_worksheet *ws, uint32_t r, uint16_t c,
 		    const char *s)
 {
-	if (s && *s && worksheet_write_string(ws, r, c, s, NULL))
-		k->failed = true;
+	put_cell(k, ws, r, c, s, NULL);
 }
 
+/* A number shown with @f's format; @shown: its characters there. */
 static void put_num(struct book *k, lxw_worksheet *ws, uint32_t r, uint16_t c,
-		    double v, lxw_format *f)
+		    double v, lxw_format *f, size_t shown)
 {
 	if (worksheet_write_number(ws, r, c, v, f))
 		k->failed = true;
+	widen(k, c, shown);
 }
 
+/* Characters of a whole number @v printed plainly. */
+static size_t digits(int64_t v)
+{
+	size_t n = v < 0 ? 2 : 1;
+
+	for (v = v < 0 ? -(v / 10) : v / 10; v; v /= 10)
+		n++;
+	return n;
+}
+
+static void put_count(struct book *k, lxw_worksheet *ws, uint32_t r, uint16_t c,
+		      int64_t v)
+{
+	put_num(k, ws, r, c, (double)v, k->count, digits(v));
+}
+
+/* Metres to the micrometre in the cell, shown to the centimetre. */
 static void put_metres(struct book *k, lxw_worksheet *ws, uint32_t r,
 		       uint16_t c, int64_t um)
 {
 	if (um >= 0)
-		put_num(k, ws, r, c, (double)um / 1e6, NULL);
+		put_num(k, ws, r, c, (double)um / 1e6, k->length,
+			digits(um / 1000000) + 3);
 }
 
 static void put_money(struct book *k, lxw_worksheet *ws, uint32_t r, uint16_t c,
 		      int64_t cents)
 {
-	if (cents >= 0)
-		put_num(k, ws, r, c, (double)cents / 100.0, k->money);
+	if (cents >= 0) {
+		int64_t whole = cents / 100;
+
+		put_num(k, ws, r, c, (double)cents / 100.0, k->money,
+			digits(whole) + (digits(whole) - 1) / 3 + 3);
+	}
 }
 
 static void header(struct book *k, lxw_worksheet *ws, const char *const *cols,
 		   unsigned n)
 {
+	memset(k->width, 0, sizeof(k->width));
+	k->ncols = (uint16_t)n;
 	for (unsigned i = 0; i < n; i++)
-		put_str(k, ws, 0, (uint16_t)i, cols[i]);
+		put_cell(k, ws, 0, (uint16_t)i, cols[i], k->head);
+}
+
+/*
+ * A sheet's last touches, once its @rows rows (the header included) are
+ * written: the header row frozen, an autofilter over the table, and each
+ * column as wide as its widest cell (plus room for the filter button),
+ * within 8 and 60 characters.
+ */
+static void sheet_done(struct book *k, lxw_worksheet *ws, uint32_t rows)
+{
+	worksheet_freeze_panes(ws, 1, 0);
+	if (worksheet_autofilter(ws, 0, 0, rows ? rows - 1 : 0,
+				 (uint16_t)(k->ncols - 1)))
+		k->failed = true;
+	for (uint16_t c = 0; c < k->ncols && c < XLSX_COLS; c++) {
+		unsigned w = k->width[c] + 3u;
+
+		w = w < 8 ? 8 : w > 60 ? 60 : w;
+		if (worksheet_set_column(ws, c, c, (double)w, NULL))
+			k->failed = true;
+	}
 }
 
 static const char *const bom_cols[] = {
@@ -108,7 +179,7 @@ static void bom_row(struct book *k, struct bom *b, lxw_worksheet *ws,
 	put_str(k, ws, r, 5, l->pn);
 	put_str(k, ws, r, 6, ir_str(d, part, A_DESCRIPTION));
 	put_metres(k, ws, r, 7, l->length);
-	put_num(k, ws, r, 8, (double)l->qty, NULL);
+	put_count(k, ws, r, 8, (int64_t)l->qty);
 	put_str(k, ws, r, 9, l->asm_part != RK_NONE ? l->gkey : NULL);
 	put_money(k, ws, r, 10, l->price);
 	put_money(k, ws, r, 11, bom_extended(l));
@@ -145,6 +216,9 @@ static void sheets_bom(struct book *k, struct bom *b)
 		put_str(k, ws, r, 12, t.s[i].cur);
 	}
 	free(t.s);
+	/* the two sheets share the columns and their widths */
+	sheet_done(k, ws, r);
+	sheet_done(k, sp, rs);
 }
 
 /* One end of a cable from column @c on: its rack (when @with_rack), U,
@@ -161,7 +235,7 @@ static void end_cells(struct book *k, lxw_worksheet *ws, uint32_t r, uint16_t c,
 		c++;
 	}
 	if (rack != RK_NONE && k->at[dev] >= 1)
-		put_num(k, ws, r, c, (double)k->at[dev], NULL);
+		put_count(k, ws, r, c, k->at[dev]);
 	put_str(k, ws, r, c + 1, ir_name(d, dev));
 	put_str(k, ws, r, c + 2, str_of(d->arena, d->objs[port].local));
 }
@@ -211,6 +285,7 @@ static void sheet_cables(struct book *k, const struct cable_plan *p)
 		put_metres(k, ws, row, 14, r->length);
 		row++;
 	}
+	sheet_done(k, ws, row);
 }
 
 /* The pull list: racks in object order, each rack's cables in link order
@@ -276,10 +351,11 @@ static void sheet_pull(struct book *k, const struct cable_plan *p)
 				put_str(k, ws, row, 9,
 					str_of(d->arena, r->media));
 			put_str(k, ws, row, 10, part_number_of(d, r));
-			put_metres(k, ws, row, 11, r->stock);
+			put_metres(k, ws, row, 11, be_pull_length(r->stock));
 			row++;
 		}
 	}
+	sheet_done(k, ws, row);
 	free(ent);
 	free(cnt);
 }
@@ -332,9 +408,9 @@ static void sheet_racks(struct book *k)
 
 		put_str(k, ws, row, 0, ir_name(d, k->rack[i]));
 		if (k->at[i] >= 1)
-			put_num(k, ws, row, 1, (double)k->at[i], NULL);
+			put_count(k, ws, row, 1, k->at[i]);
 		if (h >= 0)
-			put_num(k, ws, row, 2, (double)h, NULL);
+			put_count(k, ws, row, 2, h);
 		put_str(k, ws, row, 3, ir_name(d, i));
 		put_str(k, ws, row, 4, rk_class_name(d->objs[i].cls));
 		if (part != RK_NONE)
@@ -344,6 +420,7 @@ static void sheet_racks(struct book *k)
 		if (asm_part != RK_NONE)
 			put_str(k, ws, row, 7, ir_name(d, asm_part));
 	}
+	sheet_done(k, ws, row);
 	free(dev);
 }
 
@@ -406,7 +483,13 @@ static bool emit_xlsx(struct backend_ctx *ctx)
 		props.created = 946684800; /* 2000-01-01T00:00:00Z: fixed */
 		workbook_set_properties(k.wb, &props);
 		k.money = workbook_add_format(k.wb);
-		format_set_num_format(k.money, "0.00");
+		format_set_num_format(k.money, "#,##0.00");
+		k.length = workbook_add_format(k.wb);
+		format_set_num_format(k.length, "0.00");
+		k.count = workbook_add_format(k.wb);
+		format_set_num_format(k.count, "0");
+		k.head = workbook_add_format(k.wb);
+		format_set_bold(k.head);
 		sheets_bom(&k, &b);
 		sheet_cables(&k, derived_cableplan(ctx->dv));
 		sheet_pull(&k, derived_cableplan(ctx->dv));

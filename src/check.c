@@ -837,9 +837,21 @@ const char *check_qfmt(enum dim dim, int64_t v, char *buf)
 	/* the checks' sums saturate there (check_sat, rack_totals): a
 	 * figure at the top of the range is a lower bound, and says so */
 	if (v != INT64_MAX)
-		return quantity_format(q, buf);
+		return quantity_human(q, buf);
 	snprintf(buf, RK_QFMT_MAX, "at least %s", quantity_format(q, tmp));
 	return buf;
+}
+
+const char *check_qfmt2(enum dim dim, int64_t a, int64_t b, char *ba, char *bb)
+{
+	if (a == INT64_MAX || b == INT64_MAX) {
+		check_qfmt(dim, a, ba);
+		check_qfmt(dim, b, bb);
+		return ba;
+	}
+	quantity_human_pair((struct quantity){ dim, a },
+			    (struct quantity){ dim, b }, ba, bb);
+	return ba;
 }
 
 int64_t check_num0(const struct rk_design *d, uint32_t obj, uint32_t key)

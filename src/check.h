@@ -227,9 +227,14 @@ const char *check_group_who(const struct rk_design *d, uint32_t first,
  * the overflow policy of arith.h, whose helpers these are). */
 #define check_sat(v) arith_sat64(v)
 #define check_sadd(a, b) arith_sadd((a), (b))
-/* A quantity of dimension @dim in its natural unit (quantity_format);
- * INT64_MAX, where sums saturate, as "at least" that figure. */
+/* A quantity of dimension @dim for people (quantity_human: its natural
+ * unit, rounded to that unit's decimals); INT64_MAX, where sums saturate,
+ * as "at least" that figure. */
 const char *check_qfmt(enum dim dim, int64_t v, char *buf);
+/* Two figures of @dim that one message compares, into @ba and @bb
+ * (RK_QFMT_MAX bytes each), with the decimals their order needs
+ * (quantity_human_pair); returns @ba. */
+const char *check_qfmt2(enum dim dim, int64_t a, int64_t b, char *ba, char *bb);
 #define FP(v, b) check_qfmt(DIM_POWER, (v), (b))
 /* A non-negative numeric attribute (inherited), 0 when absent. */
 int64_t check_num0(const struct rk_design *d, uint32_t obj, uint32_t key);

@@ -204,14 +204,12 @@ static void run_cable_reach(struct check_ctx *c)
 		case CP_TOO_SHORT:
 			if (check_link_waived(c, l))
 				break;
+			check_qfmt2(DIM_LENGTH, ir_num(d, r->cable, A_REACH, 0),
+				    r->length, b1, b2);
 			check_fail(c, check_link_owner(l), &l->loc,
 				   "cable %s reaches %s, but link %s needs %s",
-				   ir_name(d, r->cable),
-				   check_qfmt(DIM_LENGTH,
-					      ir_num(d, r->cable, A_REACH, 0),
-					      b1),
-				   link_str(d, l, lb),
-				   check_qfmt(DIM_LENGTH, r->length, b2));
+				   ir_name(d, r->cable), b1, link_str(d, l, lb),
+				   b2);
 			note_length(c, l, r);
 			check_note(c, attr_loc(d, r->cable, A_REACH),
 				   "%s: reach %s", ir_name(d, r->cable), b1);
@@ -223,10 +221,10 @@ static void run_cable_reach(struct check_ctx *c)
 				   "cable %s is sold up to %s, but link %s "
 				   "needs %s",
 				   ir_name(d, r->cable),
-				   check_qfmt(DIM_LENGTH,
-					      longest_stock(d, r->cable), b1),
-				   link_str(d, l, lb),
-				   check_qfmt(DIM_LENGTH, r->length, b2));
+				   check_qfmt2(DIM_LENGTH,
+					       longest_stock(d, r->cable),
+					       r->length, b1, b2),
+				   link_str(d, l, lb), b2);
 			note_length(c, l, r);
 			check_note(c, attr_loc(d, r->cable, A_LENGTHS),
 				   "%s: lengths %s", ir_name(d, r->cable),

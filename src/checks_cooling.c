@@ -300,12 +300,13 @@ static void run_air_limit(struct check_ctx *c)
 			check_cover(c, r, mk, m->air_unk[r]);
 			continue;
 		}
-		check_fail(c, r, &d->objs[r].loc,
-			   "rack %s puts %s%s of heat into the air, above the "
-			   "%s rack_limit of air zone %s",
-			   ir_name(d, r), m->air_unk[r] ? "at least " : "",
-			   FP(cm_air_after(m, r), a), FP(lim->n, b),
-			   ir_name(d, z));
+		check_fail(
+		    c, r, &d->objs[r].loc,
+		    "rack %s puts %s%s of heat into the air, above the "
+		    "%s rack_limit of air zone %s",
+		    ir_name(d, r), m->air_unk[r] ? "at least " : "",
+		    check_qfmt2(DIM_POWER, cm_air_after(m, r), lim->n, a, b), b,
+		    ir_name(d, z));
 		check_note(c, &lim->loc, "rack_limit given here");
 		note_devices(c, m, m->rack_dev[r], m->dev_next, SIDE_AIR);
 		note_door(c, m, r);
@@ -355,8 +356,8 @@ static void run_rdhx(struct check_ctx *c)
 			   "door %s rated %s, and is in no air zone to take "
 			   "the other %s%s",
 			   ir_name(d, r), m->air_unk[r] ? "at least " : "",
-			   FP(m->air[r], a), ir_name(d, p), FP(cap, b),
-			   m->air_unk[r] ? "at least " : "",
+			   check_qfmt2(DIM_POWER, m->air[r], cap, a, b),
+			   ir_name(d, p), b, m->air_unk[r] ? "at least " : "",
 			   FP(m->air[r] - cap, t));
 		note_devices(c, m, m->rack_dev[r], m->dev_next, SIDE_AIR);
 		check_cover(c, r, mk, m->air_unk[r]);
@@ -499,15 +500,15 @@ static void run_cdu_capacity(struct check_ctx *c)
 			    "loop %s takes %s%s of heat to liquid, above "
 			    "the %s its CDUs give with redundancy \"%s\"",
 			    ir_name(d, l), m->liq_unk[l] ? "at least " : "",
-			    FP(m->liq[l], a), FP(usable, b),
+			    check_qfmt2(DIM_POWER, m->liq[l], usable, a, b), b,
 			    ir_str(d, l, A_REDUNDANCY));
 		else
-			check_fail(c, l, &d->objs[l].loc,
-				   "loop %s takes %s%s of heat to liquid, "
-				   "above the %s capacity of its CDUs",
-				   ir_name(d, l),
-				   m->liq_unk[l] ? "at least " : "",
-				   FP(m->liq[l], a), FP(usable, b));
+			check_fail(
+			    c, l, &d->objs[l].loc,
+			    "loop %s takes %s%s of heat to liquid, "
+			    "above the %s capacity of its CDUs",
+			    ir_name(d, l), m->liq_unk[l] ? "at least " : "",
+			    check_qfmt2(DIM_POWER, m->liq[l], usable, a, b), b);
 		note_cdus(c, d, l, A_CAPACITY, spares, total, usable,
 			  DIM_POWER);
 		note_loop_heat(c, m, l);
@@ -579,8 +580,7 @@ static void run_flow(struct check_ctx *c)
 			check_cover(c, l, mk, m->liq_unk[l]);
 			continue;
 		}
-		check_qfmt(DIM_FLOW, need, a);
-		check_qfmt(DIM_FLOW, usable, b);
+		check_qfmt2(DIM_FLOW, need, usable, a, b);
 		check_fail(c, l, &d->objs[l].loc,
 			   "loop %s needs %s%s of %s to carry %s at a %s rise, "
 			   "above the %s its CDUs deliver",
@@ -608,7 +608,8 @@ static void run_flow(struct check_ctx *c)
 			    (long long)co->rho, (long long)co->cp,
 			    quantity_format_in(
 				(struct quantity){ DIM_TEMP, dt }, "K", k),
-			    a);
+			    quantity_format((struct quantity){ DIM_FLOW, need },
+					    a));
 		note_cdus(c, d, l, A_MAX_FLOW, spares, total, usable, DIM_FLOW);
 		note_loop_heat(c, m, l);
 		check_cover(c, l, mk, m->liq_unk[l]);
@@ -651,8 +652,8 @@ static void run_room(struct check_ctx *c)
 		check_fail(c, z, &d->objs[z].loc,
 			   "air zone %s takes %s%s of heat from its racks, "
 			   "above its capacity %s",
-			   ir_name(d, z), unk ? "at least " : "", FP(sum, a),
-			   FP(cv->n, b));
+			   ir_name(d, z), unk ? "at least " : "",
+			   check_qfmt2(DIM_POWER, sum, cv->n, a, b), b);
 		check_note(c, &cv->loc, "capacity given here");
 		note_zone_racks(c, m, z);
 		check_cover(c, z, mk, unk);

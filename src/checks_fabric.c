@@ -33,8 +33,8 @@ static void run_oversub(struct check_ctx *c)
 		if ((i128)mp->leaf_worst_down * ov->a <=
 		    (i128)mp->leaf_worst_up * ov->n)
 			continue;
-		check_qfmt(DIM_RATE, mp->leaf_worst_down, a);
-		check_qfmt(DIM_RATE, mp->leaf_worst_up, b);
+		check_qfmt2(DIM_RATE, mp->leaf_worst_down, mp->leaf_worst_up, a,
+			    b);
 		check_fail(
 		    c, f, &ov->loc,
 		    "leaf %s of fabric '%s' is oversubscribed beyond the "

@@ -146,8 +146,7 @@ static void run_leaf_uplinks(struct check_ctx *c)
 		if (ir_attr(d, f, A_UPLINKS) &&
 		    streq(check_str(c, f, A_UPLINKS), "all"))
 			continue; /* so it does */
-		check_qfmt(DIM_RATE, io[i].down, a);
-		check_qfmt(DIM_RATE, io[i].up, b);
+		check_qfmt2(DIM_RATE, io[i].down, io[i].up, a, b);
 		check_fail(c, i, &d->objs[f].loc,
 			   "leaf %s of fabric '%s' has more uplink than "
 			   "downlink: %u %s down (%s), %u up (%s)%s",
@@ -223,8 +222,7 @@ static void run_ratio(struct check_ctx *c)
 			continue;
 		ov = ir_attr(d, f, A_OVERSUB);
 		x = &io[l];
-		check_qfmt(DIM_RATE, x->down, a);
-		check_qfmt(DIM_RATE, x->up, b);
+		check_qfmt2(DIM_RATE, x->down, x->up, a, b);
 		check_fail(c, f, &ov->loc,
 			   "fabric '%s' asks for oversubscription %lld:%u, but "
 			   "leaf %s has %u %s down (%s) and %u %s up (%s); %u "

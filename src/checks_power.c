@@ -825,8 +825,7 @@ static void psu_redundancy_of(struct check_ctx *c, uint32_t i, uint32_t part)
 
 		if (have < pi.pmax) {
 			FP(pi.rating, a);
-			FP(have, b);
-			FP(pi.pmax, t);
+			check_qfmt2(DIM_POWER, have, pi.pmax, b, t);
 			if (sk == SCH_NONE)
 				check_fail(c, i, &pv->loc,
 					   "part %s cannot reach full "
@@ -922,7 +921,7 @@ static void run_pdu_capacity(struct check_ctx *c)
 			   "%s %s carries %s%s at max load, above its %s",
 			   d->objs[p].cls == C_PDU ? "PDU" : "power shelf",
 			   ir_name(d, p), m->unk[p] ? "at least " : "",
-			   FP(m->load[p], a), supply_format(&cp, b));
+			   check_qfmt2(DIM_POWER, m->load[p], cp.mw, a, b), b);
 		note_capacity(c, &cp, check_part_name(d, p));
 		note_pdu_load(c, m, p, RK_NONE);
 		note_unknown_load(c, m, p);
@@ -1141,8 +1140,10 @@ static void report_throttle(struct check_ctx *c, const struct pmodel *m,
 		check_note(c, m->w[m->dev_w[dev]].loc,
 			   "%lld x %s = %s against power_max %s", (long long)s,
 			   FP(pi->rating, a),
-			   FP(check_sat((__int128)s * pi->rating), b),
-			   FP(pi->pmax, t));
+			   check_qfmt2(DIM_POWER,
+				       check_sat((__int128)s * pi->rating),
+				       pi->pmax, b, t),
+			   t);
 	note_lost(c, m, dev, f);
 }
 
@@ -1171,14 +1172,14 @@ static void run_feed_failure(struct check_ctx *c)
 
 			if (load <= cp.mw)
 				continue;
-			check_fail(c, p, &d->objs[p].loc,
-				   "when feed %s fails, %s %s carries %s%s, "
-				   "above its %s",
-				   ir_name(d, m->s[s].feed),
-				   d->objs[p].cls == C_PDU ? "PDU"
-							   : "power shelf",
-				   ir_name(d, p), m->unk[p] ? "at least " : "",
-				   FP(load, a), supply_format(&cp, b));
+			check_fail(
+			    c, p, &d->objs[p].loc,
+			    "when feed %s fails, %s %s carries %s%s, "
+			    "above its %s",
+			    ir_name(d, m->s[s].feed),
+			    d->objs[p].cls == C_PDU ? "PDU" : "power shelf",
+			    ir_name(d, p), m->unk[p] ? "at least " : "",
+			    check_qfmt2(DIM_POWER, load, cp.mw, a, b), b);
 			note_capacity(c, &cp, check_part_name(d, p));
 			note_pdu_load(c, m, p, m->s[s].feed);
 			note_unknown_load(c, m, p);
@@ -1294,11 +1295,12 @@ static void run_feed_capacity(struct check_ctx *c)
 			continue;
 		}
 		if (m->load[g] > cp.mw) {
-			check_fail(c, g, &d->objs[g].loc,
-				   "feed %s carries %s%s at max load, above "
-				   "its %s",
-				   ir_name(d, g), m->unk[g] ? "at least " : "",
-				   FP(m->load[g], a), supply_format(&cp, b));
+			check_fail(
+			    c, g, &d->objs[g].loc,
+			    "feed %s carries %s%s at max load, above "
+			    "its %s",
+			    ir_name(d, g), m->unk[g] ? "at least " : "",
+			    check_qfmt2(DIM_POWER, m->load[g], cp.mw, a, b), b);
 			note_capacity(c, &cp, ir_name(d, g));
 			note_feed_racks(c, m, g, RK_NONE, sum, touched);
 			note_unknown_feed(c, m, g);
@@ -1322,9 +1324,9 @@ static void run_feed_capacity(struct check_ctx *c)
 			   "when feed %s fails, feed %s carries %s%s (%s%s in "
 			   "normal operation), above its %s",
 			   ir_name(d, worst), ir_name(d, g),
-			   m->unk[g] ? "at least " : "", FP(wl, a),
-			   m->unk[g] ? "at least " : "", FP(m->load[g], t),
-			   supply_format(&cp, b));
+			   m->unk[g] ? "at least " : "",
+			   check_qfmt2(DIM_POWER, wl, cp.mw, a, b),
+			   m->unk[g] ? "at least " : "", FP(m->load[g], t), b);
 		note_capacity(c, &cp, ir_name(d, g));
 		note_feed_racks(c, m, g, worst, sum, touched);
 		note_unknown_feed(c, m, g);

@@ -62,6 +62,23 @@ struct reval {
 	uint32_t nnotes;
 };
 
+/*
+ * A figure in a requirement's notes: exact (quantity_format), since the
+ * requirement compares it with a figure the design wrote, and a rounded
+ * one could read as meeting it; the top of the range, where sums
+ * saturate, as "at least" that figure.
+ */
+static const char *req_qfmt(enum dim dim, int64_t v, char *buf)
+{
+	struct quantity q = { dim, v };
+	char tmp[RK_QFMT_MAX];
+
+	if (v != INT64_MAX)
+		return quantity_format(q, buf);
+	snprintf(buf, RK_QFMT_MAX, "at least %s", quantity_format(q, tmp));
+	return buf;
+}
+
 static void rerror(struct reval *r, const struct srcloc *loc, const char *fmt,
 		   ...) PRINTF(3, 4);
 static void rerror(struct reval *r, const struct srcloc *loc, const char *fmt,
@@ -178,9 +195,9 @@ static bool bisection_r(struct reval *r, const struct ast *x, uint32_t f,
 		return false;
 	}
 	fabric_bisection_method(m, how, sizeof(how));
-	check_qfmt(DIM_RATE, m->bisection, a);
-	check_qfmt(DIM_RATE, m->bisection_upper, c);
-	check_qfmt(DIM_RATE, m->full_bisection, b);
+	req_qfmt(DIM_RATE, m->bisection, a);
+	req_qfmt(DIM_RATE, m->bisection_upper, c);
+	req_qfmt(DIM_RATE, m->full_bisection, b);
 	out->kind = R_NUM;
 	out->dim = ratio ? DIM_RATIO : DIM_RATE;
 	out->iv = m->bisection != m->bisection_upper;
@@ -249,7 +266,7 @@ static bool not_proven(struct reval *r, const struct ast *x, const char *fn,
 	       fn, fn[0] == 'p' || fn[0] == 'h' ? ir_name(d, rk) : "",
 	       ir_name(d, rk), dev != RK_NONE ? ir_name(d, dev) : "?",
 	       dev != RK_NONE ? check_part_name(d, dev) : "?",
-	       check_qfmt(DIM_POWER, lower, a));
+	       req_qfmt(DIM_POWER, lower, a));
 	return false;
 }
 
@@ -296,7 +313,7 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 		case 2:
 			out->dim = DIM_RATE;
 			out->n = m->injection;
-			check_qfmt(DIM_RATE, m->injection, a);
+			req_qfmt(DIM_RATE, m->injection, a);
 			rnote(r, "injection(%s) = %s", ir_name(d, f), a);
 			break;
 		case 3:
@@ -305,8 +322,8 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 				out->n = m->leaf_worst_down;
 				out->den = m->leaf_worst_up;
 			}
-			check_qfmt(DIM_RATE, m->leaf_worst_down, a);
-			check_qfmt(DIM_RATE, m->leaf_worst_up, b);
+			req_qfmt(DIM_RATE, m->leaf_worst_down, a);
+			req_qfmt(DIM_RATE, m->leaf_worst_up, b);
 			rnote(r,
 			      "oversubscription(%s): worst leaf %s down, "
 			      "%s up",
@@ -345,7 +362,7 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 						       : t->heat[rk]);
 		out->dim = DIM_POWER;
 		out->n = fn[0] == 'p' ? t->power[rk] : t->heat[rk];
-		check_qfmt(DIM_POWER, out->n, a);
+		req_qfmt(DIM_POWER, out->n, a);
 		rnote(r, "%s(%s) = %s", fn, ir_name(d, rk), a);
 		return true;
 	}
@@ -373,7 +390,7 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 			}
 		}
 		if (best != RK_NONE) {
-			check_qfmt(DIM_POWER, out->n, a);
+			req_qfmt(DIM_POWER, out->n, a);
 			rnote(r, "%s() = %s (rack %s)", fn, a,
 			      ir_name(d, best));
 		}
@@ -401,7 +418,7 @@ static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
 						     : t->site_heat);
 		out->dim = DIM_POWER;
 		out->n = pw ? t->site_power : t->site_heat;
-		check_qfmt(DIM_POWER, out->n, a);
+		req_qfmt(DIM_POWER, out->n, a);
 		rnote(r, "%s() = %s", fn, a);
 		return true;
 	}
@@ -500,8 +517,8 @@ static void unproven(struct check_ctx *c, const struct rk_req *q,
 		m = &node;
 	}
 
-	check_qfmt(DIM_RATE, m->bisection, a);
-	check_qfmt(DIM_RATE, m->bisection_upper, b);
+	req_qfmt(DIM_RATE, m->bisection, a);
+	req_qfmt(DIM_RATE, m->bisection_upper, b);
 	check_fail(c, q->scope, &q->loc,
 		   "requirement not proven: the %sbisection of '%s' lies "
 		   "between %s and %s",

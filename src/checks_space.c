@@ -255,8 +255,9 @@ static void run_rack_depth(struct check_ctx *c)
 			continue;
 		check_fail(c, i, &d->objs[i].loc,
 			   "%s is %s deep, deeper than rack %s (%s)",
-			   ir_name(d, i), check_qfmt(DIM_LENGTH, dd, b1),
-			   ir_name(d, rack), check_qfmt(DIM_LENGTH, rd, b2));
+			   ir_name(d, i),
+			   check_qfmt2(DIM_LENGTH, dd, rd, b1, b2),
+			   ir_name(d, rack), b2);
 		check_note(c, attr_loc(d, i, A_DEPTH), "%s: depth %s",
 			   ir_name(d, attr_owner(d, i, A_DEPTH)), b1);
 		check_note(c, attr_loc(d, rack, A_DEPTH), "%s: depth %s",
@@ -313,9 +314,9 @@ static void weight_notes(struct check_ctx *c, const struct layout_racks *ri,
 			   unweighed == 1 ? "is" : "are");
 	check_note(c, attr_loc(d, rack, A_MAX_LOAD),
 		   "total %s against max_load %s of %s",
-		   check_qfmt(DIM_MASS, total, b1),
-		   check_qfmt(DIM_MASS, ir_num(d, rack, A_MAX_LOAD, 0), b2),
-		   ir_name(d, attr_owner(d, rack, A_MAX_LOAD)));
+		   check_qfmt2(DIM_MASS, total, ir_num(d, rack, A_MAX_LOAD, 0),
+			       b1, b2),
+		   b2, ir_name(d, attr_owner(d, rack, A_MAX_LOAD)));
 }
 
 static void run_rack_weight(struct check_ctx *c)
@@ -355,8 +356,8 @@ static void run_rack_weight(struct check_ctx *c)
 		check_fail(c, r, &d->objs[r].loc,
 			   "rack %s carries %s of devices, over its static "
 			   "load rating of %s",
-			   ir_name(d, r), check_qfmt(DIM_MASS, total, b1),
-			   check_qfmt(DIM_MASS, limit, b2));
+			   ir_name(d, r),
+			   check_qfmt2(DIM_MASS, total, limit, b1, b2), b2);
 		weight_notes(c, &ri, r, total, pairs);
 		check_cover(c, r, mk, false);
 	}

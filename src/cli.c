@@ -76,8 +76,9 @@ static void usage(FILE *fp)
 	    "\n"
 	    "  -o, --output=DIR        write artifacts to DIR (default: out)\n"
 	    "  -O, --backend=NAME[,NAME...]\n"
-	    "                          back ends to run (default: all; see\n"
-	    "                          --list-backends)\n"
+	    "                          back ends to run (default: all but\n"
+	    "                          the on-request ones; \"all\": every\n"
+	    "                          one; see --list-backends)\n"
 	    "      --check             validate only; write nothing\n"
 	    "      --force             write artifacts despite check errors\n"
 	    "  -D, --define=NAME=VALUE override param NAME\n"
@@ -213,7 +214,7 @@ static bool backends_validate(const char *list, FILE *err)
 	     tok = strtok_r(NULL, ",", &save)) {
 		struct suggest sg;
 
-		if (backend_find(tok))
+		if (backend_find(tok) || streq(tok, "all"))
 			continue;
 		suggest_init(&sg, tok);
 		for (unsigned i = 0; i < backend_table_len; i++)

@@ -59,6 +59,16 @@ static bool select_backends(struct compilation *c, const char *list,
 		const struct backend *b = backend_find(tok);
 		bool dup = false;
 
+		if (streq(tok, "all")) { /* every back end, on request or not */
+			for (unsigned i = 0; i < backend_table_len; i++) {
+				dup = false;
+				for (unsigned j = 0; j < *nsel; j++)
+					dup |= sel[j] == backend_table[i];
+				if (!dup)
+					sel[(*nsel)++] = backend_table[i];
+			}
+			continue;
+		}
 		if (!b) {
 			struct suggest sg;
 

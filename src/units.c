@@ -595,6 +595,203 @@ const char *quantity_format_in(struct quantity q, const char *unit, char *buf)
 			     u->sym, buf);
 }
 
+/* How quantity_human rounds a display unit: its decimals (a ratio's come
+ * from its magnitude, RATIO_SIG significant figures). */
+struct human_unit {
+	const char *sym;
+	int dec;
+};
+
+#define RATIO_SIG 3
+
+static const struct human_unit human_units[] = {
+	{ "MW", 2 },	  { "kW", 1 },	    { "W", 1 },	   { "m", 2 },
+	{ "kg", 1 },	  { "Tb/s", 2 },    { "Gb/s", 1 }, { "Mb/s", 1 },
+	{ "kb/s", 1 },	  { "PB", 2 },	    { "TB", 2 },   { "GB", 2 },
+	{ "MB", 2 },	  { "kB", 2 },	    { "A", 1 },	   { "V", 1 },
+	{ "C", 1 },	  { "L/min", 1 },   { "USD", 2 },  { "PFLOP/s", 2 },
+	{ "TFLOP/s", 2 }, { "GFLOP/s", 2 }, { "s", 3 },	   { "ms", 1 },
+	{ "us", 1 },
+};
+
+/* Decimals of display unit @u for a magnitude @mag (base units). */
+static int human_dec(const struct unit *u, uint64_t mag)
+{
+	if (u->dim == DIM_RATIO) {
+		/* three significant figures of the percentage, at most the
+		 * four decimals a ppm figure has */
+		uint64_t whole = mag / (uint64_t)u->scale;
+		int dec = RATIO_SIG;
+
+		for (; whole >= 1 && dec > 0; whole /= 10)
+			dec--;
+		return dec;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(human_units); i++)
+		if (streq(human_units[i].sym, u->sym))
+			return human_units[i].dec;
+	return 0;
+}
+
+static uint64_t pow10_u64(int n)
+{
+	uint64_t p = 1;
+
+	while (n-- > 0)
+		p *= 10;
+	return p;
+}
+
+/* The step of @dec decimals of unit @u, in base units (at least 1). */
+static uint64_t human_step(const struct unit *u, int dec)
+{
+	uint64_t p = pow10_u64(dec), sc = (uint64_t)u->scale;
+
+	return p >= sc ? 1 : sc / p;
+}
+
+/* @mag rounded half away from zero to a multiple of @step. */
+static u128 round_to(uint64_t mag, uint64_t step)
+{
+	u128 q = ((u128)mag + step / 2) / step;
+
+	return q * step;
+}
+
+/* The display unit quantity_format picks for @mag in dimension @d. */
+static const struct unit *display_unit(enum dim d, uint64_t mag, size_t *at)
+{
+	const struct dim_info *di = &dims[d];
+	const struct unit *u = NULL;
+
+	*at = 0;
+	if (!mag)
+		return unit_find_cstr(di->zero);
+	for (size_t i = 0; di->show[i]; i++) {
+		u = unit_find_cstr(di->show[i]);
+		*at = i;
+		if (u && (uint64_t)u->scale <= mag)
+			break;
+	}
+	return u;
+}
+
+/* Write @mag (base units, already a multiple of the step) in unit @u with
+ * exactly @dec decimals, then the symbol. */
+static const char *format_fixed(bool neg, u128 mag, const struct unit *u,
+				int dec, char *buf)
+{
+	char tmp[RK_QFMT_MAX + 24];
+	char *p = tmp;
+	uint64_t sc = (uint64_t)u->scale;
+	u128 whole = mag / sc, frac = mag % sc;
+	size_t ns = strlen(u->sym);
+
+	if (neg && mag)
+		*p++ = '-';
+	if (whole > UINT64_MAX)
+		whole = UINT64_MAX; /* not reached: mag <= 2^63 + step */
+	p = put_u64(p, (uint64_t)whole);
+	if (dec > 0) {
+		*p++ = '.';
+		for (int k = 0; k < dec; k++) {
+			frac *= 10;
+			*p++ = (char)('0' + (unsigned int)(frac / sc));
+			frac %= sc;
+		}
+	}
+	if ((size_t)(p - tmp) + ns + 1 > RK_QFMT_MAX)
+		BUG("quantity_human: figure too long");
+	memcpy(p, u->sym, ns + 1);
+	memcpy(buf, tmp, (size_t)(p - tmp) + ns + 1);
+	return buf;
+}
+
+/*
+ * The human form of @q in unit @u (NULL: its display unit) with @dec
+ * decimals (< 0: the unit's own); *rounded is the rounded magnitude.
+ */
+static const char *human_in(struct quantity q, const struct unit *u, int dec,
+			    char *buf, u128 *rounded)
+{
+	uint64_t mag = magnitude(q.v), step;
+	bool neg = q.v < 0;
+	u128 r;
+
+	if (!valid_dim(q.dim))
+		BUG("quantity_human: bad dimension");
+	if (!u) {
+		size_t at;
+
+		u = display_unit(q.dim, mag, &at);
+		if (!u)
+			BUG("quantity_human: display unit missing from table");
+		r = round_to(mag, human_step(u, human_dec(u, mag)));
+		/* rounded up into the next larger unit: print it there */
+		if (at > 0 &&
+		    r >=
+			(u128)unit_find_cstr(dims[q.dim].show[at - 1])->scale) {
+			u = unit_find_cstr(dims[q.dim].show[at - 1]);
+		}
+	}
+	if (dec < 0)
+		dec = human_dec(u, mag);
+	step = human_step(u, dec);
+	r = round_to(mag, step);
+	*rounded = r;
+	if (r == mag) /* exact: shortest form */
+		return format_scaled(neg, mag, (uint64_t)u->scale, u->sym, buf);
+	return format_fixed(neg, r, u, dec, buf);
+}
+
+const char *quantity_human(struct quantity q, char *buf)
+{
+	u128 r;
+
+	return human_in(q, NULL, -1, buf, &r);
+}
+
+/* -1, 0 or 1: the order of two signed magnitudes. */
+static int cmp_signed(bool na, u128 a, bool nb, u128 b)
+{
+	int sa = a ? (na ? -1 : 1) : 0, sb = b ? (nb ? -1 : 1) : 0;
+
+	if (sa != sb)
+		return sa < sb ? -1 : 1;
+	if (a == b)
+		return 0;
+	return ((a < b) == (sa > 0)) ? -1 : 1;
+}
+
+void quantity_human_pair(struct quantity a, struct quantity b, char *ba,
+			 char *bb)
+{
+	uint64_t ma = magnitude(a.v), mb = magnitude(b.v);
+	int want = a.v < b.v ? -1 : a.v > b.v;
+	const struct unit *u;
+	size_t at;
+	u128 ra, rb;
+	int dec;
+
+	if (a.dim != b.dim)
+		BUG("quantity_human_pair: dimensions differ");
+	human_in(a, NULL, -1, ba, &ra);
+	human_in(b, NULL, -1, bb, &rb);
+	if (cmp_signed(a.v < 0, ra, b.v < 0, rb) == want && strcmp(ba, bb))
+		return;
+	if (want == 0)
+		return; /* equal figures print alike */
+	/* one unit, more decimals until the order shows */
+	u = display_unit(a.dim, ma > mb ? ma : mb, &at);
+	for (dec = human_dec(u, ma > mb ? ma : mb);; dec++) {
+		human_in(a, u, dec, ba, &ra);
+		human_in(b, u, dec, bb, &rb);
+		if (cmp_signed(a.v < 0, ra, b.v < 0, rb) == want ||
+		    human_step(u, dec) == 1)
+			break;
+	}
+}
+
 bool q_add(int64_t a, int64_t b, int64_t *r)
 {
 	return arith_add(a, b, r);

@@ -93,6 +93,38 @@ const char *quantity_format(struct quantity q, char *buf);
  */
 const char *quantity_format_in(struct quantity q, const char *unit, char *buf);
 
+/*
+ * Format a quantity for people: text diagnostics, SVG, HTML and pull lists
+ * print figures with this (JSON, CSV and the canonical form keep exact
+ * values, quantity_format).  The unit is the largest display unit whose
+ * magnitude is at least 1, as quantity_format picks it, and the figure is
+ * rounded (half away from zero) to that unit's decimals:
+ *
+ *   power   MW 2, kW 1, W 1, mW 0       length  m 2 (the centimetre), mm 0
+ *   mass    kg 1                        rate    Tb/s 2, Gb/s 1, Mb/s 1
+ *   bytes   PB..kB 2                    current A 1;  voltage V 1
+ *   temperature C 1                     flow    L/min 1
+ *   money   USD 2                       compute PFLOP/s..GFLOP/s 2
+ *   time    s 3, ms 1, us 1             ratio   three significant figures
+ *                                               (at most 4 decimals of %)
+ *
+ * A figure that the rounding leaves unchanged prints exact, without
+ * trailing zeros ("10kW", "2.5m"); a rounded one keeps its decimals, so a
+ * trailing zero marks it ("69.0kW" is 69.004904kW).  A figure that rounds
+ * up to the next unit takes it ("999.96W" prints "1.0kW").
+ */
+const char *quantity_human(struct quantity q, char *buf);
+/*
+ * Two figures of one dimension that a message compares ("needs A, has
+ * B"): each as quantity_human prints it, unless the rounding would hide or
+ * reverse their order (A < B printing as equal, or A == B as different);
+ * then both in the unit of the larger, with as many decimals as it takes
+ * for the printed figures to compare as the exact ones do (at most exact).
+ * ba and bb hold RK_QFMT_MAX bytes each.
+ */
+void quantity_human_pair(struct quantity a, struct quantity b, char *ba,
+			 char *bb);
+
 /* Checked arithmetic: false on overflow or division by zero. */
 bool q_add(int64_t a, int64_t b, int64_t *r);
 bool q_sub(int64_t a, int64_t b, int64_t *r);

@@ -292,5 +292,23 @@ for sub in diff verify; do
 		"$sub" -f xml good.rack good.rack
 done
 t shared-options/max-links-limit 0 '' '' --check --max-links=50000000 good.rack
+# -O all runs every back end, the on-request ones too: it writes exactly
+# the files that the back ends write one at a time (each named alone)
+t all-backends 0 '' '*' -o all -O all good.rack
+: >all-one.lst
+for b in $("$RACKC" --list-backends | cut -d' ' -f1); do
+	"$RACKC" -o "one-$b" -O "$b" good.rack 2>/dev/null
+	(cd "one-$b" && find . -type f) >>all-one.lst
+done
+sort -u all-one.lst >all-want.lst
+(cd all && find . -type f) | sort >all-got.lst
+if [ -s all-want.lst ] && cmp -s all-want.lst all-got.lst &&
+	grep -q 'bom.xlsx\|netbox/\|lldp/' all-got.lst; then
+	pass all-backends/files
+else
+	fail all-backends/files "-O all wrote other files than the back ends one by one"
+	diff all-want.lst all-got.lst | head -20
+fi
+t all-backends-with-others 0 '' '*' -o all2 -O ir,all,report good.rack
 
 finish

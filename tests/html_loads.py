@@ -9,8 +9,8 @@ each figure the same exact value, labelled exact exactly when report.json
 says so (capacity_exact; the other power figures of report.json are exact
 but for headrooms from a rounded capacity), and a figure shown where
 report.json has one and "n/a" where it has null.  Each figure's text must
-also be the quantity its raw value holds (for example "43.128065kW" for
-43128065 mW).  tests/loads.sh imports html_report() to hold the page to its
+also be its raw value as doc/language.md 3.1 rounds figures for people
+(human() below: "43.1kW" for 43128065 mW, "10kW" for 10000000).  tests/loads.sh imports html_report() to hold the page to its
 own independent figures too.  A figure report.json gives as null with an
 unknown term ("unknown", "at_least") is shown as its lower bound, labelled
 so, and a headroom left from it as an upper bound.  With the run's
@@ -27,6 +27,39 @@ import lxml.html
 
 UNITS = {"MW": 10**9, "kW": 10**6, "W": 1000, "mW": 1,
          "L/min": 1000, "mL/min": 1}
+# the display units of a dimension, largest first, with their decimals
+# (doc/language.md 3.1)
+SHOW = {"power": [("MW", 2), ("kW", 1), ("W", 1), ("mW", 0)],
+        "flow": [("L/min", 1), ("mL/min", 0)]}
+
+
+def human(raw, dim):
+    """@raw base units as doc/language.md 3.1 prints them: the largest
+    unit whose figure is at least 1, rounded half away from zero to its
+    decimals, into the next unit when it rounds up to it; exact figures
+    without trailing zeros, rounded ones with all their decimals"""
+    units = SHOW[dim]
+    mag = abs(raw)
+    i = next((k for k, (u, _) in enumerate(units) if UNITS[u] <= mag),
+             len(units) - 1)
+    if mag == 0:
+        i = units.index(("W", 1)) if dim == "power" else 0
+
+    def rounded(k):
+        u, dec = units[k]
+        step = Decimal(UNITS[u]) / (10 ** dec)
+        q = (Decimal(mag) / step).quantize(Decimal(1), "ROUND_HALF_UP")
+        return u, dec, q * step
+
+    u, dec, r = rounded(i)
+    if i > 0 and r >= UNITS[units[i - 1][0]]:
+        u, dec, r = rounded(i - 1)
+    sign = "-" if raw < 0 and r else ""
+    if r == mag:
+        v = (Decimal(mag) / UNITS[u]).normalize()
+        return "%s%s%s" % (sign, format(v, "f"), u)
+    v = (r / UNITS[u]).quantize(Decimal(1).scaleb(-dec))
+    return "%s%s%s" % (sign, format(v, "f"), u)
 
 # column heading -> (report.json key, kind); kinds: "name", "count" (of a
 # list), "power" (mW, report.json in W), "flow" (mL/min), "text"
@@ -115,11 +148,11 @@ class Page:
         else:
             self.bad.append("%s %s: figure '%s' not labelled"
                             % (section, head, text))
-        m = re.fullmatch(r"(-?[0-9]+(?:\.[0-9]+)?)([A-Za-z/]+)", shown)
-        if not m or m.group(2) not in UNITS or \
-                Decimal(m.group(1)) * UNITS[m.group(2)] != raw:
-            self.bad.append("%s %s: shows '%s' for %d"
-                            % (section, head, shown, raw))
+        if shown != human(raw, "flow" if kind == "flow" else "power"):
+            self.bad.append("%s %s: shows '%s' for %d, not '%s'"
+                            % (section, head, shown, raw,
+                               human(raw, "flow" if kind == "flow"
+                                     else "power")))
         value = Decimal(raw) / 1000 if kind == "power" else raw
         return (value, basis)
 

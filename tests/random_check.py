@@ -607,8 +607,19 @@ def check(exp, rep, errs, odir=None):
     if odir and os.path.isdir(os.path.join(odir, "elevations")):
         svg = svg_racks(odir)
         for name, e in exp["racks"].items():
-            want = (e["liq"], None if e["air"] is None
-                    else exp["rack_limit"] - e["air"])
+            # the pictures print figures for people: rounded as
+            # doc/language.md 3.1 says (MW to 10 kW, kW to 100 W, W to
+            # 100 mW, half away from zero)
+            def human_mw(v):
+                if v is None:
+                    return None
+                m = abs(v)
+                step = (10000000 if m >= 10**9 else 100000 if m >= 10**6
+                        else 100 if m >= 1000 else 1)
+                r = (m + step // 2) // step * step
+                return -r if v < 0 else r
+            want = (human_mw(e["liq"]), None if e["air"] is None
+                    else human_mw(exp["rack_limit"] - e["air"]))
             eq(name + " elevation (liquid, air headroom)",
                svg.get(name), want)
     t = rep["totals"]

@@ -54,7 +54,8 @@ python3 ibsim-utils libumad2sim0 opensm infiniband-diags ibutils
 graphviz chromium python3-yaml python3-jsonschema git
 python3-networkx clang libclang-rt-14-dev strace libxlsxwriter-dev
 python3-openpyxl libmetis-dev lldpd iproute2 libjansson-dev neovim
-groff-base mandoc bash-completion vim"
+groff-base mandoc bash-completion vim python3-fonttools
+fonts-dejavu-core"
 
 deps_missing() {
 	if ! command -v dpkg-query >/dev/null 2>&1; then

@@ -765,3 +765,99 @@ Test(opts, shared_values)
 	cr_assert_not(opts_format("sarif", &f));
 	cr_assert_not(opts_format("", &f));
 }
+
+/* quantity_human: the figures for people, derived by hand from the
+ * documented rule (the unit's decimals, half away from zero, exact figures
+ * without trailing zeros). */
+static void human(enum dim d, int64_t v, const char *want)
+{
+	char buf[RK_QFMT_MAX];
+	struct quantity q = { d, v };
+
+	cr_assert_str_eq(quantity_human(q, buf), want, "%s %lld", dim_name(d),
+			 (long long)v);
+}
+
+Test(units, human)
+{
+	human(DIM_POWER, INT64_C(69004904), "69.0kW");
+	human(DIM_POWER, INT64_C(28204904), "28.2kW");
+	human(DIM_POWER, INT64_C(10000000), "10kW");
+	human(DIM_POWER, INT64_C(10250000), "10.3kW"); /* half away from 0 */
+	human(DIM_POWER, INT64_C(-10250000), "-10.3kW");
+	human(DIM_POWER, INT64_C(999960), "1.0kW"); /* 999.96 W */
+	human(DIM_POWER, INT64_C(999940), "999.9W");
+	human(DIM_POWER, INT64_C(1234567890), "1.23MW");
+	human(DIM_POWER, 0, "0W");
+	human(DIM_POWER, 7, "7mW");
+	human(DIM_LENGTH, INT64_C(5089175), "5.09m");
+	human(DIM_LENGTH, INT64_C(24133675), "24.13m");
+	human(DIM_LENGTH, INT64_C(2500000), "2.5m");
+	human(DIM_LENGTH, INT64_C(600000), "600mm");
+	human(DIM_LENGTH, INT64_C(600400), "600mm");
+	human(DIM_RATIO, INT64_C(875432), "87.5%");
+	human(DIM_RATIO, INT64_C(1234567), "123%");
+	human(DIM_RATIO, INT64_C(12345), "1.23%");
+	human(DIM_RATIO, INT64_C(1234), "0.123%");
+	human(DIM_RATIO, INT64_C(800000), "80%");
+	human(DIM_RATE, INT64_C(400000000000), "400Gb/s");
+	human(DIM_MONEY, INT64_C(123456), "1234.56USD");
+	human(DIM_POWER, INT64_MAX, "9223372036.85MW");
+}
+
+static void pair(enum dim d, int64_t a, int64_t b, const char *wa,
+		 const char *wb)
+{
+	char ba[RK_QFMT_MAX], bb[RK_QFMT_MAX];
+
+	quantity_human_pair((struct quantity){ d, a },
+			    (struct quantity){ d, b }, ba, bb);
+	cr_assert_str_eq(ba, wa, "%lld vs %lld", (long long)a, (long long)b);
+	cr_assert_str_eq(bb, wb, "%lld vs %lld", (long long)a, (long long)b);
+}
+
+Test(units, human_pair)
+{
+	/* apart: each alone */
+	pair(DIM_LENGTH, INT64_C(5089175), INT64_C(7000000), "5.09m", "7m");
+	pair(DIM_POWER, INT64_C(69004904), INT64_C(69004904), "69.0kW",
+	     "69.0kW");
+	/* "needs 5.1 m, has 5.1 m": the decimals grow until they differ */
+	pair(DIM_LENGTH, INT64_C(5089175), INT64_C(5085000), "5.089m",
+	     "5.085m");
+	pair(DIM_LENGTH, INT64_C(5000001), INT64_C(5000000), "5.000001m", "5m");
+	pair(DIM_POWER, INT64_C(69004904), INT64_C(69000000), "69.005kW",
+	     "69kW");
+	/* one exact, the other rounding onto it */
+	pair(DIM_POWER, INT64_C(10000000), INT64_C(9990000), "10kW", "9.99kW");
+}
+
+/* Brute force: printed pairs parse back and compare as the exact figures
+ * do; a single figure is within half its last digit of the exact one. */
+Test(units, human_pair_order)
+{
+	static const enum dim ds[] = { DIM_POWER, DIM_LENGTH, DIM_RATIO,
+				       DIM_RATE, DIM_FLOW };
+	uint64_t x = 88172645463325252ULL;
+
+	for (int i = 0; i < 200000; i++) {
+		char ba[RK_QFMT_MAX], bb[RK_QFMT_MAX];
+		struct quantity a, b, pa, pb;
+		int64_t span;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		a.dim = b.dim = ds[x % ARRAY_SIZE(ds)];
+		span = (int64_t)(x >> 40) % 100000000 + 1;
+		a.v = (int64_t)((x >> 8) % (uint64_t)span) - span / 10;
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		b.v = a.v + (int64_t)(x % 200001) - 100000;
+		if (x & 1)
+			b.v = a.v;
+		quantity_human_pair(a, b, ba, bb);
+		cr_assert_eq(parse(ba, &pa), UNIT_OK, "%s", ba);
+		cr_assert_eq(parse(bb, &pb), UNIT_OK, "%s", bb);
+		cr_assert_eq((a.v > b.v) - (a.v < b.v),
+			     (pa.v > pb.v) - (pa.v < pb.v), "%lld %lld: %s %s",
+			     (long long)a.v, (long long)b.v, ba, bb);
+	}
+}
