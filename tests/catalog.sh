@@ -12,7 +12,8 @@
 #                   it, accepts an unknown mark, refuses a mark without a
 #                   reason or on a figure that is set, and a stale gap
 #   catalog/*       the 2026 parts against their vendors' figures (B300,
-#                   GB300 NVL72, MI355X, MI325X and the MI355X pod)
+#                   GB300 NVL72, MI355X, MI325X and the MI355X pod,
+#                   Tomahawk 5 and out-of-band switches)
 #   parts/*         `rackc parts`: pattern matching (substring and glob,
 #                   on name, vendor and model), --format=json, --show with
 #                   each figure's file, line and source tag, --import, an
@@ -260,6 +261,56 @@ EOF2
 	fi
 else
 	fail catalog/tomahawk5 "rackc parts: status $rc"
+fi
+
+# ---- out-of-band switches ----
+# One 48 x 1000BASE-T management switch per major vendor (NVIDIA SN2201,
+# Arista DCS-7010TX-48, Dell N3248TE-ON).  The Arista and Dell ones name
+# their ports as G1's YAML files do (doc/sources.md): "Ethernet1" ..
+# "Ethernet48" and 4 x 25G SFP28 "Ethernet49" .. "Ethernet52" on the
+# Arista; "Ethernet 1/1/1" .. "Ethernet 1/1/48", 4 x 10G "1/1/49-52" and
+# 2 x 100G QSFP28 "1/1/53-54" on the Dell; the typical draw stays below
+# the maximum.
+if rk_run "$tmp/oob" parts --format=json && [ "$rc" = 0 ]; then
+	if "$py" - "$tmp/oob.out" >"$tmp/oob.txt" 2>&1 <<'EOF2'; then
+import json, sys
+by = {p["name"]: p for p in json.load(open(sys.argv[1]))}
+def face(q):
+    # the pattern's expansion (doc/language.md 9.2): {n} is i + 1, {i} i
+    i = int(q["name"].split("[")[1][:-1]) if "[" in q["name"] else 0
+    return q["faceplate"].replace("{n}", str(i + 1)).replace("{i}", str(i))
+def rj45_1g(p):
+    return [q for q in p["port_list"]
+            if q["form"] == "RJ45" and q["speed"] == "1Gb/s"]
+want = {
+    "arista_7010tx_48": ("Arista",
+        ["Ethernet%d" % i for i in range(1, 49)] + ["Management1"],
+        [("SFP28", "25Gb/s", "Ethernet%d" % i) for i in range(49, 53)]),
+    "dell_n3248te_on": ("Dell",
+        ["Ethernet 1/1/%d" % i for i in range(1, 49)] + ["mgmt 1/1/1"],
+        [("SFP28", "10Gb/s", "Ethernet 1/1/%d" % i) for i in range(49, 53)]
+        + [("QSFP28", "100Gb/s", "Ethernet 1/1/%d" % i) for i in (53, 54)]),
+}
+for name, (vendor, rj45, up) in want.items():
+    p = by[name]
+    assert p["class"] == "switch" and p["vendor"] == vendor, p["vendor"]
+    assert p["part_number"] and p["height"] == "1U", name
+    assert sorted(face(q) for q in rj45_1g(p)) == sorted(rj45), name
+    got = sorted((q["form"], q["speed"], face(q))
+                 for q in p["port_list"] if q["form"] != "RJ45")
+    assert got == sorted(up), (name, got)
+    f = p["figures"]
+    assert f["inlet"] == "C14" and f["psus"] == "2", (name, f)
+# NVIDIA's: 48 x 1G RJ45 besides its management port
+assert len(rj45_1g(by["sn2201"])) == 49
+EOF2
+		pass catalog/oob-switches
+	else
+		fail catalog/oob-switches "an out-of-band switch disagrees with its vendor's port list"
+		show "$tmp/oob.txt"
+	fi
+else
+	fail catalog/oob-switches "rackc parts: status $rc"
 fi
 
 # ---- rackc parts ----
