@@ -26,8 +26,8 @@
 
 /* The standard library's modules (std/nvidia imports std/linkx). */
 static const char *const std_modules[] = { "std/facility", "std/linkx",
-					   "std/nvidia", "std/amd",
-					   "std/ethernet" };
+					   "std/nvidia",   "std/amd",
+					   "std/ethernet", "std/dell" };
 
 struct pctx {
 	struct compilation *c;
