@@ -265,12 +265,14 @@ fi
 
 # ---- out-of-band switches ----
 # One 48 x 1000BASE-T management switch per major vendor (NVIDIA SN2201,
-# Arista DCS-7010TX-48, Dell N3248TE-ON).  The Arista and Dell ones name
-# their ports as G1's YAML files do (doc/sources.md): "Ethernet1" ..
-# "Ethernet48" and 4 x 25G SFP28 "Ethernet49" .. "Ethernet52" on the
-# Arista; "Ethernet 1/1/1" .. "Ethernet 1/1/48", 4 x 10G "1/1/49-52" and
-# 2 x 100G QSFP28 "1/1/53-54" on the Dell; the typical draw stays below
-# the maximum.
+# Arista DCS-7010TX-48, Dell N3248TE-ON, Cisco Nexus 9348GC-FXP, Juniper
+# EX4400-48T).  The others name their ports as G1's YAML files do
+# (doc/sources.md): "Ethernet1" .. "Ethernet48" and 4 x 25G SFP28
+# "Ethernet49" .. "Ethernet52" on the Arista; "Ethernet 1/1/1" ..
+# "Ethernet 1/1/48", 4 x 10G "1/1/49-52" and 2 x 100G QSFP28 "1/1/53-54"
+# on the Dell; "Ethernet1/1" .. "1/48", 4 x 25G "1/49-52", 2 x 100G
+# "1/53-54" on the Cisco; "ge-0/0/0" .. "ge-0/0/47" and 2 x 100G
+# "et-0/1/0-1" on the Juniper, whose 13.01 lb are 5.901 kg.
 if rk_run "$tmp/oob" parts --format=json && [ "$rc" = 0 ]; then
 	if "$py" - "$tmp/oob.out" >"$tmp/oob.txt" 2>&1 <<'EOF2'; then
 import json, sys
@@ -290,6 +292,13 @@ want = {
         ["Ethernet 1/1/%d" % i for i in range(1, 49)] + ["mgmt 1/1/1"],
         [("SFP28", "10Gb/s", "Ethernet 1/1/%d" % i) for i in range(49, 53)]
         + [("QSFP28", "100Gb/s", "Ethernet 1/1/%d" % i) for i in (53, 54)]),
+    "cisco_n9k_c9348gc_fxp": ("Cisco",
+        ["Ethernet1/%d" % i for i in range(1, 49)] + ["mgmt0"],
+        [("SFP28", "25Gb/s", "Ethernet1/%d" % i) for i in range(49, 53)]
+        + [("QSFP28", "100Gb/s", "Ethernet1/%d" % i) for i in (53, 54)]),
+    "juniper_ex4400_48t": ("Juniper",
+        ["ge-0/0/%d" % i for i in range(48)] + ["me0"],
+        [("QSFP28", "100Gb/s", "et-0/1/%d" % i) for i in (0, 1)]),
 }
 for name, (vendor, rj45, up) in want.items():
     p = by[name]
@@ -300,7 +309,12 @@ for name, (vendor, rj45, up) in want.items():
                  for q in p["port_list"] if q["form"] != "RJ45")
     assert got == sorted(up), (name, got)
     f = p["figures"]
-    assert f["inlet"] == "C14" and f["psus"] == "2", (name, f)
+    assert f["psus"] == "2", (name, f)
+    # G1 gives the inlets of the Arista and the Dell only
+    assert f.get("inlet") == ("C14" if vendor in ("Arista", "Dell")
+                              else None), (name, f)
+# Juniper's 13.01 lb
+assert by["juniper_ex4400_48t"]["figures"]["weight"] in ("5.901kg", "5901g")
 # NVIDIA's: 48 x 1G RJ45 besides its management port
 assert len(rj45_1g(by["sn2201"])) == 49
 EOF2
