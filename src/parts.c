@@ -27,7 +27,8 @@
 /* The standard library's modules (std/nvidia imports std/linkx). */
 static const char *const std_modules[] = { "std/facility", "std/linkx",
 					   "std/nvidia",   "std/amd",
-					   "std/ethernet", "std/dell" };
+					   "std/ethernet", "std/dell",
+					   "std/storage" };
 
 struct pctx {
 	struct compilation *c;

@@ -13,7 +13,8 @@
 #                   reason or on a figure that is set, and a stale gap
 #   catalog/*       the 2026 parts against their vendors' figures (B300,
 #                   GB300 NVL72, MI355X, MI325X and the MI355X pod,
-#                   Tomahawk 5 and out-of-band switches)
+#                   Tomahawk 5 and out-of-band switches, the storage
+#                   appliance)
 #   parts/*         `rackc parts`: pattern matching (substring and glob,
 #                   on name, vendor and model), --format=json, --show with
 #                   each figure's file, line and source tag, --import, an
@@ -325,6 +326,35 @@ EOF2
 	fi
 else
 	fail catalog/oob-switches "rackc parts: status $rc"
+fi
+
+# ---- storage appliance ----
+# NetApp AFF A90 (G1): two controllers, each with dual-port ConnectX-6 Dx
+# in slots 1 and 7 (100GbE QSFP28: e1a, e1b, e7a, e7b), dual-port
+# ConnectX-7 in slots 6 and 11 (400GbE QSFP112: e6a, e6b, e11a, e11b) and
+# the e0M management port: 2 x (4 x 100 + 4 x 400) = 4,000 Gb/s of data
+# ports in all; 4U, four supplies.
+if rk_run "$tmp/sto" parts --format=json netapp && [ "$rc" = 0 ]; then
+	if "$py" - "$tmp/sto.out" >"$tmp/sto.txt" 2>&1 <<'EOF2'; then
+import json, sys
+p = {q["name"]: q for q in json.load(open(sys.argv[1]))}["netapp_aff_a90"]
+ctl = ([("QSFP28", "100Gb/s", f) for f in ("e1a", "e1b", "e7a", "e7b")]
+       + [("QSFP112", "400Gb/s", f) for f in ("e6a", "e6b", "e11a", "e11b")]
+       + [("RJ45", "1Gb/s", "e0M"), ("RJ45", None, "console")])
+got = sorted(((q["form"], q["speed"], q["faceplate"]) for q in p["port_list"]),
+             key=str)
+assert got == sorted(ctl * 2, key=str), got
+gbps = {"100Gb/s": 100, "400Gb/s": 400}
+assert sum(gbps.get(q["speed"], 0) for q in p["port_list"]) == 4000
+assert p["height"] == "4U" and p["figures"]["psus"] == "4", p
+EOF2
+		pass catalog/storage
+	else
+		fail catalog/storage "the AFF A90 disagrees with G1's port list"
+		show "$tmp/sto.txt"
+	fi
+else
+	fail catalog/storage "rackc parts: status $rc"
 fi
 
 # ---- rackc parts ----
