@@ -26,8 +26,9 @@
 
 /* The standard library's modules (std/nvidia imports std/linkx). */
 static const char *const std_modules[] = { "std/facility", "std/linkx",
-					   "std/nvidia", "std/amd",
-					   "std/ethernet" };
+					   "std/nvidia",   "std/amd",
+					   "std/ethernet", "std/dell",
+					   "std/storage" };
 
 struct pctx {
 	struct compilation *c;

@@ -12,7 +12,9 @@
 #                   it, accepts an unknown mark, refuses a mark without a
 #                   reason or on a figure that is set, and a stale gap
 #   catalog/*       the 2026 parts against their vendors' figures (B300,
-#                   GB300 NVL72, MI355X, MI325X and the MI355X pod)
+#                   GB300 NVL72, MI355X, MI325X and the MI355X pod,
+#                   Tomahawk 5 and out-of-band switches, the storage
+#                   appliance)
 #   parts/*         `rackc parts`: pattern matching (substring and glob,
 #                   on name, vendor and model), --format=json, --show with
 #                   each figure's file, line and source tag, --import, an
@@ -260,6 +262,99 @@ EOF2
 	fi
 else
 	fail catalog/tomahawk5 "rackc parts: status $rc"
+fi
+
+# ---- out-of-band switches ----
+# One 48 x 1000BASE-T management switch per major vendor (NVIDIA SN2201,
+# Arista DCS-7010TX-48, Dell N3248TE-ON, Cisco Nexus 9348GC-FXP, Juniper
+# EX4400-48T).  The others name their ports as G1's YAML files do
+# (doc/sources.md): "Ethernet1" .. "Ethernet48" and 4 x 25G SFP28
+# "Ethernet49" .. "Ethernet52" on the Arista; "Ethernet 1/1/1" ..
+# "Ethernet 1/1/48", 4 x 10G "1/1/49-52" and 2 x 100G QSFP28 "1/1/53-54"
+# on the Dell; "Ethernet1/1" .. "1/48", 4 x 25G "1/49-52", 2 x 100G
+# "1/53-54" on the Cisco; "ge-0/0/0" .. "ge-0/0/47" and 2 x 100G
+# "et-0/1/0-1" on the Juniper, whose 13.01 lb are 5.901 kg.
+if rk_run "$tmp/oob" parts --format=json && [ "$rc" = 0 ]; then
+	if "$py" - "$tmp/oob.out" >"$tmp/oob.txt" 2>&1 <<'EOF2'; then
+import json, sys
+by = {p["name"]: p for p in json.load(open(sys.argv[1]))}
+def face(q):
+    # the pattern's expansion (doc/language.md 9.2): {n} is i + 1, {i} i
+    i = int(q["name"].split("[")[1][:-1]) if "[" in q["name"] else 0
+    return q["faceplate"].replace("{n}", str(i + 1)).replace("{i}", str(i))
+def rj45_1g(p):
+    return [q for q in p["port_list"]
+            if q["form"] == "RJ45" and q["speed"] == "1Gb/s"]
+want = {
+    "arista_7010tx_48": ("Arista",
+        ["Ethernet%d" % i for i in range(1, 49)] + ["Management1"],
+        [("SFP28", "25Gb/s", "Ethernet%d" % i) for i in range(49, 53)]),
+    "dell_n3248te_on": ("Dell",
+        ["Ethernet 1/1/%d" % i for i in range(1, 49)] + ["mgmt 1/1/1"],
+        [("SFP28", "10Gb/s", "Ethernet 1/1/%d" % i) for i in range(49, 53)]
+        + [("QSFP28", "100Gb/s", "Ethernet 1/1/%d" % i) for i in (53, 54)]),
+    "cisco_n9k_c9348gc_fxp": ("Cisco",
+        ["Ethernet1/%d" % i for i in range(1, 49)] + ["mgmt0"],
+        [("SFP28", "25Gb/s", "Ethernet1/%d" % i) for i in range(49, 53)]
+        + [("QSFP28", "100Gb/s", "Ethernet1/%d" % i) for i in (53, 54)]),
+    "juniper_ex4400_48t": ("Juniper",
+        ["ge-0/0/%d" % i for i in range(48)] + ["me0"],
+        [("QSFP28", "100Gb/s", "et-0/1/%d" % i) for i in (0, 1)]),
+}
+for name, (vendor, rj45, up) in want.items():
+    p = by[name]
+    assert p["class"] == "switch" and p["vendor"] == vendor, p["vendor"]
+    assert p["part_number"] and p["height"] == "1U", name
+    assert sorted(face(q) for q in rj45_1g(p)) == sorted(rj45), name
+    got = sorted((q["form"], q["speed"], face(q))
+                 for q in p["port_list"] if q["form"] != "RJ45")
+    assert got == sorted(up), (name, got)
+    f = p["figures"]
+    assert f["psus"] == "2", (name, f)
+    # G1 gives the inlets of the Arista and the Dell only
+    assert f.get("inlet") == ("C14" if vendor in ("Arista", "Dell")
+                              else None), (name, f)
+# Juniper's 13.01 lb
+assert by["juniper_ex4400_48t"]["figures"]["weight"] in ("5.901kg", "5901g")
+# NVIDIA's: 48 x 1G RJ45 besides its management port
+assert len(rj45_1g(by["sn2201"])) == 49
+EOF2
+		pass catalog/oob-switches
+	else
+		fail catalog/oob-switches "an out-of-band switch disagrees with its vendor's port list"
+		show "$tmp/oob.txt"
+	fi
+else
+	fail catalog/oob-switches "rackc parts: status $rc"
+fi
+
+# ---- storage appliance ----
+# NetApp AFF A90 (G1): two controllers, each with dual-port ConnectX-6 Dx
+# in slots 1 and 7 (100GbE QSFP28: e1a, e1b, e7a, e7b), dual-port
+# ConnectX-7 in slots 6 and 11 (400GbE QSFP112: e6a, e6b, e11a, e11b) and
+# the e0M management port: 2 x (4 x 100 + 4 x 400) = 4,000 Gb/s of data
+# ports in all; 4U, four supplies.
+if rk_run "$tmp/sto" parts --format=json netapp && [ "$rc" = 0 ]; then
+	if "$py" - "$tmp/sto.out" >"$tmp/sto.txt" 2>&1 <<'EOF2'; then
+import json, sys
+p = {q["name"]: q for q in json.load(open(sys.argv[1]))}["netapp_aff_a90"]
+ctl = ([("QSFP28", "100Gb/s", f) for f in ("e1a", "e1b", "e7a", "e7b")]
+       + [("QSFP112", "400Gb/s", f) for f in ("e6a", "e6b", "e11a", "e11b")]
+       + [("RJ45", "1Gb/s", "e0M"), ("RJ45", None, "console")])
+got = sorted(((q["form"], q["speed"], q["faceplate"]) for q in p["port_list"]),
+             key=str)
+assert got == sorted(ctl * 2, key=str), got
+gbps = {"100Gb/s": 100, "400Gb/s": 400}
+assert sum(gbps.get(q["speed"], 0) for q in p["port_list"]) == 4000
+assert p["height"] == "4U" and p["figures"]["psus"] == "4", p
+EOF2
+		pass catalog/storage
+	else
+		fail catalog/storage "the AFF A90 disagrees with G1's port list"
+		show "$tmp/sto.txt"
+	fi
+else
+	fail catalog/storage "rackc parts: status $rc"
 fi
 
 # ---- rackc parts ----
