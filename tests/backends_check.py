@@ -1001,9 +1001,9 @@ def check_plant(exp, odir):
                    "at": p[1] if p else None}
     racks = exp["racks"]
     order = {}
-    for name in racks:  # s.rI.kJ: row I+1 of the site
+    for name in racks:  # s.rI.kJ: row code I, the number its name ends in
         m = re.fullmatch(r"s\.r(\d+)\.k(\d+)", name)
-        order[name] = int(m.group(1)) + 1
+        order[name] = int(m.group(1))
 
     def top(d):
         """micrometres from the device's middle to its rack top"""
