@@ -363,6 +363,71 @@ bogon identical-warnings "0" "$g/identical-warnings.rack" --check
 expect_err identical-warnings/one ': warning: ' 1
 expect_err identical-warnings/counted '^1000000 warnings generated \(999999 of them repeats' 1
 
+#### output: the bytes of artifacts per compilation (--max-output-bytes)
+# Racked servers write the most a byte of input (some 830 bytes each:
+# elevations, report.html, ir.rack); at the object limit, with long names,
+# past 2 GB.  4,000 of them here: the artifacts' total size S is read from
+# the file system, then a run allowed S bytes must write them all and one
+# allowed S - 1 must fail (exit 2, one [limit] error) and leave the output
+# directory as it was, whatever the number of threads.
+printf '%s' 'part r:rack{}part v:server{height 1U}site s{row w{' \
+	'rack k[0..99]:r{}}}for j in 0..99{for i in 0..39{node x[j*40+i]:v{' \
+	'rack s.w.k[j];at 1U+i*1U}}}' >"$g/output-bytes.rack"
+# files_bytes DIR: the sizes of the files under DIR, summed
+files_bytes() {
+	find "$1" -type f -exec cat {} + | wc -c | tr -d ' '
+}
+# tree_sum DIR: one line per file, its path and checksum
+tree_sum() {
+	(cd "$1" && find . -type f -exec cksum {} + | sort)
+}
+o_dir=$tmp/out-bytes
+rk_run "$tmp/ob0" -o "$o_dir" "$g/output-bytes.rack" || true
+o_size=$(files_bytes "$o_dir")
+if [ "$rc" -eq 0 ] && [ "$o_size" -gt 1000000 ]; then
+	pass output-bytes/measured "$o_size bytes of artifacts"
+else
+	fail output-bytes/measured "exit $rc, $o_size bytes"
+fi
+tree_sum "$o_dir" >"$tmp/ob-before"
+for j in 1 4; do
+	rm -rf "$o_dir.$j"
+	rk_run "$tmp/ob$j" -j"$j" --max-output-bytes="$o_size" \
+		-o "$o_dir.$j" "$g/output-bytes.rack" || true
+	if [ "$rc" -eq 0 ] && [ "$(files_bytes "$o_dir.$j")" = "$o_size" ]; then
+		pass "output-bytes/at-limit-j$j"
+	else
+		fail "output-bytes/at-limit-j$j" "exit $rc"
+		show "$tmp/ob$j.err" 10
+	fi
+	rm -rf "$o_dir.$j"
+	# one byte less: nothing replaced, nothing left behind
+	cpu_mark
+	b_start=$rk_cpu_ms
+	rk_run "$tmp/ob$j" -j"$j" --max-output-bytes=$((o_size - 1)) \
+		-o "$o_dir" "$g/output-bytes.rack" || true
+	cpu_mark
+	tree_sum "$o_dir" >"$tmp/ob-after"
+	if [ "$rc" -eq 2 ] &&
+		[ "$(grep -c "error: the artifacts exceed $((o_size - 1)) bytes, the output limit; nothing was written" "$tmp/ob$j.err")" = 1 ] &&
+		cmp -s "$tmp/ob-before" "$tmp/ob-after" &&
+		[ -z "$(find "$o_dir" -name '.*' -type f)" ] &&
+		[ $((rk_cpu_ms - b_start)) -le "$limit_ms" ]; then
+		pass "output-bytes/over-j$j" "$((rk_cpu_ms - b_start)) ms CPU"
+	else
+		fail "output-bytes/over-j$j" "exit $rc"
+		show "$tmp/ob$j.err" 10
+		diff "$tmp/ob-before" "$tmp/ob-after" | head -n 5 >&2
+	fi
+done
+rk_run "$tmp/ob5" --max-output-bytes=0 -o "$o_dir" "$g/output-bytes.rack" || true
+if [ "$rc" -eq 2 ] && grep -q 'max-output-bytes needs a number' "$tmp/ob5.err"; then
+	pass output-bytes/zero-is-usage
+else
+	fail output-bytes/zero-is-usage "exit $rc"
+fi
+rm -rf "$o_dir"
+
 #### imports, loops, recursion
 i=0
 while [ $i -lt 20 ]; do
