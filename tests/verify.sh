@@ -29,6 +29,12 @@
 #   csv/faults           a neighbour CSV (design names, host names,
 #                        faceplate names, a `hostname`): exactly its faults
 #   outdir               an output directory as DESIGN gives the same
+#   csv-moved            cables moved at both ends, each onto its own two
+#                        devices: one into free ports, one into a port of
+#                        a cable unplugged (missing) and a free one
+#   csv-moved-ambiguous  a cable moved at both ends and a second link
+#                        between the same two devices: which one is the
+#                        cable is not guessed (missing, two unplanned)
 #   ib/unknown, ib/map, ib/rate
 #                        real ibnetdiscover output of tests/verify/
 #                        ib-small.rack (captured from ibsim): switch node
@@ -200,6 +206,10 @@ expect csv-faults tests/verify/observed.csv.expected 1 "$d" \
 	tests/verify/observed.csv
 expect outdir tests/verify/observed.csv.expected 1 "$o.d" \
 	tests/verify/observed.csv
+expect csv-moved tests/verify/moved.csv.expected 1 "$d" \
+	tests/verify/moved.csv
+expect csv-moved-ambiguous tests/verify/moved-ambiguous.csv.expected 1 \
+	"$d" tests/verify/moved-ambiguous.csv
 
 # the work order: a section per rack, each finding under the racks of its
 # ends (the swap in rack 0 only, the moved leaf[0]--spine[1] cable in both,
