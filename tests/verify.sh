@@ -41,6 +41,10 @@
 #                        descriptions as NVIDIA switches write them are
 #                        unknown devices without a mapping file and map with
 #                        one; links up narrower or slower are wrong-rate
+#   ib-lst, ib-lst-faults
+#                        ibdiagnet.lst of the same fabric (tests/
+#                        verify_lst.py, by the format of ibdiagnet 1.5.7's
+#                        source): as built, then a link gone and one at 1x
 #   usage/*              exit 2 on unreadable, malformed or missing input
 
 . "$(dirname "$0")/lib.sh"
@@ -266,6 +270,21 @@ wrong-rate compute.leaf[3] p[1] -- gpu[4] ib[1]
 EOF
 expect ib-rate "$tmp/ib-rate.want" 1 --map "$tmp/ib.map" "$ib" \
 	"$tmp/ib-rate.disc"
+
+# ibdiagnet.lst: the same fabric as ibdiagnet 1.5.7 lists it (made from
+# the ibnetdiscover output by the format of its source), as built; then
+# with leaf-1's port 1 link gone and leaf-3's port 2 up at 1x
+python3 tests/verify_lst.py tests/verify/ib-small.disc >"$tmp/ib.lst"
+expect ib-lst "$tmp/none" 0 "$ib" "$tmp/ib.lst"
+awk '
+	/\{compute-leaf-1\} LID:0000 PN:01 / { next }
+	/\{compute-leaf-3\} LID:0000 PN:02 / { sub(/PHY=4x/, "PHY=1x") }
+	{ print }' "$tmp/ib.lst" >"$tmp/ib-faults.lst"
+cat >"$tmp/ib-lst.want" <<'EOF'
+missing compute.leaf[1] p[0] -- gpu[0] ib[1]
+wrong-rate compute.leaf[3] p[1] -- gpu[4] ib[1]
+EOF
+expect ib-lst-faults "$tmp/ib-lst.want" 1 "$ib" "$tmp/ib-faults.lst"
 
 # usage and unreadable input: exit 2
 u=0
