@@ -5,7 +5,7 @@
 #
 #   fuzz/run.sh SRCDIR BUILDDIR [TARGET...]      (`make fuzz` calls it)
 #
-# TARGETs (default all five):
+# TARGETs (default all six):
 #   frontend  scan, parse, elaborate, generate fabrics, resolve
 #   backends  the whole compiler with --force: checks and every back end,
 #             writing into a temporary directory emptied after each input
@@ -16,6 +16,10 @@
 #   prices    the --prices CSV reader, with a BOM to price
 #   diff      the readers of `rackc diff` (report.json, bom.csv,
 #             cabling.csv, ir.rack: the first byte selects one)
+#   verify    the readers of `rackc verify` (ibnetdiscover output,
+#             lldpcli JSON, neighbour CSV, a --map file: the first byte
+#             selects one, the format and the work order) against the
+#             plans of tests/verify/ib-small.rack and eth-small.rack
 # The compiler's sources are built again with clang and
 # -fsanitize=fuzzer-no-link,address,undefined,pointer-overflow into
 # BUILDDIR/fuzz-build/; the generated scanner and parser are taken from BUILDDIR
@@ -28,12 +32,13 @@
 # finds go to a scratch corpus in BUILDDIR/fuzz-build/corpus-TARGET/ (kept
 # between runs, never committed: add what a finding needs to
 # fuzz/corpus/TARGET/).  The dictionaries are fuzz/rack.dict (designs),
-# fuzz/prices.dict and fuzz/diff.dict.  A crash, a leak, an undefined
-# behaviour report, a timeout (FUZZ_TIMEOUT s per input, default 60) or
+# fuzz/prices.dict, fuzz/diff.dict and fuzz/verify.dict.  A crash, a leak,
+# an undefined behaviour report, a timeout (FUZZ_TIMEOUT s per input, default 60) or
 # an input that takes more than FUZZ_RSS_MB of memory (default 2048) ends
 # the run with a non-zero status, and the input is saved in
 # BUILDDIR/fuzz-build/artifacts/ (its path is printed).  Inputs are up to
-# FUZZ_MAX_LEN bytes (default 4096; diff 16384, to hold an artifact).
+# FUZZ_MAX_LEN bytes (default 4096; diff and verify 16384, to hold an
+# artifact or an observation of a few switches).
 #
 # Environment: CC_FUZZ (default clang), FUZZ_CPPFLAGS and FUZZ_LIBS (from
 # the Makefile: include paths and libraries), FUZZ_SECONDS, FUZZ_TIMEOUT,
@@ -44,7 +49,7 @@ set -eu
 src=$(cd "$1" && pwd)
 build=$(cd "$2" && pwd)
 shift 2
-targets=${*:-frontend backends options prices diff}
+targets=${*:-frontend backends options prices diff verify}
 cc=${CC_FUZZ:-clang}
 seconds=${FUZZ_SECONDS:-60}
 out=$build/fuzz-build
@@ -155,8 +160,8 @@ for t in $targets; do
 	len=${FUZZ_MAX_LEN:-4096}
 	case $t in
 	prices) dict=$src/fuzz/prices.dict ;;
-	diff)
-		dict=$src/fuzz/diff.dict
+	diff | verify)
+		dict=$src/fuzz/$t.dict
 		len=${FUZZ_MAX_LEN:-16384}
 		;;
 	esac

@@ -25,6 +25,21 @@ struct outfile {
 	char *tmp;   /* temporary path (malloc'ed) */
 	char *final; /* destination path (malloc'ed) */
 	FILE *fp;
+	int fd; /* the temporary file's descriptor while @fp is open */
+};
+
+/*
+ * The bytes of artifacts a run may write, all back ends together
+ * (--max-output-bytes): every artifact's stream counts what it writes
+ * here, and a write past @limit fails, sets @over (so that the jobs still
+ * writing stop: be_cancelled) and leaves the run with nothing written.
+ */
+#define RK_MAX_OUTPUT_BYTES ((uint64_t)2 << 30)
+
+struct out_budget {
+	_Atomic uint64_t used;
+	uint64_t limit;
+	atomic_bool over;
 };
 
 /**
@@ -47,6 +62,7 @@ struct outfile {
  * @failed: an I/O error happened
  * @dry:    a preflight (--check): out_open() hands out a stream that
  *          discards what is written, and nothing is created
+ * @budget: the run's output limit, shared by its jobs (NULL: none)
  *
  * Back ends run as jobs on several threads: each job gets its own context,
  * arena and (deferred) diagnostic engine; the design and the derived
@@ -73,6 +89,7 @@ struct backend_ctx {
 	uint32_t ndirs, dirs_cap;
 	bool failed;
 	bool dry;
+	struct out_budget *budget;
 };
 
 /* struct backend's @needs */
@@ -131,8 +148,10 @@ const struct backend *backend_find(const char *name);
  */
 static inline bool be_cancelled(const struct backend_ctx *ctx)
 {
-	return ctx->cancel &&
-	       atomic_load_explicit(ctx->cancel, memory_order_relaxed);
+	return (ctx->cancel &&
+		atomic_load_explicit(ctx->cancel, memory_order_relaxed)) ||
+	       (ctx->budget &&
+		atomic_load_explicit(&ctx->budget->over, memory_order_relaxed));
 }
 
 /*

@@ -9,6 +9,7 @@
  */
 #include "rackc.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@ enum {
 	OPT_CHECK = OPT__SHARED,
 	OPT_DIAG_FORMAT,
 	OPT_MAX_ERRORS,
+	OPT_MAX_OUTPUT,
 	OPT_LIST_CHECKS,
 	OPT_LIST_BACKENDS,
 	OPT_VERSION,
@@ -49,6 +51,7 @@ static const struct option long_opts[] = {
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "diagnostics-format", required_argument, NULL, OPT_DIAG_FORMAT },
 	{ "max-errors", required_argument, NULL, OPT_MAX_ERRORS },
+	{ "max-output-bytes", required_argument, NULL, OPT_MAX_OUTPUT },
 	{ "no-source", no_argument, NULL, OPT_NO_SOURCE },
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
@@ -96,6 +99,9 @@ static void usage(FILE *fp)
 	    "no limit)\n"
 	    "      --max-links=N       allow designs of up to N links\n"
 	    "                          (default 5000000, at most 50000000)\n"
+	    "      --max-output-bytes=N\n"
+	    "                          write at most N bytes of artifacts\n"
+	    "                          (default 2147483648)\n"
 	    "      --max-source-bytes=N\n"
 	    "                          read source files of up to N bytes\n"
 	    "                          (default 16777216, at most 1073741824)\n"
@@ -345,6 +351,21 @@ int rackc_cli(int argc, char **argv)
 			if (!opts_max_links(optarg, &o.max_links))
 				USAGE_FAIL(OPTS_MAX_LINKS_ERR, optarg);
 			break;
+		case OPT_MAX_OUTPUT: {
+			char *end;
+			unsigned long long n;
+
+			errno = 0;
+			n = strtoull(optarg, &end, 10);
+			if (*end || !*optarg || optarg[0] == '-' || n < 1 ||
+			    errno == ERANGE || n > INT64_MAX)
+				USAGE_FAIL("--max-output-bytes needs a number "
+					   "from 1 to 9223372036854775807, "
+					   "not '%s'",
+					   optarg);
+			o.max_output = (uint64_t)n;
+			break;
+		}
 		case OPT_NO_SOURCE:
 			o.show_source = false;
 			break;

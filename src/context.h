@@ -60,6 +60,7 @@ struct rackc_options {
 	uint32_t max_errors;
 	uint32_t max_source; /* --max-source-bytes, 0: RK_MAX_FILE_SIZE */
 	uint32_t max_links;  /* --max-links, 0: RK_MAX_LINKS (src/elab.h) */
+	uint64_t max_output; /* --max-output-bytes, 0: RK_MAX_OUTPUT_BYTES */
 	bool werror;
 	bool show_source;
 	struct check_setting *checks;

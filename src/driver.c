@@ -13,6 +13,7 @@
 #include "rackc.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -188,6 +189,22 @@ static bool run_ck_job(void *arg)
 	return want;
 }
 
+/*
+ * The artifacts went past the output limit (in a job, or as the streams
+ * left open were flushed at the commit): one error, whichever file it was,
+ * and nothing written.
+ */
+static int over_limit(struct compilation *c, const struct out_budget *b)
+{
+	diag_error(&c->diag, NULL, "limit",
+		   "the artifacts exceed %" PRIu64
+		   " bytes, the output limit; nothing was written "
+		   "(--max-output-bytes=N raises it, -O chooses fewer back "
+		   "ends)",
+		   b->limit);
+	return RK_EXIT_USAGE;
+}
+
 /* Heavier first; ties in table order (the sort is stable on the index). */
 static int job_cmp(const void *pa, const void *pb)
 {
@@ -227,6 +244,7 @@ static int run_all(struct compilation *c, struct derived *dv)
 	const struct backend **sel =
 	    xcalloc(backend_table_len + 1, sizeof(*sel));
 	struct backend_ctx ctx;
+	struct out_budget budget;
 	struct be_job *bj, **order;
 	struct dv_job dj[DERIVED_PARTS];
 	struct ck_job ck;
@@ -247,6 +265,10 @@ static int run_all(struct compilation *c, struct derived *dv)
 	ctx.input = base ? base + 1 : o->input;
 	ctx.prices = o->prices;
 	ctx.shared = be_shared_new();
+	atomic_init(&budget.used, 0);
+	atomic_init(&budget.over, false);
+	budget.limit = o->max_output ? o->max_output : RK_MAX_OUTPUT_BYTES;
+	ctx.budget = want ? &budget : NULL;
 	nsel = 0;
 	if (!select_backends(c, o->backends, sel, &nsel)) {
 		be_shared_free(ctx.shared);
@@ -377,6 +399,8 @@ static int run_all(struct compilation *c, struct derived *dv)
 	else if (want && c->diag.errors)
 		diag_warning(&c->diag, NULL, "force",
 			     "writing artifacts despite errors (--force)");
+	if (rc == RK_EXIT_OK && atomic_load(&budget.over))
+		rc = over_limit(c, &budget);
 	if (rc == RK_EXIT_OK && !dir_ok) {
 		diag_error(&c->diag, NULL, "io",
 			   "cannot create output directory '%s': %s", o->outdir,
@@ -441,7 +465,8 @@ static int run_all(struct compilation *c, struct derived *dv)
 	if (rc == RK_EXIT_OK && want) {
 		t0 = rk_now_ns();
 		if (!out_commit(&ctx))
-			rc = RK_EXIT_USAGE;
+			rc = atomic_load(&budget.over) ? over_limit(c, &budget)
+						       : RK_EXIT_USAGE;
 		if (o->stats)
 			stat_line("commit (rename)", rk_now_ns() - t0,
 				  UINT64_MAX);

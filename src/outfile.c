@@ -82,57 +82,6 @@ bool out_mkdirs(struct backend_ctx *ctx, const char *dir)
 	return ok;
 }
 
-FILE *out_open(struct backend_ctx *ctx, const char *rel)
-{
-	size_t n = strlen(ctx->outdir) + strlen(rel) + 2;
-	char *final = xmalloc(n), *tmp;
-	struct outfile *of;
-	const char *base;
-	int fd;
-
-	snprintf(final, n, "%s/%s", ctx->outdir, rel);
-	if (ctx->dry) {
-		/* a preflight: the bytes go nowhere, nothing is created */
-		of = VEC_PUSH(ctx->files, ctx->nfiles, ctx->files_cap);
-		of->tmp = NULL;
-		of->final = final;
-		of->fp = fopen("/dev/null", "w");
-		if (!of->fp) {
-			diag_error(ctx->diag, NULL, "io",
-				   "cannot open '%s': %s", "/dev/null",
-				   strerror(errno));
-			ctx->failed = true;
-		}
-		return of->fp;
-	}
-	base = strrchr(final, '/') + 1;
-	tmp = xmalloc(n + 16);
-	snprintf(tmp, n + 16, "%.*s.%s.XXXXXX", (int)(base - final), final,
-		 base);
-	if (!make_parents(ctx, tmp) || (fd = mkstemp(tmp)) < 0) {
-		diag_error(ctx->diag, NULL, "io", "cannot create '%s': %s",
-			   final, strerror(errno));
-		free(final);
-		free(tmp);
-		ctx->failed = true;
-		return NULL;
-	}
-	/* mkstemp makes 0600; artifacts are ordinary files */
-	fchmod(fd, 0644);
-	of = VEC_PUSH(ctx->files, ctx->nfiles, ctx->files_cap);
-	of->tmp = tmp;
-	of->final = final;
-	of->fp = fdopen(fd, "w");
-	if (!of->fp) {
-		close(fd);
-		diag_error(ctx->diag, NULL, "io", "cannot open '%s': %s", tmp,
-			   strerror(errno));
-		ctx->failed = true;
-		return NULL;
-	}
-	return of->fp;
-}
-
 /*
  * Preallocation.  On ext4 a write into space the file does not have yet
  * reserves it block by block (delayed allocation); into space allocated
@@ -181,20 +130,137 @@ static void prealloc(int fd, off_t from, off_t to)
 #endif
 }
 
+/*
+ * An artifact's stream: its bytes go to descriptor @fd, each write counted
+ * against the run's output budget (a write that would pass it fails, with
+ * EFBIG, and marks the budget over), and large blocks preallocated
+ * (prealloc above).
+ */
+struct counted {
+	int fd;
+	off_t pos;
+	struct out_budget *budget;
+};
+
+static ssize_t counted_write(void *cookie, const char *buf, size_t n)
+{
+	struct counted *c = cookie;
+	size_t done = 0;
+
+	if (c->budget) {
+		uint64_t used = atomic_fetch_add(&c->budget->used, n) + n;
+
+		if (used > c->budget->limit || used < n) {
+			atomic_store(&c->budget->over, true);
+			errno = EFBIG;
+			return 0;
+		}
+	}
+	if (n >= PREALLOC_MIN)
+		prealloc(c->fd, c->pos, c->pos + (off_t)n);
+	while (done < n) {
+		ssize_t w = write(c->fd, buf + done, n - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		done += (size_t)w;
+	}
+	c->pos += (off_t)done;
+	return (ssize_t)done;
+}
+
+static int counted_close(void *cookie)
+{
+	struct counted *c = cookie;
+	int rc = close(c->fd);
+
+	free(c);
+	return rc;
+}
+
+/* A stream writing to @fd (closed with it), counted against @budget. */
+static FILE *counted_stream(int fd, struct out_budget *budget)
+{
+	struct counted *c = xmalloc(sizeof(*c));
+	cookie_io_functions_t io = { .write = counted_write,
+				     .close = counted_close };
+	FILE *fp;
+
+	c->fd = fd;
+	c->pos = 0;
+	c->budget = budget;
+	fp = fopencookie(c, "w", io);
+	if (!fp)
+		free(c);
+	return fp;
+}
+
+FILE *out_open(struct backend_ctx *ctx, const char *rel)
+{
+	size_t n = strlen(ctx->outdir) + strlen(rel) + 2;
+	char *final = xmalloc(n), *tmp;
+	struct outfile *of;
+	const char *base;
+	int fd;
+
+	snprintf(final, n, "%s/%s", ctx->outdir, rel);
+	if (ctx->dry) {
+		/* a preflight: the bytes go nowhere, nothing is created */
+		of = VEC_PUSH(ctx->files, ctx->nfiles, ctx->files_cap);
+		of->tmp = NULL;
+		of->final = final;
+		of->fd = -1;
+		of->fp = fopen("/dev/null", "w");
+		if (!of->fp) {
+			diag_error(ctx->diag, NULL, "io",
+				   "cannot open '%s': %s", "/dev/null",
+				   strerror(errno));
+			ctx->failed = true;
+		}
+		return of->fp;
+	}
+	base = strrchr(final, '/') + 1;
+	tmp = xmalloc(n + 16);
+	snprintf(tmp, n + 16, "%.*s.%s.XXXXXX", (int)(base - final), final,
+		 base);
+	if (!make_parents(ctx, tmp) || (fd = mkstemp(tmp)) < 0) {
+		diag_error(ctx->diag, NULL, "io", "cannot create '%s': %s",
+			   final, strerror(errno));
+		free(final);
+		free(tmp);
+		ctx->failed = true;
+		return NULL;
+	}
+	/* mkstemp makes 0600; artifacts are ordinary files */
+	fchmod(fd, 0644);
+	of = VEC_PUSH(ctx->files, ctx->nfiles, ctx->files_cap);
+	of->tmp = tmp;
+	of->final = final;
+	of->fd = fd;
+	of->fp = counted_stream(fd, ctx->budget);
+	if (!of->fp) {
+		close(fd);
+		diag_error(ctx->diag, NULL, "io", "cannot open '%s': %s", tmp,
+			   strerror(errno));
+		ctx->failed = true;
+		return NULL;
+	}
+	return of->fp;
+}
+
 void out_write(FILE *fp, const void *buf, size_t n)
 {
-	off_t pos;
-
-	if (n >= PREALLOC_MIN && (pos = ftello(fp)) >= 0)
-		prealloc(fileno(fp), pos, pos + (off_t)n);
+	/* a block this large goes past the stream's buffer to
+	 * counted_write, which preallocates for it */
 	fwrite(buf, 1, n, fp);
 }
 
 /* Release what out_write allocated past the end of the file. */
-static bool release_tail(FILE *fp)
+static bool release_tail(int fd)
 {
 	struct stat st;
-	int fd = fileno(fp);
 
 	if (fstat(fd, &st) != 0)
 		return false;
@@ -210,12 +276,17 @@ static bool close_one(struct backend_ctx *ctx, struct outfile *of)
 
 	if (!of->fp)
 		return true;
-	if (ferror(of->fp) || fflush(of->fp) != 0 || !release_tail(of->fp))
+	if (ferror(of->fp) || fflush(of->fp) != 0 ||
+	    (of->tmp && !release_tail(of->fd)))
 		ok = false;
 	if (fclose(of->fp) != 0)
 		ok = false;
 	of->fp = NULL;
-	if (!ok) {
+	if (!ok && ctx->budget &&
+	    atomic_load_explicit(&ctx->budget->over, memory_order_relaxed)) {
+		/* past the output limit: the run says so once (driver.c) */
+		ctx->failed = true;
+	} else if (!ok) {
 		diag_error(ctx->diag, NULL, "io", "cannot write '%s': %s",
 			   of->final, strerror(errno));
 		ctx->failed = true;

@@ -14,7 +14,10 @@
  *     candidate c2, and a second link joins their other ends;
  *  4. wrong port: a link left joins an end of candidate c to a port of the
  *     device c's other end is planned on;
- *  5. the candidates left are missing, the links left unplanned.
+ *  5. moved: a link left joins two devices that one candidate left, and
+ *     no other, joins, and no other link left joins them: that cable,
+ *     re-landed at both ends (on the right devices, in other ports);
+ *  6. the candidates left are missing, the links left unplanned.
  * Observed names that map to no device of the design are unknown-device
  * findings (their links stay, and are unplanned).
  */
@@ -39,8 +42,8 @@
 #include "verify.h"
 
 static const char *const kind_name[VF_KINDS] = {
-	"missing",    "unplanned",  "swapped",
-	"wrong-port", "wrong-rate", "unknown-device",
+	"missing", "unplanned",	 "swapped",	   "wrong-port",
+	"moved",   "wrong-rate", "unknown-device",
 };
 
 /* ---- the plan ---- */
@@ -504,6 +507,72 @@ static uint32_t find_obs(const struct vf *v, uint32_t p, uint32_t q)
 	return vf_map_get(&v->obs_pair, p < q ? vf_key2(p, q) : vf_key2(q, p));
 }
 
+/* Both ends' devices of @p and @q, the smaller first, as a map key. */
+static uint64_t dev_pair(const struct vf *v, uint32_t p, uint32_t q)
+{
+	uint32_t a = v->port[p].dev, b = v->port[q].dev;
+
+	return a < b ? vf_key2(a, b) : vf_key2(b, a);
+}
+
+/*
+ * Step 5: a cable moved at both ends.  Between each pair of devices, the
+ * candidates left and the links left are counted (the value: the one
+ * there is, VF_AMBIGUOUS when several); a pair with exactly one of each
+ * is that cable re-landed.  Linear: two passes, hash maps.
+ */
+static void moved(struct vf *v, uint8_t *cand)
+{
+	struct vf_map cab = { 0 }, obs = { 0 };
+
+	for (uint32_t c = 0; c < v->ncable; c++) {
+		const struct vf_cable *x = &v->cable[c];
+		uint64_t k;
+
+		if (cand[c] != 1 ||
+		    v->port[x->end[0]].dev == v->port[x->end[1]].dev)
+			continue;
+		k = dev_pair(v, x->end[0], x->end[1]);
+		if (vf_map_put(&cab, k, c) != RK_NONE)
+			vf_map_put(&cab, k, VF_AMBIGUOUS);
+	}
+	for (uint32_t o = 0; o < v->nobs; o++) {
+		const struct vf_obs *x = &v->obs[o];
+		uint64_t k;
+
+		if (x->used || !v->dev[v->port[x->end[0]].dev].planned ||
+		    !v->dev[v->port[x->end[1]].dev].planned)
+			continue;
+		k = dev_pair(v, x->end[0], x->end[1]);
+		if (vf_map_get(&cab, k) == RK_NONE)
+			continue;
+		if (vf_map_put(&obs, k, o) != RK_NONE)
+			vf_map_put(&obs, k, VF_AMBIGUOUS);
+	}
+	for (uint32_t o = 0; o < v->nobs; o++) {
+		struct vf_obs *x = &v->obs[o];
+		uint64_t k;
+		uint32_t c;
+		struct vf_finding *f;
+
+		if (x->used || !v->dev[v->port[x->end[0]].dev].planned ||
+		    !v->dev[v->port[x->end[1]].dev].planned)
+			continue;
+		k = dev_pair(v, x->end[0], x->end[1]);
+		c = vf_map_get(&cab, k);
+		if (c == RK_NONE || c == VF_AMBIGUOUS ||
+		    vf_map_get(&obs, k) != o || cand[c] != 1)
+			continue;
+		f = add_finding(v, VF_MOVED);
+		f->cable[0] = c;
+		f->obs[0] = o;
+		cand[c] = 2;
+		x->used = true;
+	}
+	vf_map_free(&cab);
+	vf_map_free(&obs);
+}
+
 static void compare(struct vf *v)
 {
 	/* 0: not a candidate, 1: candidate, 2: explained */
@@ -600,6 +669,7 @@ static void compare(struct vf *v)
 			}
 		}
 	}
+	moved(v, cand);
 	for (uint32_t c = 0; c < v->ncable; c++)
 		if (cand[c] == 1)
 			add_finding(v, VF_MISSING)->cable[0] = c;
@@ -648,6 +718,12 @@ static const char *port_short(const struct vf *v, uint32_t p)
 static const char *rate_str(const struct vf *v, uint8_t w, uint8_t s)
 {
 	return arena_printf(v->a, "%ux%s", w ? w : 4u, vf_ib_speed_name(s));
+}
+
+/* A port's faceplate name, else its name. */
+static const char *port_face(const struct vf *v, uint32_t p)
+{
+	return *v->port[p].faceplate ? v->port[p].faceplate : v->port[p].name;
 }
 
 /* The headline and the action of a finding. */
@@ -724,6 +800,26 @@ static void describe(const struct vf *v, const struct vf_finding *f,
 					   : v->port[at].name,
 		    *v->port[right].faceplate ? v->port[right].faceplate
 					      : v->port[right].name);
+		break;
+	}
+	case VF_MOVED: {
+		/* the planned end on the found end's device, for each end */
+		uint32_t a = o0->end[0], b = o0->end[1];
+		uint32_t pa = c0->end[0], pb = c0->end[1];
+
+		if (v->port[pa].dev != v->port[a].dev) {
+			pa = c0->end[1];
+			pb = c0->end[0];
+		}
+		*head = arena_printf(v->a, "cable %s was moved at both ends",
+				     c0->id);
+		*todo = arena_printf(
+		    v->a,
+		    "move its plug at %s from %s to %s, and at %s from "
+		    "%s to %s",
+		    v->dev[v->port[a].dev].name, port_face(v, a),
+		    port_face(v, pa), v->dev[v->port[b].dev].name,
+		    port_face(v, b), port_face(v, pb));
 		break;
 	}
 	case VF_WRONG_RATE: {
@@ -1151,7 +1247,8 @@ static void verify_usage(FILE *fp)
 	      "Compare the cabling the fabric reports with the design's plan.\n"
 	      "DESIGN is a design file or an output directory (cabling.csv,\n"
 	      "cabling/patch.csv, ib/*.net); each OBSERVED is ibnetdiscover\n"
-	      "output, `lldpcli -f json show neighbors` output ([HOST=]FILE),\n"
+	      "output, ibdiagnet.lst, `lldpcli -f json show neighbors` output\n"
+	      "([HOST=]FILE),\n"
 	      "or a CSV of device,port,peer_device,peer_port.\n"
 	      "\n"
 	      "  -D, --define=NAME=VALUE override param NAME\n"
@@ -1166,8 +1263,9 @@ static void verify_usage(FILE *fp)
 	      "                          grouped by rack, to FILE\n"
 	      "      --help              show this help and exit\n"
 	      "\n"
-	      "Findings: missing, unplanned, swapped, wrong-port, wrong-rate,\n"
-	      "unknown-device.  Exit status: 0 as planned, 1 differences,\n"
+	      "Findings: missing, unplanned, swapped, wrong-port, moved,\n"
+	      "wrong-rate, unknown-device.  Exit status: 0 as planned, 1 "
+	      "differences,\n"
 	      "2 usage error or unreadable input.\n",
 	      fp);
 }

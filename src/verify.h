@@ -14,6 +14,7 @@
  *   lldp/expected.json the host names of the devices with cabled Ethernet
  *                      ports (so that a `hostname` is known)
  * The observations (verify_read.c) are ibnetdiscover topology output,
+ * ibdiagnet.lst,
  * `lldpcli -f json` output and CSV neighbour lists; names in them are
  * mapped to the design's by the rules of a mapping file, else by the
  * design's own names (devices, host names, node descriptions, ports and
@@ -105,6 +106,7 @@ enum vf_kind {
 	VF_UNPLANNED,
 	VF_SWAPPED,
 	VF_WRONG_PORT,
+	VF_MOVED,
 	VF_WRONG_RATE,
 	VF_UNKNOWN_DEVICE,
 	VF_KINDS,

@@ -611,6 +611,135 @@ static bool read_ibnetdiscover(struct vf *v, const char *path, char *text)
 	return true;
 }
 
+/* ---- ibdiagnet .lst ---- */
+
+/*
+ * One port record of an ibdiagnet.lst line at *@pp, "{ TYPE Ports:NN
+ * SystemGUID:G NodeGUID:G PortGUID:G VenID:V DevID:D Rev:R {DESC} LID:L
+ * PN:NN }" (ibdiagnet 1.5.7's writeLstFile and lstInfo, ibdebug.tcl: hex
+ * fields, the port number PN two hex digits): its description (the text
+ * between the inner braces, NUL-terminated in place) and port number.
+ */
+static bool lst_port(char **pp, char **desc, unsigned long *pn)
+{
+	char *p = *pp, *end;
+	bool have_pn = false;
+
+	*desc = NULL;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p++ != '{')
+		return false;
+	for (;;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			return false;
+		if (*p == '}') {
+			p++;
+			break;
+		}
+		if (*p == '{') {
+			end = strchr(p + 1, '}');
+			if (!end)
+				return false;
+			*end = '\0';
+			*desc = p + 1;
+			p = end + 1;
+			continue;
+		}
+		if (strncmp(p, "PN:", 3) == 0) {
+			*pn = strtoul(p + 3, &end, 16);
+			if (end == p + 3)
+				return false;
+			have_pn = true;
+			p = end;
+		}
+		while (*p && *p != ' ' && *p != '\t' && *p != '}')
+			p++;
+	}
+	*pp = p;
+	return *desc && have_pn;
+}
+
+/* The observed port of IB port @num of the node described @desc. */
+static uint32_t ib_end(struct vf *v, const char *desc, unsigned long num,
+		       const char *path, uint32_t ln)
+{
+	uint32_t node = ib_node_of(v, desc), pt;
+
+	if (node == RK_NONE)
+		return vf_observed_port(v, vf_observed_dev(v, desc, path, ln),
+					arena_printf(v->a, "IB port %lu", num));
+	v->subnet_seen[v->ibn_subnet[node]] = true;
+	v->dev[v->ibn_dev[node]].seen[VF_SRC_IB] = true;
+	pt = vf_map_get(&v->ib_port, vf_key2(node, (uint32_t)num));
+	if (pt == RK_NONE)
+		pt = vf_observed_port(
+		    v, v->ibn_dev[node],
+		    arena_printf(v->a, "IB port %lu of '%s'", num, desc));
+	return pt;
+}
+
+/*
+ * ibdiagnet's ibdiagnet.lst: a line per link, both ports' records, then
+ * "PHY=4x LOG=ACT SPD=10" (the active width; the speed in Gb/s a lane, of
+ * which ibdiagnet 1.5.7 names 2.5, 5 and 10: SDR, DDR, QDR).
+ */
+static bool read_lst(struct vf *v, const char *path, char *text)
+{
+	uint32_t ln = 0;
+	char *l, *next;
+
+	v->have[VF_SRC_IB] = true;
+	for (l = text; l; l = next) {
+		char *nl = strchr(l, '\n'), *p = l, *desc[2], *save = NULL;
+		unsigned long pn[2];
+		uint8_t w = 0, s = 0;
+		uint32_t port[2];
+
+		next = nl ? nl + 1 : NULL;
+		if (nl)
+			*nl = '\0';
+		ln++;
+		while (*p == ' ' || *p == '\t' || *p == '\r')
+			p++;
+		if (!*p)
+			continue;
+		if (!lst_port(&p, &desc[0], &pn[0]) ||
+		    !lst_port(&p, &desc[1], &pn[1])) {
+			fprintf(stderr,
+				"%s:%u: error: not a link of ibdiagnet.lst "
+				"(two port records in braces, each with its "
+				"description and PN)\n",
+				path, ln);
+			return false;
+		}
+		for (char *t = strtok_r(p, " \t\r", &save); t;
+		     t = strtok_r(NULL, " \t\r", &save)) {
+			if (strncmp(t, "PHY=", 4) == 0) {
+				char *e;
+				unsigned long x = strtoul(t + 4, &e, 10);
+
+				if (*e == 'x' && !e[1] &&
+				    (x == 1 || x == 2 || x == 4 || x == 8 ||
+				     x == 12))
+					w = (uint8_t)x;
+			} else if (strcmp(t, "SPD=2.5") == 0) {
+				s = 1;
+			} else if (strcmp(t, "SPD=5") == 0) {
+				s = 2;
+			} else if (strcmp(t, "SPD=10") == 0) {
+				s = 3;
+			}
+		}
+		for (int k = 0; k < 2; k++)
+			port[k] = ib_end(v, desc[k], pn[k], path, ln);
+		vf_add_obs(v, port[0], port[1], path, ln, w, s);
+	}
+	return true;
+}
+
 /* ---- CSV ---- */
 
 static bool read_csv(struct vf *v, const char *path, const char *text)
@@ -1054,7 +1183,16 @@ bool vf_read_observed(struct vf *v, const char *arg)
 	path = arena_strndup(v->a, path, strlen(path));
 	for (p = text; *p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'; p++)
 		;
-	if (*p == '{') {
+	if (*p == '{' && p[strspn(p + 1, " \t") + 1] >= 'A' &&
+	    p[strspn(p + 1, " \t") + 1] <= 'Z') {
+		/* "{ SW Ports:..." (JSON has a key or '}' there) */
+		if (host)
+			fprintf(stderr,
+				"rackc verify: warning: '%s' is not lldpcli "
+				"JSON: the host name '%s' is not used\n",
+				path, host);
+		ok = read_lst(v, path, text);
+	} else if (*p == '{') {
 		ok = read_lldp(v, path, text, host);
 	} else {
 		const char *nl = strchr(text, '\n');

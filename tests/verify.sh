@@ -29,12 +29,22 @@
 #   csv/faults           a neighbour CSV (design names, host names,
 #                        faceplate names, a `hostname`): exactly its faults
 #   outdir               an output directory as DESIGN gives the same
+#   csv-moved            cables moved at both ends, each onto its own two
+#                        devices: one into free ports, one into a port of
+#                        a cable unplugged (missing) and a free one
+#   csv-moved-ambiguous  a cable moved at both ends and a second link
+#                        between the same two devices: which one is the
+#                        cable is not guessed (missing, two unplanned)
 #   ib/unknown, ib/map, ib/rate
 #                        real ibnetdiscover output of tests/verify/
 #                        ib-small.rack (captured from ibsim): switch node
 #                        descriptions as NVIDIA switches write them are
 #                        unknown devices without a mapping file and map with
 #                        one; links up narrower or slower are wrong-rate
+#   ib-lst, ib-lst-faults
+#                        ibdiagnet.lst of the same fabric (tests/
+#                        verify_lst.py, by the format of ibdiagnet 1.5.7's
+#                        source): as built, then a link gone and one at 1x
 #   usage/*              exit 2 on unreadable, malformed or missing input
 
 . "$(dirname "$0")/lib.sh"
@@ -200,6 +210,10 @@ expect csv-faults tests/verify/observed.csv.expected 1 "$d" \
 	tests/verify/observed.csv
 expect outdir tests/verify/observed.csv.expected 1 "$o.d" \
 	tests/verify/observed.csv
+expect csv-moved tests/verify/moved.csv.expected 1 "$d" \
+	tests/verify/moved.csv
+expect csv-moved-ambiguous tests/verify/moved-ambiguous.csv.expected 1 \
+	"$d" tests/verify/moved-ambiguous.csv
 
 # the work order: a section per rack, each finding under the racks of its
 # ends (the swap in rack 0 only, the moved leaf[0]--spine[1] cable in both,
@@ -256,6 +270,21 @@ wrong-rate compute.leaf[3] p[1] -- gpu[4] ib[1]
 EOF
 expect ib-rate "$tmp/ib-rate.want" 1 --map "$tmp/ib.map" "$ib" \
 	"$tmp/ib-rate.disc"
+
+# ibdiagnet.lst: the same fabric as ibdiagnet 1.5.7 lists it (made from
+# the ibnetdiscover output by the format of its source), as built; then
+# with leaf-1's port 1 link gone and leaf-3's port 2 up at 1x
+python3 tests/verify_lst.py tests/verify/ib-small.disc >"$tmp/ib.lst"
+expect ib-lst "$tmp/none" 0 "$ib" "$tmp/ib.lst"
+awk '
+	/\{compute-leaf-1\} LID:0000 PN:01 / { next }
+	/\{compute-leaf-3\} LID:0000 PN:02 / { sub(/PHY=4x/, "PHY=1x") }
+	{ print }' "$tmp/ib.lst" >"$tmp/ib-faults.lst"
+cat >"$tmp/ib-lst.want" <<'EOF'
+missing compute.leaf[1] p[0] -- gpu[0] ib[1]
+wrong-rate compute.leaf[3] p[1] -- gpu[4] ib[1]
+EOF
+expect ib-lst-faults "$tmp/ib-lst.want" 1 "$ib" "$tmp/ib-faults.lst"
 
 # usage and unreadable input: exit 2
 u=0

@@ -12,7 +12,8 @@ report for them.
 makes: two cables swapped (their far ends crossed), one unplugged, one
 moved to another port of the same switch (a free one, or, in a full
 switch, the port an unplugged cable left), one added between two free
-ports, and one link degraded to a lower rate; it writes the faulty net file
+ports (not between the unplugged cable's two devices, which would be that
+cable moved at both ends), and one link degraded to a lower rate; it writes the faulty net file
 (each link at both ends) and the findings, one a line, sorted:
 
     swapped ID1 ID2          (IDs sorted)
@@ -188,6 +189,10 @@ def main_plant(net, plan, seed, out, expected):
         if w in links and dev_of(links[w][0]) == dev_of(u[0]):
             continue
         if u in links and w in links and links[u] == w:
+            continue
+        # nor join the unplugged cable's two devices: that reads as the
+        # cable moved at both ends
+        if {dev_of(u[0]), dev_of(w[0])} == {dev_of(e[0]) for e in l3}:
             continue
         added = (u, w)
         break
