@@ -436,32 +436,53 @@ static bool quantity_hover(struct sbuf *b, const char *t, size_t len,
 	return true;
 }
 
+/* The word at @off (into *wb, *we; false when there is none) and what it
+ * names, into *id: the object its dotted path names (with the path's
+ * index, else without it); else, or where that is a part, the part of
+ * the word's name (*part true), when there is one. */
+static bool named_at(const struct rk_design *d, const char *t, uint32_t len,
+		     uint32_t off, uint32_t *wb, uint32_t *we, uint32_t *id,
+		     bool *part)
+{
+	uint32_t ps;
+
+	word_at(t, len, off, wb, we);
+	if (*wb == *we)
+		return false;
+	ps = path_start(t, *wb);
+	*id = lookup(d, t + ps, path_end(t, len, *we) - ps, false);
+	if (*id == RK_NONE)
+		*id = lookup(d, t + ps, *we - ps, false);
+	*part = false;
+	if (*id == RK_NONE || d->objs[*id].kind == K_PART) {
+		uint32_t p = lookup(d, t + *wb, *we - *wb, true);
+
+		if (p != RK_NONE) {
+			*id = p;
+			*part = true;
+		}
+	}
+	return true;
+}
+
 json_t *lsp_hover(const struct lsp_doc *doc, uint32_t off)
 {
 	const struct compilation *c = &doc->cur->c;
 	const struct rk_design *d = &c->design;
 	const char *t = doc->text;
 	struct sbuf b = { NULL, 0, 0, 0 };
-	uint32_t wb, we, ps, id;
+	uint32_t wb, we, id;
+	bool part;
 
 	if (off > doc->len)
 		return NULL;
 	if (quantity_hover(&b, t, doc->len, off))
 		return markdown(&b);
-	word_at(t, doc->len, off, &wb, &we);
-	if (wb == we)
+	if (!named_at(d, t, doc->len, off, &wb, &we, &id, &part))
 		return NULL;
-	ps = path_start(t, wb);
-	id = lookup(d, t + ps, path_end(t, doc->len, we) - ps, false);
-	if (id == RK_NONE)
-		id = lookup(d, t + ps, we - ps, false);
-	if (id == RK_NONE || d->objs[id].kind == K_PART) {
-		uint32_t p = lookup(d, t + wb, we - wb, true);
-
-		if (p != RK_NONE) {
-			hover_part(&b, d, p);
-			return markdown(&b);
-		}
+	if (part) {
+		hover_part(&b, d, id);
+		return markdown(&b);
 	}
 	if (id == RK_NONE) {
 		/* the declaration under the cursor (one made in a loop
@@ -538,7 +559,8 @@ json_t *lsp_definition(const struct lsp_doc *doc, uint32_t off)
 	const struct compilation *c = &doc->cur->c;
 	const struct rk_design *d = &c->design;
 	const char *t = doc->text;
-	uint32_t wb, we, ps, id, ls = off, le = off, at;
+	uint32_t wb, we, id, ls = off, le = off, at;
+	bool part;
 
 	if (off > doc->len)
 		return NULL;
@@ -568,19 +590,8 @@ json_t *lsp_definition(const struct lsp_doc *doc, uint32_t off)
 			return NULL;
 		}
 	}
-	word_at(t, doc->len, off, &wb, &we);
-	if (wb == we)
+	if (!named_at(d, t, doc->len, off, &wb, &we, &id, &part))
 		return NULL;
-	ps = path_start(t, wb);
-	id = lookup(d, t + ps, path_end(t, doc->len, we) - ps, false);
-	if (id == RK_NONE)
-		id = lookup(d, t + ps, we - ps, false);
-	if (id == RK_NONE || d->objs[id].kind == K_PART) {
-		uint32_t p = lookup(d, t + wb, we - wb, true);
-
-		if (p != RK_NONE)
-			id = p;
-	}
 	if (id != RK_NONE)
 		return lsp_location(
 		    doc, c,
