@@ -29,16 +29,20 @@ pod=tests/diff/pod.rack
 synth=bench/synth.rack
 check=tests/diff_review_check.py
 RK_TIMEOUT=$((RK_TIMEOUT * 6))
+# a --full file that cannot be written is trouble
+full_unwritable() {
+	if rk_run "$tmp/nofull" diff --full="$tmp/no/such/dir/full.txt" \
+		-I examples --new-define NODES=8 "$pod" "$pod" &&
+		[ "$rc" -eq 2 ] && grep -q "cannot write" "$tmp/nofull.err"; then
+		pass options/full-unwritable
+	else
+		fail options/full-unwritable "${rk_problem:-exit $rc (want 2)}"
+	fi
+}
+
 if ! command -v python3 >/dev/null 2>&1; then
 	skip diff-review "python3 not installed (the checker)"
-	# a --full file that cannot be written is trouble
-if rk_run "$tmp/nofull" diff --full="$tmp/no/such/dir/full.txt" -I examples \
-	--new-define NODES=8 "$pod" "$pod" && [ "$rc" -eq 2 ] &&
-	grep -q "cannot write" "$tmp/nofull.err"; then
-	pass options/full-unwritable
-else
-	fail options/full-unwritable "${rk_problem:-exit $rc (want 2)}"
-fi
+	full_unwritable
 finish
 fi
 
@@ -114,12 +118,5 @@ for bad in 1999 -5 10k; do
 		fail "options/$bad" "${rk_problem:-exit $rc (want 2)}"
 	fi
 done
-# a --full file that cannot be written is trouble
-if rk_run "$tmp/nofull" diff --full="$tmp/no/such/dir/full.txt" -I examples \
-	--new-define NODES=8 "$pod" "$pod" && [ "$rc" -eq 2 ] &&
-	grep -q "cannot write" "$tmp/nofull.err"; then
-	pass options/full-unwritable
-else
-	fail options/full-unwritable "${rk_problem:-exit $rc (want 2)}"
-fi
+full_unwritable
 finish
