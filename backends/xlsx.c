@@ -6,9 +6,10 @@
  *   BOM       the lines of bom.csv that are not spares (parts, assembly
  *             contents), then its subtotal and total rows; same columns
  *   spares    the spare lines of bom.csv; same columns
- *   cables    one row per cabled link (cabling.csv's rows): cable_id,
- *             each end's rack, U, device and port, fabric, media, part,
- *             part_number, length_m (stock) and computed_length_m
+ *   cables    one row per cabled link (cabling.csv's rows), some of its
+ *             columns (src/cablecols.def; cable_cols below): the cable
+ *             id, each end's rack, U, device and port, fabric, media,
+ *             part, part number, stock and computed length
  *   pull list cabling/pull.csv's rows, same order: per rack (declaration
  *             order) the cables that start or end there, seen from it
  *   racks     per rack (declaration order), its devices by U (unplaced
@@ -37,6 +38,7 @@
 #include "be_common.h"
 #include "bom.h"
 #include "cableplan.h"
+#include "cablecols.h"
 #include "csv.h"
 #include "layout.h"
 #include "metrics.h"
@@ -222,7 +224,7 @@ static void sheets_bom(struct book *k, struct bom *b)
 }
 
 /* One end of a cable from column @c on: its rack (when @with_rack), U,
- * device and port. */
+ * device and port (the pull list's). */
 static void end_cells(struct book *k, lxw_worksheet *ws, uint32_t r, uint16_t c,
 		      bool with_rack, uint32_t dev, uint32_t port)
 {
@@ -249,40 +251,134 @@ static const char *part_number_of(const struct rk_design *d,
 	return pn ? str_of(d->arena, pn) : NULL;
 }
 
+/*
+ * The cables sheet's columns: those of cabling.csv (src/cablecols.def),
+ * in its order, that the workbook shows, each with how its cells are
+ * written.  XC_NONE (0): not on the sheet.
+ */
+enum xcell { XC_NONE, XC_TEXT, XC_COUNT, XC_METRES };
+
+static const uint8_t cable_cols[CABCOL__N] = {
+	[CABCOL_CABLE_ID] = XC_TEXT,
+	[CABCOL_A_RACK] = XC_TEXT,
+	[CABCOL_A_U] = XC_COUNT,
+	[CABCOL_A_DEVICE] = XC_TEXT,
+	[CABCOL_A_PORT] = XC_TEXT,
+	[CABCOL_B_RACK] = XC_TEXT,
+	[CABCOL_B_U] = XC_COUNT,
+	[CABCOL_B_DEVICE] = XC_TEXT,
+	[CABCOL_B_PORT] = XC_TEXT,
+	[CABCOL_FABRIC] = XC_TEXT,
+	[CABCOL_MEDIA] = XC_TEXT,
+	[CABCOL_PART] = XC_TEXT,
+	[CABCOL_PART_NUMBER] = XC_TEXT,
+	[CABCOL_LENGTH_M] = XC_METRES,
+	[CABCOL_COMPUTED_LENGTH_M] = XC_METRES,
+};
+
+/* A cell's value: text (NULL: empty) or a number (negative: empty). */
+struct xval {
+	const char *s;
+	int64_t n;
+};
+
+/*
+ * The value of column @c of link @li's row, as cabling.csv has it (the
+ * columns the sheet shows; @id: room for the cable id).
+ */
+static struct xval cable_cell(const struct book *k, const struct cable_plan *p,
+			      uint32_t li, enum cabcol c,
+			      char id[CP_ID_CHARS + 8])
+{
+	const struct rk_design *d = k->d;
+	const struct rk_link *l = &d->links[li];
+	const struct cp_link *r = &p->links[li];
+	bool b = c >= CABCOL_B_SITE && c <= CABCOL_B_PORT;
+	uint32_t dev = b ? l->b_dev : l->a_dev;
+	uint32_t port = b ? l->b_port : l->a_port;
+	uint32_t rack = k->rack[dev];
+	struct xval v = { NULL, -1 };
+
+	switch (c) {
+	case CABCOL_CABLE_ID:
+		cableplan_id_str(r->id - 1, id);
+		v.s = id;
+		break;
+	case CABCOL_A_RACK:
+	case CABCOL_B_RACK:
+		v.s = rack != RK_NONE ? ir_name(d, rack) : NULL;
+		break;
+	case CABCOL_A_U:
+	case CABCOL_B_U:
+		v.n = rack != RK_NONE && k->at[dev] >= 1 ? k->at[dev] : -1;
+		break;
+	case CABCOL_A_DEVICE:
+	case CABCOL_B_DEVICE:
+		v.s = ir_name(d, dev);
+		break;
+	case CABCOL_A_PORT:
+	case CABCOL_B_PORT:
+		v.s = str_of(d->arena, d->objs[port].local);
+		break;
+	case CABCOL_FABRIC:
+		v.s = l->fabric != RK_NONE ? ir_name(d, l->fabric) : NULL;
+		break;
+	case CABCOL_MEDIA:
+		v.s = r->media ? str_of(d->arena, r->media) : NULL;
+		break;
+	case CABCOL_PART:
+		v.s = r->cable != RK_NONE ? ir_name(d, r->cable) : NULL;
+		break;
+	case CABCOL_PART_NUMBER:
+		v.s = part_number_of(d, r);
+		break;
+	case CABCOL_LENGTH_M:
+		v.n = r->stock;
+		break;
+	case CABCOL_COMPUTED_LENGTH_M:
+		v.n = r->length;
+		break;
+	default: /* not on the sheet (cable_cols) */
+		break;
+	}
+	return v;
+}
+
 static void sheet_cables(struct book *k, const struct cable_plan *p)
 {
-	static const char *const cols[] = {
-		"cable_id",    "a_rack",   "a_u",
-		"a_device",    "a_port",   "b_rack",
-		"b_u",	       "b_device", "b_port",
-		"fabric",      "media",	   "part",
-		"part_number", "length_m", "computed_length_m",
-	};
+	const char *cols[CABCOL__N];
+	enum cabcol shown[CABCOL__N];
 	const struct rk_design *d = k->d;
 	lxw_worksheet *ws = workbook_add_worksheet(k->wb, "cables");
 	uint32_t row = 1;
+	unsigned n = 0;
 	char id[CP_ID_CHARS + 8];
 
-	header(k, ws, cols, ARRAY_SIZE(cols));
+	for (unsigned c = 0; c < CABCOL__N; c++)
+		if (cable_cols[c] != XC_NONE) {
+			shown[n] = (enum cabcol)c;
+			cols[n++] = cabcol_name((enum cabcol)c);
+		}
+	header(k, ws, cols, n);
 	for (uint32_t i = 0; i < d->nlinks && !k->failed; i++) {
-		const struct rk_link *l = &d->links[i];
-		const struct cp_link *r = &p->links[i];
-
-		if (!r->label_no)
+		if (!p->links[i].label_no)
 			continue;
-		cableplan_id_str(r->id - 1, id);
-		put_str(k, ws, row, 0, id);
-		end_cells(k, ws, row, 1, true, l->a_dev, l->a_port);
-		end_cells(k, ws, row, 5, true, l->b_dev, l->b_port);
-		if (l->fabric != RK_NONE)
-			put_str(k, ws, row, 9, ir_name(d, l->fabric));
-		if (r->media)
-			put_str(k, ws, row, 10, str_of(d->arena, r->media));
-		if (r->cable != RK_NONE)
-			put_str(k, ws, row, 11, ir_name(d, r->cable));
-		put_str(k, ws, row, 12, part_number_of(d, r));
-		put_metres(k, ws, row, 13, r->stock);
-		put_metres(k, ws, row, 14, r->length);
+		for (uint16_t j = 0; j < n; j++) {
+			struct xval v = cable_cell(k, p, i, shown[j], id);
+
+			switch (cable_cols[shown[j]]) {
+			case XC_COUNT:
+				if (v.n >= 0)
+					put_count(k, ws, row, j, v.n);
+				break;
+			case XC_METRES:
+				put_metres(k, ws, row, j, v.n);
+				break;
+			default:
+				put_str(k, ws, row, j, v.s);
+				break;
+			}
+		}
 		row++;
 	}
 	sheet_done(k, ws, row);
