@@ -241,29 +241,13 @@ const char *svg_fill(const struct rk_design *d, uint32_t dev)
 
 void svg_rack_index(const struct rk_design *d, struct rack_index *ix)
 {
-	uint32_t *rack = xmalloc((d->nobjs + 1) * sizeof(*rack));
-
 	ix->power_cap = supply_rack_capacities(d);
-	ix->off = xcalloc(d->nobjs + 2, sizeof(*ix->off));
-	for (uint32_t i = 0; i < d->nobjs; i++) {
-		rack[i] = d->objs[i].kind == K_DEVICE ? layout_rack_of(d, i)
-						      : RK_NONE;
-		if (rack[i] != RK_NONE)
-			ix->off[rack[i] + 2]++;
-	}
-	for (uint32_t i = 2; i < d->nobjs + 2; i++)
-		ix->off[i] += ix->off[i - 1];
-	ix->devs = xmalloc((ix->off[d->nobjs + 1] + 1) * sizeof(*ix->devs));
-	for (uint32_t i = 0; i < d->nobjs; i++)
-		if (rack[i] != RK_NONE)
-			ix->devs[ix->off[rack[i] + 1]++] = i;
-	free(rack);
+	layout_racks_build(d, &ix->by);
 }
 
 void svg_rack_index_free(struct rack_index *ix)
 {
-	free(ix->off);
-	free(ix->devs);
+	layout_racks_free(&ix->by);
 	free(ix->power_cap);
 }
 

@@ -16,6 +16,7 @@
 
 #include "backend.h"
 #include "ir.h"
+#include "layout.h"
 #include "metrics.h"
 #include "util.h"
 #include "wbuf.h"
@@ -65,12 +66,13 @@ void svg_end(struct wbuf *w);
 const char *svg_fill(const struct rk_design *d, uint32_t dev);
 
 /*
- * Devices by rack: devs[off[r] .. off[r + 1]) are rack r's, in declaration
- * order (indexed by object id; malloc'ed, svg_rack_index_free).
+ * What the pictures draw by rack: the devices of each rack (the shared
+ * bucketing, layout_racks of layout.h) and each rack's power capacity
+ * (malloc'ed, svg_rack_index_free).
  */
 struct rack_index {
-	uint32_t *off, *devs;
-	int64_t *power_cap; /* per rack: supply_rack_capacities() */
+	struct layout_racks by; /* devs[first[r] .. first[r + 1]): rack r's */
+	int64_t *power_cap;	/* per rack: supply_rack_capacities() */
 };
 void svg_rack_index(const struct rk_design *d, struct rack_index *ix);
 void svg_rack_index_free(struct rack_index *ix);

@@ -111,8 +111,9 @@ void svg_floor(struct wbuf *w, const struct rk_design *d, struct derived *dv,
 		f->w = ir_num(d, i, A_WIDTH, 600000);
 		f->h = ir_num(d, i, A_DEPTH, 1200000);
 		f->cdu = false;
-		for (uint32_t k = ix->off[i]; k < ix->off[i + 1]; k++) {
-			uint16_t c = d->objs[ix->devs[k]].cls;
+		for (uint32_t k = ix->by.first[i]; k < ix->by.first[i + 1];
+		     k++) {
+			uint16_t c = d->objs[ix->by.devs[k]].cls;
 
 			servers += c == C_SERVER;
 			switches += c == C_SWITCH;

@@ -129,8 +129,8 @@ static uint32_t unplaced(const struct rk_design *d, const struct rack_index *ix,
 {
 	uint32_t n = 0;
 
-	for (uint32_t k = ix->off[r]; k < ix->off[r + 1]; k++) {
-		uint32_t dev = ix->devs[k];
+	for (uint32_t k = ix->by.first[r]; k < ix->by.first[r + 1]; k++) {
+		uint32_t dev = ix->by.devs[k];
 
 		n += layout_at(d, dev) < 1 || layout_height_u(d, dev) < 1;
 	}
@@ -282,8 +282,8 @@ static void draw_rack(struct wbuf *w, const struct rk_design *d,
 			wb_str(w, "</g>\n");
 		}
 	}
-	for (uint32_t k = ix->off[r]; k < ix->off[r + 1]; k++) {
-		uint32_t dev = ix->devs[k];
+	for (uint32_t k = ix->by.first[r]; k < ix->by.first[r + 1]; k++) {
+		uint32_t dev = ix->by.devs[k];
 		int64_t at = layout_at(d, dev), h = layout_height_u(d, dev);
 		const char *fill = svg_fill(d, dev);
 		int y;
@@ -322,8 +322,8 @@ static void draw_rack(struct wbuf *w, const struct rk_design *d,
 		}
 	}
 	/* the list below */
-	for (uint32_t k = ix->off[r]; k < ix->off[r + 1]; k++) {
-		uint32_t dev = ix->devs[k];
+	for (uint32_t k = ix->by.first[r]; k < ix->by.first[r + 1]; k++) {
+		uint32_t dev = ix->by.devs[k];
 		int64_t at = layout_at(d, dev), h = layout_height_u(d, dev);
 
 		if (at >= 1 && h >= 1)

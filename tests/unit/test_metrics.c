@@ -21,7 +21,6 @@
 #include "metrics.h"
 #include "power_model.h"
 #include "supply.h"
-#include "svg.h"
 #include "portindex.h"
 
 /* The cut between the terminals in @mask and the others (@side: room for
@@ -886,20 +885,17 @@ Test(derived, unwanted_labels_refused, .signal = SIGABRT)
 
 /*
  * The one bucketing by rack (layout_racks) holds every racked device once,
- * under layout_rack_of(), in id order (checked object by object), and the
- * pictures' svg_rack_index(), which must agree with it, does.
+ * under layout_rack_of(), in id order (checked object by object).
  */
 static void check_racks(const char *path)
 {
 	struct unit *u = compile_file(path, NULL);
 	const struct rk_design *d = u->d;
 	struct layout_racks lr;
-	struct rack_index ix;
 	uint32_t racked = 0, listed = 0, most = 0;
 
 	cr_assert_eq(u->rc, 0, "%s", u->err);
 	layout_racks_build(d, &lr);
-	svg_rack_index(d, &ix);
 	for (uint32_t i = 0; i < d->nobjs; i++)
 		if (d->objs[i].kind == K_DEVICE &&
 		    layout_rack_of(d, i) != RK_NONE)
@@ -908,11 +904,8 @@ static void check_racks(const char *path)
 	for (uint32_t r = 0; r < d->nobjs; r++) {
 		uint32_t n = lr.first[r + 1] - lr.first[r];
 
-		cr_assert_eq(ix.off[r], lr.first[r]);
-		cr_assert_eq(ix.off[r + 1], lr.first[r + 1]);
 		for (uint32_t k = lr.first[r]; k < lr.first[r + 1]; k++) {
 			cr_assert_eq(layout_rack_of(d, lr.devs[k]), r);
-			cr_assert_eq(ix.devs[k], lr.devs[k]);
 			if (k > lr.first[r])
 				cr_assert_lt(lr.devs[k - 1], lr.devs[k]);
 		}
@@ -923,7 +916,6 @@ static void check_racks(const char *path)
 	cr_assert_eq(listed, racked);
 	cr_assert_eq(lr.max, most);
 	layout_racks_free(&lr);
-	svg_rack_index_free(&ix);
 	unit_free(u);
 }
 
