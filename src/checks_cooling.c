@@ -53,23 +53,25 @@ struct hgroup {
 enum side { SIDE_AIR, SIDE_LIQUID, SIDE_NEED };
 
 /*
- * Notes for a list of devices (@first, chained through @next): one line
- * per part and figure, on the air or liquid side.
+ * Notes for a list of devices (@first, then the next on its loop when
+ * @on_loop, else the next in its rack): one line per part and figure, on
+ * the air or liquid side.
  */
 static void note_devices(struct check_ctx *c, const struct cmodel *m,
-			 uint32_t first, const uint32_t *next, enum side side)
+			 uint32_t first, bool on_loop, enum side side)
 {
 	const struct rk_design *d = m->d;
 	struct hgroup *g = NULL;
 	uint32_t ng = 0, gcap = 0, more = 0, nunk = 0, unknown = RK_NONE;
 	int64_t more_v = 0;
 
-	for (uint32_t i = first; i != RK_NONE; i = next[i]) {
+	for (uint32_t i = first; i != RK_NONE;
+	     i = on_loop ? cm_at(m, i)->loop_next : cm_at(m, i)->dev_next) {
 		struct heat h;
 		int64_t v;
 		uint32_t k;
 
-		cm_heat_of(d, i, m->loop_of[i] != RK_NONE, &h);
+		cm_heat_of(d, i, cm_at(m, i)->loop_of != RK_NONE, &h);
 		/* heat unknown: counted below, never shown as 0 W */
 		if (side != SIDE_NEED &&
 		    (device_figures_unknown(d, i) & TOTAL_HEAT) &&
@@ -84,7 +86,8 @@ static void note_devices(struct check_ctx *c, const struct cmodel *m,
 			continue;
 		}
 		if (side == SIDE_NEED) {
-			if (m->loop_of[i] != RK_NONE || !cm_needs_liquid(d, i))
+			if (cm_at(m, i)->loop_of != RK_NONE ||
+			    !cm_needs_liquid(d, i))
 				continue;
 			v = 0;
 		} else {
@@ -167,7 +170,8 @@ static void note_door(struct check_ctx *c, const struct cmodel *m,
 		return;
 	check_note(c, &ir_attr_inh(d, rack, A_RDHX)->loc,
 		   "rear door %s (capacity %s) takes %s of %s", ir_name(d, p),
-		   FP(cap, a), FP(m->door[rack], b), FP(m->air[rack], t));
+		   FP(cap, a), FP(cm_at(m, rack)->door, b),
+		   FP(cm_at(m, rack)->air, t));
 }
 
 /* Notes: the racks of air zone @z, the largest few first. */
@@ -178,7 +182,8 @@ static void note_zone_racks(struct check_ctx *c, const struct cmodel *m,
 	uint32_t best[3], nb = 0, rest = 0;
 	int64_t rest_v = 0;
 
-	for (uint32_t r = m->zone_rack[z]; r != RK_NONE; r = m->rack_next[r]) {
+	for (uint32_t r = cm_at(m, z)->zone_rack; r != RK_NONE;
+	     r = cm_at(m, r)->rack_next) {
 		int64_t v = cm_air_after(m, r);
 		uint32_t k;
 
@@ -242,7 +247,7 @@ static void run_liquid_required(struct check_ctx *c)
 		uint32_t need = 0, one = RK_NONE;
 
 		if (o->kind == K_DEVICE && layout_rack_of(d, i) == RK_NONE &&
-		    m->loop_of[i] == RK_NONE && cm_needs_liquid(d, i)) {
+		    cm_at(m, i)->loop_of == RK_NONE && cm_needs_liquid(d, i)) {
 			check_fail(c, i, &o->loc,
 				   "device %s needs liquid cooling (part %s, "
 				   "cooling %s) but is on no liquid loop",
@@ -252,9 +257,10 @@ static void run_liquid_required(struct check_ctx *c)
 		}
 		if (o->kind != K_RACK)
 			continue;
-		for (uint32_t k = m->rack_dev[i]; k != RK_NONE;
-		     k = m->dev_next[k])
-			if (m->loop_of[k] == RK_NONE && cm_needs_liquid(d, k)) {
+		for (uint32_t k = cm_at(m, i)->rack_dev; k != RK_NONE;
+		     k = cm_at(m, k)->dev_next)
+			if (cm_at(m, k)->loop_of == RK_NONE &&
+			    cm_needs_liquid(d, k)) {
 				need++;
 				one = k;
 			}
@@ -270,7 +276,7 @@ static void run_liquid_required(struct check_ctx *c)
 				   "rack %s has no liquid loop, but %u devices "
 				   "in it need liquid cooling",
 				   ir_name(d, i), need);
-		note_devices(c, m, m->rack_dev[i], m->dev_next, SIDE_NEED);
+		note_devices(c, m, cm_at(m, i)->rack_dev, false, SIDE_NEED);
 	}
 }
 
@@ -297,20 +303,20 @@ static void run_air_limit(struct check_ctx *c)
 			continue;
 		mk = check_cover_begin(c);
 		if (cm_air_after(m, r) <= lim->n) {
-			check_cover(c, r, mk, m->air_unk[r]);
+			check_cover(c, r, mk, cm_at(m, r)->air_unk);
 			continue;
 		}
 		check_fail(
 		    c, r, &d->objs[r].loc,
 		    "rack %s puts %s%s of heat into the air, above the "
 		    "%s rack_limit of air zone %s",
-		    ir_name(d, r), m->air_unk[r] ? "at least " : "",
+		    ir_name(d, r), cm_at(m, r)->air_unk ? "at least " : "",
 		    check_qfmt2(DIM_POWER, cm_air_after(m, r), lim->n, a, b), b,
 		    ir_name(d, z));
 		check_note(c, &lim->loc, "rack_limit given here");
-		note_devices(c, m, m->rack_dev[r], m->dev_next, SIDE_AIR);
+		note_devices(c, m, cm_at(m, r)->rack_dev, false, SIDE_AIR);
 		note_door(c, m, r);
-		check_cover(c, r, mk, m->air_unk[r]);
+		check_cover(c, r, mk, cm_at(m, r)->air_unk);
 	}
 }
 
@@ -347,20 +353,21 @@ static void run_rdhx(struct check_ctx *c)
 		if (model_ref(d, r, A_AIR) != RK_NONE)
 			continue;
 		mk = check_cover_begin(c);
-		if (m->air[r] <= cap) {
-			check_cover(c, r, mk, m->air_unk[r]);
+		if (cm_at(m, r)->air <= cap) {
+			check_cover(c, r, mk, cm_at(m, r)->air_unk);
 			continue;
 		}
-		check_fail(c, r, &rv->loc,
-			   "rack %s sends %s%s of air-side heat to its rear "
-			   "door %s rated %s, and is in no air zone to take "
-			   "the other %s%s",
-			   ir_name(d, r), m->air_unk[r] ? "at least " : "",
-			   check_qfmt2(DIM_POWER, m->air[r], cap, a, b),
-			   ir_name(d, p), b, m->air_unk[r] ? "at least " : "",
-			   FP(m->air[r] - cap, t));
-		note_devices(c, m, m->rack_dev[r], m->dev_next, SIDE_AIR);
-		check_cover(c, r, mk, m->air_unk[r]);
+		check_fail(
+		    c, r, &rv->loc,
+		    "rack %s sends %s%s of air-side heat to its rear "
+		    "door %s rated %s, and is in no air zone to take "
+		    "the other %s%s",
+		    ir_name(d, r), cm_at(m, r)->air_unk ? "at least " : "",
+		    check_qfmt2(DIM_POWER, cm_at(m, r)->air, cap, a, b),
+		    ir_name(d, p), b, cm_at(m, r)->air_unk ? "at least " : "",
+		    FP(cm_at(m, r)->air - cap, t));
+		note_devices(c, m, cm_at(m, r)->rack_dev, false, SIDE_AIR);
+		check_cover(c, r, mk, cm_at(m, r)->air_unk);
 	}
 }
 
@@ -429,11 +436,11 @@ static void note_loop_heat(struct check_ctx *c, const struct cmodel *m,
 	uint32_t nd = 0, first = RK_NONE;
 	char a[RK_QFMT_MAX];
 
-	note_devices(c, m, m->loop_dev[loop], m->loop_next, SIDE_LIQUID);
-	for (uint32_t r = m->loop_rack[loop]; r != RK_NONE;
-	     r = m->rack_lnext[r])
-		if (m->door[r]) {
-			doors = check_sadd(doors, m->door[r]);
+	note_devices(c, m, cm_at(m, loop)->loop_dev, true, SIDE_LIQUID);
+	for (uint32_t r = cm_at(m, loop)->loop_rack; r != RK_NONE;
+	     r = cm_at(m, r)->rack_lnext)
+		if (cm_at(m, r)->door) {
+			doors = check_sadd(doors, cm_at(m, r)->door);
 			if (!nd++)
 				first = r;
 		}
@@ -470,7 +477,7 @@ static void run_cdu_capacity(struct check_ctx *c)
 				   ir_str(d, l, A_REDUNDANCY), ir_name(d, l));
 			continue;
 		}
-		if (!m->liq[l] && !m->liq_unk[l])
+		if (!cm_at(m, l)->liq && !cm_at(m, l)->liq_unk)
 			continue;
 		mk = check_cover_begin(c);
 		if (!n) {
@@ -478,10 +485,10 @@ static void run_cdu_capacity(struct check_ctx *c)
 				   "loop %s takes %s%s of heat to liquid but "
 				   "has no CDU",
 				   ir_name(d, l),
-				   m->liq_unk[l] ? "at least " : "",
-				   FP(m->liq[l], a));
+				   cm_at(m, l)->liq_unk ? "at least " : "",
+				   FP(cm_at(m, l)->liq, a));
 			note_loop_heat(c, m, l);
-			check_cover(c, l, mk, m->liq_unk[l]);
+			check_cover(c, l, mk, cm_at(m, l)->liq_unk);
 			continue;
 		}
 		/* a CDU without capacity: cooling-figure-unknown reports it */
@@ -490,8 +497,8 @@ static void run_cdu_capacity(struct check_ctx *c)
 					   cdu_gaps_waived(c, l, A_CAPACITY));
 			continue;
 		}
-		if (m->liq[l] <= usable) {
-			check_cover(c, l, mk, m->liq_unk[l]);
+		if (cm_at(m, l)->liq <= usable) {
+			check_cover(c, l, mk, cm_at(m, l)->liq_unk);
 			continue;
 		}
 		if (spares)
@@ -499,20 +506,24 @@ static void run_cdu_capacity(struct check_ctx *c)
 			    c, l, &d->objs[l].loc,
 			    "loop %s takes %s%s of heat to liquid, above "
 			    "the %s its CDUs give with redundancy \"%s\"",
-			    ir_name(d, l), m->liq_unk[l] ? "at least " : "",
-			    check_qfmt2(DIM_POWER, m->liq[l], usable, a, b), b,
-			    ir_str(d, l, A_REDUNDANCY));
+			    ir_name(d, l),
+			    cm_at(m, l)->liq_unk ? "at least " : "",
+			    check_qfmt2(DIM_POWER, cm_at(m, l)->liq, usable, a,
+					b),
+			    b, ir_str(d, l, A_REDUNDANCY));
 		else
-			check_fail(
-			    c, l, &d->objs[l].loc,
-			    "loop %s takes %s%s of heat to liquid, "
-			    "above the %s capacity of its CDUs",
-			    ir_name(d, l), m->liq_unk[l] ? "at least " : "",
-			    check_qfmt2(DIM_POWER, m->liq[l], usable, a, b), b);
+			check_fail(c, l, &d->objs[l].loc,
+				   "loop %s takes %s%s of heat to liquid, "
+				   "above the %s capacity of its CDUs",
+				   ir_name(d, l),
+				   cm_at(m, l)->liq_unk ? "at least " : "",
+				   check_qfmt2(DIM_POWER, cm_at(m, l)->liq,
+					       usable, a, b),
+				   b);
 		note_cdus(c, d, l, A_CAPACITY, spares, total, usable,
 			  DIM_POWER);
 		note_loop_heat(c, m, l);
-		check_cover(c, l, mk, m->liq_unk[l]);
+		check_cover(c, l, mk, cm_at(m, l)->liq_unk);
 	}
 }
 
@@ -530,7 +541,8 @@ static void run_flow(struct check_ctx *c)
 		char a[RK_QFMT_MAX], b[RK_QFMT_MAX], t[RK_QFMT_MAX];
 		char w[RK_QFMT_MAX], k[RK_QFMT_MAX];
 
-		if (d->objs[l].kind != K_LOOP || (!m->liq[l] && !m->liq_unk[l]))
+		if (d->objs[l].kind != K_LOOP ||
+		    (!cm_at(m, l)->liq && !cm_at(m, l)->liq_unk))
 			continue;
 		mk = check_cover_begin(c);
 		cv = ir_attr(d, l, A_COOLANT);
@@ -575,9 +587,9 @@ static void run_flow(struct check_ctx *c)
 					   cdu_gaps_waived(c, l, A_MAX_FLOW));
 			continue;
 		}
-		need = cm_flow_needed(co, m->liq[l], dt);
+		need = cm_flow_needed(co, cm_at(m, l)->liq, dt);
 		if (need <= usable) {
-			check_cover(c, l, mk, m->liq_unk[l]);
+			check_cover(c, l, mk, cm_at(m, l)->liq_unk);
 			continue;
 		}
 		check_qfmt2(DIM_FLOW, need, usable, a, b);
@@ -587,24 +599,26 @@ static void run_flow(struct check_ctx *c)
 			   ir_name(d, l),
 			   /* heat saturated or with an unknown term: the
 			    * flow is a lower bound */
-			   m->liq[l] == INT64_MAX || m->liq_unk[l] ? "at least "
-								   : "",
-			   a, co->name, FP(m->liq[l], t),
+			   cm_at(m, l)->liq == INT64_MAX || cm_at(m, l)->liq_unk
+			       ? "at least "
+			       : "",
+			   a, co->name, FP(cm_at(m, l)->liq, t),
 			   quantity_format_in((struct quantity){ DIM_TEMP, dt },
 					      "K", k),
 			   b);
 		check_note(
 		    c, &cv->loc, "%s: c_p %lld J/(kg K), density %lld g/L (%s)",
 		    co->name, (long long)co->cp, (long long)co->rho, co->src);
-		if (m->liq[l] != INT64_MAX)
+		if (cm_at(m, l)->liq != INT64_MAX)
 			check_note(
 			    c, &tv->loc,
 			    "flow [mL/min] = 60000000 x P [W] / (density x c_p "
 			    "x delta_t [K]) = 60000000 x %s / (%lld x %lld x "
 			    "%s) = %s, rounded up",
 			    quantity_format_in(
-				(struct quantity){ DIM_POWER, m->liq[l] }, "W",
-				w),
+				(struct quantity){ DIM_POWER,
+						   cm_at(m, l)->liq },
+				"W", w),
 			    (long long)co->rho, (long long)co->cp,
 			    quantity_format_in(
 				(struct quantity){ DIM_TEMP, dt }, "K", k),
@@ -612,7 +626,7 @@ static void run_flow(struct check_ctx *c)
 					    a));
 		note_cdus(c, d, l, A_MAX_FLOW, spares, total, usable, DIM_FLOW);
 		note_loop_heat(c, m, l);
-		check_cover(c, l, mk, m->liq_unk[l]);
+		check_cover(c, l, mk, cm_at(m, l)->liq_unk);
 	}
 }
 
@@ -640,10 +654,10 @@ static void run_room(struct check_ctx *c)
 		if (!cv || cv->type != VT_NUM)
 			continue;
 		mk = check_cover_begin(c);
-		for (uint32_t r = m->zone_rack[z]; r != RK_NONE;
-		     r = m->rack_next[r]) {
+		for (uint32_t r = cm_at(m, z)->zone_rack; r != RK_NONE;
+		     r = cm_at(m, r)->rack_next) {
 			sum = check_sadd(sum, cm_air_after(m, r));
-			unk = unk || m->air_unk[r];
+			unk = unk || cm_at(m, r)->air_unk;
 		}
 		if (sum <= cv->n) {
 			check_cover(c, z, mk, unk);
@@ -682,7 +696,8 @@ static void report_unsized(struct check_ctx *c, const struct cmodel *m,
 		   has_c   ? "no delta_t"
 		   : has_t ? "no coolant"
 			   : "no coolant and no delta_t",
-		   m->liq_unk[l] ? "at least " : "", FP(m->liq[l], a));
+		   cm_at(m, l)->liq_unk ? "at least " : "",
+		   FP(cm_at(m, l)->liq, a));
 	check_note(c, NULL,
 		   "give the loop's %s, with the source, or waive "
 		   "\"cooling-figure-unknown\" with the reason",
@@ -710,7 +725,8 @@ static void run_figure_unknown(struct check_ctx *c)
 		const struct rk_value *lv, *tv;
 		bool sized;
 
-		if (d->objs[l].kind != K_LOOP || (!m->liq[l] && !m->liq_unk[l]))
+		if (d->objs[l].kind != K_LOOP ||
+		    (!cm_at(m, l)->liq && !cm_at(m, l)->liq_unk))
 			continue;
 		/* max_flow matters where cooling-flow can size the loop */
 		tv = ir_attr(d, l, A_DELTA_T);

@@ -110,8 +110,8 @@ static void skip_dependants(struct check_ctx *c, const struct pmodel *m)
 			check_skip_add(c, i);
 		if (!check_skipped(c, i))
 			continue;
-		for (uint32_t k = 0; k < m->dev_nw[i]; k++)
-			check_skip_add(c, m->w[m->dev_w[i] + k].pdu);
+		for (uint32_t k = 0; k < pm_at(m, i)->dev_nw; k++)
+			check_skip_add(c, m->w[pm_at(m, i)->dev_w + k].pdu);
 	}
 	for (uint32_t p = 0; p < d->nobjs; p++)
 		if (pm_is_source(d, p) && check_skipped(c, p))
@@ -136,10 +136,11 @@ static void note_pdu_load(struct check_ctx *c, const struct pmodel *m,
 	uint32_t ng = 0, gcap = 0, more = 0;
 	int64_t more_load = 0;
 
-	for (uint32_t j = m->pdu_w[pdu]; j != RK_NONE; j = m->w[j].next) {
+	for (uint32_t j = pm_at(m, pdu)->pdu_w; j != RK_NONE;
+	     j = m->w[j].next) {
 		const struct pm_wire *w = &m->w[j];
 		struct psu_info pi;
-		int64_t s = m->dev_k[w->dev], draw;
+		int64_t s = pm_at(m, w->dev)->dev_k, draw;
 		enum pstate st = PS_FULL;
 		uint32_t k;
 
@@ -206,15 +207,15 @@ static void note_pdu_load(struct check_ctx *c, const struct pmodel *m,
 				   "%s at full power on %lld of %lld PSUs, "
 				   "drawing %s%s%s",
 				   who, (long long)x->s,
-				   (long long)m->dev_k[x->first], a, frac,
-				   each);
+				   (long long)pm_at(m, x->first)->dev_k, a,
+				   frac, each);
 		else if (x->draw < pi.pmax)
 			check_note(c, x->loc,
 				   "%s throttled on %lld of %lld PSUs (full "
 				   "power needs %lld), drawing at most %lld x "
 				   "%s = %s%s%s",
 				   who, (long long)x->s,
-				   (long long)m->dev_k[x->first],
+				   (long long)pm_at(m, x->first)->dev_k,
 				   (long long)pi.full, (long long)x->s,
 				   FP(pi.rating, r), a, frac, each);
 		else
@@ -222,7 +223,7 @@ static void note_pdu_load(struct check_ctx *c, const struct pmodel *m,
 				   "%s throttled on %lld of %lld PSUs (full "
 				   "power needs %lld), drawing up to %s%s%s",
 				   who, (long long)x->s,
-				   (long long)m->dev_k[x->first],
+				   (long long)pm_at(m, x->first)->dev_k,
 				   (long long)pi.full, a, frac, each);
 	}
 	if (more) {
@@ -253,9 +254,9 @@ static void note_unknown_load(struct check_ctx *c, const struct pmodel *m,
 	const struct rk_design *d = m->d;
 	uint32_t n = 0, first = RK_NONE;
 
-	if (!m->unk[pdu])
+	if (!pm_at(m, pdu)->unk)
 		return;
-	for (uint32_t j = m->pdu_w[pdu]; j != RK_NONE; j = m->w[j].next)
+	for (uint32_t j = pm_at(m, pdu)->pdu_w; j != RK_NONE; j = m->w[j].next)
 		if (device_figures_unknown(d, m->w[j].dev) & TOTAL_POWER) {
 			if (first == RK_NONE)
 				first = m->w[j].dev;
@@ -273,8 +274,9 @@ static void note_unknown_load(struct check_ctx *c, const struct pmodel *m,
 static void note_unknown_feed(struct check_ctx *c, const struct pmodel *m,
 			      uint32_t g)
 {
-	for (uint32_t p = m->feed_p[g]; p != RK_NONE; p = m->pdu_next[p])
-		if (m->unk[p]) {
+	for (uint32_t p = pm_at(m, g)->feed_p; p != RK_NONE;
+	     p = pm_at(m, p)->pdu_next)
+		if (pm_at(m, p)->unk) {
 			note_unknown_load(c, m, p);
 			return;
 		}
@@ -302,7 +304,7 @@ static enum need need_of(const struct pmodel *m, uint32_t dev)
 	const struct rk_design *d = m->d;
 	uint32_t r;
 
-	if (m->dev_w[dev] != RK_NONE)
+	if (pm_at(m, dev)->dev_w != RK_NONE)
 		return NEED_PDU;
 	if (!(device_figures_unknown(d, dev) & TOTAL_HEAT))
 		return NEED_NONE;
@@ -366,8 +368,8 @@ static const char *load_text(const struct pmodel *m, uint32_t obj, char *buf,
 {
 	char a[RK_QFMT_MAX];
 
-	snprintf(buf, n, "%s%s", m->unk[obj] ? "at least " : "",
-		 FP(m->load[obj], a));
+	snprintf(buf, n, "%s%s", pm_at(m, obj)->unk ? "at least " : "",
+		 FP(pm_at(m, obj)->load, a));
 	return buf;
 }
 
@@ -388,7 +390,7 @@ static void report_unrated(struct check_ctx *c)
 	for (uint32_t p = 0; p < d->nobjs; p++) {
 		uint32_t key = d->objs[p].part != RK_NONE ? d->objs[p].part : p;
 
-		if (!pm_is_source(d, p) || m->pdu_w[p] == RK_NONE)
+		if (!pm_is_source(d, p) || pm_at(m, p)->pdu_w == RK_NONE)
 			continue;
 		supply_capacity(d, p, &cp);
 		if (cp.how != SUPPLY_NONE)
@@ -467,13 +469,13 @@ static void report_unrated(struct check_ctx *c)
 		uint32_t ns = 0;
 		char ld[RK_QFMT_MAX + 16];
 
-		if (d->objs[g].kind != K_FEED || m->feed_p[g] == RK_NONE)
+		if (d->objs[g].kind != K_FEED || pm_at(m, g)->feed_p == RK_NONE)
 			continue;
 		supply_capacity(d, g, &cp);
 		if (cp.how != SUPPLY_NONE || check_waived(c, g))
 			continue;
-		for (uint32_t p = m->feed_p[g]; p != RK_NONE;
-		     p = m->pdu_next[p])
+		for (uint32_t p = pm_at(m, g)->feed_p; p != RK_NONE;
+		     p = pm_at(m, p)->pdu_next)
 			ns++;
 		check_fail(c, g, &d->objs[g].loc,
 			   "feed %s gives %s: power-feed-capacity cannot "
@@ -568,14 +570,15 @@ static void run_figure_unknown(struct check_ctx *c)
 			switch (need_of(m, k)) {
 			case NEED_PDU:
 				check_note(
-				    c, m->w[m->dev_w[k]].loc,
+				    c, m->w[pm_at(m, k)->dev_w].loc,
 				    "device %s%s%s loads %s %s", ir_name(d, k),
 				    r != RK_NONE ? " in rack " : "",
 				    r != RK_NONE ? ir_name(d, r) : "",
-				    d->objs[m->w[m->dev_w[k]].pdu].cls == C_PDU
+				    d->objs[m->w[pm_at(m, k)->dev_w].pdu].cls ==
+					    C_PDU
 					? "PDU"
 					: "power shelf",
-				    ir_name(d, m->w[m->dev_w[k]].pdu));
+				    ir_name(d, m->w[pm_at(m, k)->dev_w].pdu));
 				break;
 			case NEED_LOOP:
 				check_note(c, &d->objs[k].loc,
@@ -903,7 +906,7 @@ static void run_pdu_capacity(struct check_ctx *c)
 		struct check_mark mk;
 		char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
 
-		if (m->pdu_w[p] == RK_NONE || !pm_is_source(d, p))
+		if (pm_at(m, p)->pdu_w == RK_NONE || !pm_is_source(d, p))
 			continue;
 		mk = check_cover_begin(c);
 		supply_capacity(d, p, &cp);
@@ -912,20 +915,21 @@ static void run_pdu_capacity(struct check_ctx *c)
 			check_cover_figure(c, p, mk, unrated_waived(c, p));
 			continue;
 		}
-		if (m->load[p] <= cp.mw) {
+		if (pm_at(m, p)->load <= cp.mw) {
 			/* a lower bound within the rating proves nothing */
-			check_cover(c, p, mk, m->unk[p]);
+			check_cover(c, p, mk, pm_at(m, p)->unk);
 			continue;
 		}
-		check_fail(c, p, &d->objs[p].loc,
-			   "%s %s carries %s%s at max load, above its %s",
-			   d->objs[p].cls == C_PDU ? "PDU" : "power shelf",
-			   ir_name(d, p), m->unk[p] ? "at least " : "",
-			   check_qfmt2(DIM_POWER, m->load[p], cp.mw, a, b), b);
+		check_fail(
+		    c, p, &d->objs[p].loc,
+		    "%s %s carries %s%s at max load, above its %s",
+		    d->objs[p].cls == C_PDU ? "PDU" : "power shelf",
+		    ir_name(d, p), pm_at(m, p)->unk ? "at least " : "",
+		    check_qfmt2(DIM_POWER, pm_at(m, p)->load, cp.mw, a, b), b);
 		note_capacity(c, &cp, check_part_name(d, p));
 		note_pdu_load(c, m, p, RK_NONE);
 		note_unknown_load(c, m, p);
-		check_cover(c, p, mk, m->unk[p]);
+		check_cover(c, p, mk, pm_at(m, p)->unk);
 	}
 }
 
@@ -939,7 +943,8 @@ static void note_outlets(struct check_ctx *c, const struct pmodel *m,
 	struct lgroup *g = NULL;
 	uint32_t ng = 0, gcap = 0, more = 0;
 
-	for (uint32_t j = m->pdu_w[pdu]; j != RK_NONE; j = m->w[j].next) {
+	for (uint32_t j = pm_at(m, pdu)->pdu_w; j != RK_NONE;
+	     j = m->w[j].next) {
 		const char *in = ir_str(d, m->w[j].dev, A_INLET);
 		uint32_t k;
 
@@ -1006,13 +1011,14 @@ static void run_outlets(struct check_ctx *c)
 	for (uint32_t p = 0; p < d->nobjs && !check_stop(c); p++) {
 		int64_t c20 = 0, c14 = 0, h13, h19;
 
-		if (m->pdu_w[p] == RK_NONE || d->objs[p].cls != C_PDU ||
+		if (pm_at(m, p)->pdu_w == RK_NONE || d->objs[p].cls != C_PDU ||
 		    (!ir_attr_inh(d, p, A_OUTLETS_C13) &&
 		     !ir_attr_inh(d, p, A_OUTLETS_C19)))
 			continue;
 		h13 = check_num0(d, p, A_OUTLETS_C13);
 		h19 = check_num0(d, p, A_OUTLETS_C19);
-		for (uint32_t j = m->pdu_w[p]; j != RK_NONE; j = m->w[j].next) {
+		for (uint32_t j = pm_at(m, p)->pdu_w; j != RK_NONE;
+		     j = m->w[j].next) {
 			const char *in = ir_str(d, m->w[j].dev, A_INLET);
 
 			if (in && streq(in, "C20"))
@@ -1049,8 +1055,8 @@ static void run_outlets(struct check_ctx *c)
 static void note_lost(struct check_ctx *c, const struct pmodel *m, uint32_t dev,
 		      uint32_t f)
 {
-	for (uint32_t i = 0; i < m->dev_nw[dev]; i++) {
-		const struct pm_wire *w = &m->w[m->dev_w[dev] + i];
+	for (uint32_t i = 0; i < pm_at(m, dev)->dev_nw; i++) {
+		const struct pm_wire *w = &m->w[pm_at(m, dev)->dev_w + i];
 
 		if (pm_feed_of(m->d, w->pdu) == f)
 			check_note(c, w->loc,
@@ -1072,13 +1078,13 @@ static void each_device_loss(struct check_ctx *c, const struct pmodel *m,
 	const struct rk_design *d = m->d;
 
 	for (uint32_t i = 0; i < d->nobjs && !check_stop(c); i++) {
-		uint32_t w0 = m->dev_w[i];
+		uint32_t w0 = pm_at(m, i)->dev_w;
 		struct psu_info pi;
 
 		if (w0 == RK_NONE || !pm_multi_feed(m, i))
 			continue;
 		pm_psu_info(d, i, &pi);
-		for (uint32_t a = 0; a < m->dev_nw[i]; a++) {
+		for (uint32_t a = 0; a < pm_at(m, i)->dev_nw; a++) {
 			uint32_t f = pm_feed_of(d, m->w[w0 + a].pdu);
 			bool seen = false;
 
@@ -1096,13 +1102,13 @@ static void report_down(struct check_ctx *c, const struct pmodel *m,
 			uint32_t dev, uint32_t f, const struct psu_info *pi)
 {
 	const struct rk_design *d = m->d;
-	int64_t k = m->dev_k[dev], s = k - pm_on_feed(m, dev, f), draw;
+	int64_t k = pm_at(m, dev)->dev_k, s = k - pm_on_feed(m, dev, f), draw;
 	char why[200];
 
 	if (pm_psu_state(pi, s, &draw) != PS_DOWN)
 		return;
 	if (!s) {
-		check_fail(c, dev, m->w[m->dev_w[dev]].loc,
+		check_fail(c, dev, m->w[pm_at(m, dev)->dev_w].loc,
 			   "device %s loses power when feed %s fails: all "
 			   "its PSUs are on that feed",
 			   ir_name(d, dev), ir_name(d, f));
@@ -1112,7 +1118,7 @@ static void report_down(struct check_ctx *c, const struct pmodel *m,
 				 (long long)pi->min_run);
 		else
 			full_text(pi, why, sizeof(why));
-		check_fail(c, dev, m->w[m->dev_w[dev]].loc,
+		check_fail(c, dev, m->w[pm_at(m, dev)->dev_w].loc,
 			   "device %s loses power when feed %s fails: %lld of "
 			   "its %lld PSUs remain, it needs %lld (%s)",
 			   ir_name(d, dev), ir_name(d, f), (long long)s,
@@ -1125,19 +1131,19 @@ static void report_throttle(struct check_ctx *c, const struct pmodel *m,
 			    uint32_t dev, uint32_t f, const struct psu_info *pi)
 {
 	const struct rk_design *d = m->d;
-	int64_t k = m->dev_k[dev], s = k - pm_on_feed(m, dev, f), draw;
+	int64_t k = pm_at(m, dev)->dev_k, s = k - pm_on_feed(m, dev, f), draw;
 	char why[200], a[RK_QFMT_MAX], b[RK_QFMT_MAX], t[RK_QFMT_MAX];
 
 	if (pm_psu_state(pi, s, &draw) != PS_THROTTLED)
 		return;
 	full_text(pi, why, sizeof(why));
-	check_fail(c, dev, m->w[m->dev_w[dev]].loc,
+	check_fail(c, dev, m->w[pm_at(m, dev)->dev_w].loc,
 		   "device %s runs throttled when feed %s fails: %lld of its "
 		   "%lld PSUs remain, full power needs %lld (%s)",
 		   ir_name(d, dev), ir_name(d, f), (long long)s, (long long)k,
 		   (long long)pi->full, why);
 	if (pi->rating)
-		check_note(c, m->w[m->dev_w[dev]].loc,
+		check_note(c, m->w[pm_at(m, dev)->dev_w].loc,
 			   "%lld x %s = %s against power_max %s", (long long)s,
 			   FP(pi->rating, a),
 			   check_qfmt2(DIM_POWER,
@@ -1158,7 +1164,7 @@ static void run_feed_failure(struct check_ctx *c)
 		struct supply_cap cp;
 		struct check_mark mk;
 
-		if (m->pdu_s[p] == RK_NONE || !pm_is_source(d, p))
+		if (pm_at(m, p)->pdu_s == RK_NONE || !pm_is_source(d, p))
 			continue;
 		mk = check_cover_begin(c);
 		supply_capacity(d, p, &cp);
@@ -1166,8 +1172,10 @@ static void run_feed_failure(struct check_ctx *c)
 			check_cover_figure(c, p, mk, unrated_waived(c, p));
 			continue;
 		}
-		for (uint32_t s = m->pdu_s[p]; s != RK_NONE; s = m->s[s].next) {
-			int64_t load = check_sadd(m->load[p], m->s[s].delta);
+		for (uint32_t s = pm_at(m, p)->pdu_s; s != RK_NONE;
+		     s = m->s[s].next) {
+			int64_t load =
+			    check_sadd(pm_at(m, p)->load, m->s[s].delta);
 			char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
 
 			if (load <= cp.mw)
@@ -1178,13 +1186,13 @@ static void run_feed_failure(struct check_ctx *c)
 			    "above its %s",
 			    ir_name(d, m->s[s].feed),
 			    d->objs[p].cls == C_PDU ? "PDU" : "power shelf",
-			    ir_name(d, p), m->unk[p] ? "at least " : "",
+			    ir_name(d, p), pm_at(m, p)->unk ? "at least " : "",
 			    check_qfmt2(DIM_POWER, load, cp.mw, a, b), b);
 			note_capacity(c, &cp, check_part_name(d, p));
 			note_pdu_load(c, m, p, m->s[s].feed);
 			note_unknown_load(c, m, p);
 		}
-		check_cover(c, p, mk, m->unk[p]);
+		check_cover(c, p, mk, pm_at(m, p)->unk);
 	}
 }
 
@@ -1209,14 +1217,16 @@ static void note_feed_racks(struct check_ctx *c, const struct pmodel *m,
 	uint32_t nt = 0, nb = 0;
 	int64_t other = 0;
 
-	for (uint32_t p = m->feed_p[g]; p != RK_NONE; p = m->pdu_next[p]) {
+	for (uint32_t p = pm_at(m, g)->feed_p; p != RK_NONE;
+	     p = pm_at(m, p)->pdu_next) {
 		uint32_t r;
 		int64_t l;
 
-		if (m->pdu_w[p] == RK_NONE && m->pdu_s[p] == RK_NONE)
+		if (pm_at(m, p)->pdu_w == RK_NONE &&
+		    pm_at(m, p)->pdu_s == RK_NONE)
 			continue;
-		l = m->load[p];
-		for (uint32_t s = m->pdu_s[p];
+		l = pm_at(m, p)->load;
+		for (uint32_t s = pm_at(m, p)->pdu_s;
 		     s != RK_NONE && failed != RK_NONE; s = m->s[s].next)
 			if (m->s[s].feed == failed)
 				l = check_sadd(l, m->s[s].delta);
@@ -1289,27 +1299,30 @@ static void run_feed_capacity(struct check_ctx *c)
 		mk = check_cover_begin(c);
 		supply_capacity(d, g, &cp);
 		if (cp.how == SUPPLY_NONE) {
-			if (m->feed_p[g] != RK_NONE)
+			if (pm_at(m, g)->feed_p != RK_NONE)
 				check_cover_figure(c, g, mk,
 						   unrated_waived(c, g));
 			continue;
 		}
-		if (m->load[g] > cp.mw) {
-			check_fail(
-			    c, g, &d->objs[g].loc,
-			    "feed %s carries %s%s at max load, above "
-			    "its %s",
-			    ir_name(d, g), m->unk[g] ? "at least " : "",
-			    check_qfmt2(DIM_POWER, m->load[g], cp.mw, a, b), b);
+		if (pm_at(m, g)->load > cp.mw) {
+			check_fail(c, g, &d->objs[g].loc,
+				   "feed %s carries %s%s at max load, above "
+				   "its %s",
+				   ir_name(d, g),
+				   pm_at(m, g)->unk ? "at least " : "",
+				   check_qfmt2(DIM_POWER, pm_at(m, g)->load,
+					       cp.mw, a, b),
+				   b);
 			note_capacity(c, &cp, ir_name(d, g));
 			note_feed_racks(c, m, g, RK_NONE, sum, touched);
 			note_unknown_feed(c, m, g);
-			check_cover(c, g, mk, m->unk[g]);
+			check_cover(c, g, mk, pm_at(m, g)->unk);
 			continue;
 		}
-		for (uint32_t s = m->feed_s[g]; s != RK_NONE;
+		for (uint32_t s = pm_at(m, g)->feed_s; s != RK_NONE;
 		     s = m->s[s].next) {
-			int64_t l = check_sadd(m->load[g], m->s[s].delta);
+			int64_t l =
+			    check_sadd(pm_at(m, g)->load, m->s[s].delta);
 
 			if (l > cp.mw && l > wl) {
 				wl = l;
@@ -1317,20 +1330,21 @@ static void run_feed_capacity(struct check_ctx *c)
 			}
 		}
 		if (worst == RK_NONE) {
-			check_cover(c, g, mk, m->unk[g]);
+			check_cover(c, g, mk, pm_at(m, g)->unk);
 			continue;
 		}
 		check_fail(c, g, &d->objs[g].loc,
 			   "when feed %s fails, feed %s carries %s%s (%s%s in "
 			   "normal operation), above its %s",
 			   ir_name(d, worst), ir_name(d, g),
-			   m->unk[g] ? "at least " : "",
+			   pm_at(m, g)->unk ? "at least " : "",
 			   check_qfmt2(DIM_POWER, wl, cp.mw, a, b),
-			   m->unk[g] ? "at least " : "", FP(m->load[g], t), b);
+			   pm_at(m, g)->unk ? "at least " : "",
+			   FP(pm_at(m, g)->load, t), b);
 		note_capacity(c, &cp, ir_name(d, g));
 		note_feed_racks(c, m, g, worst, sum, touched);
 		note_unknown_feed(c, m, g);
-		check_cover(c, g, mk, m->unk[g]);
+		check_cover(c, g, mk, pm_at(m, g)->unk);
 	}
 	free(touched);
 	free(sum);

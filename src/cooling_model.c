@@ -118,15 +118,6 @@ unsigned heat_sides(const struct rk_design *d, uint32_t dev)
 
 /* ---- the model ---- */
 
-static uint32_t *u32_array(uint32_t n)
-{
-	uint32_t *a = xmalloc((size_t)(n + 1) * sizeof(*a));
-
-	for (uint32_t i = 0; i <= n; i++)
-		a[i] = RK_NONE;
-	return a;
-}
-
 /* The rear door of @rack: its part and capacity (-1 when not given). */
 uint32_t cm_door_of(const struct rk_design *d, uint32_t rack, int64_t *cap)
 {
@@ -142,44 +133,63 @@ uint32_t cm_door_of(const struct rk_design *d, uint32_t rack, int64_t *cap)
 	return p;
 }
 
+/* The defaults of struct cm_obj: empty lists, no loop, no heat. */
+static const struct cm_obj cm_none = {
+	.loop_of = RK_NONE,
+	.rack_dev = RK_NONE,
+	.dev_next = RK_NONE,
+	.loop_dev = RK_NONE,
+	.loop_next = RK_NONE,
+	.zone_rack = RK_NONE,
+	.rack_next = RK_NONE,
+	.loop_rack = RK_NONE,
+	.rack_lnext = RK_NONE,
+};
+
+/*
+ * The entry of @obj in m->o, made on first use.  It may move m->o: a
+ * pointer into it is taken only after the entries a statement needs exist.
+ */
+static uint32_t cm_slot(struct cmodel *m, uint32_t obj)
+{
+	if (!m->at[obj]) {
+		*VEC_PUSH(m->o, m->no, m->ocap) = cm_none;
+		m->at[obj] = m->no - 1;
+	}
+	return m->at[obj];
+}
+
 void cm_build(struct cmodel *m, const struct rk_design *d)
 {
 	uint32_t n = d->nobjs;
 
 	memset(m, 0, sizeof(*m));
 	m->d = d;
-	m->loop_of = u32_array(n);
-	m->rack_dev = u32_array(n);
-	m->dev_next = u32_array(n);
-	m->loop_dev = u32_array(n);
-	m->loop_next = u32_array(n);
-	m->zone_rack = u32_array(n);
-	m->rack_next = u32_array(n);
-	m->loop_rack = u32_array(n);
-	m->rack_lnext = u32_array(n);
-	m->air = xcalloc(n + 1, sizeof(int64_t));
-	m->door = xcalloc(n + 1, sizeof(int64_t));
-	m->liq = xcalloc(n + 1, sizeof(int64_t));
-	m->air_unk = xcalloc(n + 1, 1);
-	m->liq_unk = xcalloc(n + 1, 1);
+	m->at = xcalloc((size_t)n + 1, sizeof(*m->at));
+	*VEC_PUSH(m->o, m->no, m->ocap) = cm_none; /* o[0]: the defaults */
 
 	/* backwards, so that the lists come out in declaration order */
 	for (uint32_t i = n; i-- > 0;) {
 		const struct rk_obj *o = &d->objs[i];
-		uint32_t r, l, z;
+		uint32_t r, l, z, ei, ri, li;
+		struct cm_obj *e, *x;
 		struct heat h;
 		bool unk;
 
 		if (o->kind == K_RACK) {
 			z = model_ref(d, i, A_AIR);
 			if (z != RK_NONE) {
-				m->rack_next[i] = m->zone_rack[z];
-				m->zone_rack[z] = i;
+				ei = cm_slot(m, i);
+				ri = cm_slot(m, z);
+				m->o[ei].rack_next = m->o[ri].zone_rack;
+				m->o[ri].zone_rack = i;
 			}
 			l = model_ref(d, i, A_LOOP);
 			if (l != RK_NONE) {
-				m->rack_lnext[i] = m->loop_rack[l];
-				m->loop_rack[l] = i;
+				ei = cm_slot(m, i);
+				li = cm_slot(m, l);
+				m->o[ei].rack_lnext = m->o[li].loop_rack;
+				m->o[li].loop_rack = i;
 			}
 			continue;
 		}
@@ -189,62 +199,63 @@ void cm_build(struct cmodel *m, const struct rk_design *d)
 		l = model_ref(d, i, A_LOOP);
 		if (l == RK_NONE && r != RK_NONE)
 			l = model_ref(d, r, A_LOOP);
-		m->loop_of[i] = l;
 		cm_heat_of(d, i, l != RK_NONE, &h);
 		unk = (device_figures_unknown(d, i) & TOTAL_HEAT) != 0;
+		if (r == RK_NONE && l == RK_NONE)
+			continue; /* in no list: the defaults */
+		ei = cm_slot(m, i);
+		ri = r != RK_NONE ? cm_slot(m, r) : 0;
+		li = l != RK_NONE ? cm_slot(m, l) : 0;
+		m->o[ei].loop_of = l;
 		if (r != RK_NONE) {
-			m->dev_next[i] = m->rack_dev[r];
-			m->rack_dev[r] = i;
-			m->air[r] = model_sadd(m->air[r], h.air);
+			e = &m->o[ei];
+			x = &m->o[ri];
+			e->dev_next = x->rack_dev;
+			x->rack_dev = i;
+			x->air = model_sadd(x->air, h.air);
 			/* all to liquid, or a fraction of 100 %: none to air */
 			if (unk && h.rule != HR_LIQUID &&
 			    !(h.rule == HR_FRACTION && h.frac == RK_RATIO_ONE))
-				m->air_unk[r] = 1;
+				x->air_unk = 1;
 		}
 		if (l != RK_NONE) {
-			m->loop_next[i] = m->loop_dev[l];
-			m->loop_dev[l] = i;
-			m->liq[l] = model_sadd(m->liq[l], h.liq);
+			e = &m->o[ei];
+			x = &m->o[li];
+			e->loop_next = x->loop_dev;
+			x->loop_dev = i;
+			x->liq = model_sadd(x->liq, h.liq);
 			if (unk && h.rule != HR_AIR &&
 			    !(h.rule == HR_FRACTION && !h.frac))
-				m->liq_unk[l] = 1;
+				x->liq_unk = 1;
 		}
 	}
 	/* rear doors */
 	for (uint32_t r = 0; r < n; r++) {
 		int64_t cap;
-		uint32_t l;
+		uint32_t l, ri, li;
+		struct cm_obj *x;
 
 		if (d->objs[r].kind != K_RACK ||
 		    cm_door_of(d, r, &cap) == RK_NONE || cap <= 0)
 			continue;
-		m->door[r] = m->air[r] < cap ? m->air[r] : cap;
 		l = model_ref(d, r, A_LOOP);
+		ri = cm_slot(m, r);
+		li = l != RK_NONE ? cm_slot(m, l) : 0;
+		x = &m->o[ri];
+		x->door = x->air < cap ? x->air : cap;
 		if (l != RK_NONE) {
-			m->liq[l] = model_sadd(m->liq[l], m->door[r]);
+			m->o[li].liq = model_sadd(m->o[li].liq, x->door);
 			/* below its capacity the door's share is a bound too */
-			if (m->air_unk[r] && m->air[r] < cap)
-				m->liq_unk[l] = 1;
+			if (x->air_unk && x->air < cap)
+				m->o[li].liq_unk = 1;
 		}
 	}
 }
 
 void cm_free(struct cmodel *m)
 {
-	free(m->loop_of);
-	free(m->rack_dev);
-	free(m->dev_next);
-	free(m->loop_dev);
-	free(m->loop_next);
-	free(m->zone_rack);
-	free(m->rack_next);
-	free(m->loop_rack);
-	free(m->rack_lnext);
-	free(m->air);
-	free(m->door);
-	free(m->liq);
-	free(m->air_unk);
-	free(m->liq_unk);
+	free(m->at);
+	free(m->o);
 }
 
 /*
@@ -371,9 +382,9 @@ struct loop_load *cm_loop_loads(const struct cmodel *m, uint32_t *n)
 		uint32_t ncdu = lv && lv->type == VT_LIST ? (uint32_t)lv->n : 0;
 		int64_t spares = cm_loop_spares(d, l, ncdu), total;
 
-		x->heat = m->liq[l];
+		x->heat = cm_at(m, l)->liq;
 		x->heat_over = x->heat == INT64_MAX; /* saturated */
-		x->heat_unknown = m->liq_unk[l];
+		x->heat_unknown = cm_at(m, l)->liq_unk;
 		x->capacity = x->max_flow = x->flow = -1;
 		if (spares >= 0 &&
 		    !cm_cdu_sum(d, l, A_CAPACITY, spares, &total, &x->capacity))

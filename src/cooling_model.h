@@ -37,21 +37,43 @@ struct heat {
 	enum hrule rule;
 };
 
-struct cmodel {
-	const struct rk_design *d;
-	uint32_t *loop_of;		  /* device: its loop */
-	uint32_t *rack_dev, *dev_next;	  /* devices of a rack */
-	uint32_t *loop_dev, *loop_next;	  /* devices on a loop */
-	uint32_t *zone_rack, *rack_next;  /* racks of an air zone */
-	uint32_t *loop_rack, *rack_lnext; /* racks on a loop (doors) */
-	int64_t *air;			  /* rack: air-side heat, before door */
-	int64_t *door;			  /* rack: heat its door takes */
-	int64_t *liq;			  /* loop: heat to liquid */
+/*
+ * The model's figures of one object (a device, rack, air zone or loop;
+ * lists end with RK_NONE).  Only the objects the model touches have one
+ * (struct cmodel's index map): the others read as the defaults, cm_at().
+ */
+struct cm_obj {
+	uint32_t loop_of;		/* device: its loop */
+	uint32_t rack_dev, dev_next;	/* devices of a rack */
+	uint32_t loop_dev, loop_next;	/* devices on a loop */
+	uint32_t zone_rack, rack_next;	/* racks of an air zone */
+	uint32_t loop_rack, rack_lnext; /* racks on a loop (doors) */
+	int64_t air;			/* rack: air-side heat, before door */
+	int64_t door;			/* rack: heat its door takes */
+	int64_t liq;			/* loop: heat to liquid */
 	/* rack: its air side, loop: its liquid heat, has a term that is
 	 * unknown (a device without power_max or heat, metrics.h): the sum
 	 * is a lower bound */
-	uint8_t *air_unk, *liq_unk;
+	uint8_t air_unk, liq_unk;
 };
+
+/*
+ * As struct pmodel: @at maps an object to its entry in @o (0: none; o[0]
+ * holds the defaults, never written), so that the model's memory follows
+ * the devices, racks and loops, not every object.
+ */
+struct cmodel {
+	const struct rk_design *d;
+	uint32_t *at;
+	struct cm_obj *o;
+	uint32_t no, ocap;
+};
+
+/* The figures of object @obj (the defaults when the model has none). */
+static inline const struct cm_obj *cm_at(const struct cmodel *m, uint32_t obj)
+{
+	return &m->o[m->at[obj]];
+}
 
 /* liquid or hybrid: a part that needs a loop */
 bool cm_needs_liquid(const struct rk_design *d, uint32_t dev);
@@ -67,7 +89,7 @@ void cm_free(struct cmodel *m);
 /* The heat of @rack's air side that reaches its air zone (after the door). */
 static inline int64_t cm_air_after(const struct cmodel *m, uint32_t rack)
 {
-	return m->air[rack] - m->door[rack];
+	return cm_at(m, rack)->air - cm_at(m, rack)->door;
 }
 
 /*

@@ -200,14 +200,44 @@ enum pstate pm_psu_state(const struct psu_info *pi, int64_t s, int64_t *draw)
 	return PS_THROTTLED;
 }
 
+/* The defaults of struct pm_obj: no wires, scenarios or feeds. */
+static const struct pm_obj pm_none = {
+	.dev_w = RK_NONE,
+	.pdu_w = RK_NONE,
+	.pdu_s = RK_NONE,
+	.feed_s = RK_NONE,
+	.feed_p = RK_NONE,
+	.pdu_next = RK_NONE,
+	.rack_f0 = RK_NONE,
+	.rack_f1 = RK_NONE,
+};
+
+/*
+ * The entry of @obj in m->o, made on first use.  It may move m->o: a
+ * pointer into it is taken only after the entries a statement needs exist.
+ */
+static uint32_t pm_slot(struct pmodel *m, uint32_t obj)
+{
+	if (!m->at[obj]) {
+		*VEC_PUSH(m->o, m->no, m->ocap) = pm_none;
+		m->at[obj] = m->no - 1;
+	}
+	return m->at[obj];
+}
+
 static void rack_feed_add(struct pmodel *m, uint32_t rack, uint32_t f)
 {
+	struct pm_obj *r;
+	uint32_t ri;
+
 	if (rack == RK_NONE || f == RK_NONE)
 		return;
-	if (m->rack_f0[rack] == RK_NONE)
-		m->rack_f0[rack] = f;
-	else if (m->rack_f0[rack] != f && m->rack_f1[rack] == RK_NONE)
-		m->rack_f1[rack] = f;
+	ri = pm_slot(m, rack); /* before m->o is read */
+	r = &m->o[ri];
+	if (r->rack_f0 == RK_NONE)
+		r->rack_f0 = f;
+	else if (r->rack_f0 != f && r->rack_f1 == RK_NONE)
+		r->rack_f1 = f;
 }
 
 static void scen_add(struct pmodel *m, uint32_t *head, uint32_t feed,
@@ -233,22 +263,13 @@ static void scen_add(struct pmodel *m, uint32_t *head, uint32_t feed,
 		m->s[prev].next = m->ns - 1;
 }
 
-static uint32_t *u32_array(uint32_t n)
-{
-	uint32_t *a = xmalloc((size_t)(n + 1) * sizeof(*a));
-
-	for (uint32_t i = 0; i <= n; i++)
-		a[i] = RK_NONE;
-	return a;
-}
-
 /* Supplies of @dev plugged into PDUs on feed @f. */
 int64_t pm_on_feed(const struct pmodel *m, uint32_t dev, uint32_t f)
 {
 	int64_t n = 0;
 
-	for (uint32_t i = 0; i < m->dev_nw[dev]; i++) {
-		const struct pm_wire *w = &m->w[m->dev_w[dev] + i];
+	for (uint32_t i = 0; i < pm_at(m, dev)->dev_nw; i++) {
+		const struct pm_wire *w = &m->w[pm_at(m, dev)->dev_w + i];
 
 		if (pm_feed_of(m->d, w->pdu) == f)
 			n += w->n;
@@ -262,10 +283,10 @@ bool pm_multi_feed(const struct pmodel *m, uint32_t dev)
 	const struct rk_design *d = m->d;
 	uint32_t r = layout_rack_of(d, dev), f0 = RK_NONE;
 
-	if (r != RK_NONE && m->rack_f1[r] != RK_NONE)
+	if (r != RK_NONE && pm_at(m, r)->rack_f1 != RK_NONE)
 		return true;
-	for (uint32_t i = 0; i < m->dev_nw[dev]; i++) {
-		uint32_t f = pm_feed_of(d, m->w[m->dev_w[dev] + i].pdu);
+	for (uint32_t i = 0; i < pm_at(m, dev)->dev_nw; i++) {
+		uint32_t f = pm_feed_of(d, m->w[pm_at(m, dev)->dev_w + i].pdu);
 
 		if (f == RK_NONE)
 			continue;
@@ -281,18 +302,8 @@ void pm_free(struct pmodel *m)
 {
 	free(m->w);
 	free(m->s);
-	free(m->dev_w);
-	free(m->dev_nw);
-	free(m->dev_k);
-	free(m->pdu_w);
-	free(m->pdu_s);
-	free(m->feed_s);
-	free(m->feed_p);
-	free(m->pdu_next);
-	free(m->rack_f0);
-	free(m->rack_f1);
-	free(m->load);
-	free(m->unk);
+	free(m->at);
+	free(m->o);
 }
 
 void pm_build(struct pmodel *m, const struct rk_design *d)
@@ -301,22 +312,12 @@ void pm_build(struct pmodel *m, const struct rk_design *d)
 
 	memset(m, 0, sizeof(*m));
 	m->d = d;
-	m->dev_w = u32_array(n);
-	m->dev_nw = xcalloc(n + 1, sizeof(uint32_t));
-	m->dev_k = xcalloc(n + 1, sizeof(uint32_t));
-	m->pdu_w = u32_array(n);
-	m->pdu_s = u32_array(n);
-	m->feed_s = u32_array(n);
-	m->feed_p = u32_array(n);
-	m->pdu_next = u32_array(n);
-	m->rack_f0 = u32_array(n);
-	m->rack_f1 = u32_array(n);
-	m->load = xcalloc(n + 1, sizeof(int64_t));
-	m->unk = xcalloc(n + 1, 1);
+	m->at = xcalloc((size_t)n + 1, sizeof(*m->at));
+	*VEC_PUSH(m->o, m->no, m->ocap) = pm_none; /* o[0]: the defaults */
 
 	for (uint32_t i = 0; i < n; i++) {
 		const struct rk_obj *o = &d->objs[i];
-		uint32_t first = m->nw;
+		uint32_t first = m->nw, k_in = 0;
 
 		if (o->kind != K_DEVICE)
 			continue;
@@ -348,28 +349,37 @@ void pm_build(struct pmodel *m, const struct rk_design *d)
 				w->loc = &l->loc;
 			}
 			m->w[j].n += (uint32_t)l->n;
-			m->dev_k[i] += (uint32_t)l->n;
+			k_in += (uint32_t)l->n;
 		}
+		/* every supply counted is on a wire of the device */
 		if (m->nw > first) {
-			m->dev_w[i] = first;
-			m->dev_nw[i] = m->nw - first;
+			uint32_t ei = pm_slot(m, i); /* before m->o is read */
+			struct pm_obj *e = &m->o[ei];
+
+			e->dev_w = first;
+			e->dev_nw = m->nw - first;
+			e->dev_k = k_in;
 		}
 	}
 	/* PDUs of each feed and wires of each PDU, in declaration order */
 	for (uint32_t p = n; p-- > 0;) {
-		uint32_t g;
+		uint32_t g, pi, gi;
 
 		if (!pm_is_source(d, p))
 			continue;
 		g = pm_feed_of(d, p);
 		if (g == RK_NONE)
 			continue;
-		m->pdu_next[p] = m->feed_p[g];
-		m->feed_p[g] = p;
+		pi = pm_slot(m, p);
+		gi = pm_slot(m, g);
+		m->o[pi].pdu_next = m->o[gi].feed_p;
+		m->o[gi].feed_p = p;
 	}
 	for (uint32_t j = m->nw; j-- > 0;) {
-		m->w[j].next = m->pdu_w[m->w[j].pdu];
-		m->pdu_w[m->w[j].pdu] = j;
+		uint32_t e = pm_slot(m, m->w[j].pdu);
+
+		m->w[j].next = m->o[e].pdu_w;
+		m->o[e].pdu_w = j;
 		rack_feed_add(m, layout_rack_of(d, m->w[j].dev),
 			      pm_feed_of(d, m->w[j].pdu));
 	}
@@ -378,15 +388,17 @@ void pm_build(struct pmodel *m, const struct rk_design *d)
 		const struct pm_wire *w = &m->w[j];
 		int64_t p = model_num0(d, w->dev, A_POWER_MAX);
 
-		m->load[w->pdu] = model_sadd(
-		    m->load[w->pdu], pm_share_of(p, w->n, m->dev_k[w->dev]));
+		struct pm_obj *e = &m->o[m->at[w->pdu]]; /* made above */
+
+		e->load = model_sadd(
+		    e->load, pm_share_of(p, w->n, pm_at(m, w->dev)->dev_k));
 		if (device_figures_unknown(d, w->dev) & TOTAL_POWER)
-			m->unk[w->pdu] = 1;
+			e->unk = 1;
 	}
 	/* single-feed failures, device by device */
 	for (uint32_t i = 0; i < n; i++) {
 		struct psu_info pi;
-		uint32_t w0 = m->dev_w[i], nw = m->dev_nw[i];
+		uint32_t w0 = pm_at(m, i)->dev_w, nw = pm_at(m, i)->dev_nw;
 
 		if (w0 == RK_NONE || !pm_multi_feed(m, i))
 			continue;
@@ -402,7 +414,7 @@ void pm_build(struct pmodel *m, const struct rk_design *d)
 				seen = pm_feed_of(d, m->w[w0 + b].pdu) == f;
 			if (seen)
 				continue;
-			s = (int64_t)m->dev_k[i] - pm_on_feed(m, i, f);
+			s = (int64_t)pm_at(m, i)->dev_k - pm_on_feed(m, i, f);
 			pm_psu_state(&pi, s, &draw);
 			for (uint32_t b = 0; b < nw; b++) {
 				const struct pm_wire *w = &m->w[w0 + b];
@@ -412,23 +424,29 @@ void pm_build(struct pmodel *m, const struct rk_design *d)
 					continue;
 				if (draw)
 					now = pm_share_of(draw, w->n, s);
-				scen_add(m, &m->pdu_s[w->pdu], f,
+				scen_add(m, &m->o[m->at[w->pdu]].pdu_s, f,
 					 now - pm_share_of(pi.pmax, w->n,
-							   m->dev_k[i]));
+							   pm_at(m, i)->dev_k));
 			}
 		}
 	}
 	/* feed totals: normal load and per-scenario changes */
-	for (uint32_t g = 0; g < n; g++)
-		for (uint32_t p = m->feed_p[g]; p != RK_NONE;
-		     p = m->pdu_next[p]) {
-			m->load[g] = model_sadd(m->load[g], m->load[p]);
-			m->unk[g] |= m->unk[p];
-			for (uint32_t s = m->pdu_s[p]; s != RK_NONE;
+	/* (a feed with PDUs has its entry; scen_add makes none) */
+	for (uint32_t g = 0; g < n; g++) {
+		struct pm_obj *e = &m->o[m->at[g]];
+
+		if (!m->at[g])
+			continue;
+		for (uint32_t p = e->feed_p; p != RK_NONE;
+		     p = pm_at(m, p)->pdu_next) {
+			e->load = model_sadd(e->load, pm_at(m, p)->load);
+			e->unk |= pm_at(m, p)->unk;
+			for (uint32_t s = pm_at(m, p)->pdu_s; s != RK_NONE;
 			     s = m->s[s].next)
-				scen_add(m, &m->feed_s[g], m->s[s].feed,
+				scen_add(m, &e->feed_s, m->s[s].feed,
 					 m->s[s].delta);
 		}
+	}
 }
 
 /* ---- report figures (loads.h) ---- */
@@ -465,14 +483,15 @@ struct feed_load *pm_feed_loads(const struct pmodel *m, uint32_t *n)
 		struct feed_load *f = &out[k];
 		uint32_t g = f->feed, seen = 0;
 
-		f->load = m->load[g];
-		f->load_unknown = m->unk[g];
+		f->load = pm_at(m, g)->load;
+		f->load_unknown = pm_at(m, g)->unk;
 		if (nf < 2)
 			continue;
 		/* a loss with no scenario here leaves the normal load */
-		for (uint32_t s = m->feed_s[g]; s != RK_NONE;
+		for (uint32_t s = pm_at(m, g)->feed_s; s != RK_NONE;
 		     s = m->s[s].next) {
-			int64_t l = model_sadd(m->load[g], m->s[s].delta);
+			int64_t l =
+			    model_sadd(pm_at(m, g)->load, m->s[s].delta);
 
 			seen++;
 			if (f->lost_load < 0 || l > f->lost_load ||

@@ -56,26 +56,48 @@ struct pm_scen {
 	int64_t delta;
 };
 
+/*
+ * The model's figures of one object (a device, PDU, feed or rack; lists
+ * end with RK_NONE).  Only the objects the model touches have one (struct
+ * pmodel's index map): the others read as the defaults, pm_at().
+ */
+struct pm_obj {
+	uint32_t dev_w;	   /* first wire of a device, RK_NONE */
+	uint32_t dev_nw;   /* its wire count (wires are contiguous) */
+	uint32_t dev_k;	   /* supplies plugged in */
+	uint32_t pdu_w;	   /* first wire into a PDU */
+	uint32_t pdu_s;	   /* first scenario of a PDU */
+	uint32_t feed_s;   /* first scenario of a feed */
+	uint32_t feed_p;   /* first PDU on a feed (chained by pdu_next) */
+	uint32_t pdu_next; /* next PDU on the same feed */
+	uint32_t rack_f0, rack_f1; /* first two feeds seen in a rack */
+	int64_t load;		   /* normal load of a PDU (or feed), mW */
+	/* a PDU (or feed): a device on it has no power_max, so every load
+	 * figure of it (normal or after a loss) is a lower bound */
+	uint8_t unk;
+};
+
+/*
+ * The model's figures are kept only for the objects it touches, so that
+ * its memory follows the devices, not every object: @at maps an object to
+ * its entry in @o (0: none; o[0] holds the defaults, never written).
+ */
 struct pmodel {
 	const struct rk_design *d;
 	struct pm_wire *w;
 	uint32_t nw, wcap;
 	struct pm_scen *s;
 	uint32_t ns, scap;
-	uint32_t *dev_w;    /* first wire of a device, RK_NONE */
-	uint32_t *dev_nw;   /* its wire count (wires are contiguous) */
-	uint32_t *dev_k;    /* supplies plugged in */
-	uint32_t *pdu_w;    /* first wire into a PDU */
-	uint32_t *pdu_s;    /* first scenario of a PDU */
-	uint32_t *feed_s;   /* first scenario of a feed */
-	uint32_t *feed_p;   /* first PDU on a feed (chained by pdu_next) */
-	uint32_t *pdu_next; /* next PDU on the same feed */
-	uint32_t *rack_f0, *rack_f1; /* first two feeds seen in a rack */
-	int64_t *load;		     /* normal load of a PDU (or feed), mW */
-	/* per PDU (or feed): a device on it has no power_max, so every load
-	 * figure of it (normal or after a loss) is a lower bound */
-	uint8_t *unk;
+	uint32_t *at;
+	struct pm_obj *o;
+	uint32_t no, ocap;
 };
+
+/* The figures of object @obj (the defaults when the model has none). */
+static inline const struct pm_obj *pm_at(const struct pmodel *m, uint32_t obj)
+{
+	return &m->o[m->at[obj]];
+}
 
 /* ceil(a * n / k) for a >= 0, k > 0, saturated */
 int64_t pm_share_of(int64_t a, int64_t n, int64_t k);

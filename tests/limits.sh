@@ -64,7 +64,7 @@ loop|full|64|5|0||for i in 0..9999999{}
 # the step limit: fifty million steps
 steps|check|64|10|1|step limit|for i in 0..9999999{for j in 0..4{}}
 # just under the object limit, valid: every check and back end runs
-objects|full|1024|30|0||for i in 0..1998{group a[i]{for j in 0..998{group b[j]{}}}}
+objects|full|830|30|0||for i in 0..1998{group a[i]{for j in 0..998{group b[j]{}}}}
 # one more object than the limit
 objects-over|check|400|20|1|more than 2000000 objects|for i in 0..1999{group a[i]{for j in 0..999{group b[j]{}}}}
 # the expansion limit, twice over: two million objects, valid
