@@ -573,7 +573,8 @@ void elab_assign_slots(struct elab *e)
 		if (!nm)
 			continue;
 		qsort(m, nm, sizeof(*m), slot_member_cmp);
-		qsort(taken, nt, sizeof(*taken), i64_cmp);
+		if (nt) /* NULL until some row gives a slot */
+			qsort(taken, nt, sizeof(*taken), i64_cmp);
 		for (uint32_t i = 0; i < nm; i++) {
 			/* taken is sorted: pass the slots up to next, and
 			 * next past each one that is taken */
