@@ -330,7 +330,7 @@ void elab_fini(struct elab *e);
  * RK_EXIT_ERRORS after syntax errors.
  */
 int elab_root(struct elab *e, uint32_t file);
-/* Every rack without a `slot` gets its position in its row. */
+/* Every rack (or in-row unit) without a `slot` gets one by its name. */
 void elab_assign_slots(struct elab *e);
 
 /*

@@ -484,59 +484,106 @@ void elab_decl_link(struct elab *e, const struct ast *st)
 	eval_val_release(e, &m);
 }
 
+/* A row member without a `slot`: its name, for the natural order. */
+struct slot_member {
+	const char *name;
+	uint32_t len;
+	uint32_t obj;
+};
+
+static int slot_member_cmp(const void *pa, const void *pb)
+{
+	const struct slot_member *a = pa, *b = pb;
+	int c = name_natcmp(a->name, a->len, b->name, b->len);
+
+	if (c)
+		return c;
+	return a->obj < b->obj ? -1 : a->obj > b->obj;
+}
+
+static int i64_cmp(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Insert `slot @n` into @r's attributes (moved to the end of the table,
+ * in key order). */
+static void set_slot(struct rk_design *d, uint32_t r, int64_t n)
+{
+	struct rk_obj *o = &d->objs[r];
+	uint32_t first = o->attr_first, count = o->attr_count, k;
+	struct rk_attr slot;
+
+	memset(&slot, 0, sizeof(slot));
+	slot.key = A_SLOT;
+	slot.val.type = VT_NUM;
+	slot.val.n = n;
+	slot.val.loc = o->loc;
+	VEC_RESERVE(d->attrs, d->nattrs, d->attrs_cap, (uint64_t)count + 1);
+	o->attr_first = d->nattrs;
+	for (k = 0; k < count && d->attrs[first + k].key < A_SLOT; k++)
+		d->attrs[d->nattrs++] = d->attrs[first + k];
+	d->attrs[d->nattrs++] = slot;
+	for (; k < count; k++)
+		d->attrs[d->nattrs++] = d->attrs[first + k];
+	o->attr_count = count + 1;
+}
+
 /*
- * Give every rack without a `slot` its position in its row (1-based,
- * declaration order), so that the elaborated design says where each rack
- * stands and layout queries are O(1).  A unit standing in the row (a `cdu`
- * or `device` declared in the row's body) takes a position like a rack.
- * The object's attributes move to the end of the table with the slot
- * inserted in key order.
+ * Give every rack without a `slot` its place in its row, so that the
+ * elaborated design says where each rack stands and layout queries are
+ * O(1).  A unit standing in the row (a `cdu` or `device` declared in the
+ * row's body) takes a place like a rack.  The members without a `slot`
+ * fill the slots the explicit ones leave free, 1 up, in the natural order
+ * of their names (name_natcmp): never in declaration order, so that
+ * declaring the same racks in another order, or a list in two, moves
+ * nothing.  O(n log n) in a row's members.
  */
 void elab_assign_slots(struct elab *e)
 {
 	struct rk_design *d = e->d;
+	struct slot_member *m = NULL;
+	int64_t *taken = NULL;
+	uint32_t m_cap = 0, t_cap = 0;
 
 	for (uint32_t row = 0; row < d->nobjs; row++) {
-		int64_t n = 0;
+		uint32_t nm = 0, nt = 0, t = 0;
+		int64_t next = 1;
 
 		if (d->objs[row].kind != K_ROW)
 			continue;
 		for_each_child(d, row, r) {
-			struct rk_obj *o;
-			uint32_t first, count, k;
-			struct rk_attr slot;
+			const struct rk_value *v;
 
 			if (d->objs[r].kind != K_RACK &&
 			    d->objs[r].kind != K_DEVICE)
 				continue;
-			n++;
-			if (ir_attr(d, r, A_SLOT))
+			v = ir_attr(d, r, A_SLOT);
+			if (v) {
+				*VEC_PUSH(taken, nt, t_cap) = v->n;
 				continue;
-			memset(&slot, 0, sizeof(slot));
-			slot.key = A_SLOT;
-			slot.val.type = VT_NUM;
-			slot.val.n = n;
-			slot.val.loc = d->objs[r].loc;
-			o = &d->objs[r];
-			first = o->attr_first;
-			count = o->attr_count;
-			o->attr_first = d->nattrs;
-			for (k = 0;
-			     k < count && d->attrs[first + k].key < A_SLOT;
-			     k++) {
-				struct rk_attr at = d->attrs[first + k];
-
-				*VEC_PUSH(d->attrs, d->nattrs, d->attrs_cap) =
-				    at;
 			}
-			*VEC_PUSH(d->attrs, d->nattrs, d->attrs_cap) = slot;
-			for (; k < count; k++) {
-				struct rk_attr at = d->attrs[first + k];
-
-				*VEC_PUSH(d->attrs, d->nattrs, d->attrs_cap) =
-				    at;
-			}
-			d->objs[r].attr_count = count + 1;
+			*VEC_PUSH(m, nm, m_cap) = (struct slot_member){
+				str_of(e->a, d->objs[r].local),
+				strlen_of(e->a, d->objs[r].local), r
+			};
+		}
+		if (!nm)
+			continue;
+		qsort(m, nm, sizeof(*m), slot_member_cmp);
+		if (nt) /* NULL until some row gives a slot */
+			qsort(taken, nt, sizeof(*taken), i64_cmp);
+		for (uint32_t i = 0; i < nm; i++) {
+			/* taken is sorted: pass the slots up to next, and
+			 * next past each one that is taken */
+			for (; t < nt && taken[t] <= next; t++)
+				if (taken[t] == next)
+					next++;
+			set_slot(d, m[i].obj, next++);
 		}
 	}
+	free(m);
+	free(taken);
 }

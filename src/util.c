@@ -83,3 +83,51 @@ void vec_grow(void **pp, uint32_t *cap, uint32_t need, size_t elem)
 	*pp = xrealloc(*pp, (size_t)ncap * elem);
 	*cap = (uint32_t)ncap;
 }
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+int name_natcmp(const char *a, size_t an, const char *b, size_t bn)
+{
+	size_t i = 0, j = 0, n;
+	int c;
+
+	while (i < an && j < bn) {
+		size_t ie = i, je = j;
+
+		if (!is_digit(a[i]) || !is_digit(b[j])) {
+			if (a[i] != b[j])
+				return (unsigned char)a[i] < (unsigned char)b[j]
+					   ? -1
+					   : 1;
+			i++, j++;
+			continue;
+		}
+		/* two runs of digits: the longer number (less its leading
+		 * zeros) is the larger, else the first digit that differs */
+		while (i < an && a[i] == '0')
+			i++;
+		while (j < bn && b[j] == '0')
+			j++;
+		ie = i, je = j;
+		while (ie < an && is_digit(a[ie]))
+			ie++;
+		while (je < bn && is_digit(b[je]))
+			je++;
+		if (ie - i != je - j)
+			return ie - i < je - j ? -1 : 1;
+		c = memcmp(a + i, b + j, ie - i);
+		if (c)
+			return c < 0 ? -1 : 1;
+		i = ie, j = je;
+	}
+	if (i < an || j < bn)
+		return i < an ? 1 : -1;
+	n = an < bn ? an : bn;
+	c = memcmp(a, b, n);
+	if (c)
+		return c < 0 ? -1 : 1;
+	return an == bn ? 0 : an < bn ? -1 : 1;
+}

@@ -35,6 +35,15 @@ static inline bool streq(const char *a, const char *b)
 }
 
 /*
+ * Natural order of two names: compared piece by piece, a run of decimal
+ * digits as the number it writes (k[2] < k[10], r9 < r10) and any other
+ * byte as itself; names equal that way (k[07], k[7]) are ordered byte by
+ * byte, so that the order is total.  <0, 0 or >0 as strcmp.  Linear in
+ * the names' lengths; no number overflows (runs compare by their digits).
+ */
+int name_natcmp(const char *a, size_t an, const char *b, size_t bn);
+
+/*
  * Grow *pp (an array of elem bytes per item, *cap items) so that it holds at
  * least need items.  Capacities double, so appends are amortised O(1).
  */

@@ -248,6 +248,10 @@ rows_case rack-back \
 	relabel "mfp7e10 15 m still reaches: now 5 m shorter" \
 	--old-define B_SLOT=3
 rows_case new-row "" "" "" "" --new-define NEW_ROW=true
+# a row's racks and unit declared in another order, a list in two: no
+# rack moves and no cable changes (slots follow names)
+rows_case declaration-order "" "" "" "" --old-define ORDER=1 \
+	--new-define ORDER=2
 # the same work orders as diff_check.py computes them
 for rd in ROW2_Y=3m B_SLOT=3; do
 	if rk_run "$tmp/ro" --force -I examples -O cabling -o "$tmp/ro" \

@@ -4,7 +4,8 @@
 # Identities that do not depend on the order of declarations: each case
 # rewrites an example without changing its physical meaning (rows declared
 # the other way round, a new row declared before an old one, declarations
-# and lists in another order; identity_rewrite.py) and requires the cables
+# and lists in another order, racks of a row in another order, a list of
+# racks in two, an in-row unit before the racks; identity_rewrite.py) and requires the cables
 # of cabling.csv, sorted by cable ID, to be the same row for row: IDs,
 # labels, ends, parts and lengths.
 #
@@ -62,5 +63,8 @@ case_ b200-su-rows dgx-b200-su
 case_ h100-su-new-row dgx-h100-su
 case_ h100-su-order dgx-h100-su
 case_ gb300-lists gb300-nvl72
+case_ mi300x-rack-order mi300x-roce
+case_ gb200-row-list-split gb200-nvl72-row
+case_ mi355x-unit-first mi355x-pod
 
 finish

@@ -115,12 +115,40 @@ def gb300_lists(t):
     return move_line_before(t, "rack net : net_rack", "rack nvl72 :")
 
 
+def mi300x_rack_order(t):
+    # the network rack declared before the compute racks (no slot given:
+    # each stands by its name)
+    return move_line_before(t, "rack net : mi_rack", "rack cr[0 .. RACKS - 1]")
+
+
+def gb200_row_list_split(t):
+    # the list of NVL72 racks in two, the network racks between the halves
+    t = replace(t, "\t\track nvl72[0 .. RACKS - 1] : gb200_nvl72 "
+                "{ air crah; loop tcs }\n",
+                "\t\track nvl72[0..1] : gb200_nvl72 { air crah; loop tcs }\n")
+    return replace(t, "\t\t}\n\t}\n}\n",
+                   "\t\t}\n\t\track nvl72[2 .. RACKS - 1] : gb200_nvl72 "
+                   "{ air crah; loop tcs }\n\t}\n}\n")
+
+
+def mi355x_unit_first(t):
+    # the in-row CDUs (their slots given) declared before the racks
+    a0, a1 = block(t, "for c in 0..1 {")
+    cdus = t[a0:a1]
+    t = t[:a0] + t[a1:]
+    return replace(t, "\t\track cr[0 .. RACKS - 1]",
+                   cdus + "\t\track cr[0 .. RACKS - 1]")
+
+
 REWRITES = {
     "mixed-hall-rows": mixed_hall_rows,
     "b200-su-rows": b200_su_rows,
     "h100-su-new-row": h100_su_new_row,
     "h100-su-order": h100_su_order,
     "gb300-lists": gb300_lists,
+    "mi300x-rack-order": mi300x_rack_order,
+    "gb200-row-list-split": gb200_row_list_split,
+    "mi355x-unit-first": mi355x_unit_first,
 }
 
 

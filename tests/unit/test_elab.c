@@ -1776,3 +1776,165 @@ Test(intern, joined_names_are_the_assembled_strings)
 	}
 	arena_destroy(&a);
 }
+
+/* ---- rack slots: from names, never from declaration order ---- */
+
+/*
+ * The reference for name_natcmp, written another way: each name becomes a
+ * key in which a run of digits is written as its count of significant
+ * digits (one character '1'..'9', so a run of at most 9) and then those
+ * digits, every other byte as itself; keys compare byte by byte, and equal
+ * keys fall back to the names themselves.  The count keeps the run among
+ * the digit bytes, where name_natcmp places it against other bytes.
+ */
+static void natkey(const char *s, char *key)
+{
+	while (*s) {
+		if (*s >= '0' && *s <= '9') {
+			const char *e;
+
+			while (*s == '0')
+				s++;
+			for (e = s; *e >= '0' && *e <= '9'; e++)
+				;
+			*key++ = (char)('0' + (e - s));
+			memcpy(key, s, (size_t)(e - s));
+			key += e - s;
+			s = e;
+		} else {
+			*key++ = *s++;
+		}
+	}
+	*key = '\0';
+}
+
+static int ref_natcmp(const char *a, const char *b)
+{
+	char ka[128], kb[128];
+	int c;
+
+	natkey(a, ka);
+	natkey(b, kb);
+	c = strcmp(ka, kb);
+	if (!c)
+		c = strcmp(a, b);
+	return (c > 0) - (c < 0);
+}
+
+/* A random name of pieces like the ones racks get: letters, brackets,
+ * dots, dashes, runs of digits (some with leading zeros). */
+static void random_name(uint64_t *st, char *out)
+{
+	static const char bytes[] = "abknrz[].-_Z";
+	unsigned pieces;
+
+	*st = *st * 6364136223846793005ULL + 1442695040888963407ULL;
+	pieces = 1 + (unsigned)(*st >> 60) % 5;
+	for (unsigned p = 0; p < pieces; p++) {
+		*st = *st * 6364136223846793005ULL + 1442695040888963407ULL;
+		if ((*st >> 40) % 2) {
+			unsigned digits = 1 + (unsigned)(*st >> 50) % 6;
+
+			for (unsigned k = 0; k < digits; k++) {
+				*st = *st * 6364136223846793005ULL +
+				      1442695040888963407ULL;
+				/* zeros often, to meet leading ones */
+				*out++ = (*st >> 61) < 2
+					     ? '0'
+					     : (char)('0' + (*st >> 33) % 10);
+			}
+		} else {
+			*out++ = bytes[(*st >> 33) % (sizeof(bytes) - 1)];
+		}
+	}
+	*out = '\0';
+}
+
+Test(elab, natural_name_order_examples)
+{
+	/* k[010] and k[10] are the same number: byte order decides */
+	static const char *sorted[] = { "cdu",	"k1",	  "k[1]",  "k[2]",
+					"k[9]", "k[010]", "k[10]", "k[10]a",
+					"r9",	"r10",	  "r10.1", "r10.2" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(sorted); i++)
+		for (size_t j = 0; j < ARRAY_SIZE(sorted); j++) {
+			int c = name_natcmp(sorted[i], strlen(sorted[i]),
+					    sorted[j], strlen(sorted[j]));
+			int want = (i > j) - (i < j);
+
+			cr_assert_eq((c > 0) - (c < 0), want, "%s vs %s: %d",
+				     sorted[i], sorted[j], c);
+		}
+}
+
+Test(elab, natural_name_order_against_a_reference)
+{
+	uint64_t st = 29;
+	char a[64], b[64];
+
+	for (unsigned i = 0; i < 200000; i++) {
+		int c, want;
+
+		random_name(&st, a);
+		/* half the time a name that shares a prefix with a */
+		if (i % 2) {
+			size_t keep = strlen(a) * (i % 7) / 7;
+
+			random_name(&st, b + keep);
+			memcpy(b, a, keep);
+		} else {
+			random_name(&st, b);
+		}
+		c = name_natcmp(a, strlen(a), b, strlen(b));
+		want = ref_natcmp(a, b);
+		cr_assert_eq((c > 0) - (c < 0), want,
+			     "'%s' vs '%s': %d, not %d", a, b, c, want);
+	}
+}
+
+/* The slot elaboration wrote for @name. */
+static int64_t slot_of(const struct unit *u, const char *name)
+{
+	return ir_num(u->d, obj(u, name), A_SLOT, -1);
+}
+
+Test(elab, slots_fill_the_free_ones_in_name_order)
+{
+	/* declared out of order, a list in two, a unit first: k[1..4] fill
+	 * 1-4, the CDU keeps 5, k[5..10] fill 6-11 (k[10] after k[9]), and
+	 * the one without a number after them by name (net) */
+	struct unit *u = good(
+	    CATALOG "part cd : cdu { capacity 1MW }\n"
+		    "part bare : rack { height 42U }\n"
+		    "site hall {\n"
+		    "  row r {\n"
+		    "    cdu c : cd { slot 5 }\n"
+		    "    rack net : bare { }\n"
+		    "    rack k[10] : bare { }\n"
+		    "    rack k[5..9] : bare { }\n"
+		    "    rack k[1..4] : bare { }\n"
+		    "  }\n"
+		    "  row s { rack b : bare { slot 2 }; rack a : bare { } "
+		    "rack c : bare { } }\n"
+		    "}\n");
+
+	for (int i = 1; i <= 4; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "hall.r.k[%d]", i);
+		cr_assert_eq(slot_of(u, name), i, "%s", name);
+	}
+	cr_assert_eq(slot_of(u, "hall.r.c"), 5);
+	for (int i = 5; i <= 10; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "hall.r.k[%d]", i);
+		cr_assert_eq(slot_of(u, name), i + 1, "%s", name);
+	}
+	cr_assert_eq(slot_of(u, "hall.r.net"), 12);
+	cr_assert_eq(slot_of(u, "hall.s.a"), 1);
+	cr_assert_eq(slot_of(u, "hall.s.b"), 2);
+	cr_assert_eq(slot_of(u, "hall.s.c"), 3);
+	unit_free(u);
+}
