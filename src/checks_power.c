@@ -892,6 +892,14 @@ static void run_psu_redundancy(struct check_ctx *c)
 
 /* ---- power-pdu-capacity ---- */
 
+/* The exact figures of a finding that a load is above a capacity. */
+static void figures(struct check_ctx *c, int64_t load, bool at_least,
+		    int64_t capacity)
+{
+	check_figure(c, "load", DIM_POWER, load, at_least ? '>' : '=');
+	check_figure(c, "capacity", DIM_POWER, capacity, '=');
+}
+
 static void run_pdu_capacity(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
@@ -917,6 +925,7 @@ static void run_pdu_capacity(struct check_ctx *c)
 			check_cover(c, p, mk, m->unk[p]);
 			continue;
 		}
+		figures(c, m->load[p], m->unk[p], cp.mw);
 		check_fail(c, p, &d->objs[p].loc,
 			   "%s %s carries %s%s at max load, above its %s",
 			   d->objs[p].cls == C_PDU ? "PDU" : "power shelf",
@@ -1172,6 +1181,7 @@ static void run_feed_failure(struct check_ctx *c)
 
 			if (load <= cp.mw)
 				continue;
+			figures(c, load, m->unk[p], cp.mw);
 			check_fail(
 			    c, p, &d->objs[p].loc,
 			    "when feed %s fails, %s %s carries %s%s, "
@@ -1295,6 +1305,7 @@ static void run_feed_capacity(struct check_ctx *c)
 			continue;
 		}
 		if (m->load[g] > cp.mw) {
+			figures(c, m->load[g], m->unk[g], cp.mw);
 			check_fail(
 			    c, g, &d->objs[g].loc,
 			    "feed %s carries %s%s at max load, above "
@@ -1320,6 +1331,9 @@ static void run_feed_capacity(struct check_ctx *c)
 			check_cover(c, g, mk, m->unk[g]);
 			continue;
 		}
+		figures(c, wl, m->unk[g], cp.mw);
+		check_figure(c, "normal_load", DIM_POWER, m->load[g],
+			     m->unk[g] ? '>' : '=');
 		check_fail(c, g, &d->objs[g].loc,
 			   "when feed %s fails, feed %s carries %s%s (%s%s in "
 			   "normal operation), above its %s",
