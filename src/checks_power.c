@@ -892,10 +892,14 @@ static void run_psu_redundancy(struct check_ctx *c)
 
 /* ---- power-pdu-capacity ---- */
 
-/* The exact figures of a finding that a load is above a capacity. */
-static void figures(struct check_ctx *c, int64_t load, bool at_least,
-		    int64_t capacity)
+/* The exact figures of a finding that a load is above a capacity: the
+ * load in normal operation, and @failover (-1: none) after a feed loss. */
+static void figures(struct check_ctx *c, int64_t load, int64_t failover,
+		    bool at_least, int64_t capacity)
 {
+	if (failover >= 0)
+		check_figure(c, "failover_load", DIM_POWER, failover,
+			     at_least ? '>' : '=');
 	check_figure(c, "load", DIM_POWER, load, at_least ? '>' : '=');
 	check_figure(c, "capacity", DIM_POWER, capacity, '=');
 }
@@ -925,7 +929,7 @@ static void run_pdu_capacity(struct check_ctx *c)
 			check_cover(c, p, mk, m->unk[p]);
 			continue;
 		}
-		figures(c, m->load[p], m->unk[p], cp.mw);
+		figures(c, m->load[p], -1, m->unk[p], cp.mw);
 		check_fail(c, p, &d->objs[p].loc,
 			   "%s %s carries %s%s at max load, above its %s",
 			   d->objs[p].cls == C_PDU ? "PDU" : "power shelf",
@@ -1181,7 +1185,7 @@ static void run_feed_failure(struct check_ctx *c)
 
 			if (load <= cp.mw)
 				continue;
-			figures(c, load, m->unk[p], cp.mw);
+			figures(c, m->load[p], load, m->unk[p], cp.mw);
 			check_fail(
 			    c, p, &d->objs[p].loc,
 			    "when feed %s fails, %s %s carries %s%s, "
@@ -1305,7 +1309,7 @@ static void run_feed_capacity(struct check_ctx *c)
 			continue;
 		}
 		if (m->load[g] > cp.mw) {
-			figures(c, m->load[g], m->unk[g], cp.mw);
+			figures(c, m->load[g], -1, m->unk[g], cp.mw);
 			check_fail(
 			    c, g, &d->objs[g].loc,
 			    "feed %s carries %s%s at max load, above "
@@ -1331,9 +1335,7 @@ static void run_feed_capacity(struct check_ctx *c)
 			check_cover(c, g, mk, m->unk[g]);
 			continue;
 		}
-		figures(c, wl, m->unk[g], cp.mw);
-		check_figure(c, "normal_load", DIM_POWER, m->load[g],
-			     m->unk[g] ? '>' : '=');
+		figures(c, m->load[g], wl, m->unk[g], cp.mw);
 		check_fail(c, g, &d->objs[g].loc,
 			   "when feed %s fails, feed %s carries %s%s (%s%s in "
 			   "normal operation), above its %s",

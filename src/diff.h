@@ -37,7 +37,9 @@ enum dv_table_id {
 	DV_FEEDS,    /* key: feed; report.json feeds[] fields */
 	DV_LOOPS,    /* key: loop; report.json loops[] fields */
 	DV_FABRICS,  /* key: fabric; report.json fabrics[] fields */
-	DV_FINDINGS, /* key: "level [check] message"; count */
+	DV_FINDINGS, /* key: "check object" (no object: "check - message",
+		      * the second of a key "/2"...); level, check, message,
+		      * figures (diag_record.figures) */
 	DV_PLACES,   /* key: row, or rack or unit standing in a row; kind,
 		      * row, slot (racks and units), x, y, pitch (rows) */
 	DV_TABLES,
