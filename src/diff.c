@@ -1148,18 +1148,25 @@ static void em_groups(struct em *e, const struct dv_group *g, uint32_t ng)
 	for (uint32_t k = 0; k < ng; k++) {
 		char *line;
 
+		/* the ports, where they are one run on each device */
+		const char *a = g[k].ports_a ? arena_printf(&s, "%s %s", g[k].a,
+							    g[k].ports_a)
+					     : g[k].a;
+		const char *b = g[k].ports_b ? arena_printf(&s, "%s %s", g[k].b,
+							    g[k].ports_b)
+					     : g[k].b;
+
 		if (e->f == F_MD) {
 			line = arena_printf(&s, "| %llu |",
 					    (unsigned long long)g[k].n);
 			md_cell_into(&s, &line, g[k].action);
-			md_cell_into(&s, &line, g[k].a);
-			md_cell_into(&s, &line, g[k].b);
+			md_cell_into(&s, &line, a);
+			md_cell_into(&s, &line, b);
 			md_cell_into(&s, &line, g[k].what);
 		} else {
 			line = arena_printf(&s, "  %6llu %-7s %s -- %s, %s",
 					    (unsigned long long)g[k].n,
-					    g[k].action, g[k].a, g[k].b,
-					    g[k].what);
+					    g[k].action, a, b, g[k].what);
 		}
 		em_line(e, line);
 	}
