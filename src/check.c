@@ -187,8 +187,8 @@ void check_figure(struct check_ctx *c, const char *name, enum dim dim,
 	size_t room = sizeof(c->figs) - c->nfigs;
 	int n;
 
-	if (v == INT64_MAX) /* a saturated sum (check_sat) */
-		bound = '>';
+	if (v == INT64_MAX) /* a saturated sum (check_sat): no figure */
+		return;
 	n = snprintf(c->figs + c->nfigs, room, "%s:%c:%d:%lld;", name, bound,
 		     (int)dim, (long long)v);
 

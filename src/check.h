@@ -138,7 +138,8 @@ void check_fail(struct check_ctx *c, uint32_t obj, const struct srcloc *loc,
  * a lower bound) or '<' (at most).  report.json lists them with the
  * finding, and `rackc diff` compares them (a finding whose figures moved
  * within the rounding of its message has still changed).  Figures that
- * do not fit the finding's buffer are dropped; check_fail() clears them.
+ * do not fit the finding's buffer are dropped, and so is a saturated sum
+ * (INT64_MAX, check_sat: no figure); check_fail() clears them.
  */
 void check_figure(struct check_ctx *c, const char *name, enum dim dim,
 		  int64_t v, char bound);
