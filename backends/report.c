@@ -795,6 +795,37 @@ static void json_place(FILE *fp, const struct diag_engine *f,
  * "more like this" notes of the text output are left out: the findings
  * they stand for are all here.
  */
+/* A finding's exact figures (diag_record.figures), where its check gives
+ * them: name, value in base units and unit, the value as a quantity
+ * (exact), and whether it is exact or a bound. */
+static void report_figures(FILE *fp, const char *figs)
+{
+	struct diag_figure g;
+	const char *p = figs;
+	bool first = true;
+
+	if (!figs)
+		return;
+	fputs(", \"figures\": [", fp);
+	while (diag_figure_next(&p, &g)) {
+		char q[RK_QFMT_MAX];
+
+		fprintf(
+		    fp,
+		    "%s{\"name\": \"%.*s\", \"value\": %lld, "
+		    "\"unit\": \"%s\", \"text\": \"%s\", \"bound\": \"%s\"}",
+		    first ? "" : ", ", (int)g.name_len, g.name, (long long)g.v,
+		    dim_base_unit((enum dim)g.dim),
+		    quantity_format((struct quantity){ (enum dim)g.dim, g.v },
+				    q),
+		    g.bound == '>'   ? "at least"
+		    : g.bound == '<' ? "at most"
+				     : "exact");
+		first = false;
+	}
+	fputc(']', fp);
+}
+
 static void report_findings(FILE *fp, const struct diag_engine *f)
 {
 	bool first = true, in = false, any_alone = false;
@@ -835,6 +866,7 @@ static void report_findings(FILE *fp, const struct diag_engine *f)
 		json_place(fp, f, &r->loc);
 		fputs("\"message\": ", fp);
 		be_json_str(fp, r->message);
+		report_figures(fp, r->figures);
 		fprintf(fp, ", \"repeats\": %u, \"notes\": [", r->repeats);
 		in = true;
 		first = true;

@@ -181,12 +181,31 @@ void check_touch(struct check_ctx *c, uint32_t obj)
 	c->found[obj] = 1;
 }
 
+void check_figure(struct check_ctx *c, const char *name, enum dim dim,
+		  int64_t v, char bound)
+{
+	size_t room = sizeof(c->figs) - c->nfigs;
+	int n;
+
+	if (v == INT64_MAX) /* a saturated sum (check_sat): no figure */
+		return;
+	n = snprintf(c->figs + c->nfigs, room, "%s:%c:%d:%lld;", name, bound,
+		     (int)dim, (long long)v);
+
+	if (n > 0 && (size_t)n < room)
+		c->nfigs += (uint32_t)n;
+	else
+		c->figs[c->nfigs] = '\0'; /* dropped */
+}
+
 void check_fail(struct check_ctx *c, uint32_t obj, const struct srcloc *loc,
 		const char *fmt, ...)
 {
 	va_list ap;
 	bool *printed = &c->last_printed;
+	bool figs = c->nfigs != 0;
 
+	c->nfigs = 0; /* the figures are this finding's only */
 	if (check_stop(c) || check_skipped(c, obj)) {
 		*printed = false;
 		return;
@@ -196,6 +215,8 @@ void check_fail(struct check_ctx *c, uint32_t obj, const struct srcloc *loc,
 		*printed = false;
 		return;
 	}
+	if (figs)
+		c->diag->figures = c->figs;
 	c->findings++;
 	*printed = true;
 	check_touch(c, obj);

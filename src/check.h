@@ -101,6 +101,9 @@ struct check_ctx {
 	bool found_global; /* a finding about no object */
 	/* check_inh(): per key, per object, NULL until asked */
 	const struct rk_value **memo[A__COUNT];
+	/* check_figure(): the next finding's exact figures (diag_record) */
+	char figs[192];
+	uint32_t nfigs;
 };
 
 /*
@@ -129,6 +132,17 @@ static inline bool check_stop(const struct check_ctx *c)
  */
 void check_fail(struct check_ctx *c, uint32_t obj, const struct srcloc *loc,
 		const char *fmt, ...) PRINTF(4, 5);
+/*
+ * An exact figure of the next check_fail()'s finding: @name (a word, such
+ * as "load"), @v in @dim's base units, @bound '=' (exact), '>' (at least:
+ * a lower bound) or '<' (at most).  report.json lists them with the
+ * finding, and `rackc diff` compares them (a finding whose figures moved
+ * within the rounding of its message has still changed).  Figures that
+ * do not fit the finding's buffer are dropped, and so is a saturated sum
+ * (INT64_MAX, check_sat: no figure); check_fail() clears them.
+ */
+void check_figure(struct check_ctx *c, const char *name, enum dim dim,
+		  int64_t v, char bound);
 /*
  * Links: a waiver written on the link silences a finding about it (and is
  * marked used); check_link_owner() is the object whose waivers, and its

@@ -895,6 +895,18 @@ static void run_psu_redundancy(struct check_ctx *c)
 
 /* ---- power-pdu-capacity ---- */
 
+/* The exact figures of a finding that a load is above a capacity: the
+ * load in normal operation, and @failover (-1: none) after a feed loss. */
+static void figures(struct check_ctx *c, int64_t load, int64_t failover,
+		    bool at_least, int64_t capacity)
+{
+	if (failover >= 0)
+		check_figure(c, "failover_load", DIM_POWER, failover,
+			     at_least ? '>' : '=');
+	check_figure(c, "load", DIM_POWER, load, at_least ? '>' : '=');
+	check_figure(c, "capacity", DIM_POWER, capacity, '=');
+}
+
 static void run_pdu_capacity(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
@@ -920,6 +932,7 @@ static void run_pdu_capacity(struct check_ctx *c)
 			check_cover(c, p, mk, pm_at(m, p)->unk);
 			continue;
 		}
+		figures(c, pm_at(m, p)->load, -1, pm_at(m, p)->unk, cp.mw);
 		check_fail(
 		    c, p, &d->objs[p].loc,
 		    "%s %s carries %s%s at max load, above its %s",
@@ -1180,6 +1193,8 @@ static void run_feed_failure(struct check_ctx *c)
 
 			if (load <= cp.mw)
 				continue;
+			figures(c, pm_at(m, p)->load, load, pm_at(m, p)->unk,
+				cp.mw);
 			check_fail(
 			    c, p, &d->objs[p].loc,
 			    "when feed %s fails, %s %s carries %s%s, "
@@ -1305,6 +1320,8 @@ static void run_feed_capacity(struct check_ctx *c)
 			continue;
 		}
 		if (pm_at(m, g)->load > cp.mw) {
+			figures(c, pm_at(m, g)->load, -1, pm_at(m, g)->unk,
+				cp.mw);
 			check_fail(c, g, &d->objs[g].loc,
 				   "feed %s carries %s%s at max load, above "
 				   "its %s",
@@ -1333,6 +1350,7 @@ static void run_feed_capacity(struct check_ctx *c)
 			check_cover(c, g, mk, pm_at(m, g)->unk);
 			continue;
 		}
+		figures(c, pm_at(m, g)->load, wl, pm_at(m, g)->unk, cp.mw);
 		check_fail(c, g, &d->objs[g].loc,
 			   "when feed %s fails, feed %s carries %s%s (%s%s in "
 			   "normal operation), above its %s",

@@ -13,6 +13,7 @@
 #include "rackc.h"
 #include "arith.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -334,8 +335,8 @@ static void print_text(struct diag_engine *d, enum diag_level level,
 }
 
 /*
- * Spilled records: a header, then the check name, the message and the
- * object name, each of the length the header gives (SPILL_NULL: none).
+ * Spilled records: a header, then the check name, the message, the
+ * object name and the figures, each of the length the header gives (SPILL_NULL: none).
  */
 #define SPILL_AFTER 1024u /* records kept in memory before they are spilled */
 #define SPILL_NULL UINT32_MAX
@@ -344,7 +345,7 @@ struct spill_head {
 	uint8_t level, hidden, kind;
 	uint32_t repeats;
 	struct srcloc loc;
-	uint32_t len[3]; /* check, message, object */
+	uint32_t len[4]; /* check, message, object, figures */
 };
 
 static bool spill_str(FILE *f, const char *s, uint32_t n)
@@ -392,10 +393,12 @@ static void spill_out(struct diag_engine *d)
 		h.len[0] = spill_len(r->check);
 		h.len[1] = spill_len(r->message);
 		h.len[2] = spill_len(r->object);
+		h.len[3] = spill_len(r->figures);
 		if (fwrite(&h, sizeof(h), 1, d->spill) != 1 ||
 		    !spill_str(d->spill, r->check, h.len[0]) ||
 		    !spill_str(d->spill, r->message, h.len[1]) ||
-		    !spill_str(d->spill, r->object, h.len[2])) {
+		    !spill_str(d->spill, r->object, h.len[2]) ||
+		    !spill_str(d->spill, r->figures, h.len[3])) {
 			ok = false;
 			break;
 		}
@@ -458,6 +461,7 @@ static bool emit_final(struct diag_engine *d, enum diag_level level,
 	if (level == DIAG_NOTE) {
 		if (d->last_dropped && kind != DIAG_NOTE_ALONE) {
 			d->object = NULL;
+			d->figures = NULL;
 			return false;
 		}
 	} else {
@@ -486,6 +490,7 @@ static bool emit_final(struct diag_engine *d, enum diag_level level,
 				count(d, level, 0, 1);
 			d->last_dropped = true;
 			d->object = NULL;
+			d->figures = NULL;
 			return false;
 		}
 	}
@@ -511,6 +516,11 @@ static bool emit_final(struct diag_engine *d, enum diag_level level,
 						      strlen(d->object))
 				      : NULL;
 		d->object = NULL;
+		r->figures = d->figures && level != DIAG_NOTE
+				 ? arena_strndup(d->arena, d->figures,
+						 strlen(d->figures))
+				 : NULL;
+		d->figures = NULL;
 		if (level != DIAG_NOTE)
 			same_add(d, d->nrecs - 1);
 		if (d->defer && d->spill_ok && d->nrecs >= SPILL_AFTER)
@@ -519,6 +529,7 @@ static bool emit_final(struct diag_engine *d, enum diag_level level,
 	}
 
 	d->object = NULL;
+	d->figures = NULL;
 	if (level != DIAG_NOTE) {
 		uint32_t file = located ? loc->file : 0;
 
@@ -528,6 +539,31 @@ static bool emit_final(struct diag_engine *d, enum diag_level level,
 	}
 	print_text(d, level, &w, check, msg);
 	return false;
+}
+
+bool diag_figure_next(const char **p, struct diag_figure *f)
+{
+	const char *s = *p, *c;
+	char *e;
+	long long v;
+	long dim;
+
+	if (!s || !*s || !(c = strchr(s, ':')) || !c[1] || c[2] != ':')
+		return false;
+	f->name = s;
+	f->name_len = (uint32_t)(c - s);
+	f->bound = c[1];
+	dim = strtol(c + 3, &e, 10);
+	if (*e != ':')
+		return false;
+	errno = 0;
+	v = strtoll(e + 1, &e, 10);
+	if (*e != ';' || errno)
+		return false;
+	f->dim = (int)dim;
+	f->v = v;
+	*p = e + 1;
+	return true;
 }
 
 void diag_vemit(struct diag_engine *d, enum diag_level level,
@@ -614,6 +650,7 @@ static void replay(struct diag_engine *parent, const struct diag_record *r,
 	}
 
 	parent->object = r->object;
+	parent->figures = r->figures;
 	/* a parent that keeps its records keeps its own copy; one that
 	 * prints has done with the text when emit_final returns */
 	emit_final(parent, r->level, r->loc.file ? &r->loc : NULL, r->check,
@@ -638,22 +675,22 @@ static void replay_spilled(struct diag_engine *parent,
 	while (left) {
 		struct spill_head h;
 		struct diag_record r;
-		char *s[3];
+		char *s[4];
 		size_t need = 0, at = 0;
 
 		if (left < sizeof(h) ||
 		    fread(&h, sizeof(h), 1, child->spill) != 1)
 			die("cannot read back deferred diagnostics");
-		for (int k = 0; k < 3; k++)
+		for (int k = 0; k < 4; k++)
 			need +=
 			    h.len[k] == SPILL_NULL ? 0 : (size_t)h.len[k] + 1;
-		if (need > left - sizeof(h) + 3)
+		if (need > left - sizeof(h) + 4)
 			die("cannot read back deferred diagnostics");
 		if (need > cap) {
 			cap = need * 2;
 			buf = xrealloc(buf, cap);
 		}
-		for (int k = 0; k < 3; k++) {
+		for (int k = 0; k < 4; k++) {
 			s[k] = NULL;
 			if (h.len[k] == SPILL_NULL)
 				continue;
@@ -674,6 +711,7 @@ static void replay_spilled(struct diag_engine *parent,
 		r.kind = h.kind;
 		r.repeats = h.repeats;
 		r.object = s[2];
+		r.figures = s[3];
 		replay(parent, &r, child->capped);
 	}
 	free(buf);

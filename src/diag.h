@@ -43,6 +43,10 @@ enum diag_format {
  * @hidden:  counted but not printed (text output: a finding that a
  *           group's note stands for, or its notes)
  * @object:  full name of the object a check finding is about, or NULL
+ * @figures: the exact figures a check finding compares, or NULL: entries
+ *           "NAME:B:DIM:VALUE;" with B '=' (exact), '>' (at least) or
+ *           '<' (at most), DIM an enum dim and VALUE in base units
+ *           (check_figure())
  * @repeats: identical findings (level, place, name and message) counted
  *           with this one and not recorded again
  * @kind:    for a note: DIAG_NOTE_OWN (explains the finding before it),
@@ -64,6 +68,7 @@ struct diag_record {
 	uint8_t kind;
 	uint32_t repeats;
 	const char *object;
+	const char *figures;
 };
 
 /**
@@ -109,6 +114,7 @@ struct diag_engine {
 	uint32_t nrecs, recs_cap;
 	bool defer;
 	const char *object;	/* for the next diagnostic only (check_fail) */
+	const char *figures;	/* likewise (diag_record) */
 	const char *stdlib_dir; /* the standard library directory */
 	const char *sarif_root; /* SARIF: the SRCROOT base, NULL: cwd */
 	/* diag_spill(): records written out to @spill (@spilled bytes of
@@ -129,6 +135,21 @@ struct diag_engine {
 
 void diag_init(struct diag_engine *d, FILE *out, const struct srcmgr *sm,
 	       struct arena *a);
+
+/* One of a record's figures (diag_record.figures), as diag_figure_next()
+ * reads them: @name is @name_len bytes, @bound '=', '>' or '<', @dim an
+ * enum dim, @v in its base units. */
+struct diag_figure {
+	const char *name;
+	uint32_t name_len;
+	char bound;
+	int dim;
+	int64_t v;
+};
+
+/* The figure at *@p into @f, *@p moved past it; false at the end (or at
+ * text that is no figure). */
+bool diag_figure_next(const char **p, struct diag_figure *f);
 void diag_emit(struct diag_engine *d, enum diag_level level,
 	       const struct srcloc *loc, const char *check, const char *fmt,
 	       ...) PRINTF(5, 6);

@@ -532,26 +532,108 @@ static void diff_figures(struct dd *x, struct section *s, enum dv_table_id id,
 
 /* ---- findings ---- */
 
-static const char *const fd_cols[] = { "change", "finding" };
+static const char *const fd_cols[] = { "change", "finding", "figures", "was" };
 
+/* Finding @r of @t as people read it: "error [check] message". */
+static const char *finding_text(struct arena *a, const struct dv_table *t,
+				uint32_t r)
+{
+	return arena_printf(a, "%s [%s] %s", val(t, r, "level"),
+			    val(t, r, "check"), val(t, r, "message"));
+}
+
+/* One figure's value, exact, with its bound: "at least 12.34kW". */
+static const char *figure_value(struct arena *a, const struct diag_figure *g)
+{
+	char q[RK_QFMT_MAX];
+
+	quantity_format((struct quantity){ (enum dim)g->dim, g->v }, q);
+	return arena_printf(a, "%s%s",
+			    g->bound == '>'   ? "at least "
+			    : g->bound == '<' ? "at most "
+					      : "",
+			    q);
+}
+
+/* The figure of @figs named as @g is (NULL: none) into @out. */
+static bool figure_named(const char *figs, const struct diag_figure *g,
+			 struct diag_figure *out)
+{
+	for (const char *p = figs; diag_figure_next(&p, out);)
+		if (out->name_len == g->name_len &&
+		    !memcmp(out->name, g->name, g->name_len))
+			return true;
+	return false;
+}
+
+/*
+ * A finding's exact figures for people: "load 12.34kW, capacity 10kW";
+ * with @old (a changed finding's), each figure that moved as "old ->
+ * new", and one it no longer gives as "old -> (none)".
+ */
+static const char *figures_text(struct arena *a, const char *old,
+				const char *figs)
+{
+	struct diag_figure g, h;
+	const char *out = "";
+
+	for (const char *p = figs; diag_figure_next(&p, &g);) {
+		const char *v = figure_value(a, &g);
+
+		if (old && !figure_named(old, &g, &h))
+			v = arena_printf(a, "(none) -> %s", v);
+		else if (old &&
+			 (h.v != g.v || h.bound != g.bound || h.dim != g.dim))
+			v = arena_printf(a, "%s -> %s", figure_value(a, &h), v);
+		out = arena_printf(a, "%s%s%.*s %s", out, *out ? ", " : "",
+				   (int)g.name_len, g.name, v);
+	}
+	for (const char *p = old; old && diag_figure_next(&p, &h);)
+		if (!figure_named(figs, &h, &g))
+			out = arena_printf(a, "%s%s%.*s %s -> (none)", out,
+					   *out ? ", " : "", (int)h.name_len,
+					   h.name, figure_value(a, &h));
+	return out;
+}
+
+/*
+ * Findings by identity (diff_load.c: the check and the object): one only
+ * the old side has is resolved, one only the new side has raised, and
+ * one both have whose level, message or exact figures differ changed
+ * (the figures old -> new, and the old text when it differs); a figure
+ * that moved within its message's rounding still changes the finding.
+ */
 static void diff_findings(struct dd *x)
 {
 	const struct dv_table *to = &x->o->t[DV_FINDINGS],
 			      *tn = &x->n->t[DV_FINDINGS];
-	struct section *s = section(x, "findings", "Findings", fd_cols, 2);
+	struct section *s = section(x, "findings", "Findings", fd_cols, 4);
 
 	MERGE(to, tn, i, j)
 	{
-		if (i != RK_NONE && j != RK_NONE)
-			continue;
-		{
-			const char *v[2] = {
-				i == RK_NONE ? "raised" : "resolved",
-				i == RK_NONE ? tn->keys[j] : to->keys[i]
-			};
+		const char *v[4] = { NULL, NULL, NULL, "" };
 
-			put_row(s, v);
+		if (i == RK_NONE || j == RK_NONE) {
+			const struct dv_table *t = i == RK_NONE ? tn : to;
+			uint32_t r = i == RK_NONE ? j : i;
+
+			v[0] = i == RK_NONE ? "raised" : "resolved";
+			v[1] = finding_text(x->a, t, r);
+			v[2] = figures_text(x->a, NULL, val(t, r, "figures"));
+		} else {
+			const char *a = finding_text(x->a, to, i),
+				   *b = finding_text(x->a, tn, j);
+			const char *fa = val(to, i, "figures"),
+				   *fb = val(tn, j, "figures");
+
+			if (streq(a, b) && streq(fa, fb))
+				continue;
+			v[0] = "changed";
+			v[1] = b;
+			v[2] = figures_text(x->a, fa, fb);
+			v[3] = streq(a, b) ? "" : a;
 		}
+		put_row(s, v);
 	}
 }
 
@@ -808,6 +890,28 @@ static void em_table(struct em *e, const struct dd *x, const struct section *s)
 		arena_destroy(&scratch);
 		return;
 	}
+	if (streq(s->name, "findings")) {
+		/* text: a finding a row, its figures and its old text on
+		 * the lines below */
+		em_line(e, "");
+		em_line(e, arena_printf(&scratch, "%s:", s->title));
+		m = arena_mark(&scratch);
+		for (uint32_t r = 0; r < rows(s); r++) {
+			arena_release(&scratch, &m);
+			review_row(x, s, r, &scratch, v);
+			em_line(
+			    e, arena_printf(&scratch, "  %-8s %s", v[0], v[1]));
+			if (*v[2])
+				em_line(e, arena_printf(&scratch,
+							"      figures: %s",
+							v[2]));
+			if (*v[3])
+				em_line(e, arena_printf(&scratch,
+							"      was: %s", v[3]));
+		}
+		arena_destroy(&scratch);
+		return;
+	}
 	/* text: aligned columns (the rows made twice: for the widths, then
 	 * to write them); a long cell does not widen its column */
 	wd = xcalloc(s->ncols, sizeof(*wd));
@@ -1044,18 +1148,25 @@ static void em_groups(struct em *e, const struct dv_group *g, uint32_t ng)
 	for (uint32_t k = 0; k < ng; k++) {
 		char *line;
 
+		/* the ports, where they are one run on each device */
+		const char *a = g[k].ports_a ? arena_printf(&s, "%s %s", g[k].a,
+							    g[k].ports_a)
+					     : g[k].a;
+		const char *b = g[k].ports_b ? arena_printf(&s, "%s %s", g[k].b,
+							    g[k].ports_b)
+					     : g[k].b;
+
 		if (e->f == F_MD) {
 			line = arena_printf(&s, "| %llu |",
 					    (unsigned long long)g[k].n);
 			md_cell_into(&s, &line, g[k].action);
-			md_cell_into(&s, &line, g[k].a);
-			md_cell_into(&s, &line, g[k].b);
+			md_cell_into(&s, &line, a);
+			md_cell_into(&s, &line, b);
 			md_cell_into(&s, &line, g[k].what);
 		} else {
 			line = arena_printf(&s, "  %6llu %-7s %s -- %s, %s",
 					    (unsigned long long)g[k].n,
-					    g[k].action, g[k].a, g[k].b,
-					    g[k].what);
+					    g[k].action, a, b, g[k].what);
 		}
 		em_line(e, line);
 	}
@@ -1253,12 +1364,19 @@ static void diff_all(struct dd *x)
 		const struct section *s = &x->sec[6];
 		uint32_t up = 0;
 
-		for (uint32_t r = 0; r < rows(s); r++)
-			up += streq(s->cells[r * 2], "raised");
+		uint32_t down = 0;
+
+		for (uint32_t r = 0; r < rows(s); r++) {
+			up += streq(s->cells[r * s->ncols], "raised");
+			down += streq(s->cells[r * s->ncols], "resolved");
+		}
 		if (up)
 			count_row(x, sum, "findings raised", up);
-		if (rows(s) - up)
-			count_row(x, sum, "findings resolved", rows(s) - up);
+		if (down)
+			count_row(x, sum, "findings resolved", down);
+		if (rows(s) - up - down)
+			count_row(x, sum, "findings changed",
+				  rows(s) - up - down);
 	}
 	x->differences = rows(sum);
 }

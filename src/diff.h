@@ -37,7 +37,9 @@ enum dv_table_id {
 	DV_FEEDS,    /* key: feed; report.json feeds[] fields */
 	DV_LOOPS,    /* key: loop; report.json loops[] fields */
 	DV_FABRICS,  /* key: fabric; report.json fabrics[] fields */
-	DV_FINDINGS, /* key: "level [check] message"; count */
+	DV_FINDINGS, /* key: "check object" (no object: "check - message",
+		      * the second of a key "/2"...); level, check, message,
+		      * figures (diag_record.figures) */
 	DV_PLACES,   /* key: row, or rack or unit standing in a row; kind,
 		      * row, slot (racks and units), x, y, pitch (rows) */
 	DV_TABLES,
@@ -192,9 +194,15 @@ const char *dv_work_ends(const struct dv_workorder *wo, uint32_t r,
  * @a, @b:  the devices of each end, index ranges compressed
  *          (dv_compress_names)
  * @n:      cables (each once, however many racks list it)
+ * @ports_a, @ports_b: the ports of each end when every device of it has
+ *          a cable of the group on every port of one index range
+ *          ("ports p[32-63] (17/1-32/2)": with the faceplate names of
+ *          its first and last port where known and not the ports' own
+ *          names; "port mgmt" for one), else NULL
  */
 struct dv_group {
 	const char *action, *what, *a, *b;
+	const char *ports_a, *ports_b;
 	uint64_t n;
 };
 

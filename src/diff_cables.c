@@ -819,6 +819,7 @@ const char *dv_work_ends(const struct dv_workorder *wo, uint32_t r,
 /* A cable of the work order for grouping: interned ids. */
 struct grec {
 	uint32_t rank, op, ol, np, nl, pa, pb, da, db;
+	uint32_t qa, qb, fa, fb; /* port and faceplate name of each end */
 };
 
 static int grec_cmp(const void *x, const void *y)
@@ -907,6 +908,135 @@ static const char *cable_what(struct arena *a, uint32_t part, uint32_t len)
 			    len ? " m" : "");
 }
 
+/* Port name @s split around its last bracketed number: false when it
+ * has none. */
+static bool port_index(const char *s, size_t *pre, size_t *post, uint64_t *v)
+{
+	size_t n = strlen(s);
+
+	for (size_t k = n; k-- > 0;) {
+		size_t e = k + 1;
+
+		if (s[k] != '[')
+			continue;
+		*v = 0;
+		while (e < n && s[e] >= '0' && s[e] <= '9' && e - k < 10)
+			*v = *v * 10 + (uint64_t)(s[e++] - '0');
+		if (e == k + 1 || e >= n || s[e] != ']' ||
+		    (s[k + 1] == '0' && e > k + 2))
+			return false;
+		*pre = k + 1;
+		*post = e;
+		return true;
+	}
+	return false;
+}
+
+static int u64_cmp(const void *x, const void *y)
+{
+	uint64_t p = *(const uint64_t *)x, q = *(const uint64_t *)y;
+
+	return p < q ? -1 : p > q;
+}
+
+/*
+ * The ports end @e of the @n cables @g land on, when they are one run on
+ * every device: each of the group's @ndev devices has a cable on each
+ * port of one contiguous index range (or on one port of one name), so
+ * the devices and the range stand for exactly the group's cable ends.
+ * "ports p[32-63] (17/1-32/2)": the range, and the faceplate names of
+ * its first and last port where every device gives them alike and they
+ * are not the ports' own names ("port mgmt" for one); NULL when the
+ * ends are no such run.  n log n.
+ */
+static const char *port_run(struct arena *a, const struct grec *g, uint32_t n,
+			    int e, uint32_t ndev)
+{
+	const char *first = str_of(a, e ? g[0].qb : g[0].qa), *res = NULL;
+	size_t pre = 0, post = 0;
+	uint64_t lo = UINT64_MAX, hi = 0, v, *pairs, np = 0;
+	uint32_t *face;
+	bool indexed = port_index(first, &pre, &post, &v), faces = true;
+
+	if (!indexed) {
+		/* one port name on every device, each once */
+		for (uint32_t m = 0; m < n; m++)
+			if ((e ? g[m].qb : g[m].qa) != (e ? g[0].qb : g[0].qa))
+				return NULL;
+		if (n != ndev)
+			return NULL;
+		for (uint32_t m = 1; m < n; m++)
+			if ((e ? g[m].fb : g[m].fa) != (e ? g[0].fb : g[0].fa))
+				faces = false;
+		v = e ? g[0].fb : g[0].fa;
+		return faces && v && !streq(str_of(a, (uint32_t)v), first)
+			   ? arena_printf(a, "port %s (%s)", first,
+					  str_of(a, (uint32_t)v))
+			   : arena_printf(a, "port %s", first);
+	}
+	pairs = xmalloc((size_t)n * sizeof(*pairs));
+	for (uint32_t m = 0; m < n; m++) {
+		const char *s = str_of(a, e ? g[m].qb : g[m].qa);
+		size_t p2, q2;
+
+		if (!port_index(s, &p2, &q2, &v) || p2 != pre ||
+		    memcmp(s, first, pre) || strcmp(s + q2, first + post)) {
+			free(pairs);
+			return NULL;
+		}
+		lo = v < lo ? v : lo;
+		hi = v > hi ? v : hi;
+		/* the device's rank among the group's (sorted by id) comes
+		 * later; its id will do for counting distinct pairs */
+		pairs[m] = ((uint64_t)(e ? g[m].db : g[m].da) << 32) | v;
+	}
+	qsort(pairs, n, sizeof(*pairs), u64_cmp);
+	for (uint32_t m = 0; m < n; m++)
+		np += !m || pairs[m] != pairs[m - 1];
+	free(pairs);
+	/* every device on every port of lo..hi: the ends are the product */
+	if (hi - lo + 1 > n || np != (uint64_t)ndev * (hi - lo + 1)) {
+		return NULL;
+	}
+	face = xcalloc(hi - lo + 1, sizeof(*face));
+	for (uint32_t m = 0; m < n && faces; m++) {
+		const char *s = str_of(a, e ? g[m].qb : g[m].qa);
+		uint32_t f = e ? g[m].fb : g[m].fa;
+		size_t p2, q2;
+
+		port_index(s, &p2, &q2, &v);
+		if (!f || (face[v - lo] && face[v - lo] != f))
+			faces = false;
+		face[v - lo] = f;
+	}
+	{
+		/* the faceplate names where they are not the ports' own */
+		const char *nlo =
+		    arena_printf(a, "%.*s%llu%s", (int)pre, first,
+				 (unsigned long long)lo, first + post);
+		const char *nhi =
+		    arena_printf(a, "%.*s%llu%s", (int)pre, first,
+				 (unsigned long long)hi, first + post);
+
+		faces = faces && !(streq(str_of(a, face[0]), nlo) &&
+				   streq(str_of(a, face[hi - lo]), nhi));
+		res = hi == lo
+			  ? arena_printf(a, "port %s", nlo)
+			  : arena_printf(a, "ports %.*s%llu-%llu%s", (int)pre,
+					 first, (unsigned long long)lo,
+					 (unsigned long long)hi, first + post);
+		if (faces && hi > lo)
+			res = arena_printf(a, "%s (%s-%s)", res,
+					   str_of(a, face[0]),
+					   str_of(a, face[hi - lo]));
+		else if (faces)
+			res =
+			    arena_printf(a, "%s (%s)", res, str_of(a, face[0]));
+	}
+	free(face);
+	return res;
+}
+
 uint32_t dv_work_groups(const struct dv_workorder *wo, struct arena *a,
 			struct dv_group **out)
 {
@@ -946,6 +1076,10 @@ uint32_t dv_work_groups(const struct dv_workorder *wo, struct arena *a,
 		e->db = f_of(t, c, DC_B_DEVICE);
 		e->pa = dev_pattern(a, pat, npat, e->da);
 		e->pb = dev_pattern(a, pat, npat, e->db);
+		e->qa = f_of(t, c, DC_A_PORT);
+		e->qb = f_of(t, c, DC_B_PORT);
+		e->fa = t->face ? t->face[2 * (size_t)c] : 0;
+		e->fb = t->face ? t->face[2 * (size_t)c + 1] : 0;
 	}
 	free(seen_o);
 	free(seen_n);
@@ -981,6 +1115,8 @@ uint32_t dv_work_groups(const struct dv_workorder *wo, struct arena *a,
 					names[nn++] = str_of(a, ids[m]);
 			*(e ? &d->b : &d->a) =
 			    dv_compress_names(a, names, nn, 6);
+			*(e ? &d->ports_b : &d->ports_a) =
+			    port_run(a, g + k, end - k, e, nn);
 		}
 	}
 	free(ids);

@@ -728,13 +728,23 @@ static bool load_ir(struct dv_side *s, const char *path, const char *stddir,
 
 		if (dr->level == DIAG_NOTE)
 			continue;
-		k = arena_printf(a, "%s [%s] %s",
-				 dr->level == DIAG_ERROR ? "error" : "warning",
-				 dr->check ? dr->check : "-", dr->message);
+		/* identity: the check and the object, not the text (a
+		 * figure that moves, a name in the message) */
+		k = dr->object
+			? arena_printf(a, "%s %s", dr->check ? dr->check : "-",
+				       dr->object)
+			: arena_printf(a, "%s - %s",
+				       dr->check ? dr->check : "-",
+				       dr->message);
 		r = row_new(&fnd, k);
 		row_set(&fnd, r, "level",
 			dr->level == DIAG_ERROR ? "error" : "warning",
 			dr->level == DIAG_ERROR ? 5 : 7);
+		row_set(&fnd, r, "check", dr->check ? dr->check : "-",
+			dr->check ? strlen(dr->check) : 1);
+		row_set(&fnd, r, "message", dr->message, strlen(dr->message));
+		row_set(&fnd, r, "figures", dr->figures ? dr->figures : "",
+			dr->figures ? strlen(dr->figures) : 0);
 	}
 	builder_finish(&dev, &s->t[DV_DEVICES]);
 	builder_finish(&fnd, &s->t[DV_FINDINGS]);

@@ -14,6 +14,12 @@
 #   groups/NAME     the grouped cabling lines: counts per (action, device
 #                   groups, part and length) and the devices behind each
 #                   index range equal the JSON's
+#   ports/NAME      the pod, and the DGX SuperPOD example grown from 1 to
+#                   2 SUs: where a group's cables land on one run of
+#                   ports on every device of an end, its line gives the
+#                   run ("ports p[31-35] (16/2-18/2)"), and the devices
+#                   times the ports are exactly that end's cable ends in
+#                   the JSON
 #   lines/NAME      text lines at most 160 characters; no JSON in a line
 #                   (the report's lists of tier figures as words)
 #   ends            work-order ends as rack, U and faceplate port (QM9700
@@ -95,6 +101,7 @@ if run pod-json -f json $new "$pod" "$pod" &&
 	run pod-txt $new "$pod" "$pod" &&
 	run pod-md -f markdown $new "$pod" "$pod"; then
 	py groups/pod groups "$tmp/pod-txt.out" "$tmp/pod-json.out"
+	py ports/pod ports "$tmp/pod-txt.out" "$tmp/pod-json.out"
 	py lines/pod lines "$tmp/pod-txt.out" "$tmp/pod-md.out"
 	if rk_run "$tmp/pod-new" -I examples -D NODES=8 -O cabling --force \
 		-o "$tmp/pod-new" "$pod" && [ "$rc" -le 1 ]; then
@@ -108,6 +115,16 @@ if run pod-json -f json $new "$pod" "$pod" &&
 	else
 		pass small
 	fi
+fi
+
+# the SuperPOD grown from one SU to two: the grouped lines' port runs
+sp=examples/dgx-h100-superpod.rack
+spg="-I examples --old-define SUS=1 --new-define SUS=2"
+# shellcheck disable=SC2086
+if run sp-json -f json $spg "$sp" "$sp" && run sp-txt $spg "$sp" "$sp"; then
+	py ports/superpod ports "$tmp/sp-txt.out" "$tmp/sp-json.out"
+	py groups/superpod groups "$tmp/sp-txt.out" "$tmp/sp-json.out"
+	py lines/superpod lines "$tmp/sp-txt.out"
 fi
 
 for bad in 1999 -5 10k; do

@@ -25,6 +25,11 @@
 #                      shorter"), a new row declared first changes no
 #                      cable; each work order also as diff_check.py
 #                      computes it from the two sides' cabling.csv
+#   findings/NAME      changes to tests/diff/budget.rack (a PDU above its
+#                      capacity): findings are matched by check and
+#                      object, and one whose exact figures moved within
+#                      its message's rounding has changed; report.json
+#                      lists the exact figures
 #   status/...         trouble is exit 2: a missing side, a directory
 #                      that is not an output directory, bad options
 #
@@ -274,6 +279,68 @@ for rd in ROW2_Y=3m B_SLOT=3; do
 		fail "rows/oracle/$rd" "${rk_problem:-exit $rc}"
 	fi
 done
+
+# findings/NAME FINDINGS OPTIONS...: the JSON diff of tests/diff/budget.rack
+# with OPTIONS has exactly the findings rows FINDINGS (one a line,
+# "change|finding|figures|was"), and a summary that counts them
+findings_case() {
+	fc_name=findings/$1 fc_want=$2
+	shift 2
+	if ! rk_run "$tmp/fnd" diff -f json "$@" tests/diff/budget.rack \
+		tests/diff/budget.rack || [ "$rc" -ne 1 ]; then
+		fail "$fc_name" "${rk_problem:-exit $rc (want 1)}"
+		show "$tmp/fnd.err"
+		return 0
+	fi
+	if python3 - "$tmp/fnd.out" "$fc_want" >"$tmp/fnd.why" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = ["|".join((r["change"], r["finding"], r["figures"], r["was"]))
+       for r in d["findings"]]
+want = sys.argv[2].split("\n")
+assert got == want, "findings %s, want %s" % (got, want)
+summ = dict((r["what"], int(r["count"])) for r in d["summary"]
+            if r["what"].startswith("findings"))
+for c in ("raised", "resolved", "changed"):
+    n = sum(1 for w in want if w.startswith(c + "|"))
+    assert summ.get("findings " + c, 0) == n, "summary %s" % summ
+PY
+	then
+		pass "$fc_name"
+	else
+		fail "$fc_name" "$(tail -1 "$tmp/fnd.why")"
+	fi
+}
+# the PDU carries the server's power_max (one PSU): 12.34 kW, above its
+# 10 kW; messages print 12.3kW for 12.34 and for 12.32 kW
+pdu='error [power-pdu-capacity] PDU s.r.k.p carries 12.3kW at max load, above its'
+findings_case within-rounding \
+	"changed|$pdu 10kW|load 12.34kW -> 12.32kW, capacity 10kW|" \
+	--new-define SRV_POWER=12320W
+findings_case capacity \
+	"changed|$pdu 11kW|load 12.34kW, capacity 10kW -> 11kW|$pdu 10kW" \
+	--new-define CAP=11kW
+findings_case resolved "resolved|$pdu 10kW|load 12.34kW, capacity 10kW|" \
+	--new-define CAP=13kW
+findings_case raised "raised|$pdu 10kW|load 12.34kW, capacity 10kW|" \
+	--old-define CAP=13kW
+# report.json lists the exact figures with the finding
+if rk_run "$tmp/fr" --force -O report -o "$tmp/fr" tests/diff/budget.rack &&
+	python3 - "$tmp/fr/report.json" >"$tmp/fr.why" 2>&1 <<'PY'; then
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = [x for x in d["checks"]["findings"] if x["check"] == "power-pdu-capacity"]
+assert len(f) == 1 and f[0]["object"] == "s.r.k.p", f
+want = [{"name": "load", "value": 12340000, "unit": "mW", "text": "12.34kW",
+         "bound": "exact"},
+        {"name": "capacity", "value": 10000000, "unit": "mW", "text": "10kW",
+         "bound": "exact"}]
+assert f[0]["figures"] == want, f[0]["figures"]
+PY
+	pass findings/report
+else
+	fail findings/report "${rk_problem:-$(tail -1 "$tmp/fr.why")}"
+fi
 
 # trouble
 mkdir -p "$tmp/empty"

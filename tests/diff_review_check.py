@@ -15,6 +15,15 @@ independently of the C code.
                            count of cables, and the devices their index
                            ranges stand for, equal those of the JSON work
                            order (each cable once)
+  ports TEXT JSON          the port runs of the "Cabling, grouped" lines
+                           of TEXT ("DEVICES ports p[31-35] (16/2-18/2)"):
+                           the devices times the ports are exactly the
+                           ends of that side of the group's cables in the
+                           JSON work order; on QM9700 switches (the
+                           compute and storage leaves and spines of the
+                           DGX SuperPOD example) the faceplate names of
+                           the first and last port are the vendor's
+                           (cage k/2+1, port k%2+1)
   lines FILE...            no line of text (a FILE not named *.md or
                            *-md.out) over 160 characters; no JSON (a list,
                            an object, a quoted key) in any line
@@ -108,6 +117,9 @@ def full(fulltext, js):
         (rows, len(d.get("cabling", []))))
 
 
+PORTS = re.compile(r"^(.*?) ports? (\S+)(?: \((\S+)\))?$")
+
+
 def groups(textfile, js):
     text = open(textfile).read()
     d = json.load(open(js))
@@ -137,6 +149,9 @@ def groups(textfile, js):
             return
         n, act, a, b, what = g.groups()
         assert act in ACTIONS, act
+        # a port run after the devices (ports below)
+        a = PORTS.match(a).group(1) if PORTS.match(a) else a
+        b = PORTS.match(b).group(1) if PORTS.match(b) else b
         if act not in ("add", "remove"):
             what = "*"
         k = (act, pattern(a.split(", ")[0]), pattern(b.split(", ")[0]),
@@ -158,6 +173,69 @@ def groups(textfile, js):
     out(not bad, "ranges", "names differ in %s" % bad[:2])
     out(len(lines) < len(seen), "fewer-lines",
         "%d group lines for %d cables" % (len(lines), len(seen)))
+
+
+
+
+def qm9700_face(port):
+    k = int(re.fullmatch(r"p\[(\d+)\]", port).group(1))
+    return "%d/%d" % (k // 2 + 1, k % 2 + 1)
+
+
+def ports(textfile, js):
+    text = open(textfile).read()
+    d = json.load(open(js))
+    ends = {}  # (action, patterns, what) -> (a ends, b ends), each cable once
+    seen = set()
+    for r in d.get("cabling", []):
+        if r["action"] not in ("add", "remove") or r["cable_id"] in seen:
+            continue
+        seen.add(r["cable_id"])
+        a, b = r["cable"].split(" -- ")
+        k = (r["action"], pattern(split_end(a)[0]),
+             pattern(split_end(b)[0]), r["detail"])
+        ea, eb = ends.setdefault(k, (set(), set()))
+        ea.add(a)
+        eb.add(b)
+    m = re.search(r"\nCabling, grouped:\n((?:  .*\n)+)", text)
+    checked, multi, faces, bad = 0, 0, 0, []
+    for ln in m.group(1).splitlines() if m else []:
+        g = re.match(r"\s+(\d+) (\S+)\s+(.*) -- (.*), ([^,]*)$", ln)
+        if not g or g.group(2) not in ("add", "remove"):
+            continue
+        sides = []
+        for side in (g.group(3), g.group(4)):
+            p = PORTS.match(side)
+            sides.append((p.group(1), p.group(2), p.group(3)) if p else
+                         (side, None, None))
+        k = (g.group(2), pattern(sides[0][0].split(", ")[0]),
+             pattern(sides[1][0].split(", ")[0]), g.group(5))
+        for e, (devs, rng, face) in enumerate(sides):
+            if rng is None:
+                continue
+            checked += 1
+            names = expand(devs)
+            plist = sorted(expand(rng), key=lambda x: (len(x), x))
+            want = set("%s.%s" % (n, q) for n in names for q in plist)
+            got = ends.get(k, (set(), set()))[e]
+            if want != got:
+                bad.append((ln.strip(), sorted(want ^ got)[:3]))
+            multi += len(names) > 1 and len(plist) > 1
+            if all(re.match(r"(compute|storage)\.(leaf|spine)\[", n)
+                   for n in names) and \
+                    all(re.fullmatch(r"p\[\d+\]", q) for q in plist):
+                lo = min(plist, key=lambda x: int(x[2:-1]))
+                hi = max(plist, key=lambda x: int(x[2:-1]))
+                wantf = qm9700_face(lo) + ("" if lo == hi else
+                                           "-" + qm9700_face(hi))
+                faces += 1
+                if face != wantf:
+                    bad.append((ln.strip(), "faceplate %s, want %s" %
+                                (face, wantf)))
+    out(checked > 0 and multi > 0 and faces > 0, "some",
+        "%d port runs, %d of several devices and ports, %d faceplate "
+        "runs" % (checked, multi, faces))
+    out(not bad, "exact", "%d wrong, e.g. %s" % (len(bad), bad[:2]))
 
 
 def lines(files):
@@ -222,6 +300,7 @@ def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     {"budget": lambda: budget(*args), "full": lambda: full(*args),
      "groups": lambda: groups(*args), "lines": lambda: lines(args),
+     "ports": lambda: ports(*args),
      "ends": lambda: ends(*args)}[cmd]()
 
 

@@ -811,3 +811,48 @@ Test(suggest, ties_do_not_depend_on_order)
 	cr_assert_str_eq(suggest_result(&t), "cpu");
 	cr_assert_eq(s.dist, 1);
 }
+
+/*
+ * A finding's exact figures (diag_record.figures) stay with it through a
+ * spill and a join, and diag_figure_next() reads them back; a note never
+ * takes them.
+ */
+Test(diag, figures_survive_spill_and_join)
+{
+	uint32_t id = add("f.rack", "ab\ncd\n", root);
+	struct arena ca;
+	struct diag_engine c;
+	char want[64];
+
+	D.format = DIAG_JSON;
+	arena_init(&ca);
+	diag_fork(&c, &D, &ca);
+	diag_spill(&c);
+	for (int i = 0; i < 3000; i++) {
+		snprintf(want, sizeof(want), "load:%c:1:%d;capacity:=:1:7;",
+			 i % 2 ? '>' : '=', i);
+		c.figures = want;
+		diag_warning(&c, AT(id, 3, 5), "w", "x%d", i);
+		diag_note(&c, NULL, "a note of x%d", i);
+	}
+	cr_assert_gt(c.spilled, 0);
+	diag_join(&D, &c);
+	diag_unspill(&c);
+	arena_destroy(&ca);
+	cr_assert_eq(D.nrecs, 6000);
+	for (uint32_t k = 0; k < D.nrecs; k += 2) {
+		const char *p = D.recs[k].figures;
+		struct diag_figure f;
+
+		cr_assert_null(D.recs[k + 1].figures);
+		cr_assert(diag_figure_next(&p, &f));
+		cr_assert_eq(f.name_len, 4);
+		cr_assert(memcmp(f.name, "load", 4) == 0);
+		cr_assert_eq(f.bound, (k / 2) % 2 ? '>' : '=');
+		cr_assert_eq(f.dim, 1);
+		cr_assert_eq(f.v, (int64_t)(k / 2));
+		cr_assert(diag_figure_next(&p, &f));
+		cr_assert_eq(f.v, 7);
+		cr_assert_not(diag_figure_next(&p, &f));
+	}
+}
