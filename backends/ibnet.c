@@ -393,7 +393,15 @@ static const char *what(const struct ibnet *x)
 	return x->ufm ? "a UFM topo file" : "an ibsim net file";
 }
 
-/* ibdm's link width word (width2char): 4x unless the port says */
+/* a port's InfiniBand width: its lanes where IB has such a width, else 4 */
+static int64_t ib_lanes(const struct rk_design *d, uint32_t port)
+{
+	int64_t n = ir_num(d, port, A_LANES, 4);
+
+	return n == 1 || n == 2 || n == 8 || n == 12 ? n : 4;
+}
+
+/* ibdm's link width word (width2char) */
 static const char *width_word(int64_t lanes)
 {
 	return lanes == 1    ? "1x"
@@ -492,8 +500,7 @@ static bool write_topo(struct ibnet *x, const char *name,
 		const struct ibnode *pn = &nodes[p->node];
 		int64_t ra = x->speed[e->port], rb = x->speed[p->port];
 		int64_t r = !ra ? rb : !rb ? ra : ra < rb ? ra : rb;
-		int64_t la = ir_num(d, e->port, A_LANES, 4);
-		int64_t lb = ir_num(d, p->port, A_LANES, 4);
+		int64_t la = ib_lanes(d, e->port), lb = ib_lanes(d, p->port);
 		int64_t lanes = la < lb ? la : lb;
 
 		if (!in->sw && pn->sw)
