@@ -15,6 +15,10 @@
  *        undirected Graphviz graph, one edge per cable, `"HOST":"PORT" --
  *        "HOST":"PORT"`, ptmd matching the host against the LLDP system
  *        name and the port against the PortID ifname.
+ *  ufm   (with ibnet.c's InfiniBand topo files) ufm/FABRIC.dot: the same
+ *        graph as the dot file NVIDIA's UFM Cable Validation Tool loads
+ *        for an Ethernet fabric, `graph network`, each switch declared
+ *        with its label and role (leaf, spine, super_spine) first.
  *
  * An Ethernet link: a port of protocol eth at one end at least, and at the
  * other eth, any or none.  Host names are the back ends' (be_host_names:
@@ -29,7 +33,9 @@
 #include "be_common.h"
 #include "cablelabel.h"
 #include "cableplan.h"
+#include "expect.h"
 #include "metrics.h"
+#include "schema.h"
 
 static bool is_eth(const struct rk_design *d, const struct rk_link *l)
 {
@@ -194,12 +200,31 @@ static int plink_cmp(const void *a, const void *b)
 	return (x->link > y->link) - (x->link < y->link);
 }
 
-static bool emit_ptm(struct backend_ctx *ctx)
+/* a switch's role as the UFM Cable Validation Tool's dot file spells it */
+static const char *ufm_role(const struct rk_design *d, uint32_t dev)
+{
+	const char *r = ir_str(d, dev, A_ROLE);
+
+	if (!r)
+		return NULL;
+	return streq(r, "leaf")	   ? "leaf"
+	       : streq(r, "spine") ? "spine"
+	       : streq(r, "core")  ? "super_spine"
+				   : NULL;
+}
+
+/*
+ * ptm/FABRIC.dot (@ufm false) or ufm/FABRIC.dot (@ufm true: the graph is
+ * named network and each switch is declared first, with its label and,
+ * where the design gives it, its role).
+ */
+static bool emit_dot(struct backend_ctx *ctx, bool ufm)
 {
 	struct ex x;
 	const struct rk_design *d = ctx->d;
 	struct plink *e = NULL;
-	uint32_t n = 0, cap = 0;
+	uint32_t n = 0, cap = 0, *seen = NULL;
+	const char *dir = ufm ? "ufm" : "ptm";
 	bool ok = true;
 
 	if (!setup(&x, ctx))
@@ -217,23 +242,45 @@ static bool emit_ptm(struct backend_ctx *ctx)
 	}
 	if (n > 1)
 		qsort(e, n, sizeof(*e), plink_cmp);
+	if (ufm && n)
+		seen = xcalloc(d->nobjs ? d->nobjs : 1, sizeof(*seen));
 	for (uint32_t k = 0; k < n && ok && !be_cancelled(ctx);) {
-		uint32_t f = e[k].fabric;
+		uint32_t f = e[k].fabric, k0 = k;
 		const char *name =
 		    f == RK_NONE ? "links-outside-fabrics"
 				 : be_file_name(ctx->arena, ir_name(d, f));
-		FILE *fp =
-		    out_open(ctx, arena_printf(ctx->arena, "ptm/%s.dot", name));
+		FILE *fp = out_open(
+		    ctx, arena_printf(ctx->arena, "%s/%s.dot", dir, name));
 
 		if (!fp)
-			return free(e), false;
+			return free(e), free(seen), false;
 		fputs("// ", fp);
 		fputs(f == RK_NONE ? "Ethernet links outside fabrics"
 				   : ir_name(d, f),
 		      fp);
-		fprintf(fp, " (%s): PTM topology.dot, one edge per cable\n",
-			ctx->input);
-		fputs("graph G {\n", fp);
+		fprintf(fp, " (%s): %s, one edge per cable\n", ctx->input,
+			ufm ? "UFM Cable Validation Tool dot file"
+			    : "PTM topology.dot");
+		fputs(ufm ? "graph network {\n" : "graph G {\n", fp);
+		for (uint32_t j = k0; ufm && j < n && e[j].fabric == f; j++)
+			for (int s = 0; s < 2; s++) {
+				const struct rk_link *l = &d->links[e[j].link];
+				uint32_t dev = s ? l->b_dev : l->a_dev;
+				const char *role;
+
+				if (d->objs[dev].cls != C_SWITCH ||
+				    seen[dev] == k0 + 1)
+					continue;
+				seen[dev] = k0 + 1;
+				fputs("\t", fp);
+				put_str(fp, host_of(&x, dev));
+				fputs(" [label=", fp);
+				put_str(fp, host_of(&x, dev));
+				role = ufm_role(d, dev);
+				if (role)
+					fprintf(fp, " role=\"%s\"", role);
+				fputs("]\n", fp);
+			}
 		for (; k < n && e[k].fabric == f; k++) {
 			const struct rk_link *l = &d->links[e[k].link];
 			char id[32];
@@ -253,7 +300,18 @@ static bool emit_ptm(struct backend_ctx *ctx)
 		ok = out_close(ctx, fp);
 	}
 	free(e);
+	free(seen);
 	return ok && !be_cancelled(ctx);
+}
+
+static bool emit_ptm(struct backend_ctx *ctx)
+{
+	return emit_dot(ctx, false);
+}
+
+bool expect_ufm_dot(struct backend_ctx *ctx)
+{
+	return emit_dot(ctx, true);
 }
 
 const struct backend backend_lldp = {

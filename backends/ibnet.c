@@ -44,6 +44,7 @@
 #include "be_common.h"
 #include "metrics.h"
 #include "portindex.h"
+#include "expect.h"
 #include "schema.h"
 #include "wbuf.h"
 
@@ -84,6 +85,7 @@ struct ibnet {
 	uint8_t *proto;	     /* port object -> PROTO_* */
 	struct nic_ent *nic; /* port object -> NIC of part nic_part */
 	uint32_t nic_part, nic_gen;
+	bool ufm; /* write ufm/<subnet>.topo instead of ib/<subnet>.net */
 };
 
 /* A port's protocol, as far as InfiniBand is concerned. */
@@ -386,6 +388,138 @@ static uint32_t *order_ends(const struct end *ends, uint32_t n, uint32_t nb)
 	return ord;
 }
 
+static const char *what(const struct ibnet *x)
+{
+	return x->ufm ? "a UFM topo file" : "an ibsim net file";
+}
+
+/* a port's InfiniBand width: its lanes where IB has such a width, else 4 */
+static int64_t ib_lanes(const struct rk_design *d, uint32_t port)
+{
+	int64_t n = ir_num(d, port, A_LANES, 4);
+
+	return n == 1 || n == 2 || n == 8 || n == 12 ? n : 4;
+}
+
+/* ibdm's link width word (width2char) */
+static const char *width_word(int64_t lanes)
+{
+	return lanes == 1    ? "1x"
+	       : lanes == 2  ? "2x"
+	       : lanes == 8  ? "8x"
+	       : lanes == 12 ? "12x"
+			     : "4x";
+}
+
+/* ibdm's per-lane speed word in Gb/s (speed2char): SDR 2.5 .. XDR 200 */
+static const char *lane_word(int64_t rate, int64_t lanes)
+{
+	int64_t lane = rate / (lanes > 0 ? lanes : 4);
+
+	return lane >= 200000000000LL	? "200"
+	       : lane >= 100000000000LL ? "100"
+	       : lane >= 50000000000LL	? "50"
+	       : lane >= 25000000000LL	? "25"
+	       : lane >= 14000000000LL	? "14"
+	       : lane >= 10000000000LL	? "10"
+	       : lane >= 5000000000LL	? "5"
+					: "2.5";
+}
+
+/* a name as one whitespace-free token ('_' for blanks) */
+static const char *token(struct arena *ar, const char *s)
+{
+	char *t = arena_strndup(ar, s, strlen(s));
+
+	for (char *c = t; *c; c++)
+		if (*c == ' ' || *c == '\t' || *c == '\n' || *c == '\r')
+			*c = '_';
+	return t;
+}
+
+/* the system type: a switch's catalog model (or part name), else HCA */
+static const char *sys_type(const struct ibnet *x, const struct ibnode *in)
+{
+	const struct rk_design *d = x->d;
+	uint32_t part = d->objs[in->dev].part;
+	const char *m;
+
+	if (!in->sw)
+		return "HCA";
+	if (part == RK_NONE)
+		return "Switch";
+	m = ir_str(d, part, A_MODEL);
+	return token(x->ctx->arena, m && *m ? m : local(x, part));
+}
+
+/* a port's name in the topo file: P<num> on a switch, DEV/P<num> on HCA */
+static const char *topo_port(const struct ibnet *x, const struct ibnode *in,
+			     const struct end *e)
+{
+	const char *dn;
+
+	if (in->sw)
+		return arena_printf(x->ctx->arena, "P%u", e->num);
+	dn = in->standalone ? NULL : ir_str(x->d, in->sub, A_DEVNAME);
+	return arena_printf(
+	    x->ctx->arena, "%s/P%u",
+	    token(x->ctx->arena, dn && *dn ? dn : local(x, in->sub)), e->num);
+}
+
+/*
+ * The subnet as the topo file NVIDIA's UFM Cable Validation Tool loads
+ * (ibdm's topology format): a section per switch, "TYPE NAME", then one
+ * line per cabled port, "   PORT -<width>-<lane speed>G-> TYPE NAME PORT";
+ * a link between two switches is written in both sections, a link between
+ * two HCAs in a section of the first HCA's host.
+ */
+static bool write_topo(struct ibnet *x, const char *name,
+		       const struct ibnode *nodes, uint32_t nn,
+		       const struct end *ends, const uint32_t *ord,
+		       const uint32_t *peer, uint32_t nl)
+{
+	const struct rk_design *d = x->d;
+	uint32_t nsw = 0, sect = RK_NONE;
+	FILE *fp;
+
+	for (uint32_t m = 0; m < nn; m++)
+		nsw += nodes[m].sw;
+	fp = out_open(x->ctx, arena_printf(x->ctx->arena, "ufm/%s.topo", name));
+	if (!fp)
+		return false;
+	fprintf(fp,
+		"# rackc: InfiniBand subnet %s (%s), %u %s, %u %s, %u %s\n"
+		"# UFM Cable Validation Tool topo file (ibdm topology "
+		"format)\n",
+		name, x->ctx->input, nsw, nsw == 1 ? "switch" : "switches",
+		nn - nsw, nn - nsw == 1 ? "HCA" : "HCAs", nl,
+		nl == 1 ? "link" : "links");
+	for (uint32_t i = 0; i < 2 * nl && !be_cancelled(x->ctx); i++) {
+		const struct end *e = &ends[ord[i]], *p = &ends[peer[i]];
+		const struct ibnode *in = &nodes[e->node];
+		const struct ibnode *pn = &nodes[p->node];
+		int64_t ra = x->speed[e->port], rb = x->speed[p->port];
+		int64_t r = !ra ? rb : !rb ? ra : ra < rb ? ra : rb;
+		int64_t la = ib_lanes(d, e->port), lb = ib_lanes(d, p->port);
+		int64_t lanes = la < lb ? la : lb;
+
+		if (!in->sw && pn->sw)
+			continue;
+		if (!in->sw && !pn->sw && ord[i] > peer[i])
+			continue;
+		if (sect != in->dev) {
+			sect = in->dev;
+			fprintf(fp, "\n%s %s\n", sys_type(x, in),
+				token(x->ctx->arena, x->host[in->dev]));
+		}
+		fprintf(fp, "   %s -%s-%sG-> %s %s %s\n", topo_port(x, in, e),
+			width_word(lanes), lane_word(r, lanes), sys_type(x, pn),
+			token(x->ctx->arena, x->host[pn->dev]),
+			topo_port(x, pn, p));
+	}
+	return out_close(x->ctx, fp) && !be_cancelled(x->ctx);
+}
+
 /*
  * Write one subnet: the IB links @links[0..n) joining its devices, whose
  * 2 * @nl ends @ends come ordered by (dev, port, link), as the port index
@@ -434,12 +568,12 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 							 .loc,
 						    "ibnet",
 						    "cannot express subnet "
-						    "'%s' as an ibsim net "
-						    "file: port %s of "
+						    "'%s' as %s: port %s of "
 						    "switch %s is not one "
 						    "of its InfiniBand "
 						    "ports",
-						    name, local(x, e->port),
+						    name, what(x),
+						    local(x, e->port),
 						    ir_name(d, dev));
 						ok = false;
 						continue;
@@ -507,7 +641,8 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 			in->guid =
 			    base | 0x20000000 | (uint64_t)(m - nsw + 1) << 8;
 		}
-		if (in->nports > IB_MAX_PORTS || in->descn > IB_DESC_MAX) {
+		if (!x->ufm &&
+		    (in->nports > IB_MAX_PORTS || in->descn > IB_DESC_MAX)) {
 			diag_error(x->ctx->diag, &d->objs[in->dev].loc, "ibnet",
 				   "cannot express subnet '%s' as an ibsim net "
 				   "file: %s %s",
@@ -526,9 +661,9 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 		if (a->node == b->node && a->num == b->num) {
 			diag_error(x->ctx->diag,
 				   &d->links[links[b->orig >> 1]].loc, "ibnet",
-				   "cannot express subnet '%s' as an ibsim net "
-				   "file: port %u of %s carries two links",
-				   name, b->num, nodes[b->node].id);
+				   "cannot express subnet '%s' as %s: port %u "
+				   "of %s carries two links",
+				   name, what(x), b->num, nodes[b->node].id);
 			ok = false;
 		}
 	}
@@ -545,6 +680,10 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 		for (uint32_t i = 0; i < 2 * nl; i++)
 			peer[i] = ord[pos[ends[ord[i]].orig ^ 1]];
 		free(pos);
+	}
+	if (x->ufm) {
+		ok = write_topo(x, name, nodes, nn, ends, ord, peer, nl);
+		goto out;
 	}
 	{
 		fp = out_open(x->ctx,
@@ -633,7 +772,7 @@ static struct name_slot *name_slot(struct name_slot *set, uint32_t mask,
 			return &set[i];
 }
 
-static bool emit_ibnet(struct backend_ctx *ctx)
+static bool run_ibnet(struct backend_ctx *ctx, bool ufm)
 {
 	const struct rk_design *d = ctx->d;
 	struct ibnet x;
@@ -661,6 +800,7 @@ static bool emit_ibnet(struct backend_ctx *ctx)
 	x.proto = xcalloc(n, sizeof(*x.proto));
 	x.nic = xcalloc(n, sizeof(*x.nic));
 	x.nic_part = RK_NONE;
+	x.ufm = ufm;
 	for (uint32_t i = 0; i < d->nobjs; i++)
 		if (d->objs[i].kind == K_PORT) {
 			x.speed[i] = ir_num(d, i, A_SPEED, 0);
@@ -828,6 +968,36 @@ static bool emit_ibnet(struct backend_ctx *ctx)
 	free(x.nic);
 	return ok && !ctx->failed;
 }
+
+static bool emit_ibnet(struct backend_ctx *ctx)
+{
+	return run_ibnet(ctx, false);
+}
+
+static bool emit_ufm_ib(struct backend_ctx *ctx)
+{
+	return run_ibnet(ctx, true);
+}
+
+/* ufm: the IB subnets' topo files, then the Ethernet fabrics' dot files */
+static bool emit_ufm(struct backend_ctx *ctx)
+{
+	bool ok = emit_ufm_ib(ctx);
+
+	return expect_ufm_dot(ctx) && ok;
+}
+
+const struct backend backend_ufm = {
+	.name = "ufm",
+	.summary = "ufm/SUBNET.topo and ufm/FABRIC.dot: the topology files "
+		   "of NVIDIA's UFM Cable Validation Tool (only when -O names "
+		   "it)",
+	.emit = emit_ufm,
+	.needs = BE_NEEDS_PLAN | BE_NEEDS_LABELS,
+	.weight = 2,
+	.preflight = emit_ufm_ib, /* dry: nothing is written */
+	.on_request = true,
+};
 
 const struct backend backend_ibnet = {
 	.name = "ibnet",

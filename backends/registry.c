@@ -13,7 +13,7 @@ extern const struct backend backend_elevations;
 extern const struct backend backend_floor, backend_diagrams;
 extern const struct backend backend_html;
 extern const struct backend backend_netbox;
-extern const struct backend backend_lldp, backend_ptm;
+extern const struct backend backend_lldp, backend_ptm, backend_ufm;
 #ifdef HAVE_XLSXWRITER
 extern const struct backend backend_xlsx;
 #endif
@@ -22,7 +22,7 @@ const struct backend *const backend_table[] = {
 	&backend_ir,	     &backend_report, &backend_cabling,	 &backend_bom,
 	&backend_nccl,	     &backend_ibnet,  &backend_slurm,	 &backend_k8s,
 	&backend_elevations, &backend_floor,  &backend_diagrams, &backend_html,
-	&backend_netbox,     &backend_lldp,   &backend_ptm,
+	&backend_netbox,     &backend_lldp,   &backend_ptm,	 &backend_ufm,
 #ifdef HAVE_XLSXWRITER
 	&backend_xlsx,
 #endif

@@ -5,12 +5,14 @@
  * tests/verify/ib-small.rack (an InfiniBand fat tree: cabling and ib/*.net)
  * and tests/verify/eth-small.rack (an Ethernet leaf-spine: cabling and
  * lldp/expected.json).  The input's first byte selects what the rest is:
- * bits 0-1 the reader (0 ibnetdiscover output, against the InfiniBand
- * plan; 1 `lldpcli -f json` output, 2 a neighbour CSV, 3 a mapping file
- * (--map) with the fixture tests/verify/lldp/h-2.json observed, all three
- * against the Ethernet plan), bits 2-3 the format (text, json, markdown),
- * bit 4 a Markdown work order written too, bit 5 a HOST= before the
- * observed file.  `rackc verify` then runs through rackc_cli() in process.
+ * bits 0-1 the reader (0 InfiniBand, against the InfiniBand plan:
+ * ibnetdiscover output, ibdiagnet.lst or ibdiagnet2.db_csv, which the
+ * text selects; 1 `lldpcli -f json` output, 2 a neighbour CSV, 3 a
+ * mapping file (--map) with the fixture tests/verify/lldp/h-2.json
+ * observed, all three against the Ethernet plan), bits 2-3 the format
+ * (text, json, markdown), bit 4 a Markdown work order written too, bit 5
+ * a HOST= before the observed file.  `rackc verify` then runs through
+ * rackc_cli() in process.
  */
 #include <stdio.h>
 #include <string.h>

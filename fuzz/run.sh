@@ -17,6 +17,7 @@
 #   diff      the readers of `rackc diff` (report.json, bom.csv,
 #             cabling.csv, ir.rack: the first byte selects one)
 #   verify    the readers of `rackc verify` (ibnetdiscover output,
+#             ibdiagnet.lst, ibdiagnet2.db_csv,
 #             lldpcli JSON, neighbour CSV, a --map file: the first byte
 #             selects one, the format and the work order) against the
 #             plans of tests/verify/ib-small.rack and eth-small.rack

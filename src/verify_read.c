@@ -20,6 +20,8 @@
  *  - a CSV file whose header has the columns device, port, peer_device and
  *    peer_port (more columns are ignored): one observed link a row, seen
  *    from `device`.
+ *  - ibdiagnet2's ibdiagnet2.db_csv (after blank and "#" lines, a line
+ *    "START_NAME"): its NODES, PORTS and LINKS sections (read_db_csv).
  *  - otherwise ibnetdiscover topology output: node records (`Switch N
  *    "ID" # "DESC" ...`, `Ca N "ID" # "DESC"`) and their port lines
  *    (`[P](GUID) "PEER-ID"[Q](GUID) # "PEER-DESC" lid L 4xHDR`).
@@ -740,6 +742,273 @@ static bool read_lst(struct vf *v, const char *path, char *text)
 	return true;
 }
 
+/* ---- ibdiagnet2.db_csv ---- */
+
+/*
+ * ibdiagnet2's database, ibdiagnet2.db_csv: sections "START_NAME" ..
+ * "END_NAME", each a CSV header line then its rows; lines outside
+ * sections are blank or "#" comments.  Read: NODES (NodeGUID, NodeDesc),
+ * PORTS (NodeGuid, PortNum, LinkWidthActv where present) and LINKS
+ * (NodeGuid1, PortNum1, NodeGuid2, PortNum2), columns found by name;
+ * other sections are skipped.  The section and column names are those of
+ * public readers of the file (NVIDIA's UFM SDK, plugins/UFM_NDT_Plugin;
+ * CrackedPoly/Rapimt, crates/rapimt_io/src/ib/db_csv_parser/csv_parser.rs).
+ * LinkWidthActv is PortInfo's LinkWidthActive code (1 1x, 2 4x, 4 8x, 8
+ * 12x, 16 2x); the active speed is not read (the extended speeds of FDR
+ * and above are not among the columns those readers name), so a link's
+ * width is checked, not its speed.
+ */
+enum { DB_NODES, DB_PORTS, DB_LINKS, DB_OTHER };
+
+struct db_link {
+	uint64_t guid[2];
+	uint32_t pn[2];
+	uint32_t line;
+};
+
+struct db_port {
+	uint64_t guid;
+	uint32_t pn;
+	uint8_t width;
+};
+
+static bool db_num(const char *s, uint64_t *out)
+{
+	char *e;
+
+	while (*s == ' ')
+		s++;
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	*out = strtoull(s, &e, 0);
+	while (*e == ' ')
+		e++;
+	return !*e && errno == 0;
+}
+
+static uint8_t db_width(uint64_t code)
+{
+	return code == 1    ? 1
+	       : code == 2  ? 4
+	       : code == 4  ? 8
+	       : code == 8  ? 12
+	       : code == 16 ? 2
+			    : 0;
+}
+
+static bool read_db_csv(struct vf *v, const char *path, const char *text)
+{
+	static const char *const need[3][4] = {
+		{ "NodeGUID", "NodeDesc", NULL, NULL },
+		{ "NodeGuid", "PortNum", NULL, NULL },
+		{ "NodeGuid1", "PortNum1", "NodeGuid2", "PortNum2" },
+	};
+	const char *p = text, *err = NULL, *name = NULL;
+	uint32_t line = 1, start = 0, nn = 0, ncap = 0, nl = 0, lcap = 0;
+	uint32_t np = 0, pcap = 0;
+	struct db_port *ports = NULL;
+	struct csv_record r = { NULL, 0, 0, 0 };
+	struct vf_map node = { 0 }, width = { 0 };
+	const char **desc = NULL;
+	struct db_link *links = NULL;
+	int sec = -1, col[4], wcol = -1;
+	bool head = false, ok = true;
+
+	v->have[VF_SRC_IB] = true;
+	while (ok && *p) {
+		uint32_t at = line;
+		const char *c0;
+		uint64_t x[4];
+
+		if (!csv_read_record(v->a, &p, &line, &r, &err)) {
+			fprintf(stderr, "%s:%u: error: %s\n", path, at, err);
+			ok = false;
+			break;
+		}
+		c0 = r.cell[0];
+		if (r.n == 1 && !c0[0])
+			continue; /* a blank line */
+		if (r.n == 1 && strncmp(c0, "START_", 6) == 0) {
+			if (name) {
+				fprintf(stderr,
+					"%s:%u: error: %s inside section %s "
+					"(line %u), which END_%s has not "
+					"closed\n",
+					path, at, c0, name, start, name);
+				ok = false;
+				break;
+			}
+			name = c0 + 6;
+			start = at;
+			sec = streq(name, "NODES")   ? DB_NODES
+			      : streq(name, "PORTS") ? DB_PORTS
+			      : streq(name, "LINKS") ? DB_LINKS
+						     : DB_OTHER;
+			head = true;
+			continue;
+		}
+		if (r.n == 1 && strncmp(c0, "END_", 4) == 0) {
+			if (!name || !streq(c0 + 4, name)) {
+				fprintf(stderr,
+					"%s:%u: error: %s closes no open "
+					"section%s%s\n",
+					path, at, c0, name ? ": open is " : "",
+					name ? name : "");
+				ok = false;
+				break;
+			}
+			name = NULL;
+			continue;
+		}
+		if (!name) {
+			if (c0[0] == '#')
+				continue;
+			fprintf(stderr,
+				"%s:%u: error: a line outside the sections of "
+				"ibdiagnet2.db_csv (START_NAME ... END_NAME)\n",
+				path, at);
+			ok = false;
+			break;
+		}
+		if (sec == DB_OTHER)
+			continue;
+		if (head) {
+			head = false;
+			wcol = -1;
+			for (int k = 0; k < 4; k++) {
+				col[k] = -1;
+				for (uint32_t i = 0; need[sec][k] && i < r.n;
+				     i++)
+					if (streq(r.cell[i], need[sec][k]))
+						col[k] = (int)i;
+				if (need[sec][k] && col[k] < 0) {
+					fprintf(stderr,
+						"%s:%u: error: section %s has "
+						"no column %s\n",
+						path, at, name, need[sec][k]);
+					ok = false;
+				}
+			}
+			for (uint32_t i = 0; sec == DB_PORTS && i < r.n; i++)
+				if (streq(r.cell[i], "LinkWidthActv"))
+					wcol = (int)i;
+			continue;
+		}
+		for (int k = 0; k < 4 && ok && need[sec][k]; k++) {
+			bool is_desc = sec == DB_NODES && k == 1;
+
+			if ((uint32_t)col[k] >= r.n) {
+				fprintf(stderr, "%s:%u: error: no %s\n", path,
+					at, need[sec][k]);
+				ok = false;
+			} else if (!is_desc &&
+				   (!db_num(r.cell[col[k]], &x[k]) ||
+				    (k % 2 && x[k] > 255))) {
+				fprintf(stderr,
+					"%s:%u: error: %s '%s' is not a "
+					"number\n",
+					path, at, need[sec][k], r.cell[col[k]]);
+				ok = false;
+			}
+		}
+		if (!ok)
+			break;
+		if (sec == DB_NODES) {
+			uint32_t old = vf_map_put(&node, x[0], nn);
+
+			if (old != RK_NONE) {
+				fprintf(stderr,
+					"%s:%u: error: node GUID %s listed "
+					"twice\n",
+					path, at, r.cell[col[0]]);
+				ok = false;
+				break;
+			}
+			*VEC_PUSH(desc, nn, ncap) = r.cell[col[1]];
+		} else if (sec == DB_PORTS) {
+			uint64_t w;
+
+			if (wcol >= 0 && (uint32_t)wcol < r.n &&
+			    db_num(r.cell[wcol], &w) && db_width(w)) {
+				struct db_port *q = VEC_PUSH(ports, np, pcap);
+
+				q->guid = x[0];
+				q->pn = (uint32_t)x[1];
+				q->width = db_width(w);
+			}
+		} else {
+			struct db_link *k = VEC_PUSH(links, nl, lcap);
+
+			k->guid[0] = x[0];
+			k->pn[0] = (uint32_t)x[1];
+			k->guid[1] = x[2];
+			k->pn[1] = (uint32_t)x[3];
+			k->line = at;
+		}
+	}
+	if (ok && name) {
+		fprintf(stderr,
+			"%s:%u: error: section %s is not closed by END_%s "
+			"before the end of the file\n",
+			path, start, name, name);
+		ok = false;
+	}
+	/* the widths by (node, port), once every node is known */
+	for (uint32_t i = 0; ok && i < np; i++) {
+		uint32_t n = vf_map_get(&node, ports[i].guid);
+
+		if (n != RK_NONE)
+			vf_map_put(&width, vf_key2(n, ports[i].pn),
+				   ports[i].width);
+	}
+	for (uint32_t i = 0; ok && i < nl; i++) {
+		const struct db_link *k = &links[i];
+		uint32_t port[2], w;
+		uint8_t wd = 0;
+
+		for (int e = 0; e < 2 && ok; e++) {
+			uint32_t n = vf_map_get(&node, k->guid[e]);
+
+			if (n == RK_NONE) {
+				fprintf(stderr,
+					"%s:%u: error: node GUID 0x%016llx "
+					"is not in section NODES\n",
+					path, k->line,
+					(unsigned long long)k->guid[e]);
+				ok = false;
+				break;
+			}
+			port[e] = ib_end(v, desc[n], k->pn[e], path, k->line);
+			w = vf_map_get(&width, vf_key2(n, k->pn[e]));
+			if (!wd && w != RK_NONE)
+				wd = (uint8_t)w;
+		}
+		if (ok)
+			vf_add_obs(v, port[0], port[1], path, k->line, wd, 0);
+	}
+	vf_map_free(&node);
+	vf_map_free(&width);
+	free(desc);
+	free(links);
+	free(ports);
+	free(r.cell);
+	return ok;
+}
+
+/* Whether @p, after blank and "#" lines, starts with a START_ line. */
+static bool is_db_csv(const char *p)
+{
+	for (;;) {
+		p += strspn(p, " \t\r\n");
+		if (*p != '#')
+			return strncmp(p, "START_", 6) == 0;
+		p = strchr(p, '\n');
+		if (!p)
+			return false;
+	}
+}
+
 /* ---- CSV ---- */
 
 static bool read_csv(struct vf *v, const char *path, const char *text)
@@ -1183,8 +1452,15 @@ bool vf_read_observed(struct vf *v, const char *arg)
 	path = arena_strndup(v->a, path, strlen(path));
 	for (p = text; *p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'; p++)
 		;
-	if (*p == '{' && p[strspn(p + 1, " \t") + 1] >= 'A' &&
-	    p[strspn(p + 1, " \t") + 1] <= 'Z') {
+	if (is_db_csv(text)) {
+		if (host)
+			fprintf(stderr,
+				"rackc verify: warning: '%s' is not lldpcli "
+				"JSON: the host name '%s' is not used\n",
+				path, host);
+		ok = read_db_csv(v, path, text);
+	} else if (*p == '{' && p[strspn(p + 1, " \t") + 1] >= 'A' &&
+		   p[strspn(p + 1, " \t") + 1] <= 'Z') {
 		/* "{ SW Ports:..." (JSON has a key or '}' there) */
 		if (host)
 			fprintf(stderr,

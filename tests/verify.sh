@@ -45,6 +45,18 @@
 #                        ibdiagnet.lst of the same fabric (tests/
 #                        verify_lst.py, by the format of ibdiagnet 1.5.7's
 #                        source): as built, then a link gone and one at 1x
+#   ib-dbcsv, ib-dbcsv-faults
+#                        ibdiagnet2.db_csv of the same fabric (tests/
+#                        verify_dbcsv.py, by the sections and columns of
+#                        public readers of the file): as built, the findings
+#                        of the ibnetdiscover output (none); then a link
+#                        gone and one at 1x
+#   ib-dbcsv-same        one made from ibnetdiscover output with a link
+#                        unplugged: the findings of that output
+#   dbcsv/*              a malformed db_csv (a section not closed, a GUID
+#                        that is not a number, a link to a node not listed,
+#                        a line outside the sections, a missing column):
+#                        exit 2 with the file and line of the fault
 #   usage/*              exit 2 on unreadable, malformed or missing input
 
 . "$(dirname "$0")/lib.sh"
@@ -285,6 +297,68 @@ missing compute.leaf[1] p[0] -- gpu[0] ib[1]
 wrong-rate compute.leaf[3] p[1] -- gpu[4] ib[1]
 EOF
 expect ib-lst-faults "$tmp/ib-lst.want" 1 "$ib" "$tmp/ib-faults.lst"
+
+# ibdiagnet2.db_csv: the same fabric, made from the ibnetdiscover output by
+# the sections and columns public readers of the file name; the findings
+# must be those of the ibnetdiscover output (none), then a link gone and
+# one at 1x as for the .lst
+python3 tests/verify_dbcsv.py tests/verify/ib-small.disc >"$tmp/ib.db_csv"
+rk_run "$tmp/ib-disc" verify --format=json "$ib" tests/verify/ib-small.disc || :
+python3 tests/verify_plant.py found-ends "$tmp/ib-disc.out" >"$tmp/ib-disc.found" \
+	2>&1 || :
+expect ib-dbcsv "$tmp/ib-disc.found" 0 "$ib" "$tmp/ib.db_csv"
+# leaf-1 port 1 to gpu-0 mlx5_1 unplugged (both ends' port lines gone):
+# the db_csv made from it reports what the ibnetdiscover output does
+awk '/^(Switch|Ca)/ { n = $3 }
+	(n == "\"S-0290f17a10000002\"" || n == "\"H-0290f17a20000200\"") &&
+		/^\[1\]/ { next }
+	{ print }' tests/verify/ib-small.disc >"$tmp/ib-drop.disc"
+python3 tests/verify_dbcsv.py "$tmp/ib-drop.disc" >"$tmp/ib-drop.db_csv"
+rk_run "$tmp/ib-drop" verify --format=json "$ib" "$tmp/ib-drop.disc" || :
+python3 tests/verify_plant.py found-ends "$tmp/ib-drop.out" \
+	>"$tmp/ib-drop.found" 2>&1 || :
+expect ib-dbcsv-same "$tmp/ib-drop.found" 1 "$ib" "$tmp/ib-drop.db_csv"
+g1=$(awk -F, '$1 == "\"compute-leaf-1\"" { print $7 }' "$tmp/ib.db_csv")
+g3=$(awk -F, '$1 == "\"compute-leaf-3\"" { print $7 }' "$tmp/ib.db_csv")
+# (GUIDs compared as strings: awk may read 0x... as a number)
+awk -F, -v g1="$g1" -v g3="$g3" 'BEGIN { OFS = "," }
+	/^START_/ { s = $0 }
+	s == "START_LINKS" && (($1 "" == g1 "" && $2 == 1) ||
+		($3 "" == g1 "" && $4 == 1)) { next }
+	s == "START_PORTS" && $1 "" == g3 "" && $3 == 2 { $11 = 1 }
+	{ print }' "$tmp/ib.db_csv" >"$tmp/ib-faults.db_csv"
+expect ib-dbcsv-faults "$tmp/ib-lst.want" 1 "$ib" "$tmp/ib-faults.db_csv"
+
+# a malformed db_csv: exit 2, the message at FILE:LINE
+b=0
+bad_db() {
+	b=$((b + 1))
+	b_name=$1
+	b_line=$2
+	shift 2
+	awk "$@" "$tmp/ib.db_csv" >"$tmp/bad$b.db_csv"
+	rk_run "$tmp/bad$b" verify "$ib" "$tmp/bad$b.db_csv" || :
+	if [ "$rc" -eq 2 ] && grep -q "bad$b.db_csv:$b_line: error: " "$tmp/bad$b.err"
+	then
+		pass "dbcsv/$b_name" "$(head -n 1 "$tmp/bad$b.err")"
+	else
+		fail "dbcsv/$b_name" "exit $rc (expected 2 and a message at line $b_line)"
+		show "$tmp/bad$b.err"
+	fi
+}
+n_node=$(grep -n '^"compute-leaf-1"' "$tmp/ib.db_csv" | cut -d: -f1)
+n_link=$(grep -n '^START_LINKS$' "$tmp/ib.db_csv" | cut -d: -f1)
+n_link=$((n_link + 2))
+bad_db unclosed "$((n_link - 2))" '!/^END_LINKS$/'
+# shellcheck disable=SC2016 # awk programs
+bad_db not-a-number "$n_node" -F, 'BEGIN { OFS = "," }
+	$1 == "\"compute-leaf-1\"" { $7 = "0xZZ" } { print }'
+# shellcheck disable=SC2016
+bad_db unknown-guid "$n_link" -F, -v n="$n_link" 'BEGIN { OFS = "," }
+	NR == n { $1 = "0x0290f17a1000ffff" } { print }'
+n_out=$(grep -n '^END_NODES$' "$tmp/ib.db_csv" | cut -d: -f1)
+bad_db outside "$((n_out + 1))" '{ print } /^END_NODES$/ { print "hello" }'
+bad_db no-column "$((n_link - 1))" '/^NodeGuid1,/ { sub(/PortNum2/, "Port2") } { print }'
 
 # usage and unreadable input: exit 2
 u=0
