@@ -79,7 +79,9 @@
  *    not catalog data, and are left for RCCL to fill.
  *  - A server part without GPU components gets no file and its nodes are
  *    left out of hosts.csv (NCCL does not run there): every row names a
- *    file.
+ *    file.  So does a server part whose GPUs are all Intel's (the GPU
+ *    part's `vendor`; Gaudi): Intel's HCCL drives them and reads no NCCL
+ *    topology file.
  */
 #include "rackc.h"
 
@@ -1159,6 +1161,7 @@ static bool emit_nccl(struct backend_ctx *ctx)
 	const char *const *host;
 	bool ok, any_gpu = false;
 	uint32_t gpuless_part = 0; /* first GPU-less server part, + 1 */
+	uint32_t hccl_part = 0;	   /* first Intel Gaudi server part, + 1 */
 	FILE *fp;
 
 	memset(first, 0xff, (d->nobjs ? d->nobjs : 1) * sizeof(*first));
@@ -1186,7 +1189,7 @@ static bool emit_nccl(struct backend_ctx *ctx)
 	}
 	for (uint32_t part = 0; part < d->nobjs; part++) {
 		struct npart p;
-		uint32_t *comps, ngpu = 0;
+		uint32_t *comps, ngpu = 0, nintel = 0;
 
 		if (!nodes[part])
 			continue;
@@ -1201,7 +1204,12 @@ static bool emit_nccl(struct backend_ctx *ctx)
 		for (uint32_t i = 0; i < p.n; i++) {
 			p.c[i].id = comps[i];
 			p.c[i].cls = d->objs[comps[i]].cls;
-			ngpu += p.c[i].cls == COMP_GPU;
+			if (p.c[i].cls == COMP_GPU) {
+				const char *v = ir_str(d, comps[i], A_VENDOR);
+
+				ngpu++;
+				nintel += v && streq(v, "Intel");
+			}
 		}
 		free(comps);
 		p.byid = xmalloc((p.n + 1) * sizeof(*p.byid));
@@ -1210,14 +1218,18 @@ static bool emit_nccl(struct backend_ctx *ctx)
 			p.byid[i].idx = i;
 		}
 		qsort(p.byid, p.n, sizeof(*p.byid), nid_cmp);
-		if (!ngpu) {
+		if (!ngpu || nintel == ngpu) {
 			/*
 			 * Servers without GPUs (UFM, management nodes) take no
 			 * part in NCCL: hosts.csv lists them with no file.
-			 * Only a design with no GPU server at all is reported
-			 * (below), as NCCL output cannot describe it.
+			 * Nor do servers whose accelerators are all Intel's
+			 * (Gaudi): HCCL drives them and reads no NCCL topology
+			 * file.  Only a design with no NCCL server at all is
+			 * reported (below), as NCCL output cannot describe it.
 			 */
-			if (!gpuless_part)
+			if (ngpu && !hccl_part)
+				hccl_part = part + 1;
+			else if (!ngpu && !gpuless_part)
 				gpuless_part = part + 1;
 			free(p.c);
 			free(p.byid);
@@ -1254,7 +1266,18 @@ static bool emit_nccl(struct backend_ctx *ctx)
 		if (ctx->failed)
 			break;
 	}
-	if (!any_gpu && gpuless_part && !ctx->dry) {
+	if (!any_gpu && hccl_part && !ctx->dry) {
+		uint32_t part = hccl_part - 1;
+
+		diag_warning(ctx->diag, &d->objs[part].loc, "nccl",
+			     "the GPU server parts of the design carry Intel "
+			     "accelerators, which HCCL drives without an NCCL "
+			     "topology file: NCCL topology output describes no "
+			     "host");
+		diag_note(ctx->diag, &d->objs[first[part]].loc,
+			  "part '%s' is used by %s", ir_name(d, part),
+			  ir_name(d, first[part]));
+	} else if (!any_gpu && gpuless_part && !ctx->dry) {
 		uint32_t part = gpuless_part - 1;
 
 		diag_warning(ctx->diag, &d->objs[part].loc, "nccl",

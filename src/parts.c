@@ -28,7 +28,8 @@
 static const char *const std_modules[] = { "std/facility", "std/linkx",
 					   "std/nvidia",   "std/amd",
 					   "std/ethernet", "std/dell",
-					   "std/storage" };
+					   "std/storage",  "std/intel",
+					   "std/lenovo" };
 
 struct pctx {
 	struct compilation *c;

@@ -14,7 +14,10 @@
 #   catalog/*       the 2026 parts against their vendors' figures (B300,
 #                   GB300 NVL72, MI355X, MI325X and the MI355X pod,
 #                   Tomahawk 5 and out-of-band switches, the storage
-#                   appliance)
+#                   appliance, Intel Gaudi 3 and its server; the Lenovo
+#                   SR685a V3 and APC AP8886 device types against G1)
+#   nccl/*          the NCCL files std parts give: H200 NVLink rows, and
+#                   none for a Gaudi server (HCCL drives it)
 #   parts/*         `rackc parts`: pattern matching (substring and glob,
 #                   on name, vendor and model), --format=json, --show with
 #                   each figure's file, line and source tag, --import, an
@@ -355,6 +358,128 @@ EOF2
 	fi
 else
 	fail catalog/storage "rackc parts: status $rc"
+fi
+
+# ---- Intel Gaudi 3 ----
+# Intel's figures (doc/sources.md: HC-G3, HAB-NET): BF16 and FP8 matrix
+# 1,835 TF each, 128 GB of HBM2e at 3.67 TB/s, PCIe Gen5 x16, a 900 W
+# air-cooled OAM.  21 of its 24 x 200 GbE ports scale up, 3 to each of
+# the 7 other Gaudis of the box: 21 x 200 Gb/s = 4.2 Tb/s (525 GB/s) a
+# direction.  The other 3 of each Gaudi leave the 8-Gaudi box as OSFP
+# links of 4 x 200 Gb/s: 8 x 3 x 200 Gb/s = 4.8 Tb/s (HAB-NET's 600
+# GB/s a box) in 6 cages of 800 Gb/s.  Intel gives no FP64 or TF32
+# figure: both marked unknown, never zero.
+if rk_run "$tmp/g3" parts --format=json &&
+	[ "$rc" = 0 ]; then
+	if "$py" - "$tmp/g3.out" >"$tmp/g3.txt" 2>&1 <<'EOF2'; then
+import json, re, sys
+P = {"": 1, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15}
+def val(s):
+    m = re.match(r"([0-9.]+)([kMGTP]?)", s)
+    return float(m.group(1)) * P[m.group(2)]
+def near(a, b):
+    assert abs(a - b) <= 1e-9 * abs(b), (a, b)
+by = {p["name"]: p for p in json.load(open(sys.argv[1]))}
+g = by["gaudi3"]["figures"]
+near(val(g["flops_bf16"]), 1835e12)
+near(val(g["flops_fp8"]), 1835e12)
+near(val(g["hbm"]), 128e9)
+near(val(g["hbm_bw"]), 3.67e12 * 8)          # rates print in bits a second
+assert g["nvlinks"] == "21", g["nvlinks"]
+near(val(g["nvlink_bw"]), 21 * 200e9)
+assert g["pcie_gen"] == "5" and g["pcie_width"] == "16", g
+near(val(g["tdp"]), 900)
+assert "flops_fp64" not in g and "flops_tf32" not in g, g
+un = " ".join(by["gaudi3"]["unknown"])
+assert "flops_fp64:" in un and "flops_tf32:" in un, un
+s = by["sys_822ga_ngr3"]
+so = [q for q in s["port_list"] if q["name"].startswith("so[")]
+assert len(so) == 6 and all(q["form"] == "OSFP" for q in so), so
+near(sum(val(q["speed"]) for q in so), 8 * 3 * 200e9)
+EOF2
+		pass catalog/gaudi3
+	else
+		fail catalog/gaudi3 "std's Gaudi 3 parts disagree with Intel's figures"
+		show "$tmp/g3.txt"
+	fi
+else
+	fail catalog/gaudi3 "rackc parts: status $rc"
+fi
+
+# HCCL, not NCCL, drives Gaudi: -O nccl writes no topology file for a
+# Gaudi server, lists no host and says why (it was an error before: a GPU
+# without a CUDA `sm`)
+cat >"$tmp/g3d.rack" <<'EOF'
+import "std/intel"
+node g : sys_822ga_ngr3 {}
+EOF
+if rk_run "$tmp/g3n" --force -O nccl -o "$tmp/g3n.d" "$tmp/g3d.rack" &&
+	[ "$rc" -le 1 ] && ! grep -q 'error:' "$tmp/g3n.err" &&
+	grep -q 'warning: .*HCCL.*\[nccl\]' "$tmp/g3n.err" &&
+	[ "$(cat "$tmp/g3n.d/nccl/hosts.csv")" = "host,file" ] &&
+	! ls "$tmp/g3n.d/nccl/"*.xml >/dev/null 2>&1; then
+	pass nccl/gaudi3
+else
+	fail nccl/gaudi3 "status $rc, or an error, or an NCCL file for Gaudi"
+	show "$tmp/g3n.err"
+fi
+
+# ---- Lenovo ThinkSystem SR685a V3 and APC AP8886 against G1 ----
+# The device types `-O netbox` writes for them carry what the NetBox
+# device-type library's own files say (G1: ThinkSystem-SR685a-v3.yaml:
+# part number 7DHCCTO1WW, 8U, full depth, 109.4 kg, PSU 01-08 of type
+# iec-60320-c20; AP8886.yaml: 30 x iec-60320-c13 and 12 x
+# iec-60320-c19 outlets).
+cat >"$tmp/nb.rack" <<'EOF'
+import "std/lenovo"
+import "std/facility"
+site s {
+	feed A { voltage 415V; current 63A; phases 3 }
+	row r { rack k : rack_48u { pdu p : apc_ap8886 { feed A } } }
+}
+node n : sr685a_v3 {
+	rack s.r.k
+	at 2U
+	power psu[0..7] -> p
+	waive "power-figure-unknown", "no maximum input power in G1"
+}
+EOF
+if rk_run "$tmp/nb" --force -O netbox -o "$tmp/nb.d" "$tmp/nb.rack" &&
+	[ "$rc" -le 1 ]; then
+	if "$py" - "$tmp/nb.d/netbox/device-types" >"$tmp/nb.txt" 2>&1 <<'EOF2'; then
+import glob, os, sys
+def read(vendor):
+    (f,) = glob.glob(os.path.join(sys.argv[1], vendor, "*.yaml"))
+    return open(f).read().split("\n")
+def field(lines, key):
+    (v,) = [l.split(": ", 1)[1] for l in lines if l.startswith(key + ": ")]
+    return v.strip('"')
+def types(lines, section):
+    out, on = [], False
+    for l in lines:
+        if not l.startswith(" "):
+            on = l == section + ":"
+        elif on and l.startswith("    type: "):
+            out.append(l.split(": ", 1)[1].strip('"'))
+    return out
+sr = read("Lenovo")
+assert field(sr, "part_number") == "7DHCCTO1WW", sr
+assert field(sr, "u_height") == "8" and field(sr, "is_full_depth") == "true"
+assert float(field(sr, "weight")) == 109.4 and field(sr, "weight_unit") == "kg"
+assert types(sr, "power-ports") == ["iec-60320-c20"] * 8, types(sr, "power-ports")
+apc = read("APC")
+t = types(apc, "power-outlets")
+assert t.count("iec-60320-c13") == 30 and t.count("iec-60320-c19") == 12, t
+assert len(t) == 42, t
+EOF2
+		pass catalog/netbox-g1
+	else
+		fail catalog/netbox-g1 "a device type disagrees with G1"
+		show "$tmp/nb.txt"
+	fi
+else
+	fail catalog/netbox-g1 "rackc -O netbox: status $rc"
+	show "$tmp/nb.err"
 fi
 
 # ---- rackc parts ----
