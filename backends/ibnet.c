@@ -386,100 +386,108 @@ static uint32_t *order_ends(const struct end *ends, uint32_t n, uint32_t nb)
 	return ord;
 }
 
-/*
- * Write one subnet: the IB links @links[0..n) joining its devices, whose
- * 2 * @nl ends @ends come ordered by (dev, port, link), as the port index
- * has them.  They are written in (node, num) order (order_ends), ties in
- * link order; equal (node, num) means the same port.
- */
-static bool emit_subnet(struct ibnet *x, const char *name,
-			const uint32_t *links, uint32_t nl, struct end *ends)
-{
-	const struct rk_design *d = x->d;
-	uint32_t *ord = NULL, *peer = NULL;
-	struct ibnode *nodes = NULL;
-	uint32_t nn = 0, ncap = 0, nsw = 0, nhca = 0;
-	uint64_t base = (uint64_t)0x02 << 56 | (be_fnv1a(name) & 0xffffff)
-						   << 32;
-	bool ok = true;
-	struct wbuf *wb;
-	FILE *fp;
+/* One subnet as emit_subnet() writes it. */
+struct subnet {
+	struct ibnet *x;
+	const char *name;
+	const uint32_t *links; /* its IB links */
+	uint32_t nl;
+	struct end *ends; /* 2 * nl, ordered by (dev, port, link) */
+	struct ibnode *nodes;
+	uint32_t nn, ncap, nsw; /* nodes, the first nsw switches */
+};
 
-	/* nodes: switches first (pass 0), then HCAs (pass 1) */
+/*
+ * End @e of device @dev (a switch when @sw) onto its node, one made when
+ * none of the device's nodes (from @first) is its: a switch's one node,
+ * an HCA's per NIC (or per port of a standalone one).  False when a
+ * switch's port is not one of its InfiniBand ports.
+ */
+static bool sn_end(struct subnet *s, uint32_t dev, bool sw, uint32_t first,
+		   struct end *e)
+{
+	struct ibnet *x = s->x;
+	const struct rk_design *d = x->d;
+	uint32_t sub = RK_NONE, num = 0, np = 0, m;
+
+	if (sw) {
+		number_switch_ports(x, d->objs[dev].part);
+		num = (uint32_t)x->port_num[e->port];
+		np = x->sw_nports[d->objs[dev].part];
+		if (!num) {
+			diag_error(x->ctx->diag,
+				   &d->links[s->links[e->orig >> 1]].loc,
+				   "ibnet",
+				   "cannot express subnet '%s' as an ibsim net "
+				   "file: port %s of switch %s is not one of "
+				   "its InfiniBand ports",
+				   s->name, local(x, e->port), ir_name(d, dev));
+			return false;
+		}
+	} else {
+		sub = nic_of(x, d->objs[dev].part, e->port, &num, &np);
+	}
+	for (m = first; m < s->nn; m++)
+		if (sw || s->nodes[m].sub == (sub != RK_NONE ? sub : e->port))
+			break;
+	if (m == s->nn) {
+		struct ibnode *in = VEC_PUSH(s->nodes, s->nn, s->ncap);
+
+		memset(in, 0, sizeof(*in));
+		in->dev = dev;
+		in->sw = sw;
+		in->sub = sub != RK_NONE ? sub : e->port;
+		in->standalone = !sw && sub == RK_NONE;
+		in->nports = in->standalone ? 1 : np;
+	}
+	if (!sw && sub == RK_NONE)
+		num = 1;
+	e->node = m;
+	e->num = num;
+	return true;
+}
+
+/* The nodes: switches first (pass 0), then HCAs (pass 1); each end's
+ * node and port number. */
+static bool sn_nodes(struct subnet *s)
+{
+	const struct rk_design *d = s->x->d;
+	struct end *ends = s->ends;
+	bool ok = true;
+
 	for (int pass = 0; pass < 2; pass++) {
-		for (uint32_t i = 0; i < 2 * nl;) {
-			uint32_t dev = ends[i].dev, j = i, first = nn;
+		for (uint32_t i = 0; i < 2 * s->nl;) {
+			uint32_t dev = ends[i].dev, j = i, first = s->nn;
 			bool sw = d->objs[dev].cls == C_SWITCH;
 
-			while (j < 2 * nl && ends[j].dev == dev)
+			while (j < 2 * s->nl && ends[j].dev == dev)
 				j++;
 			if (sw != (pass == 0)) {
 				i = j;
 				continue;
 			}
-			for (uint32_t k = i; k < j; k++) {
-				struct end *e = &ends[k];
-				uint32_t sub = RK_NONE, num = 0, np = 0, m;
-
-				if (sw) {
-					number_switch_ports(x,
-							    d->objs[dev].part);
-					num = (uint32_t)x->port_num[e->port];
-					np = x->sw_nports[d->objs[dev].part];
-					if (!num) {
-						diag_error(
-						    x->ctx->diag,
-						    &d->links[links[e->orig >>
-								    1]]
-							 .loc,
-						    "ibnet",
-						    "cannot express subnet "
-						    "'%s' as an ibsim net "
-						    "file: port %s of "
-						    "switch %s is not one "
-						    "of its InfiniBand "
-						    "ports",
-						    name, local(x, e->port),
-						    ir_name(d, dev));
-						ok = false;
-						continue;
-					}
-				} else {
-					sub = nic_of(x, d->objs[dev].part,
-						     e->port, &num, &np);
-				}
-				for (m = first; m < nn; m++)
-					if (sw ||
-					    nodes[m].sub == (sub != RK_NONE
-								 ? sub
-								 : e->port))
-						break;
-				if (m == nn) {
-					struct ibnode *in =
-					    VEC_PUSH(nodes, nn, ncap);
-
-					memset(in, 0, sizeof(*in));
-					in->dev = dev;
-					in->sw = sw;
-					in->sub =
-					    sub != RK_NONE ? sub : e->port;
-					in->standalone = !sw && sub == RK_NONE;
-					in->nports = in->standalone ? 1 : np;
-				}
-				if (!sw && sub == RK_NONE)
-					num = 1;
-				e->node = m;
-				e->num = num;
-			}
+			for (uint32_t k = i; k < j; k++)
+				if (!sn_end(s, dev, sw, first, &ends[k]))
+					ok = false;
 			i = j;
 		}
 		if (pass == 0)
-			nsw = nn;
+			s->nsw = s->nn;
 	}
-	nhca = nn - nsw;
-	/* names, GUIDs and limits */
-	for (uint32_t m = 0; m < nn; m++) {
-		struct ibnode *in = &nodes[m];
+	return ok;
+}
+
+/* The nodes' names, descriptions and GUIDs, within ibsim's limits. */
+static bool sn_names(struct subnet *s)
+{
+	struct ibnet *x = s->x;
+	const struct rk_design *d = x->d;
+	uint64_t base = (uint64_t)0x02 << 56 | (be_fnv1a(s->name) & 0xffffff)
+						   << 32;
+	bool ok = true;
+
+	for (uint32_t m = 0; m < s->nn; m++) {
+		struct ibnode *in = &s->nodes[m];
 		const char *h = x->host[in->dev];
 
 		if (in->sw) {
@@ -505,13 +513,13 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 					dn ? dn : sub, dn ? strlen(dn) : subn,
 					&in->descn);
 			in->guid =
-			    base | 0x20000000 | (uint64_t)(m - nsw + 1) << 8;
+			    base | 0x20000000 | (uint64_t)(m - s->nsw + 1) << 8;
 		}
 		if (in->nports > IB_MAX_PORTS || in->descn > IB_DESC_MAX) {
 			diag_error(x->ctx->diag, &d->objs[in->dev].loc, "ibnet",
 				   "cannot express subnet '%s' as an ibsim net "
 				   "file: %s %s",
-				   name, in->id,
+				   s->name, in->id,
 				   in->nports > IB_MAX_PORTS
 				       ? "has more than 254 ports"
 				       : "has a node description longer "
@@ -519,92 +527,130 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 			ok = false;
 		}
 	}
-	ord = order_ends(ends, 2 * nl, nn);
-	for (uint32_t i = 1; i < 2 * nl && ok; i++) {
-		const struct end *a = &ends[ord[i - 1]], *b = &ends[ord[i]];
+	return ok;
+}
+
+/* No port carries two links (ends in written order @ord). */
+static bool sn_ports_once(const struct subnet *s, const uint32_t *ord)
+{
+	const struct rk_design *d = s->x->d;
+
+	for (uint32_t i = 1; i < 2 * s->nl; i++) {
+		const struct end *a = &s->ends[ord[i - 1]];
+		const struct end *b = &s->ends[ord[i]];
 
 		if (a->node == b->node && a->num == b->num) {
-			diag_error(x->ctx->diag,
-				   &d->links[links[b->orig >> 1]].loc, "ibnet",
+			diag_error(s->x->ctx->diag,
+				   &d->links[s->links[b->orig >> 1]].loc,
+				   "ibnet",
 				   "cannot express subnet '%s' as an ibsim net "
 				   "file: port %u of %s carries two links",
-				   name, b->num, nodes[b->node].id);
-			ok = false;
+				   s->name, b->num, s->nodes[b->node].id);
+			return false;
 		}
 	}
-	if (!ok)
-		goto out;
-	/* peer[i]: the other end of the link of the i-th end written (an
-	 * index into ends), found through orig -> written position */
-	{
-		uint32_t *pos = xmalloc((size_t)2 * nl * sizeof(*pos));
+	return true;
+}
 
-		peer = xmalloc((size_t)2 * nl * sizeof(*peer));
-		for (uint32_t i = 0; i < 2 * nl; i++)
-			pos[ends[ord[i]].orig] = i;
-		for (uint32_t i = 0; i < 2 * nl; i++)
-			peer[i] = ord[pos[ends[ord[i]].orig ^ 1]];
-		free(pos);
-	}
-	{
-		fp = out_open(x->ctx,
-			      arena_printf(x->ctx->arena, "ib/%s.net", name));
-		if (!fp) {
-			ok = false;
-			goto out;
+/* peer[i]: the other end of the link of the i-th end written (an index
+ * into ends), found through orig -> written position. */
+static uint32_t *sn_peers(const struct subnet *s, const uint32_t *ord)
+{
+	const uint32_t n = 2 * s->nl;
+	uint32_t *pos = xmalloc((size_t)n * sizeof(*pos));
+	uint32_t *peer = xmalloc((size_t)n * sizeof(*peer));
+
+	for (uint32_t i = 0; i < n; i++)
+		pos[s->ends[ord[i]].orig] = i;
+	for (uint32_t i = 0; i < n; i++)
+		peer[i] = ord[pos[s->ends[ord[i]].orig ^ 1]];
+	free(pos);
+	return peer;
+}
+
+/* The net file: a head, then each node and its ports in written order. */
+static bool sn_write(const struct subnet *s, const uint32_t *ord,
+		     const uint32_t *peer)
+{
+	struct ibnet *x = s->x;
+	const struct rk_design *d = x->d;
+	const struct end *ends = s->ends;
+	const uint32_t nl = s->nl, nsw = s->nsw, nhca = s->nn - s->nsw;
+	struct wbuf *wb;
+	FILE *fp =
+	    out_open(x->ctx, arena_printf(x->ctx->arena, "ib/%s.net", s->name));
+
+	if (!fp)
+		return false;
+	wb = xmalloc(sizeof(*wb));
+	wb_init(wb, fp);
+	wb_str(wb, "# rackc: InfiniBand subnet ");
+	wb_str(wb, s->name);
+	wb_str(wb, " (");
+	wb_str(wb, x->ctx->input);
+	wb_str(wb, "), ");
+	wb_u64(wb, nsw);
+	wb_str(wb, nsw == 1 ? " switch, " : " switches, ");
+	wb_u64(wb, nhca);
+	wb_str(wb, nhca == 1 ? " HCA, " : " HCAs, ");
+	wb_u64(wb, nl);
+	wb_str(wb, nl == 1 ? " link\n" : " links\n");
+	wb_str(wb, "# ibsim/ibnetdiscover net file; rates above HDR are "
+		   "written as 4xHDR\n\n");
+	for (uint32_t i = 0, m = 0; m < s->nn && !be_cancelled(x->ctx); m++) {
+		const struct ibnode *in = &s->nodes[m];
+		uint32_t k;
+
+		for (k = i; k < 2 * nl && ends[ord[k]].node == m; k++)
+			port_comment(wb, d, &ends[ord[k]]);
+		wb_str(wb, in->sw ? "switchguid=0x" : "caguid=0x");
+		wb_hex(wb, in->guid, 16);
+		wb_str(wb, in->sw ? "\nSwitch\t" : "\nHca\t");
+		wb_u64(wb, in->nports);
+		wb_str(wb, " \"");
+		wb_mem(wb, in->id, in->idn);
+		wb_str(wb, "\"\t# \"");
+		wb_mem(wb, in->desc, in->descn);
+		wb_str(wb, in->sw ? "\" enhanced port 0\n" : "\"\n");
+		for (; i < k; i++) {
+			const struct end *e = &ends[ord[i]];
+			const struct end *p = &ends[peer[i]];
+			int64_t ra = x->speed[e->port];
+			int64_t rb = x->speed[p->port];
+			int64_t r = !ra ? rb : !rb ? ra : ra < rb ? ra : rb;
+
+			port_line(wb, e->num, &s->nodes[p->node], p->num,
+				  speed_word(r));
 		}
-		wb = xmalloc(sizeof(*wb));
-		wb_init(wb, fp);
-		wb_str(wb, "# rackc: InfiniBand subnet ");
-		wb_str(wb, name);
-		wb_str(wb, " (");
-		wb_str(wb, x->ctx->input);
-		wb_str(wb, "), ");
-		wb_u64(wb, nsw);
-		wb_str(wb, nsw == 1 ? " switch, " : " switches, ");
-		wb_u64(wb, nhca);
-		wb_str(wb, nhca == 1 ? " HCA, " : " HCAs, ");
-		wb_u64(wb, nl);
-		wb_str(wb, nl == 1 ? " link\n" : " links\n");
-		wb_str(wb,
-		       "# ibsim/ibnetdiscover net file; rates above HDR are "
-		       "written as 4xHDR\n\n");
-		for (uint32_t i = 0, m = 0; m < nn && !be_cancelled(x->ctx);
-		     m++) {
-			const struct ibnode *in = &nodes[m];
-			uint32_t k;
-
-			for (k = i; k < 2 * nl && ends[ord[k]].node == m; k++)
-				port_comment(wb, d, &ends[ord[k]]);
-			wb_str(wb, in->sw ? "switchguid=0x" : "caguid=0x");
-			wb_hex(wb, in->guid, 16);
-			wb_str(wb, in->sw ? "\nSwitch\t" : "\nHca\t");
-			wb_u64(wb, in->nports);
-			wb_str(wb, " \"");
-			wb_mem(wb, in->id, in->idn);
-			wb_str(wb, "\"\t# \"");
-			wb_mem(wb, in->desc, in->descn);
-			wb_str(wb, in->sw ? "\" enhanced port 0\n" : "\"\n");
-			for (; i < k; i++) {
-				const struct end *e = &ends[ord[i]];
-				const struct end *p = &ends[peer[i]];
-				int64_t ra = x->speed[e->port];
-				int64_t rb = x->speed[p->port];
-				int64_t r = !ra	      ? rb
-					    : !rb     ? ra
-					    : ra < rb ? ra
-						      : rb;
-
-				port_line(wb, e->num, &nodes[p->node], p->num,
-					  speed_word(r));
-			}
-			wb_ch(wb, '\n');
-		}
-		wb_flush(wb);
-		free(wb);
+		wb_ch(wb, '\n');
 	}
-out:
-	free(nodes);
+	wb_flush(wb);
+	free(wb);
+	return true;
+}
+
+/*
+ * Write one subnet: the IB links @links[0..n) joining its devices, whose
+ * 2 * @nl ends @ends come ordered by (dev, port, link), as the port index
+ * has them.  They are written in (node, num) order (order_ends), ties in
+ * link order; equal (node, num) means the same port.
+ */
+static bool emit_subnet(struct ibnet *x, const char *name,
+			const uint32_t *links, uint32_t nl, struct end *ends)
+{
+	struct subnet s = { x, name, links, nl, ends, NULL, 0, 0, 0 };
+	uint32_t *ord = NULL, *peer = NULL;
+	bool ok = sn_nodes(&s);
+
+	ok &= sn_names(&s);
+	ord = order_ends(ends, 2 * nl, s.nn);
+	if (ok && sn_ports_once(&s, ord)) {
+		peer = sn_peers(&s, ord);
+		ok = sn_write(&s, ord, peer);
+	} else {
+		ok = false;
+	}
+	free(s.nodes);
 	free(ord);
 	free(peer);
 	return ok;
