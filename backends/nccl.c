@@ -904,81 +904,101 @@ static uint64_t count_elements(const struct npart *p, uint32_t nc, uint32_t ng)
 	return n;
 }
 
-/* Number devices, check what NCCL needs, write the file. */
-static bool emit_part(struct npart *p)
+/* A server part's CPUs, GPUs and used NICs, as indexes into p->c. */
+struct nlists {
+	uint32_t *cpus, nc;
+	uint32_t *gpus, ng;
+	uint32_t *nics, nn;
+	uint32_t nsm; /* GPUs without `sm` (one error for all) */
+};
+
+/* What NCCL needs of GPU @c (named @nm): `sm`, a C2C bandwidth in whole
+ * MB/s, a well-formed pci_class. */
+static void check_gpu(struct npart *p, const struct ncomp *c, const char *nm,
+		      struct nlists *l)
 {
 	const struct rk_design *d = p->d;
-	uint32_t *gpus = xmalloc((p->n + 1) * sizeof(*gpus)), ng = 0;
-	uint32_t *nics = xmalloc((p->n + 1) * sizeof(*nics)), nn = 0;
-	uint32_t *cpus = xmalloc((p->n + 1) * sizeof(*cpus)), nc = 0;
-	struct nkey *keys = NULL;
-	xmlBufferPtr buf = NULL;
-	uint64_t elements;
-	uint32_t nsm = 0;
-	FILE *fp;
+	int64_t c2c = ir_num(d, c->id, A_C2C_BW, 0);
+	const char *cls = ir_str(d, c->id, A_PCI_CLASS);
 
-	analyse(p);
+	/* one error for all GPUs without sm */
+	if (!p->rccl && ir_num(d, c->id, A_SM, 0) <= 0 && !l->nsm++)
+		part_error(p, c->id, NULL,
+			   "GPU %s has no CUDA compute capability ('sm' of "
+			   "its part)",
+			   nm);
+	if (c2c % 8000000)
+		part_error(p, c->id, NULL,
+			   "the NVLink-C2C bandwidth of GPU %s is not a whole "
+			   "number of MB/s",
+			   nm);
+	if (cls && (strlen(cls) != 8 || cls[0] != '0' || cls[1] != 'x' ||
+		    strspn(cls + 2, "0123456789abcdef") != 6))
+		part_error(p, c->id, NULL,
+			   "GPU %s has pci_class \"%s\", not 0x and six "
+			   "lower-case hex digits",
+			   nm, cls);
+}
+
+/* What NCCL needs of NIC @c (named @nm): an RDMA device name its XML
+ * reader decodes. */
+static void check_nic(struct npart *p, const struct ncomp *c, const char *nm)
+{
+	const struct rk_design *d = p->d;
+	const char *dn = ir_str(d, c->id, A_DEVNAME);
+
+	if (!dn || !dn[0]) {
+		part_error(p, c->id, NULL,
+			   "NIC %s has no RDMA device name ('devname'), which "
+			   "NCCL matches <net> elements by",
+			   nm);
+		return;
+	}
+	for (const char *s = dn; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '-' ||
+		      *s == '.' || *s == ':')) {
+			part_error(p, c->id, &ir_attr(d, c->id, A_DEVNAME)->loc,
+				   "devname \"%s\" of %s has characters "
+				   "NCCL's XML reader would not decode",
+				   dn, nm);
+			break;
+		}
+}
+
+/* The part's CPUs, GPUs and used NICs into @l, each GPU and NIC checked. */
+static void list_comps(struct npart *p, struct nlists *l)
+{
+	const struct rk_design *d = p->d;
+
+	l->gpus = xmalloc((p->n + 1) * sizeof(*l->gpus));
+	l->nics = xmalloc((p->n + 1) * sizeof(*l->nics));
+	l->cpus = xmalloc((p->n + 1) * sizeof(*l->cpus));
 	for (uint32_t i = 0; i < p->n; i++) {
 		const struct ncomp *c = &p->c[i];
 		const char *nm = str_of(p->ctx->d->arena, d->objs[c->id].local);
 
 		if (c->cls == COMP_CPU) {
-			cpus[nc++] = i;
+			l->cpus[l->nc++] = i;
 		} else if (c->cls == COMP_GPU) {
-			int64_t c2c = ir_num(d, c->id, A_C2C_BW, 0);
-			const char *cls = ir_str(d, c->id, A_PCI_CLASS);
-
-			gpus[ng++] = i;
-			/* one error for all GPUs without sm */
-			if (!p->rccl && ir_num(d, c->id, A_SM, 0) <= 0 &&
-			    !nsm++)
-				part_error(p, c->id, NULL,
-					   "GPU %s has no CUDA compute "
-					   "capability ('sm' of its part)",
-					   nm);
-			if (c2c % 8000000)
-				part_error(p, c->id, NULL,
-					   "the NVLink-C2C bandwidth of GPU %s "
-					   "is not a whole number of MB/s",
-					   nm);
-			if (cls && (strlen(cls) != 8 || cls[0] != '0' ||
-				    cls[1] != 'x' ||
-				    strspn(cls + 2, "0123456789abcdef") != 6))
-				part_error(
-				    p, c->id, NULL,
-				    "GPU %s has pci_class \"%s\", not 0x "
-				    "and six lower-case hex digits",
-				    nm, cls);
+			l->gpus[l->ng++] = i;
+			check_gpu(p, c, nm, l);
 		} else if (c->cls == COMP_NIC && c->used) {
-			const char *dn = ir_str(d, c->id, A_DEVNAME);
-
-			nics[nn++] = i;
-			if (!dn || !dn[0]) {
-				part_error(p, c->id, NULL,
-					   "NIC %s has no RDMA device name "
-					   "('devname'), which NCCL matches "
-					   "<net> elements by",
-					   nm);
-				continue;
-			}
-			for (const char *s = dn; *s; s++)
-				if (!((*s >= 'a' && *s <= 'z') ||
-				      (*s >= 'A' && *s <= 'Z') ||
-				      (*s >= '0' && *s <= '9') || *s == '_' ||
-				      *s == '-' || *s == '.' || *s == ':')) {
-					part_error(
-					    p, c->id,
-					    &ir_attr(d, c->id, A_DEVNAME)->loc,
-					    "devname \"%s\" of %s has "
-					    "characters NCCL's XML "
-					    "reader would not decode",
-					    dn, nm);
-					break;
-				}
+			l->nics[l->nn++] = i;
+			check_nic(p, c, nm);
 		}
 	}
-	/* CPUs in NUMA order (n log n); numaid must be unique */
-	keys = xmalloc((p->n + 1) * sizeof(*keys));
+}
+
+/*
+ * CPUs in NUMA order (n log n; numaid must be unique), and under RCCL the
+ * full xGMI mesh of the GPUs; @keys has room for every component.
+ */
+static void order_cpus(struct npart *p, struct nlists *l, struct nkey *keys)
+{
+	const struct rk_design *d = p->d;
+	uint32_t *cpus = l->cpus, nc = l->nc, ng = l->ng;
+
 	for (uint32_t k = 0; k < nc; k++) {
 		struct ncomp *c = &p->c[cpus[k]];
 
@@ -1001,7 +1021,7 @@ static bool emit_part(struct npart *p)
 					  d->objs[p->c[cpus[k]].id].local),
 				   (long long)p->c[cpus[k]].numa);
 	if (p->rccl && ng > 1) {
-		const struct ncomp *g = &p->c[gpus[0]];
+		const struct ncomp *g = &p->c[l->gpus[0]];
 		int64_t links = ir_num(d, g->id, A_NVLINKS, 0);
 
 		if (links && links < (int64_t)ng - 1)
@@ -1012,70 +1032,95 @@ static bool emit_part(struct npart *p)
 				   str_of(d->arena, d->objs[g->id].local),
 				   (long long)links);
 	}
-	check_cpus(p);
-	if (!p->ok)
-		goto out;
-	check_links(p);
-	if (!p->ok)
-		goto out;
-	sort_by_bus(p, gpus, ng);
-	sort_by_bus(p, nics, nn);
+}
+
+/*
+ * GPUs and NICs numbered in bus order (a NIC's number its first port's);
+ * then two devices on one bus id are neighbours in bus order: an error.
+ */
+static void number_devices(struct npart *p, struct nlists *l, struct nkey *keys)
+{
+	const struct rk_design *d = p->d;
+	const uint32_t ng = l->ng, nn = l->nn;
+	uint32_t nk = 0;
+
+	sort_by_bus(p, l->gpus, ng);
+	sort_by_bus(p, l->nics, nn);
 	for (uint32_t k = 0; k < ng; k++)
-		p->c[gpus[k]].dev = k;
+		p->c[l->gpus[k]].dev = k;
 	for (uint32_t k = 0, dev = 0; k < nn; k++) {
-		p->c[nics[k]].dev = dev;
-		dev += p->c[nics[k]].anchor ? 0 : nic_ports(d, &p->c[nics[k]]);
+		p->c[l->nics[k]].dev = dev;
+		dev += p->c[l->nics[k]].anchor
+			   ? 0
+			   : nic_ports(d, &p->c[l->nics[k]]);
 	}
-	/* two devices on one bus id: neighbours in bus order */
-	{
-		uint32_t nk = 0;
+	for (uint32_t k = 0; k < ng + nn; k++) {
+		uint32_t i = k < ng ? l->gpus[k] : l->nics[k - ng];
 
-		for (uint32_t k = 0; k < ng + nn; k++) {
-			uint32_t i = k < ng ? gpus[k] : nics[k - ng];
+		if (!p->c[i].has_bus)
+			continue;
+		keys[nk].group = 0;
+		keys[nk].bus = p->c[i].bus;
+		keys[nk].idx = i;
+		nk++;
+	}
+	qsort(keys, nk, sizeof(*keys), nkey_cmp);
+	for (uint32_t k = 1; k < nk; k++) {
+		const struct ncomp *a = &p->c[keys[k].idx];
+		const struct ncomp *b = &p->c[keys[k - 1].idx];
 
-			if (!p->c[i].has_bus)
-				continue;
-			keys[nk].group = 0;
-			keys[nk].bus = p->c[i].bus;
-			keys[nk].idx = i;
-			nk++;
+		if (a->bus == b->bus)
+			part_error(
+			    p, a->id, NULL, "%s and %s have the same bus id %s",
+			    str_of(p->ctx->d->arena, d->objs[b->id].local),
+			    str_of(p->ctx->d->arena, d->objs[a->id].local),
+			    a->busid);
+	}
+}
+
+/* The <cpu> elements, in NUMA order, each with its subtree. */
+static void write_cpus(struct npart *p, const struct nlists *l)
+{
+	const struct rk_design *d = p->d;
+
+	for (uint32_t k = 0; k < l->nc; k++) {
+		const uint32_t id = p->c[l->cpus[k]].id;
+		const char *arch = ir_str(d, id, A_ARCH);
+		const char *vendor = cpuid_vendor(ir_str(d, id, A_VENDOR));
+
+		xstart(p, "cpu");
+		xattr(p, "numaid", "%lld", (long long)p->c[l->cpus[k]].numa);
+		if (arch)
+			xattr(p, "arch", "%s", arch);
+		if (arch && streq(arch, "x86_64") && vendor)
+			xattr(p, "vendor", "%s", vendor);
+		if (arch && streq(arch, "x86_64") &&
+		    ir_attr_inh(d, id, A_CPU_FAMILY) &&
+		    ir_attr_inh(d, id, A_CPU_MODEL)) {
+			xattr(p, "familyid", "%lld",
+			      (long long)nccl_family(
+				  ir_num(d, id, A_CPU_FAMILY, 0)));
+			xattr(p, "modelid", "%lld",
+			      (long long)ir_num(d, id, A_CPU_MODEL, 0));
 		}
-		qsort(keys, nk, sizeof(*keys), nkey_cmp);
-		for (uint32_t k = 1; k < nk; k++) {
-			const struct ncomp *a = &p->c[keys[k].idx];
-			const struct ncomp *b = &p->c[keys[k - 1].idx];
-
-			if (a->bus == b->bus)
-				part_error(p, a->id, NULL,
-					   "%s and %s have the same bus id "
-					   "%s",
-					   str_of(p->ctx->d->arena,
-						  d->objs[b->id].local),
-					   str_of(p->ctx->d->arena,
-						  d->objs[a->id].local),
-					   a->busid);
-		}
+		write_children(p, l->cpus[k], l->gpus, l->ng);
+		xend(p);
 	}
-	if (!p->ok)
-		goto out;
-	elements = count_elements(p, nc, ng);
-	if (elements > NCCL_MAX_ELEMENTS) {
-		part_error(p, p->part, NULL,
-			   "the file would have %llu elements, but NCCL reads "
-			   "at most %u",
-			   (unsigned long long)elements, NCCL_MAX_ELEMENTS);
-		goto out;
-	}
-	build_children(p);
+}
 
-	buf = xmlBufferCreate();
+/*
+ * The topology XML into @buf: a comment naming the part, then <system>
+ * (no xmlTextWriterStartDocument: NCCL rejects <?xml ...?>).  False when
+ * the writer failed.
+ */
+static bool write_xml(struct npart *p, const struct nlists *l, xmlBufferPtr buf)
+{
 	p->w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
 	p->wok = p->w != NULL;
 	if (p->wok &&
 	    (xmlTextWriterSetIndent(p->w, 1) < 0 ||
 	     xmlTextWriterSetIndentString(p->w, (const xmlChar *)"  ") < 0))
 		p->wok = false;
-	/* no xmlTextWriterStartDocument: NCCL rejects <?xml ...?> */
 	{
 		char *c = arena_printf(p->ctx->arena,
 				       " rackc: NCCL topology of server part "
@@ -1092,29 +1137,7 @@ static bool emit_part(struct npart *p)
 	}
 	xstart(p, "system");
 	xattr(p, "version", p->rccl ? "2" : "1");
-	for (uint32_t k = 0; k < nc; k++) {
-		const uint32_t id = p->c[cpus[k]].id;
-		const char *arch = ir_str(d, id, A_ARCH);
-		const char *vendor = cpuid_vendor(ir_str(d, id, A_VENDOR));
-
-		xstart(p, "cpu");
-		xattr(p, "numaid", "%lld", (long long)p->c[cpus[k]].numa);
-		if (arch)
-			xattr(p, "arch", "%s", arch);
-		if (arch && streq(arch, "x86_64") && vendor)
-			xattr(p, "vendor", "%s", vendor);
-		if (arch && streq(arch, "x86_64") &&
-		    ir_attr_inh(d, id, A_CPU_FAMILY) &&
-		    ir_attr_inh(d, id, A_CPU_MODEL)) {
-			xattr(p, "familyid", "%lld",
-			      (long long)nccl_family(
-				  ir_num(d, id, A_CPU_FAMILY, 0)));
-			xattr(p, "modelid", "%lld",
-			      (long long)ir_num(d, id, A_CPU_MODEL, 0));
-		}
-		write_children(p, cpus[k], gpus, ng);
-		xend(p);
-	}
+	write_cpus(p, l);
 	xend(p);
 	if (p->w) {
 		if (p->wok && xmlTextWriterFlush(p->w) < 0)
@@ -1122,7 +1145,43 @@ static bool emit_part(struct npart *p)
 		xmlFreeTextWriter(p->w);
 		p->w = NULL;
 	}
-	if (!p->wok || p->elements != elements) {
+	return p->wok;
+}
+
+/* Number devices, check what NCCL needs, write the file. */
+static bool emit_part(struct npart *p)
+{
+	struct nlists l;
+	struct nkey *keys = NULL;
+	xmlBufferPtr buf = NULL;
+	uint64_t elements;
+	FILE *fp;
+
+	memset(&l, 0, sizeof(l));
+	analyse(p);
+	list_comps(p, &l);
+	keys = xmalloc((p->n + 1) * sizeof(*keys));
+	order_cpus(p, &l, keys);
+	check_cpus(p);
+	if (!p->ok)
+		goto out;
+	check_links(p);
+	if (!p->ok)
+		goto out;
+	number_devices(p, &l, keys);
+	if (!p->ok)
+		goto out;
+	elements = count_elements(p, l.nc, l.ng);
+	if (elements > NCCL_MAX_ELEMENTS) {
+		part_error(p, p->part, NULL,
+			   "the file would have %llu elements, but NCCL reads "
+			   "at most %u",
+			   (unsigned long long)elements, NCCL_MAX_ELEMENTS);
+		goto out;
+	}
+	build_children(p);
+	buf = xmlBufferCreate();
+	if (!write_xml(p, &l, buf) || p->elements != elements) {
 		diag_error(p->ctx->diag, NULL, "io",
 			   "cannot build the NCCL topology XML of part '%s'",
 			   p->pname);
@@ -1145,9 +1204,9 @@ out:
 	if (buf)
 		xmlBufferFree(buf);
 	free(keys);
-	free(gpus);
-	free(nics);
-	free(cpus);
+	free(l.gpus);
+	free(l.nics);
+	free(l.cpus);
 	return p->ok;
 }
 

@@ -74,37 +74,55 @@ struct frack {
 	bool net, cdu;
 };
 
-void svg_floor(struct wbuf *w, const struct rk_design *d, struct derived *dv,
-	       const struct rack_index *ix, uint32_t site)
-{
-	const struct rack_totals *t = derived_racks(dv);
-	struct frack *r = NULL;
-	uint32_t n = 0, cap = 0, zones[6], nz = 0, bands[NBANDS] = { 0 };
-	uint32_t unknown = 0; /* racks whose power is a lower bound */
-	int64_t x0 = INT64_MAX, y0 = INT64_MAX, x1 = INT64_MIN, y1 = INT64_MIN;
-	int64_t span, scale_num, scale_den = 1000000; /* px per um */
-	int width, height, ly;
-	char title[512], desc[1024];
-	struct {
-		uint32_t first, racks, nets;
-	} * rows;
+/* One site's floor plan as it is drawn. */
+struct floor {
+	struct wbuf *w;
+	const struct rk_design *d;
+	const struct rack_totals *t;
+	uint32_t site;
+	struct frack *r; /* the site's racks placed in rows */
+	uint32_t n;
+	uint32_t zones[6], nz; /* air zones, in order of first rack */
+	uint32_t bands[NBANDS];
+	uint32_t unknown; /* racks whose power is a lower bound */
+	int64_t x0, y0, x1, y1;
+	int64_t scale_num; /* px per metre */
+	int width, height;
+};
 
+/* A length or position of @v micrometres, in px. */
+static int fl_px(const struct floor *fl, int64_t v)
+{
+	return (int)((v * fl->scale_num) / 1000000);
+}
+
+/*
+ * The site's racks placed in rows (fl->r), what they hold, the plan's
+ * bounds and the racks per power band.
+ */
+static void fl_racks_of(struct floor *fl, const struct rack_index *ix)
+{
+	const struct rk_design *d = fl->d;
+	uint32_t cap = 0;
+
+	fl->x0 = fl->y0 = INT64_MAX;
+	fl->x1 = fl->y1 = INT64_MIN;
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		struct rack_pos pos;
 		struct frack *f;
 		uint32_t servers = 0, switches = 0;
 
 		if (d->objs[i].kind != K_RACK ||
-		    ir_ancestor(d, i, K_SITE) != site)
+		    ir_ancestor(d, i, K_SITE) != fl->site)
 			continue;
 		layout_rack_pos(d, i, &pos);
 		if (pos.row == RK_NONE)
 			continue;
-		if (n == cap) {
+		if (fl->n == cap) {
 			cap = cap ? 2 * cap : 64;
-			r = xrealloc(r, cap * sizeof(*r));
+			fl->r = xrealloc(fl->r, cap * sizeof(*fl->r));
 		}
-		f = &r[n++];
+		f = &fl->r[fl->n++];
 		f->rack = i;
 		f->x = pos.x;
 		f->y = pos.y;
@@ -120,41 +138,53 @@ void svg_floor(struct wbuf *w, const struct rk_design *d, struct derived *dv,
 			f->cdu |= c == C_CDU;
 		}
 		f->net = switches && !servers;
-		x0 = f->x < x0 ? f->x : x0;
-		y0 = f->y < y0 ? f->y : y0;
-		x1 = f->x + f->w > x1 ? f->x + f->w : x1;
-		y1 = f->y + f->h > y1 ? f->y + f->h : y1;
-		bands[band_of(t->power[i])]++;
-		unknown += (rack_total_unknown(t, i) & TOTAL_POWER) != 0;
+		fl->x0 = f->x < fl->x0 ? f->x : fl->x0;
+		fl->y0 = f->y < fl->y0 ? f->y : fl->y0;
+		fl->x1 = f->x + f->w > fl->x1 ? f->x + f->w : fl->x1;
+		fl->y1 = f->y + f->h > fl->y1 ? f->y + f->h : fl->y1;
+		fl->bands[band_of(fl->t->power[i])]++;
+		fl->unknown +=
+		    (rack_total_unknown(fl->t, i) & TOTAL_POWER) != 0;
 	}
-	if (!n) {
-		x0 = y0 = 0;
-		x1 = y1 = 1000000;
+	if (!fl->n) {
+		fl->x0 = fl->y0 = 0;
+		fl->x1 = fl->y1 = 1000000;
 	}
-	/*
-	 * px per metre: the width fits in 1000 px and the height in 4000
-	 * (a long hall is drawn tall rather than tiny), 4 to 50 px/m
-	 */
-	span = (x1 - x0) / 1000000 + 1;
-	scale_num = 1000 / span;
-	span = (y1 - y0) / 1000000 + 1;
-	if (4000 / span < scale_num)
-		scale_num = 4000 / span;
-	scale_num = scale_num < 4 ? 4 : scale_num > 50 ? 50 : scale_num;
-#define PX(v) ((int)(((v)*scale_num) / scale_den))
-	width = MARGIN * 2 + PX(x1 - x0) + LEGEND_W;
-	height = MARGIN * 2 + PX(y1 - y0) + 20;
-	if (height < 520)
-		height = 520;
-	snprintf(title, sizeof(title), "Floor plan: %s", ir_name(d, site));
+}
+
+/*
+ * The scale, the picture's size, and its head: px per metre such that the
+ * width fits in 1000 px and the height in 4000 (a long hall is drawn tall
+ * rather than tiny), 4 to 50 px/m.
+ */
+static void fl_begin(struct floor *fl)
+{
+	struct wbuf *w = fl->w;
+	int64_t span;
+	char title[512], desc[1024];
+
+	span = (fl->x1 - fl->x0) / 1000000 + 1;
+	fl->scale_num = 1000 / span;
+	span = (fl->y1 - fl->y0) / 1000000 + 1;
+	if (4000 / span < fl->scale_num)
+		fl->scale_num = 4000 / span;
+	fl->scale_num = fl->scale_num < 4    ? 4
+			: fl->scale_num > 50 ? 50
+					     : fl->scale_num;
+	fl->width = MARGIN * 2 + fl_px(fl, fl->x1 - fl->x0) + LEGEND_W;
+	fl->height = MARGIN * 2 + fl_px(fl, fl->y1 - fl->y0) + 20;
+	if (fl->height < 520)
+		fl->height = 520;
+	snprintf(title, sizeof(title), "Floor plan: %s",
+		 ir_name(fl->d, fl->site));
 	snprintf(desc, sizeof(desc),
 		 "Floor plan of site %s to scale (%lld px per metre): %u "
 		 "racks in rows, shaded by power per rack (legend), outlined "
 		 "by air zone and dashed where they hold only network "
 		 "switches when drawn 6 px wide or more; "
 		 "blue dots and lines mark liquid loops, teal triangles CDUs.",
-		 ir_name(d, site), (long long)scale_num, n);
-	svg_begin(w, width, height, NULL, title, desc);
+		 ir_name(fl->d, fl->site), (long long)fl->scale_num, fl->n);
+	svg_begin(w, fl->width, fl->height, NULL, title, desc);
 	wb_str(w, "<text x=\"20\" y=\"28\" font-size=\"16\" "
 		  "font-weight=\"bold\">");
 	wb_xml(w, title);
@@ -163,12 +193,23 @@ void svg_floor(struct wbuf *w, const struct rk_design *d, struct derived *dv,
 		  "racks; scale bar: 1 m = %lld px</text>\n<line x1=\"20\" "
 		  "y1=\"52\" x2=\"%d\" y2=\"52\" stroke=\"#000000\" "
 		  "stroke-width=\"2\"/>\n",
-		  n, (long long)scale_num, 20 + (int)scale_num);
-	/* row labels, at each row's first rack (each row's racks counted in
-	 * one pass over the racks, not one per row) */
-	rows = xmalloc(((size_t)d->nobjs + 1) * sizeof(*rows));
+		  fl->n, (long long)fl->scale_num, 20 + (int)fl->scale_num);
+}
+
+/*
+ * Row labels, at each row's first rack (each row's racks counted in one
+ * pass over the racks, not one per row).
+ */
+static void fl_rows(struct floor *fl)
+{
+	const struct rk_design *d = fl->d;
+	const struct frack *r = fl->r;
+	struct {
+		uint32_t first, racks, nets;
+	} *rows = xmalloc(((size_t)d->nobjs + 1) * sizeof(*rows));
+
 	memset(rows, 0xff, ((size_t)d->nobjs + 1) * sizeof(*rows));
-	for (uint32_t k = 0; k < n; k++) {
+	for (uint32_t k = 0; k < fl->n; k++) {
 		uint32_t p = d->objs[r[k].rack].parent;
 
 		if (rows[p].first == RK_NONE) {
@@ -182,30 +223,45 @@ void svg_floor(struct wbuf *w, const struct rk_design *d, struct derived *dv,
 		uint32_t first, nets, racks;
 
 		if (d->objs[i].kind != K_ROW ||
-		    ir_ancestor(d, i, K_SITE) != site ||
+		    ir_ancestor(d, i, K_SITE) != fl->site ||
 		    rows[i].first == RK_NONE)
 			continue;
 		first = rows[i].first;
 		nets = rows[i].nets;
 		racks = rows[i].racks;
-		wb_printf(w,
+		wb_printf(fl->w,
 			  "<text x=\"%d\" y=\"%d\" font-size=\"10\" "
 			  "text-anchor=\"end\">",
-			  MARGIN + PX(r[first].x - x0) - 4,
-			  MARGIN + PX(r[first].y - y0) + PX(r[first].h) / 2 +
-			      4);
-		wb_xml(w, d->objs[i].local != 0
-			      ? str_of(d->arena, d->objs[i].local)
-			      : ir_name(d, i));
-		wb_str(w, nets == racks ? " (network)</text>\n" : "</text>\n");
+			  MARGIN + fl_px(fl, r[first].x - fl->x0) - 4,
+			  MARGIN + fl_px(fl, r[first].y - fl->y0) +
+			      fl_px(fl, r[first].h) / 2 + 4);
+		wb_xml(fl->w, d->objs[i].local != 0
+				  ? str_of(d->arena, d->objs[i].local)
+				  : ir_name(d, i));
+		wb_str(fl->w,
+		       nets == racks ? " (network)</text>\n" : "</text>\n");
 	}
-	/* racks */
-	for (uint32_t k = 0; k < n; k++) {
-		const struct frack *f = &r[k];
+	free(rows);
+}
+
+/*
+ * The racks: shaded by power band, outlined in their air zone's colour
+ * (zones numbered here, in order of first rack), marked where their
+ * power is a lower bound, on a loop, or holding a CDU.
+ */
+static void fl_racks(struct floor *fl)
+{
+	const struct rk_design *d = fl->d;
+	const struct rack_totals *t = fl->t;
+	struct wbuf *w = fl->w;
+
+	for (uint32_t k = 0; k < fl->n; k++) {
+		const struct frack *f = &fl->r[k];
 		const struct rk_value *air = ir_attr(d, f->rack, A_AIR);
 		const char *stroke = "#555555";
-		int px = MARGIN + PX(f->x - x0), py = MARGIN + PX(f->y - y0);
-		int pw = PX(f->w), ph = PX(f->h);
+		int px = MARGIN + fl_px(fl, f->x - fl->x0),
+		    py = MARGIN + fl_px(fl, f->y - fl->y0);
+		int pw = fl_px(fl, f->w), ph = fl_px(fl, f->h);
 
 		if (pw < 2)
 			pw = 2;
@@ -214,10 +270,10 @@ void svg_floor(struct wbuf *w, const struct rk_design *d, struct derived *dv,
 		if (air && air->type == VT_OBJ) {
 			uint32_t z;
 
-			for (z = 0; z < nz && zones[z] != air->a; z++)
+			for (z = 0; z < fl->nz && fl->zones[z] != air->a; z++)
 				;
-			if (z == nz && nz < 6)
-				zones[nz++] = air->a;
+			if (z == fl->nz && fl->nz < 6)
+				fl->zones[fl->nz++] = air->a;
 			stroke = zone_stroke[z < 6 ? z : 5];
 		}
 		wb_printf(
@@ -257,155 +313,193 @@ void svg_floor(struct wbuf *w, const struct rk_design *d, struct derived *dv,
 			  pw, ph);
 		wb_str(w, "</g>\n");
 	}
-	/* liquid loops: their racks joined in declaration order (each
-	 * loop's racks chained by one pass over the racks, not a pass per
-	 * loop) */
-	{
-		uint32_t *head = xmalloc((d->nobjs + 1) * sizeof(*head));
-		uint32_t *next = xmalloc((n + 1) * sizeof(*next));
+}
 
-		memset(head, 0xff, (d->nobjs + 1) * sizeof(*head));
-		for (uint32_t k = n; k-- > 0;) {
-			const struct rk_value *v =
-			    ir_attr(d, r[k].rack, A_LOOP);
+/*
+ * Liquid loops: their racks joined in declaration order (each loop's
+ * racks chained by one pass over the racks, not a pass per loop).
+ */
+static void fl_loops(struct floor *fl)
+{
+	const struct rk_design *d = fl->d;
+	const struct frack *r = fl->r;
+	uint32_t *head = xmalloc((d->nobjs + 1) * sizeof(*head));
+	uint32_t *next = xmalloc((fl->n + 1) * sizeof(*next));
 
-			next[k] = RK_NONE;
-			if (!v || v->type != VT_OBJ || v->a >= d->nobjs)
-				continue;
-			next[k] = head[v->a];
-			head[v->a] = k;
-		}
-		for (uint32_t lp = 0; lp < d->nobjs; lp++) {
-			bool started = false;
+	memset(head, 0xff, (d->nobjs + 1) * sizeof(*head));
+	for (uint32_t k = fl->n; k-- > 0;) {
+		const struct rk_value *v = ir_attr(d, r[k].rack, A_LOOP);
 
-			if (d->objs[lp].kind != K_LOOP)
-				continue;
-			for (uint32_t k = head[lp]; k != RK_NONE; k = next[k]) {
-				wb_printf(
-				    w, "%s%d %d",
-				    started ? " L"
-					    : "<path fill=\"none\" "
-					      "stroke=\"#1f77b4\" "
-					      "stroke-opacity=\"0.6\" d=\"M",
-				    MARGIN + PX(r[k].x - x0) + PX(r[k].w) / 2,
-				    MARGIN + PX(r[k].y - y0) + PX(r[k].h) / 2);
-				started = true;
-			}
-			if (started)
-				wb_str(w, "\"/>\n");
-		}
-		free(head);
-		free(next);
+		next[k] = RK_NONE;
+		if (!v || v->type != VT_OBJ || v->a >= d->nobjs)
+			continue;
+		next[k] = head[v->a];
+		head[v->a] = k;
 	}
-	/* legend */
-	{
-		int lx = width - LEGEND_W + 10;
+	for (uint32_t lp = 0; lp < d->nobjs; lp++) {
+		bool started = false;
 
-		ly = MARGIN;
-		wb_printf(w,
-			  "<text x=\"%d\" y=\"%d\" font-size=\"12\" "
-			  "font-weight=\"bold\">power per rack</text>\n",
-			  lx, ly);
-		for (unsigned b = 0; b < NBANDS; b++) {
-			ly += 18;
-			wb_printf(
-			    w,
-			    "<rect x=\"%d\" y=\"%d\" width=\"14\" "
-			    "height=\"12\" fill=\"%s\" stroke=\"#555555\"/>"
-			    "<text x=\"%d\" y=\"%d\" font-size=\"10\">",
-			    lx, ly - 10, band_fill[b], lx + 20, ly);
-			if (b == 0)
-				wb_str(w, "no load");
-			else if (band_kw[b] == INT64_MAX)
-				wb_printf(w, "over %lld kW",
-					  (long long)band_kw[b - 1]);
-			else
-				wb_printf(w, "%lld to %lld kW",
-					  (long long)band_kw[b - 1],
-					  (long long)band_kw[b]);
-			wb_printf(w, ": %u racks</text>\n", bands[b]);
+		if (d->objs[lp].kind != K_LOOP)
+			continue;
+		for (uint32_t k = head[lp]; k != RK_NONE; k = next[k]) {
+			wb_printf(fl->w, "%s%d %d",
+				  started ? " L"
+					  : "<path fill=\"none\" "
+					    "stroke=\"#1f77b4\" "
+					    "stroke-opacity=\"0.6\" d=\"M",
+				  MARGIN + fl_px(fl, r[k].x - fl->x0) +
+				      fl_px(fl, r[k].w) / 2,
+				  MARGIN + fl_px(fl, r[k].y - fl->y0) +
+				      fl_px(fl, r[k].h) / 2);
+			started = true;
 		}
-		if (unknown) {
-			ly += 18;
-			wb_printf(w,
-				  "<text x=\"%d\" y=\"%d\" font-size=\"10\">"
-				  "? %u racks: power at least the band's, "
-				  "some power_max unknown</text>\n",
-				  lx, ly, unknown);
-		}
-		ly += 30;
-		wb_printf(w,
-			  "<text x=\"%d\" y=\"%d\" font-size=\"12\" "
-			  "font-weight=\"bold\">air zones (outline)</text>\n",
-			  lx, ly);
-		for (uint32_t z = 0; z < nz; z++) {
-			int64_t lim = ir_num(d, zones[z], A_RACK_LIMIT, 0);
+		if (started)
+			wb_str(fl->w, "\"/>\n");
+	}
+	free(head);
+	free(next);
+}
 
-			ly += 18;
-			wb_printf(
-			    w,
-			    "<rect x=\"%d\" y=\"%d\" width=\"14\" "
-			    "height=\"12\" fill=\"#ffffff\" stroke=\"%s\" "
-			    "stroke-width=\"2\"/><text x=\"%d\" y=\"%d\" "
-			    "font-size=\"10\">",
-			    lx, ly - 10, zone_stroke[z], lx + 20, ly);
-			wb_xml(w, ir_name(d, zones[z]));
-			if (lim > 0) {
-				wb_str(w, ", limit ");
-				wb_power(w, lim);
-				wb_str(w, " per rack");
-			}
-			wb_str(w, "</text>\n");
-		}
-		if (!nz) {
-			ly += 18;
-			wb_printf(w,
-				  "<text x=\"%d\" y=\"%d\" font-size=\"10\">"
-				  "none</text>\n",
-				  lx, ly);
-		}
-		ly += 30;
-		wb_printf(w,
-			  "<text x=\"%d\" y=\"%d\" font-size=\"12\" "
-			  "font-weight=\"bold\">liquid loops</text>\n",
-			  lx, ly);
-		for (uint32_t lp = 0; lp < d->nobjs; lp++) {
-			const struct rk_value *cdu;
+/* The legend's power bands, with their rack counts, from @ly; its end. */
+static int fl_legend_bands(const struct floor *fl, int lx, int ly)
+{
+	struct wbuf *w = fl->w;
 
-			if (d->objs[lp].kind != K_LOOP ||
-			    ir_ancestor(d, lp, K_SITE) != site)
-				continue;
-			ly += 18;
-			wb_printf(w,
-				  "<circle cx=\"%d\" cy=\"%d\" r=\"4\" "
-				  "fill=\"#1f77b4\"/><text x=\"%d\" y=\"%d\" "
-				  "font-size=\"10\">",
-				  lx + 7, ly - 4, lx + 20, ly);
-			wb_xml(w, ir_name(d, lp));
-			cdu = ir_attr(d, lp, A_CDU);
-			if (cdu && cdu->type == VT_LIST)
-				wb_printf(w, ", %lld CDU", (long long)cdu->n);
-			wb_str(w, "</text>\n");
-		}
-		ly += 30;
-		wb_printf(w,
-			  "<path d=\"M%d %d l6 10 l-12 0 z\" fill=\"#17becf\" "
-			  "stroke=\"#0b5563\"/><text x=\"%d\" y=\"%d\" "
-			  "font-size=\"10\">rack holding a CDU</text>\n",
-			  lx + 7, ly - 10, lx + 20, ly);
+	wb_printf(w,
+		  "<text x=\"%d\" y=\"%d\" font-size=\"12\" "
+		  "font-weight=\"bold\">power per rack</text>\n",
+		  lx, ly);
+	for (unsigned b = 0; b < NBANDS; b++) {
 		ly += 18;
 		wb_printf(w,
-			  "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"12\" "
-			  "fill=\"#ffffff\" stroke=\"#555555\" "
-			  "stroke-dasharray=\"3 2\"/><text x=\"%d\" y=\"%d\" "
-			  "font-size=\"10\">network rack (switches, no "
-			  "servers)</text>\n",
-			  lx, ly - 10, lx + 20, ly);
+			  "<rect x=\"%d\" y=\"%d\" width=\"14\" "
+			  "height=\"12\" fill=\"%s\" stroke=\"#555555\"/>"
+			  "<text x=\"%d\" y=\"%d\" font-size=\"10\">",
+			  lx, ly - 10, band_fill[b], lx + 20, ly);
+		if (b == 0)
+			wb_str(w, "no load");
+		else if (band_kw[b] == INT64_MAX)
+			wb_printf(w, "over %lld kW", (long long)band_kw[b - 1]);
+		else
+			wb_printf(w, "%lld to %lld kW",
+				  (long long)band_kw[b - 1],
+				  (long long)band_kw[b]);
+		wb_printf(w, ": %u racks</text>\n", fl->bands[b]);
 	}
-#undef PX
+	if (fl->unknown) {
+		ly += 18;
+		wb_printf(w,
+			  "<text x=\"%d\" y=\"%d\" font-size=\"10\">"
+			  "? %u racks: power at least the band's, "
+			  "some power_max unknown</text>\n",
+			  lx, ly, fl->unknown);
+	}
+	return ly;
+}
+
+/* The legend's air zones with their limits, from @ly; its end. */
+static int fl_legend_zones(const struct floor *fl, int lx, int ly)
+{
+	struct wbuf *w = fl->w;
+
+	wb_printf(w,
+		  "<text x=\"%d\" y=\"%d\" font-size=\"12\" "
+		  "font-weight=\"bold\">air zones (outline)</text>\n",
+		  lx, ly);
+	for (uint32_t z = 0; z < fl->nz; z++) {
+		int64_t lim = ir_num(fl->d, fl->zones[z], A_RACK_LIMIT, 0);
+
+		ly += 18;
+		wb_printf(w,
+			  "<rect x=\"%d\" y=\"%d\" width=\"14\" "
+			  "height=\"12\" fill=\"#ffffff\" stroke=\"%s\" "
+			  "stroke-width=\"2\"/><text x=\"%d\" y=\"%d\" "
+			  "font-size=\"10\">",
+			  lx, ly - 10, zone_stroke[z], lx + 20, ly);
+		wb_xml(w, ir_name(fl->d, fl->zones[z]));
+		if (lim > 0) {
+			wb_str(w, ", limit ");
+			wb_power(w, lim);
+			wb_str(w, " per rack");
+		}
+		wb_str(w, "</text>\n");
+	}
+	if (!fl->nz) {
+		ly += 18;
+		wb_printf(w,
+			  "<text x=\"%d\" y=\"%d\" font-size=\"10\">"
+			  "none</text>\n",
+			  lx, ly);
+	}
+	return ly;
+}
+
+/* The legend's loops, CDU and network-rack symbols, from @ly. */
+static void fl_legend_loops(const struct floor *fl, int lx, int ly)
+{
+	const struct rk_design *d = fl->d;
+	struct wbuf *w = fl->w;
+
+	wb_printf(w,
+		  "<text x=\"%d\" y=\"%d\" font-size=\"12\" "
+		  "font-weight=\"bold\">liquid loops</text>\n",
+		  lx, ly);
+	for (uint32_t lp = 0; lp < d->nobjs; lp++) {
+		const struct rk_value *cdu;
+
+		if (d->objs[lp].kind != K_LOOP ||
+		    ir_ancestor(d, lp, K_SITE) != fl->site)
+			continue;
+		ly += 18;
+		wb_printf(w,
+			  "<circle cx=\"%d\" cy=\"%d\" r=\"4\" "
+			  "fill=\"#1f77b4\"/><text x=\"%d\" y=\"%d\" "
+			  "font-size=\"10\">",
+			  lx + 7, ly - 4, lx + 20, ly);
+		wb_xml(w, ir_name(d, lp));
+		cdu = ir_attr(d, lp, A_CDU);
+		if (cdu && cdu->type == VT_LIST)
+			wb_printf(w, ", %lld CDU", (long long)cdu->n);
+		wb_str(w, "</text>\n");
+	}
+	ly += 30;
+	wb_printf(w,
+		  "<path d=\"M%d %d l6 10 l-12 0 z\" fill=\"#17becf\" "
+		  "stroke=\"#0b5563\"/><text x=\"%d\" y=\"%d\" "
+		  "font-size=\"10\">rack holding a CDU</text>\n",
+		  lx + 7, ly - 10, lx + 20, ly);
+	ly += 18;
+	wb_printf(w,
+		  "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"12\" "
+		  "fill=\"#ffffff\" stroke=\"#555555\" "
+		  "stroke-dasharray=\"3 2\"/><text x=\"%d\" y=\"%d\" "
+		  "font-size=\"10\">network rack (switches, no "
+		  "servers)</text>\n",
+		  lx, ly - 10, lx + 20, ly);
+}
+
+void svg_floor(struct wbuf *w, const struct rk_design *d, struct derived *dv,
+	       const struct rack_index *ix, uint32_t site)
+{
+	struct floor fl;
+	int lx, ly;
+
+	memset(&fl, 0, sizeof(fl));
+	fl.w = w;
+	fl.d = d;
+	fl.t = derived_racks(dv);
+	fl.site = site;
+	fl_racks_of(&fl, ix);
+	fl_begin(&fl);
+	fl_rows(&fl);
+	fl_racks(&fl);
+	fl_loops(&fl);
+	lx = fl.width - LEGEND_W + 10;
+	ly = fl_legend_bands(&fl, lx, MARGIN);
+	ly = fl_legend_zones(&fl, lx, ly + 30);
+	fl_legend_loops(&fl, lx, ly + 30);
 	svg_end(w);
-	free(r);
-	free(rows);
+	free(fl.r);
 }
 
 static bool emit_floor(struct backend_ctx *ctx)

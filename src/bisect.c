@@ -496,54 +496,70 @@ static void lone_free(struct lone *lo)
 	free(lo->who);
 }
 
-/* With @side NULL: only whether the programme would run (shape and work). */
-static bool solve_tree(const struct ng *n, int64_t *best, uint8_t *side)
-{
-	uint32_t nd = n->nd, ns = n->nv - nd, nm = 0, cum = 0;
-	uint32_t *order, qt = 0, unit = 0, kmin = nd / 2, kmax = nd - nd / 2;
-	int64_t c = -1;
+/* The forest of switches solve_tree() works on. */
+struct tforest {
+	const struct ng *n;
+	uint32_t nd, ns;     /* devices, switches */
+	uint32_t unit;	     /* the gcd of the switches' device counts */
+	uint32_t qt, *order; /* the switches in BFS order, roots first */
 	struct tnode *t;
 	struct tmerge *mg;
-	uint8_t *seen, *sw_side;
-	uint64_t work = 0;
-	bool ok = false;
+	uint8_t *seen; /* a switch has a child (after tf_shape) */
+	uint64_t work; /* of the merges of children into parents */
+};
 
-	if (ns == 0)
-		return false;
-	/* devices: one link each, to a switch, all of one capacity */
+/*
+ * Devices: one link each, to a switch, all of one capacity (in *@c);
+ * false otherwise.
+ */
+static bool tree_devices(const struct ng *n, uint32_t nd, int64_t *c)
+{
+	*c = -1;
 	for (uint32_t x = 0; x < nd; x++) {
 		if (n->off[x + 1] - n->off[x] != 1 || n->to[n->off[x]] < nd)
 			return false;
-		if (c >= 0 && n->c[n->off[x]] != c)
+		if (*c >= 0 && n->c[n->off[x]] != *c)
 			return false;
-		c = n->c[n->off[x]];
+		*c = n->c[n->off[x]];
 	}
-	/* switch edges: a forest has fewer edges than switches, and BFS must
-	 * meet no switch twice */
-	t = xcalloc((size_t)ns + 1, sizeof(*t));
-	order = xmalloc(((size_t)ns + 1) * sizeof(*order));
-	seen = xcalloc((size_t)ns + 1, 1);
-	mg = xcalloc((size_t)ns + 1, sizeof(*mg));
+	return true;
+}
+
+/*
+ * The switches' device counts in units, their parents (BFS from each
+ * root; false on a cycle, or when no switch holds a device) and their
+ * subtrees' sizes with the work of their merges; tf->seen then marks the
+ * switches with a child.
+ */
+static bool tf_shape(struct tforest *tf)
+{
+	const struct ng *n = tf->n;
+	const uint32_t nd = tf->nd, ns = tf->ns;
+	struct tnode *t = tf->t;
+	uint8_t *seen = tf->seen;
+
 	for (uint32_t v = 0; v < ns; v++) {
 		uint32_t x = nd + v;
 
 		for (uint32_t i = n->off[x]; i < n->off[x + 1]; i++)
 			if (n->to[i] < nd)
 				t[v].a++;
-		unit = (uint32_t)arith_gcd64(unit, t[v].a);
+		tf->unit = (uint32_t)arith_gcd64(tf->unit, t[v].a);
 	}
-	if (!unit)
-		goto out;
+	if (!tf->unit)
+		return false;
+	/* switch edges: a forest has fewer edges than switches, and BFS must
+	 * meet no switch twice */
 	for (uint32_t r = 0; r < ns; r++) {
-		uint32_t qh = qt;
+		uint32_t qh = tf->qt;
 
 		if (seen[r])
 			continue;
 		seen[r] = 1;
 		t[r].parent = RK_NONE;
-		order[qt++] = r;
-		while (qh < qt) {
-			uint32_t v = order[qh++], x = nd + v;
+		tf->order[tf->qt++] = r;
+		while (qh < tf->qt) {
+			uint32_t v = tf->order[qh++], x = nd + v;
 
 			for (uint32_t i = n->off[x]; i < n->off[x + 1]; i++) {
 				uint32_t y = n->to[i];
@@ -551,74 +567,94 @@ static bool solve_tree(const struct ng *n, int64_t *best, uint8_t *side)
 				if (y < nd || y - nd == t[v].parent)
 					continue;
 				if (seen[y - nd])
-					goto out; /* a cycle */
+					return false; /* a cycle */
 				seen[y - nd] = 1;
 				t[y - nd].parent = v;
 				t[y - nd].w = n->c[i];
-				order[qt++] = y - nd;
+				tf->order[tf->qt++] = y - nd;
 			}
 		}
 	}
-	/* sizes and the work of the merges */
 	for (uint32_t v = 0; v < ns; v++) {
-		t[v].a /= unit;
+		t[v].a /= tf->unit;
 		t[v].sub = t[v].a;
 	}
 	memset(seen, 0, (size_t)ns + 1); /* now: has a child */
-	for (uint32_t k = qt; k-- > 0;) {
-		uint32_t v = order[k], p = t[v].parent;
+	for (uint32_t k = tf->qt; k-- > 0;) {
+		uint32_t v = tf->order[k], p = t[v].parent;
 
 		if (p == RK_NONE)
 			continue;
-		work += (uint64_t)(t[p].sub + 1) * (t[v].sub + 1);
+		tf->work += (uint64_t)(t[p].sub + 1) * (t[v].sub + 1);
 		t[p].sub += t[v].sub;
 		seen[p] = 1;
 	}
-	/* lone switches (a star's) first, by reachability: a pass per size */
-	{
-		uint64_t nlone = 0, sizes = 1;
+	return true;
+}
 
-		for (uint32_t v = 0; v < ns; v++)
-			if (t[v].parent == RK_NONE && !seen[v]) {
-				cum += t[v].sub;
-				nlone++;
-			}
-		/* distinct sizes summing to cum: fewer than sqrt(2 cum) + 1 */
-		while (sizes * sizes <= 2ull * cum && sizes < nlone)
-			sizes++;
-		work += (uint64_t)(cum + 1) * sizes;
-	}
-	for (uint32_t v = 0; v < ns; v++)
-		if (t[v].parent == RK_NONE && seen[v]) {
+/*
+ * The work of the programme: the merges of children into parents, the
+ * lone switches (a star's) by reachability, a pass per size, and the
+ * roots convolved.
+ */
+static uint64_t tf_work(const struct tforest *tf)
+{
+	const struct tnode *t = tf->t;
+	uint64_t work = tf->work, nlone = 0, sizes = 1;
+	uint32_t cum = 0;
+
+	for (uint32_t v = 0; v < tf->ns; v++)
+		if (t[v].parent == RK_NONE && !tf->seen[v]) {
+			cum += t[v].sub;
+			nlone++;
+		}
+	/* distinct sizes summing to cum: fewer than sqrt(2 cum) + 1 */
+	while (sizes * sizes <= 2ull * cum && sizes < nlone)
+		sizes++;
+	work += (uint64_t)(cum + 1) * sizes;
+	for (uint32_t v = 0; v < tf->ns; v++)
+		if (t[v].parent == RK_NONE && tf->seen[v]) {
 			work += (uint64_t)(cum + 1) * (t[v].sub + 1);
 			cum += t[v].sub;
 		}
-	if (work > 100000000ull)
-		goto out;
-	if (!side) {
-		ok = true;
-		goto out;
-	}
-	/* children's merges in order, grouped by parent */
-	for (uint32_t v = 0; v < ns; v++)
+	return work;
+}
+
+/* Each switch's merges of its children, in BFS order, grouped by parent. */
+static void tf_merges(struct tforest *tf)
+{
+	struct tnode *t = tf->t;
+	uint32_t nm = 0;
+
+	for (uint32_t v = 0; v < tf->ns; v++)
 		t[v].nchild = 0;
-	for (uint32_t k = 0; k < qt; k++)
-		if (t[order[k]].parent != RK_NONE)
-			t[t[order[k]].parent].nchild++;
-	for (uint32_t v = 0; v < ns; v++) {
+	for (uint32_t k = 0; k < tf->qt; k++)
+		if (t[tf->order[k]].parent != RK_NONE)
+			t[t[tf->order[k]].parent].nchild++;
+	for (uint32_t v = 0; v < tf->ns; v++) {
 		t[v].first_merge = nm;
 		nm += t[v].nchild;
 		t[v].nchild = 0;
 	}
-	for (uint32_t k = 0; k < qt; k++) {
-		uint32_t v = order[k], p = t[v].parent;
+	for (uint32_t k = 0; k < tf->qt; k++) {
+		uint32_t v = tf->order[k], p = t[v].parent;
 
 		if (p != RK_NONE)
-			mg[t[p].first_merge + t[p].nchild++].child = v;
+			tf->mg[t[p].first_merge + t[p].nchild++].child = v;
 	}
-	/* bottom up */
-	for (uint32_t k = qt; k-- > 0;) {
-		struct tnode *x = &t[order[k]];
+}
+
+/*
+ * The tables, bottom up: f[s][n], the least cut below a switch on side s
+ * with n units of devices on side A, its children merged in one at a time
+ * (each merge keeping the table before it, for the witness).
+ */
+static void tf_tables(struct tforest *tf)
+{
+	struct tnode *t = tf->t;
+
+	for (uint32_t k = tf->qt; k-- > 0;) {
+		struct tnode *x = &t[tf->order[k]];
 		uint32_t len = x->a + 1;
 
 		for (int s = 0; s < 2; s++) {
@@ -630,7 +666,7 @@ static bool solve_tree(const struct ng *n, int64_t *best, uint8_t *side)
 		x->f[0][x->a] = 0; /* side A: its devices count for N_A */
 		x->f[1][0] = 0;
 		for (uint32_t ci = 0; ci < x->nchild; ci++) {
-			struct tmerge *m = &mg[x->first_merge + ci];
+			struct tmerge *m = &tf->mg[x->first_merge + ci];
 			const struct tnode *ch = &t[m->child];
 			uint32_t nlen = len + ch->sub;
 
@@ -668,140 +704,181 @@ static bool solve_tree(const struct ng *n, int64_t *best, uint8_t *side)
 			len = nlen;
 		}
 	}
-	/* the roots combined: each root's best side, convolved */
+}
+
+/* The roots combined so far (@acc, @alen entries) convolved with @r's
+ * best side; the new length in *@alen. */
+static int64_t *tf_convolve(const struct tnode *r, int64_t *acc, uint32_t *alen)
+{
+	uint32_t nlen = *alen + r->sub;
+	int64_t *na = xmalloc((size_t)nlen * sizeof(*na));
+
+	for (uint32_t i = 0; i < nlen; i++) {
+		na[i] = BIG;
+		for (uint32_t j = 0; j <= r->sub && j <= i; j++) {
+			int64_t q =
+			    r->f[0][j] < r->f[1][j] ? r->f[0][j] : r->f[1][j];
+
+			if (i - j < *alen && acc[i - j] < BIG && q < BIG &&
+			    acc[i - j] + q < na[i])
+				na[i] = acc[i - j] + q;
+		}
+	}
+	free(acc);
+	*alen = nlen;
+	return na;
+}
+
+/*
+ * The roots combined (each root's best side, convolved, after the lone
+ * switches), the best cut into *@best with the unbalance of devices
+ * costing @c each, and the witness: the switches' sides, roots back to
+ * front, then each tree.
+ */
+static uint8_t *tf_roots(const struct tforest *tf, int64_t c, int64_t *best)
+{
+	const struct tnode *t = tf->t;
+	const uint32_t ns = tf->ns, nd = tf->nd, unit = tf->unit;
+	const uint32_t kmin = nd / 2, kmax = nd - nd / 2;
+	int64_t *acc = xmalloc(((size_t)nd / unit + 2) * sizeof(*acc));
+	uint32_t alen, nroots = 0, bestn = 0;
+	uint32_t *roots = xmalloc(((size_t)ns + 1) * sizeof(*roots));
+	int64_t **pick = xmalloc(((size_t)ns + 1) * sizeof(*pick));
+	uint32_t *pick_len = xmalloc(((size_t)ns + 1) * sizeof(*pick_len));
+	uint8_t *sw_side;
+	struct lone lo;
+
 	*best = BIG;
-	{
-		int64_t *acc = xmalloc(((size_t)nd / unit + 2) * sizeof(*acc));
-		uint32_t alen = 1, *pick_len;
-		int64_t **pick;
-		uint32_t nroots = 0, *roots;
-		uint32_t bestn = 0;
-
-		struct lone lo;
-
-		roots = xmalloc(((size_t)ns + 1) * sizeof(*roots));
-		pick = xmalloc(((size_t)ns + 1) * sizeof(*pick));
-		pick_len = xmalloc(((size_t)ns + 1) * sizeof(*pick_len));
-		alen = lone_reach(t, ns, seen, &lo, acc);
-		for (uint32_t v = 0; v < ns; v++) {
-			const struct tnode *r = &t[v];
-			uint32_t nlen;
-			int64_t *na;
-
-			if (r->parent != RK_NONE || !seen[v])
-				continue;
-			roots[nroots] = v;
-			pick[nroots] = xmalloc((size_t)alen * sizeof(int64_t));
-			memcpy(pick[nroots], acc, alen * sizeof(int64_t));
-			pick_len[nroots++] = alen;
-			nlen = alen + r->sub;
-			na = xmalloc((size_t)nlen * sizeof(*na));
-			for (uint32_t i = 0; i < nlen; i++) {
-				na[i] = BIG;
-				for (uint32_t j = 0; j <= r->sub && j <= i;
-				     j++) {
-					int64_t q = r->f[0][j] < r->f[1][j]
-							? r->f[0][j]
-							: r->f[1][j];
-
-					if (i - j < alen && acc[i - j] < BIG &&
-					    q < BIG && acc[i - j] + q < na[i])
-						na[i] = acc[i - j] + q;
-				}
-			}
-			free(acc);
-			acc = na;
-			alen = nlen;
-		}
-		for (uint32_t i = 0; i < alen; i++) {
-			uint64_t na_dev = (uint64_t)i * unit;
-			uint64_t dist = na_dev < kmin	? kmin - na_dev
-					: na_dev > kmax ? na_dev - kmax
-							: 0;
-			int64_t v;
-
-			if (acc[i] >= BIG)
-				continue;
-			v = arith_capadd(acc[i], (int64_t)dist * c, BIG);
-			if (v < *best) {
-				*best = v;
-				bestn = i;
-			}
-		}
-		/* the witness: roots back to front, then each tree */
-		sw_side = xcalloc((size_t)ns + 1, 1);
-		{
-			int64_t target = acc[bestn];
-			uint32_t i = bestn;
-
-			for (uint32_t k = nroots; k-- > 0;) {
-				const struct tnode *r = &t[roots[k]];
-				uint32_t j;
-				int s = 0;
-
-				for (j = 0; j <= r->sub && j <= i; j++) {
-					int64_t q;
-
-					if (i - j >= pick_len[k] ||
-					    pick[k][i - j] >= BIG)
-						continue;
-					s = r->f[0][j] < r->f[1][j] ? 0 : 1;
-					q = r->f[s][j];
-					if (q < BIG &&
-					    pick[k][i - j] + q == target)
-						break;
-				}
-				if (j > r->sub || j > i)
-					BUG("bisection forest rebuilt to no "
-					    "value");
-				tree_assign(t, mg, roots[k], s, j, sw_side);
-				target = pick[k][i - j];
-				i -= j;
-			}
-			lone_assign(&lo, t, i, sw_side);
-		}
-		lone_free(&lo);
-		for (uint32_t k = 0; k < nroots; k++)
-			free(pick[k]);
-		free(pick);
-		free(pick_len);
-		free(roots);
-		free(acc);
+	alen = lone_reach(t, ns, tf->seen, &lo, acc);
+	for (uint32_t v = 0; v < ns; v++) {
+		if (t[v].parent != RK_NONE || !tf->seen[v])
+			continue;
+		roots[nroots] = v;
+		pick[nroots] = xmalloc((size_t)alen * sizeof(int64_t));
+		memcpy(pick[nroots], acc, alen * sizeof(int64_t));
+		pick_len[nroots++] = alen;
+		acc = tf_convolve(&t[v], acc, &alen);
 	}
-	/* devices follow their switch; then the fewest moves to balance */
-	{
-		uint32_t na = 0, want;
+	for (uint32_t i = 0; i < alen; i++) {
+		uint64_t na_dev = (uint64_t)i * unit;
+		uint64_t dist = na_dev < kmin	? kmin - na_dev
+				: na_dev > kmax ? na_dev - kmax
+						: 0;
+		int64_t v;
 
-		for (uint32_t x = 0; x < nd; x++) {
-			side[x] = sw_side[n->to[n->off[x]] - nd];
-			na += side[x] == 1;
-		}
-		want = na < kmin ? kmin : na > kmax ? kmax : na;
-		for (uint32_t x = 0; x < nd && na != want; x++) {
-			if (na > want && side[x] == 1) {
-				side[x] = 2;
-				na--;
-			} else if (na < want && side[x] == 2) {
-				side[x] = 1;
-				na++;
-			}
+		if (acc[i] >= BIG)
+			continue;
+		v = arith_capadd(acc[i], (int64_t)dist * c, BIG);
+		if (v < *best) {
+			*best = v;
+			bestn = i;
 		}
 	}
-	free(sw_side);
+	sw_side = xcalloc((size_t)ns + 1, 1);
+	{
+		int64_t target = acc[bestn];
+		uint32_t i = bestn;
+
+		for (uint32_t k = nroots; k-- > 0;) {
+			const struct tnode *r = &t[roots[k]];
+			uint32_t j;
+			int s = 0;
+
+			for (j = 0; j <= r->sub && j <= i; j++) {
+				int64_t q;
+
+				if (i - j >= pick_len[k] ||
+				    pick[k][i - j] >= BIG)
+					continue;
+				s = r->f[0][j] < r->f[1][j] ? 0 : 1;
+				q = r->f[s][j];
+				if (q < BIG && pick[k][i - j] + q == target)
+					break;
+			}
+			if (j > r->sub || j > i)
+				BUG("bisection forest rebuilt to no value");
+			tree_assign(t, tf->mg, roots[k], s, j, sw_side);
+			target = pick[k][i - j];
+			i -= j;
+		}
+		lone_assign(&lo, t, i, sw_side);
+	}
+	lone_free(&lo);
+	for (uint32_t k = 0; k < nroots; k++)
+		free(pick[k]);
+	free(pick);
+	free(pick_len);
+	free(roots);
+	free(acc);
+	return sw_side;
+}
+
+/*
+ * Devices follow their switch (@sw_side); then the fewest moves to
+ * balance the @nd devices.
+ */
+static void tree_balance(const struct ng *n, uint32_t nd,
+			 const uint8_t *sw_side, uint8_t *side)
+{
+	const uint32_t kmin = nd / 2, kmax = nd - nd / 2;
+	uint32_t na = 0, want;
+
+	for (uint32_t x = 0; x < nd; x++) {
+		side[x] = sw_side[n->to[n->off[x]] - nd];
+		na += side[x] == 1;
+	}
+	want = na < kmin ? kmin : na > kmax ? kmax : na;
+	for (uint32_t x = 0; x < nd && na != want; x++) {
+		if (na > want && side[x] == 1) {
+			side[x] = 2;
+			na--;
+		} else if (na < want && side[x] == 2) {
+			side[x] = 1;
+			na++;
+		}
+	}
+}
+
+/* With @side NULL: only whether the programme would run (shape and work). */
+static bool solve_tree(const struct ng *n, int64_t *best, uint8_t *side)
+{
+	struct tforest tf = { .n = n, .nd = n->nd, .ns = n->nv - n->nd };
+	const uint32_t ns = tf.ns;
+	int64_t c;
+	bool ok = false;
+
+	if (ns == 0 || !tree_devices(n, tf.nd, &c))
+		return false;
+	tf.t = xcalloc((size_t)ns + 1, sizeof(*tf.t));
+	tf.order = xmalloc(((size_t)ns + 1) * sizeof(*tf.order));
+	tf.seen = xcalloc((size_t)ns + 1, 1);
+	tf.mg = xcalloc((size_t)ns + 1, sizeof(*tf.mg));
+	if (!tf_shape(&tf) || tf_work(&tf) > 100000000ull)
+		goto out;
 	ok = true;
+	if (!side)
+		goto out;
+	tf_merges(&tf);
+	tf_tables(&tf);
+	{
+		uint8_t *sw_side = tf_roots(&tf, c, best);
+
+		tree_balance(n, tf.nd, sw_side, side);
+		free(sw_side);
+	}
 out:
 	for (uint32_t v = 0; v < ns; v++) {
-		free(t[v].f[0]);
-		free(t[v].f[1]);
+		free(tf.t[v].f[0]);
+		free(tf.t[v].f[1]);
 	}
 	for (uint32_t k = 0; k < ns; k++) {
-		free(mg[k].pre[0]);
-		free(mg[k].pre[1]);
+		free(tf.mg[k].pre[0]);
+		free(tf.mg[k].pre[1]);
 	}
-	free(t);
-	free(mg);
-	free(order);
-	free(seen);
+	free(tf.t);
+	free(tf.mg);
+	free(tf.order);
+	free(tf.seen);
 	return ok;
 }
 

@@ -452,41 +452,30 @@ static void alltoall_cuts(struct derived *dv, struct capacity *c,
 	free(unknown);
 }
 
-void capacity_compute(struct derived *dv, struct capacity *c)
+/* The working arrays of capacity_compute(), indexed by object id. */
+struct cap_work {
+	const struct rk_design *d;
+	struct capacity *c;
+	size_t n1;	 /* objects + 1 */
+	uint32_t *slot;	 /* a GPU part's model */
+	uint32_t *dom;	 /* a GPU device's first nvlink fabric */
+	uint32_t *seen;	 /* scratch: a root's cluster, a device's fabric */
+	uint32_t *up;	 /* union-find of the devices a fabric joins */
+	uint32_t *usize; /* its set sizes */
+	uint32_t *cl;	 /* cluster of a device */
+	uint32_t *fdev;	 /* a fabric's first joining GPU device */
+	uint8_t *pj;	 /* port_joins()' memo */
+	uint32_t *gp;	 /* GPU parts, per device part, memoised */
+	struct dev_gpus *memo;
+};
+
+/* The GPU parts of every device, memoised per device part (w->gp, w->memo). */
+static void cap_gpu_parts(struct cap_work *w)
 {
-	const struct rk_design *d = dv->d;
-	const size_t n1 = (size_t)d->nobjs + 1;
-	uint32_t *slot = xmalloc(n1 * sizeof(*slot));
-	uint32_t *dom = xmalloc(n1 * sizeof(*dom));
-	uint32_t *seen = xmalloc(n1 * sizeof(*seen));
-	uint32_t *up = xmalloc(n1 * sizeof(*up));
-	uint32_t *usize = xmalloc(n1 * sizeof(*usize));
-	uint32_t *cl = xmalloc(n1 * sizeof(*cl));     /* cluster of a device */
-	uint32_t *fdev = xmalloc(n1 * sizeof(*fdev)); /* a fabric's device */
-	uint8_t *pj = xcalloc(n1, 1);
-	uint32_t *gp = NULL; /* GPU parts, per device part, memoised */
-	struct dev_gpus *memo = xcalloc(n1, sizeof(*memo));
-	uint8_t *memo_done = xcalloc(n1, 1);
-	uint32_t ngp = 0, gp_cap = 0, *eoff, *off, *order, *touch;
-	uint64_t *cnt;
-	struct gpu_end *ends;
-	int64_t *best;
-	struct dom_rec *doms = NULL;
-	size_t ndoms = 0, doms_cap = 0;
-	uint32_t ncounts = 0, nclasses = 0, nfab = 0;
-	size_t ccap = 0;
-	const struct rack_totals *rt;
+	const struct rk_design *d = w->d;
+	uint8_t *memo_done = xcalloc(w->n1, 1);
+	uint32_t ngp = 0, gp_cap = 0;
 
-	memset(c, 0, sizeof(*c));
-	memset(slot, 0xff, n1 * sizeof(*slot));
-	memset(dom, 0xff, n1 * sizeof(*dom));
-	memset(seen, 0xff, n1 * sizeof(*seen));
-	memset(cl, 0xff, n1 * sizeof(*cl));
-	memset(fdev, 0xff, n1 * sizeof(*fdev));
-	c->pue = -1;
-	c->pue_site = RK_NONE;
-
-	/* the GPU parts of every device, memoised per device part */
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		uint32_t p = d->objs[i].part, n;
 
@@ -498,19 +487,33 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 			continue;
 		if (ngp + n > gp_cap) {
 			gp_cap = (ngp + n) * 2;
-			gp = xrealloc(gp, gp_cap * sizeof(*gp));
+			w->gp = xrealloc(w->gp, gp_cap * sizeof(*w->gp));
 		}
-		memo[p].first = ngp;
-		memo[p].n = part_gpus(d, p, gp + ngp, n);
+		w->memo[p].first = ngp;
+		w->memo[p].n = part_gpus(d, p, w->gp + ngp, n);
 		ngp += n;
 	}
+	free(memo_done);
 	/* models, in part-id order */
 	for (uint32_t k = 0; k < ngp; k++)
-		if (gp[k] != RK_NONE && slot[gp[k]] == RK_NONE)
-			slot[gp[k]] = 0;
+		if (w->gp[k] != RK_NONE && w->slot[w->gp[k]] == RK_NONE)
+			w->slot[w->gp[k]] = 0;
+}
+
+/*
+ * The GPU models with their figures, how many GPUs of each the design
+ * has, and the design's totals, the figures that add up over clusters.
+ */
+static void cap_models(struct cap_work *w)
+{
+	const struct rk_design *d = w->d;
+	struct capacity *c = w->c;
+	const uint32_t *slot = w->slot, *gp = w->gp;
+	const struct dev_gpus *memo = w->memo;
+
 	for (uint32_t p = 0; p < d->nobjs; p++)
 		if (slot[p] != RK_NONE)
-			slot[p] = c->nmodels++;
+			w->slot[p] = c->nmodels++;
 	c->models = xcalloc(c->nmodels + 1, sizeof(*c->models));
 	for (uint32_t p = 0; p < d->nobjs; p++) {
 		struct cap_model *m;
@@ -531,8 +534,8 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		uint32_t p = d->objs[i].part;
 
-		up[i] = i;
-		usize[i] = 1;
+		w->up[i] = i;
+		w->usize[i] = 1;
 		if (d->objs[i].kind != K_DEVICE || p == RK_NONE)
 			continue;
 		for (uint32_t k = 0; k < memo[p].n; k++) {
@@ -544,7 +547,6 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 		c->gpus += memo[p].n;
 	}
 
-	/* design totals: the figures that add up over clusters */
 	for (unsigned k = 0; k < CAP__PREC; k++)
 		c->flops_known[k] = c->nmodels > 0;
 	for (uint32_t j = 0; j < c->nmodels; j++) {
@@ -561,13 +563,23 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 	for (unsigned k = 0; k < CAP__PREC; k++)
 		if (!c->flops_known[k])
 			c->flops[k] = 0;
+}
 
-	/*
-	 * Clusters: the NVLink fabrics join their GPU devices (each device
-	 * in the first that lists it is in that domain), the other fabrics
-	 * the GPU devices of their joining ports; @fdev keeps a fabric's
-	 * first such device.
-	 */
+/*
+ * Clusters: the NVLink fabrics join their GPU devices (each device
+ * in the first that lists it is in that domain), the other fabrics
+ * the GPU devices of their joining ports; w->fdev keeps a fabric's
+ * first such device.  Clusters are numbered in the order of their first
+ * GPU device (w->cl).
+ */
+static void cap_clusters(struct cap_work *w)
+{
+	const struct rk_design *d = w->d;
+	struct capacity *c = w->c;
+	const struct dev_gpus *memo = w->memo;
+	uint32_t *dom = w->dom, *fdev = w->fdev, *seen = w->seen;
+	size_t ccap = 0;
+
 	for (uint32_t f = 0; f < d->nobjs; f++) {
 		struct ir_ep_cursor cur = { 0, 0 };
 		bool nvl;
@@ -583,21 +595,20 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 				continue;
 			if (nvl && dom[dev] == RK_NONE)
 				dom[dev] = f;
-			if (!nvl && !port_joins(d, pj, (uint32_t)v->n))
+			if (!nvl && !port_joins(d, w->pj, (uint32_t)v->n))
 				continue;
 			if (fdev[f] == RK_NONE)
 				fdev[f] = dev;
 			else
-				uf_join(up, usize, fdev[f], dev);
+				uf_join(w->up, w->usize, fdev[f], dev);
 		}
 	}
-	/* numbered in the order of their first GPU device */
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		uint32_t p = d->objs[i].part, r;
 
 		if (d->objs[i].kind != K_DEVICE || p == RK_NONE || !memo[p].n)
 			continue;
-		r = uf_find(up, i);
+		r = uf_find(w->up, i);
 		if (seen[r] == RK_NONE) {
 			if (c->nclusters == ccap) {
 				ccap = ccap ? ccap * 2 : 16;
@@ -610,18 +621,27 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 			c->clusters[seen[r]].name = i;
 			c->clusters[seen[r]].scaleout = RK_NONE;
 		}
-		cl[i] = seen[r];
+		w->cl[i] = seen[r];
 	}
+}
 
-	/*
-	 * Per cluster, its GPUs by model: the devices in cluster order (a
-	 * counting sort), each cluster's counts gathered in @cnt, the models
-	 * it touched in @touch.
-	 */
-	off = xcalloc((size_t)c->nclusters + 2, sizeof(*off));
-	order = xmalloc(n1 * sizeof(*order));
-	cnt = xcalloc((size_t)c->nmodels + 1, sizeof(*cnt));
-	touch = xmalloc(((size_t)c->nmodels + 1) * sizeof(*touch));
+/*
+ * Per cluster, its GPUs by model: the devices in cluster order (a
+ * counting sort), each cluster's counts gathered in @cnt, the models
+ * it touched in @touch.
+ */
+static void cap_cluster_models(struct cap_work *w)
+{
+	const struct rk_design *d = w->d;
+	struct capacity *c = w->c;
+	const uint32_t *cl = w->cl, *slot = w->slot, *gp = w->gp;
+	const struct dev_gpus *memo = w->memo;
+	uint32_t *off = xcalloc((size_t)c->nclusters + 2, sizeof(*off));
+	uint32_t *order = xmalloc(w->n1 * sizeof(*order));
+	uint64_t *cnt = xcalloc((size_t)c->nmodels + 1, sizeof(*cnt));
+	uint32_t *touch = xmalloc(((size_t)c->nmodels + 1) * sizeof(*touch));
+	uint32_t ncounts = 0;
+
 	for (uint32_t i = 0; i < d->nobjs; i++)
 		if (cl[i] != RK_NONE)
 			off[cl[i] + 2]++;
@@ -683,11 +703,39 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 			if (!x->flops_known[k])
 				x->flops[k] = 0;
 	}
+	free(off);
 	free(order);
 	free(cnt);
 	free(touch);
+}
 
-	/* NVLink domains: the nvlink fabrics first, then one per server */
+/* Append a domain record to *@doms (*@n of *@cap used). */
+static void dom_push(struct dom_rec **doms, size_t *n, size_t *cap,
+		     struct dom_rec r)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		*doms = xrealloc(*doms, *cap * sizeof(**doms));
+	}
+	(*doms)[(*n)++] = r;
+}
+
+/*
+ * NVLink domains: the nvlink fabrics first, then one per server (GPUs
+ * without scale-up links are domains of one); in *@ndoms records,
+ * unsorted.
+ */
+static struct dom_rec *cap_domains(struct cap_work *w, size_t *ndoms)
+{
+	const struct rk_design *d = w->d;
+	const struct capacity *c = w->c;
+	const uint32_t *slot = w->slot, *gp = w->gp, *cl = w->cl;
+	const struct dev_gpus *memo = w->memo;
+	uint32_t *dom = w->dom;
+	struct dom_rec *doms = NULL;
+	size_t doms_cap = 0;
+
+	*ndoms = 0;
 	for (uint32_t f = 0; f < d->nobjs; f++) {
 		struct ir_ep_cursor cur = { 0, 0 };
 		struct dom_rec r = { RK_NONE, 0, 0, -1, 0 };
@@ -709,13 +757,8 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 							 : &no_model);
 			}
 		}
-		if (!r.gpus)
-			continue;
-		if (ndoms == doms_cap) {
-			doms_cap = doms_cap ? doms_cap * 2 : 64;
-			doms = xrealloc(doms, doms_cap * sizeof(*doms));
-		}
-		doms[ndoms++] = r;
+		if (r.gpus)
+			dom_push(&doms, ndoms, &doms_cap, r);
 	}
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		uint32_t p = d->objs[i].part, n;
@@ -737,20 +780,26 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 			const struct cap_model *m =
 			    g != RK_NONE ? &c->models[slot[g]] : &no_model;
 
-			if (!nv || !k) {
-				if (ndoms == doms_cap) {
-					doms_cap = doms_cap ? doms_cap * 2 : 64;
-					doms = xrealloc(
-					    doms, doms_cap * sizeof(*doms));
-				}
-				doms[ndoms++] =
-				    (struct dom_rec){ cl[i], 0, 0, -1, 0 };
-			}
-			dom_add(&doms[ndoms - 1], m);
+			if (!nv || !k)
+				dom_push(
+				    &doms, ndoms, &doms_cap,
+				    (struct dom_rec){ cl[i], 0, 0, -1, 0 });
+			dom_add(&doms[*ndoms - 1], m);
 			if (!nv)
-				doms[ndoms - 1].rate = 0;
+				doms[*ndoms - 1].rate = 0;
 		}
 	}
+	return doms;
+}
+
+/* Each cluster's classes of equal NVLink domains (c->classes). */
+static void cap_classes(struct cap_work *w)
+{
+	struct capacity *c = w->c;
+	size_t ndoms;
+	struct dom_rec *doms = cap_domains(w, &ndoms);
+	uint32_t nclasses = 0;
+
 	if (ndoms)
 		qsort(doms, ndoms, sizeof(*doms), dom_cmp);
 	c->classes = xmalloc((ndoms + 1) * sizeof(*c->classes));
@@ -774,25 +823,32 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 		c->classes[nclasses - 1].count++;
 	}
 	free(doms);
+}
 
-	/*
-	 * Scale-out, per cluster: the joining fabric whose joining endpoint
-	 * ports on GPU devices inject the most (the first of equals); per
-	 * GPU, that injection over those devices' GPUs.
-	 */
-	best = xcalloc((size_t)c->nclusters + 1, sizeof(*best));
-	ends = gpu_ends(d, memo, &eoff);
-	memset(seen, 0xff, n1 * sizeof(*seen));
+/*
+ * Scale-out, per cluster: the joining fabric whose joining endpoint
+ * ports on GPU devices inject the most (the first of equals); per
+ * GPU, that injection over those devices' GPUs.
+ */
+static void cap_scaleout(struct cap_work *w)
+{
+	const struct rk_design *d = w->d;
+	struct capacity *c = w->c;
+	const uint32_t *cl = w->cl, *fdev = w->fdev;
+	const struct dev_gpus *memo = w->memo;
+	uint32_t *seen = w->seen, *eoff;
+	int64_t *best = xcalloc((size_t)c->nclusters + 1, sizeof(*best));
+	struct gpu_end *ends = gpu_ends(d, memo, &eoff);
+
+	memset(seen, 0xff, w->n1 * sizeof(*seen));
 	for (uint32_t f = 0; f < d->nobjs; f++) {
 		struct ir_ep_cursor cur = { 0, 0 };
 		uint64_t n = 0;
 		int64_t inj = 0;
 		struct cap_cluster *x;
 
-		if (d->objs[f].kind != K_FABRIC || fdev[f] == RK_NONE)
-			continue;
-		nfab++;
-		if (d->objs[f].cls == FAB_NVLINK)
+		if (d->objs[f].kind != K_FABRIC || fdev[f] == RK_NONE ||
+		    d->objs[f].cls == FAB_NVLINK)
 			continue;
 		x = &c->clusters[cl[fdev[f]]];
 		for (const struct rk_value *v;
@@ -800,7 +856,7 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 			uint32_t dev = v->a, p = d->objs[dev].part;
 
 			if (p == RK_NONE || !memo[p].n ||
-			    !port_joins(d, pj, (uint32_t)v->n))
+			    !port_joins(d, w->pj, (uint32_t)v->n))
 				continue;
 			/* the rate of the first link on the port */
 			for (uint32_t k = eoff[dev]; k < eoff[dev + 1]; k++)
@@ -825,12 +881,22 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 	free(eoff);
 	free(ends);
 	free(best);
+}
 
-	/* each cluster's fabrics, in object order */
-	memset(off, 0, ((size_t)c->nclusters + 2) * sizeof(*off));
+/* Each cluster's fabrics, in object order (c->fabrics). */
+static void cap_cluster_fabrics(struct cap_work *w)
+{
+	const struct rk_design *d = w->d;
+	struct capacity *c = w->c;
+	const uint32_t *cl = w->cl, *fdev = w->fdev;
+	uint32_t *off = xcalloc((size_t)c->nclusters + 2, sizeof(*off));
+	uint32_t nfab = 0;
+
 	for (uint32_t f = 0; f < d->nobjs; f++)
-		if (d->objs[f].kind == K_FABRIC && fdev[f] != RK_NONE)
+		if (d->objs[f].kind == K_FABRIC && fdev[f] != RK_NONE) {
 			off[cl[fdev[f]] + 2]++;
+			nfab++;
+		}
 	for (uint32_t k = 2; k < c->nclusters + 2; k++)
 		off[k] += off[k - 1];
 	c->fabrics = xmalloc(((size_t)nfab + 1) * sizeof(*c->fabrics));
@@ -844,9 +910,11 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 		x->nfabrics = off[q + 1] - off[q];
 	}
 	free(off);
-	alltoall_cuts(dv, c, cl, fdev, pj, memo);
+}
 
-	/* per cluster: its name, the collectives and the models that fit */
+/* Per cluster: its name, the collectives and the models that fit. */
+static void cap_collectives(const struct rk_design *d, struct capacity *c)
+{
 	for (uint32_t q = 0; q < c->nclusters; q++) {
 		struct cap_cluster *x = &c->clusters[q];
 
@@ -887,9 +955,14 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 		x->infer_params_domain =
 		    arith_sat_u64(x->domain_hbm_max / CAP_INFER_BYTES);
 	}
+}
 
-	/* power: the racks' power_max, and the first site's PUE */
-	rt = derived_racks(dv);
+/* Power: the racks' power_max, and the first site's PUE. */
+static void cap_power(struct derived *dv, struct capacity *c)
+{
+	const struct rk_design *d = dv->d;
+	const struct rack_totals *rt = derived_racks(dv);
+
 	c->it_power = rt->site_power;
 	c->it_power_over = rt->site_over & TOTAL_POWER;
 	c->it_power_unknown =
@@ -907,17 +980,57 @@ void capacity_compute(struct derived *dv, struct capacity *c)
 	}
 	if (c->pue >= 0 && c->it_power > 0)
 		c->facility_nw = (u128)(uint64_t)c->it_power * (uint64_t)c->pue;
-	free(slot);
-	free(dom);
-	free(seen);
-	free(up);
-	free(usize);
-	free(cl);
-	free(fdev);
-	free(pj);
-	free(gp);
-	free(memo);
-	free(memo_done);
+}
+
+void capacity_compute(struct derived *dv, struct capacity *c)
+{
+	const struct rk_design *d = dv->d;
+	const size_t n1 = (size_t)d->nobjs + 1;
+	struct cap_work w = {
+		.d = d,
+		.c = c,
+		.n1 = n1,
+		.slot = xmalloc(n1 * sizeof(*w.slot)),
+		.dom = xmalloc(n1 * sizeof(*w.dom)),
+		.seen = xmalloc(n1 * sizeof(*w.seen)),
+		.up = xmalloc(n1 * sizeof(*w.up)),
+		.usize = xmalloc(n1 * sizeof(*w.usize)),
+		.cl = xmalloc(n1 * sizeof(*w.cl)),
+		.fdev = xmalloc(n1 * sizeof(*w.fdev)),
+		.pj = xcalloc(n1, 1),
+		.gp = NULL,
+		.memo = xcalloc(n1, sizeof(*w.memo)),
+	};
+
+	memset(c, 0, sizeof(*c));
+	memset(w.slot, 0xff, n1 * sizeof(*w.slot));
+	memset(w.dom, 0xff, n1 * sizeof(*w.dom));
+	memset(w.seen, 0xff, n1 * sizeof(*w.seen));
+	memset(w.cl, 0xff, n1 * sizeof(*w.cl));
+	memset(w.fdev, 0xff, n1 * sizeof(*w.fdev));
+	c->pue = -1;
+	c->pue_site = RK_NONE;
+
+	cap_gpu_parts(&w);
+	cap_models(&w);
+	cap_clusters(&w);
+	cap_cluster_models(&w);
+	cap_classes(&w);
+	cap_scaleout(&w);
+	cap_cluster_fabrics(&w);
+	alltoall_cuts(dv, c, w.cl, w.fdev, w.pj, w.memo);
+	cap_collectives(d, c);
+	cap_power(dv, c);
+	free(w.slot);
+	free(w.dom);
+	free(w.seen);
+	free(w.up);
+	free(w.usize);
+	free(w.cl);
+	free(w.fdev);
+	free(w.pj);
+	free(w.gp);
+	free(w.memo);
 }
 
 void cap_sources(const struct rk_design *d, uint32_t part,

@@ -222,6 +222,222 @@ static const char *const dv_names[DERIVED_PARTS] = {
 };
 
 /*
+ * The first jobs of the graph: the derived figures (the labels too when a
+ * selected back end needs them), then the checks, which wait for them.
+ * Returns the jobs added to @graph.
+ */
+static unsigned graph_checks(struct compilation *c, struct derived *dv,
+			     const struct backend **sel, unsigned nsel,
+			     bool want, struct dv_job *dj, struct ck_job *ck,
+			     struct backend_ctx *ctx, struct job *graph)
+{
+	unsigned ng = 0;
+
+	for (unsigned i = 0; i < nsel && want; i++)
+		if (sel[i]->needs & BE_NEEDS_LABELS)
+			derived_want_labels(dv);
+	derived_prepare_init(dv);
+	for (unsigned i = 0; i < DERIVED_PARTS; i++) {
+		derived_need(dv, i);
+		dj[i] = (struct dv_job){ dv, i, 0, 0 };
+		graph[ng++] =
+		    (struct job){ run_dv_job, &dj[i], 0, false, false };
+	}
+	memset(ck, 0, sizeof(*ck));
+	atomic_init(&ck->cancel, false);
+	ctx->cancel = &ck->cancel;
+	ck->c = c;
+	ck->dv = dv;
+	arena_init(&ck->arena);
+	diag_fork(&ck->diag, &c->diag, &ck->arena);
+	/* every finding, whatever --max-errors shows: the report lists and
+	 * counts them all, and a group's "more like this" count does not
+	 * depend on the limit; the limit applies when they are shown */
+	ck->diag.max_errors = 0;
+	ck->diag.capped = true;
+	graph[ng++] =
+	    (struct job){ run_ck_job, ck, ((uint64_t)1 << DERIVED_PARTS) - 1,
+			  false, false };
+	return ng;
+}
+
+/*
+ * A job per part of each selected back end (@bj, and @order heaviest
+ * first), each with its own context, arenas and diagnostics; then the
+ * back ends' preparations.  Returns the jobs.
+ */
+static unsigned be_jobs(struct compilation *c, const struct backend **sel,
+			unsigned nsel, struct backend_ctx *ctx, bool want,
+			struct be_job *bj, struct be_job **order)
+{
+	unsigned nbj = 0;
+
+	for (unsigned i = 0; i < nsel; i++) {
+		unsigned parts = sel[i]->parts > 1 ? sel[i]->parts : 1;
+
+		for (unsigned p = 0; p < parts; p++) {
+			struct be_job *j = &bj[nbj];
+
+			j->b = sel[i];
+			arena_init(&j->arena);
+			arena_init(&j->darena);
+			diag_fork(&j->diag, &c->diag, &j->darena);
+			diag_spill(&j->diag);
+			j->ctx = *ctx;
+			/* its own lists of files and directories */
+			j->ctx.files = NULL;
+			j->ctx.nfiles = j->ctx.files_cap = 0;
+			j->ctx.dirs = NULL;
+			j->ctx.ndirs = j->ctx.dirs_cap = 0;
+			j->ctx.part = p;
+			j->ctx.dry = !want;
+			j->ctx.arena = &j->arena;
+			j->ctx.diag = &j->diag;
+			order[nbj] = j;
+			nbj++;
+		}
+	}
+	for (unsigned i = 0; i < nsel; i++)
+		if (sel[i]->prepare)
+			sel[i]->prepare(ctx); /* here, before any job */
+	qsort(order, nbj, sizeof(*order), job_cmp);
+	return nbj;
+}
+
+/*
+ * The back ends' jobs into @graph after its first @ng, each waiting only
+ * for what it reads (the derived parts are the first jobs of the graph,
+ * the checks the next).  Returns the jobs of the graph.
+ */
+static unsigned graph_backends(struct be_job **order, unsigned nbj,
+			       struct ck_job *ck, struct job *graph,
+			       unsigned ng)
+{
+	for (unsigned i = 0; i < nbj; i++) {
+		const struct backend *b = order[i]->b;
+		uint64_t deps = 0;
+
+		if (b->needs & BE_NEEDS_CHECKS) {
+			order[i]->after = ck;
+			deps |= (uint64_t)1 << DERIVED_PARTS;
+		}
+		if (b->needs & BE_NEEDS_FABRICS)
+			deps |= (uint64_t)1 << DERIVED_FABRICS;
+		if (b->needs & (BE_NEEDS_PLAN | BE_NEEDS_LABELS))
+			deps |= (uint64_t)1 << DERIVED_PLAN;
+		if (b->needs & BE_NEEDS_RACKS)
+			deps |= (uint64_t)1 << DERIVED_RACKS;
+		if (b->needs & BE_NEEDS_MODELS)
+			deps |= (uint64_t)1 << DERIVED_MODELS;
+		graph[ng++] =
+		    (struct job){ run_be_job, order[i], deps, true, false };
+	}
+	return ng;
+}
+
+/*
+ * After the graph, the checks' verdict: their diagnostics joined, the
+ * --force warning, the output limit, the output directory.  Returns the
+ * exit status so far.
+ */
+static int checks_verdict(struct compilation *c, struct ck_job *ck,
+			  struct out_budget *budget, bool want, bool dir_ok,
+			  int dir_errno)
+{
+	const struct rackc_options *o = c->opts;
+	int rc = RK_EXIT_OK;
+
+	diag_join(&c->diag, &ck->diag);
+	arena_destroy(&ck->arena);
+	if (ck->usage)
+		rc = RK_EXIT_USAGE;
+	else if (c->diag.errors && !o->force)
+		rc = RK_EXIT_ERRORS;
+	else if (want && c->diag.errors)
+		diag_warning(&c->diag, NULL, "force",
+			     "writing artifacts despite errors (--force)");
+	if (rc == RK_EXIT_OK && atomic_load(&budget->over))
+		rc = over_limit(c, budget);
+	if (rc == RK_EXIT_OK && !dir_ok) {
+		diag_error(&c->diag, NULL, "io",
+			   "cannot create output directory '%s': %s", o->outdir,
+			   strerror(dir_errno));
+		rc = RK_EXIT_USAGE;
+	}
+	return rc;
+}
+
+/*
+ * Each back end's diagnostics replayed in table order while the status
+ * @rc is still success: the first that failed decides it (a preflight,
+ * or --force, goes on; *@be_failed then).  Every job's files and
+ * directories are gathered into @ctx and its arenas released.  Returns
+ * the exit status.
+ */
+static int join_backends(struct compilation *c, struct be_job *bj, unsigned nbj,
+			 struct backend_ctx *ctx, int rc, bool want,
+			 bool *be_failed)
+{
+	const struct rackc_options *o = c->opts;
+
+	for (unsigned i = 0; i < nbj; i++) {
+		struct be_job *j = &bj[i];
+
+		if (rc == RK_EXIT_OK) {
+			uint32_t before = c->diag.errors;
+
+			diag_join(&c->diag, &j->diag);
+			/* an error that names the design is the design's; a
+			 * preflight, or --force, goes on to the next back end
+			 * (which writes what it can), else the first failure
+			 * decides */
+			if (!j->ok &&
+			    (c->diag.errors == before || j->ctx.failed))
+				rc = RK_EXIT_USAGE;
+			else if (!j->ok && !want)
+				*be_failed = true;
+			else if (!j->ok && o->force) {
+				*be_failed = true;
+				out_discard(&j->ctx);
+				diag_warning(&c->diag, NULL, "force",
+					     "back end '%s' wrote nothing: it "
+					     "cannot express the design (the "
+					     "errors above); the other back "
+					     "ends' artifacts are written "
+					     "(--force)",
+					     j->b->name);
+			} else if (!j->ok)
+				rc = RK_EXIT_ERRORS;
+		}
+		for (uint32_t k = 0; k < j->ctx.nfiles; k++)
+			*VEC_PUSH(ctx->files, ctx->nfiles, ctx->files_cap) =
+			    j->ctx.files[k];
+		for (uint32_t k = 0; k < j->ctx.ndirs; k++)
+			*VEC_PUSH(ctx->dirs, ctx->ndirs, ctx->dirs_cap) =
+			    j->ctx.dirs[k];
+		free(j->ctx.files);
+		free(j->ctx.dirs);
+		diag_unspill(&j->diag);
+		arena_destroy(&j->darena);
+		arena_destroy(&j->arena); /* a job skipped never released it */
+	}
+	return rc;
+}
+
+/* --stats: a line per back-end job, and the whole graph's since @t0. */
+static void stats_backends(const struct be_job *bj, unsigned nbj, uint64_t t0)
+{
+	for (unsigned i = 0; i < nbj; i++) {
+		const struct backend *b = bj[i].b;
+		unsigned p = bj[i].ctx.part;
+
+		stat_line(b->part_names ? b->part_names[p] : b->name, bj[i].ns,
+			  bj[i].cpu);
+	}
+	stat_line("checks and back ends", rk_now_ns() - t0, UINT64_MAX);
+}
+
+/*
  * The checks and the back ends.  Everything after elaboration runs as one
  * graph of jobs on up to o->jobs threads: the derived figures (fabrics;
  * port index and cable plan; rack totals), then the checks, which wait for
@@ -249,8 +465,8 @@ static int run_all(struct compilation *c, struct derived *dv)
 	struct dv_job dj[DERIVED_PARTS];
 	struct ck_job ck;
 	struct job *graph;
-	unsigned nsel, nbj = 0, ng = 0;
-	int rc = RK_EXIT_OK;
+	unsigned nsel, nbj = 0, ng;
+	int rc;
 	const char *base = strrchr(o->input, '/');
 	bool dir_ok, want = !o->check_only, be_failed = false;
 	int dir_errno = 0;
@@ -296,85 +512,9 @@ static int run_all(struct compilation *c, struct derived *dv)
 	bj = xcalloc(nbj + 1, sizeof(*bj));
 	order = xcalloc(nbj + 1, sizeof(*order));
 	graph = xcalloc(DERIVED_PARTS + 1 + nbj, sizeof(*graph));
-
-	/* the derived figures and the checks */
-	for (unsigned i = 0; i < nsel && want; i++)
-		if (sel[i]->needs & BE_NEEDS_LABELS)
-			derived_want_labels(dv);
-	derived_prepare_init(dv);
-	for (unsigned i = 0; i < DERIVED_PARTS; i++) {
-		derived_need(dv, i);
-		dj[i] = (struct dv_job){ dv, i, 0, 0 };
-		graph[ng++] =
-		    (struct job){ run_dv_job, &dj[i], 0, false, false };
-	}
-	memset(&ck, 0, sizeof(ck));
-	atomic_init(&ck.cancel, false);
-	ctx.cancel = &ck.cancel;
-	ck.c = c;
-	ck.dv = dv;
-	arena_init(&ck.arena);
-	diag_fork(&ck.diag, &c->diag, &ck.arena);
-	/* every finding, whatever --max-errors shows: the report lists and
-	 * counts them all, and a group's "more like this" count does not
-	 * depend on the limit; the limit applies when they are shown */
-	ck.diag.max_errors = 0;
-	ck.diag.capped = true;
-	graph[ng++] =
-	    (struct job){ run_ck_job, &ck, ((uint64_t)1 << DERIVED_PARTS) - 1,
-			  false, false };
-
-	/* the back ends, heaviest first */
-	nbj = 0;
-	for (unsigned i = 0; i < nsel; i++) {
-		unsigned parts = sel[i]->parts > 1 ? sel[i]->parts : 1;
-
-		for (unsigned p = 0; p < parts; p++) {
-			struct be_job *j = &bj[nbj];
-
-			j->b = sel[i];
-			arena_init(&j->arena);
-			arena_init(&j->darena);
-			diag_fork(&j->diag, &c->diag, &j->darena);
-			diag_spill(&j->diag);
-			j->ctx = ctx;
-			/* its own lists of files and directories */
-			j->ctx.files = NULL;
-			j->ctx.nfiles = j->ctx.files_cap = 0;
-			j->ctx.dirs = NULL;
-			j->ctx.ndirs = j->ctx.dirs_cap = 0;
-			j->ctx.part = p;
-			j->ctx.dry = !want;
-			j->ctx.arena = &j->arena;
-			j->ctx.diag = &j->diag;
-			order[nbj] = j;
-			nbj++;
-		}
-	}
-	for (unsigned i = 0; i < nsel; i++)
-		if (sel[i]->prepare)
-			sel[i]->prepare(&ctx); /* here, before any job */
-	qsort(order, nbj, sizeof(*order), job_cmp);
-	for (unsigned i = 0; i < nbj; i++) {
-		const struct backend *b = order[i]->b;
-		uint64_t deps = 0;
-
-		if (b->needs & BE_NEEDS_CHECKS) {
-			order[i]->after = &ck;
-			deps |= (uint64_t)1 << DERIVED_PARTS;
-		}
-		/* the derived parts are the first jobs of the graph */
-		if (b->needs & BE_NEEDS_FABRICS)
-			deps |= (uint64_t)1 << DERIVED_FABRICS;
-		if (b->needs & (BE_NEEDS_PLAN | BE_NEEDS_LABELS))
-			deps |= (uint64_t)1 << DERIVED_PLAN;
-		if (b->needs & BE_NEEDS_RACKS)
-			deps |= (uint64_t)1 << DERIVED_RACKS;
-		if (b->needs & BE_NEEDS_MODELS)
-			deps |= (uint64_t)1 << DERIVED_MODELS;
-		graph[ng++] =
-		    (struct job){ run_be_job, order[i], deps, true, false };
-	}
+	ng = graph_checks(c, dv, sel, nsel, want, dj, &ck, &ctx, graph);
+	nbj = be_jobs(c, sel, nsel, &ctx, want, bj, order);
+	ng = graph_backends(order, nbj, &ck, graph, ng);
 
 	/* from here on the derived figures are computed only by the parts
 	 * declared above, or read */
@@ -386,79 +526,13 @@ static int run_all(struct compilation *c, struct derived *dv)
 			stat_line(dv_names[i], dj[i].ns, dj[i].cpu);
 		stat_line("checks", ck.ns, ck.cpu);
 	}
-
 	if (o->explain)
 		fabric_explain(stdout, &c->design, dv);
 	/* the checks' verdict first */
-	diag_join(&c->diag, &ck.diag);
-	arena_destroy(&ck.arena);
-	if (ck.usage)
-		rc = RK_EXIT_USAGE;
-	else if (c->diag.errors && !o->force)
-		rc = RK_EXIT_ERRORS;
-	else if (want && c->diag.errors)
-		diag_warning(&c->diag, NULL, "force",
-			     "writing artifacts despite errors (--force)");
-	if (rc == RK_EXIT_OK && atomic_load(&budget.over))
-		rc = over_limit(c, &budget);
-	if (rc == RK_EXIT_OK && !dir_ok) {
-		diag_error(&c->diag, NULL, "io",
-			   "cannot create output directory '%s': %s", o->outdir,
-			   strerror(dir_errno));
-		rc = RK_EXIT_USAGE;
-	}
-	if (o->stats && want) {
-		for (unsigned i = 0; i < nbj; i++) {
-			const struct backend *b = bj[i].b;
-			unsigned p = bj[i].ctx.part;
-
-			stat_line(b->part_names ? b->part_names[p] : b->name,
-				  bj[i].ns, bj[i].cpu);
-		}
-		stat_line("checks and back ends", rk_now_ns() - t0, UINT64_MAX);
-	}
-
-	for (unsigned i = 0; i < nbj; i++) {
-		struct be_job *j = &bj[i];
-
-		if (rc == RK_EXIT_OK) {
-			uint32_t before = c->diag.errors;
-
-			diag_join(&c->diag, &j->diag);
-			/* an error that names the design is the design's; a
-			 * preflight, or --force, goes on to the next back end
-			 * (which writes what it can), else the first failure
-			 * decides */
-			if (!j->ok &&
-			    (c->diag.errors == before || j->ctx.failed))
-				rc = RK_EXIT_USAGE;
-			else if (!j->ok && !want)
-				be_failed = true;
-			else if (!j->ok && o->force) {
-				be_failed = true;
-				out_discard(&j->ctx);
-				diag_warning(&c->diag, NULL, "force",
-					     "back end '%s' wrote nothing: it "
-					     "cannot express the design (the "
-					     "errors above); the other back "
-					     "ends' artifacts are written "
-					     "(--force)",
-					     j->b->name);
-			} else if (!j->ok)
-				rc = RK_EXIT_ERRORS;
-		}
-		for (uint32_t k = 0; k < j->ctx.nfiles; k++)
-			*VEC_PUSH(ctx.files, ctx.nfiles, ctx.files_cap) =
-			    j->ctx.files[k];
-		for (uint32_t k = 0; k < j->ctx.ndirs; k++)
-			*VEC_PUSH(ctx.dirs, ctx.ndirs, ctx.dirs_cap) =
-			    j->ctx.dirs[k];
-		free(j->ctx.files);
-		free(j->ctx.dirs);
-		diag_unspill(&j->diag);
-		arena_destroy(&j->darena);
-		arena_destroy(&j->arena); /* a job skipped never released it */
-	}
+	rc = checks_verdict(c, &ck, &budget, want, dir_ok, dir_errno);
+	if (o->stats && want)
+		stats_backends(bj, nbj, t0);
+	rc = join_backends(c, bj, nbj, &ctx, rc, want, &be_failed);
 	free(graph);
 	free(order);
 	free(bj);

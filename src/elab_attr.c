@@ -428,6 +428,230 @@ static bool conv_psumap(struct elab *e, const struct attr_info *ai,
 	return true;
 }
 
+/* A ratio attribute (1:1, 3:1, or a plain positive count) into @out. */
+static bool conv_ratio(struct elab *e, const struct attr_info *ai,
+		       const struct val *v, struct rk_value *out)
+{
+	if (v->kind == V_NUM && v->dim == DIM_NONE && v->n > 0) {
+		out->n = v->n;
+		out->a = 1;
+	} else if (v->kind == V_RATIO && v->n2 <= UINT32_MAX) {
+		out->n = v->n;
+		out->a = (uint32_t)v->n2;
+	} else {
+		elab_error(e, &v->loc, "type-mismatch",
+			   "'%s' expects a ratio such as 1:1 or 3:1", ai->name);
+		return false;
+	}
+	out->type = VT_RATIO;
+	out->loc = v->loc;
+	return true;
+}
+
+/* A part reference of attribute @key into @out: a part of the class
+ * the attribute needs (a switch for `switch`, ...). */
+static bool conv_partref(struct elab *e, uint32_t key,
+			 const struct attr_info *ai, const struct val *v,
+			 struct rk_value *out)
+{
+	uint32_t w = elab_bare_word(v);
+	enum rk_class want = key == A_SWITCH || key == A_SPINE_SWITCH ? C_SWITCH
+			     : key == A_CABLE			      ? C_CABLE
+			     : key == A_RDHX			      ? C_RDHX
+								      : C_NONE;
+
+	if (!w) {
+		elab_error(e, &v->loc, "type-mismatch",
+			   "'%s' expects a part name", ai->name);
+		return false;
+	}
+	out->a = elab_find_part(e, w, &v->loc);
+	if (out->a == RK_NONE)
+		return false;
+	if (want && e->d->objs[out->a].cls != want) {
+		elab_error(e, &v->loc, "part-class",
+			   "'%s' is a %s part, but '%s' needs a %s part",
+			   str_of(e->a, w),
+			   rk_class_name(e->d->objs[out->a].cls), ai->name,
+			   rk_class_name(want));
+		return false;
+	}
+	out->type = VT_OBJ;
+	out->loc = v->loc;
+	return true;
+}
+
+/* Object references (one for T_REF, a list for T_REFS and T_PORTS) of the
+ * @n flattened @items into @out. */
+static bool conv_refs(struct elab *e, const struct attr_info *ai,
+		      const struct ast *st, const struct val *args,
+		      const struct val *items, uint32_t n, struct rk_value *out)
+{
+	struct rk_value *tmp = NULL;
+	uint32_t ntmp = 0, cap = 0;
+	bool ok = true;
+
+	for (uint32_t i = 0; i < n && ok; i++)
+		ok = push_refs(e, ai, &items[i], &tmp, &ntmp, &cap);
+	if (ok && ai->type == T_REF && (ntmp != 1 || tmp[0].n)) {
+		elab_error(e, &args[0].loc, "value",
+			   "'%s' names exactly one object", ai->name);
+		ok = false;
+	}
+	if (ok && ai->type == T_REF)
+		*out = tmp[0];
+	else if (ok)
+		store_list(e, tmp, ntmp, &st->loc, out);
+	free(tmp);
+	return ok;
+}
+
+/* A list of numbers (T_NUMS) or of strings (T_STRS) of the @n flattened
+ * @items into @out. */
+static bool conv_list(struct elab *e, const struct attr_info *ai,
+		      const struct ast *st, const struct val *items, uint32_t n,
+		      struct rk_value *out)
+{
+	struct rk_value *tmp = xcalloc(n, sizeof(*tmp));
+	bool ok = true;
+
+	for (uint32_t i = 0; i < n && ok; i++) {
+		if (ai->type == T_NUMS) {
+			ok = conv_num(e, ai, &items[i], &tmp[i]);
+			continue;
+		}
+		if (items[i].kind != V_STR) {
+			elab_error(e, &items[i].loc, "type-mismatch",
+				   "'%s' expects strings, not %s", ai->name,
+				   eval_val_kind_name(&items[i]));
+			ok = false;
+			break;
+		}
+		tmp[i].type = VT_STR;
+		tmp[i].a = items[i].s;
+		tmp[i].loc = items[i].loc;
+	}
+	if (ok)
+		store_list(e, tmp, n, &st->loc, out);
+	free(tmp);
+	return ok;
+}
+
+/* `spares CATEGORY, PERCENT, MINIMUM` into a list of three in @out. */
+static bool conv_spares(struct elab *e, const struct ast *st,
+			const struct val *args, uint32_t argc,
+			struct rk_value *out)
+{
+	struct rk_value three[3];
+	uint32_t w = argc == 3 ? elab_bare_word(&args[0]) : 0;
+	bool known = false;
+
+	if (argc != 3 || !w || args[1].kind != V_NUM ||
+	    (args[1].dim != DIM_RATIO && args[1].n) || args[2].kind != V_NUM ||
+	    args[2].dim != DIM_NONE) {
+		elab_error(e, &st->loc, "value",
+			   "spares takes a part category, a percent "
+			   "and a minimum: spares cable, 2%%, 4");
+		return false;
+	}
+	for (unsigned c = C_NONE + 1; c < C__COUNT; c++)
+		known |=
+		    streq(str_of(e->a, w), rk_class_name((enum rk_class)c));
+	if (!known) {
+		elab_error(e, &args[0].loc, "value",
+			   "'%s' is not a part category (server, "
+			   "switch, cable, transceiver, ...)",
+			   str_of(e->a, w));
+		return false;
+	}
+	if (args[1].n < 0 || args[2].n < 0) {
+		elab_error(e, &st->loc, "value",
+			   "spares: the percent and the minimum cannot "
+			   "be negative");
+		return false;
+	}
+	memset(three, 0, sizeof(three));
+	three[0].type = VT_WORD;
+	three[0].a = w;
+	three[0].loc = args[0].loc;
+	three[1].type = VT_NUM;
+	three[1].dim = DIM_RATIO;
+	three[1].n = args[1].n;
+	three[1].loc = args[1].loc;
+	three[2].type = VT_NUM;
+	three[2].dim = DIM_NONE;
+	three[2].n = args[2].n;
+	three[2].loc = args[2].loc;
+	store_list(e, three, 3, &st->loc, out);
+	return true;
+}
+
+/* `waive "CHECK", "REASON"` into a list of two strings in @out. */
+static bool conv_waiver(struct elab *e, const struct ast *st,
+			const struct val *args, uint32_t argc,
+			struct rk_value *out)
+{
+	struct rk_value two[2];
+
+	if (argc != 2 || args[0].kind != V_STR || args[1].kind != V_STR) {
+		elab_error(e, &st->loc, "value",
+			   "waive takes a check name and a reason: "
+			   "waive \"check-name\", \"why it is safe\"");
+		return false;
+	}
+	if (strlen_of(e->a, args[1].s) == 0) {
+		elab_error(e, &args[1].loc, "value",
+			   "a waiver must give a reason");
+		return false;
+	}
+	memset(two, 0, sizeof(two));
+	for (int i = 0; i < 2; i++) {
+		two[i].type = VT_STR;
+		two[i].a = args[i].s;
+		two[i].loc = args[i].loc;
+	}
+	store_list(e, two, 2, &st->loc, out);
+	return true;
+}
+
+/* A scalar attribute (number, string, word or boolean) of the one value
+ * @v into @out. */
+static bool conv_scalar(struct elab *e, const struct attr_info *ai,
+			const struct val *v, struct rk_value *out)
+{
+	switch (ai->type) {
+	case T_NUM:
+		return conv_num(e, ai, v, out);
+	case T_STR:
+		if (v->kind != V_STR) {
+			elab_error(e, &v->loc, "type-mismatch",
+				   "'%s' expects a string, not %s", ai->name,
+				   eval_val_kind_name(v));
+			return false;
+		}
+		out->type = VT_STR;
+		out->a = v->s;
+		break;
+	case T_WORD:
+		if (!elab_want_word(e, v, ai->name, ai->words, &out->a))
+			return false;
+		out->type = VT_WORD;
+		break;
+	default: /* T_BOOL */
+		if (v->kind != V_BOOL) {
+			elab_error(e, &v->loc, "type-mismatch",
+				   "'%s' expects true or false, not %s",
+				   ai->name, eval_val_kind_name(v));
+			return false;
+		}
+		out->type = VT_BOOL;
+		out->n = v->n;
+		break;
+	}
+	out->loc = v->loc;
+	return true;
+}
+
 /* Convert the evaluated arguments of attribute @key and push it. */
 void elab_set_attr(struct elab *e, uint32_t key, const struct ast *st,
 		   const struct val *args, uint32_t argc)
@@ -436,6 +660,7 @@ void elab_set_attr(struct elab *e, uint32_t key, const struct ast *st,
 	struct rk_value out;
 	const struct val *items;
 	uint32_t n;
+	bool ok = false;
 
 	memset(&out, 0, sizeof(out));
 	out.loc = st->loc;
@@ -464,147 +689,26 @@ void elab_set_attr(struct elab *e, uint32_t key, const struct ast *st,
 	}
 	switch (ai->type) {
 	case T_NUM:
-		if (!conv_num(e, ai, &args[0], &out))
-			return;
-		break;
 	case T_STR:
-		if (args[0].kind != V_STR) {
-			elab_error(e, &args[0].loc, "type-mismatch",
-				   "'%s' expects a string, not %s", ai->name,
-				   eval_val_kind_name(&args[0]));
-			return;
-		}
-		out.type = VT_STR;
-		out.a = args[0].s;
-		out.loc = args[0].loc;
-		break;
 	case T_WORD:
-		if (!elab_want_word(e, &args[0], ai->name, ai->words, &out.a))
-			return;
-		out.type = VT_WORD;
-		out.loc = args[0].loc;
-		break;
 	case T_BOOL:
-		if (args[0].kind != V_BOOL) {
-			elab_error(e, &args[0].loc, "type-mismatch",
-				   "'%s' expects true or false, not %s",
-				   ai->name, eval_val_kind_name(&args[0]));
-			return;
-		}
-		out.type = VT_BOOL;
-		out.n = args[0].n;
-		out.loc = args[0].loc;
+		ok = conv_scalar(e, ai, &args[0], &out);
 		break;
 	case T_RATIO:
-		if (args[0].kind == V_NUM && args[0].dim == DIM_NONE &&
-		    args[0].n > 0) {
-			out.n = args[0].n;
-			out.a = 1;
-		} else if (args[0].kind == V_RATIO &&
-			   args[0].n2 <= UINT32_MAX) {
-			out.n = args[0].n;
-			out.a = (uint32_t)args[0].n2;
-		} else {
-			elab_error(e, &args[0].loc, "type-mismatch",
-				   "'%s' expects a ratio such as 1:1 or 3:1",
-				   ai->name);
-			return;
-		}
-		out.type = VT_RATIO;
-		out.loc = args[0].loc;
+		ok = conv_ratio(e, ai, &args[0], &out);
 		break;
-	case T_PARTREF: {
-		uint32_t w = elab_bare_word(&args[0]);
-
-		if (!w) {
-			elab_error(e, &args[0].loc, "type-mismatch",
-				   "'%s' expects a part name", ai->name);
-			return;
-		}
-		out.a = elab_find_part(e, w, &args[0].loc);
-		if (out.a == RK_NONE)
-			return;
-		{
-			enum rk_class want =
-			    key == A_SWITCH || key == A_SPINE_SWITCH ? C_SWITCH
-			    : key == A_CABLE			     ? C_CABLE
-			    : key == A_RDHX			     ? C_RDHX
-								     : C_NONE;
-
-			if (want && e->d->objs[out.a].cls != want) {
-				elab_error(e, &args[0].loc, "part-class",
-					   "'%s' is a %s part, but '%s' needs "
-					   "a %s part",
-					   str_of(e->a, w),
-					   rk_class_name(e->d->objs[out.a].cls),
-					   ai->name, rk_class_name(want));
-				return;
-			}
-		}
-		out.type = VT_OBJ;
-		out.loc = args[0].loc;
+	case T_PARTREF:
+		ok = conv_partref(e, key, ai, &args[0], &out);
 		break;
-	}
 	case T_REF:
 	case T_REFS:
-	case T_PORTS: {
-		struct rk_value *tmp = NULL;
-		uint32_t ntmp = 0, cap = 0;
-		bool ok = true;
-
-		for (uint32_t i = 0; i < n && ok; i++)
-			ok = push_refs(e, ai, &items[i], &tmp, &ntmp, &cap);
-		if (ok && ai->type == T_REF && (ntmp != 1 || tmp[0].n)) {
-			elab_error(e, &args[0].loc, "value",
-				   "'%s' names exactly one object", ai->name);
-			ok = false;
-		}
-		if (ok && ai->type == T_REF)
-			out = tmp[0];
-		else if (ok)
-			store_list(e, tmp, ntmp, &st->loc, &out);
-		free(tmp);
-		if (!ok)
-			return;
+	case T_PORTS:
+		ok = conv_refs(e, ai, st, args, items, n, &out);
 		break;
-	}
-	case T_NUMS: {
-		struct rk_value *tmp = xcalloc(n, sizeof(*tmp));
-		bool ok = true;
-
-		for (uint32_t i = 0; i < n && ok; i++)
-			ok = conv_num(e, ai, &items[i], &tmp[i]);
-		if (ok)
-			store_list(e, tmp, n, &st->loc, &out);
-		free(tmp);
-		if (!ok)
-			return;
+	case T_NUMS:
+	case T_STRS:
+		ok = conv_list(e, ai, st, items, n, &out);
 		break;
-	}
-	case T_STRS: {
-		struct rk_value *tmp = xcalloc(n, sizeof(*tmp));
-		bool ok = true;
-
-		for (uint32_t i = 0; i < n && ok; i++) {
-			if (items[i].kind != V_STR) {
-				elab_error(e, &items[i].loc, "type-mismatch",
-					   "'%s' expects strings, not %s",
-					   ai->name,
-					   eval_val_kind_name(&items[i]));
-				ok = false;
-				break;
-			}
-			tmp[i].type = VT_STR;
-			tmp[i].a = items[i].s;
-			tmp[i].loc = items[i].loc;
-		}
-		if (ok)
-			store_list(e, tmp, n, &st->loc, &out);
-		free(tmp);
-		if (!ok)
-			return;
-		break;
-	}
 	case T_PSUMAP:
 		for (uint32_t i = 0; i < argc; i++) {
 			struct rk_value one;
@@ -614,78 +718,17 @@ void elab_set_attr(struct elab *e, uint32_t key, const struct ast *st,
 				push_attr(e, key, &one);
 		}
 		return;
-	case T_SPARES: {
-		struct rk_value three[3];
-		uint32_t w = argc == 3 ? elab_bare_word(&args[0]) : 0;
-		bool known = false;
-
-		if (argc != 3 || !w || args[1].kind != V_NUM ||
-		    (args[1].dim != DIM_RATIO && args[1].n) ||
-		    args[2].kind != V_NUM || args[2].dim != DIM_NONE) {
-			elab_error(e, &st->loc, "value",
-				   "spares takes a part category, a percent "
-				   "and a minimum: spares cable, 2%%, 4");
-			return;
-		}
-		for (unsigned c = C_NONE + 1; c < C__COUNT; c++)
-			known |= streq(str_of(e->a, w),
-				       rk_class_name((enum rk_class)c));
-		if (!known) {
-			elab_error(e, &args[0].loc, "value",
-				   "'%s' is not a part category (server, "
-				   "switch, cable, transceiver, ...)",
-				   str_of(e->a, w));
-			return;
-		}
-		if (args[1].n < 0 || args[2].n < 0) {
-			elab_error(e, &st->loc, "value",
-				   "spares: the percent and the minimum cannot "
-				   "be negative");
-			return;
-		}
-		memset(three, 0, sizeof(three));
-		three[0].type = VT_WORD;
-		three[0].a = w;
-		three[0].loc = args[0].loc;
-		three[1].type = VT_NUM;
-		three[1].dim = DIM_RATIO;
-		three[1].n = args[1].n;
-		three[1].loc = args[1].loc;
-		three[2].type = VT_NUM;
-		three[2].dim = DIM_NONE;
-		three[2].n = args[2].n;
-		three[2].loc = args[2].loc;
-		store_list(e, three, 3, &st->loc, &out);
+	case T_SPARES:
+		ok = conv_spares(e, st, args, argc, &out);
 		break;
-	}
-	case T_WAIVER: {
-		struct rk_value two[2];
-
-		if (argc != 2 || args[0].kind != V_STR ||
-		    args[1].kind != V_STR) {
-			elab_error(e, &st->loc, "value",
-				   "waive takes a check name and a reason: "
-				   "waive \"check-name\", \"why it is safe\"");
-			return;
-		}
-		if (strlen_of(e->a, args[1].s) == 0) {
-			elab_error(e, &args[1].loc, "value",
-				   "a waiver must give a reason");
-			return;
-		}
-		memset(two, 0, sizeof(two));
-		for (int i = 0; i < 2; i++) {
-			two[i].type = VT_STR;
-			two[i].a = args[i].s;
-			two[i].loc = args[i].loc;
-		}
-		store_list(e, two, 2, &st->loc, &out);
+	case T_WAIVER:
+		ok = conv_waiver(e, st, args, argc, &out);
 		break;
-	}
 	case T_ANY:
 		elab_error(e, &st->loc, "value", "'%s' cannot be set",
 			   ai->name);
 		return;
 	}
-	push_attr(e, key, &out);
+	if (ok)
+		push_attr(e, key, &out);
 }

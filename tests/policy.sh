@@ -65,6 +65,79 @@ check_prefix() {
 	}'
 }
 
+# check_longfn FILE...: "FILE:LINE NAME LENGTH" for each top-level function
+# definition, LENGTH counted from its opening brace to its closing brace
+# inclusive.  The sources are clang-format'd (.clang-format): a function's
+# braces, and only a function's, stand alone at column 0; its name is the
+# first "NAME(" of the lines since the last blank, comment, directive or
+# closing brace at column 0.
+check_longfn() {
+	awk '
+	FNR == 1 { sig = ""; start = 0 }
+	start == 0 && /^\{/ {
+		if (match(sig, /[A-Za-z_][A-Za-z_0-9]*[ \t]*\(/)) {
+			name = substr(sig, RSTART, RLENGTH)
+			sub(/[ \t]*\($/, "", name)
+			start = FNR
+		}
+		sig = ""
+		next
+	}
+	start > 0 && /^\}/ {
+		print FILENAME ":" start " " name " " (FNR - start + 1)
+		start = 0
+		next
+	}
+	start > 0 { next }
+	/^[#\/}]/ || /^$/ { sig = ""; next }
+	/^[A-Za-z_]/ { sig = $0; next }
+	sig != "" { sig = sig " " $0 }
+	' "$@"
+}
+
+# long_unlisted LIMIT LIST FILE...: "FILE:LINE NAME LENGTH" for each function
+# longer than LIMIT lines that LIST (lines "FILE NAME REASON...", FILE the
+# base name, "#" comments) does not name with a reason; then "stale: FILE
+# NAME" for each entry of LIST that names no such function, and "no reason:
+# FILE NAME" for each entry without one
+long_unlisted() {
+	lim=$1
+	list=$2
+	shift 2
+	check_longfn "$@" | awk -v lim="$lim" -v list="$list" '
+	BEGIN {
+		while ((getline l <list) > 0) {
+			if (l ~ /^[ \t]*(#|$)/)
+				continue
+			n = split(l, f, /[ \t]+/)
+			k = f[1] " " f[2]
+			listed[k] = 1
+			order[++nl] = k
+			if (n < 3)
+				bare[k] = 1
+		}
+	}
+	{
+		file = $1
+		sub(/:[0-9]+$/, "", file)
+		sub(/.*\//, "", file)
+		k = file " " $2
+		if ($3 <= lim)
+			next
+		long[k] = 1
+		if (!(k in listed))
+			print $0
+	}
+	END {
+		for (i = 1; i <= nl; i++) {
+			if (!(order[i] in long))
+				print "stale: " order[i]
+			else if (order[i] in bare)
+				print "no reason: " order[i]
+		}
+	}'
+}
+
 srcs() {
 	for d in src backends grammar; do
 		for f in "$1/$d"/*.c "$1/$d"/*.h "$1/$d"/*.l "$1/$d"/*.y; do
@@ -120,6 +193,17 @@ else
 	skip "prefix: elab, eval and fabric exports prefixed" "no objects"
 fi
 
+# shellcheck disable=SC2046
+bad=$(long_unlisted 120 "$top_srcdir/tests/long-functions.txt" \
+	$(srcs "$top_srcdir" | grep -E '/(src|backends)/[^/]*\.[ch]$'))
+if [ -z "$bad" ]; then
+	pass "longfn: functions over 120 lines have a stated reason"
+else
+	fail "longfn: functions over 120 lines have a stated reason" \
+		"$(echo "$bad" | wc -l) unlisted or stale, e.g. $(echo "$bad" |
+			head -5 | sed 's|.*/||' | tr '\n' ' ')"
+fi
+
 # planted copies must be found
 mkdir -p "$tmp/src"
 printf 'typedef unsigned __int128 u128;\n' >"$tmp/src/a.c"
@@ -171,6 +255,49 @@ if [ "$got" = "elab_attr.o set_attr eval.o eval fabric.o spread " ]; then
 	pass "prefix: planted names found"
 else
 	fail "prefix: planted names found" "got '$got'"
+fi
+
+# a function of 121 lines is found, one of 120 is not, in a file of two;
+# an allowlist entry without a reason, or for a short function, is refused
+{
+	printf 'static int short_one(int a,\n\t\t     int b)\n{\n'
+	i=0
+	while [ $i -lt 118 ]; do
+		printf '\ta += b;\n'
+		i=$((i + 1))
+	done
+	printf '}\n\n/* a comment */\nstruct s {\n\tint x;\n};\n\n'
+	printf 'static const int t[] = {\n\t1,\n};\n\n'
+	printf '#define M 1\nint long_one(void)\n{\n\tif (M) {\n'
+	i=0
+	while [ $i -lt 117 ]; do
+		printf '\t\tM;\n'
+		i=$((i + 1))
+	done
+	printf '\t}\n}\n'
+} >"$tmp/src/h.c"
+: >"$tmp/none.txt"
+got=$(long_unlisted 120 "$tmp/none.txt" "$tmp/src/h.c" | sed 's|.*/||' |
+	tr '\n' ' ')
+if [ "$got" = "h.c:135 long_one 121 " ]; then
+	pass "longfn: planted long function found"
+else
+	fail "longfn: planted long function found" "got '$got'"
+fi
+printf '# comment\nh.c long_one a table\nh.c short_one a table\nh.c x\n' \
+	>"$tmp/list.txt"
+got=$(long_unlisted 120 "$tmp/list.txt" "$tmp/src/h.c" | tr '\n' ' ')
+if [ "$got" = "stale: h.c short_one stale: h.c x " ]; then
+	pass "longfn: stale allowlist entries refused"
+else
+	fail "longfn: stale allowlist entries refused" "got '$got'"
+fi
+printf 'h.c long_one\n' >"$tmp/list.txt"
+got=$(long_unlisted 120 "$tmp/list.txt" "$tmp/src/h.c" | tr '\n' ' ')
+if [ "$got" = "no reason: h.c long_one " ]; then
+	pass "longfn: allowlist entry without a reason refused"
+else
+	fail "longfn: allowlist entry without a reason refused" "got '$got'"
 fi
 
 finish
