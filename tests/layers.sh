@@ -79,14 +79,20 @@ elab elab_attr elab_decl elab_import eval
 '
 
 # awk functions both checkers share: base(PATH) is a file's name without
-# directory and extension, layer(BASE) its layer (0: none); call init()
+# directory and extension, layer(PATH) its layer (0: none): the layer of
+# its folder where the table names the folder ("src/base/"), else of its
+# base name; call init()
 awk_lib='
 	function base(p) {
 		sub(/.*\//, "", p)
 		sub(/\.[a-z]+$/, "", p)
 		return p
 	}
-	function layer(b,   i) {
+	function layer(p,   i, dir, b) {
+		dir = p
+		if (sub(/[^\/]*$/, "", dir) && dir in folder)
+			return folder[dir]
+		b = base(p)
 		for (i = 1; i <= npat; i++)
 			if (b ~ pat[i])
 				return lay[i]
@@ -101,6 +107,10 @@ awk_lib='
 			m = split(line[i], w, " ")
 			for (j = 2; j <= m; j++) {
 				p = w[j]
+				if (p ~ /\/$/) {
+					folder[p] = w[1] + 0
+					continue
+				}
 				gsub(/\*/, ".*", p)
 				pat[++npat] = "^" p "$"
 				lay[npat] = w[1] + 0
@@ -109,15 +119,26 @@ awk_lib='
 	}
 '
 
+# source_files DIR: the sources of DIR/src, DIR/backends and DIR/grammar,
+# in their folders too, one a line, relative to DIR, sorted
+source_files() {
+	(cd "$1" && find src backends grammar -type f \( -name '*.[ch]' -o \
+	    -name '*.def' -o -name '*.y' -o -name '*.l' \) 2>/dev/null) |
+	    sort
+}
+
 # check_tree DIR: print one line per source file, "ok FILE" or
-# "bad FILE: why", for the files of DIR/src, DIR/backends, DIR/grammar
+# "bad FILE: why", for the files of DIR/src, DIR/backends, DIR/grammar;
+# an included name is looked up among those files ("have" lines)
 check_tree() {
-	for f in "$1"/src/*.[ch] "$1"/src/*.def "$1"/backends/*.[ch] \
-	    "$1"/grammar/*.y "$1"/grammar/*.l "$1"/grammar/*.h; do
-		[ -f "$f" ] || continue
-		printf 'file %s\n' "${f#"$1"/}"
-		sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/inc \1/p' "$f"
-	done | awk -v layers="$layers" -v private="$private" -v apart="$apart" \
+	source_files "$1" >"$tmp/files.txt"
+	{
+		sed 's/^/have /' "$tmp/files.txt"
+		while IFS= read -r f; do
+			printf 'file %s\n' "$f"
+			sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/inc \1/p' "$1/$f"
+		done <"$tmp/files.txt"
+	} | awk -v layers="$layers" -v private="$private" -v apart="$apart" \
 	    "$awk_lib"'
 	function add(msg) {
 		why = why (why == "" ? " " : "; ") msg
@@ -133,18 +154,23 @@ check_tree() {
 		for (j = 1; j <= m; j++)
 			priv[w[j]] = 1
 	}
+	$1 == "have" {
+		n = split($2, w, "/")
+		have[w[n]] = $2
+		next
+	}
 	$1 == "file" {
 		flush()
 		cur = $2
 		why = ""
-		fl = layer(base(cur))
+		fl = layer(cur)
 		if (!fl)
 			add("not in the layer table")
 		next
 	}
 	$1 == "inc" {
 		b = base($2)
-		il = layer(b)
+		il = layer($2 in have ? have[$2] : $2)
 		if (!il)
 			add("includes " $2 ", which is in no layer")
 		else if (fl && il > fl)
@@ -161,9 +187,8 @@ check_tree() {
 # "obj OBJ", for each object of DIR/src and DIR/backends (OBJ relative
 # to DIR)
 object_symbols() {
-	for o in "$1"/src/*.o "$1"/backends/*.o; do
-		[ -f "$o" ] || continue
-		f=${o#"$1"/}
+	for f in $(cd "$1" && find src backends -name '*.o' 2>/dev/null | sort); do
+		o=$1/$f
 		nm -g --defined-only "$o" | awk -v f="$f" 'NF == 3 { print "def", $3, f }'
 		nm -u "$o" | awk -v f="$f" '{ print "use", $NF, f }'
 		printf 'obj %s\n' "$f"
@@ -187,8 +212,8 @@ check_cycles() {
 				continue
 			a = base(user[i])
 			b = base(d)
-			l = layer(a)
-			if (!l || layer(b) != l)
+			l = layer(user[i])
+			if (!l || layer(d) != l)
 				continue
 			if (!((a, b) in edge)) {
 				node[a] = l
@@ -300,8 +325,8 @@ check_objects() {
 			d = def[sym[i]]
 			if (d == "" || d == user[i])
 				continue
-			ul = layer(base(user[i]))
-			dl = layer(base(d))
+			ul = layer(user[i])
+			dl = layer(d)
 			if (ul && dl > ul &&
 			    !((base(user[i]) ":" base(d)) in allow))
 				why[user[i]] = why[user[i]] "; calls " sym[i] \
@@ -317,6 +342,14 @@ check_objects() {
 }
 
 cd "$top_srcdir" || exit 99
+
+# at NAME: where the source NAME.c (or NAME.h) is, less the extension
+# ("src/fabric", or in a stage's folder "src/fabric/fabric"), so that the
+# planted cases below follow the files wherever they are
+source_files . >"$tmp/real.txt"
+at() {
+	sed -n "s,^\(.*/$1\)\.[ch]\$,\1,p" "$tmp/real.txt" | sed -n 1p
+}
 
 # the source tree
 check_tree . >"$tmp/tree.txt"
@@ -360,23 +393,24 @@ if command -v nm >/dev/null 2>&1 && command -v "$cc" >/dev/null 2>&1; then
 	# plant FILE DEFINES CALLS: FILE.o (under src/ or backends/) defining
 	# one function, calling another
 	plant() {
+		mkdir -p "$(dirname "$tmp/objneg/$1")"
 		printf 'void %s(void);\nvoid %s(void);\nvoid %s(void) { %s(); }\n' \
 		    "$2" "$3" "$2" "$3" >"$tmp/objneg/$1.c"
 		"$cc" -c -o "$tmp/objneg/$1.o" "$tmp/objneg/$1.c"
 	}
-	plant src/fabric fabric_expand resolve_design
-	plant src/resolve resolve_design fabric_expand
-	plant src/diag diag_emit diag_rule_count
-	plant src/diag_rules diag_rule_count diag_emit
+	plant "$(at fabric)" fabric_expand resolve_design
+	plant "$(at resolve)" resolve_design fabric_expand
+	plant "$(at diag)" diag_emit diag_rule_count
+	plant "$(at diag_rules)" diag_rule_count diag_emit
 	# a back end calling into a check file, a check into the models
-	plant backends/report report_emit feed_loads
-	plant src/checks_power feed_loads derived_power
-	plant src/power_model derived_power model_none
+	plant "$(at report)" report_emit feed_loads
+	plant "$(at checks_power)" feed_loads derived_power
+	plant "$(at power_model)" derived_power model_none
 	check_objects "$tmp/objneg" >"$tmp/objneg.txt"
-	for want in 'bad src/resolve.o: calls fabric_expand of src/fabric.o (layer 8) from layer 7' \
-	    'ok src/fabric.o' 'ok src/diag.o' \
-	    'bad backends/report.o: calls feed_loads of src/checks_power.o (layer 10), kept apart from layer 11' \
-	    'ok src/checks_power.o'; do
+	for want in "bad $(at resolve).o: calls fabric_expand of $(at fabric).o (layer 8) from layer 7" \
+	    "ok $(at fabric).o" "ok $(at diag).o" \
+	    "bad $(at report).o: calls feed_loads of $(at checks_power).o (layer 10), kept apart from layer 11" \
+	    "ok $(at checks_power).o"; do
 		if grep -qxF "$want" "$tmp/objneg.txt"; then
 			pass "object checker: $want"
 		else
@@ -397,6 +431,7 @@ if command -v nm >/dev/null 2>&1 && command -v "$cc" >/dev/null 2>&1; then
 	# plant FILE DEFINES CALLS...: FILE.o defining one function that
 	# calls the others
 	plantc() {
+		mkdir -p "$(dirname "$tmp/cycneg/$1")"
 		o=$1
 		d=$2
 		shift 2
@@ -412,16 +447,16 @@ if command -v nm >/dev/null 2>&1 && command -v "$cc" >/dev/null 2>&1; then
 		} >>"$tmp/cycneg/$o.c"
 		"$cc" -c -o "$tmp/cycneg/$o.o" "$tmp/cycneg/$o.c"
 	}
-	plantc src/bisect bisect_solve bisect_cut
-	plantc src/bisect_part bisect_cut maxflow_run
-	plantc src/metrics maxflow_run bisect_solve
-	plantc src/maxflow flow_leaf
-	plantc src/check_run checks_run check_power check_space
-	plantc src/checks_power check_power check_fail
-	plantc src/checks_space check_space check_fail
-	plantc src/check check_fail diag_emit
-	plantc src/diag diag_emit diag_rule_count
-	plantc src/diag_rules diag_rule_count check_fail
+	plantc "$(at bisect)" bisect_solve bisect_cut
+	plantc "$(at bisect_part)" bisect_cut maxflow_run
+	plantc "$(at metrics)" maxflow_run bisect_solve
+	plantc "$(at maxflow)" flow_leaf
+	plantc "$(at check_run)" checks_run check_power check_space
+	plantc "$(at checks_power)" check_power check_fail
+	plantc "$(at checks_space)" check_space check_fail
+	plantc "$(at check)" check_fail diag_emit
+	plantc "$(at diag)" diag_emit diag_rule_count
+	plantc "$(at diag_rules)" diag_rule_count check_fail
 	check_cycles "$tmp/cycneg" >"$tmp/cycneg.txt"
 	for want in 'cycle 9: bisect bisect_part metrics' \
 	    '  metrics -> bisect (bisect_solve)' \
@@ -471,18 +506,22 @@ fi
 
 # the checker itself: an upward include, a private header included from
 # another layer, and a file in no layer must each be reported
-mkdir "$tmp/neg" "$tmp/neg/src" "$tmp/neg/backends"
-cp src/resolve.c src/fabric_gen.h src/elab.h src/rackc.h "$tmp/neg/src/"
-printf '#include "fabric.h"\n' >>"$tmp/neg/src/resolve.c"
-printf '#include "fabric_gen.h"\n' >"$tmp/neg/src/metrics.c"
+# (a copy of the tree, so that the included headers are where they are)
+mkdir "$tmp/neg"
+while IFS= read -r f; do
+	mkdir -p "$(dirname "$tmp/neg/$f")"
+	cp "$f" "$tmp/neg/$f"
+done <"$tmp/real.txt"
+printf '#include "fabric.h"\n' >>"$tmp/neg/$(at resolve).c"
+printf '#include "fabric_gen.h"\n' >"$tmp/neg/$(at metrics).c"
 printf '#include "rackc.h"\n' >"$tmp/neg/src/unlisted.c"
-printf '#include "loads.h"\n#include "check.h"\n' >"$tmp/neg/backends/report.c"
+printf '#include "loads.h"\n#include "check.h"\n' >>"$tmp/neg/$(at report).c"
 check_tree "$tmp/neg" >"$tmp/neg.txt"
-for want in 'bad src/resolve.c: includes fabric.h (layer 8) from layer 7' \
-    'bad src/metrics.c: includes fabric_gen.h, private to layer 8' \
+for want in "bad $(at resolve).c: includes fabric.h (layer 8) from layer 7" \
+    "bad $(at metrics).c: includes fabric_gen.h, private to layer 8" \
     'bad src/unlisted.c: not in the layer table' \
-    'bad backends/report.c: includes check.h (layer 10), kept apart from layer 11' \
-    'ok src/elab.h'; do
+    "bad $(at report).c: includes check.h (layer 10), kept apart from layer 11" \
+    "ok $(at elab).h"; do
 	if grep -qxF "$want" "$tmp/neg.txt"; then
 		pass "checker: $want"
 	else
