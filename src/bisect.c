@@ -11,6 +11,7 @@
 #include "arith.h"
 #include "bisect_large.h"
 #include "metrics.h"
+#include "maxflow.h"
 
 #define BIG (INT64_MAX / 4)
 

@@ -22,6 +22,7 @@
 
 #include "bisect_large.h"
 #include "metrics.h"
+#include "maxflow.h"
 
 #define BIG (INT64_MAX / 4)
 #define SEEDS 8

@@ -35,6 +35,18 @@ void derived_init(struct derived *dv, const struct rk_design *d)
 	dv->d = d;
 }
 
+void figure_report_free(struct figure_report *f)
+{
+	if (!f)
+		return;
+	free(f->unknown);
+	free(f->est);
+	free(f->verdicts);
+	free(f->refs);
+	free(f->on_estimates);
+	free(f);
+}
+
 void derived_free(struct derived *dv)
 {
 	for (unsigned i = 0; dv->coverage && i < dv->ncoverage; i++)

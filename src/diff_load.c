@@ -812,41 +812,6 @@ static bool compile_design(const struct dv_source *src, const char *stddir,
 	return scratch_compile(&o, "ir.rack", "rackc");
 }
 
-int dv_keycmp(const char *a, const char *b)
-{
-	const char *a0 = a, *b0 = b;
-
-	while (*a && *b) {
-		if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
-			const char *x = a, *y = b;
-			size_t nx, ny;
-
-			while (*x == '0' && x[1] >= '0' && x[1] <= '9')
-				x++;
-			while (*y == '0' && y[1] >= '0' && y[1] <= '9')
-				y++;
-			for (a = x; *a >= '0' && *a <= '9'; a++)
-				;
-			for (b = y; *b >= '0' && *b <= '9'; b++)
-				;
-			nx = (size_t)(a - x);
-			ny = (size_t)(b - y);
-			if (nx != ny)
-				return nx < ny ? -1 : 1;
-			if (memcmp(x, y, nx))
-				return memcmp(x, y, nx) < 0 ? -1 : 1;
-			continue;
-		}
-		if (*a != *b)
-			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-		a++;
-		b++;
-	}
-	if (*a || *b)
-		return *a ? 1 : -1;
-	return strcmp(a0, b0); /* equal but for leading zeros */
-}
-
 int dv_field(const struct dv_table *t, const char *name)
 {
 	for (uint32_t i = 0; i < t->nf; i++)

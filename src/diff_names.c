@@ -1,16 +1,53 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Lists of names for people (diff.h: dv_compress_names): names that
- * differ in one bracketed index merged into ranges, a pass per index from
- * the last, so that "su[0].leaf[0]" .. "su[3].leaf[7]" read
- * "su[0-3].leaf[0-7]".
+ * Names and keys, a leaf of the diff that its loader, its cable tables
+ * and its printer share: the order of keys (diff.h: dv_keycmp), and lists
+ * of names for people (dv_compress_names): names that differ in one
+ * bracketed index merged into ranges, a pass per index from the last, so
+ * that "su[0].leaf[0]" .. "su[3].leaf[7]" read "su[0-3].leaf[0-7]".
  */
 #include "rackc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "diff.h"
+
+int dv_keycmp(const char *a, const char *b)
+{
+	const char *a0 = a, *b0 = b;
+
+	while (*a && *b) {
+		if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
+			const char *x = a, *y = b;
+			size_t nx, ny;
+
+			while (*x == '0' && x[1] >= '0' && x[1] <= '9')
+				x++;
+			while (*y == '0' && y[1] >= '0' && y[1] <= '9')
+				y++;
+			for (a = x; *a >= '0' && *a <= '9'; a++)
+				;
+			for (b = y; *b >= '0' && *b <= '9'; b++)
+				;
+			nx = (size_t)(a - x);
+			ny = (size_t)(b - y);
+			if (nx != ny)
+				return nx < ny ? -1 : 1;
+			if (memcmp(x, y, nx))
+				return memcmp(x, y, nx) < 0 ? -1 : 1;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		a++;
+		b++;
+	}
+	if (*a || *b)
+		return *a ? 1 : -1;
+	return strcmp(a0, b0); /* equal but for leading zeros */
+}
 
 /* A name split around its last bracketed plain number. */
 struct nm {

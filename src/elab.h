@@ -240,14 +240,14 @@ struct elab {
 	 * end's begins (the link's loc spans both ends), for messages */
 	uint32_t *link_ends;
 	uint32_t nlink_ends, link_ends_cap;
-	/* fabric.c: incremental indexes over the first @ix_nobjs objects and
+	/* fabric_build.c: incremental indexes over the first @ix_nobjs objects and
 	 * @ix_nlinks links (see index_update) */
 	uint32_t *ix_link_head, *ix_link_next; /* device -> 2 * link + end */
 	uint32_t *ix_dev_head, *ix_dev_next;   /* rack -> mounted devices */
 	uint8_t *ix_seen;		       /* all 0 between uses */
 	uint32_t ix_nobjs, ix_nlinks, ix_cap, ix_seen_n;
 	uint64_t ix_link_cap;
-	/* fabric.c: places held for switches of provisioned fabrics */
+	/* fabric_build.c: places held for switches of provisioned fabrics */
 	struct placer_resv *resv;
 	/* resolve.c: explicit links whose ends name objects a fabric
 	 * generates, resolved once the fabrics are expanded */

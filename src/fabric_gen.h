@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the fabric generators share between src/fabric.c (fat tree, nvlink,
- * star) and the files that extend the fat tree: src/fabric_planes.c
- * (parallel planes) and src/fabric_tiers.c (a fourth tier).  Internal to
- * the fabric expansion stage.
+ * What the fabric generators share: the dispatcher src/fabric.c (with
+ * nvlink and star), the fat tree src/fabric_fattree.c and the files that
+ * extend it, src/fabric_planes.c (parallel planes) and src/fabric_tiers.c
+ * (three and four tiers), all on the building blocks of
+ * src/fabric_build.c, which calls none of them.  Internal to the fabric
+ * expansion stage.
  */
 #ifndef RACKC_FABRIC_GEN_H
 #define RACKC_FABRIC_GEN_H
@@ -91,10 +93,23 @@ bool fabric_add_link(struct elab *e, uint32_t fab, uint32_t ad, uint32_t ap,
 /* The endpoint devices and ports of @fab in order (the caller frees). */
 uint32_t fabric_endpoints(struct elab *e, uint32_t fab, uint32_t **devs,
 			  uint32_t **ports);
+/* Fabric-capable ports of a switch part (and its bases), in order. */
+void fabric_switch_ports(struct elab *e, uint32_t part, uint32_t proto,
+			 struct swport_list *out);
+/* A hand-wired fabric owns the explicit links reachable from its endpoint
+ * ports (@ed, @ep, @ne of them) through switches. */
+void fabric_adopt_links(struct elab *e, uint32_t fab, const uint32_t *ed,
+			const uint32_t *ep, uint32_t ne);
+/* The switch part @fab's attribute @key names (RK_NONE: none). */
+uint32_t fabric_switch_part(struct elab *e, uint32_t fab, uint32_t key);
+/* The spines for @need spine ports' worth of uplinks, U per leaf and P
+ * ports per spine (fabric_build.c says how). */
+uint32_t fabric_spines_for(uint64_t need, uint32_t U, uint32_t P);
+/* fabric_fattree.c: a fat tree, or one plane of it */
 void fabric_gen_fat_tree(struct elab *e, uint32_t fab, struct ft_plane *fp);
 
 /*
- * Growth-stable uplinks (fabric.c): @units units are added one at a time,
+ * Growth-stable uplinks (fabric_build.c): @units units are added one at a time,
  * each of @per lower switches with @up uplinks; once k+1 units are in
  * there are sk[k] upper switches (never fewer than before) of @ports
  * ports.  Lower switch l spreads its uplinks as spread(x, s, up, S) with x
@@ -107,7 +122,7 @@ struct deal {
 uint32_t fabric_spread(uint32_t l, uint32_t s, uint32_t U, uint32_t S);
 uint32_t fabric_deal_uplinks(const struct deal *dl, uint32_t *sp, uint32_t *pt);
 /*
- * The two-tier deal (fabric.c): @units units of @rails leaves with @Uf
+ * The two-tier deal (fabric_build.c): @units units of @rails leaves with @Uf
  * uplinks each, on spines of @P ports, as many as each size needs (or
  * @Sfix when not 0); spine and port of uplink j of leaf l at [l*Uf + j]
  * of @up_s and @up_p.  Returns the number of spines.
@@ -116,11 +131,11 @@ uint32_t fabric_deal_two_tier(uint32_t units, uint32_t rails, uint32_t Uf,
 			      uint32_t P, uint32_t Sfix, uint32_t *up_s,
 			      uint32_t *up_p);
 
-/* fabric_planes.c: plane fp->plane's endpoints (devices and ports, in
+/* fabric_build.c: plane fp->plane's endpoints (devices and ports, in
  * order) into @ed and @ep, for the caller to free; their count */
 uint32_t fabric_ft_plane_take(const struct ft_plane *fp, uint32_t **ed,
 			      uint32_t **ep);
-/* fabric_planes.c: the name index of the @i-th switch of a tier of plane
+/* fabric_build.c: the name index of the @i-th switch of a tier of plane
  * fp->plane: i*nplanes + plane, a function of the plane and i alone */
 uint64_t fabric_ft_name(const struct ft_plane *fp, uint32_t i);
 /* fabric_planes.c: a fat tree, in as many planes as it asks for */

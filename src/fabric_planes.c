@@ -70,11 +70,6 @@ uint32_t fabric_rails(const struct rk_design *d, const uint32_t *ep, uint32_t n,
 	return nr;
 }
 
-uint64_t fabric_ft_name(const struct ft_plane *fp, uint32_t i)
-{
-	return (uint64_t)i * fp->nplanes + fp->plane;
-}
-
 /*
  * The leaves of every plane (fp->count[p] of plane p), made in name order:
  * leaf k is plane k mod N's leaf k / N, into fp->made; then the places of
@@ -112,18 +107,6 @@ static bool make_leaves(struct elab *e, uint32_t fab, struct ft_plane *fp)
 		    sw);
 	fabric_placer_fini(&pl);
 	return ok;
-}
-
-uint32_t fabric_ft_plane_take(const struct ft_plane *fp, uint32_t **ed,
-			      uint32_t **ep)
-{
-	uint32_t a = fp->poff[fp->plane], k = fp->poff[fp->plane + 1] - a;
-
-	*ed = xmalloc(((size_t)k + 1) * sizeof(**ed));
-	*ep = xmalloc(((size_t)k + 1) * sizeof(**ep));
-	memcpy(*ed, fp->ped + a, (size_t)k * sizeof(**ed));
-	memcpy(*ep, fp->pep + a, (size_t)k * sizeof(**ep));
-	return k;
 }
 
 /*

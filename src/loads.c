@@ -715,15 +715,3 @@ struct figure_report *figure_report_compute(const struct rk_design *d,
 	free(b.loop_rack);
 	return f;
 }
-
-void figure_report_free(struct figure_report *f)
-{
-	if (!f)
-		return;
-	free(f->unknown);
-	free(f->est);
-	free(f->verdicts);
-	free(f->refs);
-	free(f->on_estimates);
-	free(f);
-}

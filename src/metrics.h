@@ -150,20 +150,6 @@ void fabric_graph_view_free(struct fabric_graph_view *g);
 /* Rate of a link: the lower of its two ports' speeds (0 if unknown). */
 int64_t link_rate(const struct rk_design *d, const struct rk_link *l);
 
-/*
- * Max-flow between two vertex sets of an undirected capacitated graph
- * (exposed for the unit tests' brute-force comparison).  Edges are
- * (u[i], v[i], cap[i]); side[x] is 1 for sources, 2 for sinks, 0 free.
- */
-int64_t maxflow_bipartition(uint32_t nv, uint32_t ne, const uint32_t *u,
-			    const uint32_t *v, const int64_t *cap,
-			    const uint8_t *side);
-/* The same; reach[x] (nv entries) is set to 1 for the vertices on the
- * sources' side of a least cut, 0 for the others (reach may be NULL). */
-int64_t maxflow_bipartition_cut(uint32_t nv, uint32_t ne, const uint32_t *u,
-				const uint32_t *v, const int64_t *cap,
-				const uint8_t *side, uint8_t *reach);
-
 /* GPUs in the design: effective gpu components of every device's part. */
 uint32_t design_gpu_count(const struct rk_design *d);
 

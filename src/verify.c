@@ -73,15 +73,6 @@ static const char *derived_host(struct arena *a, const char *full)
 	return s;
 }
 
-void vf_name_dev(struct vf *v, const char *name, uint32_t d)
-{
-	uint32_t id = vf_intern(&v->str, name, strlen(name), true);
-	uint32_t old = vf_map_put(&v->dev_by_name, id, d);
-
-	if (old != RK_NONE && old != d)
-		vf_map_put(&v->dev_by_name, id, VF_AMBIGUOUS);
-}
-
 static uint32_t plan_dev(struct vf *v, const char *name, const char *rack,
 			 const char *u)
 {

@@ -141,6 +141,17 @@ void vf_map_free(struct vf_map *m)
 	memset(m, 0, sizeof(*m));
 }
 
+/* A device known by @name (a second device of that name makes the name
+ * ambiguous). */
+void vf_name_dev(struct vf *v, const char *name, uint32_t d)
+{
+	uint32_t id = vf_intern(&v->str, name, strlen(name), true);
+	uint32_t old = vf_map_put(&v->dev_by_name, id, d);
+
+	if (old != RK_NONE && old != d)
+		vf_map_put(&v->dev_by_name, id, VF_AMBIGUOUS);
+}
+
 /* ---- IB rates ---- */
 
 static const char *const speeds[] = { "",    "SDR", "DDR", "QDR", "FDR10",

@@ -27,26 +27,26 @@
 # check_int128 DIR...: the files of DIR with a 128-bit typedef, one a line
 check_int128() {
 	grep -lE 'typedef[^;]*__int128' "$@" 2>/dev/null |
-		grep -v '/src/arith\.h$' || true
+		grep -v '/arith\.h$' || true
 }
 
 # check_arith DIR...: "FILE:LINE:TEXT" for each helper defined outside arith.h
 check_arith() {
 	grep -nE '^(static )?(inline )?[a-z_0-9 ]+[ *][a-z_0-9]*(sat|gcd|lcm|isqrt)[a-z_0-9]*\(' \
-		"$@" 2>/dev/null | grep -v '/src/arith\.h:' || true
+		"$@" 2>/dev/null | grep -v '/arith\.h:' || true
 }
 
 # check_cablecols FILE...: "FILE:LINE" for each spelled-out cabling column
 check_cablecols() {
 	grep -nE '"(a|b)_(site|row|rack|u|device|port|transceiver)"|"computed_length_m"' \
-		"$@" 2>/dev/null | grep -v '/src/cablecols\.def:' |
+		"$@" 2>/dev/null | grep -v '/cablecols\.def:' |
 		sed 's/^\([^:]*:[0-9]*\):.*/\1/' || true
 }
 
 # check_partbase FILE...: "FILE:LINE" for each hand-written part-base step
 check_partbase() {
 	grep -nE '\b([a-z_]+) = [^;,]*objs\[\1\]\.part\b' "$@" 2>/dev/null |
-		grep -v '/src/ir\.h:' | sed 's/^\([^:]*:[0-9]*\):.*/\1/' || true
+		grep -v '/ir\.h:' | sed 's/^\([^:]*:[0-9]*\):.*/\1/' || true
 }
 
 # check_prefix: reads "OBJECT SYMBOL" lines, prints those without their
@@ -138,12 +138,12 @@ long_unlisted() {
 	}'
 }
 
+# srcs DIR: the sources of DIR/src, DIR/backends and DIR/grammar, in
+# their folders too (the one arith.h, cablecols.def and ir.h, wherever
+# they are, are the homes the checkers above leave out)
 srcs() {
-	for d in src backends grammar; do
-		for f in "$1/$d"/*.c "$1/$d"/*.h "$1/$d"/*.l "$1/$d"/*.y; do
-			[ -f "$f" ] && echo "$f"
-		done
-	done
+	find "$1/src" "$1/backends" "$1/grammar" -type f \( -name '*.[chly]' \
+		-o -name '*.def' \) 2>/dev/null | sort
 }
 
 # shellcheck disable=SC2046 # one argument a file
@@ -177,9 +177,10 @@ else
 	fail "partbase: part-base walks use for_each_base" \
 		"$(echo "$bad" | head -5 | tr '\n' ' ')"
 fi
-if [ -f "$top_srcdir/src/elab.o" ] && command -v nm >/dev/null; then
-	bad=$(for o in "$top_srcdir"/src/elab*.o "$top_srcdir"/src/eval.o \
-		"$top_srcdir"/src/fabric*.o; do
+objs=$(find "$top_srcdir/src" \( -name 'elab*.o' -o -name eval.o -o \
+	-name 'fabric*.o' \) 2>/dev/null | sort)
+if [ -n "$objs" ] && command -v nm >/dev/null; then
+	bad=$(for o in $objs; do
 		nm -g --defined-only "$o" |
 			awk -v o="$o" '$2 ~ /^[TDBR]$/ { print o, $3 }'
 	done | check_prefix)

@@ -28,6 +28,7 @@
 #include "bisect.h"
 #include "bisect_large.h"
 #include "metrics.h"
+#include "maxflow.h"
 
 struct big {
 	uint32_t nd, nv, ne, max;

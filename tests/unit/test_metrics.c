@@ -19,6 +19,7 @@
 #include "loads.h"
 #include "layout.h"
 #include "metrics.h"
+#include "maxflow.h"
 #include "power_model.h"
 #include "supply.h"
 #include "portindex.h"
