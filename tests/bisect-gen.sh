@@ -28,6 +28,8 @@
 # at the endpoint level too in one plane (in 8 planes the endpoint level
 # is 0: four planes of 125,000 NICs make a half).  And a star of 100,003
 # endpoints against the subset sum of its switches' sizes, counted here.
+# At reduced sizes (a sanitizer build: tests/lib.sh) the million-GPU
+# case is left out.
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v python3 >/dev/null 2>&1 ||
@@ -299,6 +301,10 @@ for size in "10000 1 exact" "100000 1 exact" "1000000 8 exact"; do
 	set -- $size
 	gpus=$1 planes=$2 want=$3
 	name=bisect-gen/compute-$gpus
+	# a million GPUs: 12 s and 1 GiB in a sanitizer build (reduced sizes)
+	if [ "$gpus" -gt 100000 ] && ! rk_full "$name"; then
+		continue
+	fi
 	if ! rk_run "$tmp/b$gpus" -o "$tmp/o$gpus" -O report \
 		-D GPUS="$gpus" -D PLANES="$planes" "$tmp/big.rack"; then
 		fail "$name" "$rk_problem"

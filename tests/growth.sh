@@ -18,12 +18,35 @@
 # port of every compute and storage switch.  tests/growth/place.rack does
 # the same where leaves, spines and a star share racks (final_sus holds
 # the places of the leaves to come).
+#
+# At reduced sizes (a sanitizer build; RACKC_TEST_SIZES, tests/lib.sh)
+# the three-tier SuperPOD grows to 17 SUs (24 with DOUBLE_CORES) rather
+# than 32, and the synthetic benchmark to 16,384 GPUs rather than 100,000
+# (sized below); the plain build runs every size.
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v python3 >/dev/null 2>&1; then
 	skip growth "python3 not installed"
 	finish
 fi
+
+# sized NAME FULL REDUCED: $sized := the hops "a:b ..." to run: FULL at
+# full sizes; at reduced sizes (a sanitizer build: tests/lib.sh) REDUCED,
+# the smaller ones, and each hop of FULL left out reported skipped
+# (NAME/a->b).  The largest fabrics are the sanitizer build's slowest
+# compilations and the Python checks' longest (the synthetic benchmark's
+# 100,000 GPUs, the SuperPOD past 17 SUs).
+sized() {
+	sized=$2
+	[ "$rk_sizes" = full ] && return 0
+	sized=$3
+	for sz_hop in $2; do
+		case " $3 " in
+		*" $sz_hop "*) ;;
+		*) rk_full "$1/${sz_hop%:*}->${sz_hop#*:}" || : ;;
+		esac
+	done
+}
 
 # adds_only NAME OLD NEW: `rackc diff` of two output directories only adds
 adds_only() {
@@ -206,8 +229,10 @@ tiers_hops growth/tiers4 "$tiers" "-D TIERS=4" \
 # the DGX H100 SuperPOD's compute fabric in three tiers (9 to 32 SUs;
 # 64-port QM9700s, pods of 32 leaves, 4 SUs)
 hop_two=8
-tiers_hops growth/superpod3 "$design" "" \
-	"9:12 12:13 13:16 16:17 17:21 21:25 25:29 29:32 9:32 16:24" 64 compute
+sized growth/superpod3 \
+	"9:12 12:13 13:16 16:17 17:21 21:25 25:29 29:32 9:32 16:24" \
+	"9:12 12:13 13:16 16:17"
+tiers_hops growth/superpod3 "$design" "" "$sized" 64 compute
 hop_two=
 tiers_hops growth/superpod3/FINAL_SUS=32 "$design" "-D FINAL_SUS=32" \
 	"9:16 16:32" 64:8 compute
@@ -218,12 +243,14 @@ tiers_hops growth/superpod3/FINAL_SUS=32 "$design" "-D FINAL_SUS=32" \
 # (DOUBLE_CORES=1 gives the fabric `core_growth double` and sizes its
 # core racks for that count)
 hop_two=8
+sized growth/superpod3/double "9:12 12:16 16:24 24:32 9:32" "9:12 12:16 16:24"
 tiers_hops growth/superpod3/double "$design" "-D DOUBLE_CORES=1" \
-	"9:12 12:16 16:24 24:32 9:32" double compute
+	"$sized" double compute
 hop_param=GPUS
 hop_two=8192
-tiers_hops growth/synth "$top_srcdir/bench/synth.rack" "" \
-	"12288:16384 16384:24576 24576:100000" 128 compute
+sized growth/synth "12288:16384 16384:24576 24576:100000" "12288:16384"
+tiers_hops growth/synth "$top_srcdir/bench/synth.rack" "" "$sized" 128 \
+	compute
 hop_param=
 hop_two=
 
@@ -484,7 +511,14 @@ rm -rf "$tmp"/f16-*
 # (growth_check.py --fixed-ends)
 oob_double() {
 	od_ok=yes
-	for od_n in 8 9 12 13 16 17 24 25 32; do
+	sized growth/double/ends "8:9 9:12 12:13 13:16 16:17 17:24 24:25 25:32 9:32" \
+		"8:9 9:12 12:13 13:16 16:17"
+	od_hops=$sized
+	od_sizes=$(for h in $od_hops; do
+		echo "${h%:*}"
+		echo "${h#*:}"
+	done | sort -un)
+	for od_n in $od_sizes; do
 		if ! rk_run "$tmp/od" -D SUS="$od_n" -D DOUBLE_CORES=1 \
 			-O cabling -o "$tmp/od-$od_n" "$design" ||
 			[ "$rc" -ne 0 ]; then
@@ -494,11 +528,12 @@ oob_double() {
 		fi
 	done
 	[ "$od_ok" = yes ] || return 0
-	for od_n in 9 12 13 16 17 24 25 32; do
+	for od_n in $od_sizes; do
+		[ "$od_n" = 8 ] && continue
 		mgmt_check "growth/double/SUS=$od_n/mgmt" \
 			"$tmp/od-$od_n/cabling.csv"
 	done
-	for od_hop in 8:9 9:12 12:13 13:16 16:17 17:24 24:25 25:32 9:32; do
+	for od_hop in $od_hops; do
 		gcheck "growth/double/ends/${od_hop%:*}->${od_hop#*:}" \
 			--fixed-ends "$tmp/od-${od_hop%:*}/cabling.csv" \
 			"$tmp/od-${od_hop#*:}/cabling.csv"

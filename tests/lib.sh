@@ -12,10 +12,13 @@
 #               ThreadSanitizer), else no
 #   regen       1 when the driver was given --regen first (removed from
 #               its arguments) or RACKC_REGEN=1: rewrite expected files
+#   rk_sizes    full or reduced: the sizes of the heaviest sweeps
+#               (RACKC_TEST_SIZES; default reduced on a sanitizer build)
 #
 # Provides:
 #   pass NAME [DETAIL]     count and print a passing case
 #   fail NAME [DETAIL]     count and print a failing case
+#   rk_full NAME           true at full sizes, else NAME reported skipped
 #   skip NAME [DETAIL]     count and print a skipped case
 #   xfail NAME [DETAIL]    count and print a known failure (a compiler bug
 #                          that has been reported; not a test failure)
@@ -98,6 +101,37 @@ if [ "$rk_sanitized" = yes ]; then
 else
 	RK_TIMEOUT=${RK_TIMEOUT:-120}
 fi
+# RACKC_TEST_SIZES: full or reduced.  The heaviest sweeps (the largest
+# sizes of a growth or bisection sweep, the longer seed lists) run in full
+# on the plain build; a sanitizer build, where the same inputs run 5-15
+# times slower and the Python oracles give the same answers, runs them at
+# reduced sizes unless RACKC_TEST_SIZES=full (the nightly run).  A case
+# left out at reduced sizes is reported skipped, by name (rk_full).
+case ${RACKC_TEST_SIZES:-} in
+full | reduced) rk_sizes=$RACKC_TEST_SIZES ;;
+'')
+	if [ "$rk_sanitized" = yes ]; then
+		rk_sizes=reduced
+	else
+		rk_sizes=full
+	fi
+	;;
+*)
+	echo "ERROR: RACKC_TEST_SIZES is '$RACKC_TEST_SIZES', not full or reduced" >&2
+	exit 99
+	;;
+esac
+
+# rk_full NAME: true at full sizes; at reduced sizes reports the case
+# NAME skipped and is false
+rk_full() {
+	if [ "$rk_sizes" = full ]; then
+		return 0
+	fi
+	skip "$1" "reduced sizes (RACKC_TEST_SIZES=reduced; the plain build runs it)"
+	return 1
+}
+
 if command -v timeout >/dev/null 2>&1; then
 	rk_have_timeout=yes
 else

@@ -20,6 +20,9 @@
 #                        error cases, goldens, layers and CLI)
 #   tools/dev.sh test-clang-quick  as test-clang, with `make check-quick`
 #                        (what CI runs; the whole clang suite is nightly)
+#   tools/dev.sh deps-nightly  deps, and what only the nightly run needs:
+#                        debootstrap, for tools/chroot-check.sh (the release
+#                        tarball built and tested in a Debian 12 chroot)
 #   tools/dev.sh test-tsan  deps, then a ThreadSanitizer build with clang
 #                        (--enable-sanitizers=thread) in build-tsan/, and
 #                        the tests that run the job graph on threads: every
@@ -29,7 +32,9 @@
 #                        start under ThreadSanitizer (Criterion issue 274)
 #
 # Environment: MAKEFLAGS as usual (default -j2 here); CONFIGURE_FLAGS are
-# added to both configure runs.
+# added to both configure runs; RACKC_TEST_SIZES=full runs the heaviest
+# sweeps at full size in the sanitizer builds too (tests/lib.sh; reduced
+# there by default, the plain build runs them in full).
 #
 # The sanitizer builds live in build-san/, build-clang/ and build-tsan/
 # (ignored by git).  Automake refuses an out-of-tree build while the source directory
@@ -56,12 +61,14 @@ python3-networkx clang libclang-rt-14-dev strace libxlsxwriter-dev
 python3-openpyxl libmetis-dev lldpd iproute2 libjansson-dev neovim
 groff-base mandoc bash-completion vim python3-fonttools
 fonts-dejavu-core"
+# optional: only the nightly run's chroot check (tools/chroot-check.sh)
+NIGHTLY_DEPS="debootstrap"
 
 deps_missing() {
 	if ! command -v dpkg-query >/dev/null 2>&1; then
 		return 1 # not Debian: assume the tools are there
 	fi
-	for p in $DEPS; do
+	for p in $DEPS ${WANT_NIGHTLY:+$NIGHTLY_DEPS}; do
 		if ! dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
 			grep -q 'install ok installed'; then
 			return 0
@@ -88,7 +95,8 @@ deps() {
 	# shellcheck disable=SC2086 # $sudo is empty or one word; $DEPS a list
 	$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q
 	# shellcheck disable=SC2086
-	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $DEPS
+	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $DEPS \
+		${WANT_NIGHTLY:+$NIGHTLY_DEPS}
 }
 
 # configure_here [FLAG...]: autoreconf and configure the current directory
@@ -242,8 +250,12 @@ test-tsan)
 	deps
 	tsan_check
 	;;
+deps-nightly)
+	WANT_NIGHTLY=yes
+	deps
+	;;
 *)
-	echo "usage: tools/dev.sh deps|build|test|test-clang|test-quick|test-clang-quick|test-tsan" >&2
+	echo "usage: tools/dev.sh deps|deps-nightly|build|test|test-clang|test-quick|test-clang-quick|test-tsan" >&2
 	exit 2
 	;;
 esac

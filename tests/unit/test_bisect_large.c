@@ -30,6 +30,8 @@
 #include "metrics.h"
 #include "maxflow.h"
 
+#include "sizes.h"
+
 struct big {
 	uint32_t nd, nv, ne, max;
 	uint32_t *u, *v;
@@ -140,8 +142,11 @@ static void torus(struct big *g, uint32_t k, uint32_t dim2)
 Test(bisect_large, tori, .timeout = 600)
 {
 	static const uint32_t ks[] = { 6, 8, 10, 16, 24 };
+	/* the largest left out at reduced sizes (sizes.h) */
+	const uint32_t nk = rk_test_size(sizeof(ks) / sizeof(*ks),
+					 sizeof(ks) / sizeof(*ks) - 1);
 
-	for (uint32_t i = 0; i < sizeof(ks) / sizeof(*ks); i++) {
+	for (uint32_t i = 0; i < nk; i++) {
 		struct big g;
 		char what[64];
 
@@ -155,7 +160,10 @@ Test(bisect_large, tori, .timeout = 600)
 
 Test(bisect_large, hypercubes, .timeout = 600)
 {
-	for (uint32_t d = 5; d <= 9; d++) {
+	/* to 8 dimensions at reduced sizes (sizes.h) */
+	const uint32_t last = rk_test_size(9, 8);
+
+	for (uint32_t d = 5; d <= last; d++) {
 		uint32_t n = 1u << d;
 		struct big g;
 		char what[64];
@@ -202,8 +210,11 @@ Test(bisect_large, dragonflies, .timeout = 600)
 					      { 10, 5, 2 },
 					      { 16, 4, 4 },
 					      { 20, 8, 4 } };
+	/* the largest left out at reduced sizes (sizes.h) */
+	const uint32_t ns = rk_test_size(sizeof(shapes) / sizeof(*shapes),
+					 sizeof(shapes) / sizeof(*shapes) - 1);
 
-	for (uint32_t i = 0; i < sizeof(shapes) / sizeof(*shapes); i++) {
+	for (uint32_t i = 0; i < ns; i++) {
 		uint32_t G = shapes[i][0];
 		struct big g;
 		char what[64];
@@ -365,8 +376,11 @@ Test(bisect_large, irregular_dragonflies, .timeout = 600)
 Test(bisect_large, failed_tori, .timeout = 600)
 {
 	static const uint32_t ks[] = { 8, 12, 16 };
+	/* the largest left out at reduced sizes (sizes.h) */
+	const uint32_t nk = rk_test_size(sizeof(ks) / sizeof(*ks),
+					 sizeof(ks) / sizeof(*ks) - 1);
 
-	for (uint32_t t = 0; t < sizeof(ks) / sizeof(*ks); t++) {
+	for (uint32_t t = 0; t < nk; t++) {
 		uint32_t k = ks[t], n = k * k;
 		struct big g;
 		char what[80];
@@ -425,7 +439,10 @@ Test(bisect_large, failed_three_tier, .timeout = 600)
  * devices on each switch. */
 Test(bisect_large, meshes, .timeout = 600)
 {
-	for (uint32_t S = 32; S <= 256; S *= 2) {
+	/* to 128 switches at reduced sizes (sizes.h) */
+	const uint32_t last = rk_test_size(256, 128);
+
+	for (uint32_t S = 32; S <= last; S *= 2) {
 		uint32_t nd = 4 * S;
 		struct big g;
 		char what[80];

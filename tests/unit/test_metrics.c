@@ -23,6 +23,7 @@
 #include "power_model.h"
 #include "supply.h"
 #include "portindex.h"
+#include "sizes.h"
 
 /* The cut between the terminals in @mask and the others (@side: room for
  * every vertex); @term maps each endpoint port to its terminal, whose side
@@ -193,8 +194,11 @@ Test(bisection, four_tier)
 Test(bisection, four_tier_every_size)
 {
 	/* 3 to 20 nodes in SUs of 2 on 4-port switches: 2 to 10 leaves in
-	 * pods of 2 and groups of 2 pods, full and partial */
-	for (unsigned n = 3; n <= 20; n++) {
+	 * pods of 2 and groups of 2 pods, full and partial (to 14 nodes, 7
+	 * leaves, at reduced sizes: sizes.h) */
+	const unsigned last = rk_test_size(20, 14);
+
+	for (unsigned n = 3; n <= last; n++) {
 		char *body;
 
 		cr_assert(asprintf(&body,
@@ -681,11 +685,14 @@ Test(fabric_graph, other_fabrics_links_stay_out)
 Test(bisection, generated_spreads_exact, .timeout = 600)
 {
 	static const char *const ratios[] = { "1:1", "3:1", "1:3", "2:1" };
+	/* the brute force doubles with every node: to 14 nodes at reduced
+	 * sizes (sizes.h) */
+	const unsigned last = rk_test_size(20, 14);
 	unsigned n = 0;
 
 	for (unsigned r = 4; r <= 12; r += 4)
 		for (unsigned k = 0; k < 4; k++)
-			for (unsigned nodes = 2; nodes <= 20; nodes += 3)
+			for (unsigned nodes = 2; nodes <= last; nodes += 3)
 				for (unsigned su = 0; su < 2; su++) {
 					char *body;
 					struct unit *u;
