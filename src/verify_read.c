@@ -200,6 +200,114 @@ static char *next_word(char **p)
 	return w;
 }
 
+/* The most nodes a mapping pattern may expand to (rx_size). */
+#define VF_RX_MAX 10000
+
+/*
+ * An upper estimate of the nodes the C library's regcomp builds for the
+ * POSIX extended expression @p (capped at VF_RX_MAX + 1): an atom counts
+ * one; a group, the sum of its branches; a repetition copies the atom
+ * before it ('+' twice, '{n,m}' max(n, m) + 1 times), and a repetition of
+ * a repetition copies the copies.  glibc expands repetitions that way
+ * (parse_dup_op duplicates the tree), so "a+++...+" or "(a{99}){99}"
+ * would take memory exponential in the pattern's bytes; rackc refuses
+ * such patterns before they reach regcomp.  Linear in the pattern.
+ */
+static uint64_t rx_size(const char *p)
+{
+	enum { DEPTH = 64 };
+	uint64_t sum[DEPTH] = { 0 }, last[DEPTH] = { 0 };
+	unsigned top = 0;
+	const uint64_t cap = VF_RX_MAX + 1;
+
+	for (; *p; p++) {
+		uint64_t f = 0, atom = 1;
+
+		switch (*p) {
+		case '(':
+			if (top + 1 >= DEPTH)
+				return cap;
+			top++;
+			sum[top] = last[top] = 0;
+			continue;
+		case ')':
+			if (!top)
+				break;
+			atom = sum[top] + last[top] + 1;
+			top--;
+			break;
+		case '|':
+			sum[top] += last[top] + 1;
+			last[top] = 0;
+			continue;
+		case '*':
+		case '?':
+			f = 1;
+			break;
+		case '+':
+			f = 2;
+			break;
+		case '{': {
+			char *end;
+			unsigned long n = strtoul(p + 1, &end, 10), m = n;
+
+			if (*end == ',')
+				m = end[1] == '}' ? n + 1
+						  : strtoul(end + 1, &end, 10);
+			end = strchr(p, '}');
+			if (!end)
+				break;
+			f = (n > m ? n : m) + 1;
+			p = end;
+			break;
+		}
+		case '\\':
+			if (p[1])
+				p++;
+			break;
+		case '[':
+			p++;
+			if (*p == '^')
+				p++;
+			if (*p == ']')
+				p++;
+			while (*p && *p != ']') {
+				if (*p == '[' && (p[1] == ':' || p[1] == '.' ||
+						  p[1] == '=')) {
+					const char *c = strchr(p + 2, p[1]);
+
+					p = c && c[1] == ']' ? c + 1 : p;
+				}
+				p++;
+			}
+			if (!*p)
+				return sum[top] + last[top] + 1;
+			break;
+		default:
+			break;
+		}
+		if (f) {
+			/* copies of the last atom in place of it */
+			uint64_t a = last[top];
+
+			last[top] = a > cap / f ? cap : a * f + 1;
+			continue;
+		}
+		sum[top] += last[top];
+		last[top] = atom > cap ? cap : atom;
+		if (sum[top] > cap)
+			return cap;
+	}
+	while (top) {
+		uint64_t in = sum[top] + last[top] + 1;
+
+		top--;
+		sum[top] += last[top];
+		last[top] = in > cap ? cap : in;
+	}
+	return sum[0] + last[0] > cap ? cap : sum[0] + last[0];
+}
+
 bool vf_read_mapping(struct vf *v, const char *path)
 {
 	size_t n;
@@ -246,7 +354,20 @@ bool vf_read_mapping(struct vf *v, const char *path)
 		r->repl = arena_strndup(v->a, repl, strlen(repl));
 		if (pat[0] == '~') {
 			char *anch = arena_printf(v->a, "^(%s)$", pat + 1);
-			int e = regcomp(&r->rx, anch, REG_EXTENDED);
+			int e;
+
+			if (rx_size(anch) > VF_RX_MAX) {
+				fprintf(
+				    stderr,
+				    "%s:%u: error: pattern too complex: its "
+				    "repetitions would expand to more than "
+				    "%d nodes [limit]\n",
+				    path, ln, VF_RX_MAX);
+				v->nrule--;
+				ok = false;
+				break;
+			}
+			e = regcomp(&r->rx, anch, REG_EXTENDED);
 
 			if (e) {
 				char msg[256];

@@ -385,6 +385,17 @@ check2 csv-columns verify "$d" "$tmp/cols.csv"
 check2 no-format verify "$d" "$tmp/nothing.txt"
 check2 bad-regex verify --map "$tmp/bad.map" "$d" tests/verify/observed.csv
 check2 bad-format verify --format=yaml "$d" tests/verify/observed.csv
+# a repetition of a repetition: regcomp would copy the atom 201 x 201
+# times (and "a++++..." 2^n times); refused before it, at its line
+printf 'device x y\nport ~eth(0{200}){200} eth[0]\n' >"$tmp/big.map"
+check2 map-too-complex verify --map "$tmp/big.map" "$d" \
+	tests/verify/observed.csv
+if grep -q "big.map:2: error: pattern too complex" "$tmp/u$u.err"; then
+	pass "usage/map-too-complex-located"
+else
+	fail "usage/map-too-complex-located" "no located limit error"
+	show "$tmp/u$u.err"
+fi
 check2 no-design verify "$tmp/no-design.rack" tests/verify/observed.csv
 
 finish
