@@ -9,6 +9,10 @@
 # checked).
 
 . "$(dirname "$0")/lib.sh"
+if ! command -v python3 >/dev/null 2>&1; then
+	skip editors "python3 not installed"
+	finish
+fi
 
 vim=$(command -v vim || true)
 if python3 "$top_srcdir/tests/editors_check.py" "$top_srcdir" "$tmp" \

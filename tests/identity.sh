@@ -13,6 +13,10 @@
 #          holds the same cables
 
 . "$(dirname "$0")/lib.sh"
+if ! command -v python3 >/dev/null 2>&1; then
+	skip identity "python3 not installed"
+	finish
+fi
 
 cd "$top_srcdir" || exit 99
 

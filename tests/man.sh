@@ -35,7 +35,9 @@ for f in "$@"; do
 	fi
 done
 
-if python3 "$top_srcdir/tests/man_check.py" "$RACKC" "$mandir" \
+if ! command -v python3 >/dev/null 2>&1; then
+	skip man_check.py "python3 not installed"
+elif python3 "$top_srcdir/tests/man_check.py" "$RACKC" "$mandir" \
 	"$top_srcdir/Makefile.am" >"$tmp/check.res" 2>"$tmp/check.err"; then
 	py_results man "$tmp/check.res"
 else

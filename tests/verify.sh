@@ -60,6 +60,10 @@
 #   usage/*              exit 2 on unreadable, malformed or missing input
 
 . "$(dirname "$0")/lib.sh"
+if ! command -v python3 >/dev/null 2>&1; then
+	skip verify "python3 not installed"
+	finish
+fi
 
 cd "$top_srcdir"
 . tests/golden_designs.sh
