@@ -212,8 +212,11 @@ static char *next_word(char **p)
  * (parse_dup_op duplicates the tree), so "a+++...+" or "(a{99}){99}"
  * would take memory exponential in the pattern's bytes; rackc refuses
  * such patterns before they reach regcomp.  Linear in the pattern.
+ * *@backref is set when the pattern holds a back-reference ("\\1" to
+ * "\\9" outside a bracket expression): glibc matches those by search,
+ * in time that grows faster than any power of the name's length.
  */
-static uint64_t rx_size(const char *p)
+static uint64_t rx_size(const char *p, bool *backref)
 {
 	enum { DEPTH = 64 };
 	uint64_t sum[DEPTH] = { 0 }, last[DEPTH] = { 0 };
@@ -262,6 +265,8 @@ static uint64_t rx_size(const char *p)
 			break;
 		}
 		case '\\':
+			if (p[1] >= '1' && p[1] <= '9')
+				*backref = true;
 			if (p[1])
 				p++;
 			break;
@@ -356,13 +361,21 @@ bool vf_read_mapping(struct vf *v, const char *path)
 			char *anch = arena_printf(v->a, "^(%s)$", pat + 1);
 			int e;
 
-			if (rx_size(anch) > VF_RX_MAX) {
-				fprintf(
-				    stderr,
-				    "%s:%u: error: pattern too complex: its "
-				    "repetitions would expand to more than "
-				    "%d nodes [limit]\n",
-				    path, ln, VF_RX_MAX);
+			bool backref = false;
+
+			if (rx_size(anch, &backref) > VF_RX_MAX || backref) {
+				fprintf(stderr,
+					backref
+					    ? "%s:%u: error: back-references "
+					      "are not allowed in a "
+					      "pattern: matching them can "
+					      "take time exponential in a "
+					      "name's length [limit]\n"
+					    : "%s:%u: error: pattern too "
+					      "complex: its repetitions "
+					      "would expand to more than "
+					      "10000 nodes [limit]\n",
+					path, ln);
 				v->nrule--;
 				ok = false;
 				break;

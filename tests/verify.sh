@@ -400,6 +400,17 @@ else
 	fail "usage/map-too-complex-located" "no located limit error"
 	show "$tmp/u$u.err"
 fi
+# a back-reference: glibc matches it by search ("(a*)*\\2b" against 20
+# names of 300 bytes took 22 s, wider patterns over a minute)
+printf 'port ~eth(a*)*\\2b eth[0]\n' >"$tmp/backref.map"
+check2 map-backref verify --map "$tmp/backref.map" "$d" \
+	tests/verify/observed.csv
+if grep -q "backref.map:1: error: back-references" "$tmp/u$u.err"; then
+	pass "usage/map-backref-located"
+else
+	fail "usage/map-backref-located" "no located limit error"
+	show "$tmp/u$u.err"
+fi
 check2 no-design verify "$tmp/no-design.rack" tests/verify/observed.csv
 
 finish
