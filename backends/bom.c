@@ -11,7 +11,7 @@
  *   - assemblies: the devices a rack part's templates place in a rack of a
  *     part that says `assembly true` are that part's contents, listed
  *     right after its line (in_assembly), counted but not priced apart;
- *   - cables and transceivers from the cabling plan (src/cableplan.h): one
+ *   - cables and transceivers from the cabling plan (src/analysis/cableplan.h): one
  *     cable per link (one per twin-port cable or splitter, which serves the
  *     links of a cage), one line per cable part and stock length, with the
  *     part number of that length (be_part_number); one module per twin-port

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The "cabling" back end: the cabling plan (src/cableplan.h) as a cut sheet.
+ * The "cabling" back end: the cabling plan (src/analysis/cableplan.h) as a cut sheet.
  *
  *   cabling.csv        one row per cabled link, in link order
  *   cabling/pull.csv   the pull list: per rack (column pull_rack, racks in
@@ -15,7 +15,7 @@
  *                      cabled port with the far end (both ends by their
  *                      faceplate names); each cable under both its racks
  *
- * Columns: src/cablecols.def (fixed order; csv.h has the quoting rules).
+ * Columns: src/analysis/cablecols.def (fixed order; csv.h has the quoting rules).
  *
  * Links between backplane ports are not cabled and not listed.
  */

@@ -7,7 +7,7 @@
  *             contents), then its subtotal and total rows; same columns
  *   spares    the spare lines of bom.csv; same columns
  *   cables    one row per cabled link (cabling.csv's rows), some of its
- *             columns (src/cablecols.def; cable_cols below): the cable
+ *             columns (src/analysis/cablecols.def; cable_cols below): the cable
  *             id, each end's rack, U, device and port, fabric, media,
  *             part, part number, stock and computed length
  *   pull list cabling/pull.csv's rows, same order: per rack (declaration
@@ -252,7 +252,7 @@ static const char *part_number_of(const struct rk_design *d,
 }
 
 /*
- * The cables sheet's columns: those of cabling.csv (src/cablecols.def),
+ * The cables sheet's columns: those of cabling.csv (src/analysis/cablecols.def),
  * in its order, that the workbook shows, each with how its cells are
  * written.  XC_NONE (0): not on the sheet.
  */

@@ -92,10 +92,15 @@ fi
 log "building the fuzz targets with $cc in $out"
 objs=
 : >"$out/obj/todo"
-for f in "$src"/src/*.c "$src"/backends/*.c "$build"/grammar/parser.c \
-	"$build"/grammar/lexer.c "$src"/fuzz/fuzz_common.c; do
+# the stages' folders (doc/internals.md), each on the include path
+incs=$(find "$src/src" "$src/backends" -type d | LC_ALL=C sort |
+	sed 's/^/-I/' | tr '\n' ' ')
+export incs
+for f in $(find "$src/src" "$src/backends" -name '*.c' | LC_ALL=C sort) \
+	"$build"/grammar/parser.c "$build"/grammar/lexer.c \
+	"$src"/fuzz/fuzz_common.c; do
 	case $f in
-	*/src/main.c) continue ;;
+	*/src/cli/main.c) continue ;;
 	esac
 	o=$out/obj/$(echo "${f#"$src"/}" | sed "s|^$build/||; s|/|_|g").o
 	objs="$objs $o"
@@ -110,13 +115,13 @@ xargs -r -P "${FUZZ_JOBS:-2}" -n 2 sh -c '
 	echo "$cc -c $0"
 	# shellcheck disable=SC2086 # flag lists
 	exec "$cc" $cflags -fsanitize=fuzzer-no-link -w -I"$build" \
-		-I"$src/src" -I"$src/grammar" -I"$build/grammar" \
-		-I"$src/backends" ${FUZZ_CPPFLAGS:-} -c "$0" -o "$1"' \
+		$incs -I"$src/grammar" -I"$build/grammar" \
+		${FUZZ_CPPFLAGS:-} -c "$0" -o "$1"' \
 	<"$out/obj/todo"
 touch "$out/obj/stamp"
 for t in $targets; do
 	# shellcheck disable=SC2086 # flag and file lists
-	"$cc" $cflags -fsanitize=fuzzer -I"$src/src" -I"$src/backends" -I"$src/grammar" \
+	"$cc" $cflags -fsanitize=fuzzer $incs -I"$src/grammar" \
 		-I"$build" -I"$build/grammar" ${FUZZ_CPPFLAGS:-} \
 		"$src/fuzz/fuzz_$t.c" $objs ${FUZZ_LIBS:-} -lm -lpthread \
 		-o "$out/fuzz_$t"

@@ -2,7 +2,7 @@
 /*
  * The rackc grammar.  Generic by design: apart from a few keywords, every
  * statement is "WORD [ARG, ...] [: TYPE] [{ BODY }]", and the schema tables
- * (src/schema.c) give it meaning during elaboration, so a new attribute or
+ * (src/ir/schema.c) give it meaning during elaboration, so a new attribute or
  * kind is a table row, not a grammar change.  Actions only build AST nodes.
  *
  * Error recovery: a bad statement is skipped up to the next statement end,

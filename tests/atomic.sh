@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# A run's artifacts appear all together or not at all (src/outfile.c, the
+# A run's artifacts appear all together or not at all (backends/lib/outfile.c, the
 # journal).  The output directory first holds the artifacts of an old run
 # (the minimal example, report and ir); a new run (the DGX H100 SU, six
 # back ends, more files and new directories) then commits over them:

@@ -6,7 +6,7 @@
 # Small designs of every generated shape (two tiers with even and uneven
 # spreads from one spine to as many spines as uplinks, partial scalable
 # units, oversubscribed and undersubscribed leaves, three tiers as
-# src/fabric.c and four as src/fabric_tiers.c build them, planes, stars,
+# src/fabric/fabric.c and four as src/fabric/fabric_tiers.c build them, planes, stars,
 # servers of one port and of two) are compiled twice, the servers' ports
 # claimed by a NIC each and bare: the same cables, so the endpoint level
 # (every NIC, or every bare port, a terminal) and the node level (the

@@ -19,7 +19,7 @@
 #     the modules of each fabric are counted here from cabling.csv, as the
 #     RA counts them: one per twin-port cage (ports p[2c], p[2c+1] of a
 #     QM9700, ib[2c], ib[2c+1] of a DGX: both port ranges start at 0, and
-#     rackc pairs cages from the lowest index, src/cableplan.h), one per
+#     rackc pairs cages from the lowest index, src/analysis/cableplan.h), one per
 #     single-port cage; the BOM's quantity of every module part number must
 #     equal the sum over the fabrics.
 #

@@ -24,7 +24,7 @@ not set, and give a reason.  Output: one PASS/FAIL line a part, tab-separated
 import json
 import sys
 
-# The definition.  Attribute names are those of src/schema_attrs.def.
+# The definition.  Attribute names are those of src/ir/schema_attrs.def.
 # "faceplate" means: every port of the part has a faceplate name.
 # "ports" means: the part has at least one port, and "port_speed" that
 # every port has a speed.  "rating" is `capacity`, or `voltage` and

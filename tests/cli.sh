@@ -269,7 +269,7 @@ else
 	fail force-partial/others-written "report.json or ir.rack missing, or nccl/ written"
 fi
 
-# the options rackc, rackc diff and rackc verify share (src/opts.h): the
+# the options rackc, rackc diff and rackc verify share (src/driver/opts.h): the
 # same value is refused with the same complaint under each
 for sub in '' diff verify; do
 	set -- good.rack good.rack

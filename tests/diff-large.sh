@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# `rackc diff` of large generated designs (src/diff_cables.c).
+# `rackc diff` of large generated designs (src/diff/diff_cables.c).
 #
 #   oracle/NAME    two sizes or layouts of bench/synth.rack: the diff's
 #                  cabling work order (every row's rack, action and cable

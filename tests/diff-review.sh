@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# `rackc diff` text and Markdown as reviews for people (src/diff.c,
-# src/diff_names.c), checked by tests/diff_review_check.py against the
+# `rackc diff` text and Markdown as reviews for people (src/diff/diff.c,
+# src/diff/diff_names.c), checked by tests/diff_review_check.py against the
 # JSON output of the same diff and the new side's cabling files:
 #
 #   budget/FMT[-N]  a large diff (bench/synth.rack grown from 512 to 1024

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# `rackc diff` (src/diff.c).
+# `rackc diff` (src/diff/diff.c).
 #
 #   golden/NAME        each change to tests/diff/pod.rack below, compared
 #                      with the unchanged design, prints exactly

@@ -5,7 +5,7 @@ sides' cabling.csv and compared with the diff's JSON.
 
     diff_check.py NAME OLD.csv NEW.csv DIFF.json
 
-The rules, from the documentation (doc/review.md, "Change review", src/diff.c):
+The rules, from the documentation (doc/review.md, "Change review", src/diff/diff.c):
 cables are matched by ID (a repeated ID is "ID/2", "ID/3" in file order);
 a cable on both sides is re-pulled when a rack or U of either end changed,
 else kept when only its stock length changed (part, media and

@@ -6,9 +6,9 @@ Usage: editors_check.py SRCDIR WORKDIR [VIM]
 
 The lists are read from the sources at test time: the reserved words from
 the keyword rules of grammar/lexer.l, the object kinds from kind_table in
-src/schema.c, the attribute names from src/schema_attrs.def, the functions
-from the fns[] table of src/eval.c and the units from the unit table of
-src/units.c.  Then:
+src/ir/schema.c, the attribute names from src/ir/schema_attrs.def, the functions
+from the fns[] table of src/elab/eval.c and the units from the unit table of
+src/base/units.c.  Then:
 
   editors/rack.tmLanguage.json (TextMate grammar):
     - it is JSON with scopeName source.rack and fileType rack;
@@ -63,12 +63,12 @@ lexer = read("grammar/lexer.l")
 rules = lexer[lexer.index("\n%%\n"):]
 KEYWORDS = re.findall(r'^"([a-z_]+)"\s+\{\s*return\s+[A-Z_]+;\s*\}', rules,
                       re.M)
-KINDS = re.findall(r'^\s*\{\s*"([a-z_]+)",\s*K_', read("src/schema.c"), re.M)
-ATTRS = re.findall(r'^ATTR\(\w+,\s*"([a-z_0-9]+)"', read("src/schema_attrs.def"),
+KINDS = re.findall(r'^\s*\{\s*"([a-z_]+)",\s*K_', read("src/ir/schema.c"), re.M)
+ATTRS = re.findall(r'^ATTR\(\w+,\s*"([a-z_0-9]+)"', read("src/ir/schema_attrs.def"),
                    re.M)
-m = re.search(r"fns\[\]\s*=\s*\{([^}]*)\}", read("src/eval.c"))
+m = re.search(r"fns\[\]\s*=\s*\{([^}]*)\}", read("src/elab/eval.c"))
 FUNCTIONS = re.findall(r'"([a-z_]+)"', m.group(1)) if m else []
-units_c = read("src/units.c")
+units_c = read("src/base/units.c")
 start = units_c.index("units[] = {")
 UNITS = [u for u in re.findall(r'\{\s*"([^"]*)",\s*DIM_',
                                units_c[start:units_c.index("};", start)]) if u]

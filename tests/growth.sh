@@ -3,7 +3,7 @@
 # Growth of the DGX H100 SuperPOD (examples/dgx-h100-superpod.rack) from 1
 # to 2, 4 and 8 scalable units, with the compute fabric sized for its SUS
 # and provisioned for 8 (FINAL_SUS=8): cable IDs and ends are stable, the
-# leaf-spine cables that move are exactly the minimum src/fabric.c derives
+# leaf-spine cables that move are exactly the minimum src/fabric/fabric.c derives
 # (none within the provisioned size), and every leaf spreads its uplinks
 # round-robin (tests/growth_check.py).  From 4 to 8 SUs only the fabrics'
 # leaf-spine cables are compared: without FINAL_SUS, at 5 SUs the UFM

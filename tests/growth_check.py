@@ -15,7 +15,7 @@ MODE all:   every cable of OLD that is not a leaf-spine cable the spine
             count forces to move is in NEW with the same ID and ends
 MODE fabric: only the fat trees' cables to their spines are compared
 For every fat tree, the leaf-spine cables that move (the spine end
-changes) must number exactly the minimum of src/fabric.c:
+changes) must number exactly the minimum of src/fabric/fabric.c:
   sum over old leaves l, old spines s of max(0, cnt_a(l,s) - spread_b(l,s))
 where cnt_a(l,s) is what leaf l cables to spine s in OLD (spread_a(l,s)
 for a full leaf; L_a*U*(1 - S_a/S_b) when every old leaf is full and S_b
@@ -24,7 +24,7 @@ the round-robin one: its first n of U uplinks for a leaf that cables n
 (a leaf with fewer endpoints than U, which leaves the other spine ports
 free).  Prints one line per
 fabric; exits 1 on the first violation.
---tiers: a fat tree of three or four tiers (src/fabric_tiers.c) grown:
+--tiers: a fat tree of three or four tiers (src/fabric/fabric_tiers.c) grown:
 no leaf-spine cable moves (leaf l: pod l // h, spine (l // h)*U + j, port
 l % h, h = R/2).  Above the spines (three tiers: the pods' spines to the
 cores; four: the groups' cores to the top switches, the spines of a group

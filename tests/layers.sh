@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# The layering of the sources: every file of src/, backends/ and grammar/
-# belongs to a layer, and a file may include (#include "...") only headers
+# The layering of the sources: each folder of src/, backends/ and grammar/
+# is a stage, a file's layer is its folder's, and a file may include (#include "...") only headers
 # of its own layer or of layers below it, so that the stages call only
 # downwards.  The layers, lowest first (doc/internals.md explains them;
 # keep the two in step):
@@ -26,8 +26,8 @@
 #   commands   the language server (`rackc lsp`), the command line, main.c
 #
 # A header marked private here (elab_int.h, fabric_gen.h) may be included
-# only from its own layer.  A file in none of the layers fails the test:
-# add it to the table below (and to doc/internals.md).
+# only from its own layer.  A file outside the folders of the table below
+# fails the test: put it in its stage's folder (doc/internals.md).
 #
 # The same holds for calls: where the compiled objects are at hand (next
 # to $RACKC), every symbol an object uses from another object of the
@@ -46,22 +46,23 @@
 # include or call, or a call cycle, which they must reject.
 . "$(dirname "$0")/lib.sh"
 
-# layer number, then basename patterns (without the extension)
+# layer number, then the folders of that layer ("src/base/": every file
+# in it); a basename pattern (without the extension) places a file that
+# lies in no folder of the table, as configure's config.h does
 layers='
-1 rackc util arena arith config
-2 srcfile diag suggest units jobs textread
-3 ast parse parser lexer
-4 ir schema schema_attrs layout portindex
-5 context
-6 elab elab_int elab_diag elab_attr elab_decl elab_import eval
-7 resolve
-8 fabric fabric_gen fabric_build fabric_fattree fabric_planes fabric_tiers
-9 metrics maxflow derived models power_model cooling_model loads bisect bisect_* cableplan
-9 cablecols cablelabel supply capacity nccl_nics
-10 check check_run checks checks_* diag_rules
-11 backend outfile registry be_common csv wbuf bom prices cabling nccl ibnet slurm sched_topo k8s svg svg_* html report ir_dump netbox expect xlsx
-12 driver opts diff diff_load diff_cables diff_names verify verify_read scratch parts
-13 lsp lsp_* cli main
+1 src/base/ config
+2 src/diag/
+3 src/syntax/ grammar/
+4 src/ir/
+5 src/context/
+6 src/elab/
+7 src/resolve/
+8 src/fabric/
+9 src/analysis/ src/analysis/bisect/
+10 src/check/
+11 backends/ backends/lib/
+12 src/driver/ src/diff/ src/verify/
+13 src/lsp/ src/cli/
 '
 private='elab_int fabric_gen lsp_int'
 # USER:DEFINER pairs of layers kept apart though the user's is higher:
@@ -367,7 +368,7 @@ fi
 objdir=$(dirname "$RACKC")
 if ! command -v nm >/dev/null 2>&1; then
 	skip layers-objects "nm not installed"
-elif [ ! -f "$objdir/src/driver.o" ]; then
+elif [ ! -f "$objdir/src/driver/driver.o" ]; then
 	skip layers-objects "no objects next to $RACKC"
 else
 	check_objects "$objdir" >"$tmp/objs.txt"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The language server, `rackc lsp` (src/lsp.c, src/lsp_query.c).
+# The language server, `rackc lsp` (src/lsp/lsp.c, src/lsp/lsp_query.c).
 #
 #   lsp/<case>      tests/lsp_check.py drives the server over pipes, one
 #                   case a method: initialize, diagnostics (the compiler's,

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Protocol-level tests of `rackc lsp` (src/lsp.c, src/lsp_query.c).
+"""Protocol-level tests of `rackc lsp` (src/lsp/lsp.c, src/lsp/lsp_query.c).
 
 Drives the server over pipes with Content-Length framed JSON-RPC and
 checks each method against figures read from the sources themselves: the

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 #
 # The nccl-figure-unknown check and the NCCL topology back end agree on
-# which NICs carry NCCL traffic (one rule, src/nccl_nics.c).  In
+# which NICs carry NCCL traffic (one rule, src/analysis/nccl_nics.c).  In
 # tests/nccl-nics/roles.rack every NIC part lacks its PCIe figures and
 # names its bus id after itself; the NIC parts the check reports and the
 # NIC bus ids the back end writes must be the same NICs, and the ones the

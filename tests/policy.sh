@@ -5,15 +5,15 @@
 # truth"): the checks below fail on a source file that brings back a
 # private copy.
 #
-#   int128     the 128-bit types are typedef'd only in src/arith.h
+#   int128     the 128-bit types are typedef'd only in src/base/arith.h
 #   arith      saturating, gcd and square-root helpers are defined only in
-#              src/arith.h (a function whose name holds "sat", "gcd",
+#              src/base/arith.h (a function whose name holds "sat", "gcd",
 #              "lcm" or "isqrt")
 #   cablecols  the columns of cabling.csv are spelled only in
-#              src/cablecols.def (a quoted "a_..."/"b_..." end column or
+#              src/analysis/cablecols.def (a quoted "a_..."/"b_..." end column or
 #              "computed_length_m"), the workbook's cables sheet
 #              (backends/xlsx.c) included
-#   partbase   the walk up a part's bases is for_each_base() of src/ir.h,
+#   partbase   the walk up a part's bases is for_each_base() of src/ir/ir.h,
 #              with its one limit (RK_MAX_PART_DEPTH): no other loop steps
 #              "x = ...objs[x].part"
 #   prefix     the functions and data the elaboration and fabric stages
@@ -149,24 +149,24 @@ srcs() {
 # shellcheck disable=SC2046 # one argument a file
 bad=$(check_int128 $(srcs "$top_srcdir"))
 if [ -z "$bad" ]; then
-	pass "int128: typedefs only in src/arith.h"
+	pass "int128: typedefs only in src/base/arith.h"
 else
-	fail "int128: typedefs only in src/arith.h" "$(echo "$bad" | tr '\n' ' ')"
+	fail "int128: typedefs only in src/base/arith.h" "$(echo "$bad" | tr '\n' ' ')"
 fi
 # shellcheck disable=SC2046
 bad=$(check_arith $(srcs "$top_srcdir"))
 if [ -z "$bad" ]; then
-	pass "arith: helpers only in src/arith.h"
+	pass "arith: helpers only in src/base/arith.h"
 else
-	fail "arith: helpers only in src/arith.h" "$(echo "$bad" | head -5)"
+	fail "arith: helpers only in src/base/arith.h" "$(echo "$bad" | head -5)"
 fi
 
 # shellcheck disable=SC2046
 bad=$(check_cablecols $(srcs "$top_srcdir"))
 if [ -z "$bad" ]; then
-	pass "cablecols: cabling.csv columns only in src/cablecols.def"
+	pass "cablecols: cabling.csv columns only in src/analysis/cablecols.def"
 else
-	fail "cablecols: cabling.csv columns only in src/cablecols.def" \
+	fail "cablecols: cabling.csv columns only in src/analysis/cablecols.def" \
 		"$(echo "$bad" | head -5 | tr '\n' ' ')"
 fi
 # shellcheck disable=SC2046
@@ -196,7 +196,7 @@ fi
 
 # shellcheck disable=SC2046
 bad=$(long_unlisted 120 "$top_srcdir/tests/long-functions.txt" \
-	$(srcs "$top_srcdir" | grep -E '/(src|backends)/[^/]*\.[ch]$'))
+	$(srcs "$top_srcdir" | grep -E '/(src|backends)/.*\.[ch]$'))
 if [ -z "$bad" ]; then
 	pass "longfn: functions over 120 lines have a stated reason"
 else

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# SARIF output (--diagnostics-format=sarif, src/diag.c) for code scanning.
+# SARIF output (--diagnostics-format=sarif, src/diag/diag.c) for code scanning.
 #
 #   sarif/selftest      tests/sarif_check.py's port of GitHub's line hash
 #                       gives the test vectors of github/codeql-action

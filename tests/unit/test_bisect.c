@@ -441,8 +441,8 @@ Test(bisect, large_ring_bounds)
 }
 
 /*
- * Fat trees wired as rackc's generators wire them (src/fabric.c,
- * src/fabric_tiers.c), small enough for the brute force: R-port switches,
+ * Fat trees wired as rackc's generators wire them (src/fabric/fabric.c,
+ * src/fabric/fabric_tiers.c), small enough for the brute force: R-port switches,
  * leaves of D = R d/(d+u) ports down and U = R - D up, one NIC per node
  * and rail, nodes in units of D (the last unit partial).
  *   two tiers: S spines (as many as the uplinks need, or from 1 to more
@@ -534,7 +534,7 @@ static bool gen_ft3(struct tg *g, uint32_t R, uint32_t D, uint32_t nr,
 	return true;
 }
 
-/* A star (src/fabric.c): n endpoints fill P-port switches in order, the
+/* A star (src/fabric/fabric.c): n endpoints fill P-port switches in order, the
  * switches unlinked. */
 static void gen_star(struct tg *g, uint32_t n, uint32_t P, int64_t c)
 {

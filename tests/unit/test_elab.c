@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests for elaboration (src/elab.c, eval.c, resolve.c): the IR built
+ * Unit tests for elaboration (src/elab/elab.c, eval.c, resolve.c): the IR built
  * from small designs (objects, names, attributes, inheritance, ports, rack
  * templates, references, links), the language's variables and control flow
  * (params and -D, let scoping, for, if, modules, requires), and the errors

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests for the expression evaluator (src/eval.c) as the require
+ * Unit tests for the expression evaluator (src/elab/eval.c) as the require
  * check uses it: outside elaboration, with a host (struct eval_host) that
  * adds functions and takes the errors.  The host here adds fig(LO, HI), a
  * figure known only within [LO, HI] (as a bisection can be), and boom(),

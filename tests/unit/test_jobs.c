@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The job-graph pool (src/jobs.h): every job runs exactly once and only
+ * The job-graph pool (src/base/jobs.h): every job runs exactly once and only
  * after the jobs it waits for, whatever the number of threads; with one
  * thread on the caller's thread in index order; a job returning false
  * skips the skippable jobs not started yet and nothing else.

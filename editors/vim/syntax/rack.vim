@@ -3,9 +3,9 @@
 " Language:	rackc hardware designs (*.rack; doc/language.md)
 "
 " The word lists follow the compiler: reserved words from grammar/lexer.l,
-" object kinds from kind_table in src/schema.c, attribute names from
-" src/schema_attrs.def, functions from src/eval.c and units from the unit
-" table of src/units.c; tests/editors.sh fails when they disagree.
+" object kinds from kind_table in src/ir/schema.c, attribute names from
+" src/ir/schema_attrs.def, functions from src/elab/eval.c and units from the unit
+" table of src/base/units.c; tests/editors.sh fails when they disagree.
 
 if exists('b:current_syntax')
   finish

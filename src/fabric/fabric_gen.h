@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the fabric generators share: the dispatcher src/fabric.c (with
- * nvlink and star), the fat tree src/fabric_fattree.c and the files that
- * extend it, src/fabric_planes.c (parallel planes) and src/fabric_tiers.c
+ * What the fabric generators share: the dispatcher src/fabric/fabric.c (with
+ * nvlink and star), the fat tree src/fabric/fabric_fattree.c and the files that
+ * extend it, src/fabric/fabric_planes.c (parallel planes) and src/fabric/fabric_tiers.c
  * (three and four tiers), all on the building blocks of
- * src/fabric_build.c, which calls none of them.  Internal to the fabric
+ * src/fabric/fabric_build.c, which calls none of them.  Internal to the fabric
  * expansion stage.
  */
 #ifndef RACKC_FABRIC_GEN_H

@@ -38,7 +38,7 @@ struct check_setting {
 	int level;
 };
 
-/* The most --max-links allows (the default is RK_MAX_LINKS, src/elab.h). */
+/* The most --max-links allows (the default is RK_MAX_LINKS, src/elab/elab.h). */
 #define RK_MAX_LINKS_OPT 50000000u
 
 /**
@@ -59,7 +59,7 @@ struct rackc_options {
 	enum diag_format diag_format;
 	uint32_t max_errors;
 	uint32_t max_source; /* --max-source-bytes, 0: RK_MAX_FILE_SIZE */
-	uint32_t max_links;  /* --max-links, 0: RK_MAX_LINKS (src/elab.h) */
+	uint32_t max_links;  /* --max-links, 0: RK_MAX_LINKS (elab.h) */
 	uint64_t max_output; /* --max-output-bytes, 0: RK_MAX_OUTPUT_BYTES */
 	bool werror;
 	bool show_source;

@@ -37,7 +37,7 @@
  * wired as if the pods (four tiers: the groups) had been added one at a
  * time, the core (top) count growing with them: wire_filled() moves only
  * the spine-core (core-top) cables any tree of the new size must move
- * (`core_growth double`: fabric_deal_uplinks() of src/fabric.c, round robin over
+ * (`core_growth double`: fabric_deal_uplinks() of src/fabric/fabric.c, round robin over
  * the doubling counts, each step keeping every cable the new spread
  * allows).  With `final_sus N` the tree is sized for N units (P, C, G, T
  * of the final size) and dealt round robin: growing up to N only adds

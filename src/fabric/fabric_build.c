@@ -733,7 +733,7 @@ uint32_t fabric_spines_for(uint64_t need, uint32_t U, uint32_t P)
  * @sp, @pt: upper switch and port of uplink j of lower switch l at
  * [l*up + j], for @dl's units (see struct deal); the two-tier leaves (units
  * of nrails leaves, spines as the units need them or sized for final_sus)
- * and, in src/fabric_tiers.c, the spines of three and four tiers.
+ * and, in src/fabric/fabric_tiers.c, the spines of three and four tiers.
  * Returns the final number of upper switches.
  */
 uint32_t fabric_deal_uplinks(const struct deal *dl, uint32_t *sp, uint32_t *pt)

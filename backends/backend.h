@@ -6,7 +6,7 @@
  * Every artifact is written through out_open()/out_close(): the bytes go to
  * a temporary file in the output directory, and only when every selected
  * back end has succeeded are all of them renamed into place, under a
- * journal (src/outfile.c), all or none.  A failed run (a back end error, a
+ * journal (backends/lib/outfile.c), all or none.  A failed run (a back end error, a
  * full disk, an unwritable directory, a rename that fails part-way) leaves
  * the previous artifacts as they were; one killed part-way is rolled back
  * by the next run that commits into the directory.
@@ -156,7 +156,7 @@ static inline bool be_cancelled(const struct backend_ctx *ctx)
 
 /*
  * What several back ends compute once per run, whichever asks first, for
- * all of them (backends/be_common.c: the host names).
+ * all of them (backends/lib/be_common.c: the host names).
  */
 struct be_shared *be_shared_new(void);
 void be_shared_free(struct be_shared *sh);

@@ -16,7 +16,7 @@
  * it is d:u wherever n*u/d is whole, S = ceil(L*Uf/R) spines raised to a
  * divisor of Uf (or as many as `final_sus` units need), leaf uplinks
  * dealt round-robin over the spines, growth-stable (fabric_deal_uplinks()
- * of fabric_build.c).  Three and four tiers (src/fabric_tiers.c): complete trees with
+ * of fabric_build.c).  Three and four tiers (src/fabric/fabric_tiers.c): complete trees with
  * leaves missing, pods of R/2 leaves in unit order with U spines each (Uf
  * at d:u other than 1:1), and cores (and top
  * switches) dealt growth-stably above them.  This reproduces the NVIDIA
