@@ -517,11 +517,11 @@ static void row(struct sheet *s, struct csv *w, uint32_t li)
 	csv_row_end(w, o);
 }
 
-/* Pull-list columns: what a technician at the rack needs. */
+/* Pull-list columns (pullcols.def): what a technician at the rack needs. */
 static const char *const pull_columns[] = {
-	"pull_rack", "cable_id",    "label",	"u",	      "device",
-	"port",	     "far_rack",    "far_u",	"far_device", "far_port",
-	"media",     "part_number", "length_m",
+#define PULL_COL(id, name, sheet) [PULLCOL_##id] = name,
+#include "pullcols.def"
+#undef PULL_COL
 };
 
 /*
@@ -592,45 +592,12 @@ static void pull_row(struct sheet *s, struct csv *w, uint32_t rack, uint32_t li)
 static bool emit_pull(struct backend_ctx *ctx, struct sheet *s)
 {
 	const struct rk_design *d = s->d;
-	uint32_t *start = xcalloc((size_t)d->nobjs + 2, sizeof(*start));
-	uint32_t *entry, total = 0;
+	uint32_t *start, *entry;
 	FILE *fp;
 	struct csv w;
 	bool ok;
 
-	/* bucket the links by rack: pass 0 counts, prefix sums, pass 1
-	 * fills (fill[] starts at each bucket's start) */
-	uint32_t *fill = xmalloc(((size_t)d->nobjs + 1) * sizeof(*fill));
-
-	entry = NULL;
-	for (int pass = 0; pass < 2; pass++) {
-		for (uint32_t i = 0; i < d->nlinks; i++) {
-			const struct rk_link *l = &d->links[i];
-			uint32_t r[2];
-
-			if (!s->p->links[i].label_no)
-				continue;
-			r[0] = s->rack[l->a_dev];
-			r[1] = s->rack[l->b_dev];
-			for (int k = 0; k < 2; k++) {
-				if (r[k] == RK_NONE || (k && r[1] == r[0]))
-					continue;
-				if (pass)
-					entry[fill[r[k]]++] = i;
-				else
-					start[r[k] + 1]++;
-			}
-		}
-		if (pass)
-			break;
-		for (uint32_t i = 0; i < d->nobjs; i++) {
-			total += start[i + 1];
-			start[i + 1] = total;
-		}
-		entry = xmalloc(((size_t)total + 1) * sizeof(*entry));
-		memcpy(fill, start, (size_t)d->nobjs * sizeof(*fill));
-	}
-	free(fill);
+	be_pull_index(d, s->p, s->rack, &start, &entry);
 	fp = out_open(ctx, "cabling/pull.csv");
 	ok = fp != NULL;
 	if (ok) {

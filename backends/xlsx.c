@@ -388,48 +388,25 @@ static void sheet_cables(struct book *k, const struct cable_plan *p)
  * (a cable inside one rack once), seen from that rack. */
 static void sheet_pull(struct book *k, const struct cable_plan *p)
 {
+	/* pull.csv's columns that the sheet shows (pullcols.def) */
+#define PULL_ON_SHEET_1(name) name,
+#define PULL_ON_SHEET_0(name)
+#define PULL_COL(id, name, sheet) PULL_ON_SHEET_##sheet(name)
 	static const char *const cols[] = {
-		"pull_rack", "cable_id", "u",		"device",
-		"port",	     "far_rack", "far_u",	"far_device",
-		"far_port",  "media",	 "part_number", "length_m",
+#include "pullcols.def"
 	};
+#undef PULL_COL
+#undef PULL_ON_SHEET_0
+#undef PULL_ON_SHEET_1
 	const struct rk_design *d = k->d;
 	lxw_worksheet *ws = workbook_add_worksheet(k->wb, "pull list");
-	uint32_t *cnt = xcalloc((size_t)d->nobjs + 2, sizeof(*cnt));
-	uint32_t *ent, total = 0, row = 1;
+	uint32_t *start, *ent, row = 1;
 	char id[CP_ID_CHARS + 8];
 
 	header(k, ws, cols, ARRAY_SIZE(cols));
-	/* pass 0 counts the cables of each rack, pass 1 files them */
-	ent = NULL;
-	for (int pass = 0; pass < 2; pass++) {
-		for (uint32_t i = 0; i < d->nlinks; i++) {
-			const struct rk_link *l = &d->links[i];
-			uint32_t r[2] = { k->rack[l->a_dev],
-					  k->rack[l->b_dev] };
-
-			if (!p->links[i].label_no)
-				continue;
-			for (int j = 0; j < 2; j++) {
-				if (r[j] == RK_NONE || (j && r[1] == r[0]))
-					continue;
-				if (pass)
-					ent[cnt[r[j]]++] = i;
-				else
-					cnt[r[j] + 1]++;
-			}
-		}
-		if (pass)
-			break;
-		for (uint32_t i = 0; i <= d->nobjs; i++) {
-			total += cnt[i + 1];
-			cnt[i + 1] = total;
-		}
-		ent = xmalloc(((size_t)total + 1) * sizeof(*ent));
-	}
-	/* cnt[r] is now the end of rack r's entries, cnt[r - 1] its start */
-	for (uint32_t rk = 0, s = 0; rk < d->nobjs && !k->failed; rk++) {
-		for (; s < cnt[rk]; s++) {
+	be_pull_index(d, p, k->rack, &start, &ent);
+	for (uint32_t rk = 0; rk < d->nobjs && !k->failed; rk++) {
+		for (uint32_t s = start[rk]; s < start[rk + 1]; s++) {
 			const struct rk_link *l = &d->links[ent[s]];
 			const struct cp_link *r = &p->links[ent[s]];
 			bool a_here = k->rack[l->a_dev] == rk;
@@ -453,7 +430,7 @@ static void sheet_pull(struct book *k, const struct cable_plan *p)
 	}
 	sheet_done(k, ws, row);
 	free(ent);
-	free(cnt);
+	free(start);
 }
 
 /* A rack's devices in U order (unplaced last), then object order. */

@@ -5,6 +5,7 @@
 #include <pthread.h>
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "be_common.h"
 #include "cableplan.h"
@@ -347,6 +348,45 @@ void be_cable_counts(const struct rk_design *d, const struct cable_plan *p,
 	}
 	*cables = c;
 	*backplane = b;
+}
+
+void be_pull_index(const struct rk_design *d, const struct cable_plan *p,
+		   const uint32_t *rack, uint32_t **start, uint32_t **entry)
+{
+	uint32_t *st = xcalloc((size_t)d->nobjs + 2, sizeof(*st));
+	uint32_t *fill = xmalloc(((size_t)d->nobjs + 1) * sizeof(*fill));
+	uint32_t *ent = NULL, total = 0;
+
+	/* pass 0 counts each rack's cables, prefix sums give the starts,
+	 * pass 1 files them (fill[] from each rack's start) */
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t i = 0; i < d->nlinks; i++) {
+			const struct rk_link *l = &d->links[i];
+			uint32_t r[2] = { rack[l->a_dev], rack[l->b_dev] };
+
+			if (!p->links[i].label_no)
+				continue;
+			for (int k = 0; k < 2; k++) {
+				if (r[k] == RK_NONE || (k && r[1] == r[0]))
+					continue;
+				if (pass)
+					ent[fill[r[k]]++] = i;
+				else
+					st[r[k] + 1]++;
+			}
+		}
+		if (pass)
+			break;
+		for (uint32_t i = 0; i < d->nobjs; i++) {
+			total += st[i + 1];
+			st[i + 1] = total;
+		}
+		ent = xmalloc(((size_t)total + 1) * sizeof(*ent));
+		memcpy(fill, st, (size_t)d->nobjs * sizeof(*fill));
+	}
+	free(fill);
+	*start = st;
+	*entry = ent;
 }
 
 int64_t be_pull_length(int64_t um)

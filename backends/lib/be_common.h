@@ -60,6 +60,26 @@ uint32_t be_part_number(const struct rk_design *d, uint32_t part,
  */
 int64_t be_pull_length(int64_t um);
 
+/*
+ * The pull list's cables by rack (cabling/pull.csv and the workbook's
+ * sheet alike): rack r's cables are entry[start[r] .. start[r + 1]), in
+ * link order; a cable between two racks is in both, one inside a rack
+ * once, one without a cut-sheet row (label_no 0) in none.  @rack maps a
+ * device to its rack (RK_NONE: none).  start[] has nobjs + 1 entries;
+ * free both.
+ */
+struct cable_plan;
+void be_pull_index(const struct rk_design *d, const struct cable_plan *p,
+		   const uint32_t *rack, uint32_t **start, uint32_t **entry);
+
+/* The pull list's columns (pullcols.def) */
+enum pullcol {
+#define PULL_COL(id, name, sheet) PULLCOL_##id,
+#include "pullcols.def"
+#undef PULL_COL
+	PULLCOL__N
+};
+
 /* 64-bit FNV-1a hash of a string (stable across runs and hosts). */
 uint64_t be_fnv1a(const char *s);
 
@@ -73,7 +93,6 @@ char *be_file_name(struct arena *a, const char *name);
  * give; and, apart, the links that are not cabled (backplane ports, media
  * backplane or pcb: an NVL72 rack's NVLink spine and bus bar).
  */
-struct cable_plan;
 void be_cable_counts(const struct rk_design *d, const struct cable_plan *p,
 		     uint32_t *cables, uint32_t *backplane);
 
