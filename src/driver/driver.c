@@ -588,6 +588,7 @@ static int front_end(struct compilation *c, uint32_t file)
 	if (e.errors)
 		c->resolve_errors = true;
 	c->parse_ns = e.parse_ns;
+	resolve_fini(&e);
 	elab_fini(&e);
 	jobs_release_free_memory(); /* the syntax trees, among others */
 	return c->syntax_errors || c->resolve_errors ? RK_EXIT_ERRORS

@@ -547,9 +547,4 @@ void elab_fini(struct elab *e)
 	free(e->seen);
 	free(e->vmap);
 	free(e->link_ends);
-	free(e->ix_link_head);
-	free(e->ix_link_next);
-	free(e->ix_dev_head);
-	free(e->ix_dev_next);
-	free(e->ix_seen);
 }

@@ -22,6 +22,8 @@
 
 struct compilation;
 struct rackc_options;
+struct fabric_state;  /* fabric_gen.h, private to the fabric stage */
+struct resolve_state; /* resolve.c */
 
 /* Limits, reported as errors with the location that hit them. */
 #define RK_MAX_LOOP 10000000u	/* iterations of one for loop */
@@ -235,28 +237,16 @@ struct elab {
 	uint32_t nseen, seen_cap;
 
 	uint64_t parse_ns;
-	uint32_t link_attr_first, link_attr_count; /* fabric.c */
 	/* per explicit link: where its first end's text ends and its second
 	 * end's begins (the link's loc spans both ends), for messages */
 	uint32_t *link_ends;
 	uint32_t nlink_ends, link_ends_cap;
-	/* fabric_build.c: incremental indexes over the first @ix_nobjs objects and
-	 * @ix_nlinks links (see index_update) */
-	uint32_t *ix_link_head, *ix_link_next; /* device -> 2 * link + end */
-	uint32_t *ix_dev_head, *ix_dev_next;   /* rack -> mounted devices */
-	uint8_t *ix_seen;		       /* all 0 between uses */
-	uint32_t ix_nobjs, ix_nlinks, ix_cap, ix_seen_n;
-	uint64_t ix_link_cap;
-	/* fabric_build.c: places held for switches of provisioned fabrics */
-	struct placer_resv *resv;
-	/* resolve.c: explicit links whose ends name objects a fabric
-	 * generates, resolved once the fabrics are expanded */
-	uint32_t *deferred_links;
-	uint32_t ndeferred_links, deferred_links_cap;
-	/* resolve.c: the last index range of a name, for messages (0: none) */
-	uint32_t rng_base, rng_obj, rng_nobjs;
-	bool rng_ports, rng_any;
-	long long rng_lo, rng_hi;
+	/* fabric expansion's own state (fabric_gen.h), for the length of
+	 * fabric_expand(); NULL otherwise */
+	struct fabric_state *fab;
+	/* resolution's own state (resolve.c), from the first resolve_* call
+	 * to resolve_fini() */
+	struct resolve_state *res;
 	/* resolve.c: did-you-mean candidates offered so far */
 	uint64_t suggest_spent;
 	uint64_t steps;

@@ -153,8 +153,8 @@ static void link_attrs(struct elab *e, uint32_t fab)
 		if (at.key == A_MEDIA || at.key == A_CABLE)
 			*VEC_PUSH(d->attrs, d->nattrs, d->attrs_cap) = at;
 	}
-	e->link_attr_first = first;
-	e->link_attr_count = d->nattrs - first;
+	e->fab->link_attr_first = first;
+	e->fab->link_attr_count = d->nattrs - first;
 }
 
 /* one listed endpoint: its port and where it is listed */
@@ -292,6 +292,9 @@ void fabric_expand(struct elab *e)
 	uint32_t n = e->d->nobjs, left = 0;
 	uint8_t *done = xcalloc(n + 1, 1);
 	bool progress = true;
+	struct fabric_state fs = { 0 };
+
+	e->fab = &fs;
 
 	for (uint32_t i = 0; i < n; i++)
 		left += e->d->objs[i].kind == K_FABRIC;
@@ -330,4 +333,10 @@ void fabric_expand(struct elab *e)
 		break;
 	}
 	free(done);
+	free(fs.ix_link_head);
+	free(fs.ix_link_next);
+	free(fs.ix_dev_head);
+	free(fs.ix_dev_next);
+	free(fs.ix_seen);
+	e->fab = NULL;
 }

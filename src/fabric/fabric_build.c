@@ -112,25 +112,25 @@ static void index_update(struct elab *e)
 {
 	const struct rk_design *d = e->d;
 
-	if (d->nobjs > e->ix_cap) {
-		uint32_t cap = e->ix_cap ? e->ix_cap : 1024;
+	if (d->nobjs > e->fab->ix_cap) {
+		uint32_t cap = e->fab->ix_cap ? e->fab->ix_cap : 1024;
 
 		while (cap < d->nobjs)
 			cap *= 2;
-		e->ix_link_head =
-		    xrealloc(e->ix_link_head, cap * sizeof(*e->ix_link_head));
-		e->ix_dev_head =
-		    xrealloc(e->ix_dev_head, cap * sizeof(*e->ix_dev_head));
-		e->ix_dev_next =
-		    xrealloc(e->ix_dev_next, cap * sizeof(*e->ix_dev_next));
-		e->ix_cap = cap;
+		e->fab->ix_link_head = xrealloc(
+		    e->fab->ix_link_head, cap * sizeof(*e->fab->ix_link_head));
+		e->fab->ix_dev_head = xrealloc(
+		    e->fab->ix_dev_head, cap * sizeof(*e->fab->ix_dev_head));
+		e->fab->ix_dev_next = xrealloc(
+		    e->fab->ix_dev_next, cap * sizeof(*e->fab->ix_dev_next));
+		e->fab->ix_cap = cap;
 	}
-	for (uint32_t o = e->ix_nobjs; o < d->nobjs; o++) {
-		e->ix_link_head[o] = RK_NONE;
-		e->ix_dev_head[o] = RK_NONE;
-		e->ix_dev_next[o] = RK_NONE;
+	for (uint32_t o = e->fab->ix_nobjs; o < d->nobjs; o++) {
+		e->fab->ix_link_head[o] = RK_NONE;
+		e->fab->ix_dev_head[o] = RK_NONE;
+		e->fab->ix_dev_next[o] = RK_NONE;
 	}
-	for (uint32_t dev = e->ix_nobjs; dev < d->nobjs; dev++) {
+	for (uint32_t dev = e->fab->ix_nobjs; dev < d->nobjs; dev++) {
 		uint32_t r;
 
 		if (d->objs[dev].kind != K_DEVICE || layout_at(d, dev) < 1)
@@ -138,37 +138,38 @@ static void index_update(struct elab *e)
 		r = layout_rack_of(d, dev);
 		if (r == RK_NONE)
 			continue;
-		e->ix_dev_next[dev] = e->ix_dev_head[r];
-		e->ix_dev_head[r] = dev;
+		e->fab->ix_dev_next[dev] = e->fab->ix_dev_head[r];
+		e->fab->ix_dev_head[r] = dev;
 	}
-	e->ix_nobjs = d->nobjs;
-	if ((uint64_t)2 * d->nlinks > e->ix_link_cap) {
-		uint64_t cap = e->ix_link_cap ? e->ix_link_cap : 1024;
+	e->fab->ix_nobjs = d->nobjs;
+	if ((uint64_t)2 * d->nlinks > e->fab->ix_link_cap) {
+		uint64_t cap = e->fab->ix_link_cap ? e->fab->ix_link_cap : 1024;
 
 		while (cap < (uint64_t)2 * d->nlinks)
 			cap *= 2;
-		e->ix_link_next =
-		    xrealloc(e->ix_link_next, cap * sizeof(*e->ix_link_next));
-		e->ix_link_cap = cap;
+		e->fab->ix_link_next = xrealloc(
+		    e->fab->ix_link_next, cap * sizeof(*e->fab->ix_link_next));
+		e->fab->ix_link_cap = cap;
 	}
-	for (uint32_t l = e->ix_nlinks; l < d->nlinks; l++) {
+	for (uint32_t l = e->fab->ix_nlinks; l < d->nlinks; l++) {
 		const struct rk_link *k = &d->links[l];
 
 		if (k->a_port == RK_NONE)
 			continue;
-		e->ix_link_next[2 * l] = e->ix_link_head[k->a_dev];
-		e->ix_link_head[k->a_dev] = 2 * l;
-		e->ix_link_next[2 * l + 1] = e->ix_link_head[k->b_dev];
-		e->ix_link_head[k->b_dev] = 2 * l + 1;
+		e->fab->ix_link_next[2 * l] = e->fab->ix_link_head[k->a_dev];
+		e->fab->ix_link_head[k->a_dev] = 2 * l;
+		e->fab->ix_link_next[2 * l + 1] =
+		    e->fab->ix_link_head[k->b_dev];
+		e->fab->ix_link_head[k->b_dev] = 2 * l + 1;
 	}
-	e->ix_nlinks = d->nlinks;
+	e->fab->ix_nlinks = d->nlinks;
 }
 
 /* The links on device @dev: for_each_dev_link(e, dev, l) { ... }. */
-#define for_each_dev_link(e, dev, l)                     \
-	for (uint32_t l##_k = (e)->ix_link_head[dev], l; \
-	     l##_k != RK_NONE && ((l = l##_k >> 1), 1);  \
-	     l##_k = (e)->ix_link_next[l##_k])
+#define for_each_dev_link(e, dev, l)                          \
+	for (uint32_t l##_k = (e)->fab->ix_link_head[dev], l; \
+	     l##_k != RK_NONE && ((l = l##_k >> 1), 1);       \
+	     l##_k = (e)->fab->ix_link_next[l##_k])
 
 /*
  * The places of @fab's own leaf_band in rack @r (@used, @units U), for
@@ -230,8 +231,8 @@ void fabric_placer_init(struct elab *e, struct placer *p, uint32_t fab,
 	for (uint32_t i = 0; i < (uint32_t)v->n; i++) {
 		uint32_t r = d->vals[v->a + i].a;
 
-		for (uint32_t dev = e->ix_dev_head[r]; dev != RK_NONE;
-		     dev = e->ix_dev_next[dev]) {
+		for (uint32_t dev = e->fab->ix_dev_head[r]; dev != RK_NONE;
+		     dev = e->fab->ix_dev_next[dev]) {
 			int64_t at = layout_at(d, dev), h;
 
 			p->count[i]++;
@@ -241,7 +242,8 @@ void fabric_placer_init(struct elab *e, struct placer *p, uint32_t fab,
 				p->used[i][u] = 1;
 		}
 		/* and what provisioned fabrics hold for their final size */
-		for (const struct placer_resv *q = e->resv; q; q = q->next) {
+		for (const struct placer_resv *q = e->fab->resv; q;
+		     q = q->next) {
 			if (q->rack != r)
 				continue;
 			p->count[i]++;
@@ -378,8 +380,8 @@ void fabric_placer_reserve(struct elab *e, struct placer *p, uint32_t n,
 		q->rack = e->d->vals[p->racks->a + i].a;
 		q->lo = lo;
 		q->hi = lo + h - 1;
-		q->next = e->resv;
-		e->resv = q;
+		q->next = e->fab->resv;
+		e->fab->resv = q;
 	}
 }
 
@@ -527,8 +529,8 @@ bool fabric_add_link(struct elab *e, uint32_t fab, uint32_t ad, uint32_t ap,
 	l->scope = RK_NONE;
 	l->fabric = fab;
 	l->generated = true;
-	l->attr_first = e->link_attr_first;
-	l->attr_count = e->link_attr_count;
+	l->attr_first = e->fab->link_attr_first;
+	l->attr_count = e->fab->link_attr_count;
 	l->loc = d->objs[fab].loc;
 	return true;
 }
@@ -584,13 +586,14 @@ void fabric_adopt_links(struct elab *e, uint32_t fab, const uint32_t *ed,
 	uint64_t *keys;
 
 	index_update(e);
-	if (e->ix_seen_n < d->nobjs) {
-		e->ix_seen = xrealloc(e->ix_seen, (size_t)d->nobjs + 1);
-		memset(e->ix_seen + e->ix_seen_n, 0,
-		       (size_t)d->nobjs + 1 - e->ix_seen_n);
-		e->ix_seen_n = d->nobjs + 1;
+	if (e->fab->ix_seen_n < d->nobjs) {
+		e->fab->ix_seen =
+		    xrealloc(e->fab->ix_seen, (size_t)d->nobjs + 1);
+		memset(e->fab->ix_seen + e->fab->ix_seen_n, 0,
+		       (size_t)d->nobjs + 1 - e->fab->ix_seen_n);
+		e->fab->ix_seen_n = d->nobjs + 1;
 	}
-	seen = e->ix_seen;
+	seen = e->fab->ix_seen;
 	while (cap < (size_t)ne * 2)
 		cap *= 2;
 	keys = xcalloc(cap, sizeof(*keys));

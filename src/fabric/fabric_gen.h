@@ -79,6 +79,23 @@ struct placer_resv {
 	struct placer_resv *next;
 };
 
+/*
+ * Fabric expansion's own state, for the length of fabric_expand() (struct
+ * elab's @fab): incremental indexes over the first @ix_nobjs objects and
+ * @ix_nlinks links (fabric_build.c, index_update), the places held for
+ * switches of provisioned fabrics, and the run of attributes that the
+ * links of the fabric being expanded share (fabric.c, link_attrs).
+ */
+struct fabric_state {
+	uint32_t *ix_link_head, *ix_link_next; /* device -> 2 * link + end */
+	uint32_t *ix_dev_head, *ix_dev_next;   /* rack -> mounted devices */
+	uint8_t *ix_seen;		       /* all 0 between uses */
+	uint32_t ix_nobjs, ix_nlinks, ix_cap, ix_seen_n;
+	uint64_t ix_link_cap;
+	struct placer_resv *resv;
+	uint32_t link_attr_first, link_attr_count;
+};
+
 void fabric_placer_init(struct elab *e, struct placer *p, uint32_t fab,
 			uint32_t key);
 void fabric_placer_reserve(struct elab *e, struct placer *p, uint32_t n,

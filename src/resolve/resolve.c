@@ -21,6 +21,37 @@
 #define MAX_SCOPES (RK_MAX_PART_DEPTH + 2)
 
 /* Offer @cand unless the budget is spent; false (and none offered) then. */
+/*
+ * Resolution's own state, from the first resolve_* call to resolve_fini()
+ * (allocated on first use; elab.h knows it only by name).
+ */
+struct resolve_state {
+	/* explicit links whose ends name objects a fabric generates,
+	 * resolved once the fabrics are expanded */
+	uint32_t *deferred_links;
+	uint32_t ndeferred_links, deferred_links_cap;
+	/* the last index range of a name, for messages (0: none) */
+	uint32_t rng_base, rng_obj, rng_nobjs;
+	bool rng_ports, rng_any;
+	long long rng_lo, rng_hi;
+	uint64_t match_steps; /* names tried by [*] patterns */
+};
+
+static struct resolve_state *rs_of(struct elab *e)
+{
+	if (!e->res)
+		e->res = xcalloc(1, sizeof(*e->res));
+	return e->res;
+}
+
+void resolve_fini(struct elab *e)
+{
+	if (e->res)
+		free(e->res->deferred_links);
+	free(e->res);
+	e->res = NULL;
+}
+
 static bool offer(struct elab *e, struct suggest *sg, const char *cand)
 {
 	if (!elab_suggest_step(e))
@@ -105,11 +136,11 @@ static bool index_range(struct elab *e, uint32_t obj, bool ports,
 		return false;
 	blen = (size_t)(br - name);
 	base = intern(e->a, name, blen);
-	if (e->rng_base == base && e->rng_obj == obj && e->rng_ports == ports &&
-	    e->rng_nobjs == d->nobjs) {
-		*lo = e->rng_lo;
-		*hi = e->rng_hi;
-		return e->rng_any;
+	if (rs_of(e)->rng_base == base && rs_of(e)->rng_obj == obj &&
+	    rs_of(e)->rng_ports == ports && rs_of(e)->rng_nobjs == d->nobjs) {
+		*lo = rs_of(e)->rng_lo;
+		*hi = rs_of(e)->rng_hi;
+		return rs_of(e)->rng_any;
 	}
 	/* ports: the object's own, then its part's chain */
 	for_each_base(d, q, obj) {
@@ -133,13 +164,13 @@ static bool index_range(struct elab *e, uint32_t obj, bool ports,
 			any = true;
 		}
 	}
-	e->rng_base = base;
-	e->rng_obj = obj;
-	e->rng_ports = ports;
-	e->rng_nobjs = d->nobjs;
-	e->rng_any = any;
-	e->rng_lo = any ? *lo : 0;
-	e->rng_hi = any ? *hi : 0;
+	rs_of(e)->rng_base = base;
+	rs_of(e)->rng_obj = obj;
+	rs_of(e)->rng_ports = ports;
+	rs_of(e)->rng_nobjs = d->nobjs;
+	rs_of(e)->rng_any = any;
+	rs_of(e)->rng_lo = any ? *lo : 0;
+	rs_of(e)->rng_hi = any ? *hi : 0;
 	return any;
 }
 
@@ -417,7 +448,7 @@ static bool match_step(struct elab *e, const struct srcloc *loc)
 {
 	if (e->stopped)
 		return false;
-	if (++e->match_steps <= RK_MAX_MATCH)
+	if (++rs_of(e)->match_steps <= RK_MAX_MATCH)
 		return true;
 	elab_error(e, loc, "limit",
 		   "patterns try more than %u names (the pattern limit)",
@@ -880,11 +911,11 @@ static void resolve_link(struct elab *e, uint32_t i)
 
 void resolve_deferred_links(struct elab *e)
 {
-	for (uint32_t k = 0; k < e->ndeferred_links && !e->stopped; k++)
-		resolve_link(e, e->deferred_links[k]);
-	free(e->deferred_links);
-	e->deferred_links = NULL;
-	e->ndeferred_links = e->deferred_links_cap = 0;
+	for (uint32_t k = 0; k < rs_of(e)->ndeferred_links && !e->stopped; k++)
+		resolve_link(e, rs_of(e)->deferred_links[k]);
+	free(rs_of(e)->deferred_links);
+	rs_of(e)->deferred_links = NULL;
+	rs_of(e)->ndeferred_links = rs_of(e)->deferred_links_cap = 0;
 }
 
 void resolve_design(struct elab *e)
@@ -922,8 +953,9 @@ void resolve_design(struct elab *e)
 			continue;
 		if (ref_names_fabric(e, l->a_dev, l->scope) != RK_NONE ||
 		    ref_names_fabric(e, l->b_dev, l->scope) != RK_NONE) {
-			*VEC_PUSH(e->deferred_links, e->ndeferred_links,
-				  e->deferred_links_cap) = i;
+			*VEC_PUSH(rs_of(e)->deferred_links,
+				  rs_of(e)->ndeferred_links,
+				  rs_of(e)->deferred_links_cap) = i;
 			continue;
 		}
 		resolve_link(e, i);

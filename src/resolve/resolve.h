@@ -25,5 +25,8 @@ uint32_t fabric_waits_for(struct elab *e, uint32_t fab, const uint8_t *done,
 			  struct srcloc *loc);
 void resolve_fabric_refs(struct elab *e, uint32_t fab);
 void resolve_deferred_links(struct elab *e);
+/* Free resolution's state (struct elab's @res): once, after the last
+ * resolve_* call of a compilation. */
+void resolve_fini(struct elab *e);
 
 #endif
