@@ -8,9 +8,12 @@
  * What a subnet is: the devices joined by InfiniBand links, one file per
  * connected set.  A link is InfiniBand when one end's port has protocol ib
  * and the other end's is ib, any or unset; fabric-generated links and
- * explicit link statements count alike.  Links join into one subnet through
- * a switch or through one HCA, never through a server: a server with a
- * compute HCA and a storage HCA is on two subnets.  A subnet takes the name
+ * explicit link statements count alike.  A link neither of whose ports
+ * gives a speed has no rate that traces to the design: it is left out (of
+ * the files and of the subnets), with an [ibnet] warning per link
+ * statement, at it.  Links join into one subnet through a switch or
+ * through one HCA, never through a server: a server with a compute HCA
+ * and a storage HCA is on two subnets.  A subnet takes the name
  * of the fabric of its first generated link (as a host name: rack[0].ib is
  * rack-0-ib), or else the host name of its first switch (or first device);
  * clashing names get -2, -3, ...
@@ -32,9 +35,9 @@
  *  - GUIDs are explicit and deterministic: prefix 0x02 and 24 bits of the
  *    subnet name's FNV-1a hash, then 0x1 + switch number or 0x2 + HCA
  *    number << 8 (HCA port p is base + p);
- *  - `# lid 0 4x<SPEED>` from the slower port's rate per lane: SDR..HDR;
- *    NDR and XDR are written as HDR, the fastest ibsim 0.10 parses, and
- *    unknown rates as SDR.
+ *  - `# lid 0 4x<SPEED>` from the slower port's rate per lane (the one
+ *    port's where only one gives a speed): SDR..HDR; NDR and XDR are
+ *    written as HDR, the fastest ibsim 0.10 parses.
  */
 #include "rackc.h"
 
@@ -393,6 +396,19 @@ static const char *what(const struct ibnet *x)
 	return x->ufm ? "a UFM topo file" : "an ibsim net file";
 }
 
+/*
+ * The rate of a link between ports @a and @b, as link_rate() (metrics.h)
+ * has it, from the speeds read once: the slower end's speed where both
+ * give one, the one given, else 0 (unknown: such a link is not written,
+ * ib_links).
+ */
+static int64_t pair_rate(const struct ibnet *x, uint32_t a, uint32_t b)
+{
+	int64_t ra = x->speed[a], rb = x->speed[b];
+
+	return !ra ? rb : !rb ? ra : ra < rb ? ra : rb;
+}
+
 /* a port's InfiniBand width: its lanes where IB has such a width, else 4 */
 static int64_t ib_lanes(const struct rk_design *d, uint32_t port)
 {
@@ -498,8 +514,7 @@ static bool write_topo(struct ibnet *x, const char *name,
 		const struct end *e = &ends[ord[i]], *p = &ends[peer[i]];
 		const struct ibnode *in = &nodes[e->node];
 		const struct ibnode *pn = &nodes[p->node];
-		int64_t ra = x->speed[e->port], rb = x->speed[p->port];
-		int64_t r = !ra ? rb : !rb ? ra : ra < rb ? ra : rb;
+		int64_t r = pair_rate(x, e->port, p->port);
 		int64_t la = ib_lanes(d, e->port), lb = ib_lanes(d, p->port);
 		int64_t lanes = la < lb ? la : lb;
 
@@ -521,99 +536,111 @@ static bool write_topo(struct ibnet *x, const char *name,
 }
 
 /*
- * Write one subnet: the IB links @links[0..n) joining its devices, whose
- * 2 * @nl ends @ends come ordered by (dev, port, link), as the port index
- * has them.  They are written in (node, num) order (order_ends), ties in
- * link order; equal (node, num) means the same port.
+ * One subnet being written: its links @links[0..nl) and their 2 * @nl
+ * ends @ends, ordered by (dev, port, link) as the port index has them;
+ * the nodes made of them (switches first, @nsw of them); @ord, the ends
+ * in the order written (order_ends: (node, num), ties in link order; equal
+ * (node, num) means the same port), and @peer, for each end written, the
+ * other end of its link (an index into @ends).
  */
-static bool emit_subnet(struct ibnet *x, const char *name,
-			const uint32_t *links, uint32_t nl, struct end *ends)
+struct subnet {
+	const char *name;
+	const uint32_t *links;
+	uint32_t nl;
+	struct end *ends;
+	struct ibnode *nodes;
+	uint32_t nn, ncap, nsw;
+	uint32_t *ord, *peer;
+};
+
+/*
+ * The node of end @e, a port of device @dev (a switch when @sw), among the
+ * device's nodes made so far (@first onwards), made when new; sets the
+ * end's node and IB port number.  False after an error: a switch port that
+ * is not one of its InfiniBand ports.
+ */
+static bool place_end(struct ibnet *x, struct subnet *s, struct end *e,
+		      uint32_t dev, bool sw, uint32_t first)
 {
 	const struct rk_design *d = x->d;
-	uint32_t *ord = NULL, *peer = NULL;
-	struct ibnode *nodes = NULL;
-	uint32_t nn = 0, ncap = 0, nsw = 0, nhca = 0;
-	uint64_t base = (uint64_t)0x02 << 56 | (be_fnv1a(name) & 0xffffff)
-						   << 32;
-	bool ok = true;
-	struct wbuf *wb;
-	FILE *fp;
+	uint32_t sub = RK_NONE, num = 0, np = 0, m;
 
-	/* nodes: switches first (pass 0), then HCAs (pass 1) */
+	if (sw) {
+		number_switch_ports(x, d->objs[dev].part);
+		num = (uint32_t)x->port_num[e->port];
+		np = x->sw_nports[d->objs[dev].part];
+		if (!num) {
+			diag_error(x->ctx->diag,
+				   &d->links[s->links[e->orig >> 1]].loc,
+				   "ibnet",
+				   "cannot express subnet '%s' as %s: port %s "
+				   "of switch %s is not one of its InfiniBand "
+				   "ports",
+				   s->name, what(x), local(x, e->port),
+				   ir_name(d, dev));
+			return false;
+		}
+	} else {
+		sub = nic_of(x, d->objs[dev].part, e->port, &num, &np);
+	}
+	for (m = first; m < s->nn; m++)
+		if (sw || s->nodes[m].sub == (sub != RK_NONE ? sub : e->port))
+			break;
+	if (m == s->nn) {
+		struct ibnode *in = VEC_PUSH(s->nodes, s->nn, s->ncap);
+
+		memset(in, 0, sizeof(*in));
+		in->dev = dev;
+		in->sw = sw;
+		in->sub = sub != RK_NONE ? sub : e->port;
+		in->standalone = !sw && sub == RK_NONE;
+		in->nports = in->standalone ? 1 : np;
+	}
+	if (!sw && sub == RK_NONE)
+		num = 1;
+	e->node = m;
+	e->num = num;
+	return true;
+}
+
+/* The subnet's nodes: switches first (pass 0), then HCAs (pass 1). */
+static bool make_nodes(struct ibnet *x, struct subnet *s)
+{
+	const struct rk_design *d = x->d;
+	bool ok = true;
+
 	for (int pass = 0; pass < 2; pass++) {
-		for (uint32_t i = 0; i < 2 * nl;) {
-			uint32_t dev = ends[i].dev, j = i, first = nn;
+		for (uint32_t i = 0; i < 2 * s->nl;) {
+			uint32_t dev = s->ends[i].dev, j = i, first = s->nn;
 			bool sw = d->objs[dev].cls == C_SWITCH;
 
-			while (j < 2 * nl && ends[j].dev == dev)
+			while (j < 2 * s->nl && s->ends[j].dev == dev)
 				j++;
-			if (sw != (pass == 0)) {
-				i = j;
-				continue;
-			}
-			for (uint32_t k = i; k < j; k++) {
-				struct end *e = &ends[k];
-				uint32_t sub = RK_NONE, num = 0, np = 0, m;
-
-				if (sw) {
-					number_switch_ports(x,
-							    d->objs[dev].part);
-					num = (uint32_t)x->port_num[e->port];
-					np = x->sw_nports[d->objs[dev].part];
-					if (!num) {
-						diag_error(
-						    x->ctx->diag,
-						    &d->links[links[e->orig >>
-								    1]]
-							 .loc,
-						    "ibnet",
-						    "cannot express subnet "
-						    "'%s' as %s: port %s of "
-						    "switch %s is not one "
-						    "of its InfiniBand "
-						    "ports",
-						    name, what(x),
-						    local(x, e->port),
-						    ir_name(d, dev));
-						ok = false;
-						continue;
-					}
-				} else {
-					sub = nic_of(x, d->objs[dev].part,
-						     e->port, &num, &np);
-				}
-				for (m = first; m < nn; m++)
-					if (sw ||
-					    nodes[m].sub == (sub != RK_NONE
-								 ? sub
-								 : e->port))
-						break;
-				if (m == nn) {
-					struct ibnode *in =
-					    VEC_PUSH(nodes, nn, ncap);
-
-					memset(in, 0, sizeof(*in));
-					in->dev = dev;
-					in->sw = sw;
-					in->sub =
-					    sub != RK_NONE ? sub : e->port;
-					in->standalone = !sw && sub == RK_NONE;
-					in->nports = in->standalone ? 1 : np;
-				}
-				if (!sw && sub == RK_NONE)
-					num = 1;
-				e->node = m;
-				e->num = num;
-			}
+			for (uint32_t k = i; k < j && sw == (pass == 0); k++)
+				if (!place_end(x, s, &s->ends[k], dev, sw,
+					       first))
+					ok = false;
 			i = j;
 		}
 		if (pass == 0)
-			nsw = nn;
+			s->nsw = s->nn;
 	}
-	nhca = nn - nsw;
-	/* names, GUIDs and limits */
-	for (uint32_t m = 0; m < nn; m++) {
-		struct ibnode *in = &nodes[m];
+	return ok;
+}
+
+/*
+ * The nodes' ids, descriptions and GUIDs; false (after an error) when one
+ * is beyond what an ibsim net file holds.
+ */
+static bool name_nodes(struct ibnet *x, struct subnet *s)
+{
+	const struct rk_design *d = x->d;
+	uint64_t base = (uint64_t)0x02 << 56 | (be_fnv1a(s->name) & 0xffffff)
+						   << 32;
+	bool ok = true;
+
+	for (uint32_t m = 0; m < s->nn; m++) {
+		struct ibnode *in = &s->nodes[m];
 		const char *h = x->host[in->dev];
 
 		if (in->sw) {
@@ -639,14 +666,14 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 					dn ? dn : sub, dn ? strlen(dn) : subn,
 					&in->descn);
 			in->guid =
-			    base | 0x20000000 | (uint64_t)(m - nsw + 1) << 8;
+			    base | 0x20000000 | (uint64_t)(m - s->nsw + 1) << 8;
 		}
 		if (!x->ufm &&
 		    (in->nports > IB_MAX_PORTS || in->descn > IB_DESC_MAX)) {
 			diag_error(x->ctx->diag, &d->objs[in->dev].loc, "ibnet",
 				   "cannot express subnet '%s' as an ibsim net "
 				   "file: %s %s",
-				   name, in->id,
+				   s->name, in->id,
 				   in->nports > IB_MAX_PORTS
 				       ? "has more than 254 ports"
 				       : "has a node description longer "
@@ -654,98 +681,127 @@ static bool emit_subnet(struct ibnet *x, const char *name,
 			ok = false;
 		}
 	}
-	ord = order_ends(ends, 2 * nl, nn);
-	for (uint32_t i = 1; i < 2 * nl && ok; i++) {
-		const struct end *a = &ends[ord[i - 1]], *b = &ends[ord[i]];
+	return ok;
+}
+
+/* No port carries two links: false after the error for the first that does */
+static bool ports_unique(struct ibnet *x, const struct subnet *s)
+{
+	for (uint32_t i = 1; i < 2 * s->nl; i++) {
+		const struct end *a = &s->ends[s->ord[i - 1]];
+		const struct end *b = &s->ends[s->ord[i]];
 
 		if (a->node == b->node && a->num == b->num) {
-			diag_error(x->ctx->diag,
-				   &d->links[links[b->orig >> 1]].loc, "ibnet",
-				   "cannot express subnet '%s' as %s: port %u "
-				   "of %s carries two links",
-				   name, what(x), b->num, nodes[b->node].id);
-			ok = false;
+			diag_error(
+			    x->ctx->diag,
+			    &x->d->links[s->links[b->orig >> 1]].loc, "ibnet",
+			    "cannot express subnet '%s' as %s: port %u "
+			    "of %s carries two links",
+			    s->name, what(x), b->num, s->nodes[b->node].id);
+			return false;
 		}
 	}
-	if (!ok)
-		goto out;
-	/* peer[i]: the other end of the link of the i-th end written (an
-	 * index into ends), found through orig -> written position */
-	{
-		uint32_t *pos = xmalloc((size_t)2 * nl * sizeof(*pos));
+	return true;
+}
 
-		peer = xmalloc((size_t)2 * nl * sizeof(*peer));
-		for (uint32_t i = 0; i < 2 * nl; i++)
-			pos[ends[ord[i]].orig] = i;
-		for (uint32_t i = 0; i < 2 * nl; i++)
-			peer[i] = ord[pos[ends[ord[i]].orig ^ 1]];
-		free(pos);
-	}
-	if (x->ufm) {
-		ok = write_topo(x, name, nodes, nn, ends, ord, peer, nl);
-		goto out;
-	}
-	{
-		fp = out_open(x->ctx,
-			      arena_printf(x->ctx->arena, "ib/%s.net", name));
-		if (!fp) {
-			ok = false;
-			goto out;
+/*
+ * peer[i]: the other end of the link of the i-th end written (an index
+ * into ends), found through orig -> written position.
+ */
+static uint32_t *end_peers(const struct subnet *s)
+{
+	uint32_t *pos = xmalloc((size_t)2 * s->nl * sizeof(*pos));
+	uint32_t *peer = xmalloc((size_t)2 * s->nl * sizeof(*peer));
+
+	for (uint32_t i = 0; i < 2 * s->nl; i++)
+		pos[s->ends[s->ord[i]].orig] = i;
+	for (uint32_t i = 0; i < 2 * s->nl; i++)
+		peer[i] = s->ord[pos[s->ends[s->ord[i]].orig ^ 1]];
+	free(pos);
+	return peer;
+}
+
+/* The subnet as ib/<name>.net: a header, then a record per node. */
+static bool write_net(struct ibnet *x, const struct subnet *s)
+{
+	const struct rk_design *d = x->d;
+	uint32_t nhca = s->nn - s->nsw;
+	struct wbuf *wb;
+	FILE *fp;
+
+	fp =
+	    out_open(x->ctx, arena_printf(x->ctx->arena, "ib/%s.net", s->name));
+	if (!fp)
+		return false;
+	wb = xmalloc(sizeof(*wb));
+	wb_init(wb, fp);
+	wb_str(wb, "# rackc: InfiniBand subnet ");
+	wb_str(wb, s->name);
+	wb_str(wb, " (");
+	wb_str(wb, x->ctx->input);
+	wb_str(wb, "), ");
+	wb_u64(wb, s->nsw);
+	wb_str(wb, s->nsw == 1 ? " switch, " : " switches, ");
+	wb_u64(wb, nhca);
+	wb_str(wb, nhca == 1 ? " HCA, " : " HCAs, ");
+	wb_u64(wb, s->nl);
+	wb_str(wb, s->nl == 1 ? " link\n" : " links\n");
+	wb_str(wb, "# ibsim/ibnetdiscover net file; rates above HDR are "
+		   "written as 4xHDR\n\n");
+	for (uint32_t i = 0, m = 0; m < s->nn && !be_cancelled(x->ctx); m++) {
+		const struct ibnode *in = &s->nodes[m];
+		uint32_t k;
+
+		for (k = i; k < 2 * s->nl && s->ends[s->ord[k]].node == m; k++)
+			port_comment(wb, d, &s->ends[s->ord[k]]);
+		wb_str(wb, in->sw ? "switchguid=0x" : "caguid=0x");
+		wb_hex(wb, in->guid, 16);
+		wb_str(wb, in->sw ? "\nSwitch\t" : "\nHca\t");
+		wb_u64(wb, in->nports);
+		wb_str(wb, " \"");
+		wb_mem(wb, in->id, in->idn);
+		wb_str(wb, "\"\t# \"");
+		wb_mem(wb, in->desc, in->descn);
+		wb_str(wb, in->sw ? "\" enhanced port 0\n" : "\"\n");
+		for (; i < k; i++) {
+			const struct end *e = &s->ends[s->ord[i]];
+			const struct end *p = &s->ends[s->peer[i]];
+
+			port_line(wb, e->num, &s->nodes[p->node], p->num,
+				  speed_word(pair_rate(x, e->port, p->port)));
 		}
-		wb = xmalloc(sizeof(*wb));
-		wb_init(wb, fp);
-		wb_str(wb, "# rackc: InfiniBand subnet ");
-		wb_str(wb, name);
-		wb_str(wb, " (");
-		wb_str(wb, x->ctx->input);
-		wb_str(wb, "), ");
-		wb_u64(wb, nsw);
-		wb_str(wb, nsw == 1 ? " switch, " : " switches, ");
-		wb_u64(wb, nhca);
-		wb_str(wb, nhca == 1 ? " HCA, " : " HCAs, ");
-		wb_u64(wb, nl);
-		wb_str(wb, nl == 1 ? " link\n" : " links\n");
-		wb_str(wb,
-		       "# ibsim/ibnetdiscover net file; rates above HDR are "
-		       "written as 4xHDR\n\n");
-		for (uint32_t i = 0, m = 0; m < nn && !be_cancelled(x->ctx);
-		     m++) {
-			const struct ibnode *in = &nodes[m];
-			uint32_t k;
-
-			for (k = i; k < 2 * nl && ends[ord[k]].node == m; k++)
-				port_comment(wb, d, &ends[ord[k]]);
-			wb_str(wb, in->sw ? "switchguid=0x" : "caguid=0x");
-			wb_hex(wb, in->guid, 16);
-			wb_str(wb, in->sw ? "\nSwitch\t" : "\nHca\t");
-			wb_u64(wb, in->nports);
-			wb_str(wb, " \"");
-			wb_mem(wb, in->id, in->idn);
-			wb_str(wb, "\"\t# \"");
-			wb_mem(wb, in->desc, in->descn);
-			wb_str(wb, in->sw ? "\" enhanced port 0\n" : "\"\n");
-			for (; i < k; i++) {
-				const struct end *e = &ends[ord[i]];
-				const struct end *p = &ends[peer[i]];
-				int64_t ra = x->speed[e->port];
-				int64_t rb = x->speed[p->port];
-				int64_t r = !ra	      ? rb
-					    : !rb     ? ra
-					    : ra < rb ? ra
-						      : rb;
-
-				port_line(wb, e->num, &nodes[p->node], p->num,
-					  speed_word(r));
-			}
-			wb_ch(wb, '\n');
-		}
-		wb_flush(wb);
-		free(wb);
+		wb_ch(wb, '\n');
 	}
-out:
-	free(nodes);
-	free(ord);
-	free(peer);
+	wb_flush(wb);
+	free(wb);
+	return true;
+}
+
+/*
+ * Write one subnet: the IB links @links[0..nl) joining its devices, whose
+ * 2 * @nl ends @ends come ordered by (dev, port, link), as the port index
+ * has them (struct subnet).
+ */
+static bool emit_subnet(struct ibnet *x, const char *name,
+			const uint32_t *links, uint32_t nl, struct end *ends)
+{
+	struct subnet s = {
+		.name = name, .links = links, .nl = nl, .ends = ends
+	};
+	bool ok = make_nodes(x, &s);
+
+	ok = name_nodes(x, &s) && ok;
+	s.ord = order_ends(ends, 2 * nl, s.nn);
+	ok = ok && ports_unique(x, &s);
+	if (ok) {
+		s.peer = end_peers(&s);
+		ok = x->ufm ? write_topo(x, name, s.nodes, s.nn, ends, s.ord,
+					 s.peer, nl)
+			    : write_net(x, &s);
+	}
+	free(s.nodes);
+	free(s.ord);
+	free(s.peer);
 	return ok;
 }
 
@@ -772,55 +828,196 @@ static struct name_slot *name_slot(struct name_slot *set, uint32_t mask,
 			return &set[i];
 }
 
-static bool run_ibnet(struct backend_ctx *ctx, bool ufm)
+/*
+ * The subnets of the design: @n of them, holding @nib InfiniBand links;
+ * @sub_of: link -> its subnet (RK_NONE: in none), @pos: link -> its index
+ * in its subnet; subnet s has the links @links[@start[s] .. + @cnt[s]), in
+ * link order, their ends from @ends[2 * @start[s]] on (emit_subnet), and
+ * the name @names[s].
+ */
+struct subnets {
+	uint32_t n, nib;
+	uint32_t *sub_of, *pos;
+	uint32_t *cnt, *start, *links;
+	struct end *ends;
+	const char **names;
+};
+
+static bool ibnet_init(struct ibnet *x, struct backend_ctx *ctx, bool ufm)
 {
 	const struct rk_design *d = ctx->d;
-	struct ibnet x;
-	uint32_t n = d->nobjs ? d->nobjs : 1, nl = d->nlinks ? d->nlinks : 1;
-	uint32_t *up = xmalloc(nl * sizeof(*up));
-	uint32_t *first = xmalloc(nl * sizeof(*first)); /* root -> subnet */
-	uint32_t *sub_of = NULL, *cnt = NULL, *start = NULL, *links = NULL;
-	uint32_t *last, *pos, *fill, nsub = 0, nib = 0;
-	uint8_t *isib; /* link -> InfiniBand (ib_link) */
-	const struct port_index *pi = derived_ports(ctx->dv);
-	struct end *ends;
-	const char **names = NULL;
-	struct name_slot *set;
-	uint32_t mask;
+	uint32_t n = d->nobjs ? d->nobjs : 1;
 	bool ok;
 
-	memset(&x, 0, sizeof(x));
-	x.ctx = ctx;
-	x.d = d;
-	x.host = be_host_names(ctx, &ok);
-	x.port_num = xcalloc(n, sizeof(*x.port_num));
-	x.numbered = xcalloc(n, 1);
-	x.sw_nports = xcalloc(n, sizeof(*x.sw_nports));
-	x.speed = xcalloc(n, sizeof(*x.speed));
-	x.proto = xcalloc(n, sizeof(*x.proto));
-	x.nic = xcalloc(n, sizeof(*x.nic));
-	x.nic_part = RK_NONE;
-	x.ufm = ufm;
+	memset(x, 0, sizeof(*x));
+	x->ctx = ctx;
+	x->d = d;
+	x->host = be_host_names(ctx, &ok);
+	x->port_num = xcalloc(n, sizeof(*x->port_num));
+	x->numbered = xcalloc(n, 1);
+	x->sw_nports = xcalloc(n, sizeof(*x->sw_nports));
+	x->speed = xcalloc(n, sizeof(*x->speed));
+	x->proto = xcalloc(n, sizeof(*x->proto));
+	x->nic = xcalloc(n, sizeof(*x->nic));
+	x->nic_part = RK_NONE;
+	x->ufm = ufm;
 	for (uint32_t i = 0; i < d->nobjs; i++)
 		if (d->objs[i].kind == K_PORT) {
-			x.speed[i] = ir_num(d, i, A_SPEED, 0);
-			x.proto[i] = proto_of(d, i);
+			int64_t v = ir_num(d, i, A_SPEED, 0);
+
+			x->speed[i] = v > 0 ? v : 0;
+			x->proto[i] = proto_of(d, i);
 		}
-	for (uint32_t i = 0; i < nl; i++) {
-		up[i] = i;
-		first[i] = RK_NONE;
+	return ok;
+}
+
+static void ibnet_free(struct ibnet *x)
+{
+	free(x->port_num);
+	free(x->numbered);
+	free(x->sw_nports);
+	free(x->speed);
+	free(x->proto);
+	free(x->nic);
+}
+
+/* "port NAME of part P gives no speed", at the port's declaration */
+static void note_no_speed(struct ibnet *x, uint32_t port)
+{
+	const struct rk_design *d = x->d;
+	uint32_t owner = d->objs[port].parent;
+
+	if (owner == RK_NONE)
+		diag_note(x->ctx->diag, &d->objs[port].loc,
+			  "port %s gives no speed", local(x, port));
+	else
+		diag_note(x->ctx->diag, &d->objs[port].loc,
+			  "port %s of %s%s gives no speed", local(x, port),
+			  d->objs[owner].kind == K_PART ? "part " : "",
+			  ir_name(d, owner));
+}
+
+/*
+ * Link @l and @more others of its statement (or generator) are left out:
+ * neither port of each gives a speed.
+ */
+static void warn_unrated(struct ibnet *x, uint32_t l, uint32_t more)
+{
+	const struct rk_design *d = x->d;
+	const struct rk_link *k = &d->links[l];
+	const char *files = x->ufm ? "UFM topo files" : "ibsim net files";
+
+	if (more)
+		diag_warning(x->ctx->diag, &k->loc, "ibnet",
+			     "links %s.%s -- %s.%s and %u more of this "
+			     "statement are left out of the %s: neither port "
+			     "gives a speed, so their rate is unknown",
+			     ir_name(d, k->a_dev), local(x, k->a_port),
+			     ir_name(d, k->b_dev), local(x, k->b_port), more,
+			     files);
+	else
+		diag_warning(x->ctx->diag, &k->loc, "ibnet",
+			     "link %s.%s -- %s.%s is left out of the %s: "
+			     "neither port gives a speed, so its rate is "
+			     "unknown",
+			     ir_name(d, k->a_dev), local(x, k->a_port),
+			     ir_name(d, k->b_dev), local(x, k->b_port), files);
+	note_no_speed(x, k->a_port);
+	if (k->b_port != k->a_port)
+		note_no_speed(x, k->b_port);
+}
+
+/* a link left out, by its statement's place */
+struct unrated {
+	uint32_t file, begin, link;
+};
+
+static int cmp_unrated(const void *pa, const void *pb)
+{
+	const struct unrated *a = pa, *b = pb;
+
+	if (a->file != b->file)
+		return a->file < b->file ? -1 : 1;
+	if (a->begin != b->begin)
+		return a->begin < b->begin ? -1 : 1;
+	return a->link < b->link ? -1 : a->link > b->link;
+}
+
+/*
+ * The warnings for the links @bad[0..n) left out for want of a rate: one
+ * per link statement (or fabric generator), at its first such link, in
+ * link order, so that a generator of a million links of unknown speed
+ * gives one warning.
+ */
+static void report_unrated(struct ibnet *x, const uint32_t *bad, uint32_t n)
+{
+	struct unrated *u = xmalloc(((size_t)n + 1) * sizeof(*u));
+	uint64_t *grp = xmalloc(((size_t)n + 1) * sizeof(*grp));
+	uint32_t ng = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		const struct srcloc *loc = &x->d->links[bad[i]].loc;
+
+		u[i] = (struct unrated){ loc->file, loc->begin, bad[i] };
 	}
-	/*
-	 * Subnets: links are joined through a switch, or through one HCA
-	 * (a NIC component of a device, or a port no NIC claims).  A server
-	 * with a compute HCA and a storage HCA is on two subnets.  The port
-	 * index has each device's link ends together; @last holds, per HCA
-	 * (its NIC or port object), the last link seen on the device at hand.
-	 */
-	isib = xmalloc(nl);
-	for (uint32_t l = 0; l < d->nlinks; l++)
-		isib[l] = ib_link(&x, &d->links[l]);
-	last = xmalloc(n * sizeof(*last));
+	qsort(u, n, sizeof(*u), cmp_unrated);
+	for (uint32_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && u[j].file == u[i].file &&
+				u[j].begin == u[i].begin;
+		     j++)
+			;
+		/* its first link, and how many more */
+		grp[ng++] = (uint64_t)u[i].link << 32 | (j - i - 1);
+	}
+	qsort(grp, ng, sizeof(*grp), cmp_u64);
+	for (uint32_t g = 0; g < ng; g++)
+		warn_unrated(x, (uint32_t)(grp[g] >> 32), (uint32_t)grp[g]);
+	free(u);
+	free(grp);
+}
+
+/*
+ * Which links go in the files: the InfiniBand ones (ib_link) of known
+ * rate.  A link neither of whose ports gives a speed has no rate that
+ * traces to the design: it is left out, with a warning, rather than
+ * written at a rate of our own.
+ */
+static uint8_t *ib_links(struct ibnet *x)
+{
+	const struct rk_design *d = x->d;
+	uint8_t *isib = xmalloc(d->nlinks ? d->nlinks : 1);
+	uint32_t *bad = NULL, nbad = 0, cap = 0;
+
+	for (uint32_t l = 0; l < d->nlinks; l++) {
+		const struct rk_link *k = &d->links[l];
+
+		isib[l] = ib_link(x, k);
+		if (isib[l] && !pair_rate(x, k->a_port, k->b_port)) {
+			isib[l] = 0;
+			*VEC_PUSH(bad, nbad, cap) = l;
+		}
+	}
+	if (nbad)
+		report_unrated(x, bad, nbad);
+	free(bad);
+	return isib;
+}
+
+/*
+ * Join the links @isib marks into subnets (@up, a union-find over links):
+ * links are joined through a switch, or through one HCA (a NIC component
+ * of a device, or a port no NIC claims).  A server with a compute HCA and
+ * a storage HCA is on two subnets.  The port index has each device's link
+ * ends together; @last holds, per HCA (its NIC or port object), the last
+ * link seen on the device at hand.
+ */
+static void join_links(struct ibnet *x, const struct port_index *pi,
+		       const uint8_t *isib, uint32_t *up)
+{
+	const struct rk_design *d = x->d;
+	uint32_t n = d->nobjs ? d->nobjs : 1;
+	uint32_t *last = xmalloc(n * sizeof(*last));
+
 	memset(last, 0xff, n * sizeof(*last));
 	for (uint32_t dev = 0; dev < d->nobjs; dev++) {
 		uint32_t lo = pi->start[dev], hi = pi->start[dev + 1];
@@ -832,110 +1029,145 @@ static bool run_ibnet(struct backend_ctx *ctx, bool ufm)
 
 			if (!isib[l])
 				continue;
-			prev =
-			    sw ? &swl : &last[hca_of(&x, dev, pi->e[k].port)];
+			prev = sw ? &swl : &last[hca_of(x, dev, pi->e[k].port)];
 			if (*prev != RK_NONE)
 				uf_union(up, *prev, l);
 			*prev = l;
 		}
 		for (uint32_t k = lo; k < hi && !sw; k++)
 			if (isib[pi->e[k].link])
-				last[hca_of(&x, dev, pi->e[k].port)] = RK_NONE;
+				last[hca_of(x, dev, pi->e[k].port)] = RK_NONE;
 	}
 	free(last);
-	/* subnets numbered by their first link */
-	sub_of = xmalloc(nl * sizeof(*sub_of));
+}
+
+/*
+ * The subnets, numbered by their first link, and each one's links in
+ * link order (struct subnets) from the joined links @up.
+ */
+static void group_links(const struct rk_design *d, const uint8_t *isib,
+			uint32_t *up, struct subnets *sn)
+{
+	uint32_t nl = d->nlinks ? d->nlinks : 1;
+	uint32_t *first = xmalloc(nl * sizeof(*first)); /* root -> subnet */
+
+	sn->sub_of = xmalloc(nl * sizeof(*sn->sub_of));
+	for (uint32_t l = 0; l < nl; l++)
+		first[l] = RK_NONE;
 	for (uint32_t l = 0; l < d->nlinks; l++) {
 		uint32_t r;
 
-		sub_of[l] = RK_NONE;
+		sn->sub_of[l] = RK_NONE;
 		if (!isib[l])
 			continue;
-		nib++;
+		sn->nib++;
 		r = uf_find(up, l);
 		if (first[r] == RK_NONE)
-			first[r] = nsub++;
-		sub_of[l] = first[r];
+			first[r] = sn->n++;
+		sn->sub_of[l] = first[r];
 	}
-	cnt = xcalloc(nsub + 1, sizeof(*cnt));
-	start = xcalloc(nsub + 1, sizeof(*start));
-	links = xmalloc((nib + 1) * sizeof(*links));
-	names = xcalloc(nsub + 1, sizeof(*names));
+	free(first);
+	sn->cnt = xcalloc(sn->n + 1, sizeof(*sn->cnt));
+	sn->start = xcalloc(sn->n + 1, sizeof(*sn->start));
+	sn->links = xmalloc((sn->nib + 1) * sizeof(*sn->links));
 	for (uint32_t l = 0; l < d->nlinks; l++)
-		if (sub_of[l] != RK_NONE)
-			cnt[sub_of[l]]++;
-	for (uint32_t s = 1; s <= nsub; s++)
-		start[s] = start[s - 1] + cnt[s - 1];
-	memset(cnt, 0, (nsub + 1) * sizeof(*cnt));
-	pos = xmalloc(nl * sizeof(*pos));
+		if (sn->sub_of[l] != RK_NONE)
+			sn->cnt[sn->sub_of[l]]++;
+	for (uint32_t s = 1; s <= sn->n; s++)
+		sn->start[s] = sn->start[s - 1] + sn->cnt[s - 1];
+	memset(sn->cnt, 0, (sn->n + 1) * sizeof(*sn->cnt));
+	sn->pos = xmalloc(nl * sizeof(*sn->pos));
 	for (uint32_t l = 0; l < d->nlinks; l++)
-		if (sub_of[l] != RK_NONE) {
-			pos[l] = cnt[sub_of[l]]++;
-			links[start[sub_of[l]] + pos[l]] = l;
+		if (sn->sub_of[l] != RK_NONE) {
+			uint32_t s = sn->sub_of[l];
+
+			sn->pos[l] = sn->cnt[s]++;
+			sn->links[sn->start[s] + sn->pos[l]] = l;
 		}
-	/*
-	 * Each subnet's link ends, 2 * start[s] onwards, in port-index order
-	 * (device, port, link, end); orig numbers them within the subnet.
-	 */
-	ends = xmalloc(((size_t)2 * nib + 1) * sizeof(*ends));
-	fill = xmalloc((nsub + 1) * sizeof(*fill));
-	for (uint32_t s = 0; s < nsub; s++)
-		fill[s] = 2 * start[s];
+}
+
+/*
+ * Each subnet's link ends, 2 * start[s] onwards, in port-index order
+ * (device, port, link, end); orig numbers them within the subnet.
+ */
+static void collect_ends(const struct rk_design *d, const struct port_index *pi,
+			 struct subnets *sn)
+{
+	uint32_t *fill = xmalloc((sn->n + 1) * sizeof(*fill));
+
+	sn->ends = xmalloc(((size_t)2 * sn->nib + 1) * sizeof(*sn->ends));
+	for (uint32_t s = 0; s < sn->n; s++)
+		fill[s] = 2 * sn->start[s];
 	for (uint32_t dev = 0; dev < d->nobjs; dev++)
 		for (uint32_t k = pi->start[dev]; k < pi->start[dev + 1]; k++) {
 			const struct port_end *pe = &pi->e[k];
-			uint32_t sb = sub_of[pe->link];
+			uint32_t sb = sn->sub_of[pe->link];
 
 			if (sb != RK_NONE)
-				ends[fill[sb]++] =
+				sn->ends[fill[sb]++] =
 				    (struct end){ dev, pe->port, RK_NONE, 0,
-						  2 * pos[pe->link] + pe->end };
+						  2 * sn->pos[pe->link] +
+						      pe->end };
 		}
 	free(fill);
-	free(pos);
-	/* names: the first generating fabric, else the first switch/device */
-	for (mask = 1; mask < 2 * nsub + 2; mask *= 2)
+}
+
+/* Subnet @s's name before clashes: its first generating fabric (as a host
+ * name), else its first switch's host name, else its first device's. */
+static const char *subnet_base(const struct ibnet *x, const struct subnets *sn,
+			       uint32_t s)
+{
+	const struct rk_design *d = x->d;
+	uint32_t best = RK_NONE, sw = RK_NONE;
+	const char *base;
+
+	for (uint32_t i = sn->start[s]; i < sn->start[s] + sn->cnt[s]; i++) {
+		const struct rk_link *k = &d->links[sn->links[i]];
+
+		if (k->fabric != RK_NONE) {
+			best = k->fabric;
+			break;
+		}
+		for (int e = 0; e < 2; e++) {
+			uint32_t dv = e ? k->b_dev : k->a_dev;
+
+			if (d->objs[dv].cls == C_SWITCH &&
+			    (sw == RK_NONE || dv < sw))
+				sw = dv;
+			if (best == RK_NONE || dv < best)
+				best = dv;
+		}
+	}
+	if (d->objs[best].kind != K_FABRIC && sw != RK_NONE)
+		best = sw;
+	base = d->objs[best].kind == K_FABRIC
+		   ? be_derived_name(x->ctx->arena, ir_name(d, best))
+		   : x->host[best];
+	return base && base[0] ? base : "subnet";
+}
+
+/* The subnets' names: each one's base, clashing names get -2, -3, ... */
+static void name_subnets(struct ibnet *x, struct subnets *sn)
+{
+	struct name_slot *set;
+	uint32_t mask;
+
+	sn->names = xcalloc(sn->n + 1, sizeof(*sn->names));
+	for (mask = 1; mask < 2 * sn->n + 2; mask *= 2)
 		;
 	set = xcalloc(mask, sizeof(*set));
 	mask--;
-	for (uint32_t s = 0; s < nsub; s++) {
-		uint32_t best = RK_NONE, sw = RK_NONE;
-		const char *nm, *base;
-		struct name_slot *slot;
+	for (uint32_t s = 0; s < sn->n; s++) {
+		const char *base = subnet_base(x, sn, s), *nm = base;
+		struct name_slot *slot = name_slot(set, mask, base);
 
-		for (uint32_t i = start[s]; i < start[s] + cnt[s]; i++) {
-			const struct rk_link *k = &d->links[links[i]];
-
-			if (k->fabric != RK_NONE) {
-				best = k->fabric;
-				break;
-			}
-			for (int e = 0; e < 2; e++) {
-				uint32_t dv = e ? k->b_dev : k->a_dev;
-
-				if (d->objs[dv].cls == C_SWITCH &&
-				    (sw == RK_NONE || dv < sw))
-					sw = dv;
-				if (best == RK_NONE || dv < best)
-					best = dv;
-			}
-		}
-		if (d->objs[best].kind != K_FABRIC && sw != RK_NONE)
-			best = sw;
-		base = d->objs[best].kind == K_FABRIC
-			   ? be_derived_name(ctx->arena, ir_name(d, best))
-			   : x.host[best];
-		if (!base || !base[0])
-			base = "subnet";
-		nm = base;
-		slot = name_slot(set, mask, base);
 		if (slot->name) {
 			/* base-2, base-3, ...: the first one not given */
 			struct name_slot *b = slot;
 			uint32_t k = b->next;
 
 			do {
-				nm = arena_printf(ctx->arena, "%s-%u", base,
+				nm = arena_printf(x->ctx->arena, "%s-%u", base,
 						  k++);
 				slot = name_slot(set, mask, nm);
 			} while (slot->name);
@@ -943,29 +1175,51 @@ static bool run_ibnet(struct backend_ctx *ctx, bool ufm)
 		}
 		slot->name = nm;
 		slot->next = 2;
-		names[s] = nm;
+		sn->names[s] = nm;
 	}
 	free(set);
+}
+
+static void subnets_free(struct subnets *sn)
+{
+	free(sn->sub_of);
+	free(sn->pos);
+	free(sn->cnt);
+	free(sn->start);
+	free(sn->links);
+	free(sn->ends);
+	free(sn->names);
+}
+
+static bool run_ibnet(struct backend_ctx *ctx, bool ufm)
+{
+	const struct rk_design *d = ctx->d;
+	uint32_t nl = d->nlinks ? d->nlinks : 1;
+	uint32_t *up = xmalloc(nl * sizeof(*up));
+	const struct port_index *pi = derived_ports(ctx->dv);
+	struct subnets sn;
+	struct ibnet x;
+	uint8_t *isib; /* link -> in the files (ib_links) */
+	bool ok = ibnet_init(&x, ctx, ufm);
+
+	memset(&sn, 0, sizeof(sn));
+	for (uint32_t i = 0; i < nl; i++)
+		up[i] = i;
+	isib = ib_links(&x);
+	join_links(&x, pi, isib, up);
+	group_links(d, isib, up, &sn);
+	collect_ends(d, pi, &sn);
+	name_subnets(&x, &sn);
 	if (ok)
-		for (uint32_t s = 0; s < nsub && !ctx->failed; s++)
-			if (!emit_subnet(&x, names[s], links + start[s], cnt[s],
-					 ends + (size_t)2 * start[s]))
+		for (uint32_t s = 0; s < sn.n && !ctx->failed; s++)
+			if (!emit_subnet(&x, sn.names[s],
+					 sn.links + sn.start[s], sn.cnt[s],
+					 sn.ends + (size_t)2 * sn.start[s]))
 				ok = false;
 	free(up);
-	free(first);
-	free(sub_of);
 	free(isib);
-	free(ends);
-	free(cnt);
-	free(start);
-	free(links);
-	free(names);
-	free(x.port_num);
-	free(x.numbered);
-	free(x.sw_nports);
-	free(x.speed);
-	free(x.proto);
-	free(x.nic);
+	subnets_free(&sn);
+	ibnet_free(&x);
 	return ok && !ctx->failed;
 }
 

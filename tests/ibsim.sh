@@ -19,6 +19,10 @@
 #   NAME/F/discovery  ibnetdiscover's cable list, by rackc port name, equals
 #                     the cabling plan's (cabling.csv of `rackc -O cabling`,
 #                     an independent back end)
+# ib-unknown-speed/left-out  the links of unknown rate of that design
+#                     (neither port gives a speed) are left out of its
+#                     net file with a located [ibnet] warning, never
+#                     written as SDR (counted by hand below);
 # the same simulation cases for the subnets of every examples/*.rack, and
 # two deliberately broken copies of the first fat tree: one leaf uplink
 # removed at both ends, which OpenSM's ftree must reject (and which
@@ -79,6 +83,41 @@ for d in tests/deploy/ib-*.rack; do
 		fi
 	done
 done
+
+# links of unknown rate: tests/deploy/ib-unknown-speed.rack has 13 IB
+# links, 3 of them between ports that give no speed.  Those 3 are left out
+# (a warning per link statement, at it), never written at a rate the
+# design does not give: the net file holds the other 10, each at both
+# ends, all 4xHDR (200Gb/s ports, one of them facing a speedless port),
+# and names none of the speedless hosts.
+u=tests/deploy/ib-unknown-speed.rack
+if rk_run "$tmp/unk" -o "$tmp/unk.d" -O ibnet "$u" && [ "$rc" -eq 0 ]; then
+	net=$tmp/unk.d/ib/ib-leaf01.net
+	why=
+	if [ "$(grep -c 'warning: links\{0,1\} .* left out of the ibsim net files: neither port gives a speed, so [a-z]* rate is unknown \[ibnet\]$' \
+		"$tmp/unk.err")" -ne 2 ] ||
+		! grep -q '^tests/deploy/ib-unknown-speed\.rack:44:6: warning: link fm\.ib0 -- leaf\[0\]\.q\[1\] is left out' "$tmp/unk.err" ||
+		! grep -q '^tests/deploy/ib-unknown-speed\.rack:46:7: warning: links spare\[0\]\.ib0 -- leaf\[1\]\.q\[1\] and 1 more' "$tmp/unk.err"; then
+		why="not the two located [ibnet] warnings"
+	elif [ ! -f "$net" ]; then
+		why="no net file"
+	elif grep -q -e 'SDR' -e 'fm\.ib0' -e 'spare' -e 'ufm01' "$net"; then
+		why="a speedless link is in the net file"
+	elif [ "$(grep -c '^\[[0-9]*\]' "$net")" -ne 20 ] ||
+		[ "$(grep -c '# lid 0 4xHDR$' "$net")" -ne 20 ] ||
+		! grep -q ', 10 links$' "$net"; then
+		why="not the 10 rated links at both ends, at 4xHDR"
+	fi
+	if [ -z "$why" ]; then
+		pass ib-unknown-speed/left-out
+	else
+		fail ib-unknown-speed/left-out "$why"
+		show "$tmp/unk.err"
+	fi
+else
+	fail ib-unknown-speed/left-out "${rk_problem:-exit status $rc}"
+	show "$tmp/unk.err"
+fi
 
 # the examples: no golden files (tests/golden.sh owns them), but every
 # subnet they describe goes through the same simulation

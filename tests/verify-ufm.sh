@@ -18,6 +18,11 @@
 #                     one-SU file with a port line dropped, two switch
 #                     ports swapped, a rate lowered
 #   fault/dot-drop    and the dot file with an edge dropped
+#   unknown/topo      tests/deploy/ib-unknown-speed.rack: the 3 links
+#                     between ports that give no speed are left out of
+#                     the topo file with a located [ibnet] warning per link
+#                     statement, never written at a rate of their own
+#                     (2.5G); the 10 others are, at 4x-50G (counted by hand)
 
 . "$(dirname "$0")/lib.sh"
 
@@ -111,6 +116,30 @@ if build examples/mi300x-roce.rack eth; then
 	reject fault/dot-drop dot "$tmp/drop.dot" "$s/cabling.csv" compute
 else
 	fail eth/dot "rackc failed"
+fi
+
+if build tests/deploy/ib-unknown-speed.rack unk; then
+	t=$tmp/unk.d/ufm/ib-leaf01.topo
+	e=$tmp/unk.err
+	if [ "$(grep -c 'warning: links\{0,1\} .* left out of the UFM topo files: neither port gives a speed, so [a-z]* rate is unknown \[ibnet\]$' "$e")" -ne 2 ] ||
+		! grep -q '^tests/deploy/ib-unknown-speed\.rack:44:6: warning: link fm\.ib0 -- ' "$e" ||
+		! grep -q '^tests/deploy/ib-unknown-speed\.rack:46:7: warning: links spare\[0\]\.ib0 -- ' "$e"; then
+		fail unknown/topo "not the two located [ibnet] warnings"
+		show "$e"
+	elif [ ! -f "$t" ] || grep -q -e '2\.5G' -e 'ufm01' -e 'spare' "$t"; then
+		fail unknown/topo "a link of unknown rate is in the topo file"
+		show "$t"
+	# 4 switch-to-switch links in both sections, 6 HCA ports once
+	elif [ "$(grep -c '^   P[0-9]* -4x-50G-> ' "$t")" -ne 14 ] ||
+		[ "$(grep -c '^   P' "$t")" -ne 14 ] ||
+		! grep -q '^   P7 -4x-50G-> HCA h-2 mlx5_0/P2$' "$t"; then
+		fail unknown/topo "not the 10 rated links at 4x-50G"
+		show "$t"
+	else
+		pass unknown/topo
+	fi
+else
+	fail unknown/topo "rackc failed"
 fi
 
 finish

@@ -53,6 +53,9 @@
 #                        gone and one at 1x
 #   ib-dbcsv-same        one made from ibnetdiscover output with a link
 #                        unplugged: the findings of that output
+#   host-unused/*        HOST=FILE given to ibnetdiscover output, a .lst,
+#                        a db_csv and a neighbour CSV: the run of FILE
+#                        alone, and one warning that the host is not used
 #   dbcsv/*              a malformed db_csv (a section not closed, a GUID
 #                        that is not a number, a link to a node not listed,
 #                        a line outside the sections, a missing column):
@@ -332,6 +335,30 @@ awk -F, -v g1="$g1" -v g3="$g3" 'BEGIN { OFS = "," }
 	s == "START_PORTS" && $1 "" == g3 "" && $3 == 2 { $11 = 1 }
 	{ print }' "$tmp/ib.db_csv" >"$tmp/ib-faults.db_csv"
 expect ib-dbcsv-faults "$tmp/ib-lst.want" 1 "$ib" "$tmp/ib-faults.db_csv"
+
+# HOST=FILE names the local system of lldpcli JSON: given to a file of
+# another format (ibnetdiscover output, .lst, db_csv, neighbour CSV), one
+# warning that the name is not used, and the run is the same otherwise
+h=0
+for x in "$ib:tests/verify/ib-small.disc" "$ib:$tmp/ib-faults.lst" \
+	"$ib:$tmp/ib-faults.db_csv" "$d:tests/verify/observed.csv"; do
+	h=$((h + 1))
+	hd=${x%%:*}
+	hf=${x#*:}
+	rk_run "$tmp/plain$h" verify "$hd" "$hf" || :
+	h_rc=$rc
+	rk_run "$tmp/host$h" verify "$hd" "h0=$hf" || :
+	printf "rackc verify: warning: '%s' is not lldpcli JSON: the host name 'h0' is not used\n" \
+		"$hf" | cat - "$tmp/plain$h.err" >"$tmp/plain$h.want"
+	if [ "$rc" -eq "$h_rc" ] && cmp -s "$tmp/plain$h.out" "$tmp/host$h.out" &&
+		cmp -s "$tmp/plain$h.want" "$tmp/host$h.err"; then
+		pass "host-unused/${hf##*.}" "exit $rc, one warning"
+	else
+		fail "host-unused/${hf##*.}" "exit $rc (without the host $h_rc), or not the one warning"
+		diff "$tmp/plain$h.want" "$tmp/host$h.err" >"$tmp/host$h.diff" || :
+		show "$tmp/host$h.diff"
+	fi
+done
 
 # a malformed db_csv: exit 2, the message at FILE:LINE
 b=0

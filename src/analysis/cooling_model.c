@@ -146,26 +146,21 @@ static const struct cm_obj cm_none = {
 	.rack_lnext = RK_NONE,
 };
 
-/*
- * The entry of @obj in m->o, made on first use.  It may move m->o: a
- * pointer into it is taken only after the entries a statement needs exist.
- */
+/* The entry of @obj in m->o, made on first use (model_slot). */
 static uint32_t cm_slot(struct cmodel *m, uint32_t obj)
 {
-	if (!m->at[obj]) {
-		*VEC_PUSH(m->o, m->no, m->ocap) = cm_none;
-		m->at[obj] = m->no - 1;
-	}
-	return m->at[obj];
+	return model_slot(m->ix, obj, (void **)&m->o, &m->no, &m->ocap,
+			  sizeof(*m->o), &cm_none);
 }
 
-void cm_build(struct cmodel *m, const struct rk_design *d)
+void cm_build(struct cmodel *m, const struct rk_design *d,
+	      struct model_index *ix)
 {
 	uint32_t n = d->nobjs;
 
 	memset(m, 0, sizeof(*m));
 	m->d = d;
-	m->at = xcalloc((size_t)n + 1, sizeof(*m->at));
+	m->ix = ix;
 	*VEC_PUSH(m->o, m->no, m->ocap) = cm_none; /* o[0]: the defaults */
 
 	/* backwards, so that the lists come out in declaration order */
@@ -254,7 +249,6 @@ void cm_build(struct cmodel *m, const struct rk_design *d)
 
 void cm_free(struct cmodel *m)
 {
-	free(m->at);
 	free(m->o);
 }
 

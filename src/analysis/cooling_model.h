@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "ir.h"
+#include "models.h"
 
 /* A coolant rackc has figures for. */
 struct coolant {
@@ -58,13 +59,15 @@ struct cm_obj {
 };
 
 /*
- * As struct pmodel: @at maps an object to its entry in @o (0: none; o[0]
- * holds the defaults, never written), so that the model's memory follows
- * the devices, racks and loops, not every object.
+ * As struct pmodel: @ix (models.h, shared with the power model) maps an
+ * object to its entry in @o (0: none, and an entry past @no is one only
+ * the power model holds; o[0] holds the defaults, never written), so that
+ * the model's memory follows the devices, racks and loops, not every
+ * object.
  */
 struct cmodel {
 	const struct rk_design *d;
-	uint32_t *at;
+	struct model_index *ix;
 	struct cm_obj *o;
 	uint32_t no, ocap;
 };
@@ -72,7 +75,9 @@ struct cmodel {
 /* The figures of object @obj (the defaults when the model has none). */
 static inline const struct cm_obj *cm_at(const struct cmodel *m, uint32_t obj)
 {
-	return &m->o[m->at[obj]];
+	uint32_t k = model_at(m->ix, obj);
+
+	return &m->o[k < m->no ? k : 0];
 }
 
 /* liquid or hybrid: a part that needs a loop */
@@ -83,7 +88,9 @@ void cm_heat_of(const struct rk_design *d, uint32_t dev, bool on_loop,
 /* The rear door of @rack: its part and capacity (-1 when not given). */
 uint32_t cm_door_of(const struct rk_design *d, uint32_t rack, int64_t *cap);
 
-void cm_build(struct cmodel *m, const struct rk_design *d);
+/* Build the model, its entries in @ix (models.h). */
+void cm_build(struct cmodel *m, const struct rk_design *d,
+	      struct model_index *ix);
 void cm_free(struct cmodel *m);
 
 /* The heat of @rack's air side that reaches its air zone (after the door). */

@@ -16,6 +16,7 @@
 #include "cooling_model.h"
 #include "loads.h"
 #include "metrics.h"
+#include "models.h"
 #include "power_model.h"
 
 /*
@@ -62,6 +63,9 @@ void derived_free(struct derived *dv)
 	if (dv->cooling)
 		cm_free(dv->cooling);
 	free(dv->cooling);
+	if (dv->model_ix)
+		model_index_free(dv->model_ix);
+	free(dv->model_ix);
 	free(dv->feeds);
 	free(dv->loops);
 	free(dv->rack_air);
@@ -182,16 +186,51 @@ void derived_start(struct derived *dv)
 	dv->started = true;
 }
 
+/* the kinds of object the power and cooling models keep figures for */
+static bool model_kind(uint8_t kind)
+{
+	return kind == K_DEVICE || kind == K_RACK || kind == K_FEED ||
+	       kind == K_AIR || kind == K_LOOP;
+}
+
+void model_index_build(struct model_index *ix, const struct rk_design *d)
+{
+	uint32_t nw = d->nobjs / 64 + 1, n = 0;
+
+	ix->bits = xcalloc(nw, sizeof(*ix->bits));
+	ix->rank = xmalloc(nw * sizeof(*ix->rank));
+	for (uint32_t w = 0; w < nw; w++) {
+		ix->rank[w] = n;
+		for (uint32_t b = 0; b < 64 && 64 * w + b < d->nobjs; b++)
+			if (model_kind(d->objs[64 * w + b].kind)) {
+				ix->bits[w] |= (uint64_t)1 << b;
+				n++;
+			}
+	}
+	ix->at = xcalloc((size_t)n + 1, sizeof(*ix->at));
+	ix->n = 1;
+}
+
+void model_index_free(struct model_index *ix)
+{
+	free(ix->bits);
+	free(ix->rank);
+	free(ix->at);
+	memset(ix, 0, sizeof(*ix));
+}
+
 /* The power and cooling models, and the figures loads.h gives of them. */
 static void models(struct derived *dv)
 {
 	if (dv->models_done)
 		return;
 	guard(dv, DERIVED_MODELS);
+	dv->model_ix = xmalloc(sizeof(*dv->model_ix));
+	model_index_build(dv->model_ix, dv->d);
 	dv->power = xmalloc(sizeof(*dv->power));
-	pm_build(dv->power, dv->d);
+	pm_build(dv->power, dv->d, dv->model_ix);
 	dv->cooling = xmalloc(sizeof(*dv->cooling));
-	cm_build(dv->cooling, dv->d);
+	cm_build(dv->cooling, dv->d, dv->model_ix);
 	dv->feeds = pm_feed_loads(dv->power, &dv->nfeeds);
 	dv->loops = cm_loop_loads(dv->cooling, &dv->nloops);
 	dv->rack_air = cm_rack_air(dv->cooling);

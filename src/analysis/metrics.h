@@ -299,6 +299,7 @@ struct derived {
 	struct cable_labels *labels; /* cablelabel.h, built on first use */
 	bool want_labels;	     /* DERIVED_PLAN builds them too */
 	/* DERIVED_MODELS: power_model.h, cooling_model.h, loads.h */
+	struct model_index *model_ix; /* their entries (models.h) */
 	struct pmodel *power;
 	struct cmodel *cooling;
 	struct feed_load *feeds;

@@ -212,17 +212,11 @@ static const struct pm_obj pm_none = {
 	.rack_f1 = RK_NONE,
 };
 
-/*
- * The entry of @obj in m->o, made on first use.  It may move m->o: a
- * pointer into it is taken only after the entries a statement needs exist.
- */
+/* The entry of @obj in m->o, made on first use (model_slot). */
 static uint32_t pm_slot(struct pmodel *m, uint32_t obj)
 {
-	if (!m->at[obj]) {
-		*VEC_PUSH(m->o, m->no, m->ocap) = pm_none;
-		m->at[obj] = m->no - 1;
-	}
-	return m->at[obj];
+	return model_slot(m->ix, obj, (void **)&m->o, &m->no, &m->ocap,
+			  sizeof(*m->o), &pm_none);
 }
 
 static void rack_feed_add(struct pmodel *m, uint32_t rack, uint32_t f)
@@ -302,67 +296,62 @@ void pm_free(struct pmodel *m)
 {
 	free(m->w);
 	free(m->s);
-	free(m->at);
 	free(m->o);
 }
 
-void pm_build(struct pmodel *m, const struct rk_design *d)
+/*
+ * The wires of device @i (its 'power' pairs, one wire per PDU, in the
+ * order first named) and the supplies plugged in.
+ */
+static void wire_device(struct pmodel *m, uint32_t i)
 {
-	uint32_t n = d->nobjs;
+	const struct rk_design *d = m->d;
+	const struct rk_obj *o = &d->objs[i];
+	uint32_t first = m->nw, k_in = 0;
 
-	memset(m, 0, sizeof(*m));
-	m->d = d;
-	m->at = xcalloc((size_t)n + 1, sizeof(*m->at));
-	*VEC_PUSH(m->o, m->no, m->ocap) = pm_none; /* o[0]: the defaults */
+	for (uint32_t k = 0; k < o->attr_count; k++) {
+		const struct rk_attr *at = &d->attrs[o->attr_first + k];
+		const struct rk_value *l, *p;
+		uint32_t j;
 
-	for (uint32_t i = 0; i < n; i++) {
-		const struct rk_obj *o = &d->objs[i];
-		uint32_t first = m->nw, k_in = 0;
-
-		if (o->kind != K_DEVICE)
+		if (at->key != A_POWER || at->val.type != VT_PAIR)
 			continue;
-		if (pm_is_source(d, i))
-			rack_feed_add(m, layout_rack_of(d, i),
-				      pm_feed_of(d, i));
-		for (uint32_t k = 0; k < o->attr_count; k++) {
-			const struct rk_attr *at = &d->attrs[o->attr_first + k];
-			const struct rk_value *l, *p;
-			uint32_t j;
+		l = &d->vals[at->val.a];
+		p = &d->vals[at->val.a + 1];
+		if (p->type != VT_OBJ || l->type != VT_LIST || !l->n)
+			continue;
+		for (j = first; j < m->nw; j++)
+			if (m->w[j].pdu == p->a)
+				break;
+		if (j == m->nw) {
+			struct pm_wire *w = VEC_PUSH(m->w, m->nw, m->wcap);
 
-			if (at->key != A_POWER || at->val.type != VT_PAIR)
-				continue;
-			l = &d->vals[at->val.a];
-			p = &d->vals[at->val.a + 1];
-			if (p->type != VT_OBJ || l->type != VT_LIST || !l->n)
-				continue;
-			for (j = first; j < m->nw; j++)
-				if (m->w[j].pdu == p->a)
-					break;
-			if (j == m->nw) {
-				struct pm_wire *w =
-				    VEC_PUSH(m->w, m->nw, m->wcap);
-
-				w->dev = i;
-				w->pdu = p->a;
-				w->n = 0;
-				w->next = RK_NONE;
-				w->loc = &l->loc;
-			}
-			m->w[j].n += (uint32_t)l->n;
-			k_in += (uint32_t)l->n;
+			w->dev = i;
+			w->pdu = p->a;
+			w->n = 0;
+			w->next = RK_NONE;
+			w->loc = &l->loc;
 		}
-		/* every supply counted is on a wire of the device */
-		if (m->nw > first) {
-			uint32_t ei = pm_slot(m, i); /* before m->o is read */
-			struct pm_obj *e = &m->o[ei];
-
-			e->dev_w = first;
-			e->dev_nw = m->nw - first;
-			e->dev_k = k_in;
-		}
+		m->w[j].n += (uint32_t)l->n;
+		k_in += (uint32_t)l->n;
 	}
-	/* PDUs of each feed and wires of each PDU, in declaration order */
-	for (uint32_t p = n; p-- > 0;) {
+	/* every supply counted is on a wire of the device */
+	if (m->nw > first) {
+		uint32_t ei = pm_slot(m, i); /* before m->o is read */
+		struct pm_obj *e = &m->o[ei];
+
+		e->dev_w = first;
+		e->dev_nw = m->nw - first;
+		e->dev_k = k_in;
+	}
+}
+
+/* PDUs of each feed and wires of each PDU, in declaration order */
+static void chain_supplies(struct pmodel *m)
+{
+	const struct rk_design *d = m->d;
+
+	for (uint32_t p = d->nobjs; p-- > 0;) {
 		uint32_t g, pi, gi;
 
 		if (!pm_is_source(d, p))
@@ -383,20 +372,59 @@ void pm_build(struct pmodel *m, const struct rk_design *d)
 		rack_feed_add(m, layout_rack_of(d, m->w[j].dev),
 			      pm_feed_of(d, m->w[j].pdu));
 	}
-	/* normal loads */
+}
+
+/* The normal load of each PDU: its share of each device's power_max. */
+static void normal_loads(struct pmodel *m)
+{
+	const struct rk_design *d = m->d;
+
 	for (uint32_t j = 0; j < m->nw; j++) {
 		const struct pm_wire *w = &m->w[j];
 		int64_t p = model_num0(d, w->dev, A_POWER_MAX);
-
-		struct pm_obj *e = &m->o[m->at[w->pdu]]; /* made above */
+		uint32_t k = pm_slot(m, w->pdu); /* made above */
+		struct pm_obj *e = &m->o[k];
 
 		e->load = model_sadd(
 		    e->load, pm_share_of(p, w->n, pm_at(m, w->dev)->dev_k));
 		if (device_figures_unknown(d, w->dev) & TOTAL_POWER)
 			e->unk = 1;
 	}
-	/* single-feed failures, device by device */
-	for (uint32_t i = 0; i < n; i++) {
+}
+
+/*
+ * The load changes on the PDUs device @i (PSU figures @pi) stays plugged
+ * into when feed @f fails.
+ */
+static void feed_failure(struct pmodel *m, uint32_t i,
+			 const struct psu_info *pi, uint32_t f)
+{
+	const struct rk_design *d = m->d;
+	uint32_t w0 = pm_at(m, i)->dev_w, nw = pm_at(m, i)->dev_nw;
+	int64_t s = (int64_t)pm_at(m, i)->dev_k - pm_on_feed(m, i, f), draw;
+
+	pm_psu_state(pi, s, &draw);
+	for (uint32_t b = 0; b < nw; b++) {
+		const struct pm_wire *w = &m->w[w0 + b];
+		int64_t now = 0;
+		uint32_t k;
+
+		if (pm_feed_of(d, w->pdu) == f)
+			continue;
+		if (draw)
+			now = pm_share_of(draw, w->n, s);
+		k = pm_slot(m, w->pdu); /* made by chain_supplies */
+		scen_add(m, &m->o[k].pdu_s, f,
+			 now - pm_share_of(pi->pmax, w->n, pm_at(m, i)->dev_k));
+	}
+}
+
+/* single-feed failures, device by device, each feed it uses once */
+static void feed_failures(struct pmodel *m)
+{
+	const struct rk_design *d = m->d;
+
+	for (uint32_t i = 0; i < d->nobjs; i++) {
 		struct psu_info pi;
 		uint32_t w0 = pm_at(m, i)->dev_w, nw = pm_at(m, i)->dev_nw;
 
@@ -405,38 +433,33 @@ void pm_build(struct pmodel *m, const struct rk_design *d)
 		pm_psu_info(d, i, &pi);
 		for (uint32_t a = 0; a < nw; a++) {
 			uint32_t f = pm_feed_of(d, m->w[w0 + a].pdu);
-			int64_t s, draw;
 			bool seen = false;
 
 			if (f == RK_NONE)
 				continue;
 			for (uint32_t b = 0; b < a && !seen; b++)
 				seen = pm_feed_of(d, m->w[w0 + b].pdu) == f;
-			if (seen)
-				continue;
-			s = (int64_t)pm_at(m, i)->dev_k - pm_on_feed(m, i, f);
-			pm_psu_state(&pi, s, &draw);
-			for (uint32_t b = 0; b < nw; b++) {
-				const struct pm_wire *w = &m->w[w0 + b];
-				int64_t now = 0;
-
-				if (pm_feed_of(d, w->pdu) == f)
-					continue;
-				if (draw)
-					now = pm_share_of(draw, w->n, s);
-				scen_add(m, &m->o[m->at[w->pdu]].pdu_s, f,
-					 now - pm_share_of(pi.pmax, w->n,
-							   pm_at(m, i)->dev_k));
-			}
+			if (!seen)
+				feed_failure(m, i, &pi, f);
 		}
 	}
-	/* feed totals: normal load and per-scenario changes */
-	/* (a feed with PDUs has its entry; scen_add makes none) */
-	for (uint32_t g = 0; g < n; g++) {
-		struct pm_obj *e = &m->o[m->at[g]];
+}
 
-		if (!m->at[g])
+/*
+ * Feed totals: normal load and per-scenario changes (a feed with PDUs has
+ * its entry; scen_add makes none).
+ */
+static void feed_totals(struct pmodel *m)
+{
+	const struct rk_design *d = m->d;
+
+	for (uint32_t g = 0; g < d->nobjs; g++) {
+		uint32_t k = model_at(m->ix, g);
+		struct pm_obj *e;
+
+		if (!k || k >= m->no)
 			continue;
+		e = &m->o[k];
 		for (uint32_t p = e->feed_p; p != RK_NONE;
 		     p = pm_at(m, p)->pdu_next) {
 			e->load = model_sadd(e->load, pm_at(m, p)->load);
@@ -447,6 +470,27 @@ void pm_build(struct pmodel *m, const struct rk_design *d)
 					 m->s[s].delta);
 		}
 	}
+}
+
+void pm_build(struct pmodel *m, const struct rk_design *d,
+	      struct model_index *ix)
+{
+	memset(m, 0, sizeof(*m));
+	m->d = d;
+	m->ix = ix;
+	*VEC_PUSH(m->o, m->no, m->ocap) = pm_none; /* o[0]: the defaults */
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		if (d->objs[i].kind != K_DEVICE)
+			continue;
+		if (pm_is_source(d, i))
+			rack_feed_add(m, layout_rack_of(d, i),
+				      pm_feed_of(d, i));
+		wire_device(m, i);
+	}
+	chain_supplies(m);
+	normal_loads(m);
+	feed_failures(m);
+	feed_totals(m);
 }
 
 /* ---- report figures (loads.h) ---- */

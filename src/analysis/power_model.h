@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "ir.h"
+#include "models.h"
 
 enum scheme_kind { SCH_NONE, SCH_BAD, SCH_FIXED, SCH_NN, SCH_NK, SCH_N };
 
@@ -79,8 +80,10 @@ struct pm_obj {
 
 /*
  * The model's figures are kept only for the objects it touches, so that
- * its memory follows the devices, not every object: @at maps an object to
- * its entry in @o (0: none; o[0] holds the defaults, never written).
+ * its memory follows the devices, not every object: @ix (models.h, shared
+ * with the cooling model) maps an object to its entry in @o (0: none, and
+ * an entry past @no is one only the cooling model holds; o[0] holds the
+ * defaults, never written).
  */
 struct pmodel {
 	const struct rk_design *d;
@@ -88,7 +91,7 @@ struct pmodel {
 	uint32_t nw, wcap;
 	struct pm_scen *s;
 	uint32_t ns, scap;
-	uint32_t *at;
+	struct model_index *ix;
 	struct pm_obj *o;
 	uint32_t no, ocap;
 };
@@ -96,7 +99,9 @@ struct pmodel {
 /* The figures of object @obj (the defaults when the model has none). */
 static inline const struct pm_obj *pm_at(const struct pmodel *m, uint32_t obj)
 {
-	return &m->o[m->at[obj]];
+	uint32_t k = model_at(m->ix, obj);
+
+	return &m->o[k < m->no ? k : 0];
 }
 
 /* ceil(a * n / k) for a >= 0, k > 0, saturated */
@@ -121,11 +126,12 @@ int64_t pm_on_feed(const struct pmodel *m, uint32_t dev, uint32_t f);
 bool pm_multi_feed(const struct pmodel *m, uint32_t dev);
 
 /*
- * Build the model: wires, normal loads and the load changes of every
- * single-feed failure.  One pass over the objects and their attributes,
- * then passes over the wires.
+ * Build the model, its entries in @ix: wires, normal loads and the load
+ * changes of every single-feed failure.  One pass over the objects and
+ * their attributes, then passes over the wires.
  */
-void pm_build(struct pmodel *m, const struct rk_design *d);
+void pm_build(struct pmodel *m, const struct rk_design *d,
+	      struct model_index *ix);
 void pm_free(struct pmodel *m);
 
 /* The per-feed figures of loads.h, from the model. */

@@ -1286,168 +1286,186 @@ static void vf_free(struct vf *v)
 	vf_map_free(&v->unknown);
 }
 
-int verify_main(int argc, char **argv)
-{
+/* What the command line asks of verify_main. */
+struct vargs {
 	struct vopts vo;
-	enum fmt f = F_TEXT;
-	const char *map = NULL, *work = NULL, *dir;
+	enum fmt f;
+	const char *map, *work;
+};
+
+/*
+ * Option @c of the command line @argv: -1 to go on, else the exit status
+ * (0 after --help, 2 after the error).
+ */
+static int verify_opt(int c, char **argv, struct vargs *va)
+{
+	struct vopts *vo = &va->vo;
+	enum opts_format of;
+	char *arg;
+
+	switch (c) {
+	case 'D':
+		arg = xstrdup(optarg); /* freed by name */
+		vo->defines = xrealloc(vo->defines, (vo->ndefines + 1) *
+							sizeof(*vo->defines));
+		if (!opts_define(arg, &vo->defines[vo->ndefines])) {
+			free(arg);
+			fprintf(stderr,
+				"rackc verify: error: " OPTS_DEFINE_ERR "\n",
+				optarg);
+			return 2;
+		}
+		vo->ndefines++;
+		return -1;
+	case 'I':
+		vo->incdirs = xrealloc(vo->incdirs, (vo->nincdirs + 1) *
+							sizeof(*vo->incdirs));
+		vo->incdirs[vo->nincdirs++] = optarg;
+		return -1;
+	case OPT_STDLIB:
+		vo->stddir = optarg;
+		return -1;
+	case OPT_MAX_SOURCE:
+		if (srcmgr_parse_max(optarg, &vo->max_source))
+			return -1;
+		fprintf(stderr,
+			"rackc verify: error: " OPTS_MAX_SOURCE_ERR "\n",
+			optarg);
+		return 2;
+	case OPT_MAX_LINKS:
+		if (opts_max_links(optarg, &vo->max_links))
+			return -1;
+		fprintf(stderr, "rackc verify: error: " OPTS_MAX_LINKS_ERR "\n",
+			optarg);
+		return 2;
+	case 'f':
+	case O_FORMAT:
+		if (!opts_format(optarg, &of)) {
+			fprintf(stderr,
+				"rackc verify: error: " OPTS_FORMAT_ERR "\n",
+				optarg);
+			return 2;
+		}
+		va->f = (enum fmt)of;
+		return -1;
+	case O_MAP:
+		va->map = optarg;
+		return -1;
+	case O_WORK_ORDER:
+		va->work = optarg;
+		return -1;
+	case OPT_HELP:
+		verify_usage(stdout);
+		return 0;
+	case ':':
+		fprintf(stderr,
+			"rackc verify: error: option '%s' needs an argument\n",
+			argv[optind - 1]);
+		return 2;
+	default:
+		fprintf(stderr, "rackc verify: error: unknown option '%s'\n",
+			argv[optind - 1]);
+		return 2;
+	}
+}
+
+/*
+ * The plan of @design (an output directory, or a design file compiled
+ * into a scratch directory first) into @v.
+ */
+static bool load_design(struct vf *v, const char *design,
+			const struct vopts *vo)
+{
+	const char *dir = design;
 	char *tmp = NULL;
-	struct arena a;
-	struct vf v;
 	struct stat st;
-	int c, rc = 2;
 	bool ok = true;
 
-	memset(&vo, 0, sizeof(vo));
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":" OPTS_DESIGN_SHORT "f:",
-				verify_opts, NULL)) != -1) {
-		switch (c) {
-		case 'D': {
-			char *arg = xstrdup(optarg); /* freed by name */
-
-			vo.defines =
-			    xrealloc(vo.defines,
-				     (vo.ndefines + 1) * sizeof(*vo.defines));
-			if (!opts_define(arg, &vo.defines[vo.ndefines])) {
-				free(arg);
-				fprintf(stderr,
-					"rackc verify: error: " OPTS_DEFINE_ERR
-					"\n",
-					optarg);
-				goto out;
-			}
-			vo.ndefines++;
-			break;
-		}
-		case 'I':
-			vo.incdirs =
-			    xrealloc(vo.incdirs,
-				     (vo.nincdirs + 1) * sizeof(*vo.incdirs));
-			vo.incdirs[vo.nincdirs++] = optarg;
-			break;
-		case OPT_STDLIB:
-			vo.stddir = optarg;
-			break;
-		case OPT_MAX_SOURCE:
-			if (!srcmgr_parse_max(optarg, &vo.max_source)) {
-				fprintf(
-				    stderr,
-				    "rackc verify: error: " OPTS_MAX_SOURCE_ERR
-				    "\n",
-				    optarg);
-				goto out;
-			}
-			break;
-		case OPT_MAX_LINKS:
-			if (!opts_max_links(optarg, &vo.max_links)) {
-				fprintf(
-				    stderr,
-				    "rackc verify: error: " OPTS_MAX_LINKS_ERR
-				    "\n",
-				    optarg);
-				goto out;
-			}
-			break;
-		case 'f':
-		case O_FORMAT: {
-			enum opts_format of;
-
-			if (!opts_format(optarg, &of)) {
-				fprintf(stderr,
-					"rackc verify: error: " OPTS_FORMAT_ERR
-					"\n",
-					optarg);
-				goto out;
-			}
-			f = (enum fmt)of;
-			break;
-		}
-		case O_MAP:
-			map = optarg;
-			break;
-		case O_WORK_ORDER:
-			work = optarg;
-			break;
-		case OPT_HELP:
-			verify_usage(stdout);
-			rc = 0;
-			goto out;
-		case ':':
-			fprintf(stderr,
-				"rackc verify: error: option '%s' needs an "
-				"argument\n",
-				argv[optind - 1]);
-			goto out;
-		default:
-			fprintf(stderr,
-				"rackc verify: error: unknown option '%s'\n",
-				argv[optind - 1]);
-			goto out;
-		}
-	}
-	if (argc - optind < 2) {
-		fputs("rackc verify: error: give a design (or an output "
-		      "directory) and at least one observation\nTry 'rackc "
-		      "verify --help' for more information.\n",
-		      stderr);
-		goto out;
-	}
-	arena_init(&a);
-	memset(&v, 0, sizeof(v));
-	v.a = &a;
-	v.str.a = &a;
-	dir = argv[optind];
 	if (stat(dir, &st) != 0) {
 		fprintf(stderr, "rackc verify: error: cannot read '%s': %s\n",
 			dir, strerror(errno));
 		ok = false;
 	} else if (!S_ISDIR(st.st_mode)) {
-		tmp = scratch_make(&a, "rackc verify", "rackc-verify");
+		tmp = scratch_make(v->a, "rackc verify", "rackc-verify");
 		if (!tmp) {
 			ok = false;
 		} else {
-			ok = compile_design(dir, &vo, tmp);
+			ok = compile_design(dir, vo, tmp);
 			dir = tmp;
 		}
 	}
-	ok = ok && load_plan(&v, dir);
+	ok = ok && load_plan(v, dir);
 	if (tmp)
 		scratch_remove(tmp);
-	if (ok && map)
-		ok = vf_read_mapping(&v, map);
+	return ok;
+}
+
+/* The Markdown work order of @design's comparison, into file @path. */
+static bool write_work_order(const struct vf *v, const char *path,
+			     const char *design)
+{
+	FILE *wf = fopen(path, "w");
+
+	if (!wf) {
+		fprintf(stderr, "rackc verify: error: cannot write '%s': %s\n",
+			path, strerror(errno));
+		return false;
+	}
+	md_out(wf, v, design);
+	if (fclose(wf)) {
+		fprintf(stderr, "rackc verify: error: cannot write '%s'\n",
+			path);
+		return false;
+	}
+	return true;
+}
+
+int verify_main(int argc, char **argv)
+{
+	struct vargs va;
+	struct arena a;
+	struct vf v;
+	int c, rc = -1;
+	bool ok;
+
+	memset(&va, 0, sizeof(va));
+	va.f = F_TEXT;
+	optind = 1;
+	opterr = 0;
+	while (rc < 0 &&
+	       (c = getopt_long(argc, argv, ":" OPTS_DESIGN_SHORT "f:",
+				verify_opts, NULL)) != -1)
+		rc = verify_opt(c, argv, &va);
+	if (rc < 0 && argc - optind < 2) {
+		fputs("rackc verify: error: give a design (or an output "
+		      "directory) and at least one observation\nTry 'rackc "
+		      "verify --help' for more information.\n",
+		      stderr);
+		rc = 2;
+	}
+	if (rc >= 0)
+		goto out;
+	rc = 2;
+	arena_init(&a);
+	memset(&v, 0, sizeof(v));
+	v.a = &a;
+	v.str.a = &a;
+	ok = load_design(&v, argv[optind], &va.vo);
+	if (ok && va.map)
+		ok = vf_read_mapping(&v, va.map);
 	for (int i = optind + 1; i < argc && ok; i++)
 		ok = vf_read_observed(&v, argv[i]);
 	if (ok) {
 		compare(&v);
-		if (f == F_JSON)
+		if (va.f == F_JSON)
 			json_out(stdout, &v, argv[optind], argv + optind + 1,
 				 argc - optind - 1);
-		else if (f == F_MD)
+		else if (va.f == F_MD)
 			md_out(stdout, &v, argv[optind]);
 		else
 			text_out(stdout, &v, argv[optind]);
-		if (work) {
-			FILE *wf = fopen(work, "w");
-
-			if (!wf) {
-				fprintf(stderr,
-					"rackc verify: error: cannot write "
-					"'%s': %s\n",
-					work, strerror(errno));
-				ok = false;
-			} else {
-				md_out(wf, &v, argv[optind]);
-				if (fclose(wf)) {
-					fprintf(stderr,
-						"rackc verify: error: cannot "
-						"write '%s'\n",
-						work);
-					ok = false;
-				}
-			}
-		}
+		if (va.work)
+			ok = write_work_order(&v, va.work, argv[optind]);
 		rc = !ok || fflush(stdout) || ferror(stdout) ? 2
 		     : v.nfd				     ? 1
 							     : 0;
@@ -1455,9 +1473,9 @@ int verify_main(int argc, char **argv)
 	vf_free(&v);
 	arena_destroy(&a);
 out:
-	for (uint32_t i = 0; i < vo.ndefines; i++)
-		free((void *)(uintptr_t)vo.defines[i].name);
-	free(vo.defines);
-	free(vo.incdirs);
+	for (uint32_t i = 0; i < va.vo.ndefines; i++)
+		free((void *)(uintptr_t)va.vo.defines[i].name);
+	free(va.vo.defines);
+	free(va.vo.incdirs);
 	return rc;
 }

@@ -629,14 +629,34 @@ static uint32_t ib_node_of(struct vf *v, const char *desc)
 	return n == VF_AMBIGUOUS ? RK_NONE : n;
 }
 
-static bool read_ibnetdiscover(struct vf *v, const char *path, char *text)
+/* The observed port of IB port @num of the node described @desc. */
+static uint32_t ib_end(struct vf *v, const char *desc, unsigned long num,
+		       const char *path, uint32_t ln)
 {
-	struct vf_map ids = { 0 }; /* node id -> desc id */
-	uint32_t ln = 0, nodes = 0;
-	char *l, *next;
-	const char *me = NULL;
+	uint32_t node = ib_node_of(v, desc), pt;
 
-	/* the nodes first: port lines name peers recorded later */
+	if (node == RK_NONE)
+		return vf_observed_port(v, vf_observed_dev(v, desc, path, ln),
+					arena_printf(v->a, "IB port %lu", num));
+	v->subnet_seen[v->ibn_subnet[node]] = true;
+	v->dev[v->ibn_dev[node]].seen[VF_SRC_IB] = true;
+	pt = vf_map_get(&v->ib_port, vf_key2(node, (uint32_t)num));
+	if (pt == RK_NONE)
+		pt = vf_observed_port(
+		    v, v->ibn_dev[node],
+		    arena_printf(v->a, "IB port %lu of '%s'", num, desc));
+	return pt;
+}
+
+/*
+ * The node records of ibnetdiscover output @text: node id -> description
+ * (both interned) in @ids; how many.  The lines are left as they were.
+ */
+static uint32_t ibd_nodes(struct vf *v, char *text, struct vf_map *ids)
+{
+	uint32_t nodes = 0;
+	char *l, *next;
+
 	for (l = text; l; l = next) {
 		char *nl = strchr(l, '\n'), *id, *desc;
 
@@ -647,7 +667,7 @@ static bool read_ibnetdiscover(struct vf *v, const char *path, char *text)
 			uint32_t i = vf_intern(&v->str, id, strlen(id), true);
 
 			vf_map_put(
-			    &ids, i,
+			    ids, i,
 			    vf_intern(&v->str, desc, strlen(desc), true));
 			nodes++;
 			/* the line as it was, for the second pass */
@@ -658,7 +678,66 @@ static bool read_ibnetdiscover(struct vf *v, const char *path, char *text)
 		if (nl)
 			*nl = '\n';
 	}
-	if (!nodes) {
+	return nodes;
+}
+
+/*
+ * A port line @l (line @ln) of the node described @me: "[N](GUID)
+ * "peer"[M](GUID) ... RATE", observed as a link at the rate of its last
+ * word.  False after the error for a peer without a record (@ids); a line
+ * of another shape is not a port line and is passed over.
+ */
+static bool ibd_port_line(struct vf *v, const char *path, uint32_t ln, char *l,
+			  const char *me, const struct vf_map *ids)
+{
+	unsigned long num[2];
+	uint32_t peer, dn, port;
+	uint8_t w = 0, s = 0;
+	char *id, *p, *e, *b;
+
+	num[0] = strtoul(l + 1, &p, 10);
+	if (*p != ']')
+		return true;
+	p++;
+	if (*p == '(')
+		p = strchr(p, ')') ? strchr(p, ')') + 1 : p;
+	if (!(id = quoted(&p)) || *p != '[')
+		return true;
+	num[1] = strtoul(p + 1, &p, 10);
+	peer = vf_intern(&v->str, id, strlen(id), false);
+	dn = peer == RK_NONE ? RK_NONE : vf_map_get(ids, peer);
+	if (dn == RK_NONE) {
+		fprintf(stderr,
+			"%s:%u: error: port line names node \"%s\", which has "
+			"no record\n",
+			path, ln, id);
+		return false;
+	}
+	/* the rate: the last word */
+	e = p + strlen(p);
+	while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
+		*--e = '\0';
+	b = e;
+	while (b > p && b[-1] != ' ' && b[-1] != '\t')
+		b--;
+	vf_ib_rate(b, &w, &s);
+	/* the ends in this order: each may add an observed device */
+	port = ib_end(v, me, num[0], path, ln);
+	vf_add_obs(v, port, ib_end(v, v->str.s[dn], num[1], path, ln), path, ln,
+		   w, s);
+	return true;
+}
+
+static bool read_ibnetdiscover(struct vf *v, const char *path, char *text)
+{
+	struct vf_map ids = { 0 }; /* node id -> desc id */
+	uint32_t ln = 0;
+	char *l, *next;
+	const char *me = NULL;
+	bool ok = true;
+
+	/* the nodes first: port lines name peers recorded later */
+	if (!ibd_nodes(v, text, &ids)) {
 		fprintf(stderr,
 			"rackc verify: error: '%s' is neither lldpcli JSON, a "
 			"neighbour CSV nor ibnetdiscover output (no node "
@@ -668,17 +747,16 @@ static bool read_ibnetdiscover(struct vf *v, const char *path, char *text)
 		return false;
 	}
 	v->have[VF_SRC_IB] = true;
-	for (l = text; l; l = next) {
-		char *nl = strchr(l, '\n'), *id, *desc, *p;
-		unsigned long pn, qn;
-		uint32_t peer, n, dn;
-		uint8_t w = 0, s = 0;
+	for (l = text; l && ok; l = next) {
+		char *nl = strchr(l, '\n'), *id, *desc;
 
 		next = nl ? nl + 1 : NULL;
 		if (nl)
 			*nl = '\0';
 		ln++;
 		if (node_header(l, &id, &desc)) {
+			uint32_t n;
+
 			me = v->str.s[vf_intern(&v->str, desc, strlen(desc),
 						true)];
 			n = ib_node_of(v, me);
@@ -688,74 +766,12 @@ static bool read_ibnetdiscover(struct vf *v, const char *path, char *text)
 			} else {
 				vf_observed_dev(v, me, path, ln);
 			}
-			continue;
-		}
-		if (l[0] != '[' || !me)
-			continue;
-		pn = strtoul(l + 1, &p, 10);
-		if (*p != ']')
-			continue;
-		p++;
-		if (*p == '(')
-			p = strchr(p, ')') ? strchr(p, ')') + 1 : p;
-		if (!(id = quoted(&p)) || *p != '[')
-			continue;
-		qn = strtoul(p + 1, &p, 10);
-		peer = vf_intern(&v->str, id, strlen(id), false);
-		dn = peer == RK_NONE ? RK_NONE : vf_map_get(&ids, peer);
-		if (dn == RK_NONE) {
-			fprintf(stderr,
-				"%s:%u: error: port line names node \"%s\", "
-				"which has no record\n",
-				path, ln, id);
-			vf_map_free(&ids);
-			return false;
-		}
-		/* the rate: the last word */
-		{
-			char *e = p + strlen(p), *b;
-
-			while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
-				*--e = '\0';
-			b = e;
-			while (b > p && b[-1] != ' ' && b[-1] != '\t')
-				b--;
-			vf_ib_rate(b, &w, &s);
-		}
-		{
-			const char *ends[2] = { me, v->str.s[dn] };
-			unsigned long num[2] = { pn, qn };
-			uint32_t port[2];
-
-			for (int k = 0; k < 2; k++) {
-				uint32_t node = ib_node_of(v, ends[k]), pt;
-
-				if (node == RK_NONE) {
-					uint32_t d = vf_observed_dev(v, ends[k],
-								     path, ln);
-
-					port[k] = vf_observed_port(
-					    v, d,
-					    arena_printf(v->a, "IB port %lu",
-							 num[k]));
-					continue;
-				}
-				pt =
-				    vf_map_get(&v->ib_port,
-					       vf_key2(node, (uint32_t)num[k]));
-				if (pt == RK_NONE)
-					pt = vf_observed_port(
-					    v, v->ibn_dev[node],
-					    arena_printf(v->a,
-							 "IB port %lu of '%s'",
-							 num[k], ends[k]));
-				port[k] = pt;
-			}
-			vf_add_obs(v, port[0], port[1], path, ln, w, s);
+		} else if (l[0] == '[' && me) {
+			ok = ibd_port_line(v, path, ln, l, me, &ids);
 		}
 	}
 	vf_map_free(&ids);
-	return true;
+	return ok;
 }
 
 /* ---- ibdiagnet .lst ---- */
@@ -807,25 +823,6 @@ static bool lst_port(char **pp, char **desc, unsigned long *pn)
 	}
 	*pp = p;
 	return *desc && have_pn;
-}
-
-/* The observed port of IB port @num of the node described @desc. */
-static uint32_t ib_end(struct vf *v, const char *desc, unsigned long num,
-		       const char *path, uint32_t ln)
-{
-	uint32_t node = ib_node_of(v, desc), pt;
-
-	if (node == RK_NONE)
-		return vf_observed_port(v, vf_observed_dev(v, desc, path, ln),
-					arena_printf(v->a, "IB port %lu", num));
-	v->subnet_seen[v->ibn_subnet[node]] = true;
-	v->dev[v->ibn_dev[node]].seen[VF_SRC_IB] = true;
-	pt = vf_map_get(&v->ib_port, vf_key2(node, (uint32_t)num));
-	if (pt == RK_NONE)
-		pt = vf_observed_port(
-		    v, v->ibn_dev[node],
-		    arena_printf(v->a, "IB port %lu of '%s'", num, desc));
-	return pt;
 }
 
 /*
@@ -942,201 +939,253 @@ static uint8_t db_width(uint64_t code)
 			    : 0;
 }
 
-static bool read_db_csv(struct vf *v, const char *path, const char *text)
+/* the columns read, per section (DB_NODES, DB_PORTS, DB_LINKS) */
+static const char *const db_need[3][4] = {
+	{ "NodeGUID", "NodeDesc", NULL, NULL },
+	{ "NodeGuid", "PortNum", NULL, NULL },
+	{ "NodeGuid1", "PortNum1", "NodeGuid2", "PortNum2" },
+};
+
+/*
+ * What read_db_csv knows while it reads: the section open (@name, from
+ * line @start, of kind @sec; @head while its header row is to come), the
+ * columns of that header (@col per db_need, @wcol LinkWidthActv), and
+ * what the rows gave: the nodes (@node: GUID -> index in @desc), the
+ * ports' widths and the links.
+ */
+struct db_read {
+	struct vf *v;
+	const char *path, *name;
+	uint32_t start;
+	int sec, col[4], wcol;
+	bool head;
+	struct vf_map node, width;
+	const char **desc;
+	uint32_t nn, ncap;
+	struct db_port *ports;
+	uint32_t np, pcap;
+	struct db_link *links;
+	uint32_t nl, lcap;
+};
+
+/*
+ * A START_ or END_ line @c0 at line @at: 1 when it is one (and fits),
+ * 0 when it is not one, -1 after the error for one out of place.
+ */
+static int db_marker(struct db_read *b, const char *c0, uint32_t at)
 {
-	static const char *const need[3][4] = {
-		{ "NodeGUID", "NodeDesc", NULL, NULL },
-		{ "NodeGuid", "PortNum", NULL, NULL },
-		{ "NodeGuid1", "PortNum1", "NodeGuid2", "PortNum2" },
-	};
-	const char *p = text, *err = NULL, *name = NULL;
-	uint32_t line = 1, start = 0, nn = 0, ncap = 0, nl = 0, lcap = 0;
-	uint32_t np = 0, pcap = 0;
-	struct db_port *ports = NULL;
-	struct csv_record r = { NULL, 0, 0, 0 };
-	struct vf_map node = { 0 }, width = { 0 };
-	const char **desc = NULL;
-	struct db_link *links = NULL;
-	int sec = -1, col[4], wcol = -1;
-	bool head = false, ok = true;
-
-	v->have[VF_SRC_IB] = true;
-	while (ok && *p) {
-		uint32_t at = line;
-		const char *c0;
-		uint64_t x[4];
-
-		if (!csv_read_record(v->a, &p, &line, &r, &err)) {
-			fprintf(stderr, "%s:%u: error: %s\n", path, at, err);
-			ok = false;
-			break;
-		}
-		c0 = r.cell[0];
-		if (r.n == 1 && !c0[0])
-			continue; /* a blank line */
-		if (r.n == 1 && strncmp(c0, "START_", 6) == 0) {
-			if (name) {
-				fprintf(stderr,
-					"%s:%u: error: %s inside section %s "
-					"(line %u), which END_%s has not "
-					"closed\n",
-					path, at, c0, name, start, name);
-				ok = false;
-				break;
-			}
-			name = c0 + 6;
-			start = at;
-			sec = streq(name, "NODES")   ? DB_NODES
-			      : streq(name, "PORTS") ? DB_PORTS
-			      : streq(name, "LINKS") ? DB_LINKS
-						     : DB_OTHER;
-			head = true;
-			continue;
-		}
-		if (r.n == 1 && strncmp(c0, "END_", 4) == 0) {
-			if (!name || !streq(c0 + 4, name)) {
-				fprintf(stderr,
-					"%s:%u: error: %s closes no open "
-					"section%s%s\n",
-					path, at, c0, name ? ": open is " : "",
-					name ? name : "");
-				ok = false;
-				break;
-			}
-			name = NULL;
-			continue;
-		}
-		if (!name) {
-			if (c0[0] == '#')
-				continue;
+	if (strncmp(c0, "START_", 6) == 0) {
+		if (b->name) {
 			fprintf(stderr,
-				"%s:%u: error: a line outside the sections of "
-				"ibdiagnet2.db_csv (START_NAME ... END_NAME)\n",
-				path, at);
+				"%s:%u: error: %s inside section %s (line "
+				"%u), which END_%s has not closed\n",
+				b->path, at, c0, b->name, b->start, b->name);
+			return -1;
+		}
+		b->name = c0 + 6;
+		b->start = at;
+		b->sec = streq(b->name, "NODES")   ? DB_NODES
+			 : streq(b->name, "PORTS") ? DB_PORTS
+			 : streq(b->name, "LINKS") ? DB_LINKS
+						   : DB_OTHER;
+		b->head = true;
+		return 1;
+	}
+	if (strncmp(c0, "END_", 4) != 0)
+		return 0;
+	if (!b->name || !streq(c0 + 4, b->name)) {
+		fprintf(stderr, "%s:%u: error: %s closes no open section%s%s\n",
+			b->path, at, c0, b->name ? ": open is " : "",
+			b->name ? b->name : "");
+		return -1;
+	}
+	b->name = NULL;
+	return 1;
+}
+
+/* The header row @r of the section: its columns, all of db_need there. */
+static bool db_header(struct db_read *b, const struct csv_record *r,
+		      uint32_t at)
+{
+	bool ok = true;
+
+	b->head = false;
+	b->wcol = -1;
+	for (int k = 0; k < 4; k++) {
+		const char *want = db_need[b->sec][k];
+
+		b->col[k] = -1;
+		for (uint32_t i = 0; want && i < r->n; i++)
+			if (streq(r->cell[i], want))
+				b->col[k] = (int)i;
+		if (want && b->col[k] < 0) {
+			fprintf(stderr,
+				"%s:%u: error: section %s has no column %s\n",
+				b->path, at, b->name, want);
 			ok = false;
-			break;
-		}
-		if (sec == DB_OTHER)
-			continue;
-		if (head) {
-			head = false;
-			wcol = -1;
-			for (int k = 0; k < 4; k++) {
-				col[k] = -1;
-				for (uint32_t i = 0; need[sec][k] && i < r.n;
-				     i++)
-					if (streq(r.cell[i], need[sec][k]))
-						col[k] = (int)i;
-				if (need[sec][k] && col[k] < 0) {
-					fprintf(stderr,
-						"%s:%u: error: section %s has "
-						"no column %s\n",
-						path, at, name, need[sec][k]);
-					ok = false;
-				}
-			}
-			for (uint32_t i = 0; sec == DB_PORTS && i < r.n; i++)
-				if (streq(r.cell[i], "LinkWidthActv"))
-					wcol = (int)i;
-			continue;
-		}
-		for (int k = 0; k < 4 && ok && need[sec][k]; k++) {
-			bool is_desc = sec == DB_NODES && k == 1;
-
-			if ((uint32_t)col[k] >= r.n) {
-				fprintf(stderr, "%s:%u: error: no %s\n", path,
-					at, need[sec][k]);
-				ok = false;
-			} else if (!is_desc &&
-				   (!db_num(r.cell[col[k]], &x[k]) ||
-				    (k % 2 && x[k] > 255))) {
-				fprintf(stderr,
-					"%s:%u: error: %s '%s' is not a "
-					"number\n",
-					path, at, need[sec][k], r.cell[col[k]]);
-				ok = false;
-			}
-		}
-		if (!ok)
-			break;
-		if (sec == DB_NODES) {
-			uint32_t old = vf_map_put(&node, x[0], nn);
-
-			if (old != RK_NONE) {
-				fprintf(stderr,
-					"%s:%u: error: node GUID %s listed "
-					"twice\n",
-					path, at, r.cell[col[0]]);
-				ok = false;
-				break;
-			}
-			*VEC_PUSH(desc, nn, ncap) = r.cell[col[1]];
-		} else if (sec == DB_PORTS) {
-			uint64_t w;
-
-			if (wcol >= 0 && (uint32_t)wcol < r.n &&
-			    db_num(r.cell[wcol], &w) && db_width(w)) {
-				struct db_port *q = VEC_PUSH(ports, np, pcap);
-
-				q->guid = x[0];
-				q->pn = (uint32_t)x[1];
-				q->width = db_width(w);
-			}
-		} else {
-			struct db_link *k = VEC_PUSH(links, nl, lcap);
-
-			k->guid[0] = x[0];
-			k->pn[0] = (uint32_t)x[1];
-			k->guid[1] = x[2];
-			k->pn[1] = (uint32_t)x[3];
-			k->line = at;
 		}
 	}
-	if (ok && name) {
+	for (uint32_t i = 0; b->sec == DB_PORTS && i < r->n; i++)
+		if (streq(r->cell[i], "LinkWidthActv"))
+			b->wcol = (int)i;
+	return ok;
+}
+
+/* A row @r of section NODES, PORTS or LINKS, kept for db_links. */
+static bool db_row(struct db_read *b, const struct csv_record *r, uint32_t at)
+{
+	uint64_t x[4];
+
+	for (int k = 0; k < 4 && db_need[b->sec][k]; k++) {
+		const char *want = db_need[b->sec][k];
+		bool is_desc = b->sec == DB_NODES && k == 1;
+
+		if ((uint32_t)b->col[k] >= r->n) {
+			fprintf(stderr, "%s:%u: error: no %s\n", b->path, at,
+				want);
+			return false;
+		}
+		if (!is_desc && (!db_num(r->cell[b->col[k]], &x[k]) ||
+				 (k % 2 && x[k] > 255))) {
+			fprintf(stderr,
+				"%s:%u: error: %s '%s' is not a number\n",
+				b->path, at, want, r->cell[b->col[k]]);
+			return false;
+		}
+	}
+	if (b->sec == DB_NODES) {
+		if (vf_map_put(&b->node, x[0], b->nn) != RK_NONE) {
+			fprintf(stderr,
+				"%s:%u: error: node GUID %s listed twice\n",
+				b->path, at, r->cell[b->col[0]]);
+			return false;
+		}
+		*VEC_PUSH(b->desc, b->nn, b->ncap) = r->cell[b->col[1]];
+	} else if (b->sec == DB_PORTS) {
+		uint64_t w;
+
+		if (b->wcol >= 0 && (uint32_t)b->wcol < r->n &&
+		    db_num(r->cell[b->wcol], &w) && db_width(w)) {
+			struct db_port *q = VEC_PUSH(b->ports, b->np, b->pcap);
+
+			q->guid = x[0];
+			q->pn = (uint32_t)x[1];
+			q->width = db_width(w);
+		}
+	} else {
+		struct db_link *k = VEC_PUSH(b->links, b->nl, b->lcap);
+
+		k->guid[0] = x[0];
+		k->pn[0] = (uint32_t)x[1];
+		k->guid[1] = x[2];
+		k->pn[1] = (uint32_t)x[3];
+		k->line = at;
+	}
+	return true;
+}
+
+/* The record @r read from line @at; false after an error. */
+static bool db_record(struct db_read *b, const struct csv_record *r,
+		      uint32_t at)
+{
+	const char *c0 = r->cell[0];
+
+	if (r->n == 1 && !c0[0])
+		return true; /* a blank line */
+	if (r->n == 1) {
+		int m = db_marker(b, c0, at);
+
+		if (m)
+			return m > 0;
+	}
+	if (!b->name) {
+		if (c0[0] == '#')
+			return true;
 		fprintf(stderr,
-			"%s:%u: error: section %s is not closed by END_%s "
-			"before the end of the file\n",
-			path, start, name, name);
-		ok = false;
+			"%s:%u: error: a line outside the sections of "
+			"ibdiagnet2.db_csv (START_NAME ... END_NAME)\n",
+			b->path, at);
+		return false;
 	}
-	/* the widths by (node, port), once every node is known */
-	for (uint32_t i = 0; ok && i < np; i++) {
-		uint32_t n = vf_map_get(&node, ports[i].guid);
+	if (b->sec == DB_OTHER)
+		return true;
+	if (b->head)
+		return db_header(b, r, at);
+	return db_row(b, r, at);
+}
+
+/* The links as observations, once every node is known. */
+static bool db_links(struct db_read *b)
+{
+	struct vf *v = b->v;
+
+	/* the widths by (node, port) */
+	for (uint32_t i = 0; i < b->np; i++) {
+		uint32_t n = vf_map_get(&b->node, b->ports[i].guid);
 
 		if (n != RK_NONE)
-			vf_map_put(&width, vf_key2(n, ports[i].pn),
-				   ports[i].width);
+			vf_map_put(&b->width, vf_key2(n, b->ports[i].pn),
+				   b->ports[i].width);
 	}
-	for (uint32_t i = 0; ok && i < nl; i++) {
-		const struct db_link *k = &links[i];
+	for (uint32_t i = 0; i < b->nl; i++) {
+		const struct db_link *k = &b->links[i];
 		uint32_t port[2], w;
 		uint8_t wd = 0;
 
-		for (int e = 0; e < 2 && ok; e++) {
-			uint32_t n = vf_map_get(&node, k->guid[e]);
+		for (int e = 0; e < 2; e++) {
+			uint32_t n = vf_map_get(&b->node, k->guid[e]);
 
 			if (n == RK_NONE) {
 				fprintf(stderr,
 					"%s:%u: error: node GUID 0x%016llx "
 					"is not in section NODES\n",
-					path, k->line,
+					b->path, k->line,
 					(unsigned long long)k->guid[e]);
-				ok = false;
-				break;
+				return false;
 			}
-			port[e] = ib_end(v, desc[n], k->pn[e], path, k->line);
-			w = vf_map_get(&width, vf_key2(n, k->pn[e]));
+			port[e] =
+			    ib_end(v, b->desc[n], k->pn[e], b->path, k->line);
+			w = vf_map_get(&b->width, vf_key2(n, k->pn[e]));
 			if (!wd && w != RK_NONE)
 				wd = (uint8_t)w;
 		}
-		if (ok)
-			vf_add_obs(v, port[0], port[1], path, k->line, wd, 0);
+		vf_add_obs(v, port[0], port[1], b->path, k->line, wd, 0);
 	}
-	vf_map_free(&node);
-	vf_map_free(&width);
-	free(desc);
-	free(links);
-	free(ports);
+	return true;
+}
+
+static bool read_db_csv(struct vf *v, const char *path, const char *text)
+{
+	struct db_read b = { .v = v, .path = path, .sec = -1, .wcol = -1 };
+	struct csv_record r = { NULL, 0, 0, 0 };
+	const char *p = text, *err = NULL;
+	uint32_t line = 1;
+	bool ok = true;
+
+	v->have[VF_SRC_IB] = true;
+	while (ok && *p) {
+		uint32_t at = line;
+
+		if (!csv_read_record(v->a, &p, &line, &r, &err)) {
+			fprintf(stderr, "%s:%u: error: %s\n", path, at, err);
+			ok = false;
+		} else {
+			ok = db_record(&b, &r, at);
+		}
+	}
+	if (ok && b.name) {
+		fprintf(stderr,
+			"%s:%u: error: section %s is not closed by END_%s "
+			"before the end of the file\n",
+			path, b.start, b.name, b.name);
+		ok = false;
+	}
+	ok = ok && db_links(&b);
+	vf_map_free(&b.node);
+	vf_map_free(&b.width);
+	free(b.desc);
+	free(b.links);
+	free(b.ports);
 	free(r.cell);
 	return ok;
 }
@@ -1568,12 +1617,39 @@ bool vf_read_lldp_expected(struct vf *v, const char *path)
 
 /* ---- dispatch ---- */
 
+/* The formats of observed files, told apart by their first bytes. */
+enum obs_format { OBS_DB_CSV, OBS_LST, OBS_LLDP, OBS_CSV, OBS_IBNETDISCOVER };
+
+static enum obs_format obs_format(struct vf *v, const char *text)
+{
+	const char *p;
+
+	for (p = text; *p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'; p++)
+		;
+	if (is_db_csv(text))
+		return OBS_DB_CSV;
+	if (*p == '{' && p[strspn(p + 1, " \t") + 1] >= 'A' &&
+	    p[strspn(p + 1, " \t") + 1] <= 'Z')
+		return OBS_LST; /* "{ SW Ports:..." (JSON has a key or '}') */
+	if (*p == '{')
+		return OBS_LLDP;
+	{
+		const char *nl = strchr(text, '\n');
+		size_t hl = nl ? (size_t)(nl - text) : strlen(text);
+		char *head = arena_strndup(v->a, text, hl);
+
+		return strstr(head, "peer_device") || strstr(head, "peer_port")
+			   ? OBS_CSV
+			   : OBS_IBNETDISCOVER;
+	}
+}
+
 bool vf_read_observed(struct vf *v, const char *arg)
 {
 	const char *eq = strchr(arg, '='), *path = arg, *host = NULL;
+	enum obs_format fmt;
 	char *text;
 	size_t n;
-	const char *p;
 	bool ok;
 
 	if (eq && eq != arg && !memchr(arg, '/', (size_t)(eq - arg))) {
@@ -1595,40 +1671,29 @@ bool vf_read_observed(struct vf *v, const char *arg)
 		return false;
 	}
 	path = arena_strndup(v->a, path, strlen(path));
-	for (p = text; *p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'; p++)
-		;
-	if (is_db_csv(text)) {
-		if (host)
-			fprintf(stderr,
-				"rackc verify: warning: '%s' is not lldpcli "
-				"JSON: the host name '%s' is not used\n",
-				path, host);
+	fmt = obs_format(v, text);
+	/* HOST=FILE names the local system of lldpcli JSON only */
+	if (host && fmt != OBS_LLDP)
+		fprintf(stderr,
+			"rackc verify: warning: '%s' is not lldpcli JSON: the "
+			"host name '%s' is not used\n",
+			path, host);
+	switch (fmt) {
+	case OBS_DB_CSV:
 		ok = read_db_csv(v, path, text);
-	} else if (*p == '{' && p[strspn(p + 1, " \t") + 1] >= 'A' &&
-		   p[strspn(p + 1, " \t") + 1] <= 'Z') {
-		/* "{ SW Ports:..." (JSON has a key or '}' there) */
-		if (host)
-			fprintf(stderr,
-				"rackc verify: warning: '%s' is not lldpcli "
-				"JSON: the host name '%s' is not used\n",
-				path, host);
+		break;
+	case OBS_LST:
 		ok = read_lst(v, path, text);
-	} else if (*p == '{') {
+		break;
+	case OBS_LLDP:
 		ok = read_lldp(v, path, text, host);
-	} else {
-		const char *nl = strchr(text, '\n');
-		size_t hl = nl ? (size_t)(nl - text) : strlen(text);
-		char *head = arena_strndup(v->a, text, hl);
-
-		if (host)
-			fprintf(stderr,
-				"rackc verify: warning: '%s' is not lldpcli "
-				"JSON: the host name '%s' is not used\n",
-				path, host);
-		if (strstr(head, "peer_device") || strstr(head, "peer_port"))
-			ok = read_csv(v, path, text);
-		else
-			ok = read_ibnetdiscover(v, path, text);
+		break;
+	case OBS_CSV:
+		ok = read_csv(v, path, text);
+		break;
+	default:
+		ok = read_ibnetdiscover(v, path, text);
+		break;
 	}
 	free(text);
 	return ok;
