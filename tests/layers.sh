@@ -25,9 +25,10 @@
 #   driver     the pipeline, `rackc diff`, `rackc verify`
 #   commands   the language server (`rackc lsp`), the command line, main.c
 #
-# A header marked private here (elab_int.h, fabric_gen.h) may be included
-# only from its own layer.  A file outside the folders of the table below
-# fails the test: put it in its stage's folder (doc/internals.md).
+# A header marked private here (elab_int.h, fabric_gen.h, lsp_int.h,
+# lex.h) may be included only from its own layer.  A file outside the
+# folders of the table below fails the test: put it in its stage's folder
+# (doc/internals.md).
 #
 # The same holds for calls: where the compiled objects are at hand (next
 # to $RACKC), every symbol an object uses from another object of the
@@ -64,7 +65,7 @@ layers='
 12 src/driver/ src/diff/ src/verify/
 13 src/lsp/ src/cli/
 '
-private='elab_int fabric_gen lsp_int'
+private='elab_int fabric_gen lsp_int lex'
 # USER:DEFINER pairs of layers kept apart though the user's is higher:
 # the back ends (11) neither include nor call the checks (10); both sit
 # on the analysis layer, whose figure cache (the power and cooling
@@ -515,11 +516,13 @@ while IFS= read -r f; do
 done <"$tmp/real.txt"
 printf '#include "fabric.h"\n' >>"$tmp/neg/$(at resolve).c"
 printf '#include "fabric_gen.h"\n' >"$tmp/neg/$(at metrics).c"
+printf '#include "lex.h"\n' >>"$tmp/neg/$(at eval).c"
 printf '#include "rackc.h"\n' >"$tmp/neg/src/unlisted.c"
 printf '#include "loads.h"\n#include "check.h"\n' >>"$tmp/neg/$(at report).c"
 check_tree "$tmp/neg" >"$tmp/neg.txt"
 for want in "bad $(at resolve).c: includes fabric.h (layer 8) from layer 7" \
     "bad $(at metrics).c: includes fabric_gen.h, private to layer 8" \
+    "bad $(at eval).c: includes lex.h, private to layer 3" \
     'bad src/unlisted.c: not in the layer table' \
     "bad $(at report).c: includes check.h (layer 10), kept apart from layer 11" \
     "ok $(at elab).h"; do

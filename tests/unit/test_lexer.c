@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests for the scanner (grammar/lexer.l), seen through parse results:
- * quantity literals and their exact base values, ratios, strings and their
- * escapes, the three comment forms, automatic statement ends, and every
- * lexical error with its message and position.
+ * Unit tests for the scanner (grammar/lexer.l, src/syntax/lex.c), seen
+ * through parse results: quantity literals and their exact base values,
+ * ratios, strings and their escapes, the three comment forms, automatic
+ * statement ends, and every lexical error with its message and position.
  */
 #include "rackc.h"
 
