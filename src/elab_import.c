@@ -150,7 +150,7 @@ void elab_decl_instance(struct elab *e, const struct kind_info *ki,
 				ok = eval_expr(e, p->lhs, &pv[k]);
 			}
 			if (ok)
-				elab_push_var(e, p->str, &pv[k], &p->loc);
+				eval_var_push(e, p->str, &pv[k], &p->loc);
 		}
 		if (ok) {
 			e->mod_stack[e->mod_depth++] = m;

@@ -93,6 +93,21 @@ const struct var *eval_var_find(const struct elab *e, uint32_t name)
 	return NULL;
 }
 
+void eval_var_push(struct elab *e, uint32_t name, const struct val *v,
+		   const struct srcloc *loc)
+{
+	uint32_t *slot = eval_vmap_slot(e, name);
+	uint32_t idx = e->nvars;
+	struct var *x = VEC_PUSH(e->vars, e->nvars, e->vars_cap);
+
+	x->name = name;
+	x->v = *v;
+	x->loc = *loc;
+	x->param = false;
+	x->prev = *slot;
+	*slot = idx;
+}
+
 const char *eval_val_kind_name(const struct val *v)
 {
 	switch (v->kind) {
