@@ -270,171 +270,192 @@ static bool not_proven(struct reval *r, const struct ast *x, const char *fn,
 	return false;
 }
 
-static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
+/* The functions of one fabric; fabric_fn() takes their index here. */
+static const char *const fab_fns[] = {
+	"bisection", "bisection_bw", "injection", "oversubscription", "tiers",
+	"switches",  "links",	     "endpoints", "node_bisection",
+};
+
+/* fab_fns[@i](F): a figure of the fabric F, with its note */
+static bool fabric_fn(struct reval *r, const struct ast *x, const char *fn,
+		      size_t i, struct rval *out)
 {
 	const struct rk_design *d = r->c->d;
-	const char *fn = str_of(d->arena, x->str);
-	uint32_t argc = ast_list_len(x->list);
 	char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
-	static const char *const fab_fns[] = {
-		"bisection",	  "bisection_bw",
-		"injection",	  "oversubscription",
-		"tiers",	  "switches",
-		"links",	  "endpoints",
-		"node_bisection",
-	};
+	const struct fabric_metrics *m;
+	uint32_t f;
+
+	if (ast_list_len(x->list) != 1) {
+		rerror(r, &x->loc, "%s() takes one fabric", fn);
+		return false;
+	}
+	f = find_obj(r, x->list, K_FABRIC);
+	if (f == RK_NONE)
+		return false;
+	m = derived_fabric(r->c->dv, f);
+	switch (i) {
+	case 0:
+	case 1:
+		return bisection_r(r, x, f, m, i == 0, false, out);
+	case 8: {
+		struct fabric_metrics n;
+
+		fabric_node_view(m, &n);
+		return bisection_r(r, x, f, &n, true, true, out);
+	}
+	case 2:
+		out->dim = DIM_RATE;
+		out->n = m->injection;
+		req_qfmt(DIM_RATE, m->injection, a);
+		rnote(r, "injection(%s) = %s", ir_name(d, f), a);
+		break;
+	case 3:
+		out->dim = DIM_RATIO;
+		if (m->leaf_worst_up) { /* exact: down:up */
+			out->n = m->leaf_worst_down;
+			out->den = m->leaf_worst_up;
+		}
+		req_qfmt(DIM_RATE, m->leaf_worst_down, a);
+		req_qfmt(DIM_RATE, m->leaf_worst_up, b);
+		rnote(r, "oversubscription(%s): worst leaf %s down, %s up",
+		      ir_name(d, f), a, b);
+		break;
+	default:
+		out->n = i == 4	  ? m->tiers
+			 : i == 5 ? m->switches
+			 : i == 6 ? m->links
+				  : m->endpoints;
+		rnote(r, "%s(%s) = %lld", fn, ir_name(d, f), (long long)out->n);
+		break;
+	}
+	return true;
+}
+
+/* power(RACK), heat(RACK) */
+static bool rack_fn(struct reval *r, const struct ast *x, const char *fn,
+		    struct rval *out)
+{
+	const struct rk_design *d = r->c->d;
+	unsigned what = fn[0] == 'p' ? TOTAL_POWER : TOTAL_HEAT;
+	const struct rack_totals *t;
+	char a[RK_QFMT_MAX];
+	uint32_t rk;
+
+	if (ast_list_len(x->list) != 1) {
+		rerror(r, &x->loc, "%s() takes one rack", fn);
+		return false;
+	}
+	rk = find_obj(r, x->list, K_RACK);
+	if (rk == RK_NONE)
+		return false;
+	t = derived_racks(r->c->dv);
+	if (rack_total_over(t, rk) & what)
+		return out_of_range(r, x, fn, ir_name(d, rk), NULL);
+	if (rack_total_unknown(t, rk) & what)
+		return not_proven(r, x, fn, t, rk,
+				  fn[0] == 'p' ? t->power[rk] : t->heat[rk]);
+	out->dim = DIM_POWER;
+	out->n = fn[0] == 'p' ? t->power[rk] : t->heat[rk];
+	req_qfmt(DIM_POWER, out->n, a);
+	rnote(r, "%s(%s) = %s", fn, ir_name(d, rk), a);
+	return true;
+}
+
+/* max_rack_power(), max_rack_heat(): the greatest rack's */
+static bool max_rack_fn(struct reval *r, const struct ast *x, const char *fn,
+			struct rval *out)
+{
+	const struct rk_design *d = r->c->d;
+	const struct rack_totals *t = derived_racks(r->c->dv);
+	unsigned what = fn[9] == 'p' ? TOTAL_POWER : TOTAL_HEAT;
+	char a[RK_QFMT_MAX];
+	uint32_t best = RK_NONE;
+
+	out->dim = DIM_POWER;
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		int64_t v = fn[9] == 'p' ? t->power[i] : t->heat[i];
+
+		if (d->objs[i].kind != K_RACK)
+			continue;
+		if (rack_total_over(t, i) & what)
+			return out_of_range(r, x, fn, "", ir_name(d, i));
+		if (rack_total_unknown(t, i) & what)
+			return not_proven(r, x, fn, t, i, v);
+		if (best == RK_NONE || v > out->n) {
+			best = i;
+			out->n = v;
+		}
+	}
+	if (best != RK_NONE) {
+		req_qfmt(DIM_POWER, out->n, a);
+		rnote(r, "%s() = %s (rack %s)", fn, a, ir_name(d, best));
+	}
+	return true;
+}
+
+/* total_power(), total_heat(): the site's sums over every rack */
+static bool total_fn(struct reval *r, const struct ast *x, const char *fn,
+		     struct rval *out)
+{
+	const struct rk_design *d = r->c->d;
+	const struct rack_totals *t = derived_racks(r->c->dv);
+	bool pw = fn[6] == 'p';
+	unsigned what = pw ? TOTAL_POWER : TOTAL_HEAT;
+	char a[RK_QFMT_MAX];
+
+	if (ast_list_len(x->list) != 0) {
+		rerror(r, &x->loc, "%s() takes no arguments", fn);
+		return false;
+	}
+	if (t->site_over & what)
+		return out_of_range(r, x, fn, "", NULL);
+	for (uint32_t i = 0; (t->site_unknown & what) && i < d->nobjs; i++)
+		if (d->objs[i].kind == K_RACK &&
+		    (rack_total_unknown(t, i) & what))
+			return not_proven(r, x, fn, t, i,
+					  pw ? t->site_power : t->site_heat);
+	out->dim = DIM_POWER;
+	out->n = pw ? t->site_power : t->site_heat;
+	req_qfmt(DIM_POWER, out->n, a);
+	rnote(r, "%s() = %s", fn, a);
+	return true;
+}
+
+/* gpus(), servers(), racks() */
+static bool count_fn(struct reval *r, const char *fn, struct rval *out)
+{
+	const struct rk_design *d = r->c->d;
+
+	if (fn[0] == 'g')
+		out->n = design_gpu_count(d);
+	for (uint32_t i = 0; fn[0] != 'g' && i < d->nobjs; i++) {
+		const struct rk_obj *o = &d->objs[i];
+
+		out->n += fn[0] == 'r'
+			      ? o->kind == K_RACK
+			      : o->kind == K_DEVICE && o->cls == C_SERVER;
+	}
+	rnote(r, "%s() = %lld", fn, (long long)out->n);
+	return true;
+}
+
+static bool call_r(struct reval *r, const struct ast *x, struct rval *out)
+{
+	const char *fn = str_of(r->c->d->arena, x->str);
 
 	memset(out, 0, sizeof(*out));
 	out->kind = R_NUM;
-	for (size_t i = 0; i < ARRAY_SIZE(fab_fns); i++) {
-		const struct fabric_metrics *m;
-		uint32_t f;
-
-		if (!streq(fn, fab_fns[i]))
-			continue;
-		if (argc != 1) {
-			rerror(r, &x->loc, "%s() takes one fabric", fn);
-			return false;
-		}
-		f = find_obj(r, x->list, K_FABRIC);
-		if (f == RK_NONE)
-			return false;
-		m = derived_fabric(r->c->dv, f);
-		switch (i) {
-		case 0:
-		case 1:
-			return bisection_r(r, x, f, m, i == 0, false, out);
-		case 8: {
-			struct fabric_metrics n;
-
-			fabric_node_view(m, &n);
-			return bisection_r(r, x, f, &n, true, true, out);
-		}
-		case 2:
-			out->dim = DIM_RATE;
-			out->n = m->injection;
-			req_qfmt(DIM_RATE, m->injection, a);
-			rnote(r, "injection(%s) = %s", ir_name(d, f), a);
-			break;
-		case 3:
-			out->dim = DIM_RATIO;
-			if (m->leaf_worst_up) { /* exact: down:up */
-				out->n = m->leaf_worst_down;
-				out->den = m->leaf_worst_up;
-			}
-			req_qfmt(DIM_RATE, m->leaf_worst_down, a);
-			req_qfmt(DIM_RATE, m->leaf_worst_up, b);
-			rnote(r,
-			      "oversubscription(%s): worst leaf %s down, "
-			      "%s up",
-			      ir_name(d, f), a, b);
-			break;
-		default:
-			out->n = i == 4	  ? m->tiers
-				 : i == 5 ? m->switches
-				 : i == 6 ? m->links
-					  : m->endpoints;
-			rnote(r, "%s(%s) = %lld", fn, ir_name(d, f),
-			      (long long)out->n);
-			break;
-		}
-		return true;
-	}
-	if (streq(fn, "power") || streq(fn, "heat")) {
-		const struct rack_totals *t;
-		uint32_t rk;
-
-		if (argc != 1) {
-			rerror(r, &x->loc, "%s() takes one rack", fn);
-			return false;
-		}
-		rk = find_obj(r, x->list, K_RACK);
-		if (rk == RK_NONE)
-			return false;
-		t = derived_racks(r->c->dv);
-		if (rack_total_over(t, rk) &
-		    (fn[0] == 'p' ? TOTAL_POWER : TOTAL_HEAT))
-			return out_of_range(r, x, fn, ir_name(d, rk), NULL);
-		if (rack_total_unknown(t, rk) &
-		    (fn[0] == 'p' ? TOTAL_POWER : TOTAL_HEAT))
-			return not_proven(r, x, fn, t, rk,
-					  fn[0] == 'p' ? t->power[rk]
-						       : t->heat[rk]);
-		out->dim = DIM_POWER;
-		out->n = fn[0] == 'p' ? t->power[rk] : t->heat[rk];
-		req_qfmt(DIM_POWER, out->n, a);
-		rnote(r, "%s(%s) = %s", fn, ir_name(d, rk), a);
-		return true;
-	}
-	if (streq(fn, "max_rack_power") || streq(fn, "max_rack_heat")) {
-		const struct rack_totals *t = derived_racks(r->c->dv);
-		uint32_t best = RK_NONE;
-
-		out->dim = DIM_POWER;
-		for (uint32_t i = 0; i < d->nobjs; i++) {
-			int64_t v = fn[9] == 'p' ? t->power[i] : t->heat[i];
-
-			if (d->objs[i].kind == K_RACK &&
-			    (rack_total_over(t, i) &
-			     (fn[9] == 'p' ? TOTAL_POWER : TOTAL_HEAT)))
-				return out_of_range(r, x, fn, "",
-						    ir_name(d, i));
-			if (d->objs[i].kind == K_RACK &&
-			    (rack_total_unknown(t, i) &
-			     (fn[9] == 'p' ? TOTAL_POWER : TOTAL_HEAT)))
-				return not_proven(r, x, fn, t, i, v);
-			if (d->objs[i].kind == K_RACK &&
-			    (best == RK_NONE || v > out->n)) {
-				best = i;
-				out->n = v;
-			}
-		}
-		if (best != RK_NONE) {
-			req_qfmt(DIM_POWER, out->n, a);
-			rnote(r, "%s() = %s (rack %s)", fn, a,
-			      ir_name(d, best));
-		}
-		return true;
-	}
-	if (streq(fn, "total_power") || streq(fn, "total_heat")) {
-		const struct rack_totals *t = derived_racks(r->c->dv);
-		bool pw = fn[6] == 'p';
-
-		if (argc != 0) {
-			rerror(r, &x->loc, "%s() takes no arguments", fn);
-			return false;
-		}
-		if (t->site_over & (pw ? TOTAL_POWER : TOTAL_HEAT))
-			return out_of_range(r, x, fn, "", NULL);
-		for (uint32_t i = 0;
-		     (t->site_unknown & (pw ? TOTAL_POWER : TOTAL_HEAT)) &&
-		     i < d->nobjs;
-		     i++)
-			if (d->objs[i].kind == K_RACK &&
-			    (rack_total_unknown(t, i) &
-			     (pw ? TOTAL_POWER : TOTAL_HEAT)))
-				return not_proven(r, x, fn, t, i,
-						  pw ? t->site_power
-						     : t->site_heat);
-		out->dim = DIM_POWER;
-		out->n = pw ? t->site_power : t->site_heat;
-		req_qfmt(DIM_POWER, out->n, a);
-		rnote(r, "%s() = %s", fn, a);
-		return true;
-	}
-	if (streq(fn, "gpus") || streq(fn, "servers") || streq(fn, "racks")) {
-		if (fn[0] == 'g')
-			out->n = design_gpu_count(d);
-		for (uint32_t i = 0; fn[0] != 'g' && i < d->nobjs; i++) {
-			const struct rk_obj *o = &d->objs[i];
-
-			out->n += fn[0] == 'r' ? o->kind == K_RACK
-					       : o->kind == K_DEVICE &&
-						     o->cls == C_SERVER;
-		}
-		rnote(r, "%s() = %lld", fn, (long long)out->n);
-		return true;
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(fab_fns); i++)
+		if (streq(fn, fab_fns[i]))
+			return fabric_fn(r, x, fn, i, out);
+	if (streq(fn, "power") || streq(fn, "heat"))
+		return rack_fn(r, x, fn, out);
+	if (streq(fn, "max_rack_power") || streq(fn, "max_rack_heat"))
+		return max_rack_fn(r, x, fn, out);
+	if (streq(fn, "total_power") || streq(fn, "total_heat"))
+		return total_fn(r, x, fn, out);
+	if (streq(fn, "gpus") || streq(fn, "servers") || streq(fn, "racks"))
+		return count_fn(r, fn, out);
 	r->unknown = true; /* the evaluator says so */
 	return false;
 }

@@ -5,10 +5,14 @@
  * for loops, conditionals and module instances are expanded here; every
  * generic statement is looked up in the schema and becomes an object, a
  * link or an attribute.  References are only recorded; resolve.c binds them
- * once every object exists.  This file runs the statements and keeps the
- * variables; attributes are converted in elab_attr.c, declarations made in
- * elab_decl.c, files, imports and modules run in elab_import.c, and all of
- * them report errors through elab_diag.c (elab_int.h is what they share).
+ * once every object exists.  This file dispatches the statements, a
+ * handler per kind; attributes are converted in elab_attr.c, declarations
+ * made (and their bodies run) in elab_decl.c, files, imports and modules
+ * run in elab_import.c, expressions evaluated and variables kept in eval.c,
+ * and all of them report errors through elab_diag.c (elab_int.h is what
+ * they share).  Those files are the leaves of this one: they run the
+ * statements of a body or a file through e->run_stmt (set by elab_init to
+ * exec_one below), never calling this file by name.
  */
 #include "rackc.h"
 
@@ -22,48 +26,6 @@
 #include "elab_int.h"
 #include "parse.h"
 #include "suggest.h"
-
-/* ---- variables ---- */
-
-void elab_push_var(struct elab *e, uint32_t name, const struct val *v,
-		   const struct srcloc *loc)
-{
-	uint32_t *slot = eval_vmap_slot(e, name);
-	uint32_t idx = e->nvars;
-	struct var *x = VEC_PUSH(e->vars, e->nvars, e->vars_cap);
-
-	x->name = name;
-	x->v = *v;
-	x->loc = *loc;
-	x->param = false;
-	x->prev = *slot;
-	*slot = idx;
-}
-
-bool elab_at_file_top(const struct elab *e)
-{
-	return e->obj == RK_NONE && e->group == RK_NONE && e->mod_depth == 0 &&
-	       e->nvars == e->nglobals && e->ctx == X_TOP && e->blocks == 0;
-}
-
-/* ---- names ---- */
-
-uint32_t elab_join_name(struct elab *e, uint32_t prefix, uint32_t local,
-			const struct srcloc *loc)
-{
-	size_t a, b;
-
-	if (!prefix)
-		return local;
-	a = strlen_of(e->a, prefix);
-	b = strlen_of(e->a, local);
-	if (a + b + 1 >= RK_MAX_PATH) {
-		elab_error(e, loc, "limit", "name longer than %u bytes",
-			   RK_MAX_PATH);
-		return 0;
-	}
-	return intern_join(e->a, prefix, '.', str_of(e->a, local), b);
-}
 
 /* ---- statements ---- */
 
@@ -271,194 +233,234 @@ static void exec_iteration(struct elab *e, const struct ast *body)
 	eval_val_release(e, &m);
 }
 
+static void exec_stmt(struct elab *e, const struct ast *st);
+
+/*
+ * Is the let or param @st a second definition of its name in one scope
+ * (reported then)?  A file-level name from another file (an import) is
+ * shadowed instead.
+ */
+static bool redefined(struct elab *e, const struct ast *st, bool global)
+{
+	const struct var *old = eval_var_find(e, st->str);
+
+	if (old && (global || old >= e->vars + e->frame) &&
+	    !(old < e->vars + e->nglobals && !global) &&
+	    !(global && old->loc.file != st->wloc.file &&
+	      !(old->param && st->kind == AST_PARAM))) {
+		elab_error(e, &st->wloc, "duplicate-name",
+			   "'%s' is already defined", str_of(e->a, st->str));
+		elab_note(e, &old->loc, "previous definition here");
+		return true;
+	}
+	return false;
+}
+
+/*
+ * The value a -D option gives the param @st, in @v (true); false when no
+ * -D names it, or when its value is malformed (reported: the default goes
+ * on, not a cascade).
+ */
+static bool param_define(struct elab *e, const struct ast *st, struct val *v)
+{
+	const char *name = str_of(e->a, st->str);
+
+	for (uint32_t i = 0; i < e->ndefines; i++) {
+		if (!streq(e->defines[i].name, name))
+			continue;
+		e->defines[i].used = true;
+		/* a param whose default is a string takes the value as a
+		 * string */
+		if (st->lhs->kind == AST_STR || st->lhs->kind == AST_FSTR) {
+			memset(v, 0, sizeof(*v));
+			v->kind = V_STR;
+			v->loc = st->lhs->loc;
+			v->s = intern_cstr(e->a, e->defines[i].value);
+			return true;
+		}
+		return define_value(e, &e->defines[i], &st->lhs->loc, v);
+	}
+	return false;
+}
+
+/* let NAME = EXPR, param NAME = DEFAULT */
+static void exec_binding(struct elab *e, const struct ast *st)
+{
+	struct val v;
+	bool global = elab_at_file_top(e);
+
+	if (st->kind == AST_PARAM && !global) {
+		elab_error(e, &st->loc, "misplaced",
+			   "param is only allowed at the top level "
+			   "of a file");
+		return;
+	}
+	if (redefined(e, st, global))
+		return;
+	if (!(st->kind == AST_PARAM && param_define(e, st, &v)) &&
+	    !eval_expr(e, st->lhs, &v))
+		return;
+	eval_var_push(e, st->str, &v, &st->wloc);
+	e->vars[e->nvars - 1].param = st->kind == AST_PARAM;
+	if (global)
+		e->nglobals = e->nvars;
+}
+
+/*
+ * One iteration of the for loop @st, its variable bound to @v (the
+ * loop's earlier variables dropped down to @base); false when the step
+ * limit stops the loop.
+ */
+static bool for_iteration(struct elab *e, const struct ast *st, uint32_t base,
+			  const struct val *v)
+{
+	eval_vars_truncate(e, base);
+	eval_var_push(e, st->str, v, &st->wloc);
+	if (!elab_step(e, &st->loc))
+		return false;
+	exec_iteration(e, st->body);
+	return true;
+}
+
+/* for over the range @it (a..b, no iteration when b < a) */
+static void for_range(struct elab *e, const struct ast *st,
+		      const struct val *it, uint32_t base)
+{
+	/* the count in unsigned arithmetic: no overflow at the ends of the
+	 * int64 range */
+	uint64_t span =
+	    it->n2 >= it->n ? (uint64_t)it->n2 - (uint64_t)it->n : 0;
+
+	if (it->n2 >= it->n && span >= RK_MAX_LOOP) {
+		elab_error(e, &st->lhs->loc, "limit",
+			   "loop of %llu iterations exceeds "
+			   "the limit of %u",
+			   (unsigned long long)span + (span < UINT64_MAX),
+			   RK_MAX_LOOP);
+		return;
+	}
+	for (uint64_t k = 0; it->n2 >= it->n && k <= span && !e->stopped; k++) {
+		struct val iv;
+
+		memset(&iv, 0, sizeof(iv));
+		iv.kind = V_NUM;
+		iv.n = (int64_t)((uint64_t)it->n + k);
+		iv.loc = st->wloc;
+		if (!for_iteration(e, st, base, &iv))
+			break;
+	}
+}
+
+/* for NAME in RANGE-OR-LIST { ... } */
+static void exec_for(struct elab *e, const struct ast *st)
+{
+	struct val it;
+	uint32_t base = e->nvars;
+
+	if (!eval_expr(e, st->lhs, &it))
+		return;
+	e->blocks++;
+	if (it.kind == V_RANGE) {
+		for_range(e, st, &it, base);
+	} else if (it.kind == V_LIST) {
+		for (uint32_t i = 0; i < it.count && !e->stopped; i++)
+			if (!for_iteration(e, st, base, &it.items[i]))
+				break;
+	} else {
+		elab_error(e, &st->lhs->loc, "type-mismatch",
+			   "for needs a range (a..b) or a list, not "
+			   "%s",
+			   eval_val_kind_name(&it));
+	}
+	e->blocks--;
+	eval_vars_truncate(e, base);
+}
+
+/* if COND { ... } else ... */
+static void exec_if(struct elab *e, const struct ast *st)
+{
+	bool c;
+	uint32_t base = e->nvars;
+
+	if (!eval_bool(e, st->lhs, &c))
+		return;
+	e->blocks++;
+	if (c)
+		elab_exec_list(e, st->body);
+	else if (st->else_body && st->else_body->kind == AST_IF &&
+		 !st->else_body->next)
+		exec_stmt(e, st->else_body);
+	else
+		elab_exec_list(e, st->else_body);
+	e->blocks--;
+	eval_vars_truncate(e, base);
+}
+
+/* module NAME(...) { ... }: registered before the file runs */
+static void exec_module(struct elab *e, const struct ast *st)
+{
+	if (!elab_at_file_top(e))
+		elab_error(e, &st->loc, "misplaced",
+			   "module definitions are only allowed at "
+			   "the top level of a file");
+}
+
+/* require EXPR [, MESSAGE]: kept for the checks, variables substituted */
+static void exec_require(struct elab *e, const struct ast *st)
+{
+	struct rk_req *r;
+
+	if (e->mode == MODE_TEMPLATE)
+		return;
+	if (e->ctx != X_TOP && e->ctx != X_GROUP) {
+		elab_error(e, &st->loc, "misplaced",
+			   "require is only allowed at the top level, "
+			   "in groups and in modules");
+		return;
+	}
+	/* the copies below are kept for the checks: a require in a loop
+	 * keeps one per iteration */
+	e->req_nodes += ast_count(st->lhs) + ast_count(st->rhs);
+	if (e->req_nodes > RK_MAX_REQ_NODES) {
+		elab_error(e, &st->loc, "limit",
+			   "requires keep more than %u expression "
+			   "nodes (the size limit)",
+			   RK_MAX_REQ_NODES);
+		e->stopped = true;
+		return;
+	}
+	r = VEC_PUSH(e->d->reqs, e->d->nreqs, e->d->reqs_cap);
+	r->expr = eval_ast_subst(e, st->lhs);
+	r->msg = eval_ast_subst(e, st->rhs);
+	r->scope = e->group;
+	r->loc = st->loc;
+}
+
+/* The statements: a handler per kind of statement. */
+typedef void stmt_fn(struct elab *e, const struct ast *st);
+static stmt_fn *const stmt_run[] = {
+	[AST_IMPORT] = elab_exec_import,
+	[AST_PARAM] = exec_binding,
+	[AST_LET] = exec_binding,
+	[AST_FOR] = exec_for,
+	[AST_IF] = exec_if,
+	[AST_MODULE] = exec_module,
+	[AST_REQUIRE] = exec_require,
+	[AST_STMT] = exec_generic,
+};
+
 static void exec_stmt(struct elab *e, const struct ast *st)
 {
 	if (!elab_step(e, &st->loc))
 		return;
-	switch (st->kind) {
-	case AST_IMPORT:
-		elab_exec_import(e, st);
-		return;
-	case AST_PARAM:
-	case AST_LET: {
-		struct val v;
-		bool global = elab_at_file_top(e);
-		const struct var *old;
-
-		if (st->kind == AST_PARAM && !global) {
-			elab_error(e, &st->loc, "misplaced",
-				   "param is only allowed at the top level "
-				   "of a file");
-			return;
-		}
-		old = eval_var_find(e, st->str);
-		/*
-		 * A name may not be defined twice in one scope; a file-level
-		 * name from another file (an import) is shadowed instead.
-		 */
-		if (old && (global || old >= e->vars + e->frame) &&
-		    !(old < e->vars + e->nglobals && !global) &&
-		    !(global && old->loc.file != st->wloc.file &&
-		      !(old->param && st->kind == AST_PARAM))) {
-			elab_error(e, &st->wloc, "duplicate-name",
-				   "'%s' is already defined",
-				   str_of(e->a, st->str));
-			elab_note(e, &old->loc, "previous definition here");
-			return;
-		}
-		if (st->kind == AST_PARAM) {
-			const char *name = str_of(e->a, st->str);
-
-			for (uint32_t i = 0; i < e->ndefines; i++)
-				if (streq(e->defines[i].name, name)) {
-					e->defines[i].used = true;
-					/* a param whose default is a string
-					 * takes the value as a string */
-					if (st->lhs->kind == AST_STR ||
-					    st->lhs->kind == AST_FSTR) {
-						memset(&v, 0, sizeof(v));
-						v.kind = V_STR;
-						v.loc = st->lhs->loc;
-						v.s = intern_cstr(
-						    e->a, e->defines[i].value);
-					} else if (!define_value(
-						       e, &e->defines[i],
-						       &st->lhs->loc, &v)) {
-						/* reported; go on with the
-						 * default, not a cascade */
-						break;
-					}
-					goto bind;
-				}
-		}
-		if (!eval_expr(e, st->lhs, &v))
-			return;
-	bind:
-		elab_push_var(e, st->str, &v, &st->wloc);
-		e->vars[e->nvars - 1].param = st->kind == AST_PARAM;
-		if (global)
-			e->nglobals = e->nvars;
-		return;
-	}
-	case AST_FOR: {
-		struct val it;
-		uint32_t base = e->nvars;
-
-		if (!eval_expr(e, st->lhs, &it))
-			return;
-		e->blocks++;
-		if (it.kind == V_RANGE) {
-			/* the count in unsigned arithmetic: no overflow at the
-			 * ends of the int64 range */
-			uint64_t span = it.n2 >= it.n
-					    ? (uint64_t)it.n2 - (uint64_t)it.n
-					    : 0;
-
-			if (it.n2 >= it.n && span >= RK_MAX_LOOP) {
-				elab_error(e, &st->lhs->loc, "limit",
-					   "loop of %llu iterations exceeds "
-					   "the limit of %u",
-					   (unsigned long long)span +
-					       (span < UINT64_MAX),
-					   RK_MAX_LOOP);
-				e->blocks--;
-				return;
-			}
-			for (uint64_t k = 0;
-			     it.n2 >= it.n && k <= span && !e->stopped; k++) {
-				struct val iv;
-
-				memset(&iv, 0, sizeof(iv));
-				iv.kind = V_NUM;
-				iv.n = (int64_t)((uint64_t)it.n + k);
-				iv.loc = st->wloc;
-				eval_vars_truncate(e, base);
-				elab_push_var(e, st->str, &iv, &st->wloc);
-				if (!elab_step(e, &st->loc))
-					break;
-				exec_iteration(e, st->body);
-			}
-		} else if (it.kind == V_LIST) {
-			for (uint32_t i = 0; i < it.count && !e->stopped; i++) {
-				eval_vars_truncate(e, base);
-				elab_push_var(e, st->str, &it.items[i],
-					      &st->wloc);
-				if (!elab_step(e, &st->loc))
-					break;
-				exec_iteration(e, st->body);
-			}
-		} else {
-			elab_error(e, &st->lhs->loc, "type-mismatch",
-				   "for needs a range (a..b) or a list, not "
-				   "%s",
-				   eval_val_kind_name(&it));
-		}
-		e->blocks--;
-		eval_vars_truncate(e, base);
-		return;
-	}
-	case AST_IF: {
-		bool c;
-		uint32_t base = e->nvars;
-
-		if (!eval_bool(e, st->lhs, &c))
-			return;
-		e->blocks++;
-		if (c)
-			elab_exec_list(e, st->body);
-		else if (st->else_body && st->else_body->kind == AST_IF &&
-			 !st->else_body->next)
-			exec_stmt(e, st->else_body);
-		else
-			elab_exec_list(e, st->else_body);
-		e->blocks--;
-		eval_vars_truncate(e, base);
-		return;
-	}
-	case AST_MODULE:
-		if (!elab_at_file_top(e))
-			elab_error(e, &st->loc, "misplaced",
-				   "module definitions are only allowed at "
-				   "the top level of a file");
-		return; /* registered before the file runs */
-	case AST_REQUIRE: {
-		struct rk_req *r;
-
-		if (e->mode == MODE_TEMPLATE)
-			return;
-		if (e->ctx != X_TOP && e->ctx != X_GROUP) {
-			elab_error(e, &st->loc, "misplaced",
-				   "require is only allowed at the top level, "
-				   "in groups and in modules");
-			return;
-		}
-		/* the copies below are kept for the checks: a require in a
-		 * loop keeps one per iteration */
-		e->req_nodes += ast_count(st->lhs) + ast_count(st->rhs);
-		if (e->req_nodes > RK_MAX_REQ_NODES) {
-			elab_error(e, &st->loc, "limit",
-				   "requires keep more than %u expression "
-				   "nodes (the size limit)",
-				   RK_MAX_REQ_NODES);
-			e->stopped = true;
-			return;
-		}
-		r = VEC_PUSH(e->d->reqs, e->d->nreqs, e->d->reqs_cap);
-		r->expr = eval_ast_subst(e, st->lhs);
-		r->msg = eval_ast_subst(e, st->rhs);
-		r->scope = e->group;
-		r->loc = st->loc;
-		return;
-	}
-	case AST_STMT:
-		exec_generic(e, st);
-		return;
-	default:
+	if ((size_t)st->kind < ARRAY_SIZE(stmt_run) && stmt_run[st->kind])
+		stmt_run[st->kind](e, st);
+	else
 		elab_error(e, &st->loc, "value", "not a statement");
-	}
 }
 
-void elab_exec_one(struct elab *e, const struct ast *st)
+/* e->run_stmt: one statement of a list */
+static void exec_one(struct elab *e, const struct ast *st)
 {
 	struct val_mark m = eval_val_mark(e);
 
@@ -469,21 +471,6 @@ void elab_exec_one(struct elab *e, const struct ast *st)
 	if (st->kind != AST_LET && st->kind != AST_PARAM &&
 	    st->kind != AST_IMPORT)
 		eval_val_release(e, &m);
-}
-
-void elab_exec_list_end(struct elab *e, uint32_t base)
-{
-	if (!elab_at_file_top(e) || e->nvars > e->nglobals)
-		eval_vars_truncate(e, base > e->nglobals ? base : e->nvars);
-}
-
-void elab_exec_list(struct elab *e, const struct ast *list)
-{
-	uint32_t base = e->nvars;
-
-	for (const struct ast *st = list; st && !e->stopped; st = st->next)
-		elab_exec_one(e, st);
-	elab_exec_list_end(e, base);
 }
 
 void elab_init(struct elab *e, struct compilation *c)
@@ -498,6 +485,7 @@ void elab_init(struct elab *e, struct compilation *c)
 	e->obj = RK_NONE;
 	e->group = RK_NONE;
 	e->ctx = X_TOP;
+	e->run_stmt = exec_one;
 	arena_init(&e->tmp);
 	arena_init(&e->ast);
 	e->va = &e->tmp;

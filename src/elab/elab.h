@@ -184,6 +184,11 @@ struct elab {
 	uint32_t prefix;
 	uint32_t group;
 	enum elab_mode mode;
+	/* runs one statement of a list, its temporaries released: elab.c's
+	 * dispatcher, set by elab_init.  The declarations and the files run
+	 * their bodies' statements through it, so that they sit below the
+	 * statements and never call back into elab.c (doc/internals.md) */
+	void (*run_stmt)(struct elab *e, const struct ast *st);
 
 	struct var *vars;
 	uint32_t nvars, vars_cap, frame, nglobals;
@@ -294,6 +299,9 @@ void eval_vars_truncate(struct elab *e, uint32_t n);
 uint32_t *eval_vmap_slot(struct elab *e, uint32_t name);
 /* Variable lookup: NULL when unbound. */
 const struct var *eval_var_find(const struct elab *e, uint32_t name);
+/* Bind @name to @v in the current scope, declared at @loc. */
+void eval_var_push(struct elab *e, uint32_t name, const struct val *v,
+		   const struct srcloc *loc);
 
 /* elab.c */
 void elab_error(struct elab *e, const struct srcloc *loc, const char *check,

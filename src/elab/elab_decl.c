@@ -3,6 +3,10 @@
  * Elaboration, declarations: objects (parts and their members, and the
  * objects of the design), explicit links, and the devices a rack part
  * declares, instantiated for each rack of that part; the rack slots.
+ * And the bodies they run (elab_import.c's module instances too): a
+ * body's statements run one at a time through elab.c's dispatcher, by
+ * the hook e->run_stmt (elab_exec_one), not by name: elab.c calls this
+ * file, and this file calls nothing of elab.c or elab_import.c.
  */
 #include "rackc.h"
 
@@ -46,6 +50,24 @@ bool elab_decl_names(struct elab *e, const struct ast *st, uint32_t **names,
 	return eval_path_expand(e, &v, names, count);
 }
 
+/* The full name of @local declared in the naming scope @prefix (0: none). */
+static uint32_t join_name(struct elab *e, uint32_t prefix, uint32_t local,
+			  const struct srcloc *loc)
+{
+	size_t a, b;
+
+	if (!prefix)
+		return local;
+	a = strlen_of(e->a, prefix);
+	b = strlen_of(e->a, local);
+	if (a + b + 1 >= RK_MAX_PATH) {
+		elab_error(e, loc, "limit", "name longer than %u bytes",
+			   RK_MAX_PATH);
+		return 0;
+	}
+	return intern_join(e->a, prefix, '.', str_of(e->a, local), b);
+}
+
 uint32_t elab_new_object(struct elab *e, const struct kind_info *ki,
 			 const struct ast *st, uint32_t local, bool part_ns)
 {
@@ -54,7 +76,7 @@ uint32_t elab_new_object(struct elab *e, const struct kind_info *ki,
 	uint32_t prefix = ki->kind == K_PART		 ? 0
 			  : part_ns && e->obj != RK_NONE ? d->objs[e->obj].name
 							 : e->prefix;
-	uint32_t full = elab_join_name(e, prefix, local, &st->loc);
+	uint32_t full = join_name(e, prefix, local, &st->loc);
 	uint32_t id, prev;
 
 	if (!full || !elab_check_table_limit(e, d->nobjs, RK_MAX_OBJECTS,
@@ -71,6 +93,23 @@ uint32_t elab_new_object(struct elab *e, const struct kind_info *ki,
 		elab_note(e, &d->objs[prev].loc, "previous definition here");
 	}
 	return id;
+}
+
+/* ---- bodies ---- */
+
+void elab_exec_list_end(struct elab *e, uint32_t base)
+{
+	if (!elab_at_file_top(e) || e->nvars > e->nglobals)
+		eval_vars_truncate(e, base > e->nglobals ? base : e->nvars);
+}
+
+void elab_exec_list(struct elab *e, const struct ast *list)
+{
+	uint32_t base = e->nvars;
+
+	for (const struct ast *st = list; st && !e->stopped; st = st->next)
+		elab_exec_one(e, st);
+	elab_exec_list_end(e, base);
 }
 
 void elab_exec_body(struct elab *e, uint32_t obj, uint32_t ctx, uint32_t prefix,

@@ -26,34 +26,36 @@ static const struct module_def *find_module(struct elab *e, uint32_t name)
 	return NULL;
 }
 
-void elab_decl_instance(struct elab *e, const struct kind_info *ki,
-			const struct ast *st)
+/*
+ * The module that the instance statement @st calls (after the ':'): one
+ * that is defined, not being instantiated already, and within the nesting
+ * limit; NULL when not (reported).
+ */
+static const struct module_def *instance_module(struct elab *e,
+						const struct ast *st)
 {
-	uint32_t *names, count;
 	const struct ast *call = st->rhs;
 	const struct module_def *m;
 
-	if (!elab_decl_names(e, st, &names, &count))
-		return;
 	if (!call || (call->kind != AST_CALL && call->kind != AST_IDENT)) {
 		elab_error(e, call ? &call->loc : &st->loc, "value",
 			   "instance needs a module call after ':', e.g. "
 			   "'instance su[0] : scalable_unit(index = 0)'");
-		return;
+		return NULL;
 	}
 	m = find_module(e, call->str);
 	if (!m) {
 		struct suggest sg;
 
 		if (elab_repeat(e, &call->loc))
-			return;
+			return NULL;
 		suggest_init(&sg, str_of(e->a, call->str));
 		for (uint32_t i = 0; i < e->nmods; i++)
 			suggest_offer(&sg, str_of(e->a, e->mods[i].name));
 		elab_error(e, &call->loc, "undefined-name",
 			   "unknown module '%s'" SUGGEST_FMT,
 			   str_of(e->a, call->str), SUGGEST_ARGS(&sg));
-		return;
+		return NULL;
 	}
 	for (uint32_t k = 0; k < e->mod_depth; k++)
 		if (e->mod_stack[k] == m) {
@@ -62,110 +64,157 @@ void elab_decl_instance(struct elab *e, const struct kind_info *ki,
 				   str_of(e->a, m->name));
 			elab_note(e, &m->def->loc, "module '%s' defined here",
 				  str_of(e->a, m->name));
-			return;
+			return NULL;
 		}
 	if (e->mod_depth >= RK_MAX_MODULE_DEPTH) {
 		elab_error(e, &call->loc, "limit",
 			   "modules nested deeper than %u levels",
 			   RK_MAX_MODULE_DEPTH);
-		return;
+		return NULL;
 	}
-	for (uint32_t i = 0; i < count && !e->stopped; i++) {
-		uint32_t id = elab_new_object(e, ki, st, names[i], false);
-		uint32_t nparams = ast_list_len(m->def->list);
-		/* the arguments are the instance's temporaries */
-		struct val_mark vm = eval_val_mark(e);
-		struct val *pv =
-		    arena_zalloc(e->va, (nparams + 1) * sizeof(*pv));
-		bool *set = arena_zalloc(e->va, nparams + 1);
-		uint32_t pos = 0, s_frame = e->frame, s_nv = e->nvars;
-		uint32_t s_group = e->group, mark = e->nscratch;
-		const struct ast *a, *p;
-		uint32_t k;
-		bool ok = true;
+	return m;
+}
 
-		if (id == RK_NONE)
-			return;
-		/* arguments are evaluated in the caller's scope */
-		for (a = call->kind == AST_CALL ? call->list : NULL; a && ok;
-		     a = a->next) {
-			if (a->kind == AST_NAMED) {
-				for (p = m->def->list, k = 0; p;
-				     p = p->next, k++)
-					if (p->str == a->str)
-						break;
-				if (!p) {
-					struct suggest sg;
+/* The position in @m's parameters of the one the argument NAME = VALUE
+ * @a names, in @k; false when @m has none of that name (reported). */
+static bool named_param(struct elab *e, const struct module_def *m,
+			const struct ast *a, uint32_t *k)
+{
+	const struct ast *p;
+	struct suggest sg;
 
-					suggest_init(&sg, str_of(e->a, a->str));
-					for (p = m->def->list; p; p = p->next)
-						suggest_offer(
-						    &sg, str_of(e->a, p->str));
-					elab_error(
-					    e, &a->wloc, "undefined-name",
-					    "module '%s' has no parameter "
-					    "'%s'" SUGGEST_FMT,
-					    str_of(e->a, m->name),
-					    str_of(e->a, a->str),
-					    SUGGEST_ARGS(&sg));
-					ok = false;
-					break;
-				}
-				ok = eval_expr(e, a->lhs, &pv[k]);
-			} else {
-				k = pos++;
-				if (k >= nparams) {
-					elab_error(e, &a->loc, "value",
-						   "too many arguments for "
-						   "module '%s'",
-						   str_of(e->a, m->name));
-					ok = false;
-					break;
-				}
-				ok = eval_expr(e, a, &pv[k]);
-			}
-			if (ok && set[k]) {
+	for (p = m->def->list, *k = 0; p; p = p->next, (*k)++)
+		if (p->str == a->str)
+			return true;
+	suggest_init(&sg, str_of(e->a, a->str));
+	for (p = m->def->list; p; p = p->next)
+		suggest_offer(&sg, str_of(e->a, p->str));
+	elab_error(e, &a->wloc, "undefined-name",
+		   "module '%s' has no parameter '%s'" SUGGEST_FMT,
+		   str_of(e->a, m->name), str_of(e->a, a->str),
+		   SUGGEST_ARGS(&sg));
+	return false;
+}
+
+/*
+ * The arguments of the call @call of module @m, evaluated in the caller's
+ * scope: each into @pv at its parameter's position, which @set marks;
+ * false when one is wrong (reported).
+ */
+static bool instance_args(struct elab *e, const struct module_def *m,
+			  const struct ast *call, struct val *pv, bool *set)
+{
+	uint32_t nparams = ast_list_len(m->def->list), pos = 0, k;
+	bool ok = true;
+
+	for (const struct ast *a = call->kind == AST_CALL ? call->list : NULL;
+	     a && ok; a = a->next) {
+		if (a->kind == AST_NAMED) {
+			if (!named_param(e, m, a, &k))
+				return false;
+			ok = eval_expr(e, a->lhs, &pv[k]);
+		} else {
+			k = pos++;
+			if (k >= nparams) {
 				elab_error(e, &a->loc, "value",
-					   "parameter given twice");
-				ok = false;
+					   "too many arguments for "
+					   "module '%s'",
+					   str_of(e->a, m->name));
+				return false;
 			}
-			set[k] = true;
+			ok = eval_expr(e, a, &pv[k]);
 		}
-		if (!ok)
-			return;
-		e->frame = e->nvars;
-		for (p = m->def->list, k = 0; p && ok; p = p->next, k++) {
-			if (!set[k]) {
-				if (!p->lhs) {
-					elab_error(e, &call->loc, "value",
-						   "module '%s' needs a value "
-						   "for parameter '%s'",
-						   str_of(e->a, m->name),
-						   str_of(e->a, p->str));
-					elab_note(e, &p->loc,
-						  "parameter declared here");
-					ok = false;
-					break;
-				}
-				ok = eval_expr(e, p->lhs, &pv[k]);
-			}
-			if (ok)
-				elab_push_var(e, p->str, &pv[k], &p->loc);
+		if (ok && set[k]) {
+			elab_error(e, &a->loc, "value",
+				   "parameter given twice");
+			ok = false;
 		}
-		if (ok) {
-			e->mod_stack[e->mod_depth++] = m;
-			e->group = id;
-			elab_exec_body(e, id, X_GROUP, e->d->objs[id].name,
-				       m->def->body, MODE_NORMAL);
-			e->mod_depth--;
-		}
-		e->group = s_group;
-		e->frame = s_frame;
-		eval_vars_truncate(e, s_nv);
-		elab_finish_attrs(e, mark, &e->d->objs[id].attr_first,
-				  &e->d->objs[id].attr_count);
-		eval_val_release(e, &vm);
+		set[k] = true;
 	}
+	return ok;
+}
+
+/*
+ * Bind @m's parameters as the variables of the instance's frame: the
+ * arguments given (@pv, @set), the defaults of the others; false when a
+ * parameter without a default has no argument (reported).
+ */
+static bool bind_params(struct elab *e, const struct module_def *m,
+			const struct ast *call, struct val *pv, const bool *set)
+{
+	const struct ast *p;
+	uint32_t k;
+	bool ok = true;
+
+	for (p = m->def->list, k = 0; p && ok; p = p->next, k++) {
+		if (!set[k]) {
+			if (!p->lhs) {
+				elab_error(e, &call->loc, "value",
+					   "module '%s' needs a value "
+					   "for parameter '%s'",
+					   str_of(e->a, m->name),
+					   str_of(e->a, p->str));
+				elab_note(e, &p->loc,
+					  "parameter declared here");
+				return false;
+			}
+			ok = eval_expr(e, p->lhs, &pv[k]);
+		}
+		if (ok)
+			eval_var_push(e, p->str, &pv[k], &p->loc);
+	}
+	return ok;
+}
+
+/*
+ * The instance @local of module @m that @st declares: its object, the
+ * module's body run in it with the parameters bound; false when the
+ * statement stops here (no object, or wrong arguments: reported).
+ */
+static bool instantiate(struct elab *e, const struct kind_info *ki,
+			const struct ast *st, const struct module_def *m,
+			uint32_t local)
+{
+	uint32_t id = elab_new_object(e, ki, st, local, false);
+	uint32_t nparams = ast_list_len(m->def->list);
+	/* the arguments are the instance's temporaries */
+	struct val_mark vm = eval_val_mark(e);
+	struct val *pv = arena_zalloc(e->va, (nparams + 1) * sizeof(*pv));
+	bool *set = arena_zalloc(e->va, nparams + 1);
+	uint32_t s_frame = e->frame, s_nv = e->nvars;
+	uint32_t s_group = e->group, mark = e->nscratch;
+
+	if (id == RK_NONE || !instance_args(e, m, st->rhs, pv, set))
+		return false;
+	e->frame = e->nvars;
+	if (bind_params(e, m, st->rhs, pv, set)) {
+		e->mod_stack[e->mod_depth++] = m;
+		e->group = id;
+		elab_exec_body(e, id, X_GROUP, e->d->objs[id].name,
+			       m->def->body, MODE_NORMAL);
+		e->mod_depth--;
+	}
+	e->group = s_group;
+	e->frame = s_frame;
+	eval_vars_truncate(e, s_nv);
+	elab_finish_attrs(e, mark, &e->d->objs[id].attr_first,
+			  &e->d->objs[id].attr_count);
+	eval_val_release(e, &vm);
+	return true;
+}
+
+void elab_decl_instance(struct elab *e, const struct kind_info *ki,
+			const struct ast *st)
+{
+	uint32_t *names, count;
+	const struct module_def *m;
+
+	if (!elab_decl_names(e, st, &names, &count))
+		return;
+	m = instance_module(e, st);
+	for (uint32_t i = 0; m && i < count && !e->stopped; i++)
+		if (!instantiate(e, ki, st, m, names[i]))
+			return;
 }
 
 /* ---- files and imports ---- */

@@ -93,6 +93,21 @@ const struct var *eval_var_find(const struct elab *e, uint32_t name)
 	return NULL;
 }
 
+void eval_var_push(struct elab *e, uint32_t name, const struct val *v,
+		   const struct srcloc *loc)
+{
+	uint32_t *slot = eval_vmap_slot(e, name);
+	uint32_t idx = e->nvars;
+	struct var *x = VEC_PUSH(e->vars, e->nvars, e->vars_cap);
+
+	x->name = name;
+	x->v = *v;
+	x->loc = *loc;
+	x->param = false;
+	x->prev = *slot;
+	*slot = idx;
+}
+
 const char *eval_val_kind_name(const struct val *v)
 {
 	switch (v->kind) {
@@ -397,17 +412,142 @@ static bool undefined_operand(struct elab *e, const struct val *bad)
 	return true;
 }
 
+/* l + r or l - r (numbers of one dimension); of a figure known within
+ * bounds (@bound), the bounds' */
+static bool op_add(struct elab *e, const struct ast *x, const struct val *l,
+		   const struct val *r, uint32_t bound, struct val *out)
+{
+	struct rat res, a = rat_of(l), b = rat_of(r);
+	int64_t lo, hi;
+
+	if (l->dim != r->dim) {
+		elab_error(e, &x->loc, "unit-mismatch", "cannot %s %s and %s",
+			   x->op == OP_ADD ? "add" : "subtract",
+			   dim_phrase(e, l), dim_phrase(e, r));
+		return false;
+	}
+	if (!bound) {
+		if (!rat_add(a, b, x->op == OP_SUB, &res))
+			return overflow(e, x);
+		set_rat(out, l->dim, res, &x->loc);
+		return true;
+	}
+	/* [a, b] + [c, d] = [a + c, b + d], - = [a - d, b - c] (bounded
+	 * figures are whole, and so must the other operand be) */
+	if (a.d > 1 || b.d > 1) {
+		elab_error(e, &x->loc, "value",
+			   "a bisection known only within "
+			   "bounds adds only whole figures; "
+			   "round the quotient");
+		return false;
+	}
+	if (!(x->op == OP_ADD
+		  ? q_add(l->n, r->n, &lo) && q_add(num_hi(l), num_hi(r), &hi)
+		  : q_sub(l->n, num_hi(r), &lo) && q_sub(num_hi(l), r->n, &hi)))
+		return overflow(e, x);
+	set_num(out, l->dim, lo, &x->loc);
+	out->n2 = hi;
+	out->count = bound;
+	return true;
+}
+
+/* l * r: at most one side of a dimension, or a ratio of a quantity */
+static bool op_mul(struct elab *e, const struct ast *x, const struct val *l,
+		   const struct val *r, struct val *out)
+{
+	struct rat res, a = rat_of(l), b = rat_of(r);
+	enum dim dim;
+
+	if (l->dim != DIM_NONE && r->dim != DIM_NONE) {
+		const struct val *q = l->dim == DIM_RATIO ? r : l;
+		const struct val *p = l->dim == DIM_RATIO ? l : r;
+		struct rat one = { 1, RK_RATIO_ONE };
+
+		if (p->dim != DIM_RATIO) {
+			elab_error(e, &x->loc, "unit-mismatch",
+				   "cannot multiply %s by %s", dim_phrase(e, l),
+				   dim_phrase(e, r));
+			return false;
+		}
+		/* a percentage of a quantity, exactly */
+		dim = q->dim;
+		if (!rat_mul(a, b, &res) || !rat_mul(res, one, &res))
+			return overflow(e, x);
+	} else {
+		dim = l->dim != DIM_NONE ? l->dim : r->dim;
+		if (!rat_mul(a, b, &res))
+			return overflow(e, x);
+	}
+	set_rat(out, dim, res, &x->loc);
+	return true;
+}
+
+/* l / r: exact; of one dimension, a ratio */
+static bool op_div(struct elab *e, const struct ast *x, const struct val *l,
+		   const struct val *r, struct val *out)
+{
+	struct rat res, a = rat_of(l), b = rat_of(r);
+	enum dim dim = l->dim;
+
+	if (r->n == 0) {
+		elab_error(e, &x->rhs->loc, "value", "division by zero");
+		return false;
+	}
+	if (l->dim == r->dim && l->dim != DIM_NONE) {
+		/* of one dimension: a ratio, in millionths */
+		struct rat mil = { RK_RATIO_ONE, 1 };
+
+		dim = DIM_RATIO;
+		if (!rat_div(a, b, &res) || !rat_mul(res, mil, &res))
+			return overflow(e, x);
+	} else if (r->dim != DIM_NONE) {
+		elab_error(e, &x->loc, "unit-mismatch",
+			   "cannot divide %s by %s", dim_phrase(e, l),
+			   dim_phrase(e, r));
+		return false;
+	} else if (!rat_div(a, b, &res)) {
+		return overflow(e, x);
+	}
+	set_rat(out, dim, res, &x->loc);
+	return true;
+}
+
+/* l % r: a - b * trunc(a / b), the sign of the dividend, as in C */
+static bool op_mod(struct elab *e, const struct ast *x, const struct val *l,
+		   const struct val *r, struct val *out)
+{
+	struct rat res, q, t, a = rat_of(l), b = rat_of(r);
+
+	if (l->dim != r->dim) {
+		elab_error(e, &x->loc, "unit-mismatch",
+			   "cannot take the remainder of %s by %s "
+			   "(both sides of '%%' need one dimension: "
+			   "write the divisor with a unit)",
+			   dim_phrase(e, l), dim_phrase(e, r));
+		return false;
+	}
+	if (r->n == 0) {
+		elab_error(e, &x->rhs->loc, "value", "division by zero");
+		return false;
+	}
+	if (!rat_div(a, b, &q))
+		return overflow(e, x);
+	t.n = q.n / q.d;
+	t.d = 1;
+	if (!rat_mul(b, t, &t) || !rat_add(a, t, true, &res))
+		return overflow(e, x);
+	set_rat(out, l->dim, res, &x->loc);
+	return true;
+}
+
 static bool arith(struct elab *e, const struct ast *x, struct val *l,
 		  struct val *r, struct val *out)
 {
-	struct rat res, a, b;
-	enum dim dim;
 	uint32_t bound = val_bounded(l) ? val_bounded(l) : val_bounded(r);
 
 	if ((l->kind == V_RATIO && !ratio_num(e, l)) ||
 	    (r->kind == V_RATIO && !ratio_num(e, r)))
 		return false;
-	dim = l->dim;
 	if (l->kind != V_NUM || r->kind != V_NUM) {
 		const struct val *bad = l->kind != V_NUM ? l : r;
 
@@ -418,128 +558,21 @@ static bool arith(struct elab *e, const struct ast *x, struct val *l,
 			   ast_op_str(x->op), eval_val_kind_name(bad));
 		return false;
 	}
-	a = rat_of(l);
-	b = rat_of(r);
+	/* a figure known only within bounds is added to or subtracted
+	 * from, not scaled */
 	switch (x->op) {
 	case OP_ADD:
 	case OP_SUB:
-		if (l->dim != r->dim) {
-			elab_error(e, &x->loc, "unit-mismatch",
-				   "cannot %s %s and %s",
-				   x->op == OP_ADD ? "add" : "subtract",
-				   dim_phrase(e, l), dim_phrase(e, r));
-			return false;
-		}
-		if (bound) {
-			/* [a, b] + [c, d] = [a + c, b + d], - = [a - d, b - c]
-			 * (bounded figures are whole, and so must the other
-			 * operand be) */
-			int64_t lo, hi;
-
-			if (a.d > 1 || b.d > 1) {
-				elab_error(e, &x->loc, "value",
-					   "a bisection known only within "
-					   "bounds adds only whole figures; "
-					   "round the quotient");
-				return false;
-			}
-
-			if (!(x->op == OP_ADD
-				  ? q_add(l->n, r->n, &lo) &&
-					q_add(num_hi(l), num_hi(r), &hi)
-				  : q_sub(l->n, num_hi(r), &lo) &&
-					q_sub(num_hi(l), r->n, &hi)))
-				return overflow(e, x);
-			set_num(out, dim, lo, &x->loc);
-			out->n2 = hi;
-			out->count = bound;
-			return true;
-		}
-		if (!rat_add(a, b, x->op == OP_SUB, &res))
-			return overflow(e, x);
-		break;
+		return op_add(e, x, l, r, bound, out);
 	case OP_MUL:
-		if (bound)
-			return bounded_scaled(e, x);
-		if (l->dim != DIM_NONE && r->dim != DIM_NONE) {
-			const struct val *q = l->dim == DIM_RATIO ? r : l;
-			const struct val *p = l->dim == DIM_RATIO ? l : r;
-			struct rat one = { 1, RK_RATIO_ONE };
-
-			if (p->dim != DIM_RATIO) {
-				elab_error(e, &x->loc, "unit-mismatch",
-					   "cannot multiply %s by %s",
-					   dim_phrase(e, l), dim_phrase(e, r));
-				return false;
-			}
-			/* a percentage of a quantity, exactly */
-			dim = q->dim;
-			if (!rat_mul(a, b, &res) || !rat_mul(res, one, &res))
-				return overflow(e, x);
-			break;
-		}
-		dim = l->dim != DIM_NONE ? l->dim : r->dim;
-		if (!rat_mul(a, b, &res))
-			return overflow(e, x);
-		break;
+		return bound ? bounded_scaled(e, x) : op_mul(e, x, l, r, out);
 	case OP_DIV:
-		if (bound)
-			return bounded_scaled(e, x);
-		if (r->n == 0) {
-			elab_error(e, &x->rhs->loc, "value",
-				   "division by zero");
-			return false;
-		}
-		if (l->dim == r->dim && l->dim != DIM_NONE) {
-			/* of one dimension: a ratio, in millionths */
-			struct rat mil = { RK_RATIO_ONE, 1 };
-
-			dim = DIM_RATIO;
-			if (!rat_div(a, b, &res) || !rat_mul(res, mil, &res))
-				return overflow(e, x);
-			break;
-		}
-		if (r->dim != DIM_NONE) {
-			elab_error(e, &x->loc, "unit-mismatch",
-				   "cannot divide %s by %s", dim_phrase(e, l),
-				   dim_phrase(e, r));
-			return false;
-		}
-		if (!rat_div(a, b, &res))
-			return overflow(e, x);
-		break;
-	case OP_MOD: {
-		/* a - b * trunc(a / b): the sign of the dividend, as in C */
-		struct rat q, t;
-
-		if (bound)
-			return bounded_scaled(e, x);
-		if (l->dim != r->dim) {
-			elab_error(e, &x->loc, "unit-mismatch",
-				   "cannot take the remainder of %s by %s "
-				   "(both sides of '%%' need one dimension: "
-				   "write the divisor with a unit)",
-				   dim_phrase(e, l), dim_phrase(e, r));
-			return false;
-		}
-		if (r->n == 0) {
-			elab_error(e, &x->rhs->loc, "value",
-				   "division by zero");
-			return false;
-		}
-		if (!rat_div(a, b, &q))
-			return overflow(e, x);
-		t.n = q.n / q.d;
-		t.d = 1;
-		if (!rat_mul(b, t, &t) || !rat_add(a, t, true, &res))
-			return overflow(e, x);
-		break;
-	}
+		return bound ? bounded_scaled(e, x) : op_div(e, x, l, r, out);
+	case OP_MOD:
+		return bound ? bounded_scaled(e, x) : op_mod(e, x, l, r, out);
 	default:
 		BUG("not an arithmetic operator");
 	}
-	set_rat(out, dim, res, &x->loc);
-	return true;
 }
 
 /* The sign of a/ad - b/bd (ad, bd > 0), exactly. */
@@ -977,7 +1010,8 @@ static bool eval_rounding(struct elab *e, const struct ast *x, const char *fn,
  * a unit suffix (kW, m, Gb/s as words: kW, m) or any quantity of x's
  * dimension (1kW, 16A, 1%).
  */
-static bool eval_to(struct elab *e, const struct ast *x, struct val *out)
+static bool eval_to(struct elab *e, const struct ast *x, const char *fn,
+		    struct val *out)
 {
 	const struct ast *u = x->list ? x->list->next : NULL;
 	struct val v, unit;
@@ -992,7 +1026,7 @@ static bool eval_to(struct elab *e, const struct ast *x, struct val *out)
 		return false;
 	if (v.kind == V_RATIO && !ratio_num(e, &v))
 		return false;
-	if (!need_num(e, x, &v, "to"))
+	if (!need_num(e, x, &v, fn))
 		return false;
 	if (u->kind == AST_IDENT && !eval_var_find(e, u->str)) {
 		/* a unit written as a word */
@@ -1018,7 +1052,7 @@ static bool eval_to(struct elab *e, const struct ast *x, struct val *out)
 			return false;
 		if (unit.kind == V_RATIO && !ratio_num(e, &unit))
 			return false;
-		if (!need_num(e, x, &unit, "to"))
+		if (!need_num(e, x, &unit, fn))
 			return false;
 	}
 	if (unit.dim != v.dim) {
@@ -1039,188 +1073,227 @@ static bool eval_to(struct elab *e, const struct ast *x, struct val *out)
 	return true;
 }
 
+/* len(LIST or RANGE): its number of elements */
+static bool eval_len(struct elab *e, const struct ast *x, const char *fn,
+		     struct val *out)
+{
+	const struct ast *a = x->list;
+	struct val v;
+
+	(void)fn;
+	if (ast_list_len(x->list) != 1) {
+		elab_error(e, &x->loc, "value", "len() takes one argument");
+		return false;
+	}
+	if (!eval_expr(e, a, &v))
+		return false;
+	if (v.kind == V_LIST) {
+		set_num(out, DIM_NONE, v.count, &x->loc);
+	} else if (v.kind == V_RANGE) {
+		uint64_t span =
+		    v.n2 >= v.n ? (uint64_t)v.n2 - (uint64_t)v.n : 0;
+
+		if (v.n2 >= v.n && span >= (uint64_t)INT64_MAX) {
+			elab_error(e, &a->loc, "overflow",
+				   "the range has more than 2^63 - 1 "
+				   "elements");
+			return false;
+		}
+		set_num(out, DIM_NONE, v.n2 >= v.n ? (int64_t)span + 1 : 0,
+			&x->loc);
+	} else {
+		elab_error(e, &a->loc, "type-mismatch",
+			   "len() needs a list or a range, not %s",
+			   eval_val_kind_name(&v));
+		return false;
+	}
+	return true;
+}
+
+/*
+ * The two arguments of min(), max() or ceil_div(), in @args: whole
+ * numbers for ceil_div() and beside a figure known only within bounds;
+ * false when not (reported).
+ */
+static bool two_args(struct elab *e, const struct ast *x, const char *fn,
+		     struct val *args)
+{
+	const struct ast *a = x->list;
+
+	if (ast_list_len(x->list) != 2) {
+		elab_error(e, &x->loc, "value", "%s() takes two arguments", fn);
+		return false;
+	}
+	if (!eval_x(e, a, &args[0]) || !eval_x(e, a->next, &args[1]))
+		return false;
+	if ((streq(fn, "ceil_div") || val_bounded(&args[0]) ||
+	     val_bounded(&args[1])) &&
+	    (!whole(e, a, &args[0]) || !whole(e, a->next, &args[1])))
+		return false;
+	return true;
+}
+
+static bool two_nums(struct elab *e, const struct ast *x, const char *fn,
+		     const struct val *args)
+{
+	if (args[0].kind == V_NUM && args[1].kind == V_NUM)
+		return true;
+	elab_error(e, &x->loc, "type-mismatch", "%s() needs numbers", fn);
+	return false;
+}
+
+/* ceil_div(a, b): a / b rounded up (a >= 0, b > 0 a plain number) */
+static bool eval_ceil_div(struct elab *e, const struct ast *x, const char *fn,
+			  struct val *out)
+{
+	struct val args[2];
+
+	if (!two_args(e, x, fn, args) || !two_nums(e, x, fn, args))
+		return false;
+	if (val_bounded(&args[0]) || val_bounded(&args[1]))
+		return bounded_scaled(e, x);
+	if (args[1].dim != DIM_NONE) {
+		elab_error(e, &x->list->next->loc, "unit-mismatch",
+			   "ceil_div() divides by a plain "
+			   "number");
+		return false;
+	}
+	if (args[1].n <= 0 || args[0].n < 0) {
+		elab_error(e, &x->loc, "value",
+			   "ceil_div() needs a non-negative "
+			   "dividend and a positive divisor");
+		return false;
+	}
+	set_num(out, args[0].dim,
+		args[0].n / args[1].n + (args[0].n % args[1].n != 0), &x->loc);
+	return true;
+}
+
+/*
+ * min() or max() with a ratio: of ratios, the least (greatest) one,
+ * exactly (*@done); with a figure known only within bounds, the ratios
+ * made numbers in millionths for the comparison of numbers (*@done
+ * false); false on an error (reported).
+ */
+static bool min_max_ratio(struct elab *e, const struct ast *x, const char *fn,
+			  struct val *args, struct val *out, bool *done)
+{
+	struct frac p = as_frac(&args[0]), q = as_frac(&args[1]);
+	int c;
+
+	*done = false;
+	if (!p.den || !q.den)
+		return overflow(e, x);
+	c = frac_cmp(p.lo, p.den, q.lo, q.den);
+	if (val_bounded(&args[0]) || val_bounded(&args[1]))
+		return !((args[0].kind == V_RATIO && !ratio_num(e, &args[0])) ||
+			 (args[1].kind == V_RATIO && !ratio_num(e, &args[1])));
+	if ((args[0].kind == V_NUM && args[0].dim != DIM_RATIO) ||
+	    (args[1].kind == V_NUM && args[1].dim != DIM_RATIO)) {
+		elab_error(e, &x->loc, "unit-mismatch", "%s() of %s and %s", fn,
+			   dim_phrase(e, &args[0]), dim_phrase(e, &args[1]));
+		return false;
+	}
+	*out = (streq(fn, "min") ? c <= 0 : c >= 0) ? args[0] : args[1];
+	out->loc = x->loc;
+	*done = true;
+	return true;
+}
+
+/* min(a, b), max(a, b): exactly, quotients too; of bounds, the ends' */
+static bool eval_min_max(struct elab *e, const struct ast *x, const char *fn,
+			 struct val *out)
+{
+	struct val args[2];
+	bool mn = streq(fn, "min"), done;
+	uint32_t bound;
+	int64_t p, q, ph, qh;
+
+	if (!two_args(e, x, fn, args))
+		return false;
+	if ((args[0].kind == V_RATIO || args[1].kind == V_RATIO) &&
+	    (args[0].kind == V_NUM || args[0].kind == V_RATIO) &&
+	    (args[1].kind == V_NUM || args[1].kind == V_RATIO) &&
+	    (!min_max_ratio(e, x, fn, args, out, &done) || done))
+		return done;
+	if (!two_nums(e, x, fn, args))
+		return false;
+	if (args[0].dim != args[1].dim) {
+		elab_error(e, &x->loc, "unit-mismatch", "%s() of %s and %s", fn,
+			   dim_phrase(e, &args[0]), dim_phrase(e, &args[1]));
+		return false;
+	}
+	bound = val_bounded(&args[0]) ? val_bounded(&args[0])
+				      : val_bounded(&args[1]);
+	if (!bound) {
+		struct frac f = as_frac(&args[0]), g = as_frac(&args[1]);
+		int c;
+
+		if (!f.den || !g.den)
+			return overflow(e, x);
+		c = frac_cmp(f.lo, f.den, g.lo, g.den);
+		*out = (mn ? c <= 0 : c >= 0) ? args[0] : args[1];
+		out->loc = x->loc;
+		return true;
+	}
+	p = args[0].n;
+	q = args[1].n;
+	ph = num_hi(&args[0]);
+	qh = num_hi(&args[1]);
+	set_num(out, args[0].dim, mn ? (p < q ? p : q) : (p > q ? p : q),
+		&x->loc);
+	out->n2 = mn ? (ph < qh ? ph : qh) : (ph > qh ? ph : qh);
+	out->count = bound;
+	return true;
+}
+
+/*
+ * The language's functions (the require check's host adds its own): their
+ * names, which the editor files' list is checked against, and their
+ * handlers, in one order.
+ */
+static const char *const fns[] = { "len",   "min",  "max",   "ceil_div",
+				   "floor", "ceil", "round", "to" };
+typedef bool builtin_fn(struct elab *e, const struct ast *x, const char *fn,
+			struct val *out);
+static builtin_fn *const fns_run[] = {
+	eval_len,      eval_min_max,  eval_min_max,  eval_ceil_div,
+	eval_rounding, eval_rounding, eval_rounding, eval_to,
+};
+_Static_assert(ARRAY_SIZE(fns) == ARRAY_SIZE(fns_run),
+	       "a handler for each function");
+
+static bool unknown_function(struct elab *e, const struct ast *x,
+			     const char *fn)
+{
+	struct suggest sg;
+
+	if (elab_repeat(e, &x->wloc))
+		return false;
+	suggest_init(&sg, fn);
+	for (size_t i = 0; i < ARRAY_SIZE(fns); i++)
+		suggest_offer(&sg, fns[i]);
+	for (size_t i = 0; e->host && e->host->names[i]; i++)
+		suggest_offer(&sg, e->host->names[i]);
+	elab_error(e, &x->wloc, "undefined-name",
+		   "unknown function '%s'" SUGGEST_FMT, fn, SUGGEST_ARGS(&sg));
+	return false;
+}
+
 static bool eval_call(struct elab *e, const struct ast *x, struct val *out)
 {
 	const char *fn = str_of(e->a, x->str);
-	uint32_t argc = ast_list_len(x->list);
-	struct val args[2];
-	const struct ast *a = x->list;
 
-	if (streq(fn, "len")) {
-		struct val v;
-
-		if (argc != 1) {
-			elab_error(e, &x->loc, "value",
-				   "len() takes one argument");
-			return false;
-		}
-		if (!eval_expr(e, a, &v))
-			return false;
-		if (v.kind == V_LIST) {
-			set_num(out, DIM_NONE, v.count, &x->loc);
-		} else if (v.kind == V_RANGE) {
-			uint64_t span =
-			    v.n2 >= v.n ? (uint64_t)v.n2 - (uint64_t)v.n : 0;
-
-			if (v.n2 >= v.n && span >= (uint64_t)INT64_MAX) {
-				elab_error(e, &a->loc, "overflow",
-					   "the range has more than 2^63 - 1 "
-					   "elements");
-				return false;
-			}
-			set_num(out, DIM_NONE,
-				v.n2 >= v.n ? (int64_t)span + 1 : 0, &x->loc);
-		} else {
-			elab_error(e, &a->loc, "type-mismatch",
-				   "len() needs a list or a range, not %s",
-				   eval_val_kind_name(&v));
-			return false;
-		}
-		return true;
-	}
-	if (streq(fn, "min") || streq(fn, "max") || streq(fn, "ceil_div")) {
-		int64_t r;
-
-		if (argc != 2) {
-			elab_error(e, &x->loc, "value",
-				   "%s() takes two arguments", fn);
-			return false;
-		}
-		if (!eval_x(e, a, &args[0]) || !eval_x(e, a->next, &args[1]))
-			return false;
-		if ((streq(fn, "ceil_div") || val_bounded(&args[0]) ||
-		     val_bounded(&args[1])) &&
-		    (!whole(e, a, &args[0]) || !whole(e, a->next, &args[1])))
-			return false;
-		if (!streq(fn, "ceil_div") &&
-		    (args[0].kind == V_RATIO || args[1].kind == V_RATIO) &&
-		    (args[0].kind == V_NUM || args[0].kind == V_RATIO) &&
-		    (args[1].kind == V_NUM || args[1].kind == V_RATIO)) {
-			/* of ratios: the least (greatest) one, exactly; with
-			 * bounds, in millionths */
-			struct frac p = as_frac(&args[0]),
-				    q = as_frac(&args[1]);
-			int c;
-
-			if (!p.den || !q.den)
-				return overflow(e, x);
-			c = frac_cmp(p.lo, p.den, q.lo, q.den);
-			if (val_bounded(&args[0]) || val_bounded(&args[1])) {
-				if ((args[0].kind == V_RATIO &&
-				     !ratio_num(e, &args[0])) ||
-				    (args[1].kind == V_RATIO &&
-				     !ratio_num(e, &args[1])))
-					return false;
-			} else if ((args[0].kind == V_NUM &&
-				    args[0].dim != DIM_RATIO) ||
-				   (args[1].kind == V_NUM &&
-				    args[1].dim != DIM_RATIO)) {
-				elab_error(e, &x->loc, "unit-mismatch",
-					   "%s() of %s and %s", fn,
-					   dim_phrase(e, &args[0]),
-					   dim_phrase(e, &args[1]));
-				return false;
-			} else {
-				*out = (streq(fn, "min") ? c <= 0 : c >= 0)
-					   ? args[0]
-					   : args[1];
-				out->loc = x->loc;
-				return true;
-			}
-		}
-		if (args[0].kind != V_NUM || args[1].kind != V_NUM) {
-			elab_error(e, &x->loc, "type-mismatch",
-				   "%s() needs numbers", fn);
-			return false;
-		}
-		if (streq(fn, "ceil_div")) {
-			if (val_bounded(&args[0]) || val_bounded(&args[1]))
-				return bounded_scaled(e, x);
-			if (args[1].dim != DIM_NONE) {
-				elab_error(e, &a->next->loc, "unit-mismatch",
-					   "ceil_div() divides by a plain "
-					   "number");
-				return false;
-			}
-			if (args[1].n <= 0 || args[0].n < 0) {
-				elab_error(e, &x->loc, "value",
-					   "ceil_div() needs a non-negative "
-					   "dividend and a positive divisor");
-				return false;
-			}
-			r = args[0].n / args[1].n +
-			    (args[0].n % args[1].n != 0);
-			set_num(out, args[0].dim, r, &x->loc);
-			return true;
-		}
-		if (args[0].dim != args[1].dim) {
-			elab_error(e, &x->loc, "unit-mismatch",
-				   "%s() of %s and %s", fn,
-				   dim_phrase(e, &args[0]),
-				   dim_phrase(e, &args[1]));
-			return false;
-		}
-		{
-			/* of bounds: the ends' minimum (or maximum) */
-			bool mn = streq(fn, "min");
-			int64_t p = args[0].n, q = args[1].n;
-			int64_t ph = num_hi(&args[0]), qh = num_hi(&args[1]);
-			uint32_t bound = val_bounded(&args[0])
-					     ? val_bounded(&args[0])
-					     : val_bounded(&args[1]);
-
-			if (!bound) {
-				/* exactly, quotients too */
-				struct frac f = as_frac(&args[0]),
-					    g = as_frac(&args[1]);
-				int c;
-
-				if (!f.den || !g.den)
-					return overflow(e, x);
-				c = frac_cmp(f.lo, f.den, g.lo, g.den);
-				*out =
-				    (mn ? c <= 0 : c >= 0) ? args[0] : args[1];
-				out->loc = x->loc;
-				return true;
-			}
-			r = mn ? (p < q ? p : q) : (p > q ? p : q);
-			set_num(out, args[0].dim, r, &x->loc);
-			if (bound) {
-				out->n2 = mn ? (ph < qh ? ph : qh)
-					     : (ph > qh ? ph : qh);
-				out->count = bound;
-			}
-		}
-		return true;
-	}
-	if (streq(fn, "floor") || streq(fn, "ceil") || streq(fn, "round"))
-		return eval_rounding(e, x, fn, out);
-	if (streq(fn, "to"))
-		return eval_to(e, x, out);
+	for (size_t i = 0; i < ARRAY_SIZE(fns); i++)
+		if (streq(fn, fns[i]))
+			return fns_run[i](e, x, fn, out);
 	if (e->host) {
 		bool ok = false;
 
 		if (e->host->call(e->host->ctx, e, x, out, &ok))
 			return ok;
 	}
-	{
-		static const char *const fns[] = { "len",      "min",	"max",
-						   "ceil_div", "floor", "ceil",
-						   "round",    "to" };
-		struct suggest sg;
-
-		if (elab_repeat(e, &x->wloc))
-			return false;
-		suggest_init(&sg, fn);
-		for (size_t i = 0; i < ARRAY_SIZE(fns); i++)
-			suggest_offer(&sg, fns[i]);
-		for (size_t i = 0; e->host && e->host->names[i]; i++)
-			suggest_offer(&sg, e->host->names[i]);
-		elab_error(e, &x->wloc, "undefined-name",
-			   "unknown function '%s'" SUGGEST_FMT, fn,
-			   SUGGEST_ARGS(&sg));
-	}
-	return false;
+	return unknown_function(e, x, fn);
 }
 
 static bool eval_x(struct elab *e, const struct ast *x, struct val *out)
@@ -1412,6 +1485,168 @@ static bool dec_text(i128 num, i128 den, int prec, char *buf)
 	return true;
 }
 
+/*
+ * The value @v of the format field @fld is a name that no variable holds:
+ * a misspelt variable, most likely (a name is formatted from a variable
+ * holding one), reported (true); false when its root is a variable.
+ */
+static bool field_undefined(struct elab *e, const struct ast *fld,
+			    const struct val *v)
+{
+	const struct ast *r = fld->lhs;
+	struct val root = *v;
+
+	while (r->kind == AST_MEMBER || r->kind == AST_INDEX)
+		r = r->lhs;
+	if (r->kind != AST_IDENT || eval_var_find(e, r->str))
+		return false;
+	root.count = 1;
+	root.loc = r->loc;
+	root.segs[0].ix = SEG_NONE;
+	if (!undefined_operand(e, &root))
+		elab_error(e, &r->loc, "undefined-name", "'%s' is not defined",
+			   str_of(e->a, r->str));
+	return true;
+}
+
+/* A whole plain number in hexadecimal ({x:x}, {x:X}), into @num. */
+static const char *format_hex(struct elab *e, const struct ast *fld,
+			      const struct fmt_spec *sp, const struct val *v,
+			      char *num)
+{
+	uint64_t mag = v->n < 0 ? 0 - (uint64_t)v->n : (uint64_t)v->n;
+
+	if (v->dim != DIM_NONE || v->den > 1) {
+		elab_error(e, &fld->wloc, "type-mismatch",
+			   "hexadecimal formats a whole plain "
+			   "number, not %s",
+			   v->den > 1 ? "a quotient" : dim_phrase(e, v));
+		return NULL;
+	}
+	snprintf(num, 64, sp->hex == 'x' ? "%s%llx" : "%s%llX",
+		 v->n < 0 ? "-" : "", (unsigned long long)mag);
+	return num;
+}
+
+/*
+ * The number @v as the text of the field @fld with the spec @sp: in a
+ * unit, or as a quantity, or in decimal (in @num, 64 bytes, or @qbuf);
+ * NULL on an error (reported).
+ */
+static const char *format_number(struct elab *e, const struct ast *fld,
+				 const struct fmt_spec *sp, const struct val *v,
+				 char *num, char *qbuf)
+{
+	i128 scale = 1;
+	size_t at = 0;
+
+	if (val_bounded(v)) {
+		bounded_scaled(e, fld->lhs);
+		return NULL;
+	}
+	if (sp->hex)
+		return format_hex(e, fld, sp, v, num);
+	if (sp->unit_len) {
+		struct quantity one;
+		char ub[32];
+
+		ub[0] = '1';
+		memcpy(ub + 1, sp->unit, sp->unit_len);
+		if (unit_parse(ub, sp->unit_len + 1, &one, &at) != UNIT_OK)
+			BUG("format unit checked by the scanner");
+		if (one.dim != v->dim) {
+			elab_error(e, &fld->wloc, "unit-mismatch",
+				   "'%.*s' is a unit of %s; the value "
+				   "is %s",
+				   (int)sp->unit_len, sp->unit,
+				   dim_name(one.dim), dim_phrase(e, v));
+			return NULL;
+		}
+		scale = one.v;
+	} else if (v->dim != DIM_NONE) {
+		struct quantity q = { v->dim, v->n };
+
+		if (sp->prec >= 0 || v->den > 1) {
+			elab_error(e, &fld->lhs->loc, "value",
+				   "give a unit to format %s with a "
+				   "precision or a fraction of its "
+				   "base unit ({x:.1%s})",
+				   dim_phrase(e, v), dim_base_unit(v->dim));
+			return NULL;
+		}
+		return quantity_format(q, qbuf);
+	}
+	if (!dec_text(v->n, (i128)rat_of(v).d * scale, sp->prec, num)) {
+		elab_error(e, &fld->loc, "value",
+			   "the value is not an exact decimal%s%.*s "
+			   "within 18 digits; give a precision "
+			   "(for example {x:.2%.*s})",
+			   sp->unit_len ? " in " : "", (int)sp->unit_len,
+			   sp->unit, (int)sp->unit_len, sp->unit);
+		return NULL;
+	}
+	return num;
+}
+
+/* The value @v as the text of the field @fld; NULL on an error. */
+static const char *format_value(struct elab *e, const struct ast *fld,
+				const struct fmt_spec *sp, const struct val *v,
+				char *num, char *qbuf)
+{
+	switch (v->kind) {
+	case V_NUM:
+		return format_number(e, fld, sp, v, num, qbuf);
+	case V_STR:
+		return str_of(e->a, v->s);
+	case V_BOOL:
+		if (val_bounded(v)) {
+			elab_error(e, &fld->lhs->loc, "value",
+				   "an undecided condition cannot be "
+				   "formatted");
+			return NULL;
+		}
+		return v->n ? "true" : "false";
+	case V_PATH:
+		for (uint32_t i = 0; i < v->count; i++)
+			if (v->segs[i].ix == SEG_RANGE ||
+			    v->segs[i].ix == SEG_WILD) {
+				elab_error(e, &fld->lhs->loc, "value",
+					   "'%s' names several objects; a "
+					   "format field takes one",
+					   eval_path_text(e, v));
+				return NULL;
+			}
+		return eval_path_text(e, v);
+	default:
+		elab_error(e, &fld->lhs->loc, "type-mismatch",
+			   "cannot format %s", eval_val_kind_name(v));
+		return NULL;
+	}
+}
+
+/* The text @t into @f, padded to the spec's width and aligned. */
+static void format_pad(struct fbuf *f, const struct fmt_spec *sp, const char *t,
+		       bool isnum)
+{
+	size_t n = strlen(t), pad = sp->width > n ? sp->width - n : 0;
+
+	if (!pad) {
+		fput(f, t, n);
+	} else if (sp->zero && isnum) {
+		size_t sign = t[0] == '-';
+
+		fput(f, t, sign);
+		fpad(f, '0', pad);
+		fput(f, t + sign, n - sign);
+	} else if (sp->align == '<' || (!sp->align && !isnum)) {
+		fput(f, t, n);
+		fpad(f, ' ', pad);
+	} else {
+		fpad(f, ' ', pad);
+		fput(f, t, n);
+	}
+}
+
 /* One field {expr:spec} of a format string, appended to @f. */
 static bool format_field(struct elab *e, const struct ast *fld, struct fbuf *f)
 {
@@ -1419,31 +1654,13 @@ static bool format_field(struct elab *e, const struct ast *fld, struct fbuf *f)
 	struct val v;
 	char num[64], qbuf[RK_QFMT_MAX];
 	const char *t;
-	size_t n, at = 0;
+	size_t at = 0;
 	bool isnum;
 
 	if (!eval_x(e, fld->lhs, &v))
 		return false;
-	if (v.kind == V_PATH) {
-		/* a name that no variable holds: a misspelt variable, most
-		 * likely (a name is formatted from a variable holding one) */
-		const struct ast *r = fld->lhs;
-
-		while (r->kind == AST_MEMBER || r->kind == AST_INDEX)
-			r = r->lhs;
-		if (r->kind == AST_IDENT && !eval_var_find(e, r->str)) {
-			struct val root = v;
-
-			root.count = 1;
-			root.loc = r->loc;
-			root.segs[0].ix = SEG_NONE;
-			if (!undefined_operand(e, &root))
-				elab_error(e, &r->loc, "undefined-name",
-					   "'%s' is not defined",
-					   str_of(e->a, r->str));
-			return false;
-		}
-	}
+	if (v.kind == V_PATH && field_undefined(e, fld, &v))
+		return false;
 	if (fld->str) {
 		const char *why =
 		    fmt_spec_parse(str_of(e->a, fld->str),
@@ -1464,125 +1681,10 @@ static bool format_field(struct elab *e, const struct ast *fld, struct fbuf *f)
 			   str_of(e->a, fld->str), eval_val_kind_name(&v));
 		return false;
 	}
-	switch (v.kind) {
-	case V_NUM: {
-		i128 scale = 1;
-
-		if (val_bounded(&v))
-			return bounded_scaled(e, fld->lhs);
-		if (sp.hex) {
-			uint64_t mag =
-			    v.n < 0 ? 0 - (uint64_t)v.n : (uint64_t)v.n;
-
-			if (v.dim != DIM_NONE || v.den > 1) {
-				elab_error(e, &fld->wloc, "type-mismatch",
-					   "hexadecimal formats a whole plain "
-					   "number, not %s",
-					   v.den > 1 ? "a quotient"
-						     : dim_phrase(e, &v));
-				return false;
-			}
-			snprintf(num, sizeof(num),
-				 sp.hex == 'x' ? "%s%llx" : "%s%llX",
-				 v.n < 0 ? "-" : "", (unsigned long long)mag);
-			t = num;
-			break;
-		}
-		if (sp.unit_len) {
-			struct quantity one;
-			char ub[32];
-
-			ub[0] = '1';
-			memcpy(ub + 1, sp.unit, sp.unit_len);
-			if (unit_parse(ub, sp.unit_len + 1, &one, &at) !=
-			    UNIT_OK)
-				BUG("format unit checked by the scanner");
-			if (one.dim != v.dim) {
-				elab_error(e, &fld->wloc, "unit-mismatch",
-					   "'%.*s' is a unit of %s; the value "
-					   "is %s",
-					   (int)sp.unit_len, sp.unit,
-					   dim_name(one.dim),
-					   dim_phrase(e, &v));
-				return false;
-			}
-			scale = one.v;
-		} else if (v.dim != DIM_NONE) {
-			struct quantity q = { v.dim, v.n };
-
-			if (sp.prec >= 0 || v.den > 1) {
-				elab_error(e, &fld->lhs->loc, "value",
-					   "give a unit to format %s with a "
-					   "precision or a fraction of its "
-					   "base unit ({x:.1%s})",
-					   dim_phrase(e, &v),
-					   dim_base_unit(v.dim));
-				return false;
-			}
-			t = quantity_format(q, qbuf);
-			break;
-		}
-		if (!dec_text(v.n, (i128)rat_of(&v).d * scale, sp.prec, num)) {
-			elab_error(e, &fld->loc, "value",
-				   "the value is not an exact decimal%s%.*s "
-				   "within 18 digits; give a precision "
-				   "(for example {x:.2%.*s})",
-				   sp.unit_len ? " in " : "", (int)sp.unit_len,
-				   sp.unit, (int)sp.unit_len, sp.unit);
-			return false;
-		}
-		t = num;
-		break;
-	}
-	case V_STR:
-		t = str_of(e->a, v.s);
-		break;
-	case V_BOOL:
-		if (val_bounded(&v)) {
-			elab_error(e, &fld->lhs->loc, "value",
-				   "an undecided condition cannot be "
-				   "formatted");
-			return false;
-		}
-		t = v.n ? "true" : "false";
-		break;
-	case V_PATH:
-		for (uint32_t i = 0; i < v.count; i++)
-			if (v.segs[i].ix == SEG_RANGE ||
-			    v.segs[i].ix == SEG_WILD) {
-				elab_error(e, &fld->lhs->loc, "value",
-					   "'%s' names several objects; a "
-					   "format field takes one",
-					   eval_path_text(e, &v));
-				return false;
-			}
-		t = eval_path_text(e, &v);
-		break;
-	default:
-		elab_error(e, &fld->lhs->loc, "type-mismatch",
-			   "cannot format %s", eval_val_kind_name(&v));
+	t = format_value(e, fld, &sp, &v, num, qbuf);
+	if (!t)
 		return false;
-	}
-	n = strlen(t);
-	if (sp.width > n) {
-		size_t pad = sp.width - n;
-
-		if (sp.zero && isnum) {
-			size_t sign = t[0] == '-';
-
-			fput(f, t, sign);
-			fpad(f, '0', pad);
-			fput(f, t + sign, n - sign);
-		} else if (sp.align == '<' || (!sp.align && !isnum)) {
-			fput(f, t, n);
-			fpad(f, ' ', pad);
-		} else {
-			fpad(f, ' ', pad);
-			fput(f, t, n);
-		}
-	} else {
-		fput(f, t, n);
-	}
+	format_pad(f, &sp, t, isnum);
 	return true;
 }
 

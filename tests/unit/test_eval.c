@@ -204,6 +204,28 @@ Test(eval, bounded_arithmetic)
 	fails("fig(1, 3) + 1 / 2 > 0", "adds only whole figures");
 }
 
+Test(eval, bounded_functions)
+{
+	/* min([1, 3], [2, 5]) = [1, 2 min 5 .. 3] = [1, 3]; max = [2, 5] */
+	is("min(fig(1, 3), fig(2, 5)) >= 1", O_TRUE);
+	is("min(fig(1, 3), fig(2, 5)) <= 3", O_TRUE);
+	is("min(fig(1, 3), fig(2, 5)) >= 2", O_UNDECIDED);
+	is("max(fig(1, 3), fig(2, 5)) >= 2", O_TRUE);
+	is("max(fig(1, 3), fig(2, 5)) > 5", O_FALSE);
+	is("max(fig(1, 3), fig(2, 5)) >= 3", O_UNDECIDED);
+	/* beside a bounded ratio a ratio literal is in millionths:
+	 * min([40%, 60%], 1:2) = [40%, 50%] */
+	is("min(fig(40%, 60%), 1:2) <= 50%", O_TRUE);
+	is("min(fig(40%, 60%), 1:2) >= 40%", O_TRUE);
+	is("min(fig(40%, 60%), 1:2) > 40%", O_UNDECIDED);
+	fails("min(fig(1, 3), 1:2) > 0", "min() of a plain number and a ratio");
+	fails("ceil_div(fig(1, 3), 2) > 0", "cannot be scaled");
+	fails("fig(1, 3) % 2 > 0", "cannot be scaled");
+	/* a bounded figure, or a condition it leaves undecided, has no text */
+	fails("f\"{fig(1, 3)}\" == \"\"", "cannot be scaled");
+	fails("f\"{fig(1, 3) >= 2}\" == \"\"", "undecided condition");
+}
+
 Test(eval, checked_arithmetic)
 {
 	fails("9223372036854775807 + 1 > 0", "arithmetic overflow");
