@@ -411,19 +411,17 @@ static void check_placed(struct npart *p, uint32_t ncpu)
 
 	for (uint32_t i = 0; i < p->n; i++) {
 		const struct ncomp *c = &p->c[i];
-		const char *nm = str_of(p->ctx->d->arena, d->objs[c->id].local);
+		const char *nm = str_of(d->arena, d->objs[c->id].local);
+		const struct rk_value *pv = ir_attr(d, c->id, A_PCIE);
 
 		if (!c->used || c->cls == COMP_CPU)
 			continue;
+		/* the names are the design's strings (d->arena) */
 		if (c->bad_up)
-			part_error(
-			    p, c->id, &ir_attr(d, c->id, A_PCIE)->loc,
-			    "%s sits behind '%s', which is not a "
-			    "pcie_switch",
-			    nm,
-			    str_of(
-				p->ctx->arena,
-				d->objs[ir_attr(d, c->id, A_PCIE)->a].local));
+			part_error(p, c->id, &pv->loc,
+				   "%s sits behind '%s', which is not a "
+				   "pcie_switch",
+				   nm, str_of(d->arena, d->objs[pv->a].local));
 		else if (c->up == RK_NONE && ncpu)
 			part_error(p, c->id, NULL,
 				   "%s names no pcie switch or cpu, so its "
