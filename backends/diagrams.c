@@ -288,44 +288,66 @@ static uint32_t ep_group(struct fdiag *x, const struct rk_design *d,
 	return x->ep_memo[key] - 1;
 }
 
-static void fdiag_build(struct fdiag *x, const struct rk_design *d,
-			uint32_t fab, struct fdiag_scratch *sc)
+/* The rails of fabric @fab: its distinct endpoint port names, counted up
+ * to MAX_RAILS + 1; *@first the first one (RK_NONE: no endpoint). */
+static uint32_t count_rails(const struct rk_design *d, uint32_t fab,
+			    uint32_t *first)
 {
-	uint32_t *eg = NULL, *ed = NULL, *edev, *goff;
-	size_t np = 0, np_cap = 0;
-	uint32_t *queue = sc->queue, *loc = sc->loc, *loff = sc->loff;
-	uint32_t qh = 0, qt = 0, rails = 0, first_rail = RK_NONE, nloc;
-	const uint32_t *fl = sc->fl + sc->fl_off[fab];
-	uint32_t nfl = sc->fl_off[fab + 1] - sc->fl_off[fab];
+	uint32_t seen[MAX_RAILS + 1], rails = 0;
 	struct ir_ep_cursor cur = { 0, 0 };
-	bool by_part;
 
-	memset(x, 0, sizeof(*x));
-	x->sc = sc;
-	x->of_dev = sc->of_dev;
-	x->level = sc->level;
-	x->ep_memo = sc->ep_memo;
-	/* the rails (distinct endpoint port names, up to MAX_RAILS + 1) */
-	{
-		uint32_t seen[MAX_RAILS + 1];
+	*first = RK_NONE;
+	for (const struct rk_value *v; (v = ir_next_endpoint(d, fab, &cur));) {
+		uint32_t nm = d->objs[(uint32_t)v->n].local, k;
 
-		for (const struct rk_value *v;
-		     (v = ir_next_endpoint(d, fab, &cur));) {
-			uint32_t nm = d->objs[(uint32_t)v->n].local, k;
-
-			for (k = 0; k < rails && seen[k] != nm; k++)
-				;
-			if (k == rails && rails <= MAX_RAILS)
-				seen[rails++] = nm;
-			if (first_rail == RK_NONE)
-				first_rail = nm;
-		}
+		for (k = 0; k < rails && seen[k] != nm; k++)
+			;
+		if (k == rails && rails <= MAX_RAILS)
+			seen[rails++] = nm;
+		if (*first == RK_NONE)
+			*first = nm;
 	}
-	by_part = rails > MAX_RAILS;
-	/* endpoint devices are level 0; devices per group from the
-	 * distinct (group, device) pairs: the endpoints bucketed by group,
-	 * a group's devices counted once each by a stamp per device */
-	cur.k = cur.i = 0;
+	return rails;
+}
+
+/* Devices per endpoint group from the @np (group @eg, device @ed) pairs:
+ * the endpoints bucketed by group, a group's devices counted once each by
+ * a stamp per device (cleared after for the @nq queued devices). */
+static void count_group_devices(struct fdiag *x, const uint32_t *eg,
+				const uint32_t *ed, size_t np, uint32_t nq)
+{
+	struct fdiag_scratch *sc = x->sc;
+	uint32_t *goff = xcalloc(MAX_GROUPS + 2, sizeof(*goff));
+	uint32_t *edev = xmalloc((np + 1) * sizeof(*edev));
+
+	for (size_t k = 0; k < np; k++)
+		goff[eg[k] + 1]++;
+	for (uint32_t g = 0; g <= MAX_GROUPS; g++)
+		goff[g + 1] += goff[g];
+	for (size_t k = 0; k < np; k++)
+		edev[goff[eg[k]]++] = ed[k];
+	/* goff[g] is now where group g's endpoints end */
+	for (uint32_t g = 0, k = 0; g <= MAX_GROUPS; g++)
+		for (; k < goff[g]; k++)
+			if (sc->stamp[edev[k]] != g + 1) {
+				sc->stamp[edev[k]] = g + 1;
+				x->g[g].devices++;
+			}
+	for (uint32_t q = 0; q < nq; q++)
+		sc->stamp[sc->queue[q]] = 0;
+	free(goff);
+	free(edev);
+}
+
+/* The endpoint ports' groups (members, devices); the endpoint devices are
+ * level 0, queued in sc->queue.  Returns the number queued. */
+static uint32_t endpoint_groups(struct fdiag *x, const struct rk_design *d,
+				uint32_t fab, bool by_part)
+{
+	uint32_t *eg = NULL, *ed = NULL, qt = 0;
+	size_t np = 0, np_cap = 0;
+	struct ir_ep_cursor cur = { 0, 0 };
+
 	for (const struct rk_value *v; (v = ir_next_endpoint(d, fab, &cur));) {
 		uint32_t dev = v->a;
 		uint32_t g = ep_group(x, d, dev, (uint32_t)v->n, by_part);
@@ -340,34 +362,24 @@ static void fdiag_build(struct fdiag *x, const struct rk_design *d,
 		eg[np++] = g;
 		if (x->level[dev] == RK_NONE) {
 			x->level[dev] = 0;
-			queue[qt++] = dev;
+			x->sc->queue[qt++] = dev;
 		}
 	}
-	goff = xcalloc(MAX_GROUPS + 2, sizeof(*goff));
-	edev = xmalloc((np + 1) * sizeof(*edev));
-	for (size_t k = 0; k < np; k++)
-		goff[eg[k] + 1]++;
-	for (uint32_t g = 0; g <= MAX_GROUPS; g++)
-		goff[g + 1] += goff[g];
-	for (size_t k = 0; k < np; k++)
-		edev[goff[eg[k]]++] = ed[k];
-	/* goff[g] is now where group g's endpoints end */
-	for (uint32_t g = 0, k = 0; g <= MAX_GROUPS; g++)
-		for (; k < goff[g]; k++)
-			if (sc->stamp[edev[k]] != g + 1) {
-				sc->stamp[edev[k]] = g + 1;
-				x->g[g].devices++;
-			}
-	for (uint32_t q = 0; q < qt; q++)
-		sc->stamp[queue[q]] = 0;
-	free(goff);
-	free(edev);
+	count_group_devices(x, eg, ed, np, qt);
 	free(eg);
 	free(ed);
-	/* the fabric's links, by device; its devices layered from the
-	 * endpoints */
-	nloc = fabric_index(sc, d, fl, nfl);
-	while (qh < qt) {
+	return qt;
+}
+
+/* The fabric's devices layered breadth first from the @qt queued
+ * endpoints, over its links by device (fabric_index); returns the number
+ * of devices queued in all. */
+static uint32_t layer_devices(struct fdiag *x, uint32_t qt)
+{
+	struct fdiag_scratch *sc = x->sc;
+	uint32_t *queue = sc->queue, *loc = sc->loc, *loff = sc->loff;
+
+	for (uint32_t qh = 0; qh < qt;) {
 		uint32_t u = queue[qh++], v = loc[u];
 
 		if (v == RK_NONE)
@@ -385,29 +397,49 @@ static void fdiag_build(struct fdiag *x, const struct rk_design *d,
 	}
 	if (!x->nlevels)
 		x->nlevels = 1;
-	/* the rail a tier-1 switch serves: from its endpoint links */
+	return qt;
+}
+
+/* The rail tier-1 switch @u serves, from its links to endpoints (@fl the
+ * fabric's links): RK_NONE for none; *@mixed set when it serves several. */
+static uint32_t switch_rail(const struct fdiag *x, const struct rk_design *d,
+			    const uint32_t *fl, uint32_t u, bool *mixed)
+{
+	const struct fdiag_scratch *sc = x->sc;
+	uint32_t rail = RK_NONE, v = sc->loc[u];
+
+	for (uint32_t k = sc->loff[v]; k < sc->loff[v + 1]; k++) {
+		const struct rk_link *l;
+		uint32_t wp;
+
+		if (x->level[sc->ldev[sc->lnbr[k]]] != 0)
+			continue;
+		l = &d->links[fl[sc->lj[k]]];
+		wp = l->a_dev == u ? l->b_port : l->a_port;
+		if (rail == RK_NONE)
+			rail = d->objs[wp].local;
+		else if (rail != d->objs[wp].local)
+			*mixed = true;
+	}
+	return rail;
+}
+
+/* The group of each of the @qt queued devices past the endpoints: a
+ * tier-1 switch's the rail it serves (unless grouped by part, or it
+ * serves none), every other switch's its tier and part. */
+static void switch_groups(struct fdiag *x, const struct rk_design *d,
+			  const uint32_t *fl, bool by_part, uint32_t first_rail,
+			  uint32_t qt)
+{
 	for (uint32_t q = 0; q < qt; q++) {
-		uint32_t u = queue[q], rail = RK_NONE, v = loc[u];
+		uint32_t u = x->sc->queue[q], rail = RK_NONE;
 		bool mixed = false;
 		uint32_t p = d->objs[u].part;
 
 		if (x->level[u] == 0)
 			continue;
-		if (x->level[u] == 1 && !by_part) {
-			for (uint32_t k = loff[v]; k < loff[v + 1]; k++) {
-				const struct rk_link *l;
-				uint32_t wp;
-
-				if (x->level[sc->ldev[sc->lnbr[k]]] != 0)
-					continue;
-				l = &d->links[fl[sc->lj[k]]];
-				wp = l->a_dev == u ? l->b_port : l->a_port;
-				if (rail == RK_NONE)
-					rail = d->objs[wp].local;
-				else if (rail != d->objs[wp].local)
-					mixed = true;
-			}
-		}
+		if (x->level[u] == 1 && !by_part)
+			rail = switch_rail(x, d, fl, u, &mixed);
 		if (x->level[u] == 1 && !by_part && rail != RK_NONE)
 			x->of_dev[u] = group_get(
 			    x, 1, mixed ? first_rail : rail, false, mixed, p);
@@ -416,9 +448,13 @@ static void fdiag_build(struct fdiag *x, const struct rk_design *d,
 			    group_get(x, x->level[u], p, true, false, p);
 		x->g[x->of_dev[u]].members++;
 	}
-	for (uint32_t v = 0; v < nloc; v++)
-		loc[sc->ldev[v]] = RK_NONE;
-	/* bundles: the fabric's links (both ends reached), in index order */
+}
+
+/* Bundles: the fabric's @nfl links @fl (both ends reached), in index
+ * order. */
+static void fabric_bundles(struct fdiag *x, const struct rk_design *d,
+			   const uint32_t *fl, uint32_t nfl, bool by_part)
+{
 	for (uint32_t j = 0; j < nfl; j++) {
 		const struct rk_link *l = &d->links[fl[j]];
 		uint32_t ga, gb;
@@ -434,12 +470,45 @@ static void fdiag_build(struct fdiag *x, const struct rk_design *d,
 		bundle_add(x, ga, gb, link_rate(d, l));
 		x->links++;
 	}
-	/* positions in each layer, in order of first appearance */
+}
+
+/* Positions in each layer, in order of first appearance. */
+static void layer_positions(struct fdiag *x)
+{
 	x->layer_n = xcalloc(x->nlevels + 1, sizeof(*x->layer_n));
 	for (uint32_t i = 0; i < x->ng; i++)
 		x->g[i].order =
 		    x->layer_n[x->g[i].level < x->nlevels ? x->g[i].level
 							  : 0]++;
+}
+
+/* The groups and bundles of fabric @fab: its endpoint ports grouped by
+ * rail (or part), its devices layered from the endpoints, its switches
+ * grouped by rail or by tier and part. */
+static void fdiag_build(struct fdiag *x, const struct rk_design *d,
+			uint32_t fab, struct fdiag_scratch *sc)
+{
+	const uint32_t *fl = sc->fl + sc->fl_off[fab];
+	uint32_t nfl = sc->fl_off[fab + 1] - sc->fl_off[fab];
+	uint32_t first_rail, qt, nloc;
+	bool by_part;
+
+	memset(x, 0, sizeof(*x));
+	x->sc = sc;
+	x->of_dev = sc->of_dev;
+	x->level = sc->level;
+	x->ep_memo = sc->ep_memo;
+	by_part = count_rails(d, fab, &first_rail) > MAX_RAILS;
+	qt = endpoint_groups(x, d, fab, by_part);
+	/* the fabric's links, by device; its devices layered from the
+	 * endpoints */
+	nloc = fabric_index(sc, d, fl, nfl);
+	qt = layer_devices(x, qt);
+	switch_groups(x, d, fl, by_part, first_rail, qt);
+	for (uint32_t v = 0; v < nloc; v++)
+		sc->loc[sc->ldev[v]] = RK_NONE;
+	fabric_bundles(x, d, fl, nfl, by_part);
+	layer_positions(x);
 	sc->nqueue = qt;
 }
 

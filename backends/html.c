@@ -157,18 +157,13 @@ static const char *rate_text(char *buf, size_t n, unsigned __int128 bps)
 /* clusters shown in full; report.json lists every one */
 #define HTML_CLUSTERS 32
 
-/* one cluster's figures (doc/language.md, section 10.1) */
-static void cap_cluster_table(struct wbuf *w, const struct rk_design *d,
-			      const struct capacity *c,
-			      const struct cap_cluster *x)
+/* The cluster's GPUs (by part), dense throughputs, HBM and bandwidth. */
+static void cluster_gpu_rows(struct wbuf *w, const struct rk_design *d,
+			     const struct capacity *c,
+			     const struct cap_cluster *x)
 {
-	char v[160], b[600], n1[64], n2[64], msg[64];
-	uint64_t rn, ro;
+	char v[160], b[600], n1[64];
 
-	wb_str(w, "<h3>Cluster ");
-	wb_xml(w, ir_name(d, x->name));
-	wb_printf(w, "</h3>\n<table><thead><tr><th>figure</th><th>value</th>"
-		     "<th>basis</th></tr></thead><tbody>\n");
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)x->gpus);
 	b[0] = '\0';
 	for (uint32_t k = 0; k < x->nmodels; k++) {
@@ -195,8 +190,15 @@ static void cap_cluster_table(struct wbuf *w, const struct rk_design *d,
 	cap_row(w, "HBM", v, "its GPUs' hbm, summed");
 	cap_row(w, "HBM bandwidth", rate_text(v, sizeof(v), x->hbm_bw),
 		"its GPUs' hbm_bw, summed");
-	snprintf(msg, sizeof(msg), "message %s MiB",
-		 u128_dec(n1, (uint64_t)x->message * 1000000 / (1 << 20), 6));
+}
+
+/* Per class of NVLink domain: how many, and AllReduce inside one (@msg
+ * the message size, for the basis). */
+static void cluster_domain_rows(struct wbuf *w, const struct capacity *c,
+				const struct cap_cluster *x, const char *msg)
+{
+	char v[160], b[600], n1[64], n2[64];
+
 	for (uint32_t k = 0; k < x->nclasses; k++) {
 		const struct cap_class *y = &c->classes[x->classes_at + k];
 		char f[96];
@@ -218,57 +220,68 @@ static void cap_cluster_table(struct wbuf *w, const struct rk_design *d,
 		snprintf(b, sizeof(b), "%s; tree, alpha-beta", msg);
 		cap_row(w, f, time_text(v, sizeof(v), &y->tree), b);
 	}
-	if (x->scaleout != RK_NONE) {
-		rate_text(n1, sizeof(n1), (uint64_t)x->scaleout_per_gpu);
-		snprintf(v, sizeof(v), "%s%s", n1,
-			 x->scaleout_exact ? "" : " (rounded down)");
-		snprintf(b, sizeof(b),
-			 "fabric %s: link rates of its ports on "
-			 "GPU devices / %llu GPUs",
-			 ir_name(d, x->scaleout),
-			 (unsigned long long)x->scaleout_gpus);
-		cap_row(w, "scale-out per GPU", v, b);
-		for (uint32_t k = 0; k < x->nclasses; k++) {
-			const struct cap_class *y =
-			    &c->classes[x->classes_at + k];
-			char f[96];
+}
 
-			if (!cap_ratio(y->nvlink_dir, x->scaleout_per_gpu, &rn,
-				       &ro))
-				continue;
-			snprintf(f, sizeof(f),
-				 "NVLink : scale-out per GPU (%u-GPU domains)",
-				 y->gpus);
-			snprintf(v, sizeof(v), "%llu : %llu",
-				 (unsigned long long)rn,
-				 (unsigned long long)ro);
-			cap_row(w, f, v, "exact ratio of the two rates");
-		}
-		snprintf(b, sizeof(b), "%s; ring over %llu GPUs", msg,
-			 (unsigned long long)x->scaleout_gpus);
-		cap_row(w, "AllReduce across the fabric, ring",
-			time_text(v, sizeof(v), &x->net_ring), b);
-		snprintf(b, sizeof(b), "%s; tree over %llu GPUs", msg,
-			 (unsigned long long)x->scaleout_gpus);
-		cap_row(w, "AllReduce across the fabric, tree",
-			time_text(v, sizeof(v), &x->net_tree), b);
-		if (x->a2a_cut > 0)
-			snprintf(
-			    b, sizeof(b),
-			    "%s; lower bound through the servers' "
-			    "balanced split that cuts least (node "
-			    "level): %llu | %llu GPUs, %s across",
-			    msg, (unsigned long long)x->a2a_gpus[0],
-			    (unsigned long long)x->a2a_gpus[1],
-			    rate_text(n1, sizeof(n1), (uint64_t)x->a2a_cut));
-		else
-			snprintf(b, sizeof(b),
-				 "%s; lower bound from the GPUs' own links "
-				 "(no cut known)",
-				 msg);
-		cap_row(w, "All-to-All across the fabric",
-			time_text(v, sizeof(v), &x->alltoall), b);
+/* The scale-out fabric's rate per GPU, its exact ratio to each class's
+ * NVLink rate, and the collectives across it (@msg as above). */
+static void cluster_scaleout_rows(struct wbuf *w, const struct rk_design *d,
+				  const struct capacity *c,
+				  const struct cap_cluster *x, const char *msg)
+{
+	char v[160], b[600], n1[64];
+	uint64_t rn, ro;
+
+	rate_text(n1, sizeof(n1), (uint64_t)x->scaleout_per_gpu);
+	snprintf(v, sizeof(v), "%s%s", n1,
+		 x->scaleout_exact ? "" : " (rounded down)");
+	snprintf(b, sizeof(b),
+		 "fabric %s: link rates of its ports on "
+		 "GPU devices / %llu GPUs",
+		 ir_name(d, x->scaleout), (unsigned long long)x->scaleout_gpus);
+	cap_row(w, "scale-out per GPU", v, b);
+	for (uint32_t k = 0; k < x->nclasses; k++) {
+		const struct cap_class *y = &c->classes[x->classes_at + k];
+		char f[96];
+
+		if (!cap_ratio(y->nvlink_dir, x->scaleout_per_gpu, &rn, &ro))
+			continue;
+		snprintf(f, sizeof(f),
+			 "NVLink : scale-out per GPU (%u-GPU domains)",
+			 y->gpus);
+		snprintf(v, sizeof(v), "%llu : %llu", (unsigned long long)rn,
+			 (unsigned long long)ro);
+		cap_row(w, f, v, "exact ratio of the two rates");
 	}
+	snprintf(b, sizeof(b), "%s; ring over %llu GPUs", msg,
+		 (unsigned long long)x->scaleout_gpus);
+	cap_row(w, "AllReduce across the fabric, ring",
+		time_text(v, sizeof(v), &x->net_ring), b);
+	snprintf(b, sizeof(b), "%s; tree over %llu GPUs", msg,
+		 (unsigned long long)x->scaleout_gpus);
+	cap_row(w, "AllReduce across the fabric, tree",
+		time_text(v, sizeof(v), &x->net_tree), b);
+	if (x->a2a_cut > 0)
+		snprintf(b, sizeof(b),
+			 "%s; lower bound through the servers' "
+			 "balanced split that cuts least (node "
+			 "level): %llu | %llu GPUs, %s across",
+			 msg, (unsigned long long)x->a2a_gpus[0],
+			 (unsigned long long)x->a2a_gpus[1],
+			 rate_text(n1, sizeof(n1), (uint64_t)x->a2a_cut));
+	else
+		snprintf(b, sizeof(b),
+			 "%s; lower bound from the GPUs' own links "
+			 "(no cut known)",
+			 msg);
+	cap_row(w, "All-to-All across the fabric",
+		time_text(v, sizeof(v), &x->alltoall), b);
+}
+
+/* The largest models the cluster's HBM holds. */
+static void cluster_model_rows(struct wbuf *w, const struct cap_cluster *x)
+{
+	char v[160], n1[64];
+
 	snprintf(v, sizeof(v), "%s billion parameters",
 		 u128_dec(n1, x->train_params, 9));
 	cap_row(w, "largest model, training", v,
@@ -284,6 +297,26 @@ static void cap_cluster_table(struct wbuf *w, const struct rk_design *d,
 		 u128_dec(n1, x->infer_params_domain, 9));
 	cap_row(w, "largest model, inference in one NVLink domain", v,
 		"its largest domain's HBM / 2 bytes per parameter");
+}
+
+/* one cluster's figures (doc/language.md, section 10.1) */
+static void cap_cluster_table(struct wbuf *w, const struct rk_design *d,
+			      const struct capacity *c,
+			      const struct cap_cluster *x)
+{
+	char n1[64], msg[64];
+
+	wb_str(w, "<h3>Cluster ");
+	wb_xml(w, ir_name(d, x->name));
+	wb_printf(w, "</h3>\n<table><thead><tr><th>figure</th><th>value</th>"
+		     "<th>basis</th></tr></thead><tbody>\n");
+	cluster_gpu_rows(w, d, c, x);
+	snprintf(msg, sizeof(msg), "message %s MiB",
+		 u128_dec(n1, (uint64_t)x->message * 1000000 / (1 << 20), 6));
+	cluster_domain_rows(w, c, x, msg);
+	if (x->scaleout != RK_NONE)
+		cluster_scaleout_rows(w, d, c, x, msg);
+	cluster_model_rows(w, x);
 	wb_str(w, "</tbody></table>\n");
 }
 
@@ -338,53 +371,51 @@ static void html_source(void *arg, const char *src, bool first)
 	wb_xml(w, src);
 }
 
-static void section_capacity(struct wbuf *w, struct backend_ctx *ctx)
+/* The design's GPUs, dense throughputs, HBM and clusters. */
+static void capacity_totals(struct wbuf *w, const struct capacity *c)
 {
-	const struct rk_design *d = ctx->d;
-	struct capacity c;
-	char v[160], b[512], n1[64];
+	char v[160], n1[64];
 
-	capacity_compute(ctx->dv, &c);
-	wb_str(w,
-	       "<section id=\"capacity\"><h2>Capacity</h2>\n"
-	       "<p class=\"note\">Throughput figures are dense peaks (vendor "
-	       "tensor figures with 2:4 sparsity halved); rates are per "
-	       "direction; the formulas are in the language reference, "
-	       "section 10.1.</p>\n<table><thead><tr><th>figure</th>"
-	       "<th>value</th><th>basis</th></tr></thead><tbody>\n");
-	snprintf(v, sizeof(v), "%llu", (unsigned long long)c.gpus);
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)c->gpus);
 	cap_row(w, "GPUs", v, "gpu components of every device's part");
 	for (unsigned k = 0; k < CAP__PREC; k++) {
 		char f[64];
 
 		snprintf(f, sizeof(f), "dense %s, total",
 			 cap_prec_name((enum cap_prec)k));
-		if (c.flops_known[k])
+		if (c->flops_known[k])
 			snprintf(v, sizeof(v), "%s PFLOP/s",
-				 u128_dec(n1, c.flops[k], 15));
+				 u128_dec(n1, c->flops[k], 15));
 		else
 			snprintf(v, sizeof(v), "n/a");
 		cap_row(w, f, v,
-			c.flops_known[k]
+			c->flops_known[k]
 			    ? "sum over GPU parts of count x catalog figure"
 			    : "not every GPU part has this figure");
 	}
-	snprintf(v, sizeof(v), "%s TB", u128_dec(n1, c.hbm, 12));
+	snprintf(v, sizeof(v), "%s TB", u128_dec(n1, c->hbm, 12));
 	cap_row(w, "HBM, total", v, "sum of the GPU parts' hbm");
-	cap_row(w, "HBM bandwidth, total", rate_text(v, sizeof(v), c.hbm_bw),
+	cap_row(w, "HBM bandwidth, total", rate_text(v, sizeof(v), c->hbm_bw),
 		"sum of the GPU parts' hbm_bw");
-	snprintf(v, sizeof(v), "%u", c.nclusters);
+	snprintf(v, sizeof(v), "%u", c->nclusters);
 	cap_row(w, "clusters", v,
 		"GPU devices joined by NVLink domains and compute fabrics "
 		"(management, storage and in-band networks do not join); "
 		"each is listed below");
-	snprintf(v, sizeof(v), "%s kW", u128_dec(n1, (uint64_t)c.it_power, 6));
-	if (c.it_power_over) {
+}
+
+/* The IT power: out of range, a lower bound, or the sum. */
+static void capacity_power(struct wbuf *w, const struct capacity *c)
+{
+	char v[160], n1[64];
+
+	snprintf(v, sizeof(v), "%s kW", u128_dec(n1, (uint64_t)c->it_power, 6));
+	if (c->it_power_over) {
 		/* no figure, nor any made from it */
 		cap_row(w, "IT power", WB_OUT_OF_RANGE,
 			"sum of the racks' power_max: more than 64 bits hold "
 			"(total-overflow)");
-	} else if (c.it_power_unknown) {
+	} else if (c->it_power_unknown) {
 		char lb[256];
 
 		snprintf(lb, sizeof(lb), "at least %s" WB_UNKNOWN, v);
@@ -394,66 +425,72 @@ static void section_capacity(struct wbuf *w, struct backend_ctx *ctx)
 	} else {
 		cap_row(w, "IT power", v, "sum of the racks' power_max");
 	}
-	if (c.it_power_over && c.pue >= 0) {
+}
+
+/* The facility power (with a site's pue) and the energy per year: none
+ * made from an IT power out of range or only a lower bound. */
+static void capacity_energy(struct wbuf *w, const struct rk_design *d,
+			    const struct capacity *c)
+{
+	char v[160], b[512], n1[64];
+
+	if (c->it_power_over && c->pue >= 0) {
 		cap_row(w, "facility power", WB_OUT_OF_RANGE,
 			"IT power x PUE: the IT power is out of range");
 		cap_row(w, "energy per year", WB_OUT_OF_RANGE,
 			"facility power x 8,760 h: the IT power is out of "
 			"range");
-	} else if (c.it_power_over) {
+	} else if (c->it_power_over) {
 		cap_row(w, "IT energy per year", WB_OUT_OF_RANGE,
 			"IT power x 8,760 h: the IT power is out of range");
-	} else if (c.it_power_unknown && c.pue >= 0) {
+	} else if (c->it_power_unknown && c->pue >= 0) {
 		cap_row(w, "facility power", "unknown",
 			"IT power x PUE: the IT power is only a lower bound");
 		cap_row(w, "energy per year", "unknown",
 			"facility power x 8,760 h: the IT power is only a "
 			"lower bound");
-	} else if (c.it_power_unknown) {
+	} else if (c->it_power_unknown) {
 		cap_row(w, "IT energy per year", "unknown",
 			"IT power x 8,760 h: the IT power is only a lower "
 			"bound");
-	} else if (c.pue >= 0) {
+	} else if (c->pue >= 0) {
 		char p[64];
 
 		snprintf(v, sizeof(v), "%s kW",
-			 u128_dec(n1, c.facility_nw, 12));
+			 u128_dec(n1, c->facility_nw, 12));
 		snprintf(b, sizeof(b), "IT power x PUE %s%% (site %s)",
-			 u128_dec(p, (uint64_t)c.pue, 4),
-			 ir_name(d, c.pue_site));
+			 u128_dec(p, (uint64_t)c->pue, 4),
+			 ir_name(d, c->pue_site));
 		cap_row(w, "facility power", v, b);
 		snprintf(v, sizeof(v), "%s MWh",
-			 u128_dec(n1, c.facility_nw * CAP_HOURS_PER_YEAR, 15));
+			 u128_dec(n1, c->facility_nw * CAP_HOURS_PER_YEAR, 15));
 		cap_row(w, "energy per year", v,
 			"facility power x 8,760 h (at power_max: upper bound)");
 	} else {
+		uint64_t it = (uint64_t)(c->it_power > 0 ? c->it_power : 0);
+
 		snprintf(v, sizeof(v), "%s MWh",
 			 u128_dec(n1,
-				  (unsigned __int128)(uint64_t)(c.it_power > 0
-								    ? c.it_power
-								    : 0) *
-				      CAP_HOURS_PER_YEAR,
+				  (unsigned __int128)it * CAP_HOURS_PER_YEAR,
 				  9));
 		cap_row(
 		    w, "IT energy per year", v,
 		    "IT power x 8,760 h; no site sets a pue, so no facility "
 		    "figure");
 	}
-	wb_str(w, "</tbody></table>\n");
-	for (uint32_t q = 0; q < c.nclusters && q < HTML_CLUSTERS; q++)
-		cap_cluster_table(w, d, &c, &c.clusters[q]);
-	if (c.nclusters > HTML_CLUSTERS)
-		wb_printf(w,
-			  "<p class=\"note\">%u more clusters: see "
-			  "report.json's capacity.clusters.</p>\n",
-			  c.nclusters - HTML_CLUSTERS);
+}
+
+/* The GPU parts: count, catalog figures and their sources. */
+static void capacity_models(struct wbuf *w, const struct rk_design *d,
+			    const struct capacity *c)
+{
 	wb_str(w, "<h3>GPU parts</h3>\n<table><thead><tr>"
 		  "<th>part</th><th>GPUs</th><th>FP64</th><th>TF32</th>"
 		  "<th>BF16</th><th>FP8</th><th>FP4</th><th>HBM</th>"
 		  "<th>HBM bandwidth</th><th>NVLink (both ways)</th>"
 		  "<th>sources</th></tr></thead><tbody>\n");
-	for (uint32_t j = 0; j < c.nmodels; j++) {
-		const struct cap_model *m = &c.models[j];
+	for (uint32_t j = 0; j < c->nmodels; j++) {
+		const struct cap_model *m = &c->models[j];
 
 		wb_str(w, "<tr><td>");
 		wb_xml(w, ir_name(d, m->part));
@@ -482,7 +519,35 @@ static void section_capacity(struct wbuf *w, struct backend_ctx *ctx)
 		cap_sources(d, m->part, html_source, w);
 		wb_str(w, "</td></tr>\n");
 	}
-	wb_str(w, "</tbody></table></section>\n");
+	wb_str(w, "</tbody></table>");
+}
+
+static void section_capacity(struct wbuf *w, struct backend_ctx *ctx)
+{
+	const struct rk_design *d = ctx->d;
+	struct capacity c;
+
+	capacity_compute(ctx->dv, &c);
+	wb_str(w,
+	       "<section id=\"capacity\"><h2>Capacity</h2>\n"
+	       "<p class=\"note\">Throughput figures are dense peaks (vendor "
+	       "tensor figures with 2:4 sparsity halved); rates are per "
+	       "direction; the formulas are in the language reference, "
+	       "section 10.1.</p>\n<table><thead><tr><th>figure</th>"
+	       "<th>value</th><th>basis</th></tr></thead><tbody>\n");
+	capacity_totals(w, &c);
+	capacity_power(w, &c);
+	capacity_energy(w, d, &c);
+	wb_str(w, "</tbody></table>\n");
+	for (uint32_t q = 0; q < c.nclusters && q < HTML_CLUSTERS; q++)
+		cap_cluster_table(w, d, &c, &c.clusters[q]);
+	if (c.nclusters > HTML_CLUSTERS)
+		wb_printf(w,
+			  "<p class=\"note\">%u more clusters: see "
+			  "report.json's capacity.clusters.</p>\n",
+			  c.nclusters - HTML_CLUSTERS);
+	capacity_models(w, d, &c);
+	wb_str(w, "</section>\n");
 	capacity_free(&c);
 }
 
@@ -855,105 +920,115 @@ static void section_loops(struct wbuf *w, struct backend_ctx *ctx)
  * objects it proved and those it could not (report.json's
  * "unknown_figures", "estimated" and "coverage").
  */
-static void section_coverage(struct wbuf *w, struct backend_ctx *ctx)
+/* The figures a budget needs that a part lacks (report @fr). */
+static void coverage_unknown(struct wbuf *w, const struct rk_design *d,
+			     const struct figure_report *fr)
 {
+	const struct unknown_fig *u = fr->unknown;
+
+	wb_str(w, "<h3>Unknown figures</h3>\n<table class=\"sort\">"
+		  "<thead><tr><th>part</th><th>attribute</th>"
+		  "<th>devices</th><th>typical power (not used)</th>"
+		  "</tr></thead><tbody>\n");
+	for (uint32_t k = 0; k < fr->nunknown; k++) {
+		wb_str(w, "<tr>");
+		td_text(w, ir_name(d, u[k].part));
+		td_text(w, attr_table[u[k].key].name);
+		td_u(w, u[k].objects);
+		if (u[k].typ >= 0)
+			td_power(w, u[k].typ);
+		else
+			wb_str(w, "<td></td>");
+		wb_str(w, "</tr>\n");
+	}
+	wb_str(w, "</tbody></table>\n");
+}
+
+/* The estimated figures: the parts' (or rackc's own, for a coolant), with
+ * the checks that read them. */
+static void coverage_estimated(struct wbuf *w, const struct rk_design *d,
+			       const struct figure_report *fr)
+{
+	const struct estimated_fig *e = fr->est;
+
+	wb_str(w, "<h3>Estimated figures</h3>\n"
+		  "<table class=\"sort\"><thead><tr><th>part</th>"
+		  "<th>attribute</th><th>objects</th><th>checks</th>"
+		  "<th>estimate</th></tr></thead><tbody>\n");
+	for (uint32_t k = 0; k < fr->nest; k++) {
+		char cool[64];
+
+		wb_str(w, "<tr>");
+		if (e[k].coolant) { /* rackc's own estimate */
+			snprintf(cool, sizeof(cool), "coolant %s",
+				 e[k].coolant);
+			td_text(w, cool);
+		} else {
+			td_text(w, ir_name(d, e[k].part));
+		}
+		td_text(w, attr_table[e[k].attr].name);
+		td_u(w, e[k].objects);
+		td_text(w, e[k].checks);
+		td_text(w, e[k].text);
+		wb_str(w, "</tr>\n");
+	}
+	wb_str(w, "</tbody></table>\n");
+}
+
+/* The checks' verdicts that rest on estimated figures, each with them. */
+static void coverage_verdicts(struct wbuf *w, struct backend_ctx *ctx,
+			      const struct figure_report *fr)
+{
+	static const char *const outcome[] = {
+		[COVER_PROVED] = "proved",
+		[COVER_UNKNOWN] = "not proved: missing figure",
+		[COVER_WAIVED] = "not proved: waived",
+		[COVER_PREREQ] = "not proved: prerequisite failed",
+	};
 	const struct rk_design *d = ctx->d;
+
+	wb_str(w, "<h3>Verdicts resting on estimated figures</h3>\n"
+		  "<table class=\"sort\"><thead><tr><th>check</th>"
+		  "<th>object</th><th>verdict</th><th>estimated "
+		  "figures</th></tr></thead><tbody>\n");
+	for (uint32_t k = 0; k < fr->nverdicts; k++) {
+		const struct est_verdict *v = &fr->verdicts[k];
+
+		wb_str(w, "<tr>");
+		td_text(w, ctx->dv->check_names[v->check]);
+		td_text(w, ir_name(d, v->obj));
+		td_text(w, v->outcome < ARRAY_SIZE(outcome)
+			       ? outcome[v->outcome]
+			       : "?");
+		wb_str(w, "<td>");
+		for (uint32_t i = 0; i < v->n; i++) {
+			const struct estimated_fig *x =
+			    &fr->est[fr->refs[v->first + i]];
+
+			if (i)
+				wb_str(w, ", ");
+			if (x->coolant) {
+				wb_str(w, "coolant ");
+				wb_xml(w, x->coolant);
+				continue;
+			}
+			wb_xml(w, ir_name(d, x->part));
+			wb_str(w, ".");
+			wb_xml(w, attr_table[x->attr].name);
+		}
+		wb_str(w, "</td></tr>\n");
+	}
+	wb_str(w, "</tbody></table>\n");
+}
+
+/* Each budget check that ran and is tracked: its outcomes counted (@fr,
+ * when there is one, for those proved on estimated figures). */
+static void coverage_budgets(struct wbuf *w, struct backend_ctx *ctx,
+			     const struct figure_report *fr)
+{
 	const struct check_coverage *cv = ctx->dv ? ctx->dv->coverage : NULL;
-	const struct figure_report *fr = ctx->dv ? ctx->dv->figures : NULL;
-	uint32_t nu = fr ? fr->nunknown : 0, ne = fr ? fr->nest : 0;
-	uint32_t nv = fr ? fr->nverdicts : 0;
-	const struct unknown_fig *u = fr ? fr->unknown : NULL;
-	const struct estimated_fig *e = fr ? fr->est : NULL;
 	bool any = false;
 
-	wb_str(w, "<section id=\"coverage\"><h2>Coverage</h2>\n"
-		  "<p class=\"note\">What the checks could and could not "
-		  "prove. A figure a budget needs and a part lacks is never "
-		  "counted as zero: the totals that hold it are lower bounds "
-		  "(\"at least\"), and a check passes nothing on them.</p>\n");
-	if (nu) {
-		wb_str(w, "<h3>Unknown figures</h3>\n<table class=\"sort\">"
-			  "<thead><tr><th>part</th><th>attribute</th>"
-			  "<th>devices</th><th>typical power (not used)</th>"
-			  "</tr></thead><tbody>\n");
-		for (uint32_t k = 0; k < nu; k++) {
-			wb_str(w, "<tr>");
-			td_text(w, ir_name(d, u[k].part));
-			td_text(w, attr_table[u[k].key].name);
-			td_u(w, u[k].objects);
-			if (u[k].typ >= 0)
-				td_power(w, u[k].typ);
-			else
-				wb_str(w, "<td></td>");
-			wb_str(w, "</tr>\n");
-		}
-		wb_str(w, "</tbody></table>\n");
-	}
-	if (ne) {
-		wb_str(w, "<h3>Estimated figures</h3>\n"
-			  "<table class=\"sort\"><thead><tr><th>part</th>"
-			  "<th>attribute</th><th>objects</th><th>checks</th>"
-			  "<th>estimate</th></tr></thead><tbody>\n");
-		for (uint32_t k = 0; k < ne; k++) {
-			char cool[64];
-
-			wb_str(w, "<tr>");
-			if (e[k].coolant) { /* rackc's own estimate */
-				snprintf(cool, sizeof(cool), "coolant %s",
-					 e[k].coolant);
-				td_text(w, cool);
-			} else {
-				td_text(w, ir_name(d, e[k].part));
-			}
-			td_text(w, attr_table[e[k].attr].name);
-			td_u(w, e[k].objects);
-			td_text(w, e[k].checks);
-			td_text(w, e[k].text);
-			wb_str(w, "</tr>\n");
-		}
-		wb_str(w, "</tbody></table>\n");
-	}
-	if (nv) {
-		static const char *const outcome[] = {
-			[COVER_PROVED] = "proved",
-			[COVER_UNKNOWN] = "not proved: missing figure",
-			[COVER_WAIVED] = "not proved: waived",
-			[COVER_PREREQ] = "not proved: prerequisite failed",
-		};
-
-		wb_str(w, "<h3>Verdicts resting on estimated figures</h3>\n"
-			  "<table class=\"sort\"><thead><tr><th>check</th>"
-			  "<th>object</th><th>verdict</th><th>estimated "
-			  "figures</th></tr></thead><tbody>\n");
-		for (uint32_t k = 0; k < nv; k++) {
-			const struct est_verdict *v = &fr->verdicts[k];
-
-			wb_str(w, "<tr>");
-			td_text(w, ctx->dv->check_names[v->check]);
-			td_text(w, ir_name(d, v->obj));
-			td_text(w, v->outcome < ARRAY_SIZE(outcome)
-				       ? outcome[v->outcome]
-				       : "?");
-			wb_str(w, "<td>");
-			for (uint32_t i = 0; i < v->n; i++) {
-				const struct estimated_fig *x =
-				    &fr->est[fr->refs[v->first + i]];
-
-				if (i)
-					wb_str(w, ", ");
-				if (x->coolant) {
-					wb_str(w, "coolant ");
-					wb_xml(w, x->coolant);
-					continue;
-				}
-				wb_xml(w, ir_name(d, x->part));
-				wb_str(w, ".");
-				wb_xml(w, attr_table[x->attr].name);
-			}
-			wb_str(w, "</td></tr>\n");
-		}
-		wb_str(w, "</tbody></table>\n");
-	}
 	for (unsigned i = 0; cv && i < ctx->dv->ncoverage; i++) {
 		const struct check_coverage *x = &cv[i];
 
@@ -978,6 +1053,25 @@ static void section_coverage(struct wbuf *w, struct backend_ctx *ctx)
 	}
 	if (any)
 		wb_str(w, "</tbody></table>\n");
+}
+
+static void section_coverage(struct wbuf *w, struct backend_ctx *ctx)
+{
+	const struct rk_design *d = ctx->d;
+	const struct figure_report *fr = ctx->dv ? ctx->dv->figures : NULL;
+
+	wb_str(w, "<section id=\"coverage\"><h2>Coverage</h2>\n"
+		  "<p class=\"note\">What the checks could and could not "
+		  "prove. A figure a budget needs and a part lacks is never "
+		  "counted as zero: the totals that hold it are lower bounds "
+		  "(\"at least\"), and a check passes nothing on them.</p>\n");
+	if (fr && fr->nunknown)
+		coverage_unknown(w, d, fr);
+	if (fr && fr->nest)
+		coverage_estimated(w, d, fr);
+	if (fr && fr->nverdicts)
+		coverage_verdicts(w, ctx, fr);
+	coverage_budgets(w, ctx, fr);
 	wb_str(w, "</section>\n");
 }
 

@@ -328,14 +328,12 @@ static bool depths(struct npart *p)
 	return ok;
 }
 
-/* Resolve parents, bus ids and link figures; false after an error. */
-static bool analyse(struct npart *p)
+/* Read each component's bus id and mark the NICs that carry NCCL traffic;
+ * the number of cpu components, *@onecpu the last of them. */
+static uint32_t read_buses(struct npart *p, uint32_t *onecpu)
 {
 	const struct rk_design *d = p->d;
-	uint32_t ncpu = 0, onecpu = RK_NONE, nvirt = 0, nobus = 0;
-	uint32_t *order, *cnt;
-	char names[300];
-	size_t nb = 0;
+	uint32_t ncpu = 0;
 
 	for (uint32_t i = 0; i < p->n; i++) {
 		struct ncomp *c = &p->c[i];
@@ -345,7 +343,7 @@ static bool analyse(struct npart *p)
 		c->up = RK_NONE;
 		c->nccl = c->cls == COMP_NIC && nccl_nic_carries(d, c->id);
 		if (c->cls == COMP_CPU) {
-			onecpu = i;
+			*onecpu = i;
 			ncpu++;
 		}
 		if (b && b->type == VT_STR) {
@@ -364,11 +362,14 @@ static bool analyse(struct npart *p)
 			c->has_bus = true;
 		}
 	}
-	if (!ncpu)
-		part_error(p, p->part, NULL,
-			   "it declares no cpu components, so its GPUs and "
-			   "NICs have no NUMA node");
-	/* parents */
+	return ncpu;
+}
+
+/* Each component's parent: its `pcie` switch, else its `cpu`, else the
+ * part's only cpu (@onecpu when @ncpu is 1); a `pcie` that names no switch
+ * is marked bad_up. */
+static void resolve_parents(struct npart *p, uint32_t ncpu, uint32_t onecpu)
+{
 	for (uint32_t i = 0; i < p->n; i++) {
 		struct ncomp *c = &p->c[i];
 
@@ -385,30 +386,42 @@ static bool analyse(struct npart *p)
 		if (c->up == RK_NONE && ncpu == 1)
 			c->up = onecpu;
 	}
-	/* depth (detects switch cycles) and what is used: each walk up
-	 * stops at a component already marked */
-	if (!depths(p))
-		return false;
+}
+
+/* Mark what is written: the GPUs, the NCCL NICs and everything above
+ * them (each walk up stops at a component already marked). */
+static void mark_used(struct npart *p)
+{
 	for (uint32_t i = 0; i < p->n; i++)
 		if (p->c[i].cls == COMP_GPU || p->c[i].nccl)
 			for (uint32_t j = i; j != RK_NONE && !p->c[j].used;
 			     j = p->c[j].up)
 				p->c[j].used = true;
+}
+
+/* Errors for the used components that cannot be placed: behind something
+ * else than a switch, under no switch or cpu (when the part has @ncpu
+ * cpus), or without a bus id (the first four named in one error). */
+static void check_placed(struct npart *p, uint32_t ncpu)
+{
+	const struct rk_design *d = p->d;
+	uint32_t nobus = 0;
+	char names[300];
+	size_t nb = 0;
+
 	for (uint32_t i = 0; i < p->n; i++) {
 		const struct ncomp *c = &p->c[i];
-		const char *nm = str_of(p->ctx->d->arena, d->objs[c->id].local);
+		const char *nm = str_of(d->arena, d->objs[c->id].local);
+		const struct rk_value *pv = ir_attr(d, c->id, A_PCIE);
 
 		if (!c->used || c->cls == COMP_CPU)
 			continue;
+		/* the names are the design's strings (d->arena) */
 		if (c->bad_up)
-			part_error(
-			    p, c->id, &ir_attr(d, c->id, A_PCIE)->loc,
-			    "%s sits behind '%s', which is not a "
-			    "pcie_switch",
-			    nm,
-			    str_of(
-				p->ctx->arena,
-				d->objs[ir_attr(d, c->id, A_PCIE)->a].local));
+			part_error(p, c->id, &pv->loc,
+				   "%s sits behind '%s', which is not a "
+				   "pcie_switch",
+				   nm, str_of(d->arena, d->objs[pv->a].local));
 		else if (c->up == RK_NONE && ncpu)
 			part_error(p, c->id, NULL,
 				   "%s names no pcie switch or cpu, so its "
@@ -429,7 +442,14 @@ static bool analyse(struct npart *p)
 			   nobus, nobus == 1 ? "" : "s", nobus == 1 ? "" : "s",
 			   nobus == 1 ? "has" : "have", names,
 			   nobus > 4 ? ", ..." : "");
-	/* virtual bridge ids for switches without a bus attribute */
+}
+
+/* Virtual bridge ids ffff:BB:DD.0 for the used switches without a bus
+ * attribute; false after an error (more than there are). */
+static bool virtual_bridges(struct npart *p)
+{
+	uint32_t nvirt = 0;
+
 	for (uint32_t i = 0; i < p->n; i++) {
 		struct ncomp *c = &p->c[i];
 
@@ -449,15 +469,22 @@ static bool analyse(struct npart *p)
 			 0xff - nvirt / 32, nvirt % 32);
 		nvirt++;
 	}
-	/*
-	 * Own figures: a GPU's or NIC's from the catalog (unknown stays
-	 * unknown: no figure is borrowed from the other end), a switch's its
-	 * own, else the highest of the devices below it (otherwise NCCL would
-	 * rate the bridge at Gen3).  Switches are done deepest first (a
-	 * counting sort by depth), so each has all its children's figures.
-	 */
-	cnt = xcalloc(p->n + 1, sizeof(*cnt));
-	order = xmalloc((p->n + 1) * sizeof(*order));
+	return true;
+}
+
+/*
+ * Own figures: a GPU's or NIC's from the catalog (unknown stays
+ * unknown: no figure is borrowed from the other end), a switch's its
+ * own, else the highest of the devices below it (otherwise NCCL would
+ * rate the bridge at Gen3).  Switches are done deepest first (a
+ * counting sort by depth), so each has all its children's figures.
+ */
+static void own_figures(struct npart *p)
+{
+	const struct rk_design *d = p->d;
+	uint32_t *cnt = xcalloc(p->n + 1, sizeof(*cnt));
+	uint32_t *order = xmalloc((p->n + 1) * sizeof(*order));
+
 	for (uint32_t i = 0; i < p->n; i++) {
 		struct ncomp *c = &p->c[i];
 
@@ -489,8 +516,14 @@ static bool analyse(struct npart *p)
 	}
 	free(cnt);
 	free(order);
-	/* each link is as fast as its slower end, and unknown when this end
-	 * is (the catalog does not know the link then) */
+}
+
+/* Each link is as fast as its slower end, and unknown when this end is
+ * (the catalog does not know the link then). */
+static void link_figures(struct npart *p)
+{
+	const struct rk_design *d = p->d;
+
 	for (uint32_t i = 0; i < p->n; i++) {
 		struct ncomp *c = &p->c[i];
 		const struct ncomp *u;
@@ -520,6 +553,28 @@ static bool analyse(struct npart *p)
 			    str_of(p->ctx->d->arena, d->objs[c->id].local));
 		}
 	}
+}
+
+/* Resolve parents, bus ids and link figures; false after an error. */
+static bool analyse(struct npart *p)
+{
+	uint32_t onecpu = RK_NONE, ncpu;
+
+	ncpu = read_buses(p, &onecpu);
+	if (!ncpu)
+		part_error(p, p->part, NULL,
+			   "it declares no cpu components, so its GPUs and "
+			   "NICs have no NUMA node");
+	resolve_parents(p, ncpu, onecpu);
+	/* depth (detects switch cycles) */
+	if (!depths(p))
+		return false;
+	mark_used(p);
+	check_placed(p, ncpu);
+	if (!virtual_bridges(p))
+		return false;
+	own_figures(p);
+	link_figures(p);
 	return p->ok;
 }
 
@@ -1210,31 +1265,34 @@ out:
 	return p->ok;
 }
 
-static bool emit_nccl(struct backend_ctx *ctx)
-{
-	const struct rk_design *d = ctx->d;
-	uint32_t *nodes = xcalloc(d->nobjs ? d->nobjs : 1, sizeof(*nodes));
-	uint32_t *first = xmalloc((d->nobjs ? d->nobjs : 1) * sizeof(*first));
-	uint8_t *nvfab = xcalloc(d->nobjs ? d->nobjs : 1, 1);
-	const char **file = xcalloc(d->nobjs ? d->nobjs : 1, sizeof(*file));
-	const char *const *host;
-	bool ok, any_gpu = false;
-	uint32_t gpuless_part = 0; /* first GPU-less server part, + 1 */
-	uint32_t hccl_part = 0;	   /* first Intel Gaudi server part, + 1 */
-	FILE *fp;
+/* The nccl back end's view of the design's server parts (emit_nccl and
+ * its phases), each array indexed by part object. */
+struct nccl_run {
+	struct backend_ctx *ctx;
+	uint32_t *nodes;       /* server devices of the part */
+	uint32_t *first;       /* the first of them, or RK_NONE */
+	uint8_t *nvfab;	       /* its servers are in an nvlink fabric */
+	const char **file;     /* its file under nccl/, NULL when none */
+	bool ok, any_gpu;      /* no part failed; a part has a file */
+	uint32_t gpuless_part; /* first GPU-less server part, + 1 */
+	uint32_t hccl_part;    /* first Intel Gaudi server part, + 1 */
+};
 
-	memset(first, 0xff, (d->nobjs ? d->nobjs : 1) * sizeof(*first));
-	host = be_host_names(ctx, &ok);
+/* The server devices of each part, and the first of them; and the parts
+ * whose servers are endpoints of an NVLink fabric. */
+static void count_servers(struct nccl_run *r)
+{
+	const struct rk_design *d = r->ctx->d;
+
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		const struct rk_obj *o = &d->objs[i];
 
 		if (o->kind != K_DEVICE || o->cls != C_SERVER ||
 		    o->part == RK_NONE)
 			continue;
-		if (!nodes[o->part]++)
-			first[o->part] = i;
+		if (!r->nodes[o->part]++)
+			r->first[o->part] = i;
 	}
-	/* servers that are endpoints of an NVLink fabric */
 	for (uint32_t l = 0; l < d->nlinks; l++) {
 		const struct rk_link *k = &d->links[l];
 
@@ -1242,127 +1300,191 @@ static bool emit_nccl(struct backend_ctx *ctx)
 		    d->objs[k->fabric].cls != FAB_NVLINK)
 			continue;
 		if (d->objs[k->a_dev].part != RK_NONE)
-			nvfab[d->objs[k->a_dev].part] = 1;
+			r->nvfab[d->objs[k->a_dev].part] = 1;
 		if (d->objs[k->b_dev].part != RK_NONE)
-			nvfab[d->objs[k->b_dev].part] = 1;
+			r->nvfab[d->objs[k->b_dev].part] = 1;
 	}
-	for (uint32_t part = 0; part < d->nobjs; part++) {
-		struct npart p;
-		uint32_t *comps, ngpu = 0, nintel = 0;
+}
 
-		if (!nodes[part])
-			continue;
-		memset(&p, 0, sizeof(p));
-		p.ctx = ctx;
-		p.d = d;
-		p.part = part;
-		p.pname = ir_name(d, part);
-		p.ok = true;
-		p.n = be_part_comps(d, part, &comps);
-		p.c = xcalloc(p.n + 1, sizeof(*p.c));
-		for (uint32_t i = 0; i < p.n; i++) {
-			p.c[i].id = comps[i];
-			p.c[i].cls = d->objs[comps[i]].cls;
-			if (p.c[i].cls == COMP_GPU) {
-				const char *v = ir_str(d, comps[i], A_VENDOR);
+/* @p set up for @part: its components and their index by object; *@ngpu
+ * its GPUs, *@nintel those of them that are Intel's. */
+static void load_part(struct npart *p, struct backend_ctx *ctx, uint32_t part,
+		      uint32_t *ngpu, uint32_t *nintel)
+{
+	const struct rk_design *d = ctx->d;
+	uint32_t *comps;
 
-				ngpu++;
-				nintel += v && streq(v, "Intel");
-			}
+	memset(p, 0, sizeof(*p));
+	p->ctx = ctx;
+	p->d = d;
+	p->part = part;
+	p->pname = ir_name(d, part);
+	p->ok = true;
+	p->n = be_part_comps(d, part, &comps);
+	p->c = xcalloc(p->n + 1, sizeof(*p->c));
+	*ngpu = *nintel = 0;
+	for (uint32_t i = 0; i < p->n; i++) {
+		p->c[i].id = comps[i];
+		p->c[i].cls = d->objs[comps[i]].cls;
+		if (p->c[i].cls == COMP_GPU) {
+			const char *v = ir_str(d, comps[i], A_VENDOR);
+
+			(*ngpu)++;
+			*nintel += v && streq(v, "Intel");
 		}
-		free(comps);
-		p.byid = xmalloc((p.n + 1) * sizeof(*p.byid));
-		for (uint32_t i = 0; i < p.n; i++) {
-			p.byid[i].obj = p.c[i].id;
-			p.byid[i].idx = i;
-		}
-		qsort(p.byid, p.n, sizeof(*p.byid), nid_cmp);
-		if (!ngpu || nintel == ngpu) {
-			/*
-			 * Servers without GPUs (UFM, management nodes) take no
-			 * part in NCCL: hosts.csv lists them with no file.
-			 * Nor do servers whose accelerators are all Intel's
-			 * (Gaudi): HCCL drives them and reads no NCCL topology
-			 * file.  Only a design with no NCCL server at all is
-			 * reported (below), as NCCL output cannot describe it.
-			 */
-			if (ngpu && !hccl_part)
-				hccl_part = part + 1;
-			else if (!ngpu && !gpuless_part)
-				gpuless_part = part + 1;
-			free(p.c);
-			free(p.byid);
-			continue;
-		}
-		/* AMD GPUs (an `arch`, no CUDA `sm`): RCCL's flavour */
-		p.rccl = true;
-		for (uint32_t i = 0; i < p.n && p.rccl; i++)
-			if (p.c[i].cls == COMP_GPU &&
-			    (ir_num(d, p.c[i].id, A_SM, 0) ||
-			     !ir_str(d, p.c[i].id, A_ARCH)))
-				p.rccl = false;
-		any_gpu = true;
-		p.nvswitched =
-		    ir_num(d, part, A_NVSWITCHES, 0) > 0 || nvfab[part];
-		if (emit_part(&p)) {
-			file[part] =
-			    arena_printf(ctx->arena, "%s.xml",
-					 be_file_name(ctx->arena, p.pname));
-		} else {
-			ok = false;
-			if (!ctx->failed)
-				diag_note(ctx->diag, &d->objs[first[part]].loc,
-					  nodes[part] == 1
-					      ? "part '%s' is used by %s"
-					      : "part '%s' is used by %s "
-						"and %u more node(s)",
-					  p.pname, ir_name(d, first[part]),
-					  nodes[part] - 1);
-		}
+	}
+	free(comps);
+	p->byid = xmalloc((p->n + 1) * sizeof(*p->byid));
+	for (uint32_t i = 0; i < p->n; i++) {
+		p->byid[i].obj = p->c[i].id;
+		p->byid[i].idx = i;
+	}
+	qsort(p->byid, p->n, sizeof(*p->byid), nid_cmp);
+}
+
+/* AMD GPUs (an `arch`, no CUDA `sm`): RCCL's flavour. */
+static bool part_is_rccl(const struct npart *p)
+{
+	for (uint32_t i = 0; i < p->n; i++)
+		if (p->c[i].cls == COMP_GPU &&
+		    (ir_num(p->d, p->c[i].id, A_SM, 0) ||
+		     !ir_str(p->d, p->c[i].id, A_ARCH)))
+			return false;
+	return true;
+}
+
+/* The file of server part @part, when NCCL runs on its servers. */
+static void nccl_part(struct nccl_run *r, uint32_t part)
+{
+	struct backend_ctx *ctx = r->ctx;
+	const struct rk_design *d = ctx->d;
+	struct npart p;
+	uint32_t ngpu, nintel;
+
+	load_part(&p, ctx, part, &ngpu, &nintel);
+	if (!ngpu || nintel == ngpu) {
+		/*
+		 * Servers without GPUs (UFM, management nodes) take no
+		 * part in NCCL: hosts.csv lists them with no file.
+		 * Nor do servers whose accelerators are all Intel's
+		 * (Gaudi): HCCL drives them and reads no NCCL topology
+		 * file.  Only a design with no NCCL server at all is
+		 * reported (no_nccl_host), as NCCL output cannot describe
+		 * it.
+		 */
+		if (ngpu && !r->hccl_part)
+			r->hccl_part = part + 1;
+		else if (!ngpu && !r->gpuless_part)
+			r->gpuless_part = part + 1;
 		free(p.c);
 		free(p.byid);
-		free(p.kid);
-		if (ctx->failed)
-			break;
+		return;
 	}
-	if (!any_gpu && hccl_part && !ctx->dry) {
-		uint32_t part = hccl_part - 1;
+	p.rccl = part_is_rccl(&p);
+	r->any_gpu = true;
+	p.nvswitched = ir_num(d, part, A_NVSWITCHES, 0) > 0 || r->nvfab[part];
+	if (emit_part(&p)) {
+		r->file[part] = arena_printf(ctx->arena, "%s.xml",
+					     be_file_name(ctx->arena, p.pname));
+	} else {
+		r->ok = false;
+		if (!ctx->failed)
+			diag_note(ctx->diag, &d->objs[r->first[part]].loc,
+				  r->nodes[part] == 1
+				      ? "part '%s' is used by %s"
+				      : "part '%s' is used by %s "
+					"and %u more node(s)",
+				  p.pname, ir_name(d, r->first[part]),
+				  r->nodes[part] - 1);
+	}
+	free(p.c);
+	free(p.byid);
+	free(p.kid);
+}
+
+/* A warning when no server part got a file: its servers' accelerators
+ * are Intel's, or it has no GPUs. */
+static void no_nccl_host(const struct nccl_run *r)
+{
+	struct backend_ctx *ctx = r->ctx;
+	const struct rk_design *d = ctx->d;
+
+	if (r->any_gpu || ctx->dry)
+		return;
+	if (r->hccl_part) {
+		uint32_t part = r->hccl_part - 1;
 
 		diag_warning(ctx->diag, &d->objs[part].loc, "nccl",
 			     "the GPU server parts of the design carry Intel "
 			     "accelerators, which HCCL drives without an NCCL "
 			     "topology file: NCCL topology output describes no "
 			     "host");
-		diag_note(ctx->diag, &d->objs[first[part]].loc,
+		diag_note(ctx->diag, &d->objs[r->first[part]].loc,
 			  "part '%s' is used by %s", ir_name(d, part),
-			  ir_name(d, first[part]));
-	} else if (!any_gpu && gpuless_part && !ctx->dry) {
-		uint32_t part = gpuless_part - 1;
+			  ir_name(d, r->first[part]));
+	} else if (r->gpuless_part) {
+		uint32_t part = r->gpuless_part - 1;
 
 		diag_warning(ctx->diag, &d->objs[part].loc, "nccl",
 			     "no server part of the design has gpu components: "
 			     "NCCL topology output describes no host");
-		diag_note(ctx->diag, &d->objs[first[part]].loc,
+		diag_note(ctx->diag, &d->objs[r->first[part]].loc,
 			  "part '%s' is used by %s", ir_name(d, part),
-			  ir_name(d, first[part]));
+			  ir_name(d, r->first[part]));
 	}
-	if (ok && !ctx->failed && (fp = out_open(ctx, "nccl/hosts.csv"))) {
-		fputs("host,file\n", fp);
-		for (uint32_t i = 0; i < d->nobjs; i++) {
-			const struct rk_obj *o = &d->objs[i];
+}
 
-			/* servers without a file (no GPUs) are left out */
-			if (o->kind != K_DEVICE || o->cls != C_SERVER ||
-			    o->part == RK_NONE || !file[o->part])
-				continue;
-			fprintf(fp, "%s,%s\n", host[i], file[o->part]);
-		}
+/* nccl/hosts.csv: each server with a file, by host name. */
+static void write_hosts(const struct nccl_run *r, const char *const *host)
+{
+	const struct rk_design *d = r->ctx->d;
+	FILE *fp = out_open(r->ctx, "nccl/hosts.csv");
+
+	if (!fp)
+		return;
+	fputs("host,file\n", fp);
+	for (uint32_t i = 0; i < d->nobjs; i++) {
+		const struct rk_obj *o = &d->objs[i];
+
+		/* servers without a file (no GPUs) are left out */
+		if (o->kind != K_DEVICE || o->cls != C_SERVER ||
+		    o->part == RK_NONE || !r->file[o->part])
+			continue;
+		fprintf(fp, "%s,%s\n", host[i], r->file[o->part]);
 	}
-	free(nodes);
-	free(first);
-	free(nvfab);
-	free(file);
-	return ok && !ctx->failed;
+}
+
+static bool emit_nccl(struct backend_ctx *ctx)
+{
+	const struct rk_design *d = ctx->d;
+	size_t n = d->nobjs ? d->nobjs : 1;
+	struct nccl_run r = {
+		.ctx = ctx,
+		.nodes = xcalloc(n, sizeof(*r.nodes)),
+		.first = xmalloc(n * sizeof(*r.first)),
+		.nvfab = xcalloc(n, 1),
+		.file = xcalloc(n, sizeof(*r.file)),
+	};
+	const char *const *host;
+
+	memset(r.first, 0xff, n * sizeof(*r.first));
+	host = be_host_names(ctx, &r.ok);
+	count_servers(&r);
+	for (uint32_t part = 0; part < d->nobjs; part++) {
+		if (!r.nodes[part])
+			continue;
+		nccl_part(&r, part);
+		if (ctx->failed)
+			break;
+	}
+	no_nccl_host(&r);
+	if (r.ok && !ctx->failed)
+		write_hosts(&r, host);
+	free(r.nodes);
+	free(r.first);
+	free(r.nvfab);
+	free(r.file);
+	return r.ok && !ctx->failed;
 }
 
 /* libxml2 sets up its global tables once, before threads use it. */

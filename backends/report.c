@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "arith.h"
 #include "backend.h"
 #include "be_common.h"
 #include "capacity.h"
@@ -887,21 +888,19 @@ static void report_findings(FILE *fp, const struct diag_engine *f)
 	fputs(first ? "]" : "\n    ]", fp);
 }
 
-static bool emit_report(struct backend_ctx *ctx)
+/* The keys of a rack's (and the site's) totals, in the bit order of
+ * TOTAL_POWER, TOTAL_HEAT, TOTAL_HEAT_LIQUID. */
+static const char *const total_keys[] = { "power_max_w", "heat_w",
+					  "heat_liquid_w" };
+
+/* "totals": the design's counts and the site's power and heat. */
+static void report_totals(FILE *fp, struct backend_ctx *ctx,
+			  const struct rack_totals *t)
 {
 	const struct rk_design *d = ctx->d;
-	const struct rack_totals *t = derived_racks(ctx->dv);
-	FILE *fp = out_open(ctx, "report.json");
-	int64_t *cap;
-	static const char *const keys[] = { "power_max_w", "heat_w",
-					    "heat_liquid_w" };
-	uint32_t servers = 0, switches = 0, racks = 0, gpus = 0, cables, bp;
-	bool first;
-	unsigned over, unk;
+	uint32_t servers = 0, switches = 0, racks = 0, gpus, cables, bp;
+	int64_t low[2] = { t->site_power, t->site_heat };
 
-	if (!fp)
-		return false;
-	cap = supply_rack_capacities(d);
 	gpus = design_gpu_count(d);
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		const struct rk_obj *o = &d->objs[i];
@@ -913,8 +912,6 @@ static bool emit_report(struct backend_ctx *ctx)
 		switches += o->cls == C_SWITCH;
 	}
 	be_cable_counts(d, derived_cableplan(ctx->dv), &cables, &bp);
-	fputs("{\n  \"design\": ", fp);
-	be_json_str(fp, ctx->input);
 	fprintf(fp,
 		",\n  \"totals\": {\"gpus\": %u, \"servers\": %u, "
 		"\"switches\": %u, \"racks\": %u, \"cables\": %u, "
@@ -925,16 +922,23 @@ static bool emit_report(struct backend_ctx *ctx)
 	fputs(", \"heat_w\": ", fp);
 	json_total(fp, t->site_heat, t->site_over | t->site_unknown,
 		   TOTAL_HEAT);
-	json_out_of_range(fp, t->site_over, keys, 2);
-	{
-		int64_t low[2] = { t->site_power, t->site_heat };
+	json_out_of_range(fp, t->site_over, total_keys, 2);
+	json_unknown(fp, t->site_unknown & ~t->site_over, total_keys, low, 2,
+		     true);
+	fputc('}', fp);
+}
 
-		json_unknown(fp, t->site_unknown & ~t->site_over, keys, low, 2,
-			     true);
-	}
-	fputs("},\n  \"racks\": [", fp);
-	first = true;
+/* "racks": each rack's totals against its power capacity. */
+static void report_racks(FILE *fp, const struct rk_design *d,
+			 const struct rack_totals *t)
+{
+	int64_t *cap = supply_rack_capacities(d);
+	bool first = true;
+
+	fputs(",\n  \"racks\": [", fp);
 	for (uint32_t i = 0; i < d->nobjs; i++) {
+		unsigned over, unk;
+
 		if (d->objs[i].kind != K_RACK)
 			continue;
 		fputs(first ? "\n    {\"name\": " : ",\n    {\"name\": ", fp);
@@ -954,68 +958,94 @@ static bool emit_report(struct backend_ctx *ctx)
 			   TOTAL_HEAT_LIQUID);
 		fprintf(fp, ", \"devices\": %u, \"cooling\": \"%s\"",
 			t->devices[i], rack_cooling(d, i));
-		json_out_of_range(fp, over, keys, 3);
+		json_out_of_range(fp, over, total_keys, 3);
 		{
 			int64_t low[3] = { t->power[i], t->heat[i],
 					   t->heat_liquid[i] };
 
-			json_unknown(fp, unk, keys, low, 3, true);
+			json_unknown(fp, unk, total_keys, low, 3, true);
 		}
 		fputc('}', fp);
 	}
-	fputs(first ? "],\n  \"fabrics\": [" : "\n  ],\n  \"fabrics\": [", fp);
-	first = true;
-	for (uint32_t i = 0; i < d->nobjs; i++) {
-		static const char *const types[] = { "", "fat_tree", "nvlink",
-						     "star" };
-		const struct fabric_metrics *m;
-		int64_t dn, up, g;
+	fputs(first ? "]" : "\n  ]", fp);
+	free(cap);
+}
 
+/* A fabric's worst leaf oversubscription as "down:up" in lowest terms,
+ * null when either side is zero. */
+static void report_oversubscription(FILE *fp, const struct fabric_metrics *m)
+{
+	int64_t dn = m->leaf_worst_down, up = m->leaf_worst_up, g;
+
+	if (!dn || !up) {
+		fputs("null", fp);
+		return;
+	}
+	g = arith_gcd64(dn, up);
+	fprintf(fp, "\"%lld:%lld\"", (long long)(dn / g), (long long)(up / g));
+}
+
+/* One fabric's entry of "fabrics": its figures (metrics.h). */
+static void report_fabric(FILE *fp, const struct rk_design *d, uint32_t fab,
+			  const struct fabric_metrics *m)
+{
+	static const char *const types[] = { "", "fat_tree", "nvlink", "star" };
+
+	be_json_str(fp, ir_name(d, fab));
+	fprintf(fp,
+		", \"type\": \"%s\", \"endpoints\": %u, "
+		"\"switches\": %u, \"links\": %u, \"tiers\": %u, "
+		"\"injection_bps\": %lld, ",
+		d->objs[fab].cls < 4 ? types[d->objs[fab].cls] : "",
+		m->endpoints, m->switches, m->links, m->tiers,
+		(long long)m->injection);
+	report_bisection(fp, m);
+	report_node_bisection(fp, m);
+	fputs(", \"oversubscription\": ", fp);
+	report_oversubscription(fp, m);
+	fputs(", \"tier_switches\": [", fp);
+	for (uint32_t k = 0; k < m->tiers && k < 4; k++)
+		fprintf(fp, "%s%u", k ? ", " : "", m->tier_switches[k]);
+	fputs("], \"tier_links\": [", fp);
+	for (uint32_t k = 0; k < m->tiers && k < 4; k++)
+		fprintf(fp, "%s%u", k ? ", " : "", m->tier_links[k]);
+	fputs("], \"tier_bps\": [", fp);
+	for (uint32_t k = 0; k < m->tiers && k < 4; k++)
+		fprintf(fp, "%s{\"down\": %lld, \"up\": %lld}", k ? ", " : "",
+			(long long)m->tier_down[k], (long long)m->tier_up[k]);
+	fputs("]}", fp);
+}
+
+/* "fabrics": each fabric's entry. */
+static void report_fabrics(FILE *fp, struct backend_ctx *ctx)
+{
+	const struct rk_design *d = ctx->d;
+	bool first = true;
+
+	fputs(",\n  \"fabrics\": [", fp);
+	for (uint32_t i = 0; i < d->nobjs; i++) {
 		if (d->objs[i].kind != K_FABRIC)
 			continue;
-		m = derived_fabric(ctx->dv, i);
 		fputs(first ? "\n    {\"name\": " : ",\n    {\"name\": ", fp);
 		first = false;
-		be_json_str(fp, ir_name(d, i));
-		fprintf(fp,
-			", \"type\": \"%s\", \"endpoints\": %u, "
-			"\"switches\": %u, \"links\": %u, \"tiers\": %u, "
-			"\"injection_bps\": %lld, ",
-			d->objs[i].cls < 4 ? types[d->objs[i].cls] : "",
-			m->endpoints, m->switches, m->links, m->tiers,
-			(long long)m->injection);
-		report_bisection(fp, m);
-		report_node_bisection(fp, m);
-		fputs(", \"oversubscription\": ", fp);
-		dn = m->leaf_worst_down;
-		up = m->leaf_worst_up;
-		if (!dn || !up) {
-			fputs("null", fp);
-		} else {
-			int64_t a = dn, b = up;
-
-			while (b) {
-				g = a % b;
-				a = b;
-				b = g;
-			}
-			fprintf(fp, "\"%lld:%lld\"", (long long)(dn / a),
-				(long long)(up / a));
-		}
-		fputs(", \"tier_switches\": [", fp);
-		for (uint32_t k = 0; k < m->tiers && k < 4; k++)
-			fprintf(fp, "%s%u", k ? ", " : "", m->tier_switches[k]);
-		fputs("], \"tier_links\": [", fp);
-		for (uint32_t k = 0; k < m->tiers && k < 4; k++)
-			fprintf(fp, "%s%u", k ? ", " : "", m->tier_links[k]);
-		fputs("], \"tier_bps\": [", fp);
-		for (uint32_t k = 0; k < m->tiers && k < 4; k++)
-			fprintf(fp, "%s{\"down\": %lld, \"up\": %lld}",
-				k ? ", " : "", (long long)m->tier_down[k],
-				(long long)m->tier_up[k]);
-		fputs("]}", fp);
+		report_fabric(fp, d, i, derived_fabric(ctx->dv, i));
 	}
 	fputs(first ? "]" : "\n  ]", fp);
+}
+
+static bool emit_report(struct backend_ctx *ctx)
+{
+	const struct rk_design *d = ctx->d;
+	const struct rack_totals *t = derived_racks(ctx->dv);
+	FILE *fp = out_open(ctx, "report.json");
+
+	if (!fp)
+		return false;
+	fputs("{\n  \"design\": ", fp);
+	be_json_str(fp, ctx->input);
+	report_totals(fp, ctx, t);
+	report_racks(fp, d, t);
+	report_fabrics(fp, ctx);
 	report_feeds(fp, d, ctx->dv);
 	report_loops(fp, d, ctx->dv);
 	report_capacity(fp, ctx);
@@ -1027,7 +1057,6 @@ static bool emit_report(struct backend_ctx *ctx)
 		ctx->diag->errors, ctx->diag->warnings);
 	report_findings(fp, ctx->checks);
 	fputs("}\n}\n", fp);
-	free(cap);
 	return true;
 }
 

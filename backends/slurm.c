@@ -333,35 +333,56 @@ static bool slurm_node(const struct rk_design *d, uint32_t dev,
  * lie too far apart in memory to look at again per link). */
 enum { SL_NODE = 1, SL_SWITCH = 2 };
 
-/* The tree of one fabric, appended to @o. */
-static void fabric_tree(struct backend_ctx *ctx, const char *const *host,
-			uint32_t fab, const uint32_t *links, uint32_t nl,
-			uint32_t *sw_index, uint32_t *owner,
-			const uint8_t *what, struct out *o)
-{
-	const struct rk_design *d = ctx->d;
-	struct tsw *sw = NULL;
-	uint32_t ns = 0, cap = 0, *head, *next;
-	const char *fname = ir_name(d, fab);
+/* One fabric's tree as it is worked out: its switches, and each level's
+ * groups of switches (fabric_tree and its phases). */
+struct tree_work {
+	struct backend_ctx *ctx;
+	const char *const *host;
+	uint32_t fab;
+	const char *fname;
+	struct tsw *sw;
+	uint32_t ns, cap;
+	uint32_t *head, *next; /* a group's members: its first, the next */
+	uint32_t *sw_index;    /* per object: its switch index, or RK_NONE */
+	uint32_t *owner;       /* per node: the first leaf that lists it */
+	const uint8_t *what;
+	struct out *o;
+};
 
-	/* the switches of the fabric: generated ones are its children, a
-	 * hand-wired fabric's are found on its links */
-	for_each_child(d, fab, c)
+/* The switches of the fabric: generated ones are its children, a
+ * hand-wired fabric's are found on its links. */
+static void tree_switches(struct tree_work *w, const uint32_t *links,
+			  uint32_t nl)
+{
+	const struct rk_design *d = w->ctx->d;
+
+	for_each_child(d, w->fab, c)
 		if (d->objs[c].kind == K_DEVICE)
-			add_switch(d, c, sw_index, &sw, &ns, &cap);
+			add_switch(d, c, w->sw_index, &w->sw, &w->ns, &w->cap);
 	for (uint32_t i = 0; i < nl; i++) {
 		const struct rk_link *l = &d->links[links[i]];
 
 		for (int end = 0; end < 2; end++) {
 			uint32_t c = end ? l->b_dev : l->a_dev;
 
-			if ((what[c] & SL_SWITCH) && sw_index[c] == RK_NONE)
-				add_switch(d, c, sw_index, &sw, &ns, &cap);
+			if ((w->what[c] & SL_SWITCH) &&
+			    w->sw_index[c] == RK_NONE)
+				add_switch(d, c, w->sw_index, &w->sw, &w->ns,
+					   &w->cap);
 		}
 	}
+}
+
+/* Each switch's children from the links: the switches a level below it,
+ * or for a leaf the compute nodes cabled to it. */
+static void tree_links(struct tree_work *w, const uint32_t *links, uint32_t nl)
+{
+	const struct rk_design *d = w->ctx->d;
+	struct tsw *sw = w->sw;
+
 	for (uint32_t i = 0; i < nl; i++) {
 		const struct rk_link *l = &d->links[links[i]];
-		uint32_t a = sw_index[l->a_dev], b = sw_index[l->b_dev];
+		uint32_t a = w->sw_index[l->a_dev], b = w->sw_index[l->b_dev];
 
 		if (a != RK_NONE && b != RK_NONE) {
 			if (sw[a].level > sw[b].level)
@@ -369,172 +390,215 @@ static void fabric_tree(struct backend_ctx *ctx, const char *const *host,
 			else if (sw[b].level > sw[a].level)
 				ulist_push(&sw[b].kids, a);
 		} else if (a != RK_NONE && !sw[a].level) {
-			if (what[l->b_dev] & SL_NODE)
+			if (w->what[l->b_dev] & SL_NODE)
 				ulist_push(&sw[a].kids, l->b_dev);
 		} else if (b != RK_NONE && !sw[b].level) {
-			if (what[l->a_dev] & SL_NODE)
+			if (w->what[l->a_dev] & SL_NODE)
 				ulist_push(&sw[b].kids, l->a_dev);
 		}
 	}
-	head = xmalloc(((size_t)ns + 1) * sizeof(*head));
-	next = xmalloc(((size_t)ns + 1) * sizeof(*next));
-	for (int lv = 0; lv <= 3; lv++) {
-		/* children of upper levels are groups of the level below */
-		for (uint32_t s = 0; s < ns; s++) {
-			uint32_t m = 0;
+}
 
-			if (sw[s].level != lv)
-				continue;
-			/* children whose group has no entry are left out */
-			for (uint32_t k = 0; k < sw[s].kids.n; k++) {
-				uint32_t c = sw[s].kids.v[k];
+/* The children of level @lv's switches, sorted: an upper level's are the
+ * groups of the level below, those whose group has no entry left out. */
+static void level_kids(struct tree_work *w, int lv)
+{
+	struct tsw *sw = w->sw;
 
-				if (!lv)
-					sw[s].kids.v[m++] = c;
-				else if (sw[sw[c].group].written)
-					sw[s].kids.v[m++] = sw[c].group;
-			}
-			sw[s].kids.n = m;
-			ulist_sort_unique(&sw[s].kids);
+	for (uint32_t s = 0; s < w->ns; s++) {
+		uint32_t m = 0;
+
+		if (sw[s].level != lv)
+			continue;
+		for (uint32_t k = 0; k < sw[s].kids.n; k++) {
+			uint32_t c = sw[s].kids.v[k];
+
+			if (!lv)
+				sw[s].kids.v[m++] = c;
+			else if (sw[sw[c].group].written)
+				sw[s].kids.v[m++] = sw[c].group;
 		}
-		if (!lv) {
-			/* leaves that share a node are one Slurm switch:
-			 * union-find, each set named by its first leaf */
-			for (uint32_t s = 0; s < ns; s++)
-				sw[s].group = s;
-			for (uint32_t s = 0; s < ns; s++) {
-				if (sw[s].level)
-					continue;
-				for (uint32_t k = 0; k < sw[s].kids.n; k++) {
-					uint32_t nd = sw[s].kids.v[k];
-					uint32_t a, b;
-
-					if (owner[nd] == RK_NONE) {
-						owner[nd] = s;
-						continue;
-					}
-					a = find_group(sw, owner[nd]);
-					b = find_group(sw, s);
-					if (a != b)
-						sw[a > b ? a : b].group =
-						    a < b ? a : b;
-				}
-			}
-			for (uint32_t s = 0; s < ns; s++)
-				if (!sw[s].level)
-					sw[s].group = find_group(sw, s);
-			for (uint32_t s = 0; s < ns; s++)
-				for (uint32_t k = 0;
-				     !sw[s].level && k < sw[s].kids.n; k++)
-					owner[sw[s].kids.v[k]] = RK_NONE;
-		} else {
-			/* the first earlier switch of the level with the
-			 * same children: the groups so far in a table by
-			 * a hash of the children (at most one group per set
-			 * of children) */
-			uint32_t hcap = 16, *tab;
-
-			while (hcap < 2 * ns)
-				hcap *= 2;
-			tab = xmalloc(hcap * sizeof(*tab));
-			memset(tab, 0xff, hcap * sizeof(*tab));
-			for (uint32_t s = 0; s < ns; s++) {
-				uint32_t h, t;
-
-				if (sw[s].level != lv)
-					continue;
-				h = kids_hash(&sw[s]) & (hcap - 1);
-				while ((t = tab[h]) != RK_NONE &&
-				       !same_kids(&sw[t], &sw[s]))
-					h = (h + 1) & (hcap - 1);
-				if (t == RK_NONE)
-					tab[h] = t = s;
-				sw[s].group = t;
-			}
-			free(tab);
-		}
-		/* each group's members, in index order (from the group's
-		 * first switch, which has the lowest index) */
-		for (uint32_t s = 0; s < ns; s++)
-			head[s] = RK_NONE;
-		for (uint32_t t = ns; t-- > 0;)
-			if (sw[t].level == lv) {
-				next[t] = head[sw[t].group];
-				head[sw[t].group] = t;
-			}
-		for (uint32_t s = 0; s < ns; s++) {
-			struct sched_entry *e;
-			const char **nm;
-			uint32_t *kd, nm_n = 0, members = 0;
-
-			if (sw[s].level != lv || sw[s].group != s)
-				continue;
-			{
-				uint32_t total = 0;
-
-				for (uint32_t t = head[s]; t != RK_NONE;
-				     t = next[t])
-					total += sw[t].kids.n;
-				if (!total)
-					continue;
-			}
-			sw[s].written = true;
-			nm = xmalloc((sw[s].kids.n + ns + 1) * sizeof(*nm));
-			kd = xmalloc((sw[s].kids.n + 1) * sizeof(*kd));
-			e = VEC_PUSH(o->e, o->n, o->cap);
-			memset(e, 0, sizeof(*e));
-			e->name = host[sw[s].dev];
-			e->fabric = fname;
-			e->fab = fab;
-			e->dev = sw[s].dev;
-			e->level = lv;
-			for (uint32_t t = head[s]; t != RK_NONE; t = next[t]) {
-				if (lv) {
-					/* same children as s by construction */
-					if (t != s)
-						continue;
-					for (uint32_t k = 0; k < sw[t].kids.n;
-					     k++) {
-						kd[nm_n] =
-						    sw[sw[t].kids.v[k]].dev;
-						nm[nm_n] = host[kd[nm_n]];
-						nm_n++;
-					}
-					continue;
-				}
-				nm = xrealloc(nm, (nm_n + sw[t].kids.n + 1) *
-						      sizeof(*nm));
-				kd = xrealloc(kd, (nm_n + sw[t].kids.n + 1) *
-						      sizeof(*kd));
-				for (uint32_t k = 0; k < sw[t].kids.n; k++) {
-					kd[nm_n] = sw[t].kids.v[k];
-					nm[nm_n] = host[kd[nm_n]];
-					nm_n++;
-				}
-			}
-			e->kids = u32_set(ctx->arena, kd, nm_n, &e->nkids);
-			free(kd);
-			if (lv)
-				e->switches = hostlist(ctx->arena, nm, nm_n);
-			else
-				e->nodes = hostlist(ctx->arena, nm, nm_n);
-			nm_n = 0;
-			for (uint32_t t = head[s]; t != RK_NONE; t = next[t]) {
-				nm[nm_n++] = host[sw[t].dev];
-				members++;
-			}
-			if (members > 1)
-				e->also = hostlist(ctx->arena, nm, nm_n);
-			free(nm);
-		}
+		sw[s].kids.n = m;
+		ulist_sort_unique(&sw[s].kids);
 	}
+}
+
+/* Leaves that share a node are one Slurm switch: union-find, each set
+ * named by its first leaf. */
+static void group_leaves(struct tree_work *w)
+{
+	struct tsw *sw = w->sw;
+	uint32_t ns = w->ns, *owner = w->owner;
+
+	for (uint32_t s = 0; s < ns; s++)
+		sw[s].group = s;
 	for (uint32_t s = 0; s < ns; s++) {
-		sw_index[sw[s].dev] = RK_NONE;
-		free(sw[s].kids.v);
+		if (sw[s].level)
+			continue;
+		for (uint32_t k = 0; k < sw[s].kids.n; k++) {
+			uint32_t nd = sw[s].kids.v[k];
+			uint32_t a, b;
+
+			if (owner[nd] == RK_NONE) {
+				owner[nd] = s;
+				continue;
+			}
+			a = find_group(sw, owner[nd]);
+			b = find_group(sw, s);
+			if (a != b)
+				sw[a > b ? a : b].group = a < b ? a : b;
+		}
 	}
-	free(head);
-	free(next);
-	free(sw);
+	for (uint32_t s = 0; s < ns; s++)
+		if (!sw[s].level)
+			sw[s].group = find_group(sw, s);
+	for (uint32_t s = 0; s < ns; s++)
+		for (uint32_t k = 0; !sw[s].level && k < sw[s].kids.n; k++)
+			owner[sw[s].kids.v[k]] = RK_NONE;
+}
+
+/* An upper level's switch joins the first earlier switch of level @lv with
+ * the same children: the groups so far in a table by a hash of the
+ * children (at most one group per set of children). */
+static void group_same_kids(struct tree_work *w, int lv)
+{
+	struct tsw *sw = w->sw;
+	uint32_t hcap = 16, *tab;
+
+	while (hcap < 2 * w->ns)
+		hcap *= 2;
+	tab = xmalloc(hcap * sizeof(*tab));
+	memset(tab, 0xff, hcap * sizeof(*tab));
+	for (uint32_t s = 0; s < w->ns; s++) {
+		uint32_t h, t;
+
+		if (sw[s].level != lv)
+			continue;
+		h = kids_hash(&sw[s]) & (hcap - 1);
+		while ((t = tab[h]) != RK_NONE && !same_kids(&sw[t], &sw[s]))
+			h = (h + 1) & (hcap - 1);
+		if (t == RK_NONE)
+			tab[h] = t = s;
+		sw[s].group = t;
+	}
+	free(tab);
+}
+
+/* Each group's members of level @lv, in index order (from the group's
+ * first switch, which has the lowest index). */
+static void group_members(struct tree_work *w, int lv)
+{
+	for (uint32_t s = 0; s < w->ns; s++)
+		w->head[s] = RK_NONE;
+	for (uint32_t t = w->ns; t-- > 0;)
+		if (w->sw[t].level == lv) {
+			w->next[t] = w->head[w->sw[t].group];
+			w->head[w->sw[t].group] = t;
+		}
+}
+
+/* The entry of group @s of level @lv, unless its members have no
+ * children: the first member's name, the children's host list (an upper
+ * level's from @s alone, whose children all members share) and the other
+ * members named. */
+static void write_group(struct tree_work *w, uint32_t s, int lv)
+{
+	struct tsw *sw = w->sw;
+	const char *const *host = w->host;
+	struct sched_entry *e;
+	const char **nm;
+	uint32_t *kd, nm_n = 0, members = 0, total = 0;
+
+	for (uint32_t t = w->head[s]; t != RK_NONE; t = w->next[t])
+		total += sw[t].kids.n;
+	if (!total)
+		return;
+	sw[s].written = true;
+	nm = xmalloc((sw[s].kids.n + w->ns + 1) * sizeof(*nm));
+	kd = xmalloc((sw[s].kids.n + 1) * sizeof(*kd));
+	e = VEC_PUSH(w->o->e, w->o->n, w->o->cap);
+	memset(e, 0, sizeof(*e));
+	e->name = host[sw[s].dev];
+	e->fabric = w->fname;
+	e->fab = w->fab;
+	e->dev = sw[s].dev;
+	e->level = lv;
+	for (uint32_t t = w->head[s]; t != RK_NONE; t = w->next[t]) {
+		if (lv) {
+			/* same children as s by construction */
+			if (t != s)
+				continue;
+			for (uint32_t k = 0; k < sw[t].kids.n; k++) {
+				kd[nm_n] = sw[sw[t].kids.v[k]].dev;
+				nm[nm_n] = host[kd[nm_n]];
+				nm_n++;
+			}
+			continue;
+		}
+		nm = xrealloc(nm, (nm_n + sw[t].kids.n + 1) * sizeof(*nm));
+		kd = xrealloc(kd, (nm_n + sw[t].kids.n + 1) * sizeof(*kd));
+		for (uint32_t k = 0; k < sw[t].kids.n; k++) {
+			kd[nm_n] = sw[t].kids.v[k];
+			nm[nm_n] = host[kd[nm_n]];
+			nm_n++;
+		}
+	}
+	e->kids = u32_set(w->ctx->arena, kd, nm_n, &e->nkids);
+	free(kd);
+	if (lv)
+		e->switches = hostlist(w->ctx->arena, nm, nm_n);
+	else
+		e->nodes = hostlist(w->ctx->arena, nm, nm_n);
+	nm_n = 0;
+	for (uint32_t t = w->head[s]; t != RK_NONE; t = w->next[t]) {
+		nm[nm_n++] = host[sw[t].dev];
+		members++;
+	}
+	if (members > 1)
+		e->also = hostlist(w->ctx->arena, nm, nm_n);
+	free(nm);
+}
+
+/* The tree of one fabric, appended to @o: level by level from the
+ * leaves, the switches grouped and each group written as one entry. */
+static void fabric_tree(struct backend_ctx *ctx, const char *const *host,
+			uint32_t fab, const uint32_t *links, uint32_t nl,
+			uint32_t *sw_index, uint32_t *owner,
+			const uint8_t *what, struct out *o)
+{
+	struct tree_work w = {
+		.ctx = ctx,
+		.host = host,
+		.fab = fab,
+		.fname = ir_name(ctx->d, fab),
+		.sw_index = sw_index,
+		.owner = owner,
+		.what = what,
+		.o = o,
+	};
+
+	tree_switches(&w, links, nl);
+	tree_links(&w, links, nl);
+	w.head = xmalloc(((size_t)w.ns + 1) * sizeof(*w.head));
+	w.next = xmalloc(((size_t)w.ns + 1) * sizeof(*w.next));
+	for (int lv = 0; lv <= 3; lv++) {
+		level_kids(&w, lv);
+		if (!lv)
+			group_leaves(&w);
+		else
+			group_same_kids(&w, lv);
+		group_members(&w, lv);
+		for (uint32_t s = 0; s < w.ns; s++)
+			if (w.sw[s].level == lv && w.sw[s].group == s)
+				write_group(&w, s, lv);
+	}
+	for (uint32_t s = 0; s < w.ns; s++) {
+		sw_index[w.sw[s].dev] = RK_NONE;
+		free(w.sw[s].kids.v);
+	}
+	free(w.head);
+	free(w.next);
+	free(w.sw);
 }
 
 static bool fabric_is_compute(const struct rk_design *d, uint32_t fab)
@@ -545,25 +609,25 @@ static bool fabric_is_compute(const struct rk_design *d, uint32_t fab)
 	return v && streq(be_port_role(d, (uint32_t)v->n), "compute");
 }
 
-bool sched_topology(struct backend_ctx *ctx, struct sched_topo *t)
-{
-	const struct rk_design *d = ctx->d;
-	uint32_t n = d->nobjs ? d->nobjs : 1;
-	uint32_t *cnt = xcalloc(n + 1, sizeof(*cnt));
-	uint32_t *start = xcalloc(n + 1, sizeof(*start));
-	uint32_t *links = xmalloc((d->nlinks + 1) * sizeof(*links));
-	uint32_t *sw_index = xmalloc(n * sizeof(*sw_index));
-	uint32_t *block_of = xmalloc(n * sizeof(*block_of));
-	uint32_t *owner = xmalloc(n * sizeof(*owner));
-	struct out tree = { NULL, 0, 0 }, blocks = { NULL, 0, 0 };
-	uint32_t ncompute = 0, min_block = 0;
-	uint8_t *gpu_part = xcalloc(n + 1, 1), *what = xmalloc(n);
-	bool any_gpu = false;
+/* The design's scheduler view as it is worked out (sched_topology and its
+ * phases): per object arrays, the links bucketed by fabric, the entries. */
+struct topo_work {
+	struct backend_ctx *ctx;
 	const char *const *host;
-	bool ok;
+	uint32_t *cnt, *start; /* per fabric: its links, where they begin */
+	uint32_t *links;       /* link indices, fabric by fabric */
+	uint32_t *sw_index, *block_of, *owner;
+	uint8_t *what; /* SL_NODE, SL_SWITCH per object */
+	struct out tree, blocks;
+	uint32_t min_block;
+};
 
-	host = be_host_names(ctx, &ok);
-	/* the server parts with GPU components */
+/* Mark in @gpu_part the server parts with GPU components, and the parts
+ * derived from one; true when a server device has such a part. */
+static bool gpu_parts(const struct rk_design *d, uint8_t *gpu_part)
+{
+	bool any_gpu = false;
+
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		const struct rk_obj *o = &d->objs[i];
 
@@ -591,25 +655,121 @@ bool sched_topology(struct backend_ctx *ctx, struct sched_topo *t)
 		any_gpu =
 		    d->objs[i].kind == K_DEVICE && d->objs[i].cls == C_SERVER &&
 		    d->objs[i].part != RK_NONE && gpu_part[d->objs[i].part];
+	return any_gpu;
+}
+
+/* What each object is to the trees: a compute node, a switch. */
+static void classify_objects(const struct rk_design *d, uint8_t *what)
+{
+	uint8_t *gpu_part = xcalloc((size_t)d->nobjs + 1, 1);
+	bool any_gpu = gpu_parts(d, gpu_part);
+
 	for (uint32_t i = 0; i < d->nobjs; i++)
 		what[i] = (slurm_node(d, i, gpu_part, any_gpu) ? SL_NODE : 0) |
 			  (d->objs[i].cls == C_SWITCH ? SL_SWITCH : 0);
-	memset(sw_index, 0xff, n * sizeof(*sw_index));
-	memset(block_of, 0xff, n * sizeof(*block_of));
-	memset(owner, 0xff, n * sizeof(*owner));
-	/* links bucketed by fabric */
+	free(gpu_part);
+}
+
+/* The links bucketed by fabric: fabric f's are links[start[f]] on, cnt[f]
+ * of them (@n entries of cnt and start, objects and one more). */
+static void links_by_fabric(const struct rk_design *d, uint32_t n,
+			    struct topo_work *w)
+{
 	for (uint32_t l = 0; l < d->nlinks; l++)
 		if (d->links[l].fabric != RK_NONE)
-			cnt[d->links[l].fabric]++;
+			w->cnt[d->links[l].fabric]++;
 	for (uint32_t i = 1; i <= n; i++)
-		start[i] = start[i - 1] + cnt[i - 1];
-	memset(cnt, 0, (n + 1) * sizeof(*cnt));
+		w->start[i] = w->start[i - 1] + w->cnt[i - 1];
+	memset(w->cnt, 0, (n + 1) * sizeof(*w->cnt));
 	for (uint32_t l = 0; l < d->nlinks; l++) {
 		uint32_t f = d->links[l].fabric;
 
 		if (f != RK_NONE)
-			links[start[f] + cnt[f]++] = l;
+			w->links[w->start[f] + w->cnt[f]++] = l;
 	}
+}
+
+/* The block of NVLink fabric @f: the compute nodes its links connect, once
+ * each; false (after an error) when one is in an earlier block. */
+static bool nvlink_block(struct topo_work *w, uint32_t f)
+{
+	const struct rk_design *d = w->ctx->d;
+	const struct rk_obj *o = &d->objs[f];
+	const char **nm = xmalloc((2 * w->cnt[f] + 1) * sizeof(*nm));
+	uint32_t nn = 0, k = 0;
+	uint32_t *devs = xmalloc((2 * w->cnt[f] + 1) * sizeof(*devs));
+	struct sched_entry *e;
+	bool ok = true;
+
+	for (uint32_t i = 0; i < w->cnt[f]; i++) {
+		const struct rk_link *l = &d->links[w->links[w->start[f] + i]];
+
+		if (w->what[l->a_dev] & SL_NODE)
+			devs[nn++] = l->a_dev;
+		if (w->what[l->b_dev] & SL_NODE)
+			devs[nn++] = l->b_dev;
+	}
+	qsort(devs, nn, sizeof(*devs), cmp_u32);
+	for (uint32_t i = 0; i < nn; i++)
+		if (!i || devs[i] != devs[i - 1])
+			devs[k++] = devs[i];
+	nn = k;
+	for (uint32_t i = 0; i < nn; i++) {
+		if (w->block_of[devs[i]] != RK_NONE) {
+			diag_error(w->ctx->diag, &o->loc, "slurm",
+				   "cannot express NVLink "
+				   "domains as Slurm blocks: "
+				   "%s is in both '%s' and "
+				   "'%s'",
+				   ir_name(d, devs[i]),
+				   ir_name(d, w->block_of[devs[i]]),
+				   ir_name(d, f));
+			ok = false;
+		}
+		w->block_of[devs[i]] = f;
+		nm[i] = w->host[devs[i]];
+	}
+	if (nn) {
+		e = VEC_PUSH(w->blocks.e, w->blocks.n, w->blocks.cap);
+		memset(e, 0, sizeof(*e));
+		e->name = be_derived_name(w->ctx->arena, ir_name(d, f));
+		e->nodes = hostlist(w->ctx->arena, nm, nn);
+		e->fabric = ir_name(d, f);
+		e->fab = f;
+		e->dev = RK_NONE;
+		e->level = -1;
+		e->kids = u32_set(w->ctx->arena, devs, nn, &e->nkids);
+		if (!w->min_block || nn < w->min_block)
+			w->min_block = nn;
+	}
+	free(nm);
+	free(devs);
+	return ok;
+}
+
+bool sched_topology(struct backend_ctx *ctx, struct sched_topo *t)
+{
+	const struct rk_design *d = ctx->d;
+	uint32_t n = d->nobjs ? d->nobjs : 1;
+	struct topo_work w = {
+		.ctx = ctx,
+		.cnt = xcalloc(n + 1, sizeof(*w.cnt)),
+		.start = xcalloc(n + 1, sizeof(*w.start)),
+		.links = xmalloc((d->nlinks + 1) * sizeof(*w.links)),
+		.sw_index = xmalloc(n * sizeof(*w.sw_index)),
+		.block_of = xmalloc(n * sizeof(*w.block_of)),
+		.owner = xmalloc(n * sizeof(*w.owner)),
+		.what = xmalloc(n),
+	};
+	uint32_t ncompute = 0;
+	bool ok;
+
+	w.host = be_host_names(ctx, &ok);
+	classify_objects(d, w.what);
+	memset(w.sw_index, 0xff, n * sizeof(*w.sw_index));
+	memset(w.block_of, 0xff, n * sizeof(*w.block_of));
+	memset(w.owner, 0xff, n * sizeof(*w.owner));
+	links_by_fabric(d, n, &w);
 	for (uint32_t f = 0; f < d->nobjs; f++)
 		if (d->objs[f].kind == K_FABRIC &&
 		    (d->objs[f].cls == FAB_FAT_TREE ||
@@ -622,85 +782,29 @@ bool sched_topology(struct backend_ctx *ctx, struct sched_topo *t)
 		if (o->kind != K_FABRIC)
 			continue;
 		if (o->cls == FAB_NVLINK) {
-			const char **nm =
-			    xmalloc((2 * cnt[f] + 1) * sizeof(*nm));
-			uint32_t nn = 0, *devs = xmalloc((2 * cnt[f] + 1) *
-							 sizeof(*devs));
-			struct sched_entry *e;
-
-			for (uint32_t i = 0; i < cnt[f]; i++) {
-				const struct rk_link *l =
-				    &d->links[links[start[f] + i]];
-
-				if (what[l->a_dev] & SL_NODE)
-					devs[nn++] = l->a_dev;
-				if (what[l->b_dev] & SL_NODE)
-					devs[nn++] = l->b_dev;
-			}
-			qsort(devs, nn, sizeof(*devs), cmp_u32);
-			{
-				uint32_t k = 0;
-
-				for (uint32_t i = 0; i < nn; i++)
-					if (!i || devs[i] != devs[i - 1])
-						devs[k++] = devs[i];
-				nn = k;
-			}
-			for (uint32_t i = 0; i < nn; i++) {
-				if (block_of[devs[i]] != RK_NONE) {
-					diag_error(
-					    ctx->diag, &o->loc, "slurm",
-					    "cannot express NVLink "
-					    "domains as Slurm blocks: "
-					    "%s is in both '%s' and "
-					    "'%s'",
-					    ir_name(d, devs[i]),
-					    ir_name(d, block_of[devs[i]]),
-					    ir_name(d, f));
-					ok = false;
-				}
-				block_of[devs[i]] = f;
-				nm[i] = host[devs[i]];
-			}
-			if (nn) {
-				e = VEC_PUSH(blocks.e, blocks.n, blocks.cap);
-				memset(e, 0, sizeof(*e));
-				e->name =
-				    be_derived_name(ctx->arena, ir_name(d, f));
-				e->nodes = hostlist(ctx->arena, nm, nn);
-				e->fabric = ir_name(d, f);
-				e->fab = f;
-				e->dev = RK_NONE;
-				e->level = -1;
-				e->kids =
-				    u32_set(ctx->arena, devs, nn, &e->nkids);
-				if (!min_block || nn < min_block)
-					min_block = nn;
-			}
-			free(nm);
-			free(devs);
+			ok = nvlink_block(&w, f);
 		} else if ((o->cls == FAB_FAT_TREE || o->cls == FAB_STAR) &&
 			   (ncompute ? fabric_is_compute(d, f)
 				     : o->cls == FAB_FAT_TREE)) {
-			fabric_tree(ctx, host, f, links + start[f], cnt[f],
-				    sw_index, owner, what, &tree);
+			fabric_tree(ctx, w.host, f, w.links + w.start[f],
+				    w.cnt[f], w.sw_index, w.owner, w.what,
+				    &w.tree);
 		}
 	}
 	memset(t, 0, sizeof(*t));
-	t->tree = tree.e;
-	t->ntree = tree.n;
-	t->blocks = blocks.e;
-	t->nblocks = blocks.n;
-	t->min_block = min_block;
-	t->host = host;
-	free(gpu_part);
-	free(what);
-	free(cnt);
-	free(start);
-	free(links);
-	free(sw_index);
-	free(block_of);
-	free(owner);
+	t->tree = w.tree.e;
+	t->ntree = w.tree.n;
+	t->blocks = w.blocks.e;
+	t->nblocks = w.blocks.n;
+	t->min_block = w.min_block;
+	t->host = w.host;
+	free(w.what);
+	free(w.cnt);
+	free(w.start);
+	free(w.links);
+	free(w.sw_index);
+	free(w.block_of);
+	free(w.owner);
 	return ok;
 }
 
