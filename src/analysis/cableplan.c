@@ -572,27 +572,10 @@ static uint32_t cable_index(const struct planner *x, uint32_t part)
 	return RK_NONE;
 }
 
-static void plan_link(struct planner *x, uint32_t li, uint32_t *next_cable)
+/* The link's two ends, with their ports' facts. */
+static void link_ends(struct planner *x, const struct rk_link *l,
+		      struct end e[2])
 {
-	const struct rk_design *d = x->d;
-	const struct rk_link *l = &d->links[li];
-	struct cp_link *r = &x->p->links[li];
-	const struct rk_value *v;
-	struct end e[2];
-	uint32_t forced_media = 0, forced = RK_NONE;
-	struct cpart fc;
-	const struct cpart *c = NULL;
-	int64_t speed; /* the slower end's, 0 when neither says */
-
-	memset(r, 0, sizeof(*r));
-	r->cable = r->near = r->cable_no = RK_NONE;
-	r->xcvr[0] = r->xcvr[1] = RK_NONE;
-	r->length = r->stock = -1;
-	if (l->a_dev == RK_NONE || l->b_dev == RK_NONE ||
-	    l->a_port == RK_NONE || l->b_port == RK_NONE) {
-		r->status = CP_NOT_CABLED;
-		return;
-	}
 	e[0].dev = l->a_dev;
 	e[0].port = l->a_port;
 	e[1].dev = l->b_dev;
@@ -601,26 +584,34 @@ static void plan_link(struct planner *x, uint32_t li, uint32_t *next_cable)
 	port_info(x, l->a_port);
 	e[1].pi = port_info(x, l->b_port);
 	e[0].pi = port_info(x, l->a_port);
+}
 
+/* The media the link asks for (0: none), and the cable it or its fabric
+ * names (RK_NONE: none). */
+static void link_forced(const struct rk_design *d, const struct rk_link *l,
+			uint32_t *media, uint32_t *cable)
+{
+	const struct rk_value *v;
+
+	*media = 0;
+	*cable = RK_NONE;
 	if ((v = cableplan_link_attr(d, l, A_MEDIA)) && v->type == VT_WORD)
-		forced_media = v->a;
+		*media = v->a;
 	if ((v = cableplan_link_attr(d, l, A_CABLE)) && v->type == VT_OBJ)
-		forced = v->a;
+		*cable = v->a;
 	else if (l->fabric != RK_NONE && (v = ir_attr(d, l->fabric, A_CABLE)) &&
 		 v->type == VT_OBJ)
-		forced = v->a;
-	r->media = forced_media;
-	if ((forced_media &&
-	     (forced_media == x->w_backplane || forced_media == x->w_pcb)) ||
-	    (x->w_backplane && (e[0].pi->form == x->w_backplane ||
-				e[1].pi->form == x->w_backplane))) {
-		r->status = CP_NOT_CABLED;
-		return;
-	}
-	speed = e[0].pi->speed;
-	if (e[1].pi->speed && (!speed || e[1].pi->speed < speed))
-		speed = e[1].pi->speed;
-	if ((v = cableplan_link_attr(d, l, A_LENGTH)) && v->type == VT_NUM) {
+		*cable = v->a;
+}
+
+/* The link's length: as it says, else its route when the layout knows
+ * both ends (else -1, as @r has it). */
+static void link_length(struct planner *x, const struct rk_link *l,
+			struct cp_link *r)
+{
+	const struct rk_value *v = cableplan_link_attr(x->d, l, A_LENGTH);
+
+	if (v && v->type == VT_NUM) {
 		r->length = v->n;
 		r->forced_length = 1;
 	}
@@ -631,86 +622,103 @@ static void plan_link(struct planner *x, uint32_t li, uint32_t *next_cable)
 		if (run.known)
 			r->length = run.total;
 	}
+}
 
-	if (forced != RK_NONE) {
-		uint32_t ci = cable_index(x, forced);
+/*
+ * The cable the link or its fabric names (@fc: room for its facts when the
+ * catalog has no entry of it): a module for each end that needs one, and
+ * whether it reaches and is stocked at the length.
+ */
+static const struct cpart *plan_forced(struct planner *x, struct cp_link *r,
+				       const struct end e[2], uint32_t forced,
+				       int64_t speed, struct cpart *fc)
+{
+	const struct cpart *c;
+	uint32_t ci = cable_index(x, forced);
 
-		if (ci != RK_NONE)
-			c = &x->cables[ci];
-		else {
-			part_facts(x, forced, &fc);
-			c = &fc;
-		}
-		r->how = CP_HOW_FORCED;
-		for (int i = 0; i < 2; i++) {
-			bool lo;
-
-			if (end_fit(c, e[i].pi) != END_XCVR)
-				continue;
-			r->xcvr[i] = pick_mod(x, e[i].pi, c->media, speed,
-					      r->length, &lo);
-			if (r->xcvr[i] == RK_NONE)
-				r->xcvr_missing |= (uint8_t)(1u << i);
-		}
-		if (r->length >= 0 && c->reach >= 0 && c->reach < r->length)
-			r->status = CP_TOO_SHORT;
-		else if (r->length >= 0 && stock_for(d, c, r->length) < 0)
-			r->status = CP_NO_STOCK;
-	} else if (!x->ncables) {
-		r->status = CP_NO_CATALOG;
-		return;
-	} else {
-		struct cost best, k;
-		uint32_t mods[2], bi = RK_NONE;
-		int64_t near_reach = -1;
-
-		memset(&best, 0, sizeof(best));
-		r->how = forced_media ? CP_HOW_MEDIA : CP_HOW_CHEAPEST;
-		for (uint32_t i = 0; i < x->ncables; i++) {
-			const struct cpart *cc = &x->cables[i];
-			int fit = try_cable(x, cc, e, speed, r->length,
-					    forced_media, mods, &k);
-
-			if (fit == FIT_LENGTH) {
-				int64_t rr =
-				    cc->reach < 0 ? NO_REACH : cc->reach;
-
-				if (rr > near_reach) {
-					near_reach = rr;
-					r->near = cc->id;
-				}
-			}
-			if (fit != FIT_YES)
-				continue;
-			if (bi == RK_NONE || cost_cmp(&k, &best) < 0) {
-				best = k;
-				bi = i;
-				r->xcvr[0] = mods[0];
-				r->xcvr[1] = mods[1];
-			}
-		}
-		if (bi == RK_NONE) {
-			r->status = CP_NO_FIT;
-			r->xcvr[0] = r->xcvr[1] = RK_NONE;
-			return;
-		}
-		c = &x->cables[bi];
-		for (int i = 0; i < 2; i++)
-			if (r->xcvr[i] != RK_NONE)
-				r->xcvr[i] = x->mods[r->xcvr[i]].id;
+	if (ci != RK_NONE)
+		c = &x->cables[ci];
+	else {
+		part_facts(x, forced, fc);
+		c = fc;
 	}
-	if (forced != RK_NONE) {
-		for (int i = 0; i < 2; i++)
-			if (r->xcvr[i] != RK_NONE)
-				r->xcvr[i] = x->mods[r->xcvr[i]].id;
-	}
-	r->cable = c->id;
-	if (c->media)
-		r->media = c->media;
-	if (r->length >= 0)
-		r->stock = stock_for(d, c, r->length);
+	r->how = CP_HOW_FORCED;
+	for (int i = 0; i < 2; i++) {
+		bool lo;
 
-	/* physical cable: twin-port cables and splitters are shared */
+		if (end_fit(c, e[i].pi) != END_XCVR)
+			continue;
+		r->xcvr[i] =
+		    pick_mod(x, e[i].pi, c->media, speed, r->length, &lo);
+		if (r->xcvr[i] == RK_NONE)
+			r->xcvr_missing |= (uint8_t)(1u << i);
+	}
+	if (r->length >= 0 && c->reach >= 0 && c->reach < r->length)
+		r->status = CP_TOO_SHORT;
+	else if (r->length >= 0 && stock_for(x->d, c, r->length) < 0)
+		r->status = CP_NO_STOCK;
+	for (int i = 0; i < 2; i++)
+		if (r->xcvr[i] != RK_NONE)
+			r->xcvr[i] = x->mods[r->xcvr[i]].id;
+	return c;
+}
+
+/*
+ * The cheapest catalog cable that fits (of @media when not 0), with its
+ * modules; the one that would reach farthest of those only too short in
+ * r->near.  NULL, with r->status CP_NO_FIT, when none fits.
+ */
+static const struct cpart *plan_cheapest(struct planner *x, struct cp_link *r,
+					 const struct end e[2], uint32_t media,
+					 int64_t speed)
+{
+	struct cost best, k;
+	uint32_t mods[2], bi = RK_NONE;
+	int64_t near_reach = -1;
+
+	memset(&best, 0, sizeof(best));
+	r->how = media ? CP_HOW_MEDIA : CP_HOW_CHEAPEST;
+	for (uint32_t i = 0; i < x->ncables; i++) {
+		const struct cpart *cc = &x->cables[i];
+		int fit =
+		    try_cable(x, cc, e, speed, r->length, media, mods, &k);
+
+		if (fit == FIT_LENGTH) {
+			int64_t rr = cc->reach < 0 ? NO_REACH : cc->reach;
+
+			if (rr > near_reach) {
+				near_reach = rr;
+				r->near = cc->id;
+			}
+		}
+		if (fit != FIT_YES)
+			continue;
+		if (bi == RK_NONE || cost_cmp(&k, &best) < 0) {
+			best = k;
+			bi = i;
+			r->xcvr[0] = mods[0];
+			r->xcvr[1] = mods[1];
+		}
+	}
+	if (bi == RK_NONE) {
+		r->status = CP_NO_FIT;
+		r->xcvr[0] = r->xcvr[1] = RK_NONE;
+		return NULL;
+	}
+	for (int i = 0; i < 2; i++)
+		if (r->xcvr[i] != RK_NONE)
+			r->xcvr[i] = x->mods[r->xcvr[i]].id;
+	return &x->cables[bi];
+}
+
+/*
+ * The link's physical cable: twin-port cables and splitters are shared
+ * (one per pair of cages, or per head cage), the rest one each.
+ */
+static void number_cable(struct planner *x, struct cp_link *r,
+			 const struct end e[2], const struct cpart *c,
+			 uint32_t *next_cable)
+{
 	if ((c->cage == CAGE_TWIN && !c->optical) || c->split > 1) {
 		uint64_t ka = cage_key(x, &e[0]), kb = cage_key(x, &e[1]);
 		struct hent *h;
@@ -737,6 +745,55 @@ static void plan_link(struct planner *x, uint32_t li, uint32_t *next_cable)
 		r->cable_no = (*next_cable)++;
 		r->first_leg = 1;
 	}
+}
+
+static void plan_link(struct planner *x, uint32_t li, uint32_t *next_cable)
+{
+	const struct rk_design *d = x->d;
+	const struct rk_link *l = &d->links[li];
+	struct cp_link *r = &x->p->links[li];
+	struct end e[2];
+	uint32_t forced_media, forced;
+	struct cpart fc;
+	const struct cpart *c;
+	int64_t speed; /* the slower end's, 0 when neither says */
+
+	memset(r, 0, sizeof(*r));
+	r->cable = r->near = r->cable_no = RK_NONE;
+	r->xcvr[0] = r->xcvr[1] = RK_NONE;
+	r->length = r->stock = -1;
+	if (l->a_dev == RK_NONE || l->b_dev == RK_NONE ||
+	    l->a_port == RK_NONE || l->b_port == RK_NONE) {
+		r->status = CP_NOT_CABLED;
+		return;
+	}
+	link_ends(x, l, e);
+	link_forced(d, l, &forced_media, &forced);
+	r->media = forced_media;
+	if ((forced_media &&
+	     (forced_media == x->w_backplane || forced_media == x->w_pcb)) ||
+	    (x->w_backplane && (e[0].pi->form == x->w_backplane ||
+				e[1].pi->form == x->w_backplane))) {
+		r->status = CP_NOT_CABLED;
+		return;
+	}
+	speed = e[0].pi->speed;
+	if (e[1].pi->speed && (!speed || e[1].pi->speed < speed))
+		speed = e[1].pi->speed;
+	link_length(x, l, r);
+	if (forced != RK_NONE)
+		c = plan_forced(x, r, e, forced, speed, &fc);
+	else if (!x->ncables) {
+		r->status = CP_NO_CATALOG;
+		return;
+	} else if (!(c = plan_cheapest(x, r, e, forced_media, speed)))
+		return;
+	r->cable = c->id;
+	if (c->media)
+		r->media = c->media;
+	if (r->length >= 0)
+		r->stock = stock_for(d, c, r->length);
+	number_cable(x, r, e, c, next_cable);
 	/* modules: one per cage and part */
 	for (int i = 0; i < 2; i++) {
 		struct hent *h;

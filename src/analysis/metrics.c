@@ -294,62 +294,118 @@ void fg_shared_free(struct fg_shared *sh)
 	free(sh);
 }
 
-static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
-		     uint32_t *declared, struct fg_shared *sh)
+/* What fg_build()'s phases share. */
+struct fg_work {
+	const struct rk_design *d;
+	uint32_t fab;
+	struct fgraph *g;
+	struct fg_shared *sh;
+	struct ephash h;		 /* (dev, port) -> endpoint index */
+	uint32_t *queue, qh, qt, vcap;	 /* switches to visit; vertex room */
+	uint32_t *marked, nmarked, mcap; /* the links set in sh->used */
+};
+
+/*
+ * The fabric's endpoints, each (device, port) once, in the order it names
+ * them; *@declared: the count its endpoints attributes declare.
+ */
+static void fg_endpoints(struct fg_work *w, uint32_t *declared)
 {
-	const struct rk_obj *o = &d->objs[fab];
-	const uint32_t *adj_off = sh->adj_off, *adj = sh->adj;
-	uint32_t *vert_of = sh->vert_of;
-	uint8_t *used = sh->used;
-	uint32_t *queue, qh = 0, qt = 0, vcap;
-	uint32_t *marked = NULL, nmarked = 0, mcap = 0;
-	struct ephash h;
+	const struct rk_design *d = w->d;
+	const struct rk_obj *o = &d->objs[w->fab];
+	struct fgraph *g = w->g;
 	struct ir_ep_cursor ec = { 0, 0 };
 
-	memset(g, 0, sizeof(*g));
 	*declared = 0;
-	g->generated_only = true;
-	/* endpoints */
 	for (uint32_t k = 0; k < o->attr_count; k++) {
 		const struct rk_attr *at = &d->attrs[o->attr_first + k];
 
 		if (at->key == A_ENDPOINTS)
 			*declared += (uint32_t)at->val.n;
 	}
-	eph_init(&h, *declared);
+	eph_init(&w->h, *declared);
 	g->ep_dev = xmalloc((*declared + 1) * sizeof(*g->ep_dev));
 	g->ep_port = xmalloc((*declared + 1) * sizeof(*g->ep_port));
-	for (const struct rk_value *v; (v = ir_next_endpoint(d, fab, &ec));) {
-		if (!eph_put(&h, v->a, (uint32_t)v->n, g->ne))
+	for (const struct rk_value *v;
+	     (v = ir_next_endpoint(d, w->fab, &ec));) {
+		if (!eph_put(&w->h, v->a, (uint32_t)v->n, g->ne))
 			continue; /* named twice */
 		g->ep_dev[g->ne] = v->a;
 		g->ep_port[g->ne] = (uint32_t)v->n;
 		g->ne++;
 	}
+}
+
+/*
+ * Room for the edges and the vertices, the endpoints as the first
+ * vertices, and each device's first endpoint in sh->ep_head.
+ */
+static void fg_alloc(struct fg_work *w)
+{
+	struct fgraph *g = w->g;
+
 	/* a fat tree of three tiers has about three edges per endpoint: make
 	 * room for four at once (pages never written cost nothing); an edge
 	 * is a link, so never more than the design's links */
-	fg_reserve(g, (uint32_t)((uint64_t)4 * g->ne + 256 < d->nlinks + 1ull
+	fg_reserve(g, (uint32_t)((uint64_t)4 * g->ne + 256 < w->d->nlinks + 1ull
 				     ? 4 * (uint64_t)g->ne + 256
-				     : d->nlinks + 1ull));
-	vcap = g->ne + 16;
-	g->vdev = xmalloc(vcap * sizeof(*g->vdev));
-	g->tier = xcalloc(vcap, sizeof(*g->tier));
+				     : w->d->nlinks + 1ull));
+	w->vcap = g->ne + 16;
+	g->vdev = xmalloc(w->vcap * sizeof(*g->vdev));
+	g->tier = xcalloc(w->vcap, sizeof(*g->tier));
 	g->first_sw = xmalloc((g->ne + 1) * sizeof(*g->first_sw));
 	memset(g->first_sw, 0xff, (g->ne + 1) * sizeof(*g->first_sw));
 	for (uint32_t i = 0; i < g->ne; i++)
 		g->vdev[i] = g->ep_dev[i];
 	g->nv = g->ne;
 	/* at most one entry per switch vertex, which vdev counts */
-	queue = xmalloc(vcap * sizeof(*queue));
-	/* each device's first endpoint */
+	w->queue = xmalloc(w->vcap * sizeof(*w->queue));
 	for (uint32_t e = g->ne; e-- > 0;)
-		sh->ep_head[g->ep_dev[e]] = e;
-	/*
-	 * endpoint links, device by device (each device's links read once,
-	 * not once per endpoint port), then BFS through switches; a link
-	 * belongs to the device's first endpoint on either of its ends
-	 */
+		w->sh->ep_head[g->ep_dev[e]] = e;
+}
+
+/* Link @li (a link of the fabric's, not yet taken) taken into the graph. */
+static inline void fg_take(struct fg_work *w, uint32_t li,
+			   const struct rk_link *l)
+{
+	w->sh->used[li] = 1;
+	*VEC_PUSH(w->marked, w->nmarked, w->mcap) = li;
+	if (!l->generated)
+		w->g->generated_only = false;
+}
+
+/* The vertex of switch @sw: a new one at @tier, queued, when it has none. */
+static inline uint32_t fg_switch_vertex(struct fg_work *w, uint32_t sw,
+					uint32_t tier)
+{
+	struct fgraph *g = w->g;
+	uint32_t *vert_of = w->sh->vert_of;
+
+	if (vert_of[sw] == RK_NONE) {
+		if (g->nv == w->vcap)
+			fg_grow(g, &w->queue, &w->vcap);
+		vert_of[sw] = g->nv;
+		g->vdev[g->nv] = sw;
+		g->tier[g->nv] = tier;
+		g->nv++;
+		w->queue[w->qt++] = sw;
+	}
+	return vert_of[sw];
+}
+
+/*
+ * The endpoints' links, device by device (each device's links read once,
+ * not once per endpoint port); a link belongs to the device's first
+ * endpoint on either of its ends.  The switches met are the leaves.
+ */
+static void fg_endpoint_links(struct fg_work *w)
+{
+	const struct rk_design *d = w->d;
+	struct fgraph *g = w->g;
+	const struct fg_shared *sh = w->sh;
+	const uint32_t *adj_off = sh->adj_off, *adj = sh->adj;
+	const uint8_t *used = sh->used;
+
 	for (uint32_t e0 = 0; e0 < g->ne; e0++) {
 		uint32_t dev = g->ep_dev[e0];
 
@@ -364,7 +420,7 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 				continue;
 			l = &d->links[adj[k]];
 			/* a fabric's graph holds its own links only */
-			if (l->fabric != fab)
+			if (l->fabric != w->fab)
 				continue;
 			/*
 			 * the device's endpoint on either end, looked up (a
@@ -374,10 +430,12 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 			 */
 			{
 				uint32_t ea = l->a_dev == dev
-						  ? eph_get(&h, dev, l->a_port)
+						  ? eph_get(&w->h, dev,
+							    l->a_port)
 						  : RK_NONE,
 					 eb = l->b_dev == dev
-						  ? eph_get(&h, dev, l->b_port)
+						  ? eph_get(&w->h, dev,
+							    l->b_port)
 						  : RK_NONE;
 
 				e = ea < eb ? ea : eb;
@@ -385,36 +443,36 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 					continue;
 				a_side = e == ea;
 			}
-			used[adj[k]] = 1;
-			*VEC_PUSH(marked, nmarked, mcap) = adj[k];
-			if (!l->generated)
-				g->generated_only = false;
+			fg_take(w, adj[k], l);
 			od = a_side ? l->b_dev : l->a_dev;
 			op = a_side ? l->b_port : l->a_port;
 			/* most far ends (switches) have no endpoint at all */
-			ov = sh->ep_head[od] != RK_NONE ? eph_get(&h, od, op)
+			ov = sh->ep_head[od] != RK_NONE ? eph_get(&w->h, od, op)
 							: RK_NONE;
 			if (ov == RK_NONE) {
 				if (d->objs[od].cls != C_SWITCH)
 					continue;
-				if (vert_of[od] == RK_NONE) {
-					if (g->nv == vcap)
-						fg_grow(g, &queue, &vcap);
-					vert_of[od] = g->nv;
-					g->vdev[g->nv] = od;
-					g->tier[g->nv] = 1;
-					g->nv++;
-					queue[qt++] = od;
-				}
-				ov = vert_of[od];
+				ov = fg_switch_vertex(w, od, 1);
 				if (g->first_sw[e] == RK_NONE)
 					g->first_sw[e] = ov;
 			}
 			fg_edge(g, e, ov, link_rate(d, l), adj[k]);
 		}
 	}
-	while (qh < qt) {
-		uint32_t sw = queue[qh++], sv = vert_of[sw];
+}
+
+/* Breadth first from the leaves: the links between switches, each tier
+ * one above the switch it was reached from. */
+static void fg_switch_links(struct fg_work *w)
+{
+	const struct rk_design *d = w->d;
+	struct fgraph *g = w->g;
+	const struct fg_shared *sh = w->sh;
+	const uint32_t *adj_off = sh->adj_off, *adj = sh->adj;
+	const uint8_t *used = sh->used;
+
+	while (w->qh < w->qt) {
+		uint32_t sw = w->queue[w->qh++], sv = sh->vert_of[sw];
 
 		for (uint32_t k = adj_off[sw]; k < adj_off[sw + 1]; k++) {
 			const struct rk_link *l;
@@ -426,39 +484,48 @@ static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
 			if (used[adj[k]])
 				continue;
 			l = &d->links[adj[k]];
-			if (l->fabric != fab)
+			if (l->fabric != w->fab)
 				continue;
 			od = l->a_dev == sw ? l->b_dev : l->a_dev;
 			if (d->objs[od].cls != C_SWITCH)
 				continue;
-			used[adj[k]] = 1;
-			*VEC_PUSH(marked, nmarked, mcap) = adj[k];
-			if (!l->generated)
-				g->generated_only = false;
-			if (vert_of[od] == RK_NONE) {
-				if (g->nv == vcap)
-					fg_grow(g, &queue, &vcap);
-				vert_of[od] = g->nv;
-				g->vdev[g->nv] = od;
-				g->tier[g->nv] = g->tier[sv] + 1;
-				g->nv++;
-				queue[qt++] = od;
-			}
-			ov = vert_of[od];
+			fg_take(w, adj[k], l);
+			ov = fg_switch_vertex(w, od, g->tier[sv] + 1);
 			fg_edge(g, sv, ov, link_rate(d, l), adj[k]);
 		}
 	}
-	/* leave the shared maps as they were found */
+}
+
+/* The shared maps left as they were found; the working arrays freed. */
+static void fg_release(struct fg_work *w)
+{
+	const struct fgraph *g = w->g;
+	struct fg_shared *sh = w->sh;
+
 	for (uint32_t v = g->ne; v < g->nv; v++)
-		vert_of[g->vdev[v]] = RK_NONE;
-	for (uint32_t i = 0; i < nmarked; i++)
-		used[marked[i]] = 0;
+		sh->vert_of[g->vdev[v]] = RK_NONE;
+	for (uint32_t i = 0; i < w->nmarked; i++)
+		sh->used[w->marked[i]] = 0;
 	for (uint32_t e = 0; e < g->ne; e++)
 		sh->ep_head[g->ep_dev[e]] = RK_NONE;
-	free(marked);
-	free(queue);
-	free(h.keys);
-	free(h.vals);
+	free(w->marked);
+	free(w->queue);
+	free(w->h.keys);
+	free(w->h.vals);
+}
+
+static void fg_build(const struct rk_design *d, uint32_t fab, struct fgraph *g,
+		     uint32_t *declared, struct fg_shared *sh)
+{
+	struct fg_work w = { .d = d, .fab = fab, .g = g, .sh = sh };
+
+	memset(g, 0, sizeof(*g));
+	g->generated_only = true;
+	fg_endpoints(&w, declared);
+	fg_alloc(&w);
+	fg_endpoint_links(&w);
+	fg_switch_links(&w);
+	fg_release(&w);
 }
 
 /*
@@ -794,40 +861,31 @@ static uint32_t island_graph(const struct bgraph *bg, const uint32_t *eoff,
 	return nv;
 }
 
-/*
- * The planes of a fabric that every terminal meets (a `planes N` fat tree
- * at the node level, where each server has ports on every plane): the
- * switches fall into islands that share no switch and no link, and no
- * terminal links another directly.  For any split, the least cut is then
- * the sum of each island's least cut (a switch's side is chosen within
- * its island), so the bisection is at least the sum of the islands'
- * bisections, each over all the terminals: a proven lower bound.  The
- * upper bound is the least total cut, by max-flow island by island, of
- * the islands' witness splits.  The figure is exact when they meet (the
- * planes are alike and one split is least on all).  Returns false when
- * the fabric is not of that shape.
- */
-static bool solve_islands(const struct bgraph *bg, struct bisect_result *r,
-			  uint32_t *parts)
-{
-	uint32_t nd = bg->nd, nsw = bg->nv - nd, nisl = 0, ntried = 0;
-	uint32_t tried[ISLAND_MAX_WITNESSES];
-	uint32_t *up, *isl, *stamp = NULL, *meet = NULL, *toff = NULL;
-	uint32_t *tedge = NULL, *eoff = NULL, *eidx = NULL, *vmap = NULL;
-	uint32_t *su = NULL, *sv = NULL;
-	int64_t *sc = NULL, *ilow = NULL, *iup = NULL;
-	uint8_t **iw = NULL, *side = NULL;
-	int64_t lower = 0, best = -1;
-	uint32_t best_w = 0;
-	bool ok = false;
+/* What solve_islands()'s phases share. */
+struct islands {
+	const struct bgraph *bg;
+	uint32_t nd, nsw, nisl;	  /* terminals, switches, islands */
+	uint32_t *up, *isl;	  /* union-find; switch -> island */
+	uint32_t *eoff, *eidx;	  /* each island's edges */
+	uint32_t *vmap, *su, *sv; /* island_graph()'s scratch and edges */
+	int64_t *sc;
+	int64_t *ilow, *iup; /* each island's bounds */
+	uint8_t **iw, *side; /* each island's witness; a split's sides */
+};
 
-	if (nsw < 2)
-		return false;
-	for (uint32_t i = 0; i < bg->ne; i++)
-		if (bg->u[i] < nd && bg->v[i] < nd)
-			return false; /* terminals linked directly */
-	up = xmalloc(((size_t)nsw + 1) * sizeof(*up));
-	isl = xmalloc(((size_t)nsw + 1) * sizeof(*isl));
+/*
+ * The islands: switches joined by switch links, numbered in the order of
+ * their edges to a terminal.  False unless there are two or more and
+ * every switch is on one that a terminal reaches.
+ */
+static bool isl_find(struct islands *is)
+{
+	const struct bgraph *bg = is->bg;
+	const uint32_t nd = is->nd, nsw = is->nsw;
+	uint32_t *up, *isl;
+
+	up = is->up = xmalloc(((size_t)nsw + 1) * sizeof(*up));
+	isl = is->isl = xmalloc(((size_t)nsw + 1) * sizeof(*isl));
 	for (uint32_t x = 0; x < nsw; x++) {
 		up[x] = x;
 		isl[x] = RK_NONE;
@@ -844,19 +902,31 @@ static bool solve_islands(const struct bgraph *bg, struct bisect_result *r,
 			continue;
 		s = uf_find(up, s - nd);
 		if (isl[s] == RK_NONE)
-			isl[s] = nisl++;
+			isl[s] = is->nisl++;
 	}
-	if (nisl < 2)
-		goto out;
+	if (is->nisl < 2)
+		return false;
 	for (uint32_t x = 0; x < nsw; x++) {
 		isl[x] = isl[uf_find(up, x)];
 		if (isl[x] == RK_NONE)
-			goto out; /* switches no terminal reaches */
+			return false; /* switches no terminal reaches */
 	}
-	/* every island meets every terminal */
+	return true;
+}
+
+/* Whether every island meets every terminal. */
+static bool isl_meet_all(const struct islands *is)
+{
+	const struct bgraph *bg = is->bg;
+	const uint32_t nd = is->nd, nisl = is->nisl;
+	const uint32_t *isl = is->isl;
+	uint32_t *stamp, *meet, *toff, *tedge, *at;
+	bool ok = true;
+
 	stamp = xmalloc(((size_t)nisl + 1) * sizeof(*stamp));
 	meet = xcalloc((size_t)nisl + 1, sizeof(*meet));
 	memset(stamp, 0xff, ((size_t)nisl + 1) * sizeof(*stamp));
+	/* each terminal's edges */
 	toff = xcalloc((size_t)nd + 2, sizeof(*toff));
 	tedge = xmalloc(((size_t)bg->ne + 1) * sizeof(*tedge));
 	for (uint32_t i = 0; i < bg->ne; i++) {
@@ -867,18 +937,15 @@ static bool solve_islands(const struct bgraph *bg, struct bisect_result *r,
 	}
 	for (uint32_t t = 0; t < nd; t++)
 		toff[t + 1] += toff[t];
-	{
-		uint32_t *at = xmalloc(((size_t)nd + 1) * sizeof(*at));
-
-		memcpy(at, toff, (size_t)nd * sizeof(*at));
-		for (uint32_t i = 0; i < bg->ne; i++) {
-			if (bg->u[i] < nd)
-				tedge[at[bg->u[i]]++] = i;
-			else if (bg->v[i] < nd)
-				tedge[at[bg->v[i]]++] = i;
-		}
-		free(at);
+	at = xmalloc(((size_t)nd + 1) * sizeof(*at));
+	memcpy(at, toff, (size_t)nd * sizeof(*at));
+	for (uint32_t i = 0; i < bg->ne; i++) {
+		if (bg->u[i] < nd)
+			tedge[at[bg->u[i]]++] = i;
+		else if (bg->v[i] < nd)
+			tedge[at[bg->v[i]]++] = i;
 	}
+	free(at);
 	for (uint32_t t = 0; t < nd; t++)
 		for (uint32_t k = toff[t]; k < toff[t + 1]; k++) {
 			uint32_t i = tedge[k];
@@ -890,49 +957,69 @@ static bool solve_islands(const struct bgraph *bg, struct bisect_result *r,
 				meet[s]++;
 			}
 		}
-	for (uint32_t s = 0; s < nisl; s++)
-		if (meet[s] != nd)
-			goto out;
-	/* each island's edges */
-	eoff = xcalloc((size_t)nisl + 2, sizeof(*eoff));
-	eidx = xmalloc(((size_t)bg->ne + 1) * sizeof(*eidx));
+	for (uint32_t s = 0; s < nisl && ok; s++)
+		ok = meet[s] == nd;
+	free(stamp);
+	free(meet);
+	free(toff);
+	free(tedge);
+	return ok;
+}
+
+/* Each island's edges (eoff, eidx), and room for its graph and figures. */
+static void isl_edges(struct islands *is)
+{
+	const struct bgraph *bg = is->bg;
+	const uint32_t nd = is->nd, nisl = is->nisl;
+	const uint32_t *isl = is->isl;
+	uint32_t *eoff, *eidx, *at;
+
+	eoff = is->eoff = xcalloc((size_t)nisl + 2, sizeof(*eoff));
+	eidx = is->eidx = xmalloc(((size_t)bg->ne + 1) * sizeof(*eidx));
 	for (uint32_t i = 0; i < bg->ne; i++)
 		eoff[isl[(bg->u[i] < nd ? bg->v[i] : bg->u[i]) - nd] + 1]++;
 	for (uint32_t s = 0; s < nisl; s++)
 		eoff[s + 1] += eoff[s];
-	{
-		uint32_t *at = xmalloc(((size_t)nisl + 1) * sizeof(*at));
-
-		memcpy(at, eoff, (size_t)nisl * sizeof(*at));
-		for (uint32_t i = 0; i < bg->ne; i++)
-			eidx[at[isl[(bg->u[i] < nd ? bg->v[i] : bg->u[i]) -
-				    nd]]++] = i;
-		free(at);
-	}
-	vmap = xmalloc(((size_t)bg->nv + 1) * sizeof(*vmap));
-	su = xmalloc(((size_t)bg->ne + 1) * sizeof(*su));
-	sv = xmalloc(((size_t)bg->ne + 1) * sizeof(*sv));
-	sc = xmalloc(((size_t)bg->ne + 1) * sizeof(*sc));
-	ilow = xcalloc((size_t)nisl + 1, sizeof(*ilow));
-	iup = xcalloc((size_t)nisl + 1, sizeof(*iup));
-	iw = xcalloc((size_t)nisl + 1, sizeof(*iw));
-	side = xcalloc((size_t)bg->nv + 1, 1);
+	at = xmalloc(((size_t)nisl + 1) * sizeof(*at));
+	memcpy(at, eoff, (size_t)nisl * sizeof(*at));
+	for (uint32_t i = 0; i < bg->ne; i++)
+		eidx[at[isl[(bg->u[i] < nd ? bg->v[i] : bg->u[i]) - nd]]++] = i;
+	free(at);
+	is->vmap = xmalloc(((size_t)bg->nv + 1) * sizeof(*is->vmap));
+	is->su = xmalloc(((size_t)bg->ne + 1) * sizeof(*is->su));
+	is->sv = xmalloc(((size_t)bg->ne + 1) * sizeof(*is->sv));
+	is->sc = xmalloc(((size_t)bg->ne + 1) * sizeof(*is->sc));
+	is->ilow = xcalloc((size_t)nisl + 1, sizeof(*is->ilow));
+	is->iup = xcalloc((size_t)nisl + 1, sizeof(*is->iup));
+	is->iw = xcalloc((size_t)nisl + 1, sizeof(*is->iw));
+	is->side = xcalloc((size_t)bg->nv + 1, 1);
 	for (uint32_t t = 0; t < nd; t++)
-		vmap[t] = t;
-	memset(r, 0, sizeof(*r));
-	/* each island bisected over every terminal */
-	for (uint32_t s = 0; s < nisl; s++) {
+		is->vmap[t] = t;
+}
+
+/*
+ * Each island bisected over every terminal: its bounds and witness, and
+ * @r's hows.  Returns the sum of their lower bounds (saturated).
+ */
+static int64_t isl_solve_each(struct islands *is, struct bisect_result *r)
+{
+	const struct bgraph *bg = is->bg;
+	int64_t lower = 0;
+
+	for (uint32_t s = 0; s < is->nisl; s++) {
 		uint32_t ne,
-		    nv = island_graph(bg, eoff, eidx, s, vmap, su, sv, sc, &ne);
+		    nv = island_graph(bg, is->eoff, is->eidx, s, is->vmap,
+				      is->su, is->sv, is->sc, &ne);
 		struct bgraph sub;
 		struct bisect_result pr;
 
-		sub = (struct bgraph){ nd, nv, ne,	   su,
-				       sv, sc, bg->orders, bg->norders };
+		sub =
+		    (struct bgraph){ is->nd, nv,     ne,	 is->su,
+				     is->sv, is->sc, bg->orders, bg->norders };
 		bisect_solve(&sub, &pr);
-		ilow[s] = pr.lower;
-		iup[s] = pr.upper;
-		iw[s] = pr.witness;
+		is->ilow[s] = pr.lower;
+		is->iup[s] = pr.upper;
+		is->iw[s] = pr.witness;
 		pr.witness = NULL;
 		lower = q_add(lower, pr.lower, &lower) ? lower : INT64_MAX;
 		/* the how of one island stands for all; where one is only
@@ -943,152 +1030,207 @@ static bool solve_islands(const struct bgraph *bg, struct bisect_result *r,
 		}
 		bisect_result_free(&pr);
 	}
-	/*
-	 * The islands' witnesses, each cut in the whole fabric: the first
-	 * ISLAND_MAX_WITNESSES distinct ones.  A witness is compared with
-	 * those tried alone (an earlier one not tried equals one that was),
-	 * so the scan is linear in the islands, not quadratic.
-	 */
-	for (uint32_t w = 0; w < nisl && ntried < ISLAND_MAX_WITNESSES; w++) {
-		int64_t total = 0;
-		bool seen = false;
+	return lower;
+}
 
-		for (uint32_t j = 0; j < ntried && !seen; j++)
-			seen = !memcmp(iw[tried[j]], iw[w], nd);
-		if (seen)
-			continue;
-		tried[ntried++] = w;
-		for (uint32_t s = 0; s < nisl; s++) {
-			int64_t c;
-			bool same = !memcmp(iw[s], iw[w], nd), flip = true;
+/* The cut of island @w's witness over the whole fabric (saturated). */
+static int64_t isl_witness_cut(struct islands *is, uint32_t w)
+{
+	const uint32_t nd = is->nd;
+	uint8_t *const *iw = is->iw;
+	int64_t total = 0;
 
-			for (uint32_t t = 0; !same && flip && t < nd; t++)
-				flip = iw[s][t] == 3 - iw[w][t];
-			if (same || flip) {
-				c = iup[s];
-			} else {
-				uint32_t ne,
-				    nv = island_graph(bg, eoff, eidx, s, vmap,
-						      su, sv, sc, &ne);
+	for (uint32_t s = 0; s < is->nisl; s++) {
+		int64_t c;
+		bool same = !memcmp(iw[s], iw[w], nd), flip = true;
 
-				memset(side, 0, nv);
-				memcpy(side, iw[w], nd);
-				c = maxflow_bipartition(nv, ne, su, sv, sc,
-							side);
-			}
-			total = q_add(total, c, &total) ? total : INT64_MAX;
+		for (uint32_t t = 0; !same && flip && t < nd; t++)
+			flip = iw[s][t] == 3 - iw[w][t];
+		if (same || flip) {
+			c = is->iup[s];
+		} else {
+			uint32_t ne, nv = island_graph(
+					 is->bg, is->eoff, is->eidx, s,
+					 is->vmap, is->su, is->sv, is->sc, &ne);
+
+			memset(is->side, 0, nv);
+			memcpy(is->side, iw[w], nd);
+			c = maxflow_bipartition(nv, ne, is->su, is->sv, is->sc,
+						is->side);
 		}
-		if (best < 0 || total < best) {
-			best = total;
-			best_w = w;
-		}
+		total = q_add(total, c, &total) ? total : INT64_MAX;
 	}
-	r->upper = best;
-	r->lower = lower < best ? lower : best;
-	r->witness = xmalloc(nd);
-	memcpy(r->witness, iw[best_w], nd);
-	*parts = nisl;
-	ok = true;
-out:
-	for (uint32_t s = 0; iw && s < nisl; s++)
-		free(iw[s]);
-	free(iw);
-	free(up);
-	free(isl);
-	free(stamp);
-	free(meet);
-	free(toff);
-	free(tedge);
-	free(eoff);
-	free(eidx);
-	free(vmap);
-	free(su);
-	free(sv);
-	free(sc);
-	free(ilow);
-	free(iup);
-	free(side);
-	return ok;
+	return total;
 }
 
 /*
- * One level's bisection (doc/language.md §9.11): the terminals, their
- * injections and the full bisection (the floor(nd/2) least injections),
- * candidate orders for the search, and the interval: 0 when whole parts
- * that share nothing make the halves, the planes added up when every
- * terminal meets every plane, else the graph as one (bisect_solve).
+ * The islands' witnesses, each cut in the whole fabric: the first
+ * ISLAND_MAX_WITNESSES distinct ones.  A witness is compared with those
+ * tried alone (an earlier one not tried equals one that was), so the scan
+ * is linear in the islands, not quadratic.  Returns the least cut, its
+ * island in *@best_w.
  */
-static void solve_level(const struct rk_design *d, const struct fgraph *g,
-			enum level lv, const struct fabric_level *like,
-			struct fabric_level *out)
+static int64_t isl_best_witness(struct islands *is, uint32_t *best_w)
 {
-	uint32_t nsw = g->nv - g->ne, nd, nv, ne = 0;
-	uint32_t *dev_of = xmalloc(((size_t)g->ne + 1) * sizeof(*dev_of));
-	uint32_t *sw_of = xmalloc(((size_t)nsw + 1) * sizeof(*sw_of));
-	uint32_t *vmap = xmalloc(((size_t)g->nv + 1) * sizeof(*vmap));
-	uint32_t *eu = xmalloc(((size_t)g->nedges + 1) * sizeof(*eu));
-	uint32_t *ev = xmalloc(((size_t)g->nedges + 1) * sizeof(*ev));
-	int64_t *ec = xmalloc(((size_t)g->nedges + 1) * sizeof(*ec));
-	int64_t *inj;
-	uint32_t *orders[4], norders = 0;
-	uint64_t *keys;
-	struct bgraph bg;
-	struct bisect_result r;
+	uint32_t tried[ISLAND_MAX_WITNESSES], ntried = 0;
+	int64_t best = -1;
 
-	memset(out, 0, sizeof(*out));
-	out->dev_obj = xmalloc(((size_t)g->ne + 1) * sizeof(*out->dev_obj));
-	out->dev_comp = xmalloc(((size_t)g->ne + 1) * sizeof(*out->dev_comp));
-	nd = level_terminals(d, g, lv, dev_of, sw_of, out->dev_obj,
-			     out->dev_comp);
-	out->devices = nd;
-	/*
-	 * @like's terminals refine these (a node holds whole endpoint
-	 * terminals), numbered alike in order of their first endpoint: as
-	 * many of them is the same partition, the same graph and figures
-	 */
-	if (like && like->devices == nd) {
-		out->bisection = like->bisection;
-		out->bisection_upper = like->bisection_upper;
-		out->full_bisection = like->full_bisection;
-		out->method = like->method;
-		out->lower_how = like->lower_how;
-		out->upper_how = like->upper_how;
-		out->parts = like->parts;
-		if (like->witness) {
-			out->witness = xmalloc(nd);
-			memcpy(out->witness, like->witness, nd);
+	*best_w = 0;
+	for (uint32_t w = 0; w < is->nisl && ntried < ISLAND_MAX_WITNESSES;
+	     w++) {
+		int64_t total;
+		bool seen = false;
+
+		for (uint32_t j = 0; j < ntried && !seen; j++)
+			seen = !memcmp(is->iw[tried[j]], is->iw[w], is->nd);
+		if (seen)
+			continue;
+		tried[ntried++] = w;
+		total = isl_witness_cut(is, w);
+		if (best < 0 || total < best) {
+			best = total;
+			*best_w = w;
 		}
-		free(vmap);
-		free(eu);
-		free(ev);
-		free(ec);
-		free(sw_of);
-		free(dev_of);
-		return;
 	}
+	return best;
+}
+
+static void isl_free(struct islands *is)
+{
+	for (uint32_t s = 0; is->iw && s < is->nisl; s++)
+		free(is->iw[s]);
+	free(is->iw);
+	free(is->up);
+	free(is->isl);
+	free(is->eoff);
+	free(is->eidx);
+	free(is->vmap);
+	free(is->su);
+	free(is->sv);
+	free(is->sc);
+	free(is->ilow);
+	free(is->iup);
+	free(is->side);
+}
+
+/*
+ * The planes of a fabric that every terminal meets (a `planes N` fat tree
+ * at the node level, where each server has ports on every plane): the
+ * switches fall into islands that share no switch and no link, and no
+ * terminal links another directly.  For any split, the least cut is then
+ * the sum of each island's least cut (a switch's side is chosen within
+ * its island), so the bisection is at least the sum of the islands'
+ * bisections, each over all the terminals: a proven lower bound.  The
+ * upper bound is the least total cut, by max-flow island by island, of
+ * the islands' witness splits.  The figure is exact when they meet (the
+ * planes are alike and one split is least on all).  Returns false when
+ * the fabric is not of that shape.
+ */
+static bool solve_islands(const struct bgraph *bg, struct bisect_result *r,
+			  uint32_t *parts)
+{
+	struct islands is = { .bg = bg, .nd = bg->nd, .nsw = bg->nv - bg->nd };
+	int64_t lower, best;
+	uint32_t best_w;
+	bool ok = false;
+
+	if (is.nsw < 2)
+		return false;
+	for (uint32_t i = 0; i < bg->ne; i++)
+		if (bg->u[i] < is.nd && bg->v[i] < is.nd)
+			return false; /* terminals linked directly */
+	if (isl_find(&is) && isl_meet_all(&is)) {
+		isl_edges(&is);
+		memset(r, 0, sizeof(*r));
+		lower = isl_solve_each(&is, r);
+		best = isl_best_witness(&is, &best_w);
+		r->upper = best;
+		r->lower = lower < best ? lower : best;
+		r->witness = xmalloc(is.nd);
+		memcpy(r->witness, is.iw[best_w], is.nd);
+		*parts = is.nisl;
+		ok = true;
+	}
+	isl_free(&is);
+	return ok;
+}
+
+/* The graph of one level's terminals that solve_level() bisects. */
+struct level_graph {
+	uint32_t nd, nv, ne; /* terminals, vertices, edges */
+	uint32_t *vmap;	     /* fabric vertex -> vertex */
+	uint32_t *eu, *ev;
+	int64_t *ec;
+	int64_t *inj; /* per terminal */
+	uint32_t *orders[4], norders;
+};
+
+/* Level @like's figures (its terminals are these) copied into @out. */
+static void level_copy(struct fabric_level *out,
+		       const struct fabric_level *like)
+{
+	out->bisection = like->bisection;
+	out->bisection_upper = like->bisection_upper;
+	out->full_bisection = like->full_bisection;
+	out->method = like->method;
+	out->lower_how = like->lower_how;
+	out->upper_how = like->upper_how;
+	out->parts = like->parts;
+	if (like->witness) {
+		out->witness = xmalloc(out->devices);
+		memcpy(out->witness, like->witness, out->devices);
+	}
+}
+
+/*
+ * The terminals (@dev_of per endpoint) as vertices 0..nd-1, the switches
+ * no terminal holds (@sw_of) after them, the edges between two vertices
+ * and each terminal's injection: its links to other vertices.
+ */
+static void level_edges(struct level_graph *lg, const struct fgraph *g,
+			const uint32_t *dev_of, const uint32_t *sw_of)
+{
+	const uint32_t nd = lg->nd;
+	uint32_t *vmap, *eu, *ev;
+	int64_t *ec, *inj;
+
+	vmap = lg->vmap = xmalloc(((size_t)g->nv + 1) * sizeof(*vmap));
+	eu = lg->eu = xmalloc(((size_t)g->nedges + 1) * sizeof(*eu));
+	ev = lg->ev = xmalloc(((size_t)g->nedges + 1) * sizeof(*ev));
+	ec = lg->ec = xmalloc(((size_t)g->nedges + 1) * sizeof(*ec));
 	for (uint32_t e = 0; e < g->ne; e++)
 		vmap[e] = dev_of[e];
-	nv = nd;
+	lg->nv = nd;
 	for (uint32_t v = g->ne; v < g->nv; v++)
-		vmap[v] = sw_of[v - g->ne] != RK_NONE ? sw_of[v - g->ne] : nv++;
-	/* injection per terminal: its links to other vertices */
-	inj = xcalloc((size_t)nd + 1, sizeof(*inj));
+		vmap[v] =
+		    sw_of[v - g->ne] != RK_NONE ? sw_of[v - g->ne] : lg->nv++;
+	inj = lg->inj = xcalloc((size_t)nd + 1, sizeof(*inj));
 	for (uint32_t i = 0; i < g->nedges; i++) {
 		uint32_t a = vmap[g->u[i]], b = vmap[g->v[i]];
 
 		if (a == b)
 			continue; /* inside one terminal */
-		eu[ne] = a;
-		ev[ne] = b;
-		ec[ne++] = g->cap[i];
+		eu[lg->ne] = a;
+		ev[lg->ne] = b;
+		ec[lg->ne++] = g->cap[i];
 		if (a < nd)
 			inj[a] += g->cap[i];
 		if (b < nd)
 			inj[b] += g->cap[i];
 	}
-	/* candidate orders: attachment switch, rail-major attachment,
-	 * declaration, rack position (first endpoint of each terminal) */
-	keys = xmalloc(((size_t)nd + 1) * sizeof(*keys));
+}
+
+/*
+ * Candidate orders of the terminals for the search: attachment switch,
+ * rail-major attachment, declaration, rack position (first endpoint of
+ * each terminal).
+ */
+static void level_orders(struct level_graph *lg, const struct rk_design *d,
+			 const struct fgraph *g, const uint32_t *dev_of)
+{
+	const uint32_t nd = lg->nd;
+	uint64_t *keys = xmalloc(((size_t)nd + 1) * sizeof(*keys));
+
 	for (int which = 0; which < 4 && nd >= 2; which++) {
 		uint8_t *seen = xcalloc((size_t)nd + 1, 1);
 
@@ -1118,22 +1260,84 @@ static void solve_level(const struct rk_design *d, const struct fgraph *g,
 							       g->ep_dev[e]));
 		}
 		free(seen);
-		orders[norders++] = order_by(nd, keys);
+		lg->orders[lg->norders++] = order_by(nd, keys);
 	}
 	free(keys);
-	/* full bisection: what one ideal crossbar gives the same terminals */
-	{
-		int64_t *s = xmalloc(((size_t)nd + 1) * sizeof(*s));
+}
 
-		memcpy(s, inj, (size_t)nd * sizeof(*s));
-		qsort(s, nd, sizeof(*s), cmp_i64);
-		for (uint32_t k = 0; k < nd / 2; k++)
-			out->full_bisection += s[k];
-		free(s);
+/* Full bisection: what one ideal crossbar gives the same terminals (the
+ * floor(nd / 2) least injections). */
+static int64_t level_full_bisection(const struct level_graph *lg)
+{
+	int64_t *s = xmalloc(((size_t)lg->nd + 1) * sizeof(*s));
+	int64_t full = 0;
+
+	memcpy(s, lg->inj, (size_t)lg->nd * sizeof(*s));
+	qsort(s, lg->nd, sizeof(*s), cmp_i64);
+	for (uint32_t k = 0; k < lg->nd / 2; k++)
+		full += s[k];
+	free(s);
+	return full;
+}
+
+static void level_graph_free(struct level_graph *lg)
+{
+	free(lg->inj);
+	for (uint32_t i = 0; i < lg->norders; i++)
+		free(lg->orders[i]);
+	free(lg->eu);
+	free(lg->ev);
+	free(lg->ec);
+	free(lg->vmap);
+}
+
+/*
+ * One level's bisection (doc/language.md §9.11): the terminals, their
+ * injections and the full bisection (the floor(nd/2) least injections),
+ * candidate orders for the search, and the interval: 0 when whole parts
+ * that share nothing make the halves, the planes added up when every
+ * terminal meets every plane, else the graph as one (bisect_solve).
+ */
+static void solve_level(const struct rk_design *d, const struct fgraph *g,
+			enum level lv, const struct fabric_level *like,
+			struct fabric_level *out)
+{
+	uint32_t nsw = g->nv - g->ne, nd;
+	uint32_t *dev_of = xmalloc(((size_t)g->ne + 1) * sizeof(*dev_of));
+	uint32_t *sw_of = xmalloc(((size_t)nsw + 1) * sizeof(*sw_of));
+	struct level_graph lg = { 0 };
+	struct bgraph bg;
+	struct bisect_result r;
+
+	memset(out, 0, sizeof(*out));
+	out->dev_obj = xmalloc(((size_t)g->ne + 1) * sizeof(*out->dev_obj));
+	out->dev_comp = xmalloc(((size_t)g->ne + 1) * sizeof(*out->dev_comp));
+	nd = level_terminals(d, g, lv, dev_of, sw_of, out->dev_obj,
+			     out->dev_comp);
+	out->devices = nd;
+	/*
+	 * @like's terminals refine these (a node holds whole endpoint
+	 * terminals), numbered alike in order of their first endpoint: as
+	 * many of them is the same partition, the same graph and figures
+	 */
+	if (like && like->devices == nd) {
+		level_copy(out, like);
+		free(sw_of);
+		free(dev_of);
+		return;
 	}
-	bg = (struct bgraph){
-		nd, nv, ne, eu, ev, ec, (const uint32_t *const *)orders, norders
-	};
+	lg.nd = nd;
+	level_edges(&lg, g, dev_of, sw_of);
+	level_orders(&lg, d, g, dev_of);
+	out->full_bisection = level_full_bisection(&lg);
+	bg = (struct bgraph){ nd,
+			      lg.nv,
+			      lg.ne,
+			      lg.eu,
+			      lg.ev,
+			      lg.ec,
+			      (const uint32_t *const *)lg.orders,
+			      lg.norders };
 	memset(&r, 0, sizeof(r));
 	if (nd < 2 || !solve_disjoint(&bg, &r)) {
 		if (nd < 2 || !solve_islands(&bg, &r, &out->parts))
@@ -1147,13 +1351,7 @@ static void solve_level(const struct rk_design *d, const struct fgraph *g,
 	out->method = nd < 2		   ? BISECT_NONE
 		      : r.lower == r.upper ? BISECT_EXACT
 					   : BISECT_BOUNDS;
-	free(inj);
-	for (uint32_t i = 0; i < norders; i++)
-		free(orders[i]);
-	free(eu);
-	free(ev);
-	free(ec);
-	free(vmap);
+	level_graph_free(&lg);
 	free(sw_of);
 	free(dev_of);
 }

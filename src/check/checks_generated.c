@@ -339,19 +339,140 @@ enum {
 	LISTED_ROW = 8	 /* a listed rack stands in such a node's row */
 };
 
+/*
+ * What run_first_fit() keeps over the fabrics.  Per rack and row: f + 1
+ * when fabric f lists the rack (a rack in the row) (lst), and when the
+ * rack (a rack in the row) holds one of its endpoint devices (ept).
+ */
+struct ff_work {
+	struct check_ctx *c;
+	uint32_t *lst, *ept;
+	uint32_t *start, *order; /* the links of each fabric */
+	uint8_t *home;		 /* per leaf: HOME_RACK ... */
+};
+
+/* The maps, and the links of each fabric bucketed once. */
+static void ff_alloc(struct ff_work *w)
+{
+	const struct rk_design *d = w->c->d;
+	uint32_t *start, *order;
+
+	w->lst = xcalloc(d->nobjs + 1, sizeof(*w->lst));
+	w->ept = xcalloc(d->nobjs + 1, sizeof(*w->ept));
+	w->home = xcalloc(d->nobjs + 1, 1);
+	start = w->start = xcalloc(d->nobjs + 2, sizeof(*start));
+	order = w->order = xmalloc(((size_t)d->nlinks + 1) * sizeof(*order));
+	for (uint32_t i = 0; i < d->nlinks; i++)
+		if (d->links[i].fabric != RK_NONE)
+			start[d->links[i].fabric + 1]++;
+	for (uint32_t i = 0; i < d->nobjs; i++)
+		start[i + 1] += start[i];
+	for (uint32_t i = 0; i < d->nlinks; i++)
+		if (d->links[i].fabric != RK_NONE)
+			order[start[d->links[i].fabric]++] = i;
+	for (uint32_t i = d->nobjs; i > 0; i--)
+		start[i] = start[i - 1];
+	start[0] = 0;
+}
+
+/* Fabric @f's listed racks (@pl) and its endpoint devices' racks, and
+ * their rows, marked in lst and ept. */
+static void ff_mark(struct ff_work *w, uint32_t f, const struct rk_value *pl)
+{
+	const struct rk_design *d = w->c->d;
+	struct ir_ep_cursor cur = { 0, 0 };
+
+	for (uint32_t i = 0; i < (uint32_t)pl->n; i++) {
+		uint32_t r = d->vals[pl->a + i].a;
+
+		w->lst[r] = f + 1;
+		if (row_of(d, r) != RK_NONE)
+			w->lst[row_of(d, r)] = f + 1;
+	}
+	for (const struct rk_value *v; (v = ir_next_endpoint(d, f, &cur));) {
+		uint32_t r = layout_rack_of(d, v->a);
+
+		if (r == RK_NONE)
+			continue;
+		w->ept[r] = f + 1;
+		if (row_of(d, r) != RK_NONE)
+			w->ept[row_of(d, r)] = f + 1;
+	}
+}
+
+/* Each leaf of fabric @f: where its nodes stand, from its links to them. */
+static void ff_homes(struct ff_work *w, uint32_t f)
+{
+	const struct rk_design *d = w->c->d;
+	uint8_t *home = w->home;
+
+	for (uint32_t k = w->start[f]; k < w->start[f + 1]; k++) {
+		const struct rk_link *l = &d->links[w->order[k]];
+		uint32_t e[2] = { l->a_dev, l->b_dev };
+
+		if (l->a_port == RK_NONE)
+			continue;
+		for (unsigned j = 0; j < 2; j++) {
+			uint32_t lf = e[j], o = e[1 - j], rl, ro, rw;
+
+			if (d->objs[lf].parent != f || !is_leaf(w->c, lf) ||
+			    d->objs[o].cls == C_SWITCH ||
+			    (ro = layout_rack_of(d, o)) == RK_NONE)
+				continue;
+			rl = layout_rack_of(d, lf);
+			rw = row_of(d, ro);
+			home[lf] |= rl == ro ? HOME_RACK : 0;
+			home[lf] |= rl != RK_NONE && rw != RK_NONE &&
+					    rw == row_of(d, rl)
+					? HOME_ROW
+					: 0;
+			home[lf] |= w->lst[ro] == f + 1 ? LISTED_RACK : 0;
+			home[lf] |= rw != RK_NONE && w->lst[rw] == f + 1
+					? LISTED_ROW
+					: 0;
+		}
+	}
+}
+
+/* The leaves of fabric @f that stand away: how many, the first in
+ * *@firstbad, and *@inrow when it stands in a row, not a rack, of nodes. */
+static uint32_t ff_away(const struct ff_work *w, uint32_t f, uint32_t *firstbad,
+			bool *inrow)
+{
+	const struct rk_design *d = w->c->d;
+	const uint32_t *ept = w->ept;
+	const uint8_t *home = w->home;
+	uint32_t bad = 0;
+
+	for_each_child(d, f, lf) {
+		uint32_t r, rw;
+		bool away;
+
+		if (!is_leaf(w->c, lf) ||
+		    (r = layout_rack_of(d, lf)) == RK_NONE ||
+		    !(home[lf] & (LISTED_RACK | LISTED_ROW)))
+			continue;
+		rw = row_of(d, r);
+		away = ept[r] == f + 1 ? !(home[lf] & HOME_RACK)
+		       : rw != RK_NONE && ept[rw] == f + 1
+			   ? !(home[lf] & HOME_ROW)
+			   : false;
+		if (away && !bad++) {
+			*firstbad = lf;
+			*inrow = ept[r] != f + 1;
+		}
+	}
+	return bad;
+}
+
 static void run_first_fit(struct check_ctx *c)
 {
 	const struct rk_design *d = c->d;
-	/* per rack and row: f + 1 when fabric f lists the rack (a rack in
-	 * the row), and when the rack (a rack in the row) holds one of its
-	 * endpoint devices */
-	uint32_t *lst = NULL, *ept = NULL, *start = NULL, *order = NULL;
-	uint8_t *home = NULL;
+	struct ff_work w = { .c = c };
 
 	for (uint32_t f = 0; f < d->nobjs && !check_stop(c); f++) {
 		const struct rk_value *pl = ir_attr(d, f, A_PLACE_LEAVES);
-		uint32_t bad = 0, firstbad = RK_NONE;
-		struct ir_ep_cursor cur = { 0, 0 };
+		uint32_t bad, firstbad = RK_NONE;
 		bool inrow = false;
 
 		if (d->objs[f].kind != K_FABRIC || !ir_attr(d, f, A_SWITCH) ||
@@ -365,88 +486,11 @@ static void run_first_fit(struct check_ctx *c)
 		}
 		if (d->objs[f].cls != FAB_FAT_TREE)
 			continue;
-		if (!lst) {
-			/* the links of each fabric, bucketed once */
-			lst = xcalloc(d->nobjs + 1, sizeof(*lst));
-			ept = xcalloc(d->nobjs + 1, sizeof(*ept));
-			home = xcalloc(d->nobjs + 1, 1);
-			start = xcalloc(d->nobjs + 2, sizeof(*start));
-			order =
-			    xmalloc(((size_t)d->nlinks + 1) * sizeof(*order));
-			for (uint32_t i = 0; i < d->nlinks; i++)
-				if (d->links[i].fabric != RK_NONE)
-					start[d->links[i].fabric + 1]++;
-			for (uint32_t i = 0; i < d->nobjs; i++)
-				start[i + 1] += start[i];
-			for (uint32_t i = 0; i < d->nlinks; i++)
-				if (d->links[i].fabric != RK_NONE)
-					order[start[d->links[i].fabric]++] = i;
-			for (uint32_t i = d->nobjs; i > 0; i--)
-				start[i] = start[i - 1];
-			start[0] = 0;
-		}
-		for (uint32_t i = 0; i < (uint32_t)pl->n; i++) {
-			uint32_t r = d->vals[pl->a + i].a;
-
-			lst[r] = f + 1;
-			if (row_of(d, r) != RK_NONE)
-				lst[row_of(d, r)] = f + 1;
-		}
-		for (const struct rk_value *v;
-		     (v = ir_next_endpoint(d, f, &cur));) {
-			uint32_t r = layout_rack_of(d, v->a);
-
-			if (r == RK_NONE)
-				continue;
-			ept[r] = f + 1;
-			if (row_of(d, r) != RK_NONE)
-				ept[row_of(d, r)] = f + 1;
-		}
-		for (uint32_t k = start[f]; k < start[f + 1]; k++) {
-			const struct rk_link *l = &d->links[order[k]];
-			uint32_t e[2] = { l->a_dev, l->b_dev };
-
-			if (l->a_port == RK_NONE)
-				continue;
-			for (unsigned j = 0; j < 2; j++) {
-				uint32_t lf = e[j], o = e[1 - j], rl, ro, w;
-
-				if (d->objs[lf].parent != f ||
-				    !is_leaf(c, lf) ||
-				    d->objs[o].cls == C_SWITCH ||
-				    (ro = layout_rack_of(d, o)) == RK_NONE)
-					continue;
-				rl = layout_rack_of(d, lf);
-				w = row_of(d, ro);
-				home[lf] |= rl == ro ? HOME_RACK : 0;
-				home[lf] |= rl != RK_NONE && w != RK_NONE &&
-						    w == row_of(d, rl)
-						? HOME_ROW
-						: 0;
-				home[lf] |= lst[ro] == f + 1 ? LISTED_RACK : 0;
-				home[lf] |= w != RK_NONE && lst[w] == f + 1
-						? LISTED_ROW
-						: 0;
-			}
-		}
-		for_each_child(d, f, lf) {
-			uint32_t r, w;
-			bool away;
-
-			if (!is_leaf(c, lf) ||
-			    (r = layout_rack_of(d, lf)) == RK_NONE ||
-			    !(home[lf] & (LISTED_RACK | LISTED_ROW)))
-				continue;
-			w = row_of(d, r);
-			away = ept[r] == f + 1 ? !(home[lf] & HOME_RACK)
-			       : w != RK_NONE && ept[w] == f + 1
-				   ? !(home[lf] & HOME_ROW)
-				   : false;
-			if (away && !bad++) {
-				firstbad = lf;
-				inrow = ept[r] != f + 1;
-			}
-		}
+		if (!w.lst)
+			ff_alloc(&w);
+		ff_mark(&w, f, pl);
+		ff_homes(&w, f);
+		bad = ff_away(&w, f, &firstbad, &inrow);
 		if (!bad)
 			continue;
 		check_fail(c, f, &pl->loc,
@@ -464,11 +508,11 @@ static void run_first_fit(struct check_ctx *c)
 		    "rack s; or `per_rack N`, so that first fit moves on "
 		    "to the next unit's rack");
 	}
-	free(lst);
-	free(ept);
-	free(home);
-	free(start);
-	free(order);
+	free(w.lst);
+	free(w.ept);
+	free(w.home);
+	free(w.start);
+	free(w.order);
 }
 
 /* one rail family: endpoint ports of one base name and speed */

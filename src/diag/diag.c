@@ -1308,6 +1308,22 @@ static void sarif_message_with_notes(struct diag_engine *d, uint32_t i)
 	free(m);
 }
 
+/* The index of rule @id among the run's rules: a known rule's, else the
+ * extra rule's, after the @nknown known ones. */
+static unsigned sarif_rule_index(struct rule_memo *memo, const char *id,
+				 const char **extra, uint32_t nextra,
+				 uint32_t nknown)
+{
+	unsigned idx = rule_index(memo, id);
+
+	if (idx == UINT32_MAX) {
+		for (idx = 0; idx < nextra && !streq(extra[idx], id); idx++)
+			;
+		idx += nknown;
+	}
+	return idx;
+}
+
 /* The tool execution notifications: every finding without a source
  * location, its notes folded into its message. */
 static bool sarif_notifications(struct diag_engine *d, uint32_t nknown,
@@ -1325,13 +1341,7 @@ static bool sarif_notifications(struct diag_engine *d, uint32_t nknown,
 
 		if ((r->level == DIAG_NOTE && i > 0) || has_place(d, r))
 			continue;
-		idx = rule_index(&memo, id);
-		if (idx == UINT32_MAX) {
-			for (idx = 0; idx < nextra && !streq(extra[idx], id);
-			     idx++)
-				;
-			idx += nknown;
-		}
+		idx = sarif_rule_index(&memo, id, extra, nextra, nknown);
 		fputs(any ? ",{" : "{", out);
 		any = true;
 		failed |= r->level == DIAG_ERROR;
@@ -1352,28 +1362,53 @@ static bool sarif_notifications(struct diag_engine *d, uint32_t nknown,
 	return failed;
 }
 
-static void sarif_doc(struct diag_engine *d)
+/* Room for each source file's line hashes, and the SRCROOT's real path. */
+static void sarif_files_init(struct sarif_files *sf,
+			     const struct diag_engine *d)
+{
+	memset(sf, 0, sizeof(*sf));
+	sf->root = realpath(d->sarif_root ? d->sarif_root : ".", NULL);
+	sf->nfiles = d->sm ? d->sm->nfiles + 1 : 0;
+	sf->lh = xcalloc(sf->nfiles + 1, sizeof(*sf->lh));
+	sf->lc = xcalloc(sf->nfiles + 1, sizeof(*sf->lc));
+	sf->nl = xcalloc(sf->nfiles + 1, sizeof(*sf->nl));
+}
+
+static void sarif_files_free(struct sarif_files *sf)
+{
+	for (uint32_t k = 0; k < sf->nfiles; k++) {
+		free(sf->lh[k]);
+		free(sf->lc[k]);
+	}
+	free(sf->lh);
+	free(sf->lc);
+	free(sf->nl);
+	free(sf->root);
+}
+
+/* A count per fingerprint: a table of at least twice @nrecs slots. */
+static void fp_counts_init(struct fp_counts *fc, uint32_t nrecs)
+{
+	uint32_t slots = 16;
+
+	while (slots < 2 * (uint64_t)nrecs)
+		slots *= 2;
+	fc->mask = slots - 1;
+	fc->keys = xcalloc(slots, sizeof(*fc->keys));
+	fc->counts = xcalloc(slots, sizeof(*fc->counts));
+}
+
+/*
+ * The run up to its results: the tool and its rules (in *@extra those
+ * rackc does not list), the invocation with its notifications, and the
+ * SRCROOT base.
+ */
+static void sarif_head(struct diag_engine *d, const char ***extra,
+		       uint32_t *nextra)
 {
 	FILE *out = d->out;
-	bool related = false, open = false, any = false, failed;
-	struct sarif_files sf;
-	const char **extra;
-	uint32_t nextra, nknown = diag_rule_count(), slots = 16;
-	struct fp_counts fc;
-	struct rule_memo memo = { NULL, 0 };
-	const char *root = d->sarif_root ? d->sarif_root : ".";
+	bool failed;
 
-	memset(&sf, 0, sizeof(sf));
-	sf.root = realpath(root, NULL);
-	sf.nfiles = d->sm ? d->sm->nfiles + 1 : 0;
-	sf.lh = xcalloc(sf.nfiles + 1, sizeof(*sf.lh));
-	sf.lc = xcalloc(sf.nfiles + 1, sizeof(*sf.lc));
-	sf.nl = xcalloc(sf.nfiles + 1, sizeof(*sf.nl));
-	while (slots < 2 * (uint64_t)d->nrecs)
-		slots *= 2;
-	fc.mask = slots - 1;
-	fc.keys = xcalloc(slots, sizeof(*fc.keys));
-	fc.counts = xcalloc(slots, sizeof(*fc.counts));
 	fputs("{\"version\":\"2.1.0\",\"$schema\":"
 	      "\"https://json.schemastore.org/sarif-2.1.0.json\","
 	      "\"runs\":[{\"tool\":{\"driver\":{\"name\":\"rackc\","
@@ -1384,9 +1419,9 @@ static void sarif_doc(struct diag_engine *d)
 #endif
 	      "\"rules\":[",
 	      out);
-	sarif_rules(d, &extra, &nextra);
+	sarif_rules(d, extra, nextra);
 	fputs("]}},\"invocations\":[{", out);
-	failed = sarif_notifications(d, nknown, extra, nextra);
+	failed = sarif_notifications(d, diag_rule_count(), *extra, *nextra);
 	fprintf(out, "\"executionSuccessful\":%s}],",
 		failed ? "false" : "true");
 	fputs("\"originalUriBaseIds\":{"
@@ -1395,15 +1430,68 @@ static void sarif_doc(struct diag_engine *d)
 	      "in).\"}}},"
 	      "\"columnKind\":\"utf16CodeUnits\",\"results\":[",
 	      out);
+}
+
+/*
+ * The result of record @i, at @w, of rule index @idx: its rule, level,
+ * message with the unlocated notes, location, and fingerprints (rackc's
+ * own takes no line or column), its related locations left open.
+ */
+static void sarif_result(struct diag_engine *d, struct sarif_files *sf,
+			 struct fp_counts *fc, uint32_t i, unsigned idx,
+			 const struct where *w)
+{
+	FILE *out = d->out;
+	const struct diag_record *r = &d->recs[i];
+	const char *id = rule_of(r), *key[4];
+	char *uri;
+	bool rel;
+	uint64_t h;
+
+	fputs("{\"ruleId\":", out);
+	json_str(out, id);
+	fprintf(out, ",\"ruleIndex\":%u,\"level\":\"%s\",", idx,
+		level_name(r->level));
+	sarif_message_with_notes(d, i);
+	fputs(",\"locations\":[{", out);
+	sarif_physical(d, sf, &r->loc);
+	if (r->object) {
+		fputs(",\"logicalLocations\":[{"
+		      "\"fullyQualifiedName\":",
+		      out);
+		json_str(out, r->object);
+		fputs(",\"kind\":\"resource\"}]", out);
+	}
+	fputs("}]", out);
+	uri = artifact_uri(sf, w->f->path, &rel);
+	key[0] = id;
+	key[1] = uri;
+	key[2] = r->object ? r->object : "";
+	key[3] = r->message;
+	h = fp_hash(key, 4);
+	fputs(",\"partialFingerprints\":{", out);
+	sarif_line_hash(d, sf, r->loc.file, w->line);
+	fprintf(out, "\"rackcFinding/v1\":\"%016" PRIx64 ":%" PRIu32 "\"}", h,
+		fp_count(fc, h));
+	free(uri);
+}
+
+static void sarif_doc(struct diag_engine *d)
+{
+	FILE *out = d->out;
+	bool related = false, open = false, any = false;
+	struct sarif_files sf;
+	const char **extra;
+	uint32_t nextra, nknown = diag_rule_count();
+	struct fp_counts fc;
+	struct rule_memo memo = { NULL, 0 };
+
+	sarif_files_init(&sf, d);
+	fp_counts_init(&fc, d->nrecs);
+	sarif_head(d, &extra, &nextra);
 	for (uint32_t i = 0; i < d->nrecs; i++) {
 		const struct diag_record *r = &d->recs[i];
-		const char *id = rule_of(r);
-		unsigned idx;
-		const char *key[4];
-		uint64_t h;
 		struct where w;
-		char *uri = NULL;
-		bool rel;
 
 		if (r->level == DIAG_NOTE && i > 0) {
 			/* a located note is a related location of the result
@@ -1426,56 +1514,17 @@ static void sarif_doc(struct diag_engine *d)
 		if (any)
 			putc(',', out);
 		open = any = true;
-		idx = rule_index(&memo, id);
-		if (idx == UINT32_MAX) {
-			/* one of the extra rules, after the known ones */
-			for (idx = 0; idx < nextra && !streq(extra[idx], id);
-			     idx++)
-				;
-			idx += nknown;
-		}
-		fputs("{\"ruleId\":", out);
-		json_str(out, id);
-		fprintf(out, ",\"ruleIndex\":%u,\"level\":\"%s\",", idx,
-			level_name(r->level));
-		sarif_message_with_notes(d, i);
-		fputs(",\"locations\":[{", out);
-		sarif_physical(d, &sf, &r->loc);
-		if (r->object) {
-			fputs(",\"logicalLocations\":[{"
-			      "\"fullyQualifiedName\":",
-			      out);
-			json_str(out, r->object);
-			fputs(",\"kind\":\"resource\"}]", out);
-		}
-		fputs("}]", out);
-		/* the fingerprints: rackc's own takes no line or column */
-		uri = artifact_uri(&sf, w.f->path, &rel);
-		key[0] = id;
-		key[1] = uri;
-		key[2] = r->object ? r->object : "";
-		key[3] = r->message;
-		h = fp_hash(key, 4);
-		fputs(",\"partialFingerprints\":{", out);
-		sarif_line_hash(d, &sf, r->loc.file, w.line);
-		fprintf(out,
-			"\"rackcFinding/v1\":\"%016" PRIx64 ":%" PRIu32 "\"}",
-			h, fp_count(&fc, h));
-		free(uri);
+		sarif_result(
+		    d, &sf, &fc, i,
+		    sarif_rule_index(&memo, rule_of(r), extra, nextra, nknown),
+		    &w);
 	}
 	if (open)
 		fputs(related ? "]}" : "}", out);
 	fputs("]}]}\n", out);
-	for (uint32_t k = 0; k < sf.nfiles; k++) {
-		free(sf.lh[k]);
-		free(sf.lc[k]);
-	}
-	free(sf.lh);
-	free(sf.lc);
-	free(sf.nl);
+	sarif_files_free(&sf);
 	free(fc.keys);
 	free(fc.counts);
-	free(sf.root);
 }
 
 void diag_finish(struct diag_engine *d)

@@ -1479,161 +1479,165 @@ static void add_include(struct dv_source *s, const char *dir)
 	s->incdirs[s->nincdirs++] = dir;
 }
 
-int diff_main(int argc, char **argv)
+/* What the command line of rackc diff gives. */
+struct diff_args {
+	struct dv_source src[2]; /* OLD and NEW */
+	const char *stddir;
+	enum fmt f;
+	uint64_t max_bytes;
+	const char *full;
+};
+
+/* -D, --old-define, --new-define (@c) with @optarg; false, said, when it
+ * is no definition. */
+static bool diff_define_opt(struct diff_args *o, int c)
 {
-	struct dv_source src[2];
-	const char *stddir = NULL;
-	enum fmt f = F_TEXT;
-	uint64_t max_bytes = DIFF_MAX_BYTES;
-	const char *full = NULL;
+	bool ok = true;
+
+	if (c != O_NEW_DEFINE)
+		ok = add_define(&o->src[0], xstrdup(optarg), c == O_OLD_DEFINE);
+	if (c != O_OLD_DEFINE && ok)
+		ok = add_define(&o->src[1], xstrdup(optarg), c == O_NEW_DEFINE);
+	if (!ok)
+		fprintf(stderr, "rackc diff: error: " OPTS_DEFINE_ERR "\n",
+			optarg);
+	return ok;
+}
+
+/* The options of a value (@c): limits and the format; false, said, when
+ * @optarg is not one. */
+static bool diff_value_opt(struct diff_args *o, int c)
+{
+	switch (c) {
+	case OPT_MAX_SOURCE:
+		if (!srcmgr_parse_max(optarg, &o->src[0].max_source)) {
+			fprintf(stderr,
+				"rackc diff: error: " OPTS_MAX_SOURCE_ERR "\n",
+				optarg);
+			return false;
+		}
+		o->src[1].max_source = o->src[0].max_source;
+		return true;
+	case OPT_MAX_LINKS:
+		if (!opts_max_links(optarg, &o->src[0].max_links)) {
+			fprintf(stderr,
+				"rackc diff: error: " OPTS_MAX_LINKS_ERR "\n",
+				optarg);
+			return false;
+		}
+		o->src[1].max_links = o->src[0].max_links;
+		return true;
+	case O_MAX_BYTES: {
+		char *end;
+		unsigned long long n = strtoull(optarg, &end, 10);
+
+		if (*end || !*optarg || optarg[0] == '-' ||
+		    (n && n < DIFF_MIN_BYTES)) {
+			fprintf(stderr,
+				"rackc diff: error: --max-bytes needs "
+				"0 (no limit) or a number of at least "
+				"%u, not '%s'\n",
+				DIFF_MIN_BYTES, optarg);
+			return false;
+		}
+		o->max_bytes = n;
+		return true;
+	}
+	default: { /* 'f', O_FORMAT */
+		enum opts_format of;
+
+		if (!opts_format(optarg, &of)) {
+			fprintf(stderr,
+				"rackc diff: error: " OPTS_FORMAT_ERR "\n",
+				optarg);
+			return false;
+		}
+		o->f = (enum fmt)of;
+		return true;
+	}
+	}
+}
+
+/* Option @c (getopt_long()'s): -1 to go on, else the exit status (0
+ * after --help, 2 when it was refused). */
+static int diff_option(struct diff_args *o, int c, char **argv)
+{
+	switch (c) {
+	case 'D':
+	case O_OLD_DEFINE:
+	case O_NEW_DEFINE:
+		return diff_define_opt(o, c) ? -1 : 2;
+	case 'I':
+	case O_OLD_INCLUDE:
+	case O_NEW_INCLUDE:
+		if (c != O_NEW_INCLUDE)
+			add_include(&o->src[0], optarg);
+		if (c != O_OLD_INCLUDE)
+			add_include(&o->src[1], optarg);
+		return -1;
+	case OPT_STDLIB:
+		o->stddir = optarg;
+		return -1;
+	case OPT_MAX_SOURCE:
+	case OPT_MAX_LINKS:
+	case O_MAX_BYTES:
+	case 'f':
+	case O_FORMAT:
+		return diff_value_opt(o, c) ? -1 : 2;
+	case O_PRICES:
+	case O_OLD_PRICES:
+	case O_NEW_PRICES:
+		if (c != O_NEW_PRICES)
+			o->src[0].prices = optarg;
+		if (c != O_OLD_PRICES)
+			o->src[1].prices = optarg;
+		return -1;
+	case O_FULL:
+		o->full = optarg;
+		return -1;
+	case OPT_HELP:
+		diff_usage(stdout);
+		return 0;
+	case ':':
+		fprintf(stderr,
+			"rackc diff: error: option '%s' needs an argument\n",
+			argv[optind - 1]);
+		return 2;
+	default:
+		fprintf(stderr, "rackc diff: error: unknown option '%s'\n",
+			argv[optind - 1]);
+		return 2;
+	}
+}
+
+/* The two sides loaded and compared, the review written: the exit
+ * status. */
+static int diff_run(const struct diff_args *o)
+{
 	struct arena a;
 	struct dv_side side[2];
 	struct dd x;
 	bool written;
-	int c, rc = 2;
+	int rc = 2;
 
-	memset(src, 0, sizeof(src));
-	optind = 0; /* GNU: start again (the command line may run again) */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":" OPTS_DESIGN_SHORT "f:",
-				diff_opts, NULL)) != -1) {
-		switch (c) {
-		case 'D':
-		case O_OLD_DEFINE:
-		case O_NEW_DEFINE: {
-			bool ok = true;
-
-			if (c != O_NEW_DEFINE)
-				ok = add_define(&src[0], xstrdup(optarg),
-						c == O_OLD_DEFINE);
-			if (c != O_OLD_DEFINE && ok)
-				ok = add_define(&src[1], xstrdup(optarg),
-						c == O_NEW_DEFINE);
-			if (!ok) {
-				fprintf(stderr,
-					"rackc diff: error: " OPTS_DEFINE_ERR
-					"\n",
-					optarg);
-				goto out;
-			}
-			break;
-		}
-		case 'I':
-		case O_OLD_INCLUDE:
-		case O_NEW_INCLUDE:
-			if (c != O_NEW_INCLUDE)
-				add_include(&src[0], optarg);
-			if (c != O_OLD_INCLUDE)
-				add_include(&src[1], optarg);
-			break;
-		case OPT_STDLIB:
-			stddir = optarg;
-			break;
-		case OPT_MAX_SOURCE:
-			if (!srcmgr_parse_max(optarg, &src[0].max_source)) {
-				fprintf(
-				    stderr,
-				    "rackc diff: error: " OPTS_MAX_SOURCE_ERR
-				    "\n",
-				    optarg);
-				goto out;
-			}
-			src[1].max_source = src[0].max_source;
-			break;
-		case OPT_MAX_LINKS:
-			if (!opts_max_links(optarg, &src[0].max_links)) {
-				fprintf(stderr,
-					"rackc diff: error: " OPTS_MAX_LINKS_ERR
-					"\n",
-					optarg);
-				goto out;
-			}
-			src[1].max_links = src[0].max_links;
-			break;
-		case O_PRICES:
-		case O_OLD_PRICES:
-		case O_NEW_PRICES:
-			if (c != O_NEW_PRICES)
-				src[0].prices = optarg;
-			if (c != O_OLD_PRICES)
-				src[1].prices = optarg;
-			break;
-		case 'f':
-		case O_FORMAT: {
-			enum opts_format of;
-
-			if (!opts_format(optarg, &of)) {
-				fprintf(stderr,
-					"rackc diff: error: " OPTS_FORMAT_ERR
-					"\n",
-					optarg);
-				goto out;
-			}
-			f = (enum fmt)of;
-			break;
-		}
-		case O_MAX_BYTES: {
-			char *end;
-			unsigned long long n = strtoull(optarg, &end, 10);
-
-			if (*end || !*optarg || optarg[0] == '-' ||
-			    (n && n < DIFF_MIN_BYTES)) {
-				fprintf(stderr,
-					"rackc diff: error: --max-bytes needs "
-					"0 (no limit) or a number of at least "
-					"%u, not '%s'\n",
-					DIFF_MIN_BYTES, optarg);
-				goto out;
-			}
-			max_bytes = n;
-			break;
-		}
-		case O_FULL:
-			full = optarg;
-			break;
-		case OPT_HELP:
-			diff_usage(stdout);
-			rc = 0;
-			goto out;
-		case ':':
-			fprintf(stderr,
-				"rackc diff: error: option '%s' needs an "
-				"argument\n",
-				argv[optind - 1]);
-			goto out;
-		default:
-			fprintf(stderr,
-				"rackc diff: error: unknown option '%s'\n",
-				argv[optind - 1]);
-			goto out;
-		}
-	}
-	if (argc - optind != 2) {
-		fputs("rackc diff: error: give two designs or output "
-		      "directories, OLD and NEW\nTry 'rackc diff --help' for "
-		      "more information.\n",
-		      stderr);
-		goto out;
-	}
-	src[0].path = argv[optind];
-	src[1].path = argv[optind + 1];
 	arena_init(&a);
-	if (diff_load(side, src, stddir, &a)) {
+	if (diff_load(side, o->src, o->stddir, &a)) {
 		memset(&x, 0, sizeof(x));
 		x.a = &a;
 		x.o = &side[0];
 		x.n = &side[1];
 		diff_all(&x);
-		if (f == F_JSON) {
+		if (o->f == F_JSON) {
 			write_json(stdout, &x);
 			written = true;
-			if (full)
+			if (o->full)
 				fputs("rackc diff: warning: --full is for "
 				      "text and Markdown; JSON is always "
 				      "complete\n",
 				      stderr);
 		} else {
-			written = write_review(stdout, &x, f, max_bytes, full);
+			written = write_review(stdout, &x, o->f, o->max_bytes,
+					       o->full);
 		}
 		rc = !written || fflush(stdout) || ferror(stdout) ? 2
 		     : x.differences				  ? 1
@@ -1643,12 +1647,40 @@ int diff_main(int argc, char **argv)
 		dv_workorder_free(&x.wo);
 	}
 	arena_destroy(&a);
-out:
+	return rc;
+}
+
+int diff_main(int argc, char **argv)
+{
+	struct diff_args o;
+	int c, rc = -1;
+
+	memset(&o, 0, sizeof(o));
+	o.f = F_TEXT;
+	o.max_bytes = DIFF_MAX_BYTES;
+	optind = 0; /* GNU: start again (the command line may run again) */
+	opterr = 0;
+	while (rc < 0 && (c = getopt_long(argc, argv,
+					  ":" OPTS_DESIGN_SHORT "f:", diff_opts,
+					  NULL)) != -1)
+		rc = diff_option(&o, c, argv);
+	if (rc < 0 && argc - optind != 2) {
+		fputs("rackc diff: error: give two designs or output "
+		      "directories, OLD and NEW\nTry 'rackc diff --help' for "
+		      "more information.\n",
+		      stderr);
+		rc = 2;
+	}
+	if (rc < 0) {
+		o.src[0].path = argv[optind];
+		o.src[1].path = argv[optind + 1];
+		rc = diff_run(&o);
+	}
 	for (int k = 0; k < 2; k++) {
-		for (uint32_t i = 0; i < src[k].ndefines; i++)
-			free((void *)(uintptr_t)src[k].defines[i].name);
-		free(src[k].defines);
-		free(src[k].incdirs);
+		for (uint32_t i = 0; i < o.src[k].ndefines; i++)
+			free((void *)(uintptr_t)o.src[k].defines[i].name);
+		free(o.src[k].defines);
+		free(o.src[k].incdirs);
 	}
 	return rc;
 }

@@ -525,87 +525,109 @@ static bool still_reaches(const struct arena *a, const struct dv_cables *to,
 	       have >= need;
 }
 
-void dv_cabling(struct dv_workorder *wo, const struct dv_cables *to,
-		const struct dv_cables *tn, struct arena *a, uint64_t counts[8])
-{
-	uint32_t *gone = NULL, ngone = 0, gcap = 0, *born = NULL, nborn = 0,
-		 bcap = 0;
-	uint32_t i = 0, j = 0;
-	uint8_t *paired;
-	struct end_ref *er = NULL;
-	uint32_t ner = 0, ercap = 0, *cursor;
+/* What dv_cabling()'s steps share. */
+struct cab_diff {
+	struct dv_workorder *wo;
+	const struct dv_cables *to, *tn; /* old and new cables, by key */
+	struct arena *a;
+	uint64_t *counts;	     /* as dv_cabling() counts them */
+	uint32_t *gone, ngone, gcap; /* old cables with no new one */
+	uint32_t *born, nborn, bcap; /* new cables with no old one */
+	uint8_t *paired;	     /* per born cable */
+};
 
-	memset(wo, 0, sizeof(*wo));
-	wo->o = to;
-	wo->n_ = tn;
-	wo->no_rack = intern_cstr(a, "(not in a rack)");
+/*
+ * Old cable @i and new cable @j of one key: re-pulled when an end moved,
+ * kept (relabelled if need be) when only its stock length changed and it
+ * still reaches, replaced when its part or stock length changed,
+ * relabelled, or only counted when what changed needs no work.
+ */
+static void cab_matched(struct cab_diff *cd, uint32_t i, uint32_t j)
+{
+	const struct dv_cables *to = cd->to, *tn = cd->tn;
+	struct dv_workorder *wo = cd->wo;
+	uint64_t *counts = cd->counts;
+	struct dv_work it = { 0, 0, K_MATCHED, 0, i, j };
+	bool moved, part, stock;
+
+#define CHANGED(f) (f_of(to, i, f) != f_of(tn, j, f))
+	moved = CHANGED(DC_A_RACK) || CHANGED(DC_A_U) || CHANGED(DC_B_RACK) ||
+		CHANGED(DC_B_U);
+	part = CHANGED(DC_PART) || CHANGED(DC_A_TR) || CHANGED(DC_B_TR);
+	stock = CHANGED(DC_LENGTH);
+	if (moved) {
+		it.action = W_REPULL;
+		counts[2]++;
+	} else if (!part && stock && !CHANGED(DC_MEDIA) &&
+		   still_reaches(cd->a, to, i, tn, j)) {
+		/* the cable in place does: kept, relabelled if its
+		 * label changed (side 1: kept) */
+		it.side = 1;
+		counts[6]++;
+		if (!streq(dv_cable_label(&to->c[i]),
+			   dv_cable_label(&tn->c[j]))) {
+			it.action = W_RELABEL;
+			counts[4]++;
+		} else {
+			it.action = W_KEEP;
+		}
+	} else if (part || stock) {
+		it.action = W_REPLACE;
+		it.side = part; /* "crosses stock length" when not */
+		counts[3]++;
+	} else if (!streq(dv_cable_label(&to->c[i]),
+			  dv_cable_label(&tn->c[j]))) {
+		it.action = W_RELABEL;
+		counts[4]++;
+	} else {
+		if (CHANGED(DC_COMPUTED) || CHANGED(DC_FABRIC) ||
+		    CHANGED(DC_MEDIA))
+			counts[5]++;
+		return;
+	}
+#undef CHANGED
+	add_work(wo, where(wo, tn, j, 0), where(wo, tn, j, 1), it);
+}
+
+/* Both sides' cables walked in key order: matched ones' work, the others
+ * listed as gone or born. */
+static void cab_walk(struct cab_diff *cd)
+{
+	const struct dv_cables *to = cd->to, *tn = cd->tn;
+	uint32_t i = 0, j = 0;
+
 	while (i < to->n || j < tn->n) {
 		int c = i >= to->n   ? 1
 			: j >= tn->n ? -1
 				     : dv_keycmp(to->c[i].key, tn->c[j].key);
-		bool moved, part, stock;
-		struct dv_work it = { 0, 0, K_MATCHED, 0, 0, 0 };
 
-		if (c > 0) {
-			*VEC_PUSH(born, nborn, bcap) = j++;
-			continue;
-		}
-		if (c < 0) {
-			*VEC_PUSH(gone, ngone, gcap) = i++;
-			continue;
-		}
-#define CHANGED(f) (f_of(to, i, f) != f_of(tn, j, f))
-		moved = CHANGED(DC_A_RACK) || CHANGED(DC_A_U) ||
-			CHANGED(DC_B_RACK) || CHANGED(DC_B_U);
-		part = CHANGED(DC_PART) || CHANGED(DC_A_TR) || CHANGED(DC_B_TR);
-		stock = CHANGED(DC_LENGTH);
-		it.i = i;
-		it.j = j;
-		if (moved) {
-			it.action = W_REPULL;
-			counts[2]++;
-		} else if (!part && stock && !CHANGED(DC_MEDIA) &&
-			   still_reaches(a, to, i, tn, j)) {
-			/* the cable in place does: kept, relabelled if its
-			 * label changed (side 1: kept) */
-			it.side = 1;
-			counts[6]++;
-			if (!streq(dv_cable_label(&to->c[i]),
-				   dv_cable_label(&tn->c[j]))) {
-				it.action = W_RELABEL;
-				counts[4]++;
-			} else {
-				it.action = W_KEEP;
-			}
-		} else if (part || stock) {
-			it.action = W_REPLACE;
-			it.side = part; /* "crosses stock length" when not */
-			counts[3]++;
-		} else if (!streq(dv_cable_label(&to->c[i]),
-				  dv_cable_label(&tn->c[j]))) {
-			it.action = W_RELABEL;
-			counts[4]++;
-		} else {
-			if (CHANGED(DC_COMPUTED) || CHANGED(DC_FABRIC) ||
-			    CHANGED(DC_MEDIA))
-				counts[5]++;
-#undef CHANGED
-			i++;
-			j++;
-			continue;
-		}
-		add_work(wo, where(wo, tn, j, 0), where(wo, tn, j, 1), it);
-		i++;
-		j++;
+		if (c > 0)
+			*VEC_PUSH(cd->born, cd->nborn, cd->bcap) = j++;
+		else if (c < 0)
+			*VEC_PUSH(cd->gone, cd->ngone, cd->gcap) = i++;
+		else
+			cab_matched(cd, i++, j++);
 	}
-	/* a removed and an added cable of one fabric sharing an end: the
-	 * cable is re-pulled from the old far end to the new one (the first
-	 * added cable, in ID order, for each removed one in ID order) */
-	paired = xcalloc((size_t)nborn + 1, 1);
-	for (uint32_t b = 0; b < nborn; b++) {
-		uint64_t ea = end_id(a, tn, born[b], 0),
-			 eb = end_id(a, tn, born[b], 1);
-		uint32_t fab = f_of(tn, born[b], DC_FABRIC);
+}
+
+/*
+ * A removed and an added cable of one fabric sharing an end: the cable is
+ * re-pulled from the old far end to the new one (the first added cable,
+ * in ID order, for each removed one in ID order); the other removed
+ * cables are removed.  The added cables so taken are marked in paired.
+ */
+static void cab_pair(struct cab_diff *cd)
+{
+	const struct dv_cables *to = cd->to, *tn = cd->tn;
+	struct dv_workorder *wo = cd->wo;
+	struct arena *a = cd->a;
+	struct end_ref *er = NULL;
+	uint32_t ner = 0, ercap = 0, *cursor;
+
+	for (uint32_t b = 0; b < cd->nborn; b++) {
+		uint64_t ea = end_id(a, tn, cd->born[b], 0),
+			 eb = end_id(a, tn, cd->born[b], 1);
+		uint32_t fab = f_of(tn, cd->born[b], DC_FABRIC);
 
 		*VEC_PUSH(er, ner, ercap) = (struct end_ref){ fab, ea, b };
 		if (eb != ea)
@@ -615,15 +637,15 @@ void dv_cabling(struct dv_workorder *wo, const struct dv_cables *to,
 	if (ner)
 		qsort(er, ner, sizeof(*er), end_ref_cmp);
 	cursor = xcalloc((size_t)ner + 1, sizeof(*cursor));
-	for (uint32_t g = 0; g < ngone; g++) {
-		uint32_t gi = gone[g], fab = f_of(to, gi, DC_FABRIC);
+	for (uint32_t g = 0; g < cd->ngone; g++) {
+		uint32_t gi = cd->gone[g], fab = f_of(to, gi, DC_FABRIC);
 		uint64_t ea = end_id(a, to, gi, 0), eb = end_id(a, to, gi, 1);
-		uint32_t ha = first_free(er, ner, cursor, paired, fab, ea);
-		uint32_t hb = first_free(er, ner, cursor, paired, fab, eb);
+		uint32_t ha = first_free(er, ner, cursor, cd->paired, fab, ea);
+		uint32_t hb = first_free(er, ner, cursor, cd->paired, fab, eb);
 		uint32_t hit = ha < hb ? ha : hb;
 
 		if (hit != RK_NONE) {
-			uint32_t nj = born[hit];
+			uint32_t nj = cd->born[hit];
 			struct dv_work it = {
 				0, W_REPULL, K_PAIRED, 0, gi, nj
 			};
@@ -634,12 +656,12 @@ void dv_cabling(struct dv_workorder *wo, const struct dv_cables *to,
 					  ea == end_id(a, tn, nj, 1)
 				      ? 0
 				      : 1;
-			paired[hit] = 1;
+			cd->paired[hit] = 1;
 			add_work(wo, where(wo, to, gi, 0), where(wo, to, gi, 1),
 				 it);
 			add_work(wo, where(wo, tn, nj, 0), where(wo, tn, nj, 1),
 				 it);
-			counts[2]++;
+			cd->counts[2]++;
 			continue;
 		}
 		{
@@ -648,23 +670,42 @@ void dv_cabling(struct dv_workorder *wo, const struct dv_cables *to,
 
 			add_work(wo, where(wo, to, gi, 0), where(wo, to, gi, 1),
 				 it);
-			counts[1]++;
+			cd->counts[1]++;
 		}
-	}
-	for (uint32_t b = 0; b < nborn; b++) {
-		struct dv_work it = { 0, W_ADD, K_BORN, 0, RK_NONE, born[b] };
-
-		if (paired[b])
-			continue;
-		add_work(wo, where(wo, tn, born[b], 0),
-			 where(wo, tn, born[b], 1), it);
-		counts[0]++;
 	}
 	free(cursor);
 	free(er);
-	free(paired);
-	free(gone);
-	free(born);
+}
+
+void dv_cabling(struct dv_workorder *wo, const struct dv_cables *to,
+		const struct dv_cables *tn, struct arena *a, uint64_t counts[8])
+{
+	struct cab_diff cd = {
+		.wo = wo, .to = to, .tn = tn, .a = a, .counts = counts
+	};
+
+	memset(wo, 0, sizeof(*wo));
+	wo->o = to;
+	wo->n_ = tn;
+	wo->no_rack = intern_cstr(a, "(not in a rack)");
+	cab_walk(&cd);
+	cd.paired = xcalloc((size_t)cd.nborn + 1, 1);
+	cab_pair(&cd);
+	/* the added cables no removed one was re-pulled to */
+	for (uint32_t b = 0; b < cd.nborn; b++) {
+		struct dv_work it = {
+			0, W_ADD, K_BORN, 0, RK_NONE, cd.born[b]
+		};
+
+		if (cd.paired[b])
+			continue;
+		add_work(wo, where(wo, tn, cd.born[b], 0),
+			 where(wo, tn, cd.born[b], 1), it);
+		counts[0]++;
+	}
+	free(cd.paired);
+	free(cd.gone);
+	free(cd.born);
 	sort_work(wo, a);
 }
 

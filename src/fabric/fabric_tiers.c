@@ -227,6 +227,151 @@ static uint32_t youngest(const uint32_t *eu, uint32_t nu, const uint32_t *age,
 	return best;
 }
 
+/* What wire_filled()'s steps share: the pattern as the units are added. */
+struct wfill {
+	uint32_t R, h, N;    /* upper switch ports, uplinks, entries per unit */
+	uint32_t S, k;	     /* upper switches in use, units so far */
+	uint32_t *pat, *age; /* per entry: upper switch, unit it moved at */
+	uint32_t *cnt, *want, *off, *hint; /* per upper switch */
+	uint32_t *ent, *rm, *was, nrm;	   /* entries taken off, and from */
+	uint32_t *port;			   /* per unit and entry */
+	uint8_t *occ;			   /* per upper switch port */
+	uint32_t *lc;			   /* per lower switch */
+};
+
+/*
+ * Each upper switch holding more than @m gives up what is over, youngest
+ * first (youngest()), into rm (the entries) and was (their switches).
+ */
+static void wf_take_over(struct wfill *w, uint32_t m)
+{
+	const uint32_t N = w->N, S = w->S, h = w->h;
+	uint32_t *off = w->off, *ent = w->ent, *cnt = w->cnt, *lc = w->lc;
+
+	/* the entries by upper switch */
+	memset(off, 0, ((size_t)S + 2) * sizeof(*off));
+	for (uint32_t i = 0; i < N; i++)
+		off[w->pat[i] + 2]++;
+	for (uint32_t u = 0; u < S; u++)
+		off[u + 2] += off[u + 1];
+	for (uint32_t i = 0; i < N; i++)
+		ent[off[w->pat[i] + 1]++] = i;
+	w->nrm = 0;
+	for (uint32_t u = 0; u < S; u++) {
+		uint32_t *eu = ent + off[u], nu = cnt[u];
+
+		if (cnt[u] <= m)
+			continue;
+		for (uint32_t a = 0; a < nu; a++)
+			lc[eu[a] / h]++;
+		while (cnt[u] > m) {
+			uint32_t best = youngest(eu, nu, w->age, lc, h);
+
+			for (uint32_t a = 0; a < nu; a++)
+				if (eu[a] == best)
+					eu[a] = RK_NONE;
+			lc[best / h]--;
+			w->was[w->nrm] = u;
+			w->rm[w->nrm++] = best;
+			cnt[u]--;
+		}
+		for (uint32_t a = 0; a < nu; a++)
+			if (eu[a] != RK_NONE)
+				lc[eu[a] / h] = 0;
+	}
+}
+
+/* What was taken off in entry order, so that a lower switch's cables
+ * taken off go round the switches one by one. */
+static void wf_entry_order(struct wfill *w)
+{
+	uint32_t *ent = w->ent;
+
+	for (uint32_t i = 0; i < w->N; i++)
+		ent[i] = RK_NONE;
+	for (uint32_t r = 0; r < w->nrm; r++)
+		ent[w->rm[r]] = w->was[r];
+	w->nrm = 0;
+	for (uint32_t i = 0; i < w->N; i++)
+		if (ent[i] != RK_NONE) {
+			w->was[w->nrm] = ent[i];
+			w->rm[w->nrm++] = i;
+		}
+}
+
+/*
+ * What was taken off onto @Sn upper switches of at most @m each: water
+ * filling (the level every switch is raised to, then one more each, in
+ * order, for what is left), dealt round the switches.
+ */
+static void wf_refill(struct wfill *w, uint32_t Sn, uint32_t m)
+{
+	uint32_t *cnt = w->cnt, *want = w->want, lvl = 0, got = 0;
+
+	for (uint32_t u = w->S; u < Sn; u++)
+		cnt[u] = 0;
+	w->S = Sn;
+	for (;;) {
+		uint64_t need = 0;
+
+		for (uint32_t u = 0; u < w->S; u++)
+			need += cnt[u] <= lvl ? lvl + 1 - cnt[u] : 0;
+		if (lvl >= m || need > w->nrm)
+			break;
+		lvl++;
+	}
+	for (uint32_t u = 0; u < w->S; u++) {
+		want[u] = cnt[u] < lvl ? lvl - cnt[u] : 0;
+		got += want[u];
+	}
+	for (uint32_t u = 0; u < w->S && got < w->nrm; u++)
+		if (cnt[u] + want[u] == lvl && lvl < m) {
+			want[u]++;
+			got++;
+		}
+	/* deal what was taken off round the switches */
+	for (uint32_t r = 0, u = 0; r < w->nrm; u = (u + 1) % w->S)
+		if (want[u]) {
+			want[u]--;
+			w->pat[w->rm[r]] = u;
+			w->age[w->rm[r++]] = w->k;
+			cnt[u]++;
+		}
+}
+
+/* Upper switch @u's lowest free port from its hint on, taken. */
+static uint32_t wf_port(struct wfill *w, uint32_t u)
+{
+	uint32_t q = w->hint[u];
+
+	while (w->occ[(size_t)u * w->R + q])
+		q++;
+	w->occ[(size_t)u * w->R + q] = 1;
+	w->hint[u] = q + 1;
+	return q;
+}
+
+/* The old units' moved cables: off their ports, then onto the lowest
+ * free ones. */
+static void wf_move_ports(struct wfill *w)
+{
+	const uint32_t N = w->N;
+
+	for (uint32_t p = 0; p + 1 < w->k; p++)
+		for (uint32_t r = 0; r < w->nrm; r++) {
+			uint32_t u = w->was[r],
+				 q = w->port[(size_t)p * N + w->rm[r]];
+
+			w->occ[(size_t)u * w->R + q] = 0;
+			if (q < w->hint[u])
+				w->hint[u] = q;
+		}
+	for (uint32_t p = 0; p + 1 < w->k; p++)
+		for (uint32_t r = 0; r < w->nrm; r++)
+			w->port[(size_t)p * N + w->rm[r]] =
+			    wf_port(w, w->pat[w->rm[r]]);
+}
+
 /*
  * The uplinks of @units units of @per lower switches (h uplinks each, on
  * spine ports h..R-1) to the upper switches @hi, built as if the units had
@@ -252,161 +397,63 @@ static void wire_filled(struct elab *e, const struct ft_build *b,
 			const uint32_t *hi, const struct first_pod *f)
 {
 	const uint32_t *sp = b->sp->ports, R = b->sp->n, h = R / 2;
-	const uint32_t N = per * h;
-	uint32_t Smax = cdiv(N, R / units), S = 0, mprev = 0;
-	uint32_t *pat = xmalloc(((size_t)N + 1) * sizeof(*pat));
-	uint32_t *age = xmalloc(((size_t)N + 1) * sizeof(*age));
-	uint32_t *cnt = xcalloc((size_t)Smax + 1, sizeof(*cnt));
-	uint32_t *want = xcalloc((size_t)Smax + 1, sizeof(*want));
-	uint32_t *off = xcalloc((size_t)Smax + 2, sizeof(*off));
-	uint32_t *ent = xmalloc(((size_t)N + 1) * sizeof(*ent));
-	uint32_t *rm = xmalloc(((size_t)N + 1) * sizeof(*rm));
-	uint32_t *was = xmalloc(((size_t)N + 1) * sizeof(*was));
-	uint32_t *hint = xcalloc((size_t)Smax + 1, sizeof(*hint));
-	uint32_t *port = xmalloc(((size_t)units * N + 1) * sizeof(*port));
-	uint8_t *occ = xcalloc((size_t)Smax * R + 1, 1);
-	uint32_t *lc = xcalloc((size_t)per + 1, sizeof(*lc));
+	const uint32_t N = per * h, Smax = cdiv(N, R / units);
+	struct wfill w = { .R = R, .h = h, .N = N };
+	uint32_t mprev = 0;
 
-	for (uint32_t k = 1; k <= units; k++) {
-		uint32_t m = R / k, nrm = 0;
+	w.pat = xmalloc(((size_t)N + 1) * sizeof(*w.pat));
+	w.age = xmalloc(((size_t)N + 1) * sizeof(*w.age));
+	w.cnt = xcalloc((size_t)Smax + 1, sizeof(*w.cnt));
+	w.want = xcalloc((size_t)Smax + 1, sizeof(*w.want));
+	w.off = xcalloc((size_t)Smax + 2, sizeof(*w.off));
+	w.ent = xmalloc(((size_t)N + 1) * sizeof(*w.ent));
+	w.rm = xmalloc(((size_t)N + 1) * sizeof(*w.rm));
+	w.was = xmalloc(((size_t)N + 1) * sizeof(*w.was));
+	w.hint = xcalloc((size_t)Smax + 1, sizeof(*w.hint));
+	w.port = xmalloc(((size_t)units * N + 1) * sizeof(*w.port));
+	w.occ = xcalloc((size_t)Smax * R + 1, 1);
+	w.lc = xcalloc((size_t)per + 1, sizeof(*w.lc));
+	for (w.k = 1; w.k <= units; w.k++) {
+		uint32_t m = R / w.k;
 
-		if (k == 1) {
-			S = cdiv(N, m);
+		if (w.k == 1) {
+			/* the round robin */
+			w.S = cdiv(N, m);
 			for (uint32_t i = 0; i < N; i++) {
-				pat[i] = i % S;
-				age[i] = 1;
-				cnt[pat[i]]++;
+				w.pat[i] = i % w.S;
+				w.age[i] = 1;
+				w.cnt[w.pat[i]]++;
 			}
 		} else if (m < mprev) {
-			uint32_t Sn = cdiv(N, m), lvl = 0, got = 0;
-
-			/* the entries by upper switch */
-			memset(off, 0, ((size_t)S + 2) * sizeof(*off));
-			for (uint32_t i = 0; i < N; i++)
-				off[pat[i] + 2]++;
-			for (uint32_t u = 0; u < S; u++)
-				off[u + 2] += off[u + 1];
-			for (uint32_t i = 0; i < N; i++)
-				ent[off[pat[i] + 1]++] = i;
-			/* take off what is over m */
-			for (uint32_t u = 0; u < S; u++) {
-				uint32_t *eu = ent + off[u], nu = cnt[u];
-
-				if (cnt[u] <= m)
-					continue;
-				for (uint32_t a = 0; a < nu; a++)
-					lc[eu[a] / h]++;
-				while (cnt[u] > m) {
-					uint32_t best =
-					    youngest(eu, nu, age, lc, h);
-
-					for (uint32_t a = 0; a < nu; a++)
-						if (eu[a] == best)
-							eu[a] = RK_NONE;
-					lc[best / h]--;
-					was[nrm] = u;
-					rm[nrm++] = best;
-					cnt[u]--;
-				}
-				for (uint32_t a = 0; a < nu; a++)
-					if (eu[a] != RK_NONE)
-						lc[eu[a] / h] = 0;
-			}
-			/* in entry order, so that a lower switch's cables
-			 * taken off go round the switches one by one */
-			for (uint32_t i = 0; i < N; i++)
-				ent[i] = RK_NONE;
-			for (uint32_t r = 0; r < nrm; r++)
-				ent[rm[r]] = was[r];
-			nrm = 0;
-			for (uint32_t i = 0; i < N; i++)
-				if (ent[i] != RK_NONE) {
-					was[nrm] = ent[i];
-					rm[nrm++] = i;
-				}
-			/* water filling: the level every switch is raised to */
-			for (uint32_t u = S; u < Sn; u++)
-				cnt[u] = 0;
-			S = Sn;
-			for (;;) {
-				uint64_t need = 0;
-
-				for (uint32_t u = 0; u < S; u++)
-					need += cnt[u] <= lvl ? lvl + 1 - cnt[u]
-							      : 0;
-				if (lvl >= m || need > nrm)
-					break;
-				lvl++;
-			}
-			for (uint32_t u = 0; u < S; u++) {
-				want[u] = cnt[u] < lvl ? lvl - cnt[u] : 0;
-				got += want[u];
-			}
-			for (uint32_t u = 0; u < S && got < nrm; u++)
-				if (cnt[u] + want[u] == lvl && lvl < m) {
-					want[u]++;
-					got++;
-				}
-			/* deal what was taken off round the switches */
-			for (uint32_t r = 0, u = 0; r < nrm; u = (u + 1) % S)
-				if (want[u]) {
-					want[u]--;
-					pat[rm[r]] = u;
-					age[rm[r++]] = k;
-					cnt[u]++;
-				}
-			/* the old units' moved cables: off their ports, then
-			 * onto the lowest free ones */
-			for (uint32_t p = 0; p + 1 < k; p++)
-				for (uint32_t r = 0; r < nrm; r++) {
-					uint32_t q =
-					    port[(size_t)p * N + rm[r]];
-
-					occ[(size_t)was[r] * R + q] = 0;
-					if (q < hint[was[r]])
-						hint[was[r]] = q;
-				}
-			for (uint32_t p = 0; p + 1 < k; p++)
-				for (uint32_t r = 0; r < nrm; r++) {
-					uint32_t u = pat[rm[r]], q = hint[u];
-
-					while (occ[(size_t)u * R + q])
-						q++;
-					occ[(size_t)u * R + q] = 1;
-					hint[u] = q + 1;
-					port[(size_t)p * N + rm[r]] = q;
-				}
+			wf_take_over(&w, m);
+			wf_entry_order(&w);
+			wf_refill(&w, cdiv(N, m), m);
+			wf_move_ports(&w);
 		}
 		mprev = m;
 		/* the new unit, on the lowest free ports */
-		for (uint32_t i = 0; i < N; i++) {
-			uint32_t u = pat[i], q = hint[u];
-
-			while (occ[(size_t)u * R + q])
-				q++;
-			occ[(size_t)u * R + q] = 1;
-			hint[u] = q + 1;
-			port[(size_t)(k - 1) * N + i] = q;
-		}
+		for (uint32_t i = 0; i < N; i++)
+			w.port[(size_t)(w.k - 1) * N + i] =
+			    wf_port(&w, w.pat[i]);
 	}
 	for (uint32_t p = 0; p < units; p++)
 		for (uint32_t i = 0; i < N; i++)
 			fabric_add_link(
 			    e, b->fab, lo[(size_t)p * per + i / h],
 			    sp[up_port(f, p * per + i / h, i % h, h)],
-			    hi[pat[i]], sp[port[(size_t)p * N + i]]);
-	free(pat);
-	free(age);
-	free(cnt);
-	free(want);
-	free(off);
-	free(ent);
-	free(rm);
-	free(was);
-	free(hint);
-	free(port);
-	free(occ);
-	free(lc);
+			    hi[w.pat[i]], sp[w.port[(size_t)p * N + i]]);
+	free(w.pat);
+	free(w.age);
+	free(w.cnt);
+	free(w.want);
+	free(w.off);
+	free(w.ent);
+	free(w.rm);
+	free(w.was);
+	free(w.hint);
+	free(w.port);
+	free(w.occ);
+	free(w.lc);
 }
 
 void fabric_gen_upper_tiers(struct elab *e, const struct ft_build *b)

@@ -1320,31 +1320,12 @@ static uint64_t unit_profiles(const struct hubs *H)
 }
 
 /*
- * Returns true with the exact value in *@best and a witness in @side, or
- * false when the graph has no such shape or is too large for it.
+ * Leaf candidates: switches whose devices hang off them alone, over links
+ * of one capacity (in @lcap), and that no other leaf touches; @leafc is 2
+ * for each leaf kept.
  */
-static bool solve_hubs(const struct ng *n, int64_t *best, uint8_t *side)
+static void hubs_leaves(const struct ng *n, uint32_t *leafc, int64_t *lcap)
 {
-	struct hubs H;
-	uint32_t *nsw, *leafc, nleaf = 0;
-	uint32_t kmin = n->nd / 2, kmax = n->nd - n->nd / 2;
-	uint32_t best_mask = 0, best_t = 0;
-	bool best_flag = false, ok = false;
-	int64_t *lcap;
-	uint64_t work;
-
-	memset(&H, 0, sizeof(H));
-	H.n = n;
-	/* devices: no device-device links */
-	for (uint32_t x = 0; x < n->nd; x++)
-		for (uint32_t i = n->off[x]; i < n->off[x + 1]; i++)
-			if (n->to[i] < n->nd)
-				return false;
-	/* leaf candidates: switches whose devices hang off them alone, over
-	 * links of one capacity, and that no other leaf touches */
-	nsw = xcalloc((size_t)n->nv + 1, sizeof(*nsw));
-	leafc = xcalloc((size_t)n->nv + 1, sizeof(*leafc));
-	lcap = xcalloc((size_t)n->nv + 1, sizeof(*lcap));
 	for (uint32_t s = n->nd; s < n->nv; s++) {
 		bool cand = false;
 
@@ -1375,33 +1356,47 @@ static bool solve_hubs(const struct ng *n, int64_t *best, uint8_t *side)
 		if (leafc[s])
 			leafc[s] = 2; /* kept */
 	}
-	H.hub_of = xmalloc((size_t)n->nv * sizeof(*H.hub_of));
-	H.hub = xmalloc(((size_t)n->nv + 1) * sizeof(*H.hub));
+}
+
+/* The hubs: the switches that are not leaves kept, numbered in order. */
+static void hubs_number(struct hubs *H, const uint32_t *leafc)
+{
+	const struct ng *n = H->n;
+
+	H->hub_of = xmalloc((size_t)n->nv * sizeof(*H->hub_of));
+	H->hub = xmalloc(((size_t)n->nv + 1) * sizeof(*H->hub));
 	for (uint32_t x = 0; x < n->nv; x++) {
-		H.hub_of[x] = RK_NONE;
+		H->hub_of[x] = RK_NONE;
 		if (x >= n->nd && leafc[x] != 2) {
-			H.hub_of[x] = H.nh;
-			H.hub[H.nh++] = x;
+			H->hub_of[x] = H->nh;
+			H->hub[H->nh++] = x;
 		}
 	}
-	if (H.nh > BISECT_MAX_HUBS)
-		goto out;
-	/* units */
-	H.units = xmalloc(((size_t)n->nv + 1) * sizeof(*H.units));
-	H.ldev = xmalloc(((size_t)n->nd + 1) * sizeof(*H.ldev));
+}
+
+/* The units: each leaf kept with its devices, then each device on none. */
+static void hubs_units(struct hubs *H, const uint32_t *leafc,
+		       const int64_t *lcap)
+{
+	const struct ng *n = H->n;
+	uint32_t *nsw = xcalloc((size_t)n->nv + 1, sizeof(*nsw));
+	uint32_t nleaf = 0;
+
+	H->units = xmalloc(((size_t)n->nv + 1) * sizeof(*H->units));
+	H->ldev = xmalloc(((size_t)n->nd + 1) * sizeof(*H->ldev));
 	for (uint32_t s = n->nd; s < n->nv; s++) {
 		struct unit *u;
 
 		if (leafc[s] != 2)
 			continue;
-		u = &H.units[H.nu++];
+		u = &H->units[H->nu++];
 		memset(u, 0, sizeof(*u));
 		u->sw = s;
 		u->c = lcap[s];
 		u->first = nleaf;
 		for (uint32_t i = n->off[s]; i < n->off[s + 1]; i++)
 			if (n->to[i] < n->nd) {
-				H.ldev[nleaf++] = n->to[i];
+				H->ldev[nleaf++] = n->to[i];
 				u->a++;
 				nsw[n->to[i]] = 1;
 			}
@@ -1411,74 +1406,135 @@ static bool solve_hubs(const struct ng *n, int64_t *best, uint8_t *side)
 
 		if (nsw[x])
 			continue;
-		u = &H.units[H.nu++];
+		u = &H->units[H->nu++];
 		memset(u, 0, sizeof(*u));
 		u->sw = RK_NONE;
 		u->dev = x;
 		u->a = 1;
 	}
-	/* work: every hub side pattern costs a pass over the units and the
-	 * knapsack, a row of kmax + 1 per class of units and about the
-	 * class's size more for its split unit; units alike (size, rate and
-	 * capacity to each hub) share a class whatever the sides, so their
-	 * profiles bound the classes.  Refuse what would take long (the
-	 * bound is loose: 4e9 of it takes about a second). */
-	work = ((uint64_t)1 << (H.nh ? H.nh - 1 : 0)) *
-	       ((uint64_t)n->ne + (uint64_t)H.nu * 16 +
-		(uint64_t)(kmax + 1) * unit_profiles(&H));
-	if (work > 4000000000ull)
-		goto out;
-	H.cls = xmalloc(((size_t)H.nu + 1) * sizeof(*H.cls));
-	H.kmax = kmax;
-	H.dp0 = xmalloc(((size_t)kmax + 1) * sizeof(*H.dp0));
-	H.dp1 = xmalloc(((size_t)kmax + 1) * sizeof(*H.dp1));
-	*best = BIG;
-	/* hub 0 stays on A: the other half of the patterns mirror these */
-	for (uint32_t mask = 0; mask < (1u << H.nh); mask += 2) {
-		int64_t base, cut = hubs_sides(&H, mask);
+	free(nsw);
+}
+
+/*
+ * Work: every hub side pattern costs a pass over the units and the
+ * knapsack, a row of kmax + 1 per class of units and about the class's
+ * size more for its split unit; units alike (size, rate and capacity to
+ * each hub) share a class whatever the sides, so their profiles bound the
+ * classes.  Whether it is small enough (the bound is loose: 4e9 of it
+ * takes about a second).
+ */
+static bool hubs_affordable(const struct hubs *H)
+{
+	uint64_t work = ((uint64_t)1 << (H->nh ? H->nh - 1 : 0)) *
+			((uint64_t)H->n->ne + (uint64_t)H->nu * 16 +
+			 (uint64_t)(H->kmax + 1) * unit_profiles(H));
+
+	return work <= 4000000000ull;
+}
+
+/* The best hub side pattern and the knapsack's count and flag in it. */
+struct hub_best {
+	int64_t cut;
+	uint32_t mask, t;
+	bool flag;
+};
+
+/*
+ * Every hub side pattern with hub 0 on A (the other half mirror these),
+ * the knapsack over the units' classes for each: the least cut into @b.
+ * False when a pattern's knapsack would take too long.
+ */
+static bool hubs_search(struct hubs *H, uint32_t kmin, struct hub_best *b)
+{
+	const uint32_t kmax = H->kmax;
+
+	b->cut = BIG;
+	for (uint32_t mask = 0; mask < (1u << H->nh); mask += 2) {
+		int64_t base, cut = hubs_sides(H, mask);
 		uint64_t steps = 0;
 
-		for (uint32_t c = 0; c < H.ncls; c++)
-			steps += 40 + H.cls[c].a;
+		for (uint32_t c = 0; c < H->ncls; c++)
+			steps += 40 + H->cls[c].a;
 		if (steps * (kmax + 1) > 200000000ull)
-			goto out;
+			return false;
 		base = cut;
-		for (uint32_t c = 0; c < H.ncls; c++)
+		for (uint32_t c = 0; c < H->ncls; c++)
 			base = arith_capadd(
-			    base, (int64_t)H.cls[c].n * H.cls[c].g0, BIG);
-		dp_run(&H, NULL);
+			    base, (int64_t)H->cls[c].n * H->cls[c].g0, BIG);
+		dp_run(H, NULL);
 		for (uint32_t t = kmin; t <= kmax; t++)
 			for (int f = 0; f < 2; f++) {
-				int64_t v = f ? H.dp1[t] : H.dp0[t];
+				int64_t v = f ? H->dp1[t] : H->dp0[t];
 
 				if (v >= BIG ||
-				    arith_capadd(base, v, BIG) >= *best)
+				    arith_capadd(base, v, BIG) >= b->cut)
 					continue;
-				*best = arith_capadd(base, v, BIG);
-				best_mask = mask;
-				best_t = t;
-				best_flag = f;
+				b->cut = arith_capadd(base, v, BIG);
+				b->mask = mask;
+				b->t = t;
+				b->flag = f;
 			}
-		if (H.nh == 0)
+		if (H->nh == 0)
 			break;
 	}
-	/* again for the best pattern, keeping the choices */
-	{
-		uint32_t *ch;
-		uint64_t cells;
+	return true;
+}
 
-		hubs_sides(&H, best_mask);
-		cells = (uint64_t)dp_steps(&H) * (kmax + 1);
-		if (cells > 100000000ull)
-			goto out;
-		ch = xmalloc((size_t)(cells + 1) * sizeof(*ch));
-		dp_run(&H, ch);
-		hubs_rebuild(&H, ch, best_t, best_flag, side);
-		free(ch);
+/* The best pattern's knapsack again, keeping the choices, for the
+ * witness in @side; false when the table would be too large. */
+static bool hubs_witness(struct hubs *H, const struct hub_best *b,
+			 uint8_t *side)
+{
+	uint32_t *ch;
+	uint64_t cells;
+
+	hubs_sides(H, b->mask);
+	cells = (uint64_t)dp_steps(H) * (H->kmax + 1);
+	if (cells > 100000000ull)
+		return false;
+	ch = xmalloc((size_t)(cells + 1) * sizeof(*ch));
+	dp_run(H, ch);
+	hubs_rebuild(H, ch, b->t, b->flag, side);
+	free(ch);
+	return true;
+}
+
+/*
+ * Returns true with the exact value in *@best and a witness in @side, or
+ * false when the graph has no such shape or is too large for it.
+ */
+static bool solve_hubs(const struct ng *n, int64_t *best, uint8_t *side)
+{
+	struct hubs H;
+	struct hub_best b = { 0 };
+	uint32_t *leafc, kmin = n->nd / 2, kmax = n->nd - n->nd / 2;
+	int64_t *lcap;
+	bool ok = false;
+
+	memset(&H, 0, sizeof(H));
+	H.n = n;
+	/* devices: no device-device links */
+	for (uint32_t x = 0; x < n->nd; x++)
+		for (uint32_t i = n->off[x]; i < n->off[x + 1]; i++)
+			if (n->to[i] < n->nd)
+				return false;
+	leafc = xcalloc((size_t)n->nv + 1, sizeof(*leafc));
+	lcap = xcalloc((size_t)n->nv + 1, sizeof(*lcap));
+	hubs_leaves(n, leafc, lcap);
+	hubs_number(&H, leafc);
+	H.kmax = kmax;
+	if (H.nh <= BISECT_MAX_HUBS) {
+		hubs_units(&H, leafc, lcap);
+		ok = hubs_affordable(&H);
 	}
-	ok = true;
-out:
-	free(nsw);
+	if (ok) {
+		H.cls = xmalloc(((size_t)H.nu + 1) * sizeof(*H.cls));
+		H.dp0 = xmalloc(((size_t)kmax + 1) * sizeof(*H.dp0));
+		H.dp1 = xmalloc(((size_t)kmax + 1) * sizeof(*H.dp1));
+		ok = hubs_search(&H, kmin, &b);
+		*best = b.cut;
+	}
+	ok = ok && hubs_witness(&H, &b, side);
 	free(leafc);
 	free(lcap);
 	free(H.hub_of);

@@ -279,6 +279,178 @@ static void route_back(struct router *R)
 #define SCALE ((u128)67108864 * 531441 * 25 * 49 * 11 * 13)
 #define SCALE_SMALL ((u128)720720)
 
+/* What flow_rounds()'s steps share: one choice of weights. */
+struct flow_run {
+	struct router *R;
+	const uint64_t *w;	 /* per device */
+	const uint32_t *root_of; /* per device: the root of its tree */
+	int64_t gc;		 /* the arcs' capacities' common divisor */
+	u128 scale;
+	uint64_t W;   /* the weights summed */
+	u128 M;	      /* the least W(A) W(B) over balanced splits */
+	int64_t cmax; /* the largest arc capacity */
+	uint32_t *roots, nroots;
+	uint64_t *root_w; /* per root: its devices' weights */
+};
+
+/* The roots of the trees with a weight on them, each root's weight and W. */
+static void flow_roots(struct flow_run *F)
+{
+	const struct bcsr *c = F->R->c;
+
+	F->roots = xmalloc(((size_t)c->nv + 1) * sizeof(*F->roots));
+	F->root_w = xcalloc((size_t)c->nv + 1, sizeof(*F->root_w));
+	for (uint32_t x = 0; x < c->nd; x++) {
+		uint32_t r = F->root_of[x];
+
+		if (!F->root_w[r] && F->w[x])
+			F->roots[F->nroots++] = r;
+		F->root_w[r] += F->w[x];
+		F->W += F->w[x];
+	}
+}
+
+/* M: the least W(A) W(B) over balanced splits (see the proof above). */
+static u128 flow_least_product(const struct bcsr *c, const uint64_t *w,
+			       uint64_t W)
+{
+	uint64_t *wsort, lo = 0, hi = 0;
+	uint32_t k = c->nd / 2;
+	u128 M;
+
+	wsort = xmalloc(((size_t)c->nd + 1) * sizeof(*wsort));
+	memcpy(wsort, w, (size_t)c->nd * sizeof(*w));
+	qsort(wsort, c->nd, sizeof(*wsort), u64_cmp);
+	for (uint32_t i = 0; i < k; i++) {
+		lo += wsort[i];
+		hi += wsort[c->nd - 1 - i];
+	}
+	free(wsort);
+	M = (u128)lo * (W - lo);
+	if ((u128)hi * (W - hi) < M)
+		M = (u128)hi * (W - hi);
+	return M;
+}
+
+/* The loads cleared and the first round's lengths: whole numbers (the
+ * largest capacity over the arc's), so that equal paths tie exactly and
+ * share the load. */
+static void flow_first_lengths(struct flow_run *F)
+{
+	struct router *R = F->R;
+	const struct bcsr *c = R->c;
+	uint32_t narcs = c->off[c->nv];
+
+	F->cmax = 1;
+	for (uint32_t a = 0; a < narcs; a++)
+		if (c->arc_cap[a] > F->cmax)
+			F->cmax = c->arc_cap[a];
+	for (uint32_t a = 0; a < narcs; a++) {
+		int64_t q = F->cmax / c->arc_cap[a];
+
+		R->len[a] = (double)(q > 1 << 20 ? 1 << 20 : q);
+		R->load[a] = 0;
+	}
+}
+
+/*
+ * One root's tree: every device takes its own weight times the weight
+ * sent from @r's devices, routed back along the shortest paths from @r;
+ * @r's own devices send along their link to @r what they send in all.
+ * False when a device with demand is unreachable.
+ */
+static bool flow_route_root(struct flow_run *F, uint32_t r)
+{
+	struct router *R = F->R;
+	const struct bcsr *c = R->c;
+	const uint64_t *w = F->w, wr = F->root_w[r];
+	const uint32_t *root_of = F->root_of;
+
+	dist_from(R, r);
+	for (uint32_t j = 0; j < R->nord; j++)
+		R->amount[R->order[j]] = 0;
+	for (uint32_t x = 0; x < c->nd; x++) {
+		uint64_t d = w[x] * (wr - (root_of[x] == r ? w[x] : 0));
+
+		if (!d)
+			continue;
+		if (!R->done[x])
+			return false; /* unreachable */
+		R->amount[x] = (u128)d * F->scale;
+	}
+	route_back(R);
+	for (uint32_t x = 0; r >= c->nd && x < c->nd; x++)
+		if (root_of[x] == r && w[x])
+			R->load[c->off[x]] +=
+			    (u128)w[x] * (F->W - w[x]) * F->scale;
+	return true;
+}
+
+/* Later rounds: lengths (1 + relative load)^8, the loads over the
+ * largest, steer round the loaded arcs. */
+static void flow_relength(struct flow_run *F)
+{
+	struct router *R = F->R;
+	const struct bcsr *c = R->c;
+	uint32_t narcs = c->off[c->nv];
+	double rmax = 0;
+
+	for (uint32_t a = 0; a < narcs; a++) {
+		double rel = (double)R->load[a] / (double)c->arc_cap[a];
+
+		if (rel > rmax)
+			rmax = rel;
+	}
+	for (uint32_t a = 0; a < narcs && rmax > 0; a++) {
+		double x =
+		    1 + (double)R->load[a] / (double)c->arc_cap[a] / rmax;
+
+		x *= x;
+		x *= x;
+		R->len[a] = (double)F->cmax / (double)c->arc_cap[a] * x * x;
+	}
+}
+
+/*
+ * The bound of the first @t + 1 rounds: the arc of largest load over
+ * capacity, exactly; then gc floor((t + 1) M scale capn / load), capn =
+ * cap / gc: rounded down, raising *@lower.  Returns -1 when no arc has a
+ * load, 0 when the figure would overflow, 1 when it was proven.
+ */
+static int flow_bound(const struct flow_run *F, uint32_t t, int64_t *lower)
+{
+	const struct router *R = F->R;
+	const struct bcsr *c = R->c;
+	const int64_t gc = F->gc;
+	uint32_t narcs = c->off[c->nv], best = RK_NONE;
+	u128 num, v;
+	uint64_t capn;
+
+	for (uint32_t a = 0; a < narcs; a++) {
+		if (!R->load[a])
+			continue;
+		if (best == RK_NONE ||
+		    R->load[a] * (uint64_t)(c->arc_cap[best] / gc) >
+			R->load[best] * (uint64_t)(c->arc_cap[a] / gc))
+			best = a;
+	}
+	if (best == RK_NONE)
+		return -1;
+	capn = (uint64_t)(c->arc_cap[best] / gc);
+	num = F->M * (t + 1);
+	if (num / (t + 1) != F->M || num > ~(u128)0 / F->scale)
+		return 0;
+	num *= F->scale;
+	if (num > ~(u128)0 / capn)
+		return 0;
+	v = num * capn / R->load[best];
+	if (v > (u128)(BIG / gc))
+		v = (u128)(BIG / gc);
+	if ((int64_t)v * gc > *lower)
+		*lower = (int64_t)v * gc;
+	return 1;
+}
+
 /*
  * The rounds for one choice of weights @w (root_of fixed): returns the
  * best bound after any number of rounds in *lower (raised only), false
@@ -289,137 +461,39 @@ static bool flow_rounds(struct router *R, const uint64_t *w,
 			uint64_t budget, int64_t *lower)
 {
 	const struct bcsr *c = R->c;
-	uint32_t narcs = c->off[c->nv], nroots = 0, k, rounds;
-	uint32_t *roots = xmalloc(((size_t)c->nv + 1) * sizeof(*roots));
-	uint64_t *root_w = xcalloc((size_t)c->nv + 1, sizeof(*root_w));
-	uint64_t *wsort, W = 0, lo = 0, hi = 0, per_round;
-	int64_t cmax = 1;
-	u128 M;
+	struct flow_run F = {
+		.R = R, .w = w, .root_of = root_of, .gc = gc, .scale = scale
+	};
+	uint32_t narcs = c->off[c->nv], rounds;
+	uint64_t per_round;
 	bool ok = false;
 
-	for (uint32_t x = 0; x < c->nd; x++) {
-		if (!root_w[root_of[x]] && w[x])
-			roots[nroots++] = root_of[x];
-		root_w[root_of[x]] += w[x];
-		W += w[x];
-	}
-	/* M: the least W(A) W(B) over balanced splits */
-	wsort = xmalloc(((size_t)c->nd + 1) * sizeof(*wsort));
-	memcpy(wsort, w, (size_t)c->nd * sizeof(*w));
-	qsort(wsort, c->nd, sizeof(*wsort), u64_cmp);
-	k = c->nd / 2;
-	for (uint32_t i = 0; i < k; i++) {
-		lo += wsort[i];
-		hi += wsort[c->nd - 1 - i];
-	}
-	free(wsort);
-	M = (u128)lo * (W - lo);
-	if ((u128)hi * (W - hi) < M)
-		M = (u128)hi * (W - hi);
-	per_round = (uint64_t)nroots * ((uint64_t)narcs * 6 + c->nv * 2 + 16);
-	if (M == 0 || per_round > budget)
+	flow_roots(&F);
+	F.M = flow_least_product(c, w, F.W);
+	per_round = (uint64_t)F.nroots * ((uint64_t)narcs * 6 + c->nv * 2 + 16);
+	if (F.M == 0 || per_round > budget)
 		goto out;
 	rounds = (uint32_t)(budget / per_round);
 	if (rounds > MAX_ROUNDS)
 		rounds = MAX_ROUNDS;
-	for (uint32_t a = 0; a < narcs; a++)
-		if (c->arc_cap[a] > cmax)
-			cmax = c->arc_cap[a];
-	/* the first round on whole-number lengths, so that equal paths tie
-	 * exactly and share the load */
-	for (uint32_t a = 0; a < narcs; a++) {
-		int64_t q = cmax / c->arc_cap[a];
-
-		R->len[a] = (double)(q > 1 << 20 ? 1 << 20 : q);
-		R->load[a] = 0;
-	}
+	flow_first_lengths(&F);
 	for (uint32_t t = 0; t < rounds; t++) {
-		for (uint32_t i = 0; i < nroots; i++) {
-			uint32_t r = roots[i];
-			uint64_t wr = root_w[r];
-			double rmax = 0;
+		int got;
 
-			dist_from(R, r);
-			/* each device takes its own weight times the weight
-			 * sent from r's devices */
-			for (uint32_t j = 0; j < R->nord; j++)
-				R->amount[R->order[j]] = 0;
-			for (uint32_t x = 0; x < c->nd; x++) {
-				uint64_t d =
-				    w[x] * (wr - (root_of[x] == r ? w[x] : 0));
-
-				if (!d)
-					continue;
-				if (!R->done[x])
-					goto out; /* unreachable */
-				R->amount[x] = (u128)d * scale;
-			}
-			route_back(R);
-			/* r's own devices: each sends along its link to r
-			 * what it sends in all */
-			for (uint32_t x = 0; r >= c->nd && x < c->nd; x++)
-				if (root_of[x] == r && w[x])
-					R->load[c->off[x]] +=
-					    (u128)w[x] * (W - w[x]) * scale;
-			if (t == 0)
-				continue;
-			/* later rounds: lengths (1 + relative load)^8, the
-			 * loads over the largest, steer round the loaded */
-			for (uint32_t a = 0; a < narcs; a++) {
-				double rel =
-				    (double)R->load[a] / (double)c->arc_cap[a];
-
-				if (rel > rmax)
-					rmax = rel;
-			}
-			for (uint32_t a = 0; a < narcs && rmax > 0; a++) {
-				double x = 1 + (double)R->load[a] /
-						   (double)c->arc_cap[a] / rmax;
-
-				x *= x;
-				x *= x;
-				R->len[a] = (double)cmax /
-					    (double)c->arc_cap[a] * x * x;
-			}
-		}
-		/* the bound of the first t + 1 rounds: the arc of largest
-		 * load over capacity, exactly; then gc floor((t + 1) M scale
-		 * capn / load), capn = cap / gc: rounded down */
-		{
-			uint32_t best = RK_NONE;
-			u128 num, v;
-			uint64_t capn;
-
-			for (uint32_t a = 0; a < narcs; a++) {
-				if (!R->load[a])
-					continue;
-				if (best == RK_NONE ||
-				    R->load[a] *
-					    (uint64_t)(c->arc_cap[best] / gc) >
-					R->load[best] *
-					    (uint64_t)(c->arc_cap[a] / gc))
-					best = a;
-			}
-			if (best == RK_NONE)
+		for (uint32_t i = 0; i < F.nroots; i++) {
+			if (!flow_route_root(&F, F.roots[i]))
 				goto out;
-			capn = (uint64_t)(c->arc_cap[best] / gc);
-			num = M * (t + 1);
-			if (num / (t + 1) != M || num > ~(u128)0 / scale)
-				continue;
-			num *= scale;
-			if (num > ~(u128)0 / capn)
-				continue;
-			v = num * capn / R->load[best];
-			if (v > (u128)(BIG / gc))
-				v = (u128)(BIG / gc);
-			if ((int64_t)v * gc > *lower)
-				*lower = (int64_t)v * gc;
-			ok = true;
+			if (t > 0)
+				flow_relength(&F);
 		}
+		got = flow_bound(&F, t, lower);
+		if (got < 0)
+			goto out;
+		ok = ok || got > 0;
 	}
 out:
-	free(roots);
-	free(root_w);
+	free(F.roots);
+	free(F.root_w);
 	return ok;
 }
 
