@@ -93,7 +93,11 @@ def main():
             if not m or face == port:
                 continue
             k = int(m.group(2))
-            if m.group(1) == "p":
+            if m.group(1) == "p" and "/" not in face:
+                # a switch whose cages are not split (SN5600 at 800G):
+                # port p[k] is cage k + 1
+                want = f"{k + 1}"
+            elif m.group(1) == "p":
                 want = f"{k // 2 + 1}/{k % 2 + 1}"
             elif ".tray[" in dev:
                 # GB200 compute tray (N18): the ConnectX-7 ports are P3
