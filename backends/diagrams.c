@@ -467,7 +467,7 @@ static void fabric_bundles(struct fdiag *x, const struct rk_design *d,
 		gb = x->level[l->b_dev] == 0
 			 ? ep_group(x, d, l->b_dev, l->b_port, by_part)
 			 : x->of_dev[l->b_dev];
-		bundle_add(x, ga, gb, link_rate(d, l));
+		bundle_add(x, ga, gb, metrics_link_rate(d, l));
 		x->links++;
 	}
 }

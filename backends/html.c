@@ -347,7 +347,7 @@ static void section_summary(struct wbuf *w, struct backend_ctx *ctx)
 	    "<tr><th scope=\"row\">cables</th><td class=\"n\">%u</td></tr>\n"
 	    "<tr><th scope=\"row\">backplane links (not cables)</th>"
 	    "<td class=\"n\">%u</td></tr>\n",
-	    design_gpu_count(d), servers, switches, racks, links, bp);
+	    metrics_gpu_count(d), servers, switches, racks, links, bp);
 	wb_str(w, "<tr><th scope=\"row\">power (sum of power_max)</th>"
 		  "<td class=\"n\">");
 	wb_total_u(w, t->site_power, t->site_over & TOTAL_POWER,

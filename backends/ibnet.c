@@ -397,7 +397,7 @@ static const char *what(const struct ibnet *x)
 }
 
 /*
- * The rate of a link between ports @a and @b, as link_rate() (metrics.h)
+ * The rate of a link between ports @a and @b, as metrics_link_rate() (metrics.h)
  * has it, from the speeds read once: the slower end's speed where both
  * give one, the one given, else 0 (unknown: such a link is not written,
  * ib_links).

@@ -386,7 +386,7 @@ static void report_bisection(FILE *fp, const struct fabric_metrics *m)
 {
 	char how[160];
 
-	fabric_bisection_method(m, how, sizeof(how));
+	metrics_bisection_method(m, how, sizeof(how));
 	if (m->method == BISECT_NONE)
 		fputs(
 		    "\"bisection_bps\": null, \"bisection_upper_bps\": null, ",
@@ -412,8 +412,8 @@ static void report_node_bisection(FILE *fp, const struct fabric_metrics *m)
 	struct fabric_metrics n;
 	char how[240];
 
-	fabric_node_view(m, &n);
-	fabric_bisection_method(&n, how, sizeof(how));
+	metrics_node_view(m, &n);
+	metrics_bisection_method(&n, how, sizeof(how));
 	if (n.method == BISECT_NONE)
 		fputs(", \"node_bisection_bps\": null, "
 		      "\"node_bisection_upper_bps\": null",
@@ -901,7 +901,7 @@ static void report_totals(FILE *fp, struct backend_ctx *ctx,
 	uint32_t servers = 0, switches = 0, racks = 0, gpus, cables, bp;
 	int64_t low[2] = { t->site_power, t->site_heat };
 
-	gpus = design_gpu_count(d);
+	gpus = metrics_gpu_count(d);
 	for (uint32_t i = 0; i < d->nobjs; i++) {
 		const struct rk_obj *o = &d->objs[i];
 

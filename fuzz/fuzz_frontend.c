@@ -2,7 +2,7 @@
 /*
  * libFuzzer target: the front end.  The input is a design; it is scanned,
  * parsed, elaborated, its fabrics generated and its names resolved
- * (elaborate()), and nothing more.
+ * (rackc_elaborate()), and nothing more.
  */
 #include "fuzz_common.h"
 
@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!fuzz_prepare(&o, data, size))
 		return 0;
 	compilation_init(&c, &o, o.diag_out);
-	(void)elaborate(&c);
+	(void)rackc_elaborate(&c);
 	diag_finish(&c.diag);
 	compilation_fini(&c);
 	return 0;

@@ -16,10 +16,10 @@
 #   partbase   the walk up a part's bases is for_each_base() of src/ir/ir.h,
 #              with its one limit (RK_MAX_PART_DEPTH): no other loop steps
 #              "x = ...objs[x].part"
-#   prefix     the functions and data the elaboration and fabric stages
-#              export (nm, where the objects are built) carry their
-#              module's prefix: elab_ (elab*.o), eval_ (eval.o), fabric_
-#              (fabric*.o)
+#   prefix     the functions and data every object under src/ and
+#              backends/ exports (nm, where the objects are built) carry
+#              one of its module's prefixes, as tests/prefixes.txt lists
+#              them; an object without a line there fails too
 #
 # Each checker runs on the tree and on planted files, which it must reject.
 . "$(dirname "$0")/lib.sh"
@@ -49,19 +49,39 @@ check_partbase() {
 		grep -v '/ir\.h:' | sed 's/^\([^:]*:[0-9]*\):.*/\1/' || true
 }
 
-# check_prefix: reads "OBJECT SYMBOL" lines, prints those without their
-# module's prefix
+# check_prefix TABLE: reads "OBJECT SYMBOL" lines, OBJECT a path to a .o;
+# prints "FOLDER/NAME.o SYMBOL" for each symbol without one of the
+# prefixes TABLE gives FOLDER/NAME, and "unlisted: FOLDER/NAME.o" once for
+# an object TABLE has no line for
 check_prefix() {
-	awk '{
-		b = $1
-		sub(/.*\//, "", b)
-		sub(/\.o$/, "", b)
-		p = ""
-		if (b ~ /^elab/) p = "elab_"
-		else if (b == "eval") p = "eval_"
-		else if (b ~ /^fabric/) p = "fabric_"
-		if (p != "" && index($2, p) != 1)
-			print b ".o " $2
+	awk -v table="$1" '
+	BEGIN {
+		while ((getline l <table) > 0) {
+			if (l ~ /^[ \t]*(#|$)/)
+				continue
+			n = split(l, f, /[ \t]+/)
+			for (i = 2; i <= n; i++)
+				pre[f[1]] = pre[f[1]] " " f[i]
+		}
+	}
+	{
+		k = $1
+		sub(/\.o$/, "", k)
+		nf = split(k, p, "/")
+		k = (nf > 1 ? p[nf - 1] "/" : "") p[nf]
+		if (!(k in pre)) {
+			if (!(k in told))
+				print "unlisted: " k ".o"
+			told[k] = 1
+			next
+		}
+		np = split(pre[k], q, " ")
+		ok = 0
+		for (i = 1; i <= np; i++)
+			if (index($2, q[i]) == 1)
+				ok = 1
+		if (!ok)
+			print k ".o " $2
 	}'
 }
 
@@ -177,21 +197,22 @@ else
 	fail "partbase: part-base walks use for_each_base" \
 		"$(echo "$bad" | head -5 | tr '\n' ' ')"
 fi
-objs=$(find "$top_srcdir/src" \( -name 'elab*.o' -o -name eval.o -o \
-	-name 'fabric*.o' \) 2>/dev/null | sort)
+# the objects are where the compiler under test was built
+objdir=$(dirname "$RACKC")
+objs=$(find "$objdir/src" "$objdir/backends" -name '*.o' 2>/dev/null | sort)
 if [ -n "$objs" ] && command -v nm >/dev/null; then
 	bad=$(for o in $objs; do
 		nm -g --defined-only "$o" |
 			awk -v o="$o" '$2 ~ /^[TDBR]$/ { print o, $3 }'
-	done | check_prefix)
+	done | check_prefix "$top_srcdir/tests/prefixes.txt")
 	if [ -z "$bad" ]; then
-		pass "prefix: elab, eval and fabric exports prefixed"
+		pass "prefix: exports carry their module's prefix"
 	else
-		fail "prefix: elab, eval and fabric exports prefixed" \
+		fail "prefix: exports carry their module's prefix" \
 			"$(echo "$bad" | head -5 | tr '\n' ' ')"
 	fi
 else
-	skip "prefix: elab, eval and fabric exports prefixed" "no objects"
+	skip "prefix: exports carry their module's prefix" "no objects"
 fi
 
 # shellcheck disable=SC2046
@@ -249,11 +270,16 @@ if [ "$got" = "g.c:1 g.c:2 " ]; then
 else
 	fail "partbase: planted walk found" "got '$got'"
 fi
-got=$(printf '%s\n' 'src/elab.o elab_x' 'src/elab_attr.o set_attr' \
-	'src/eval.o eval' 'src/eval.o eval_expr' 'src/fabric.o spread' \
-	'src/fabric_tiers.o fabric_y' 'src/metrics.o link_rate' | check_prefix |
+printf 'elab/elab elab_\nanalysis/metrics metrics_ rack_totals_\n' \
+	>"$tmp/prefixes.txt"
+got=$(printf '%s\n' 'b/src/elab/elab.o elab_x' 'b/src/elab/elab.o set_attr' \
+	'b/src/analysis/metrics.o metrics_compute' \
+	'b/src/analysis/metrics.o rack_totals_free' \
+	'b/src/analysis/metrics.o link_rate' 'b/src/fabric/new.o fabric_x' \
+	'b/src/fabric/new.o fabric_y' | check_prefix "$tmp/prefixes.txt" |
 	tr '\n' ' ')
-if [ "$got" = "elab_attr.o set_attr eval.o eval fabric.o spread " ]; then
+if [ "$got" = "elab/elab.o set_attr analysis/metrics.o link_rate \
+unlisted: fabric/new.o " ]; then
 	pass "prefix: planted names found"
 else
 	fail "prefix: planted names found" "got '$got'"

@@ -160,7 +160,7 @@ struct gpu_end {
  * the endpoints come; looking each endpoint's link up among the design's
  * link records instead read one record far from the last per endpoint,
  * which missed the cache on every one at a million GPUs (the records are
- * 150 MB there).  Each link's rate is link_rate()'s, from its ports'
+ * 150 MB there).  Each link's rate is metrics_link_rate()'s, from its ports'
  * speeds, memoised per port object.
  */
 static struct gpu_end *gpu_ends(const struct rk_design *d,
@@ -203,7 +203,7 @@ static struct gpu_end *gpu_ends(const struct rk_design *d,
 			}
 			sp[k] = speed[port[k]];
 		}
-		/* link_rate(): the slower end's, or the one that says */
+		/* metrics_link_rate(): the slower end's, or the one that says */
 		rate = !sp[0] || (sp[1] && sp[1] < sp[0]) ? sp[1] : sp[0];
 		if (is[l->a_dev] & 1)
 			e[off[l->a_dev + 1]++] =
@@ -421,7 +421,7 @@ static void alltoall_cuts(struct derived *dv, struct capacity *c,
 			}
 			if (pass < 2 || (ce[0] == ce[1] && !all))
 				continue; /* one side, or both free */
-			rate = link_rate(d, l);
+			rate = metrics_link_rate(d, l);
 			if (rate <= 0)
 				unknown[q] = true;
 			else if (all)

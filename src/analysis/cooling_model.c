@@ -99,7 +99,7 @@ void cm_heat_of(const struct rk_design *d, uint32_t dev, bool on_loop,
 	}
 }
 
-unsigned heat_sides(const struct rk_design *d, uint32_t dev)
+unsigned cm_heat_sides(const struct rk_design *d, uint32_t dev)
 {
 	uint32_t r = layout_rack_of(d, dev), l = model_ref(d, dev, A_LOOP);
 	struct heat h;
@@ -195,7 +195,7 @@ void cm_build(struct cmodel *m, const struct rk_design *d,
 		if (l == RK_NONE && r != RK_NONE)
 			l = model_ref(d, r, A_LOOP);
 		cm_heat_of(d, i, l != RK_NONE, &h);
-		unk = (device_figures_unknown(d, i) & TOTAL_HEAT) != 0;
+		unk = (metrics_figures_unknown(d, i) & TOTAL_HEAT) != 0;
 		if (r == RK_NONE && l == RK_NONE)
 			continue; /* in no list: the defaults */
 		ei = cm_slot(m, i);

@@ -71,8 +71,8 @@ void derived_free(struct derived *dv)
 	free(dv->rack_air);
 	for (uint32_t k = 0; dv->fab && dv->fab_slot && k < dv->d->nobjs; k++)
 		if (dv->fab_slot[k] != RK_NONE && dv->fab_done[dv->fab_slot[k]])
-			fabric_metrics_free(&dv->fab[dv->fab_slot[k]]);
-	fg_shared_free(dv->fg);
+			metrics_free(&dv->fab[dv->fab_slot[k]]);
+	metrics_shared_free(dv->fg);
 	free(dv->fab);
 	free(dv->fab_done);
 	free(dv->fab_slot);
@@ -113,8 +113,8 @@ const struct fabric_metrics *derived_fabric(struct derived *dv, uint32_t fab)
 	if (!dv->fab_done[k]) {
 		guard(dv, DERIVED_FABRICS);
 		if (!dv->fg)
-			dv->fg = fg_shared_new(dv->d);
-		fabric_compute_shared(dv->d, fab, &dv->fab[k], dv->fg);
+			dv->fg = metrics_shared_new(dv->d);
+		metrics_compute_shared(dv->d, fab, &dv->fab[k], dv->fg);
 		dv->fab_done[k] = 1;
 	}
 	return &dv->fab[k];
@@ -293,9 +293,10 @@ void derived_prepare_part(struct derived *dv, unsigned part)
 	}
 }
 
-void fabric_explain(FILE *fp, const struct rk_design *d, struct derived *dv)
+void derived_fabric_explain(FILE *fp, const struct rk_design *d,
+			    struct derived *dv)
 {
 	for (uint32_t f = 0; f < d->nobjs; f++)
 		if (d->objs[f].kind == K_FABRIC)
-			fabric_explain_one(fp, d, f, derived_fabric(dv, f));
+			metrics_explain_one(fp, d, f, derived_fabric(dv, f));
 }

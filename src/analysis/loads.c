@@ -144,7 +144,7 @@ static struct unknown_fig *fig_slot(struct unknown_fig **out, uint32_t *n,
 	return f;
 }
 
-struct unknown_fig *unknown_figures(struct derived *dv, uint32_t *n)
+struct unknown_fig *figure_report_unknown(struct derived *dv, uint32_t *n)
 {
 	const struct rk_design *d = dv->d;
 	struct unknown_fig *out = NULL;
@@ -164,7 +164,7 @@ struct unknown_fig *unknown_figures(struct derived *dv, uint32_t *n)
 		const struct rk_value *t;
 
 		if (d->objs[i].kind != K_DEVICE || part == RK_NONE ||
-		    !(device_figures_unknown(d, i) & TOTAL_POWER) ||
+		    !(metrics_figures_unknown(d, i) & TOTAL_POWER) ||
 		    (layout_rack_of(d, i) == RK_NONE && !wired(d, i)))
 			continue;
 		f = fig_slot(&out, n, &cap, slot[0], part, A_POWER_MAX);
@@ -318,7 +318,8 @@ static void estimated_of(const struct rk_design *d, uint32_t part,
 	}
 }
 
-struct estimated_fig *estimated_figures(const struct rk_design *d, uint32_t *n)
+struct estimated_fig *figure_report_estimated(const struct rk_design *d,
+					      uint32_t *n)
 {
 	uint32_t *count = xcalloc(d->nobjs + 1, sizeof(uint32_t));
 	struct estimated_fig *out = NULL;
@@ -501,7 +502,7 @@ static void basis_rack_air(struct basis_ctx *b, uint32_t r)
 	const struct rk_value *door = ir_attr_inh(b->d, r, A_RDHX);
 
 	for (uint32_t i = 0; i < n; i++)
-		if (heat_sides(b->d, m[i].obj) & HEAT_AIR)
+		if (cm_heat_sides(b->d, m[i].obj) & HEAT_AIR)
 			refs_add(b, part_of(b->d, m[i].obj), k_heat,
 				 ARRAY_SIZE(k_heat));
 	if (door && door->type == VT_OBJ)
@@ -516,7 +517,7 @@ static void basis_loop(struct basis_ctx *b, uint32_t l, uint32_t cdu_key)
 	const struct load_member *m = members(b->loop_dev, b->nloop_dev, l, &n);
 
 	for (uint32_t i = 0; i < n; i++)
-		if (heat_sides(d, m[i].obj) & HEAT_LIQUID)
+		if (cm_heat_sides(d, m[i].obj) & HEAT_LIQUID)
 			refs_add(b, part_of(d, m[i].obj), k_heat,
 				 ARRAY_SIZE(k_heat));
 	/* the rear doors of its racks send what they take to the loop */
@@ -655,8 +656,8 @@ struct figure_report *figure_report_compute(const struct rk_design *d,
 	struct basis_ctx b;
 	uint32_t vcap = 0;
 
-	f->unknown = unknown_figures(dv, &f->nunknown);
-	f->est = estimated_figures(d, &f->nest);
+	f->unknown = figure_report_unknown(dv, &f->nunknown);
+	f->est = figure_report_estimated(d, &f->nest);
 	f->on_estimates =
 	    xcalloc(dv->ncoverage ? dv->ncoverage : 1, sizeof(uint32_t));
 	if (!f->nest || !dv->coverage)

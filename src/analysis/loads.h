@@ -132,7 +132,7 @@ struct unknown_fig {
 };
 
 /* The unknown figures, in order of their first device (malloc'd). */
-struct unknown_fig *unknown_figures(struct derived *dv, uint32_t *n);
+struct unknown_fig *figure_report_unknown(struct derived *dv, uint32_t *n);
 
 /**
  * struct estimated_fig - a figure marked `estimated` on a part in use, that
@@ -155,7 +155,8 @@ struct estimated_fig {
 
 /* Every such figure, by part in declaration order, then the estimated
  * coolants the loops use (malloc'd). */
-struct estimated_fig *estimated_figures(const struct rk_design *d, uint32_t *n);
+struct estimated_fig *figure_report_estimated(const struct rk_design *d,
+					      uint32_t *n);
 
 /*
  * Where @dev's heat goes in the cooling model (cooling_model.c): bit
@@ -163,7 +164,7 @@ struct estimated_fig *estimated_figures(const struct rk_design *d, uint32_t *n);
  * when some reaches its loop.
  */
 enum { HEAT_AIR = 1, HEAT_LIQUID = 2 };
-unsigned heat_sides(const struct rk_design *d, uint32_t dev);
+unsigned cm_heat_sides(const struct rk_design *d, uint32_t dev);
 
 /**
  * struct est_verdict - one budget verdict that reads a figure marked
@@ -186,8 +187,8 @@ struct est_verdict {
  * struct figure_report - the figures the verdicts rest on, for report.json
  * and report.html alike: computed once after the checks (checks_run), from
  * the verdicts the budget checks recorded (struct check_coverage)
- * @unknown:  unknown_figures()
- * @est:      estimated_figures()
+ * @unknown:  figure_report_unknown()
+ * @est:      figure_report_estimated()
  * @verdicts: every verdict that reads an estimated figure, by check in
  *            check_table order, then in the order judged
  * @on_estimates: per check_table entry, how many of its proved verdicts

@@ -20,7 +20,7 @@
 
 /* ---- fabric graphs ---- */
 
-int64_t link_rate(const struct rk_design *d, const struct rk_link *l)
+int64_t metrics_link_rate(const struct rk_design *d, const struct rk_link *l)
 {
 	int64_t a = ir_num(d, l->a_port, A_SPEED, 0);
 	int64_t b = ir_num(d, l->b_port, A_SPEED, 0);
@@ -32,7 +32,7 @@ int64_t link_rate(const struct rk_design *d, const struct rk_link *l)
 	return a < b ? a : b;
 }
 
-const char *bisect_method_name(enum bisect_method m)
+const char *metrics_bisect_method_name(enum bisect_method m)
 {
 	switch (m) {
 	case BISECT_EXACT:
@@ -44,8 +44,8 @@ const char *bisect_method_name(enum bisect_method m)
 	}
 }
 
-void fabric_bisection_method(const struct fabric_metrics *m, char *buf,
-			     size_t n)
+void metrics_bisection_method(const struct fabric_metrics *m, char *buf,
+			      size_t n)
 {
 	if (m->method == BISECT_EXACT && m->lower_how == BH_FLOW)
 		snprintf(buf, n, "exact: %s meets %s",
@@ -74,9 +74,9 @@ void fabric_bisection_method(const struct fabric_metrics *m, char *buf,
 	}
 }
 
-void fabric_device_name(const struct rk_design *d,
-			const struct fabric_metrics *m, uint32_t k, char *buf,
-			size_t n)
+void metrics_device_name(const struct rk_design *d,
+			 const struct fabric_metrics *m, uint32_t k, char *buf,
+			 size_t n)
 {
 	if (m->dev_comp[k] == RK_NONE)
 		snprintf(buf, n, "%s", ir_name(d, m->dev_obj[k]));
@@ -92,7 +92,7 @@ static void explain_level(FILE *fp, const struct rk_design *d,
 {
 	char how[240], name[200];
 
-	fabric_bisection_method(m, how, sizeof(how));
+	metrics_bisection_method(m, how, sizeof(how));
 	if (m->method == BISECT_NONE) {
 		fprintf(fp, "  %sbisection: n/a (%s)\n", pre, how);
 		return;
@@ -121,27 +121,27 @@ static void explain_level(FILE *fp, const struct rk_design *d,
 		for (uint32_t k = 0; k < m->devices; k++) {
 			if (m->witness[k] != s)
 				continue;
-			fabric_device_name(d, m, k, name, sizeof(name));
+			metrics_device_name(d, m, k, name, sizeof(name));
 			fprintf(fp, " %s", name);
 		}
 		fputc('\n', fp);
 	}
 }
 
-void fabric_explain_one(FILE *fp, const struct rk_design *d, uint32_t f,
-			const struct fabric_metrics *m)
+void metrics_explain_one(FILE *fp, const struct rk_design *d, uint32_t f,
+			 const struct fabric_metrics *m)
 {
 	struct fabric_metrics node;
 
 	fprintf(fp, "fabric %s: %u endpoint devices\n", ir_name(d, f),
 		m->devices);
 	explain_level(fp, d, m, "");
-	fabric_node_view(m, &node);
+	metrics_node_view(m, &node);
 	fprintf(fp, "  node level: %u nodes\n", node.devices);
 	explain_level(fp, d, &node, "node ");
 }
 
-void fabric_metrics_free(struct fabric_metrics *m)
+void metrics_free(struct fabric_metrics *m)
 {
 	free(m->witness);
 	free(m->dev_obj);
@@ -267,7 +267,7 @@ struct fg_shared {
 	uint32_t *ep_head; /* object -> its first endpoint in this graph */
 };
 
-struct fg_shared *fg_shared_new(const struct rk_design *d)
+struct fg_shared *metrics_shared_new(const struct rk_design *d)
 {
 	struct fg_shared *sh = xmalloc(sizeof(*sh));
 
@@ -282,7 +282,7 @@ struct fg_shared *fg_shared_new(const struct rk_design *d)
 	return sh;
 }
 
-void fg_shared_free(struct fg_shared *sh)
+void metrics_shared_free(struct fg_shared *sh)
 {
 	if (!sh)
 		return;
@@ -456,7 +456,7 @@ static void fg_endpoint_links(struct fg_work *w)
 				if (g->first_sw[e] == RK_NONE)
 					g->first_sw[e] = ov;
 			}
-			fg_edge(g, e, ov, link_rate(d, l), adj[k]);
+			fg_edge(g, e, ov, metrics_link_rate(d, l), adj[k]);
 		}
 	}
 }
@@ -491,7 +491,7 @@ static void fg_switch_links(struct fg_work *w)
 				continue;
 			fg_take(w, adj[k], l);
 			ov = fg_switch_vertex(w, od, g->tier[sv] + 1);
-			fg_edge(g, sv, ov, link_rate(d, l), adj[k]);
+			fg_edge(g, sv, ov, metrics_link_rate(d, l), adj[k]);
 		}
 	}
 }
@@ -1376,7 +1376,7 @@ static void bisection(const struct rk_design *d, const struct fgraph *g,
 	solve_level(d, g, LV_NODE, &ep, &m->node);
 }
 
-void fabric_node_view(const struct fabric_metrics *m, struct fabric_metrics *v)
+void metrics_node_view(const struct fabric_metrics *m, struct fabric_metrics *v)
 {
 	*v = *m;
 	v->bisection = m->node.bisection;
@@ -1392,17 +1392,17 @@ void fabric_node_view(const struct fabric_metrics *m, struct fabric_metrics *v)
 	v->dev_comp = m->node.dev_comp;
 }
 
-void fabric_compute(const struct rk_design *d, uint32_t fab,
-		    struct fabric_metrics *m)
+void metrics_compute(const struct rk_design *d, uint32_t fab,
+		     struct fabric_metrics *m)
 {
-	struct fg_shared *sh = fg_shared_new(d);
+	struct fg_shared *sh = metrics_shared_new(d);
 
-	fabric_compute_shared(d, fab, m, sh);
-	fg_shared_free(sh);
+	metrics_compute_shared(d, fab, m, sh);
+	metrics_shared_free(sh);
 }
 
-void fabric_compute_shared(const struct rk_design *d, uint32_t fab,
-			   struct fabric_metrics *m, struct fg_shared *sh)
+void metrics_compute_shared(const struct rk_design *d, uint32_t fab,
+			    struct fabric_metrics *m, struct fg_shared *sh)
 {
 	struct fgraph g;
 	int64_t *down, *up;
@@ -1482,15 +1482,15 @@ void fabric_compute_shared(const struct rk_design *d, uint32_t fab,
 	fg_free(&g);
 }
 
-void fabric_graph_export(const struct rk_design *d, uint32_t fab,
-			 struct fabric_graph_view *out)
+void metrics_graph_export(const struct rk_design *d, uint32_t fab,
+			  struct fabric_graph_view *out)
 {
 	struct fgraph g;
 	uint32_t declared;
-	struct fg_shared *sh = fg_shared_new(d);
+	struct fg_shared *sh = metrics_shared_new(d);
 
 	fg_build(d, fab, &g, &declared, sh);
-	fg_shared_free(sh);
+	metrics_shared_free(sh);
 	out->dev = xmalloc(((size_t)g.ne + 1) * sizeof(*out->dev));
 	{
 		uint32_t *o = xmalloc(((size_t)g.ne + 1) * sizeof(*o));
@@ -1518,7 +1518,7 @@ void fabric_graph_export(const struct rk_design *d, uint32_t fab,
 	fg_free(&g);
 }
 
-void fabric_graph_view_free(struct fabric_graph_view *g)
+void metrics_graph_view_free(struct fabric_graph_view *g)
 {
 	free(g->dev);
 	free(g->node);
@@ -1528,7 +1528,7 @@ void fabric_graph_view_free(struct fabric_graph_view *g)
 	memset(g, 0, sizeof(*g));
 }
 
-uint32_t design_gpu_count(const struct rk_design *d)
+uint32_t metrics_gpu_count(const struct rk_design *d)
 {
 	uint32_t *per = xmalloc((d->nobjs + 1) * sizeof(*per)), n = 0;
 
@@ -1590,7 +1590,7 @@ static void rack_unknown(const struct rk_design *d, struct rack_totals *t,
 	t->unknown[r] |= (uint8_t)bits;
 }
 
-bool device_draws_power(const struct rk_design *d, uint32_t dev)
+bool metrics_draws_power(const struct rk_design *d, uint32_t dev)
 {
 	const struct rk_obj *o = &d->objs[dev];
 	const struct rk_value *v;
@@ -1608,12 +1608,12 @@ bool device_draws_power(const struct rk_design *d, uint32_t dev)
 	return false;
 }
 
-unsigned device_figures_unknown(const struct rk_design *d, uint32_t dev)
+unsigned metrics_figures_unknown(const struct rk_design *d, uint32_t dev)
 {
 	const struct rk_value *p, *h;
 	unsigned bits;
 
-	if (!device_draws_power(d, dev))
+	if (!metrics_draws_power(d, dev))
 		return 0;
 	p = ir_attr_inh(d, dev, A_POWER_MAX);
 	if (p && p->type == VT_NUM)
@@ -1646,9 +1646,9 @@ static bool names_figure(const char *s, size_t len, const char *name)
 	return false;
 }
 
-const char *figure_unknown_reason(const struct rk_design *d, uint32_t part,
-				  const char *name, const struct srcloc **loc,
-				  uint32_t *from)
+const char *metrics_unknown_reason(const struct rk_design *d, uint32_t part,
+				   const char *name, const struct srcloc **loc,
+				   uint32_t *from)
 {
 	for_each_base(d, p, part) {
 		const struct rk_obj *o = &d->objs[p];
@@ -1758,7 +1758,7 @@ void rack_totals_compute(const struct rk_design *d, struct rack_totals *t)
 			frac = RK_RATIO_ONE;
 		/* a device without its figure: the sums are lower bounds
 		 * (a side that gets none of its heat stays exact) */
-		unk = device_figures_unknown(d, i);
+		unk = metrics_figures_unknown(d, i);
 		if (!frac)
 			unk &= ~(unsigned)TOTAL_HEAT_LIQUID;
 		else if (frac == RK_RATIO_ONE &&

@@ -93,41 +93,43 @@ struct fabric_metrics {
 	uint32_t rail_mixed;
 };
 
-void fabric_compute(const struct rk_design *d, uint32_t fabric,
-		    struct fabric_metrics *m);
+void metrics_compute(const struct rk_design *d, uint32_t fabric,
+		     struct fabric_metrics *m);
 /*
  * The same with scratch shared by all the fabrics of a design (the links
  * by device, maps over objects and links), so that each fabric costs its
  * own size: derived_fabric() keeps one for the compilation.
  */
 struct fg_shared;
-struct fg_shared *fg_shared_new(const struct rk_design *d);
-void fg_shared_free(struct fg_shared *sh);
-void fabric_compute_shared(const struct rk_design *d, uint32_t fabric,
-			   struct fabric_metrics *m, struct fg_shared *sh);
+struct fg_shared *metrics_shared_new(const struct rk_design *d);
+void metrics_shared_free(struct fg_shared *sh);
+void metrics_compute_shared(const struct rk_design *d, uint32_t fabric,
+			    struct fabric_metrics *m, struct fg_shared *sh);
 /* "exact (how)", "lower bound: how; upper bound: how" or "none" */
-const char *bisect_method_name(enum bisect_method m);
-void fabric_bisection_method(const struct fabric_metrics *m, char *buf,
-			     size_t n);
+const char *metrics_bisect_method_name(enum bisect_method m);
+void metrics_bisection_method(const struct fabric_metrics *m, char *buf,
+			      size_t n);
 /* The name of endpoint device @k of @m ("node[3].cx[1]" or "node[3]"). */
-void fabric_device_name(const struct rk_design *d,
-			const struct fabric_metrics *m, uint32_t k, char *buf,
-			size_t n);
-void fabric_metrics_free(struct fabric_metrics *m);
+void metrics_device_name(const struct rk_design *d,
+			 const struct fabric_metrics *m, uint32_t k, char *buf,
+			 size_t n);
+void metrics_free(struct fabric_metrics *m);
 /*
  * @v: a copy of @m whose bisection figures (bisection, bisection_upper,
  * full_bisection, method, lower_how, upper_how, parts, devices, witness,
  * dev_obj, dev_comp) are the node level's: what reads the endpoint level
  * reads the node level through it.  It shares @m's arrays (never freed).
  */
-void fabric_node_view(const struct fabric_metrics *m, struct fabric_metrics *v);
+void metrics_node_view(const struct fabric_metrics *m,
+		       struct fabric_metrics *v);
 /* --explain: every fabric's bisection interval, methods and witness. */
 struct derived;
 /* --explain: every fabric's figures (derived.c, through the cache) */
-void fabric_explain(FILE *fp, const struct rk_design *d, struct derived *dv);
+void derived_fabric_explain(FILE *fp, const struct rk_design *d,
+			    struct derived *dv);
 /* the same for fabric @f, whose figures are @m */
-void fabric_explain_one(FILE *fp, const struct rk_design *d, uint32_t f,
-			const struct fabric_metrics *m);
+void metrics_explain_one(FILE *fp, const struct rk_design *d, uint32_t f,
+			 const struct fabric_metrics *m);
 
 /**
  * struct fabric_graph_view - a fabric's graph, for tests and tools
@@ -143,15 +145,15 @@ struct fabric_graph_view {
 	uint32_t *u, *v;
 	int64_t *cap;
 };
-void fabric_graph_export(const struct rk_design *d, uint32_t fabric,
-			 struct fabric_graph_view *out);
-void fabric_graph_view_free(struct fabric_graph_view *g);
+void metrics_graph_export(const struct rk_design *d, uint32_t fabric,
+			  struct fabric_graph_view *out);
+void metrics_graph_view_free(struct fabric_graph_view *g);
 
 /* Rate of a link: the lower of its two ports' speeds (0 if unknown). */
-int64_t link_rate(const struct rk_design *d, const struct rk_link *l);
+int64_t metrics_link_rate(const struct rk_design *d, const struct rk_link *l);
 
 /* GPUs in the design: effective gpu components of every device's part. */
-uint32_t design_gpu_count(const struct rk_design *d);
+uint32_t metrics_gpu_count(const struct rk_design *d);
 
 /*
  * Power and heat of the devices in each rack, indexed by object id, and
@@ -209,9 +211,9 @@ static inline unsigned rack_total_unknown(const struct rack_totals *t,
  * its power is unknown (never zero, and power_typ never stands in), and so
  * is its heat unless the part gives `heat`.
  */
-bool device_draws_power(const struct rk_design *d, uint32_t dev);
+bool metrics_draws_power(const struct rk_design *d, uint32_t dev);
 /* enum total_fig bits of @dev's figures that are unknown (0: all known) */
-unsigned device_figures_unknown(const struct rk_design *d, uint32_t dev);
+unsigned metrics_figures_unknown(const struct rk_design *d, uint32_t dev);
 void rack_totals_free(struct rack_totals *t);
 /*
  * The reason the part @part (or a part it derives from) gives for a figure
@@ -220,9 +222,9 @@ void rack_totals_free(struct rack_totals *t);
  * figure @name so; *@loc and *@from (when not NULL) are the mark's place
  * and the part that writes it.
  */
-const char *figure_unknown_reason(const struct rk_design *d, uint32_t part,
-				  const char *name, const struct srcloc **loc,
-				  uint32_t *from);
+const char *metrics_unknown_reason(const struct rk_design *d, uint32_t part,
+				   const char *name, const struct srcloc **loc,
+				   uint32_t *from);
 /* The enum total_fig bits of rack @r's totals that are out of range. */
 static inline unsigned rack_total_over(const struct rack_totals *t, uint32_t r)
 {

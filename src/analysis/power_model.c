@@ -387,7 +387,7 @@ static void normal_loads(struct pmodel *m)
 
 		e->load = model_sadd(
 		    e->load, pm_share_of(p, w->n, pm_at(m, w->dev)->dev_k));
-		if (device_figures_unknown(d, w->dev) & TOTAL_POWER)
+		if (metrics_figures_unknown(d, w->dev) & TOTAL_POWER)
 			e->unk = 1;
 	}
 }

@@ -171,7 +171,7 @@ static void run_cable_reach(struct check_ctx *c)
 		case CP_NO_FIT:
 			if (check_link_waived(c, l))
 				break;
-			speed = link_rate(d, l);
+			speed = metrics_link_rate(d, l);
 			if (r->near != RK_NONE) {
 				check_fail(
 				    c, check_link_owner(l), &l->loc,

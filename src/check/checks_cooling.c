@@ -74,7 +74,7 @@ static void note_devices(struct check_ctx *c, const struct cmodel *m,
 		cm_heat_of(d, i, cm_at(m, i)->loop_of != RK_NONE, &h);
 		/* heat unknown: counted below, never shown as 0 W */
 		if (side != SIDE_NEED &&
-		    (device_figures_unknown(d, i) & TOTAL_HEAT) &&
+		    (metrics_figures_unknown(d, i) & TOTAL_HEAT) &&
 		    (side == SIDE_AIR
 			 ? h.rule != HR_LIQUID && !(h.rule == HR_FRACTION &&
 						    h.frac == RK_RATIO_ONE)
@@ -772,9 +772,11 @@ static void run_figure_unknown(struct check_ctx *c)
 				if (part != RK_NONE) {
 					const struct srcloc *ul = NULL;
 					uint32_t from = part;
-					const char *why = figure_unknown_reason(
-					    d, part, attr_table[keys[k]].name,
-					    &ul, &from);
+					const char *why =
+					    metrics_unknown_reason(
+						d, part,
+						attr_table[keys[k]].name, &ul,
+						&from);
 
 					if (why)
 						check_note(

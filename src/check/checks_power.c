@@ -145,7 +145,7 @@ static void note_pdu_load(struct check_ctx *c, const struct pmodel *m,
 		uint32_t k;
 
 		/* no figure: note_unknown_load() names them, never as 0 W */
-		if (device_figures_unknown(d, w->dev) & TOTAL_POWER)
+		if (metrics_figures_unknown(d, w->dev) & TOTAL_POWER)
 			continue;
 		pm_psu_info(d, w->dev, &pi);
 		draw = pi.pmax;
@@ -257,7 +257,7 @@ static void note_unknown_load(struct check_ctx *c, const struct pmodel *m,
 	if (!pm_at(m, pdu)->unk)
 		return;
 	for (uint32_t j = pm_at(m, pdu)->pdu_w; j != RK_NONE; j = m->w[j].next)
-		if (device_figures_unknown(d, m->w[j].dev) & TOTAL_POWER) {
+		if (metrics_figures_unknown(d, m->w[j].dev) & TOTAL_POWER) {
 			if (first == RK_NONE)
 				first = m->w[j].dev;
 			n++;
@@ -306,7 +306,7 @@ static enum need need_of(const struct pmodel *m, uint32_t dev)
 
 	if (pm_at(m, dev)->dev_w != RK_NONE)
 		return NEED_PDU;
-	if (!(device_figures_unknown(d, dev) & TOTAL_HEAT))
+	if (!(metrics_figures_unknown(d, dev) & TOTAL_HEAT))
 		return NEED_NONE;
 	r = layout_rack_of(d, dev);
 	if (obj_of(d, dev, A_LOOP) != RK_NONE ||
@@ -330,7 +330,7 @@ static bool note_marked_unknown(struct check_ctx *c, uint32_t part,
 {
 	const struct srcloc *loc = NULL;
 	uint32_t from = part;
-	const char *why = figure_unknown_reason(c->d, part, name, &loc, &from);
+	const char *why = metrics_unknown_reason(c->d, part, name, &loc, &from);
 
 	if (!why)
 		return false;
@@ -498,7 +498,7 @@ static void report_unrated(struct check_ctx *c)
 
 /*
  * power-figure-unknown: a part whose devices draw power (metrics.h,
- * device_draws_power) and sit in a budget a check judges (need_of)
+ * metrics_draws_power) and sit in a budget a check judges (need_of)
  * without power_max.  Reported once per part, at the part, against its first
  * device that no waiver covers; a waiver on every such device, or on an
  * object enclosing it (its rack, row, site, or the fabric that made it),
@@ -515,7 +515,7 @@ static void run_figure_unknown(struct check_ctx *c)
 		uint32_t part = d->objs[i].part;
 
 		if (d->objs[i].kind != K_DEVICE || part == RK_NONE ||
-		    !(device_figures_unknown(d, i) & TOTAL_POWER) ||
+		    !(metrics_figures_unknown(d, i) & TOTAL_POWER) ||
 		    need_of(m, i) == NEED_NONE)
 			continue;
 		if (first[part] == RK_NONE)

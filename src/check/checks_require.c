@@ -194,7 +194,7 @@ static bool bisection_r(struct reval *r, const struct ast *x, uint32_t f,
 		       ir_name(d, f));
 		return false;
 	}
-	fabric_bisection_method(m, how, sizeof(how));
+	metrics_bisection_method(m, how, sizeof(how));
 	req_qfmt(DIM_RATE, m->bisection, a);
 	req_qfmt(DIM_RATE, m->bisection_upper, c);
 	req_qfmt(DIM_RATE, m->full_bisection, b);
@@ -300,7 +300,7 @@ static bool fabric_fn(struct reval *r, const struct ast *x, const char *fn,
 	case 8: {
 		struct fabric_metrics n;
 
-		fabric_node_view(m, &n);
+		metrics_node_view(m, &n);
 		return bisection_r(r, x, f, &n, true, true, out);
 	}
 	case 2:
@@ -427,7 +427,7 @@ static bool count_fn(struct reval *r, const char *fn, struct rval *out)
 	const struct rk_design *d = r->c->d;
 
 	if (fn[0] == 'g')
-		out->n = design_gpu_count(d);
+		out->n = metrics_gpu_count(d);
 	for (uint32_t i = 0; fn[0] != 'g' && i < d->nobjs; i++) {
 		const struct rk_obj *o = &d->objs[i];
 
@@ -534,7 +534,7 @@ static void unproven(struct check_ctx *c, const struct rk_req *q,
 	char a[RK_QFMT_MAX], b[RK_QFMT_MAX];
 
 	if (r->undecided_node) {
-		fabric_node_view(m, &node);
+		metrics_node_view(m, &node);
 		m = &node;
 	}
 
@@ -560,7 +560,7 @@ static void unproven(struct check_ctx *c, const struct rk_req *q,
 			total++;
 			if (shown == 4)
 				continue;
-			fabric_device_name(d, m, k, name, sizeof(name));
+			metrics_device_name(d, m, k, name, sizeof(name));
 			len +=
 			    (size_t)snprintf(list + len, sizeof(list) - len,
 					     "%s%s", shown ? ", " : "", name);

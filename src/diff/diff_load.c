@@ -673,7 +673,7 @@ static bool load_ir(struct dv_side *s, const char *path, const char *stddir,
 	}
 	compilation_init(&c, &o, stderr);
 	c.diag.defer = true; /* every diagnostic is a finding */
-	rc = elaborate(&c);
+	rc = rackc_elaborate(&c);
 	if (rc == RK_EXIT_USAGE || c.syntax_errors || c.resolve_errors) {
 		fprintf(stderr,
 			"rackc: error: '%s' does not compile; it is not the "

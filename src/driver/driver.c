@@ -527,7 +527,7 @@ static int run_all(struct compilation *c, struct derived *dv)
 		stat_line("checks", ck.ns, ck.cpu);
 	}
 	if (o->explain)
-		fabric_explain(stdout, &c->design, dv);
+		derived_fabric_explain(stdout, &c->design, dv);
 	/* the checks' verdict first */
 	rc = checks_verdict(c, &ck, &budget, want, dir_ok, dir_errno);
 	if (o->stats && want)
@@ -595,7 +595,7 @@ static int front_end(struct compilation *c, uint32_t file)
 						     : RK_EXIT_OK;
 }
 
-int elaborate(struct compilation *c)
+int rackc_elaborate(struct compilation *c)
 {
 	uint32_t file;
 	struct srcloc none = { 0, 0, 0 };
@@ -617,7 +617,8 @@ int elaborate(struct compilation *c)
 	return front_end(c, file);
 }
 
-int elaborate_string(struct compilation *c, const char *name, const char *text)
+int rackc_elaborate_string(struct compilation *c, const char *name,
+			   const char *text)
 {
 	struct srcloc none = { 0, 0, 0 };
 
@@ -630,7 +631,7 @@ int rackc_check_buffer(struct compilation *c, const char *name,
 		       const char *text)
 {
 	struct derived dv;
-	int rc = elaborate_string(c, name, text);
+	int rc = rackc_elaborate_string(c, name, text);
 
 	derived_init(&dv, &c->design);
 	if (rc == RK_EXIT_OK)
@@ -649,7 +650,7 @@ int rackc_run(const struct rackc_options *o)
 	compilation_init(&c, o, o->diag_out ? o->diag_out : stderr);
 	t0 = rk_now_ns();
 	u0 = rk_cpu_ns(false);
-	rc = elaborate(&c);
+	rc = rackc_elaborate(&c);
 	t1 = rk_now_ns();
 	u1 = rk_cpu_ns(false);
 	if (o->stats) {

@@ -14,9 +14,10 @@
  * RK_EXIT_OK, RK_EXIT_ERRORS (syntax or name errors) or RK_EXIT_USAGE
  * (the input could not be read).
  */
-int elaborate(struct compilation *c);
+int rackc_elaborate(struct compilation *c);
 /* Same, from a string (unit tests). */
-int elaborate_string(struct compilation *c, const char *name, const char *text);
+int rackc_elaborate_string(struct compilation *c, const char *name,
+			   const char *text);
 
 /*
  * What --check does, for a buffer held in memory (the language server):

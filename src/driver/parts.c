@@ -323,7 +323,7 @@ static const char *figure(const struct pctx *x, uint32_t part, uint32_t key,
  * Whether @part's power_max is unknown: not given, and either marked
  * unknown (`unknown "power_max: reason"`, *@why the reason) or needed, the
  * part drawing power (a server or a switch, or a part that declares psus;
- * metrics.h, device_draws_power); *@why NULL without a mark.
+ * metrics.h, metrics_draws_power); *@why NULL without a mark.
  */
 static bool power_max_unknown(const struct pctx *x, uint32_t part,
 			      const char **why)
@@ -334,7 +334,7 @@ static bool power_max_unknown(const struct pctx *x, uint32_t part,
 	*why = NULL;
 	if (part_attr(x, part, A_POWER_MAX, NULL))
 		return false;
-	*why = figure_unknown_reason(x->d, part, "power_max", NULL, NULL);
+	*why = metrics_unknown_reason(x->d, part, "power_max", NULL, NULL);
 	return *why || cls == C_SERVER || cls == C_SWITCH ||
 	       (v && v->type == VT_NUM && v->n > 0 && cls != C_PDU &&
 		cls != C_POWER_SHELF);
@@ -705,7 +705,7 @@ int parts_main(int argc, char **argv)
 		k += (size_t)snprintf(text + k, tn - k, "import \"%s\"\n",
 				      imports[i]);
 	compilation_init(&c, &o, stderr);
-	rc = elaborate_string(&c, "<parts>", text);
+	rc = rackc_elaborate_string(&c, "<parts>", text);
 	free(text);
 	if (rc == RK_EXIT_OK) {
 		x.c = &c;

@@ -302,7 +302,8 @@ void fabric_expand(struct elab *e)
 		progress = false;
 		for (uint32_t i = 0; i < n && !e->stopped; i++) {
 			if (e->d->objs[i].kind != K_FABRIC || done[i] ||
-			    fabric_waits_for(e, i, done, NULL) != RK_NONE)
+			    resolve_fabric_waits_for(e, i, done, NULL) !=
+				RK_NONE)
 				continue;
 			{
 				uint32_t before = e->errors;
@@ -322,7 +323,7 @@ void fabric_expand(struct elab *e)
 
 		if (e->d->objs[i].kind != K_FABRIC || done[i])
 			continue;
-		f = fabric_waits_for(e, i, done, &loc);
+		f = resolve_fabric_waits_for(e, i, done, &loc);
 		elab_error(e, &loc, "fabric",
 			   "fabric '%s' names objects of fabric '%s', which "
 			   "waits (directly or through others) for '%s': "

@@ -860,8 +860,8 @@ static uint32_t attr_waits_for(struct elab *e, uint32_t obj,
 	return RK_NONE;
 }
 
-uint32_t fabric_waits_for(struct elab *e, uint32_t fab, const uint8_t *done,
-			  struct srcloc *loc)
+uint32_t resolve_fabric_waits_for(struct elab *e, uint32_t fab,
+				  const uint8_t *done, struct srcloc *loc)
 {
 	const struct rk_design *d = e->d;
 	const struct rk_obj *o = &d->objs[fab];

@@ -16,13 +16,13 @@ void resolve_design(struct elab *e);
  * References to objects a fabric generates ("compute.leaf[*].mgmt", a
  * fabric's name and then a name under it) cannot be resolved before that
  * fabric is expanded: resolve_design leaves the fabric attributes and the
- * links that hold one.  fabric_waits_for() gives the first fabric not yet
+ * links that hold one.  resolve_fabric_waits_for() gives the first fabric not yet
  * expanded (@done) that fabric @fab's references wait for (RK_NONE when
  * none; @loc the reference), resolve_fabric_refs() resolves them once it
  * is, and resolve_deferred_links() the links after all fabrics.
  */
-uint32_t fabric_waits_for(struct elab *e, uint32_t fab, const uint8_t *done,
-			  struct srcloc *loc);
+uint32_t resolve_fabric_waits_for(struct elab *e, uint32_t fab,
+				  const uint8_t *done, struct srcloc *loc);
 void resolve_fabric_refs(struct elab *e, uint32_t fab);
 void resolve_deferred_links(struct elab *e);
 /* Free resolution's state (struct elab's @res): once, after the last

@@ -42,9 +42,9 @@ static struct unit *run(const char *input, const char *src,
 	init_opts(u, input, uo);
 	compilation_init(&u->c, &u->opts, out);
 	if (src)
-		u->rc = elaborate_string(&u->c, input, src);
+		u->rc = rackc_elaborate_string(&u->c, input, src);
 	else
-		u->rc = elaborate(&u->c);
+		u->rc = rackc_elaborate(&u->c);
 	diag_finish(&u->c.diag);
 	fclose(out);
 	u->d = &u->c.design;

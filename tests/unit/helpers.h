@@ -42,7 +42,7 @@ struct unit_opts {
  * @opts: the options the compilation points at (must outlive it)
  * @c:    the compilation (arena, sources, diagnostics, design)
  * @d:    &c.design
- * @rc:   what elaborate_string() / elaborate() returned
+ * @rc:   what rackc_elaborate_string() / rackc_elaborate() returned
  * @err:  everything written to the diagnostic stream, NUL-terminated
  */
 struct unit {
@@ -58,7 +58,7 @@ struct unit {
 struct unit *compile(const char *src);
 /* Same, with options; @uo may be NULL. */
 struct unit *compile_ex(const char *src, const struct unit_opts *uo);
-/* Elaborate the file @path with elaborate() (imports relative to it). */
+/* Elaborate the file @path with rackc_elaborate() (imports relative to it). */
 struct unit *compile_file(const char *path, const struct unit_opts *uo);
 void unit_free(struct unit *u);
 

@@ -1660,7 +1660,7 @@ Test(elab, import_cycle_through_root)
 
 /*
  * Regression (was a bug): a syntax error in an imported file does not count as a
- * syntax error: elaborate() returns RK_EXIT_OK and c->syntax_errors stays
+ * syntax error: rackc_elaborate() returns RK_EXIT_OK and c->syntax_errors stays
  * false (run_file's result is dropped by exec_import and the stop skips
  * resolve_design, so resolve_errors stays false too).  The half-built,
  * unresolved design then goes on to the checks, and with --force to the

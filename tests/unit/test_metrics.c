@@ -110,8 +110,8 @@ static int64_t check_fabric_with(
 	cr_assert_eq(u->rc, 0, "%s", u->err);
 	fab = find_obj(u, "f");
 	cr_assert_neq(fab, RK_NONE);
-	fabric_compute(u->d, fab, m);
-	fabric_graph_export(u->d, fab, &g);
+	metrics_compute(u->d, fab, m);
+	metrics_graph_export(u->d, fab, &g);
 	truth = brute(&g);
 	cr_assert_eq(m->devices, g.nd);
 	cr_assert_leq(m->bisection, truth,
@@ -126,7 +126,7 @@ static int64_t check_fabric_with(
 	}
 	if (m->method == BISECT_EXACT)
 		cr_assert_eq(m->bisection, m->bisection_upper);
-	fabric_graph_view_free(&g);
+	metrics_graph_view_free(&g);
 	unit_free(u);
 	free(src);
 	return truth;
@@ -137,7 +137,7 @@ static int64_t check_fabric(const char *body, bool exact)
 	struct fabric_metrics m;
 	int64_t truth = check_fabric_with(body, exact, brute_bisection, &m);
 
-	fabric_metrics_free(&m);
+	metrics_free(&m);
 	return truth;
 }
 
@@ -232,7 +232,7 @@ Test(bisection, four_tier_closed_form)
 		       links[4] = { 18, 18, 20, 24 };
 
 	cr_assert_eq(u->rc, 0, "%s", u->err);
-	fabric_compute(u->d, find_obj(u, "f"), &m);
+	metrics_compute(u->d, find_obj(u, "f"), &m);
 	cr_assert_eq(m.tiers, 4);
 	for (unsigned t = 0; t < 4; t++) {
 		cr_assert_eq(m.tier_switches[t], want[t], "tier %u", t);
@@ -240,7 +240,7 @@ Test(bisection, four_tier_closed_form)
 	}
 	cr_assert_eq(m.injection, 18 * 100000000000ll);
 	cr_assert_eq(m.bisection, 9 * 100000000000ll);
-	fabric_metrics_free(&m);
+	metrics_free(&m);
 	unit_free(u);
 }
 
@@ -262,12 +262,12 @@ static void check_planes(const char *body, uint32_t planes, int64_t node)
 	/* the planes share no switch: a leaf serves one plane's rails */
 	cr_assert_eq(m.switches % planes, 0);
 	cr_assert_eq(m.parts, 0);
-	fabric_node_view(&m, &n);
+	metrics_node_view(&m, &n);
 	cr_assert_eq(n.parts, planes);
 	cr_assert_eq(n.method, BISECT_EXACT);
 	cr_assert(asprintf(&src, "%s%s", parts, body) > 0);
 	u = compile(src);
-	fabric_graph_export(u->d, find_obj(u, "f"), &g);
+	metrics_graph_export(u->d, find_obj(u, "f"), &g);
 	cr_assert_eq(n.devices, g.nn);
 	cr_assert_eq(n.bisection, brute_node_bisection(&g),
 		     "node level %lld, brute force %lld",
@@ -276,10 +276,10 @@ static void check_planes(const char *body, uint32_t planes, int64_t node)
 	if (node >= 0) /* -1: no figure by hand */
 		cr_assert_eq(n.bisection, node, "node level %lld, by hand %lld",
 			     (long long)n.bisection, (long long)node);
-	fabric_graph_view_free(&g);
+	metrics_graph_view_free(&g);
 	unit_free(u);
 	free(src);
-	fabric_metrics_free(&m);
+	metrics_free(&m);
 }
 
 Test(bisection, planes_two_tier)
@@ -384,20 +384,20 @@ Test(bisection, multi_port_devices_stay_whole)
 	cr_assert(asprintf(&src, "%s%s", parts, body) > 0);
 	u = compile(src);
 	cr_assert_eq(u->rc, 0, "%s", u->err);
-	fabric_compute(u->d, find_obj(u, "f"), &m);
-	fabric_graph_export(u->d, find_obj(u, "f"), &g);
+	metrics_compute(u->d, find_obj(u, "f"), &m);
+	metrics_graph_export(u->d, find_obj(u, "f"), &g);
 	cr_assert_eq(m.devices, 24);
 	cr_assert_eq(m.method, BISECT_EXACT);
 	cr_assert_eq(m.bisection, 0);
-	fabric_node_view(&m, &n);
+	metrics_node_view(&m, &n);
 	cr_assert_eq(n.devices, 6);
 	cr_assert_eq(g.nn, 6);
 	cr_assert_eq(n.method, BISECT_EXACT);
 	/* 3 servers a side: each switch carries 3 links across */
 	cr_assert_eq(n.bisection, 4 * 3 * 100000000000ll);
 	cr_assert_eq(brute_node_bisection(&g), n.bisection);
-	fabric_graph_view_free(&g);
-	fabric_metrics_free(&m);
+	metrics_graph_view_free(&g);
+	metrics_free(&m);
 	unit_free(u);
 	free(src);
 }
@@ -417,7 +417,7 @@ Test(bisection, one_device_has_none)
 	struct fabric_metrics m;
 
 	cr_assert_eq(u->rc, 0, "%s", u->err);
-	fabric_compute(u->d, find_obj(u, "f"), &m);
+	metrics_compute(u->d, find_obj(u, "f"), &m);
 	/* its two ports are terminals of their own: one link cut */
 	cr_assert_eq(m.devices, 2);
 	cr_assert_eq(m.method, BISECT_EXACT);
@@ -425,7 +425,7 @@ Test(bisection, one_device_has_none)
 	/* one node */
 	cr_assert_eq(m.node.devices, 1);
 	cr_assert_eq(m.node.method, BISECT_NONE);
-	fabric_metrics_free(&m);
+	metrics_free(&m);
 	unit_free(u);
 }
 
@@ -438,13 +438,13 @@ Test(bisection, gb200_nvl72_domain)
 	struct fabric_metrics m;
 
 	cr_assert_eq(u->rc, 0, "%s", u->err);
-	fabric_compute(u->d, find_obj(u, "nvl"), &m);
+	metrics_compute(u->d, find_obj(u, "nvl"), &m);
 	cr_assert_eq(m.devices, 72);
 	cr_assert_eq(m.method, BISECT_EXACT);
 	cr_assert_eq(m.bisection, 259200000000000ll);
 	cr_assert_eq(m.bisection_upper, 259200000000000ll);
 	cr_assert_eq(m.full_bisection, 259200000000000ll);
-	fabric_metrics_free(&m);
+	metrics_free(&m);
 	unit_free(u);
 }
 
@@ -662,17 +662,17 @@ Test(fabric_graph, other_fabrics_links_stay_out)
 
 	cr_assert_eq(u->rc, 0, "%s", u->err);
 	fab = find_obj(u, "f");
-	fabric_compute(u->d, fab, &m);
+	metrics_compute(u->d, fab, &m);
 	cr_assert_eq(m.switches, 2);
 	cr_assert_eq(m.tiers, 1);
 	cr_assert_eq(m.links, 16);
 	cr_assert_eq(m.tier_switches[1], 0);
-	fabric_metrics_free(&m);
+	metrics_free(&m);
 	fab = find_obj(u, "oob");
-	fabric_compute(u->d, fab, &m);
+	metrics_compute(u->d, fab, &m);
 	cr_assert_eq(m.switches, 1);
 	cr_assert_eq(m.endpoints, 2);
-	fabric_metrics_free(&m);
+	metrics_free(&m);
 	unit_free(u);
 }
 
@@ -754,7 +754,7 @@ Test(bisection, large_two_tier_closed_form)
 	struct fabric_metrics m;
 
 	cr_assert_eq(u->rc, 0, "%s", u->err);
-	fabric_compute(u->d, find_obj(u, "f"), &m);
+	metrics_compute(u->d, find_obj(u, "f"), &m);
 	/* 256 servers x 4 ports, no NIC components: 1,024 ports, each a
 	 * terminal of 400 Gb/s, 512 a side; at the node level 256 servers of
 	 * 1.6 Tb/s, 128 a side: the same figure, non-blocking */
@@ -766,7 +766,7 @@ Test(bisection, large_two_tier_closed_form)
 	cr_assert_eq(m.node.method, BISECT_EXACT);
 	cr_assert_eq(m.node.bisection, 128ll * 4 * 400000000000ll);
 	cr_assert_eq(m.node.full_bisection, m.node.bisection);
-	fabric_metrics_free(&m);
+	metrics_free(&m);
 	unit_free(u);
 }
 

@@ -10,22 +10,28 @@
  * is the least cut over balanced splits.
  *
  * First the switches are merged into cells where that keeps every split's
- * max-flow (equitable_merge in bisect.c).  Exact methods, tried in turn:
+ * max-flow (bng_equitable_merge, bisect_ng.c).  Exact methods, tried in
+ * turn (bisect.c runs them; each lives in the file named):
  *   BH_TREE      every device hangs off one switch by links of one
  *                capacity and the switch cells form a forest: a dynamic
  *                programme over the forest on the devices whose switch is
- *                on side A (fat trees of two and three tiers, stars).
+ *                on side A (fat trees of two and three tiers, stars;
+ *                bisect_tree.c).  A tree whose every link carries what can
+ *                cross it is solved at any size (bisect_nonblocking.c).
  *   BH_SWITCHES  every side of the "hub" switches enumerated (at most
  *                BISECT_MAX_HUBS after identical switches are merged); the
  *                other switches are leaves, each with devices of its own,
  *                and for fixed hub sides each leaf (or device) costs a
  *                concave function of how many of its devices sit on side A,
  *                so an optimum splits at most one of them: a knapsack over
- *                classes of equal leaves gives the least cut exactly.
+ *                classes of equal leaves gives the least cut exactly
+ *                (bisect_hubs.c).
  *   BH_ENUM      branch and bound over the devices' sides (at most
  *                BISECT_MAX_ENUM devices), pruned by the max-flow between
- *                the devices placed so far.
- * Otherwise a lower bound that is a proof and an upper bound from a search.
+ *                the devices placed so far (bisect_bnb.c).
+ * Otherwise a lower bound that is a proof (bisect_regular.c,
+ * bisect_treebound.c, bisect_flow.c) and an upper bound from a search
+ * (bisect_search.c, bisect_part.c).
  */
 #ifndef RACKC_BISECT_H
 #define RACKC_BISECT_H

@@ -51,7 +51,7 @@ static int pedge_cmp(const void *a, const void *b)
 	return x->v < y->v ? -1 : x->v > y->v;
 }
 
-void bcsr_build(struct bcsr *c, const struct bgraph *g)
+void bisect_csr_build(struct bcsr *c, const struct bgraph *g)
 {
 	struct pedge *e = xmalloc(((size_t)g->ne + 1) * sizeof(*e));
 	uint32_t m = 0, k = 0, *fill;
@@ -107,7 +107,7 @@ void bcsr_build(struct bcsr *c, const struct bgraph *g)
 	free(fill);
 }
 
-void bcsr_free(struct bcsr *c)
+void bisect_csr_free(struct bcsr *c)
 {
 	free(c->eu);
 	free(c->ev);
@@ -562,7 +562,7 @@ bool bisect_flow_lower(const struct bgraph *g, uint64_t budget, int64_t *lower)
 	*lower = 0;
 	if (g->nd < 2)
 		return false;
-	bcsr_build(&c, g);
+	bisect_csr_build(&c, g);
 	narcs = c.off[c.nv];
 	/* weights: injections over their gcd, or 1 each */
 	w = xcalloc((size_t)c.nd + 1, sizeof(*w));
@@ -650,7 +650,7 @@ bool bisect_flow_lower(const struct bgraph *g, uint64_t budget, int64_t *lower)
 	free(w);
 	free(w2);
 	free(root_of);
-	bcsr_free(&c);
+	bisect_csr_free(&c);
 	if (!ok)
 		*lower = 0;
 	return ok;

@@ -39,8 +39,8 @@ struct bcsr {
 	int64_t *arc_cap;
 };
 
-void bcsr_build(struct bcsr *c, const struct bgraph *g);
-void bcsr_free(struct bcsr *c);
+void bisect_csr_build(struct bcsr *c, const struct bgraph *g);
+void bisect_csr_free(struct bcsr *c);
 
 /**
  * bisect_flow_lower() - proven lower bound from a concurrent flow

@@ -412,11 +412,11 @@ bool bisect_part_upper(const struct bgraph *g, uint64_t budget,
 	*multilevel = false;
 	if (g->nd < 2)
 		return false;
-	bcsr_build(&c, g);
+	bisect_csr_build(&c, g);
 	/* a seed: the partitioner and a few passes, each some edge scans */
 	per_seed = ((uint64_t)c.off[c.nv] + c.nv) * 64;
 	if (per_seed > budget) {
-		bcsr_free(&c);
+		bisect_csr_free(&c);
 		return false;
 	}
 	seeds =
@@ -472,7 +472,7 @@ bool bisect_part_upper(const struct bgraph *g, uint64_t budget,
 	free(dev_side);
 	free(reach);
 	free(seed_best);
-	bcsr_free(&c);
+	bisect_csr_free(&c);
 	return seeds > 0;
 }
 
