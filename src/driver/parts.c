@@ -29,7 +29,7 @@ static const char *const std_modules[] = { "std/facility", "std/linkx",
 					   "std/nvidia",   "std/amd",
 					   "std/ethernet", "std/dell",
 					   "std/storage",  "std/intel",
-					   "std/lenovo" };
+					   "std/lenovo",   "std/hpe" };
 
 struct pctx {
 	struct compilation *c;
