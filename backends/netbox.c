@@ -598,13 +598,21 @@ static void power_cable_rows(struct nb *n, struct csv *w, uint32_t o)
 		if (l->type != VT_LIST || p->type != VT_OBJ ||
 		    n->site[p->a] == RK_NONE || streq(inlet, "busbar"))
 			continue;
+		if (!*inlet) {
+			/* unknown, never a form of its own */
+			diag_warning(n->ctx->diag, &l->loc, "netbox",
+				     "%s: its supplies' inlet is unknown "
+				     "(its part gives none): no power "
+				     "cables to %s exported",
+				     name_of(n, o), name_of(n, p->a));
+			continue;
+		}
 		if (!streq(inlet, "C14") && !streq(inlet, "C20")) {
 			diag_warning(n->ctx->diag, &l->loc, "netbox",
 				     "%s: supplies with inlet '%s' plug "
 				     "into no C13/C19 outlet of %s: no "
 				     "power cables exported",
-				     name_of(n, o), *inlet ? inlet : "none",
-				     name_of(n, p->a));
+				     name_of(n, o), inlet, name_of(n, p->a));
 			continue;
 		}
 		for (int64_t i = 0; i < l->n; i++) {

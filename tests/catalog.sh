@@ -180,6 +180,49 @@ else
 	show "$tmp/gb3.err"
 fi
 
+# examples/gb300-nvl72-row.rack: four of the rack above.  Its comments
+# derive the figures by hand; here they are worked out again from the
+# one-rack report: four times its GPUs, FLOP/s and HBM, each rack the one
+# rack's power, the loop's heat their sum and its flow the closed form
+# heat / (c_p dT rho) of PG25 (3,900 J/(kg K), 1.020 kg/L, 10 K), and the
+# fabrics' bisections from their port counts: 288 XDR ports of 800 Gb/s
+# (half of them) and 72 BlueField-3 of 2 x 400 Gb/s (half of them).
+if [ -f "$tmp/gb3.d/report.json" ] &&
+	rk_run "$tmp/gb3row" -o "$tmp/gb3row.d" -O report \
+		examples/gb300-nvl72-row.rack && [ "$rc" = 0 ]; then
+	if "$py" - "$tmp/gb3.d/report.json" "$tmp/gb3row.d/report.json" \
+		>"$tmp/gb3row.txt" 2>&1 <<'EOF2'; then
+import json, sys
+one = json.load(open(sys.argv[1]))
+row = json.load(open(sys.argv[2]))
+c1, c4 = one["capacity"], row["capacity"]
+assert c4["gpus"] == 4 * c1["gpus"] == 288, c4["gpus"]
+for k, v in c1["flops_dense_total"].items():
+    assert c4["flops_dense_total"][k] == 4 * v, k
+assert c4["hbm_bytes_total"] == 4 * c1["hbm_bytes_total"] == 80352 * 10**9
+p1 = [k for k in one["racks"] if k["name"] == "dc.r.nvl72"][0]["power_max_w"]
+racks = [k for k in row["racks"] if "nvl72" in k["name"]]
+assert len(racks) == 4 and all(k["power_max_w"] == p1 == 127080 for k in racks)
+loop = row["loops"][0]
+assert loop["heat_w"] == 4 * p1, loop["heat_w"]
+# mL/min = W / (J/(kg K) x K) / (kg/L) x 60,000, rounded
+flow = loop["heat_w"] * 60000 * 1000 / (3900 * 10 * 1020)
+assert abs(loop["flow_ml_per_min"] - flow) < 1, (loop["flow_ml_per_min"], flow)
+fab = {f["name"]: f for f in row["fabrics"]}
+assert fab["compute"]["switches"] == 10 and fab["storage"]["switches"] == 6
+assert fab["compute"]["bisection_bps"] == 288 // 2 * 800 * 10**9
+assert fab["storage"]["bisection_bps"] == 72 // 2 * 2 * 400 * 10**9
+EOF2
+		pass catalog/gb300-row
+	else
+		fail catalog/gb300-row "the row is not four of the GB300 NVL72 rack"
+		show "$tmp/gb3row.txt"
+	fi
+else
+	fail catalog/gb300-row "rackc: status $rc"
+	show "$tmp/gb3row.err"
+fi
+
 # ---- AMD Instinct MI355X and MI325X ----
 # MI355X's dense peaks from the chip's public inputs (doc/sources.md:
 # S-MI355): 256 CUs (8 XCDs of 32) at 2.4 GHz, 8,192 FP8 FLOP a clock a CU
