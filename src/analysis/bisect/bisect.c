@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Bisection over endpoint devices: exact methods, bounds and a witness
- * (see bisect.h and doc/language.md, "Bisection").
+ * Bisection over endpoint devices: the dispatcher that runs the exact
+ * methods, then the bounds, in turn and keeps a witness (see bisect.h for
+ * the order and the file of each method, and doc/language.md,
+ * "Bisection").
  */
 #include "rackc.h"
 

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 
 #include "bisect.h"
-#include "arith.h"
 #include "bisect_ng.h"
 
 struct bnb {
