@@ -18,6 +18,9 @@
 #include "fuzz_common.h"
 
 #define MAX_OPTS 8
+/* "rackc" and "-j1", up to two arguments an option (the SARIF format with
+ * its root), then "-o DIR -- DESIGN" */
+#define MAX_ARGS (2 + 2 * MAX_OPTS + 4)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -29,8 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const char *const jobs[] = { "2", "3", "4" };
 	static const char *const fmts[] = { "text", "json", "sarif" };
 	static const char *const links[] = { "1", "10", "1000" };
-	char store[MAX_OPTS + 8][512];
-	char *argv[MAX_OPTS + 8];
+	char store[MAX_ARGS][512];
+	char *argv[MAX_ARGS + 1];
 	int argc = 0;
 	unsigned nopt;
 	const char *input;
@@ -124,6 +127,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ARG("--");
 	ARG("%s", input);
 #undef ARG
+	argv[argc] = NULL;
 	(void)rackc_cli(argc, argv);
 	fuzz_clean();
 	return 0;
