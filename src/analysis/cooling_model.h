@@ -85,6 +85,10 @@ bool cm_needs_liquid(const struct rk_design *d, uint32_t dev);
 /* The heat of @dev and its split between air and liquid. */
 void cm_heat_of(const struct rk_design *d, uint32_t dev, bool on_loop,
 		struct heat *h);
+/* Where @dev's heat goes: bit HEAT_AIR when some of it reaches the air
+ * side of its rack, HEAT_LIQUID when some reaches its loop. */
+enum { HEAT_AIR = 1, HEAT_LIQUID = 2 };
+unsigned cm_heat_sides(const struct rk_design *d, uint32_t dev);
 /* The rear door of @rack: its part and capacity (-1 when not given). */
 uint32_t cm_door_of(const struct rk_design *d, uint32_t rack, int64_t *cap);
 

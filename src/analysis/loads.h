@@ -158,14 +158,6 @@ struct estimated_fig {
 struct estimated_fig *figure_report_estimated(const struct rk_design *d,
 					      uint32_t *n);
 
-/*
- * Where @dev's heat goes in the cooling model (cooling_model.c): bit
- * HEAT_AIR when some of it reaches the air side of its rack, HEAT_LIQUID
- * when some reaches its loop.
- */
-enum { HEAT_AIR = 1, HEAT_LIQUID = 2 };
-unsigned cm_heat_sides(const struct rk_design *d, uint32_t dev);
-
 /**
  * struct est_verdict - one budget verdict that reads a figure marked
  * estimated
